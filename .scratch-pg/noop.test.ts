@@ -1,0 +1,1 @@
+import { it } from 'vitest'; it('noop', () => {});

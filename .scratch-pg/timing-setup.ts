@@ -1,0 +1,11 @@
+import { startEmbeddedPostgres } from './broken-server.js';
+export default async function () {
+  for (let i = 0; i < 1; i++) {
+    const t0 = performance.now();
+    const s = await startEmbeddedPostgres();
+    const t1 = performance.now();
+    await s.stop();
+    const t2 = performance.now();
+    process.stderr.write(`start ${(t1 - t0).toFixed(0)}ms stop ${(t2 - t1).toFixed(0)}ms\n`);
+  }
+}

@@ -1,0 +1,19 @@
+#!/usr/bin/env node
+import { serviceVersion } from '@service/server';
+import { Command } from 'commander';
+import { configCommand } from './commands/config.js';
+import { migrateCommand } from './commands/migrate.js';
+import { serveCommand } from './commands/serve.js';
+import { userCommand } from './commands/user.js';
+import { runMain } from './run.js';
+
+const program = new Command('service')
+  .description('Data-analytics platform: API server, workers and administration.\nSettings come from SERVICE_* environment variables (see docs/configuration.md).')
+  .version(serviceVersion, '-V, --version', 'print the version')
+  .showHelpAfterError('(run with --help for usage)')
+  .addCommand(serveCommand())
+  .addCommand(migrateCommand())
+  .addCommand(configCommand())
+  .addCommand(userCommand());
+
+runMain(() => program.parseAsync(process.argv));

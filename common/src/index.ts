@@ -1,0 +1,5 @@
+export * from './auth.js';
+export * from './capabilities.js';
+export * from './pagination.js';
+export * from './problem.js';
+export * from './users.js';

@@ -1,0 +1,152 @@
+import {
+  jwksSchema,
+  loginRequestSchema,
+  problemSchema,
+  registerRequestSchema,
+  refreshRequestSchema,
+  sessionAnswerSchema,
+  userSchema,
+} from '@service/common';
+import type { FastifyRequest } from 'fastify';
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import type { AppContext } from '../context.js';
+import { DomainError } from '../errors.js';
+import type { Authenticator } from '../http/authentication.js';
+import { authorize } from '../policy/policy.js';
+import { presentUser } from '../users/presenters.js';
+import { normalizeEmail } from '../users/repository.js';
+
+const LOGIN_LIMIT = { max: 10, timeWindow: 60_000 };
+
+/** The OAuth2 password-grant form (`username`, `password`, maybe `grant_type`…) as our JSON body. */
+function acceptLoginForm(request: FastifyRequest, _reply: unknown, done: () => void) {
+  if (request.headers['content-type']?.startsWith('application/x-www-form-urlencoded')) {
+    const form = (request.body ?? {}) as Record<string, unknown>;
+    request.body = { email: form.username, password: form.password };
+  }
+  done();
+}
+
+function loginKey(request: FastifyRequest): string {
+  const email = (request.body as { email?: unknown } | undefined)?.email;
+  return `login:${request.ip}:${typeof email === 'string' ? normalizeEmail(email) : ''}`;
+}
+
+export function authRoutes(context: AppContext, actorOf: Authenticator): FastifyPluginAsyncZod {
+  const { config, sessions, users } = context;
+  const errors = { 400: problemSchema, 401: problemSchema, 403: problemSchema, 429: problemSchema };
+
+  return async (app) => {
+    app.post(
+      '/auth/login',
+      {
+        // Refused before the body is even parsed: no credential is looked at.
+        onRequest: async () => {
+          if (config.auth.passwordLoginDisabled) {
+            throw new DomainError('password_login_disabled', 'password sign-in is disabled; use the identity provider');
+          }
+        },
+        preValidation: acceptLoginForm,
+        config: { rateLimit: { ...LOGIN_LIMIT, hook: 'preHandler', keyGenerator: loginKey } },
+        schema: {
+          tags: ['auth'],
+          summary: 'Sign in with email and password',
+          description:
+            'JSON `{email, password}`, or an `application/x-www-form-urlencoded` form with `username` and `password`. ' +
+            'Rate-limited to 10 attempts a minute per client address and email.',
+          body: loginRequestSchema,
+          response: { 200: sessionAnswerSchema, ...errors },
+        },
+      },
+      async (request) => sessions.login(request.body.email, request.body.password),
+    );
+
+    app.post(
+      '/auth/register',
+      {
+        onRequest: async () => {
+          if (config.auth.registrationDisabled || config.auth.mode !== 'auth') {
+            throw new DomainError('registration_disabled', 'self-service registration is disabled on this instance');
+          }
+        },
+        schema: {
+          tags: ['auth'],
+          summary: 'Create an account',
+          body: registerRequestSchema,
+          response: { 201: userSchema, 409: problemSchema, ...errors },
+        },
+      },
+      async (request, reply) => {
+        const user = await users.createAccount({ ...request.body, role: 'user' });
+        return reply.code(201).send(presentUser(user));
+      },
+    );
+
+    app.post(
+      '/auth/refresh',
+      {
+        schema: {
+          tags: ['auth'],
+          summary: 'Exchange a refresh token for a new token pair',
+          description: 'The refresh token is single-use. Presenting a spent one ends its whole session.',
+          body: refreshRequestSchema,
+          response: { 200: sessionAnswerSchema, ...errors },
+        },
+      },
+      async (request) => sessions.refresh(request.body.refresh_token),
+    );
+
+    app.post(
+      '/auth/logout',
+      {
+        schema: {
+          tags: ['auth'],
+          summary: 'End the current session',
+          security: [{ bearerAuth: [] }],
+          response: { 204: z.null(), ...errors },
+        },
+      },
+      async (request, reply) => {
+        const actor = await actorOf(request);
+        authorize(actor, 'session.read_own');
+        await sessions.revokeSession(actor.sessionId, 'logout');
+        return reply.code(204).send(null);
+      },
+    );
+
+    app.get(
+      '/auth/me',
+      {
+        schema: {
+          tags: ['auth'],
+          summary: 'The signed-in user',
+          security: [{ bearerAuth: [] }],
+          response: { 200: userSchema, ...errors },
+        },
+      },
+      async (request) => {
+        const actor = await actorOf(request);
+        authorize(actor, 'session.read_own');
+        const row = await users.repository.findById(actor.userId);
+        if (!row) throw new DomainError('token_invalid', 'the session has ended');
+        return presentUser(row);
+      },
+    );
+
+    app.get(
+      '/auth/jwks.json',
+      {
+        schema: {
+          tags: ['auth'],
+          summary: 'Public keys that verify access tokens',
+          response: { 200: jwksSchema },
+        },
+      },
+      async (_request, reply) => {
+        reply.header('cache-control', 'public, max-age=300');
+        return { keys: [context.tokens.publicJwk] };
+      },
+    );
+  };
+}

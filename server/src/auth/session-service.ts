@@ -1,0 +1,191 @@
+import type { SessionAnswer } from '@service/common';
+import { v7 as uuidv7 } from 'uuid';
+import type { Database } from '../db/database.js';
+import type { UserRow } from '../db/tables.js';
+import { isoAfterSeconds, isoNow } from '../db/time.js';
+import { DomainError } from '../errors.js';
+import { presentUser } from '../users/presenters.js';
+import { UsersRepository } from '../users/repository.js';
+import type { AccessTokens } from './access-tokens.js';
+import { verifyPassword } from './passwords.js';
+import { hashSecret, randomSecret } from './secrets.js';
+
+export interface AuthenticatedUser {
+  user: UserRow;
+  sessionId: string;
+}
+
+const invalidRefresh = () => new DomainError('token_invalid', 'the refresh token is invalid, expired or already used');
+
+/**
+ * Sessions: sign-in, refresh-token rotation with reuse detection, sign-out, and turning an access
+ * token into the user behind it. Sessions live in the database so any replica can serve any step.
+ */
+export class SessionService {
+  private readonly users: UsersRepository;
+
+  constructor(
+    private readonly database: Database,
+    private readonly tokens: AccessTokens,
+    private readonly refreshTtlSeconds: number,
+  ) {
+    this.users = new UsersRepository(database.db);
+  }
+
+  async login(email: string, password: string): Promise<SessionAnswer> {
+    const user = await this.users.findByEmail(email);
+    // Always run one password verification so unknown emails take as long as wrong passwords.
+    const passwordOk = await verifyPassword(user?.password_hash ?? null, password);
+    if (!user || !passwordOk || !isUsable(user)) {
+      throw new DomainError('invalid_credentials', 'the email or password is wrong');
+    }
+    return this.start(user);
+  }
+
+  /** Opens a session for a user and answers with its first token pair. */
+  async start(user: UserRow): Promise<SessionAnswer> {
+    const sessionId = uuidv7();
+    const now = Date.now();
+    const expiresAt = this.sessionExpiry(user, now);
+    const refreshToken = randomSecret();
+    await this.database.db.transaction().execute(async (trx) => {
+      await trx
+        .insertInto('sessions')
+        .values({
+          id: sessionId,
+          user_id: user.id,
+          created_at: new Date(now).toISOString(),
+          expires_at: expiresAt,
+          revoked_at: null,
+          revoked_reason: null,
+        })
+        .execute();
+      await trx
+        .insertInto('refresh_tokens')
+        .values({
+          token_hash: hashSecret(refreshToken),
+          session_id: sessionId,
+          created_at: new Date(now).toISOString(),
+          expires_at: expiresAt,
+          used_at: null,
+        })
+        .execute();
+    });
+    return this.answer(user, sessionId, refreshToken);
+  }
+
+  /**
+   * Spends a refresh token and hands out a new pair for the same session. Spending is one
+   * conditional update, so of two racing uses exactly one wins; presenting an already spent token
+   * means it was copied, and the whole session is revoked.
+   */
+  async refresh(refreshToken: string): Promise<SessionAnswer> {
+    const tokenHash = hashSecret(refreshToken);
+    const now = isoNow();
+    const spent = await this.database.db
+      .updateTable('refresh_tokens')
+      .set({ used_at: now })
+      .where('token_hash', '=', tokenHash)
+      .where('used_at', 'is', null)
+      .where('expires_at', '>', now)
+      .executeTakeFirst();
+
+    const token = await this.database.db
+      .selectFrom('refresh_tokens')
+      .select(['session_id', 'used_at'])
+      .where('token_hash', '=', tokenHash)
+      .executeTakeFirst();
+    if (!token) throw invalidRefresh();
+    if (Number(spent.numUpdatedRows) !== 1) {
+      if (token.used_at !== null) await this.revokeSession(token.session_id, 'refresh_token_reuse');
+      throw invalidRefresh();
+    }
+
+    const row = await this.database.db
+      .selectFrom('sessions')
+      .innerJoin('users', 'users.id', 'sessions.user_id')
+      .selectAll('users')
+      .select(['sessions.revoked_at as session_revoked_at', 'sessions.expires_at as session_expires_at'])
+      .where('sessions.id', '=', token.session_id)
+      .executeTakeFirst();
+    if (!row || row.session_revoked_at !== null || row.session_expires_at <= now || !isUsable(row)) {
+      throw invalidRefresh();
+    }
+    const { session_revoked_at: _revoked, session_expires_at: _expires, ...user } = row;
+
+    const nextToken = randomSecret();
+    const expiresAt = this.sessionExpiry(user, Date.now());
+    await this.database.db.transaction().execute(async (trx) => {
+      await trx.updateTable('sessions').set({ expires_at: expiresAt }).where('id', '=', token.session_id).execute();
+      await trx
+        .insertInto('refresh_tokens')
+        .values({
+          token_hash: hashSecret(nextToken),
+          session_id: token.session_id,
+          created_at: now,
+          expires_at: expiresAt,
+          used_at: null,
+        })
+        .execute();
+    });
+    return this.answer(user, token.session_id, nextToken);
+  }
+
+  async revokeSession(sessionId: string, reason: string): Promise<void> {
+    await this.database.db
+      .updateTable('sessions')
+      .set({ revoked_at: isoNow(), revoked_reason: reason })
+      .where('id', '=', sessionId)
+      .where('revoked_at', 'is', null)
+      .execute();
+  }
+
+  /**
+   * The user behind an access token. The session and user are read on every call (one indexed
+   * join), so sign-out, a disabled or deleted user and a revoked session take effect at once.
+   */
+  async authenticate(accessToken: string): Promise<AuthenticatedUser> {
+    const claims = await this.tokens.verify(accessToken);
+    const row = await this.database.db
+      .selectFrom('sessions')
+      .innerJoin('users', 'users.id', 'sessions.user_id')
+      .selectAll('users')
+      .select(['sessions.revoked_at as session_revoked_at', 'sessions.expires_at as session_expires_at'])
+      .where('sessions.id', '=', claims.sessionId)
+      .executeTakeFirst();
+    const now = isoNow();
+    if (
+      !row ||
+      row.id !== claims.userId ||
+      row.session_revoked_at !== null ||
+      row.session_expires_at <= now ||
+      !isUsable(row)
+    ) {
+      throw new DomainError('token_invalid', 'the session has ended');
+    }
+    const { session_revoked_at: _revoked, session_expires_at: _expires, ...user } = row;
+    return { user, sessionId: claims.sessionId };
+  }
+
+  private sessionExpiry(user: UserRow, nowMs: number): string {
+    const sliding = isoAfterSeconds(this.refreshTtlSeconds, nowMs);
+    // A temporary user's session never outlives the user.
+    return user.expires_at !== null && user.expires_at < sliding ? user.expires_at : sliding;
+  }
+
+  private async answer(user: UserRow, sessionId: string, refreshToken: string): Promise<SessionAnswer> {
+    const notAfter = user.expires_at === null ? undefined : Date.parse(user.expires_at);
+    const access = await this.tokens.sign(user.id, sessionId, notAfter);
+    return {
+      access_token: access.token,
+      refresh_token: refreshToken,
+      token_type: 'bearer',
+      expires_in: access.expiresIn,
+      user: presentUser(user),
+    };
+  }
+}
+
+function isUsable(user: UserRow): boolean {
+  return user.disabled === 0 && (user.expires_at === null || user.expires_at > isoNow());
+}

@@ -1,0 +1,394 @@
+import { isAbsolute, resolve } from 'node:path';
+import type { AuthMode } from '@service/common';
+import { z } from 'zod';
+import { serviceVersion } from '../version.js';
+import {
+  envBoolean,
+  envCommaList,
+  envHttpUrl,
+  envInteger,
+  envNonEmpty,
+  envPositiveNumber,
+  envRate,
+} from './env-parsers.js';
+
+/**
+ * Every `SERVICE_*` setting, keyed by its variable name so that a failure names the variable.
+ * Values stay optional here; defaults that depend on other settings are filled in `buildConfig`.
+ */
+const envSchema = z.object({
+  SERVICE_HOST: envNonEmpty.optional(),
+  SERVICE_PORT: envInteger(0, 65535).optional(),
+  SERVICE_PUBLIC_URL: envHttpUrl.optional(),
+  SERVICE_DATA_DIR: envNonEmpty.optional(),
+  SERVICE_DATABASE_URL: envNonEmpty.optional(),
+  SERVICE_STORAGE_URL: envNonEmpty.optional(),
+  SERVICE_S3_ENDPOINT: envHttpUrl.optional(),
+  SERVICE_S3_REGION: envNonEmpty.optional(),
+  SERVICE_S3_ACCESS_KEY_ID: envNonEmpty.optional(),
+  SERVICE_S3_SECRET_ACCESS_KEY: envNonEmpty.optional(),
+  SERVICE_S3_FORCE_PATH_STYLE: envBoolean.optional(),
+  SERVICE_LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).optional(),
+  SERVICE_TRUST_PROXY: envCommaList.optional(),
+  SERVICE_JOBS_ENABLED: envBoolean.optional(),
+  SERVICE_JOBS_WORKERS: envInteger(0, 64).optional(),
+  SERVICE_DELTATABLES_ASYNC_UPSERT_ENABLED: envBoolean.optional(),
+  SERVICE_INGESTION_BROWSER_TRIGGER_ENABLED: envBoolean.optional(),
+  SERVICE_INGESTION_ALLOWED_ROOTS: envCommaList.optional(),
+  SERVICE_UPLOAD_MAX_BYTES: envInteger(1, Number.MAX_SAFE_INTEGER).optional(),
+  SERVICE_AUTH_SINGLE_USER_MODE: envBoolean.optional(),
+  SERVICE_AUTH_PUBLIC_MODE: envBoolean.optional(),
+  SERVICE_AUTH_UNAUTHENTICATED_MODE: envBoolean.optional(),
+  SERVICE_AUTH_DEMO_MODE: envBoolean.optional(),
+  SERVICE_AUTH_REGISTRATION_DISABLED: envBoolean.optional(),
+  SERVICE_AUTH_PASSWORD_LOGIN_DISABLED: envBoolean.optional(),
+  SERVICE_AUTH_PUBLIC_ACCESS_CODE: envNonEmpty.optional(),
+  SERVICE_AUTH_TEMPORARY_USER_EXPIRY_HOURS: envPositiveNumber.optional(),
+  SERVICE_AUTH_TEMP_USER_RATE_LIMIT: envRate.optional(),
+  SERVICE_AUTH_PROVISIONING_API_KEY: envNonEmpty.optional(),
+  SERVICE_AUTH_INTERNAL_API_KEY_ENV: envNonEmpty.optional(),
+  SERVICE_AUTH_MAGIC_LINK_EXPIRY_MINUTES: envPositiveNumber.optional(),
+  SERVICE_AUTH_ACCESS_TOKEN_TTL_MINUTES: envPositiveNumber.optional(),
+  SERVICE_AUTH_REFRESH_TOKEN_TTL_DAYS: envPositiveNumber.optional(),
+  SERVICE_AUTH_JWT_PRIVATE_KEY: z.string().includes('PRIVATE KEY', { message: 'must be a PEM private key' }).optional(),
+  SERVICE_AUTH_IDP_OAUTH_ENABLED: envBoolean.optional(),
+  SERVICE_AUTH_IDP_OAUTH_CLIENT_ID: envNonEmpty.optional(),
+  SERVICE_AUTH_IDP_OAUTH_CLIENT_SECRET: envNonEmpty.optional(),
+  SERVICE_AUTH_IDP_OAUTH_ISSUER: envHttpUrl.optional(),
+  SERVICE_BOOTSTRAP_ADMIN_EMAIL: z.string().trim().pipe(z.email({ message: 'must be an email address' })).optional(),
+  SERVICE_BOOTSTRAP_ADMIN_PASSWORD: z.string().min(12, 'must be at least 12 characters').optional(),
+});
+
+type Env = z.infer<typeof envSchema>;
+
+/** Settings whose values never appear in logs, errors or `service config check`. */
+export const SECRET_SETTINGS = new Set<string>([
+  'SERVICE_S3_SECRET_ACCESS_KEY',
+  'SERVICE_AUTH_PUBLIC_ACCESS_CODE',
+  'SERVICE_AUTH_PROVISIONING_API_KEY',
+  'SERVICE_AUTH_INTERNAL_API_KEY_ENV',
+  'SERVICE_AUTH_JWT_PRIVATE_KEY',
+  'SERVICE_AUTH_IDP_OAUTH_CLIENT_SECRET',
+  'SERVICE_BOOTSTRAP_ADMIN_PASSWORD',
+]);
+
+export const KNOWN_SETTINGS: ReadonlySet<string> = new Set(Object.keys(envSchema.shape));
+
+export type DatabaseConfig = { kind: 'sqlite'; path: string } | { kind: 'postgres'; url: string };
+export type StorageConfig = { kind: 'local'; root: string } | { kind: 's3'; bucket: string; prefix: string };
+
+export interface OAuthConfig {
+  clientId: string;
+  clientSecret: string;
+  issuer: string;
+}
+
+export interface Config {
+  version: string;
+  host: string;
+  port: number;
+  publicUrl: string;
+  dataDir: string;
+  logLevel: NonNullable<Env['SERVICE_LOG_LEVEL']>;
+  trustProxy: string[];
+  database: DatabaseConfig;
+  storage: StorageConfig;
+  s3: {
+    endpoint: string | null;
+    region: string;
+    accessKeyId: string | null;
+    secretAccessKey: string | null;
+    forcePathStyle: boolean;
+  };
+  jobs: { enabled: boolean; workers: number; asyncUpsert: boolean };
+  ingestion: { browserTrigger: boolean; allowedRoots: string[] };
+  uploadMaxBytes: number;
+  auth: {
+    mode: AuthMode;
+    registrationDisabled: boolean;
+    /** Effective value: the switch counts only while OAuth is configured. */
+    passwordLoginDisabled: boolean;
+    oauth: OAuthConfig | null;
+    publicAccessCode: string | null;
+    temporaryUserExpiryHours: number;
+    temporaryUserRateLimit: { max: number; windowMs: number };
+    provisioningKey: string | null;
+    internalKey: string | null;
+    magicLinkExpiryMinutes: number;
+    accessTokenTtlSeconds: number;
+    refreshTokenTtlSeconds: number;
+    jwtPrivateKey: string | null;
+    bootstrapAdmin: { email: string; password: string | null } | null;
+  };
+  /** `SERVICE_*` variables that were set but mean nothing to us (likely typos). */
+  unknownSettings: string[];
+}
+
+/** A setting that stops startup; the message is one line and names the variable. */
+export class ConfigError extends Error {
+  constructor(
+    readonly variable: string,
+    reason: string,
+  ) {
+    super(`${variable}: ${reason}`);
+    this.name = 'ConfigError';
+  }
+}
+
+/** Collects every problem so the operator fixes them in one go. */
+export class ConfigErrors extends Error {
+  constructor(readonly errors: ConfigError[]) {
+    super(errors.map((error) => `Invalid configuration: ${error.message}`).join('\n'));
+    this.name = 'ConfigErrors';
+  }
+}
+
+const LOOPBACK_HOSTS = new Set(['127.0.0.1', '::1', '[::1]', 'localhost']);
+
+function describeValue(variable: string, raw: string | undefined): string {
+  if (raw === undefined || SECRET_SETTINGS.has(variable)) return '';
+  const shown = raw.length > 60 ? `${raw.slice(0, 57)}...` : raw;
+  return ` (got "${shown}")`;
+}
+
+/** Reads and validates the configuration from an environment; throws ConfigErrors. */
+export function loadConfig(environment: NodeJS.ProcessEnv = process.env, cwd = process.cwd()): Config {
+  const present: Record<string, string> = {};
+  const unknownSettings: string[] = [];
+  for (const [name, value] of Object.entries(environment)) {
+    if (!name.startsWith('SERVICE_') || value === undefined) continue;
+    if (name.startsWith('SERVICE_TEST_')) continue;
+    if (KNOWN_SETTINGS.has(name)) {
+      // An empty variable means "not set", as in most shells' `VAR=` idiom.
+      if (value.trim() !== '') present[name] = value;
+    } else {
+      unknownSettings.push(name);
+    }
+  }
+
+  const parsed = envSchema.safeParse(present);
+  if (!parsed.success) {
+    throw new ConfigErrors(
+      parsed.error.issues.map((issue) => {
+        const variable = String(issue.path[0] ?? 'configuration');
+        return new ConfigError(variable, `${issue.message}${describeValue(variable, present[variable])}`);
+      }),
+    );
+  }
+  return buildConfig(parsed.data, unknownSettings.sort(), cwd);
+}
+
+function buildConfig(env: Env, unknownSettings: string[], cwd: string): Config {
+  const errors: ConfigError[] = [];
+  const fail = (variable: string, reason: string) => errors.push(new ConfigError(variable, reason));
+
+  const dataDir = resolve(cwd, env.SERVICE_DATA_DIR ?? 'data');
+  const host = env.SERVICE_HOST ?? '127.0.0.1';
+  const port = env.SERVICE_PORT ?? 8058;
+  const linkHost = host === '0.0.0.0' || host === '::' ? 'localhost' : host.includes(':') ? `[${host}]` : host;
+  const publicUrl = (env.SERVICE_PUBLIC_URL ?? `http://${linkHost}:${port}`).replace(/\/+$/, '');
+
+  const database = parseDatabaseUrl(env.SERVICE_DATABASE_URL, dataDir, cwd, fail);
+  const storage = parseStorageUrl(env.SERVICE_STORAGE_URL, dataDir, cwd, fail);
+
+  const singleUser = env.SERVICE_AUTH_SINGLE_USER_MODE ?? false;
+  const publicMode = env.SERVICE_AUTH_PUBLIC_MODE ?? env.SERVICE_AUTH_UNAUTHENTICATED_MODE ?? false;
+  if (
+    env.SERVICE_AUTH_PUBLIC_MODE !== undefined &&
+    env.SERVICE_AUTH_UNAUTHENTICATED_MODE !== undefined &&
+    env.SERVICE_AUTH_PUBLIC_MODE !== env.SERVICE_AUTH_UNAUTHENTICATED_MODE
+  ) {
+    fail('SERVICE_AUTH_UNAUTHENTICATED_MODE', 'is an alias of SERVICE_AUTH_PUBLIC_MODE and contradicts it');
+  }
+  const demo = env.SERVICE_AUTH_DEMO_MODE ?? false;
+  if (singleUser && publicMode) {
+    fail('SERVICE_AUTH_SINGLE_USER_MODE', 'cannot be combined with SERVICE_AUTH_PUBLIC_MODE; choose one mode');
+  }
+  if (demo && !publicMode) {
+    fail('SERVICE_AUTH_DEMO_MODE', 'requires SERVICE_AUTH_PUBLIC_MODE=true (demo mode is public mode plus a tour)');
+  }
+  const mode: AuthMode = singleUser ? 'single_user' : publicMode ? (demo ? 'demo' : 'public') : 'auth';
+
+  let oauth: OAuthConfig | null = null;
+  if (env.SERVICE_AUTH_IDP_OAUTH_ENABLED) {
+    const missing = (
+      [
+        'SERVICE_AUTH_IDP_OAUTH_CLIENT_ID',
+        'SERVICE_AUTH_IDP_OAUTH_CLIENT_SECRET',
+        'SERVICE_AUTH_IDP_OAUTH_ISSUER',
+      ] as const
+    ).filter((name) => env[name] === undefined);
+    if (missing.length > 0) {
+      fail('SERVICE_AUTH_IDP_OAUTH_ENABLED', `is true but ${missing.join(', ')} ${missing.length > 1 ? 'are' : 'is'} not set`);
+    } else {
+      const issuer = env.SERVICE_AUTH_IDP_OAUTH_ISSUER as string;
+      const issuerUrl = new URL(issuer);
+      if (issuerUrl.protocol !== 'https:' && !LOOPBACK_HOSTS.has(issuerUrl.hostname)) {
+        fail('SERVICE_AUTH_IDP_OAUTH_ISSUER', 'must use https (plain http is allowed only on a loopback host)');
+      }
+      oauth = {
+        clientId: env.SERVICE_AUTH_IDP_OAUTH_CLIENT_ID as string,
+        clientSecret: env.SERVICE_AUTH_IDP_OAUTH_CLIENT_SECRET as string,
+        issuer: issuer.replace(/\/+$/, ''),
+      };
+    }
+  }
+  const passwordLoginDisabled = (env.SERVICE_AUTH_PASSWORD_LOGIN_DISABLED ?? false) && oauth !== null;
+
+  const provisioningKey = env.SERVICE_AUTH_PROVISIONING_API_KEY ?? null;
+  const internalKey = env.SERVICE_AUTH_INTERNAL_API_KEY_ENV ?? null;
+  if (provisioningKey !== null && provisioningKey === internalKey) {
+    fail('SERVICE_AUTH_INTERNAL_API_KEY_ENV', 'must differ from SERVICE_AUTH_PROVISIONING_API_KEY (the keys have different scopes)');
+  }
+  for (const [variable, key] of [
+    ['SERVICE_AUTH_PROVISIONING_API_KEY', provisioningKey],
+    ['SERVICE_AUTH_INTERNAL_API_KEY_ENV', internalKey],
+  ] as const) {
+    if (key !== null && key.length < 32) fail(variable, 'must be at least 32 characters (it is used like a password)');
+  }
+
+  let bootstrapAdmin: Config['auth']['bootstrapAdmin'] = null;
+  const adminEmail = env.SERVICE_BOOTSTRAP_ADMIN_EMAIL;
+  const adminPassword = env.SERVICE_BOOTSTRAP_ADMIN_PASSWORD ?? null;
+  if (adminEmail === undefined && adminPassword !== null) {
+    fail('SERVICE_BOOTSTRAP_ADMIN_PASSWORD', 'is set but SERVICE_BOOTSTRAP_ADMIN_EMAIL is not');
+  } else if (adminEmail !== undefined) {
+    if (adminPassword === null && oauth === null) {
+      fail(
+        'SERVICE_BOOTSTRAP_ADMIN_PASSWORD',
+        'is required with SERVICE_BOOTSTRAP_ADMIN_EMAIL unless identity-provider OAuth is configured',
+      );
+    }
+    bootstrapAdmin = { email: adminEmail, password: adminPassword };
+  }
+
+  const s3Region = env.SERVICE_S3_REGION ?? 'us-east-1';
+  if (storage.kind === 's3' && env.SERVICE_S3_ENDPOINT === undefined && env.SERVICE_S3_REGION === undefined) {
+    fail('SERVICE_S3_REGION', 'or SERVICE_S3_ENDPOINT must be set when SERVICE_STORAGE_URL is s3://');
+  }
+
+  if (errors.length > 0) throw new ConfigErrors(errors);
+
+  const jobsEnabled = env.SERVICE_JOBS_ENABLED ?? true;
+  return {
+    version: serviceVersion,
+    host,
+    port,
+    publicUrl,
+    dataDir,
+    logLevel: env.SERVICE_LOG_LEVEL ?? 'info',
+    trustProxy: env.SERVICE_TRUST_PROXY ?? [],
+    database,
+    storage,
+    s3: {
+      endpoint: env.SERVICE_S3_ENDPOINT ?? null,
+      region: s3Region,
+      accessKeyId: env.SERVICE_S3_ACCESS_KEY_ID ?? null,
+      secretAccessKey: env.SERVICE_S3_SECRET_ACCESS_KEY ?? null,
+      forcePathStyle: env.SERVICE_S3_FORCE_PATH_STYLE ?? env.SERVICE_S3_ENDPOINT !== undefined,
+    },
+    jobs: {
+      enabled: jobsEnabled,
+      workers: env.SERVICE_JOBS_WORKERS ?? 2,
+      asyncUpsert: jobsEnabled && (env.SERVICE_DELTATABLES_ASYNC_UPSERT_ENABLED ?? true),
+    },
+    ingestion: {
+      browserTrigger: jobsEnabled && (env.SERVICE_INGESTION_BROWSER_TRIGGER_ENABLED ?? true),
+      allowedRoots: (env.SERVICE_INGESTION_ALLOWED_ROOTS ?? [resolve(dataDir, 'imports')]).map((root) =>
+        resolve(cwd, root),
+      ),
+    },
+    uploadMaxBytes: env.SERVICE_UPLOAD_MAX_BYTES ?? 1024 * 1024 * 1024,
+    auth: {
+      mode,
+      registrationDisabled: env.SERVICE_AUTH_REGISTRATION_DISABLED ?? false,
+      passwordLoginDisabled,
+      oauth,
+      publicAccessCode: env.SERVICE_AUTH_PUBLIC_ACCESS_CODE ?? null,
+      temporaryUserExpiryHours: env.SERVICE_AUTH_TEMPORARY_USER_EXPIRY_HOURS ?? 24,
+      temporaryUserRateLimit: env.SERVICE_AUTH_TEMP_USER_RATE_LIMIT ?? { max: 10, windowMs: 60_000 },
+      provisioningKey,
+      internalKey,
+      magicLinkExpiryMinutes: env.SERVICE_AUTH_MAGIC_LINK_EXPIRY_MINUTES ?? 10,
+      accessTokenTtlSeconds: Math.round((env.SERVICE_AUTH_ACCESS_TOKEN_TTL_MINUTES ?? 15) * 60),
+      refreshTokenTtlSeconds: Math.round((env.SERVICE_AUTH_REFRESH_TOKEN_TTL_DAYS ?? 30) * 86_400),
+      jwtPrivateKey: env.SERVICE_AUTH_JWT_PRIVATE_KEY ?? null,
+      bootstrapAdmin,
+    },
+    unknownSettings,
+  };
+}
+
+function parseDatabaseUrl(
+  value: string | undefined,
+  dataDir: string,
+  cwd: string,
+  fail: (variable: string, reason: string) => void,
+): DatabaseConfig {
+  if (value === undefined) return { kind: 'sqlite', path: resolve(dataDir, 'service.sqlite') };
+  if (/^postgres(ql)?:\/\//.test(value)) {
+    try {
+      new URL(value);
+      return { kind: 'postgres', url: value };
+    } catch {
+      fail('SERVICE_DATABASE_URL', 'is not a valid postgres:// URL');
+    }
+  } else if (value.startsWith('sqlite:')) {
+    const path = value.slice('sqlite:'.length).replace(/^\/\/(?=\/)/, '');
+    if (path === '') fail('SERVICE_DATABASE_URL', 'sqlite: needs a file path, e.g. sqlite:./data/service.sqlite');
+    else return { kind: 'sqlite', path: isAbsolute(path) ? path : resolve(cwd, path) };
+  } else {
+    fail('SERVICE_DATABASE_URL', `must start with postgres://, postgresql:// or sqlite: (got "${value.split(':')[0]}:…")`);
+  }
+  return { kind: 'sqlite', path: resolve(dataDir, 'service.sqlite') };
+}
+
+function parseStorageUrl(
+  value: string | undefined,
+  dataDir: string,
+  cwd: string,
+  fail: (variable: string, reason: string) => void,
+): StorageConfig {
+  if (value === undefined) return { kind: 'local', root: resolve(dataDir, 'storage') };
+  if (value.startsWith('s3://')) {
+    const rest = value.slice('s3://'.length);
+    const [bucket = '', ...prefixParts] = rest.split('/');
+    if (!/^[a-z0-9][a-z0-9.-]{1,61}[a-z0-9]$/.test(bucket)) {
+      fail('SERVICE_STORAGE_URL', 'needs a valid bucket name, e.g. s3://my-bucket/prefix');
+    }
+    return { kind: 's3', bucket, prefix: prefixParts.filter(Boolean).join('/') };
+  }
+  if (value.startsWith('file://')) return { kind: 'local', root: resolve(cwd, value.slice('file://'.length)) };
+  if (/^[a-z][a-z0-9+.-]*:\/\//i.test(value)) {
+    fail('SERVICE_STORAGE_URL', 'must be a local path, file://… or s3://bucket/prefix');
+  }
+  return { kind: 'local', root: resolve(cwd, value) };
+}
+
+/** The effective settings as `service config check` shows them, secrets replaced. */
+export function describeConfig(config: Config): Record<string, unknown> {
+  const redacted = (value: string | null) => (value === null ? null : '<redacted>');
+  return {
+    ...config,
+    database: config.database.kind === 'postgres' ? { kind: 'postgres', url: redactUrl(config.database.url) } : config.database,
+    s3: { ...config.s3, secretAccessKey: redacted(config.s3.secretAccessKey) },
+    auth: {
+      ...config.auth,
+      oauth: config.auth.oauth && { ...config.auth.oauth, clientSecret: '<redacted>' },
+      publicAccessCode: redacted(config.auth.publicAccessCode),
+      provisioningKey: redacted(config.auth.provisioningKey),
+      internalKey: redacted(config.auth.internalKey),
+      jwtPrivateKey: redacted(config.auth.jwtPrivateKey),
+      bootstrapAdmin: config.auth.bootstrapAdmin && {
+        email: config.auth.bootstrapAdmin.email,
+        password: redacted(config.auth.bootstrapAdmin.password),
+      },
+    },
+  };
+}
+
+function redactUrl(value: string): string {
+  const url = new URL(value);
+  if (url.password !== '') url.password = '<redacted>';
+  return url.toString();
+}

@@ -1,0 +1,63 @@
+import { z } from 'zod';
+
+/** Booleans as ARCHITECTURE.md §4 accepts them: true/false/1/0/yes/no, any case. */
+export const envBoolean = z
+  .string()
+  .trim()
+  .toLowerCase()
+  .refine((value) => ['true', 'false', '1', '0', 'yes', 'no'].includes(value), {
+    message: 'must be one of true, false, 1, 0, yes, no',
+  })
+  .transform((value) => value === 'true' || value === '1' || value === 'yes');
+
+export const envPositiveNumber = z
+  .string()
+  .trim()
+  .regex(/^\d+(\.\d+)?$/, 'must be a positive number')
+  .transform(Number)
+  .refine((value) => value > 0, 'must be a positive number');
+
+export function envInteger(min: number, max: number) {
+  return z
+    .string()
+    .trim()
+    .regex(/^\d+$/, `must be an integer from ${min} to ${max}`)
+    .transform(Number)
+    .refine((value) => value >= min && value <= max, `must be an integer from ${min} to ${max}`);
+}
+
+export const envCommaList = z
+  .string()
+  .transform((value) =>
+    value
+      .split(',')
+      .map((item) => item.trim())
+      .filter((item) => item.length > 0),
+  );
+
+export const envNonEmpty = z.string().trim().min(1, 'must not be empty');
+
+export const envHttpUrl = z
+  .string()
+  .trim()
+  .refine((value) => {
+    try {
+      const url = new URL(value);
+      return url.protocol === 'http:' || url.protocol === 'https:';
+    } catch {
+      return false;
+    }
+  }, 'must be an http(s) URL');
+
+const rateUnits = { second: 1_000, minute: 60_000, hour: 3_600_000 } as const;
+
+/** `N/second|minute|hour`, e.g. `10/minute`. */
+export const envRate = z
+  .string()
+  .trim()
+  .regex(/^\d+\/(second|minute|hour)$/, 'must look like N/second, N/minute or N/hour')
+  .transform((value) => {
+    const [count, unit] = value.split('/') as [string, keyof typeof rateUnits];
+    return { max: Number(count), windowMs: rateUnits[unit] };
+  })
+  .refine((rate) => rate.max > 0, 'the count must be at least 1');

@@ -1,0 +1,42 @@
+import { mkdirSync } from 'node:fs';
+import { dirname } from 'node:path';
+import SQLite from 'better-sqlite3';
+import { Kysely, PostgresDialect, SqliteDialect } from 'kysely';
+import pg from 'pg';
+import type { DatabaseConfig } from '../config/config.js';
+import type { Tables } from './tables.js';
+
+export type Dialect = 'sqlite' | 'postgres';
+
+/** The metadata database: one Kysely instance plus what callers must know of the dialect. */
+export interface Database {
+  db: Kysely<Tables>;
+  dialect: Dialect;
+  close(): Promise<void>;
+}
+
+// PostgreSQL returns int8 (counts, bigint columns) as strings; our values fit in a double.
+const INT8_OID = 20;
+const pgTypes = {
+  getTypeParser(oid: number, format?: 'text' | 'binary') {
+    if (oid === INT8_OID) return (value: string) => Number(value);
+    return pg.types.getTypeParser(oid, format);
+  },
+};
+
+export function openDatabase(config: DatabaseConfig): Database {
+  if (config.kind === 'postgres') {
+    const pool = new pg.Pool({ connectionString: config.url, max: 10, types: pgTypes });
+    const db = new Kysely<Tables>({ dialect: new PostgresDialect({ pool }) });
+    return { db, dialect: 'postgres', close: () => db.destroy() };
+  }
+  if (config.path !== ':memory:') mkdirSync(dirname(config.path), { recursive: true });
+  const sqlite = new SQLite(config.path);
+  sqlite.pragma('journal_mode = WAL');
+  sqlite.pragma('synchronous = NORMAL');
+  sqlite.pragma('foreign_keys = ON');
+  // Several processes (API replicas on one host, `service migrate`) may share the file.
+  sqlite.pragma('busy_timeout = 5000');
+  const db = new Kysely<Tables>({ dialect: new SqliteDialect({ database: sqlite }) });
+  return { db, dialect: 'sqlite', close: () => db.destroy() };
+}

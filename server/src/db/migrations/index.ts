@@ -1,0 +1,13 @@
+import type { Migration, MigrationProvider } from 'kysely';
+import * as accounts from './0001_accounts.js';
+
+/** Every migration, in order. Bundled as modules so the built server needs no migrations folder. */
+const migrations: Record<string, Migration> = {
+  '0001_accounts': accounts,
+};
+
+export const migrationProvider: MigrationProvider = {
+  async getMigrations() {
+    return migrations;
+  },
+};

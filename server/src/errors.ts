@@ -1,0 +1,33 @@
+/**
+ * Failures the domain knows about. Services throw these without knowing HTTP; the HTTP layer
+ * maps each code to a status (http/problem.ts), so the code is the stable contract.
+ */
+export type ErrorCode =
+  | 'not_found'
+  | 'validation_failed'
+  | 'malformed_body'
+  | 'unauthenticated'
+  | 'invalid_credentials'
+  | 'token_invalid'
+  | 'forbidden'
+  | 'registration_disabled'
+  | 'password_login_disabled'
+  | 'email_taken'
+  | 'last_admin'
+  | 'rate_limited'
+  | 'payload_too_large'
+  | 'unsupported_media_type'
+  | 'service_unavailable'
+  | 'internal_error';
+
+export class DomainError extends Error {
+  constructor(
+    readonly code: ErrorCode,
+    message: string,
+  ) {
+    super(message);
+    this.name = 'DomainError';
+  }
+}
+
+export const notFound = (what: string) => new DomainError('not_found', `${what} was not found`);

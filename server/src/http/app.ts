@@ -1,0 +1,108 @@
+import { randomUUID } from 'node:crypto';
+import { existsSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import formbody from '@fastify/formbody';
+import rateLimit from '@fastify/rate-limit';
+import fastifyStatic from '@fastify/static';
+import swagger from '@fastify/swagger';
+import swaggerUi from '@fastify/swagger-ui';
+import Fastify, { type FastifyInstance } from 'fastify';
+import {
+  jsonSchemaTransform,
+  jsonSchemaTransformObject,
+  serializerCompiler,
+  validatorCompiler,
+  type ZodTypeProvider,
+} from 'fastify-type-provider-zod';
+import type { DestinationStream } from 'pino';
+import { authRoutes } from '../auth/routes.js';
+import type { AppContext } from '../context.js';
+import { healthRoutes } from '../health/routes.js';
+import { databaseRateLimitStore } from '../rate-limit/database-store.js';
+import { usersRoutes } from '../users/routes.js';
+import { utilsRoutes } from '../utils/routes.js';
+import { createAuthenticator } from './authentication.js';
+import { installErrorHandling, sendProblem } from './error-handler.js';
+import { API_PREFIX } from './prefix.js';
+
+const JSON_BODY_LIMIT = 1024 * 1024;
+
+export interface AppOptions {
+  /** Where logs go (tests capture them); standard output when absent. */
+  logStream?: DestinationStream;
+  /** The built web app; `web/dist` of this checkout when absent. */
+  webRoot?: string | null;
+}
+
+const defaultWebRoot = fileURLToPath(new URL('../../../web/dist', import.meta.url));
+
+/** The HTTP application: routes, validation, errors, docs, logs. Does not listen. */
+export async function buildApp(context: AppContext, options: AppOptions = {}): Promise<FastifyInstance> {
+  const { config } = context;
+  const app = Fastify({
+    logger: {
+      level: config.logLevel,
+      redact: { paths: ['req.headers.authorization', 'req.headers["x-provisioning-key"]', 'req.headers["x-internal-key"]', 'req.headers.cookie'], remove: true },
+      ...(options.logStream ? { stream: options.logStream } : {}),
+    },
+    genReqId: () => randomUUID(),
+    bodyLimit: JSON_BODY_LIMIT,
+    trustProxy: config.trustProxy.length > 0 ? config.trustProxy : false,
+    routerOptions: { ignoreTrailingSlash: true },
+  }).withTypeProvider<ZodTypeProvider>();
+
+  app.setValidatorCompiler(validatorCompiler);
+  app.setSerializerCompiler(serializerCompiler);
+  installErrorHandling(app);
+  app.addHook('onSend', async (request, reply) => {
+    reply.header('x-request-id', request.id);
+  });
+
+  // Only JSON and forms are accepted; anything else is a 415, not a string to guess at.
+  app.removeContentTypeParser('text/plain');
+  await app.register(formbody, { bodyLimit: JSON_BODY_LIMIT });
+  await app.register(rateLimit, { global: false, store: databaseRateLimitStore(context.database) as never });
+
+  await app.register(swagger, {
+    openapi: {
+      openapi: '3.1.0',
+      info: {
+        title: 'Service API',
+        version: config.version,
+        description: 'Projects, data collections, dashboards and jobs. Errors are RFC 9457 problem details.',
+      },
+      servers: [{ url: config.publicUrl }],
+      components: { securitySchemes: { bearerAuth: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT' } } },
+    },
+    transform: jsonSchemaTransform,
+    transformObject: jsonSchemaTransformObject,
+  });
+  await app.register(swaggerUi, { routePrefix: `${API_PREFIX}/docs` });
+
+  const actorOf = createAuthenticator(context.sessions);
+  await app.register(healthRoutes(context));
+  await app.register(
+    async (api) => {
+      api.get('/openapi.json', { schema: { hide: true } }, async () => app.swagger());
+      await api.register(utilsRoutes(config));
+      await api.register(authRoutes(context, actorOf));
+      await api.register(usersRoutes(context, actorOf));
+    },
+    { prefix: API_PREFIX },
+  );
+
+  const webRoot = options.webRoot === undefined ? defaultWebRoot : options.webRoot;
+  if (webRoot !== null && existsSync(webRoot)) await serveWebApp(app, webRoot);
+  return app;
+}
+
+/** Serves the single-page app; unknown non-API paths get index.html so deep links survive a reload. */
+async function serveWebApp(app: FastifyInstance, root: string): Promise<void> {
+  await app.register(fastifyStatic, { root, wildcard: false });
+  app.setNotFoundHandler((request, reply) => {
+    const path = request.url.split('?')[0] ?? '';
+    const wantsPage = request.method === 'GET' && !path.startsWith('/service/') && (request.headers.accept ?? '').includes('text/html');
+    if (wantsPage) return reply.type('text/html').sendFile('index.html');
+    return sendProblem(reply, 'not_found', `no route ${request.method} ${path}`);
+  });
+}

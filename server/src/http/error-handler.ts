@@ -1,0 +1,73 @@
+import type { FieldError } from '@service/common';
+import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
+import { DomainError, type ErrorCode } from '../errors.js';
+import { problem, statusOf } from './problem.js';
+
+/** `a.b[0].c` from a path of keys and indexes. */
+export function formatPath(prefix: string | undefined, path: ReadonlyArray<PropertyKey>): string {
+  let out = prefix ?? '';
+  for (const key of path) {
+    if (typeof key === 'number') out += `[${key}]`;
+    else out += out === '' ? String(key) : `.${String(key)}`;
+  }
+  return out;
+}
+
+function validationErrors(error: FastifyError): FieldError[] {
+  const context = error.validationContext;
+  return (error.validation ?? []).flatMap((issue) => {
+    const path = issue.instancePath.split('/').filter(Boolean);
+    const keys = (issue.params as { keys?: unknown }).keys;
+    if (issue.keyword === 'unrecognized_keys' && Array.isArray(keys)) {
+      return keys.map((key) => ({ path: formatPath(context, [...path, String(key)]), message: 'unknown field' }));
+    }
+    return [{ path: formatPath(context, path), message: issue.message ?? 'is invalid' }];
+  });
+}
+
+/** Fastify's own failures that are the client's doing, by Fastify error code. */
+const fastifyClientErrors: Record<string, ErrorCode> = {
+  FST_ERR_CTP_BODY_TOO_LARGE: 'payload_too_large',
+  FST_ERR_CTP_INVALID_MEDIA_TYPE: 'unsupported_media_type',
+  FST_ERR_CTP_INVALID_CONTENT_LENGTH: 'malformed_body',
+  FST_ERR_CTP_EMPTY_JSON_BODY: 'malformed_body',
+  FST_ERR_CTP_INVALID_JSON_BODY: 'malformed_body',
+};
+
+export function sendProblem(reply: FastifyReply, code: ErrorCode, detail?: string, errors?: FieldError[]) {
+  return reply
+    .code(statusOf(code))
+    .type('application/problem+json')
+    .send(problem(code, detail, errors ? { errors } : undefined));
+}
+
+/**
+ * Every failure leaves as RFC 9457 problem details with a stable `code`. Client mistakes get a
+ * 4xx that says what to fix; anything unexpected is logged and answered with the request id only.
+ */
+export function installErrorHandling(app: FastifyInstance): void {
+  app.setErrorHandler((error: FastifyError, request: FastifyRequest, reply: FastifyReply) => {
+    if (error instanceof DomainError) return sendProblem(reply, error.code, error.message);
+    if (hasZodFastifySchemaValidationErrors(error)) {
+      return sendProblem(reply, 'validation_failed', 'the request does not match what this route accepts', validationErrors(error));
+    }
+    const known = error.code === undefined ? undefined : fastifyClientErrors[error.code];
+    if (known) return sendProblem(reply, known, error.message);
+    if (error.statusCode === 429) return sendProblem(reply, 'rate_limited', 'too many attempts; retry after the delay given');
+    if (error instanceof SyntaxError && error.statusCode === 400) return sendProblem(reply, 'malformed_body', 'the body is not valid JSON');
+    if (error.statusCode !== undefined && error.statusCode >= 400 && error.statusCode < 500) {
+      request.log.info({ err: error }, 'client error without a specific code');
+      return sendProblem(reply, error.statusCode === 404 ? 'not_found' : 'malformed_body', error.message);
+    }
+    request.log.error({ err: error }, 'request failed');
+    return reply
+      .code(500)
+      .type('application/problem+json')
+      .send(problem('internal_error', 'an unexpected error occurred; quote the request id when reporting it', { request_id: request.id }));
+  });
+
+  app.setNotFoundHandler((request, reply) =>
+    sendProblem(reply, 'not_found', `no route ${request.method} ${request.url.split('?')[0]}`),
+  );
+}

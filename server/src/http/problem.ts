@@ -1,0 +1,38 @@
+import type { FieldError, Problem } from '@service/common';
+import type { ErrorCode } from '../errors.js';
+
+const statusAndTitle: Record<ErrorCode, [number, string]> = {
+  not_found: [404, 'Not Found'],
+  validation_failed: [400, 'Validation Failed'],
+  malformed_body: [400, 'Malformed Request Body'],
+  unauthenticated: [401, 'Authentication Required'],
+  invalid_credentials: [401, 'Invalid Credentials'],
+  token_invalid: [401, 'Invalid Token'],
+  forbidden: [403, 'Forbidden'],
+  registration_disabled: [403, 'Registration Disabled'],
+  password_login_disabled: [403, 'Password Sign-in Disabled'],
+  email_taken: [409, 'Email Already Registered'],
+  last_admin: [409, 'Last Administrator'],
+  rate_limited: [429, 'Too Many Requests'],
+  payload_too_large: [413, 'Payload Too Large'],
+  unsupported_media_type: [415, 'Unsupported Media Type'],
+  service_unavailable: [503, 'Service Unavailable'],
+  internal_error: [500, 'Internal Server Error'],
+};
+
+export function statusOf(code: ErrorCode): number {
+  return statusAndTitle[code][0];
+}
+
+/** Builds the RFC 9457 body for a code; `type` is a stable URI per code. */
+export function problem(code: ErrorCode, detail?: string, extra?: { errors?: FieldError[]; request_id?: string }): Problem {
+  const [status, title] = statusAndTitle[code];
+  return {
+    type: `urn:service:problem:${code}`,
+    title,
+    status,
+    ...(detail === undefined ? {} : { detail }),
+    code,
+    ...extra,
+  };
+}

@@ -1,0 +1,12 @@
+export { AccessTokens } from './auth/access-tokens.js';
+export { hashSecret, randomSecret } from './auth/secrets.js';
+export { type Config, ConfigErrors, describeConfig, loadConfig } from './config/config.js';
+export { type AppContext, createContext } from './context.js';
+export { type Database, openDatabase } from './db/database.js';
+export { migrateToLatest } from './db/migrate.js';
+export { DomainError } from './errors.js';
+export { type AppOptions, buildApp } from './http/app.js';
+export { API_PREFIX } from './http/prefix.js';
+export { type RunningServer, startServer } from './server.js';
+export { UsersService } from './users/service.js';
+export { serviceVersion } from './version.js';

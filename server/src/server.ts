@@ -1,0 +1,36 @@
+import type { FastifyInstance } from 'fastify';
+import type { Config } from './config/config.js';
+import { createContext } from './context.js';
+import { type AppOptions, buildApp } from './http/app.js';
+
+export interface RunningServer {
+  app: FastifyInstance;
+  /** The address actually listened on (the port may have been chosen by the OS). */
+  url: string;
+  /** Stops taking connections, lets in-flight requests finish, then closes the database. */
+  close(): Promise<void>;
+}
+
+export async function startServer(config: Config, options: AppOptions = {}): Promise<RunningServer> {
+  const context = await createContext(config);
+  let app: FastifyInstance;
+  try {
+    app = await buildApp(context, options);
+    for (const name of config.unknownSettings) app.log.warn({ setting: name }, 'unknown setting ignored (a typo?)');
+    await app.listen({ host: config.host, port: config.port });
+  } catch (error) {
+    await context.database.close();
+    throw error;
+  }
+  const address = app.server.address();
+  const port = typeof address === 'object' && address !== null ? address.port : config.port;
+  const host = config.host.includes(':') ? `[${config.host}]` : config.host;
+  return {
+    app,
+    url: `http://${host}:${port}`,
+    async close() {
+      await app.close();
+      await context.database.close();
+    },
+  };
+}

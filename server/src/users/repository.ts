@@ -1,0 +1,67 @@
+import type { Kysely } from 'kysely';
+import type { NewUserRow, Tables, UserRow } from '../db/tables.js';
+
+export function normalizeEmail(email: string): string {
+  return email.trim().toLowerCase();
+}
+
+/** Every query on `users`. */
+export class UsersRepository {
+  constructor(private readonly db: Kysely<Tables>) {}
+
+  findById(id: string): Promise<UserRow | undefined> {
+    return this.db.selectFrom('users').selectAll().where('id', '=', id).executeTakeFirst();
+  }
+
+  findByEmail(email: string): Promise<UserRow | undefined> {
+    return this.db
+      .selectFrom('users')
+      .selectAll()
+      .where('email_normalized', '=', normalizeEmail(email))
+      .executeTakeFirst();
+  }
+
+  /** Inserts unless the email is taken; answers whether the row was created. */
+  async insertIfAbsent(row: NewUserRow): Promise<boolean> {
+    const result = await this.db
+      .insertInto('users')
+      .values(row)
+      .onConflict((oc) => oc.column('email_normalized').doNothing())
+      .executeTakeFirst();
+    return Number(result.numInsertedOrUpdatedRows ?? 0) === 1;
+  }
+
+  async list(limit: number, skip: number): Promise<{ rows: UserRow[]; total: number }> {
+    const [rows, count] = await Promise.all([
+      this.db
+        .selectFrom('users')
+        .selectAll()
+        .orderBy('created_at', 'desc')
+        .orderBy('id', 'desc')
+        .limit(limit)
+        .offset(skip)
+        .execute(),
+      this.db.selectFrom('users').select((eb) => eb.fn.countAll<number>().as('total')).executeTakeFirstOrThrow(),
+    ]);
+    return { rows, total: Number(count.total) };
+  }
+
+  async update(id: string, changes: Partial<Pick<UserRow, 'role' | 'disabled' | 'updated_at'>>): Promise<void> {
+    await this.db.updateTable('users').set(changes).where('id', '=', id).execute();
+  }
+
+  async delete(id: string): Promise<boolean> {
+    const result = await this.db.deleteFrom('users').where('id', '=', id).executeTakeFirst();
+    return Number(result.numDeletedRows) === 1;
+  }
+
+  async countActiveAdmins(): Promise<number> {
+    const row = await this.db
+      .selectFrom('users')
+      .select((eb) => eb.fn.countAll<number>().as('admins'))
+      .where('role', '=', 'admin')
+      .where('disabled', '=', 0)
+      .executeTakeFirstOrThrow();
+    return Number(row.admins);
+  }
+}

@@ -1,0 +1,22 @@
+import { capabilitiesSchema } from '@service/common';
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import type { Config } from '../config/config.js';
+import { describeCapabilities } from './capabilities.js';
+
+export function utilsRoutes(config: Config): FastifyPluginAsyncZod {
+  // Configuration does not change while the process runs: compute the answer once.
+  const capabilities = describeCapabilities(config);
+  return async (app) => {
+    app.get(
+      '/utils/capabilities',
+      {
+        schema: {
+          tags: ['utils'],
+          summary: 'Features and sign-in options of this instance (no token needed)',
+          response: { 200: capabilitiesSchema },
+        },
+      },
+      async () => capabilities,
+    );
+  };
+}
