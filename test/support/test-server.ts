@@ -1,0 +1,140 @@
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { API_PREFIX, loadConfig, type RunningServer, startServer } from '@service/server';
+import { describe, inject } from 'vitest';
+import { createTestPostgresDatabase } from './postgres-database.js';
+import './postgres-context.js';
+
+export type Dialect = 'sqlite' | 'postgres';
+export const DIALECTS: readonly Dialect[] = ['sqlite', 'postgres'];
+
+/** Runs a suite once per database dialect; the PostgreSQL run skips (loudly, in global setup) without a server. */
+export function describeEachDialect(name: string, suite: (dialect: Dialect) => void): void {
+  for (const dialect of DIALECTS) {
+    const skip = dialect === 'postgres' && inject('postgresAdminUrl') === '';
+    (skip ? describe.skip : describe)(`${name} [${dialect}]`, () => suite(dialect));
+  }
+}
+
+/** A metadata database for a test: a fresh SQLite file or a fresh PostgreSQL database. */
+export interface TestDatabase {
+  dialect: Dialect;
+  /** The value for SERVICE_DATABASE_URL. */
+  url: string;
+  dataDir: string;
+  drop(): Promise<void>;
+}
+
+export async function createTestDatabase(dialect: Dialect): Promise<TestDatabase> {
+  const dataDir = await mkdtemp(join(tmpdir(), 'service-test-'));
+  if (dialect === 'sqlite') {
+    return {
+      dialect,
+      url: `sqlite:${join(dataDir, 'service.sqlite')}`,
+      dataDir,
+      drop: () => rm(dataDir, { recursive: true, force: true }),
+    };
+  }
+  const database = await createTestPostgresDatabase(inject('postgresAdminUrl'));
+  return {
+    dialect,
+    url: database.url,
+    dataDir,
+    async drop() {
+      await database.drop();
+      await rm(dataDir, { recursive: true, force: true });
+    },
+  };
+}
+
+export interface TestServer extends RunningServer {
+  database: TestDatabase;
+  /** Stops the server; the database stays until `database.drop()`. */
+  stop(): Promise<void>;
+}
+
+export const ADMIN = { email: 'admin@example.org', password: 'admin-password-1234' } as const;
+
+/**
+ * Starts the real server on a loopback port over a database. Several servers may share one
+ * database (`database` given) to act as replicas.
+ */
+export async function startTestServer(
+  target: Dialect | TestDatabase,
+  env: Record<string, string> = {},
+): Promise<TestServer> {
+  const database = typeof target === 'string' ? await createTestDatabase(target) : target;
+  const config = loadConfig({
+    SERVICE_DATA_DIR: database.dataDir,
+    SERVICE_DATABASE_URL: database.url,
+    SERVICE_HOST: '127.0.0.1',
+    SERVICE_PORT: '0',
+    SERVICE_PUBLIC_URL: 'http://127.0.0.1:8058',
+    SERVICE_LOG_LEVEL: 'silent',
+    SERVICE_BOOTSTRAP_ADMIN_EMAIL: ADMIN.email,
+    SERVICE_BOOTSTRAP_ADMIN_PASSWORD: ADMIN.password,
+    ...env,
+  });
+  const server = await startServer(config, { webRoot: null });
+  return { ...server, database, stop: () => server.close() };
+}
+
+export interface Answer<T = Record<string, unknown>> {
+  status: number;
+  headers: Headers;
+  body: T;
+  text: string;
+}
+
+export interface CallOptions {
+  json?: unknown;
+  body?: string | URLSearchParams;
+  token?: string;
+  headers?: Record<string, string>;
+}
+
+/** One HTTP call to the API on loopback; parses JSON answers. */
+export async function call<T = Record<string, unknown>>(
+  server: { url: string },
+  method: string,
+  path: string,
+  options: CallOptions = {},
+): Promise<Answer<T>> {
+  const headers: Record<string, string> = { ...options.headers };
+  let body: string | URLSearchParams | undefined = options.body;
+  if (options.json !== undefined) {
+    headers['content-type'] = 'application/json';
+    body = JSON.stringify(options.json);
+  }
+  if (options.token !== undefined) headers.authorization = `Bearer ${options.token}`;
+  const response = await fetch(`${server.url}${path.startsWith('/health') ? '' : API_PREFIX}${path}`, {
+    method,
+    headers,
+    body,
+  });
+  const text = await response.text();
+  let parsed: unknown = null;
+  if (text !== '' && (response.headers.get('content-type') ?? '').includes('json')) parsed = JSON.parse(text);
+  return { status: response.status, headers: response.headers, body: parsed as T, text };
+}
+
+export interface Session {
+  access_token: string;
+  refresh_token: string;
+  user: { user_id: string; email: string; role: string };
+}
+
+export async function login(server: { url: string }, email: string, password: string): Promise<Session> {
+  const answer = await call<Session>(server, 'POST', '/auth/login', { json: { email, password } });
+  if (answer.status !== 200) throw new Error(`login as ${email} failed: ${answer.status} ${answer.text}`);
+  return answer.body;
+}
+
+/** Creates a regular account through the admin API and signs it in. */
+export async function createUser(server: { url: string }, adminToken: string, email: string): Promise<Session> {
+  const password = `${email}-password`;
+  const created = await call(server, 'POST', '/users', { token: adminToken, json: { email, password, role: 'user' } });
+  if (created.status !== 201) throw new Error(`creating ${email} failed: ${created.status} ${created.text}`);
+  return login(server, email, password);
+}
