@@ -8,7 +8,9 @@ import { userCommand } from './commands/user.js';
 import { runMain } from './run.js';
 
 const program = new Command('service')
-  .description('Data-analytics platform: API server, workers and administration.\nSettings come from SERVICE_* environment variables (see docs/configuration.md).')
+  .description(
+    'Data-analytics platform: API server, workers and administration.\nSettings come from SERVICE_* environment variables (see docs/configuration.md).',
+  )
   .version(serviceVersion, '-V, --version', 'print the version')
   .showHelpAfterError('(run with --help for usage)')
   .addCommand(serveCommand())

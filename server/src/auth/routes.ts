@@ -2,8 +2,8 @@ import {
   jwksSchema,
   loginRequestSchema,
   problemSchema,
-  registerRequestSchema,
   refreshRequestSchema,
+  registerRequestSchema,
   sessionAnswerSchema,
   userSchema,
 } from '@service/common';

@@ -55,7 +55,11 @@ const envSchema = z.object({
   SERVICE_AUTH_IDP_OAUTH_CLIENT_ID: envNonEmpty.optional(),
   SERVICE_AUTH_IDP_OAUTH_CLIENT_SECRET: envNonEmpty.optional(),
   SERVICE_AUTH_IDP_OAUTH_ISSUER: envHttpUrl.optional(),
-  SERVICE_BOOTSTRAP_ADMIN_EMAIL: z.string().trim().pipe(z.email({ message: 'must be an email address' })).optional(),
+  SERVICE_BOOTSTRAP_ADMIN_EMAIL: z
+    .string()
+    .trim()
+    .pipe(z.email({ message: 'must be an email address' }))
+    .optional(),
   SERVICE_BOOTSTRAP_ADMIN_PASSWORD: z.string().min(12, 'must be at least 12 characters').optional(),
 });
 
@@ -219,7 +223,10 @@ function buildConfig(env: Env, unknownSettings: string[], cwd: string): Config {
       ] as const
     ).filter((name) => env[name] === undefined);
     if (missing.length > 0) {
-      fail('SERVICE_AUTH_IDP_OAUTH_ENABLED', `is true but ${missing.join(', ')} ${missing.length > 1 ? 'are' : 'is'} not set`);
+      fail(
+        'SERVICE_AUTH_IDP_OAUTH_ENABLED',
+        `is true but ${missing.join(', ')} ${missing.length > 1 ? 'are' : 'is'} not set`,
+      );
     } else {
       const issuer = env.SERVICE_AUTH_IDP_OAUTH_ISSUER as string;
       const issuerUrl = new URL(issuer);
@@ -238,7 +245,10 @@ function buildConfig(env: Env, unknownSettings: string[], cwd: string): Config {
   const provisioningKey = env.SERVICE_AUTH_PROVISIONING_API_KEY ?? null;
   const internalKey = env.SERVICE_AUTH_INTERNAL_API_KEY_ENV ?? null;
   if (provisioningKey !== null && provisioningKey === internalKey) {
-    fail('SERVICE_AUTH_INTERNAL_API_KEY_ENV', 'must differ from SERVICE_AUTH_PROVISIONING_API_KEY (the keys have different scopes)');
+    fail(
+      'SERVICE_AUTH_INTERNAL_API_KEY_ENV',
+      'must differ from SERVICE_AUTH_PROVISIONING_API_KEY (the keys have different scopes)',
+    );
   }
   for (const [variable, key] of [
     ['SERVICE_AUTH_PROVISIONING_API_KEY', provisioningKey],
@@ -338,7 +348,10 @@ function parseDatabaseUrl(
     if (path === '') fail('SERVICE_DATABASE_URL', 'sqlite: needs a file path, e.g. sqlite:./data/service.sqlite');
     else return { kind: 'sqlite', path: isAbsolute(path) ? path : resolve(cwd, path) };
   } else {
-    fail('SERVICE_DATABASE_URL', `must start with postgres://, postgresql:// or sqlite: (got "${value.split(':')[0]}:…")`);
+    fail(
+      'SERVICE_DATABASE_URL',
+      `must start with postgres://, postgresql:// or sqlite: (got "${value.split(':')[0]}:…")`,
+    );
   }
   return { kind: 'sqlite', path: resolve(dataDir, 'service.sqlite') };
 }
@@ -370,7 +383,8 @@ export function describeConfig(config: Config): Record<string, unknown> {
   const redacted = (value: string | null) => (value === null ? null : '<redacted>');
   return {
     ...config,
-    database: config.database.kind === 'postgres' ? { kind: 'postgres', url: redactUrl(config.database.url) } : config.database,
+    database:
+      config.database.kind === 'postgres' ? { kind: 'postgres', url: redactUrl(config.database.url) } : config.database,
     s3: { ...config.s3, secretAccessKey: redacted(config.s3.secretAccessKey) },
     auth: {
       ...config.auth,

@@ -26,14 +26,12 @@ export function envInteger(min: number, max: number) {
     .refine((value) => value >= min && value <= max, `must be an integer from ${min} to ${max}`);
 }
 
-export const envCommaList = z
-  .string()
-  .transform((value) =>
-    value
-      .split(',')
-      .map((item) => item.trim())
-      .filter((item) => item.length > 0),
-  );
+export const envCommaList = z.string().transform((value) =>
+  value
+    .split(',')
+    .map((item) => item.trim())
+    .filter((item) => item.length > 0),
+);
 
 export const envNonEmpty = z.string().trim().min(1, 'must not be empty');
 

@@ -27,6 +27,9 @@ const pgTypes = {
 export function openDatabase(config: DatabaseConfig): Database {
   if (config.kind === 'postgres') {
     const pool = new pg.Pool({ connectionString: config.url, max: 10, types: pgTypes });
+    // An idle connection that the server drops (restart, failover) must not crash the process;
+    // the pool replaces it on the next query.
+    pool.on('error', (error) => process.stderr.write(`database connection lost: ${error.message}\n`));
     const db = new Kysely<Tables>({ dialect: new PostgresDialect({ pool }) });
     return { db, dialect: 'postgres', close: () => db.destroy() };
   }

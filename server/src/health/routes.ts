@@ -1,5 +1,5 @@
-import { sql } from 'kysely';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { sql } from 'kysely';
 import { z } from 'zod';
 import type { AppContext } from '../context.js';
 
@@ -14,14 +14,22 @@ export function healthRoutes(context: AppContext): FastifyPluginAsyncZod {
   return async (app) => {
     app.get(
       '/health',
-      { schema: { tags: ['operations'], summary: 'Liveness and database reachability', response: { 200: healthSchema, 503: healthSchema } } },
+      {
+        schema: {
+          tags: ['operations'],
+          summary: 'Liveness and database reachability',
+          response: { 200: healthSchema, 503: healthSchema },
+        },
+      },
       async (request, reply) => {
         try {
           await sql`select 1`.execute(context.database.db);
           return { status: 'ok' as const, version: context.config.version, database: 'ok' as const };
         } catch (error) {
           request.log.error({ err: error }, 'health check: database unreachable');
-          return reply.code(503).send({ status: 'unavailable', version: context.config.version, database: 'unreachable' });
+          return reply
+            .code(503)
+            .send({ status: 'unavailable', version: context.config.version, database: 'unreachable' });
         }
       },
     );

@@ -42,7 +42,15 @@ export async function buildApp(context: AppContext, options: AppOptions = {}): P
   const app = Fastify({
     logger: {
       level: config.logLevel,
-      redact: { paths: ['req.headers.authorization', 'req.headers["x-provisioning-key"]', 'req.headers["x-internal-key"]', 'req.headers.cookie'], remove: true },
+      redact: {
+        paths: [
+          'req.headers.authorization',
+          'req.headers["x-provisioning-key"]',
+          'req.headers["x-internal-key"]',
+          'req.headers.cookie',
+        ],
+        remove: true,
+      },
       ...(options.logStream ? { stream: options.logStream } : {}),
     },
     genReqId: () => randomUUID(),
@@ -101,7 +109,8 @@ async function serveWebApp(app: FastifyInstance, root: string): Promise<void> {
   await app.register(fastifyStatic, { root, wildcard: false });
   app.setNotFoundHandler((request, reply) => {
     const path = request.url.split('?')[0] ?? '';
-    const wantsPage = request.method === 'GET' && !path.startsWith('/service/') && (request.headers.accept ?? '').includes('text/html');
+    const wantsPage =
+      request.method === 'GET' && !path.startsWith('/service/') && (request.headers.accept ?? '').includes('text/html');
     if (wantsPage) return reply.type('text/html').sendFile('index.html');
     return sendProblem(reply, 'not_found', `no route ${request.method} ${path}`);
   });

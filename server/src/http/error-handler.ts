@@ -50,12 +50,19 @@ export function installErrorHandling(app: FastifyInstance): void {
   app.setErrorHandler((error: FastifyError, request: FastifyRequest, reply: FastifyReply) => {
     if (error instanceof DomainError) return sendProblem(reply, error.code, error.message);
     if (hasZodFastifySchemaValidationErrors(error)) {
-      return sendProblem(reply, 'validation_failed', 'the request does not match what this route accepts', validationErrors(error));
+      return sendProblem(
+        reply,
+        'validation_failed',
+        'the request does not match what this route accepts',
+        validationErrors(error),
+      );
     }
     const known = error.code === undefined ? undefined : fastifyClientErrors[error.code];
     if (known) return sendProblem(reply, known, error.message);
-    if (error.statusCode === 429) return sendProblem(reply, 'rate_limited', 'too many attempts; retry after the delay given');
-    if (error instanceof SyntaxError && error.statusCode === 400) return sendProblem(reply, 'malformed_body', 'the body is not valid JSON');
+    if (error.statusCode === 429)
+      return sendProblem(reply, 'rate_limited', 'too many attempts; retry after the delay given');
+    if (error instanceof SyntaxError && error.statusCode === 400)
+      return sendProblem(reply, 'malformed_body', 'the body is not valid JSON');
     if (error.statusCode !== undefined && error.statusCode >= 400 && error.statusCode < 500) {
       request.log.info({ err: error }, 'client error without a specific code');
       return sendProblem(reply, error.statusCode === 404 ? 'not_found' : 'malformed_body', error.message);
@@ -64,7 +71,11 @@ export function installErrorHandling(app: FastifyInstance): void {
     return reply
       .code(500)
       .type('application/problem+json')
-      .send(problem('internal_error', 'an unexpected error occurred; quote the request id when reporting it', { request_id: request.id }));
+      .send(
+        problem('internal_error', 'an unexpected error occurred; quote the request id when reporting it', {
+          request_id: request.id,
+        }),
+      );
   });
 
   app.setNotFoundHandler((request, reply) =>

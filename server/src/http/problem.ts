@@ -25,7 +25,11 @@ export function statusOf(code: ErrorCode): number {
 }
 
 /** Builds the RFC 9457 body for a code; `type` is a stable URI per code. */
-export function problem(code: ErrorCode, detail?: string, extra?: { errors?: FieldError[]; request_id?: string }): Problem {
+export function problem(
+  code: ErrorCode,
+  detail?: string,
+  extra?: { errors?: FieldError[]; request_id?: string },
+): Problem {
   const [status, title] = statusAndTitle[code];
   return {
     type: `urn:service:problem:${code}`,

@@ -29,7 +29,10 @@ export function databaseRateLimitStore(database: Database) {
     if (now - lastPrune > PRUNE_EVERY_MS) {
       lastPrune = now;
       // Counters idle for a day are noise; dropping them keeps the table small.
-      await database.db.deleteFrom('rate_limit_counters').where('window_started_ms', '<', now - 86_400_000).execute();
+      await database.db
+        .deleteFrom('rate_limit_counters')
+        .where('window_started_ms', '<', now - 86_400_000)
+        .execute();
     }
     return { current: Number(row.hits), ttl: Number(row.window_started_ms) + windowMs - now };
   }

@@ -41,7 +41,10 @@ export class UsersRepository {
         .limit(limit)
         .offset(skip)
         .execute(),
-      this.db.selectFrom('users').select((eb) => eb.fn.countAll<number>().as('total')).executeTakeFirstOrThrow(),
+      this.db
+        .selectFrom('users')
+        .select((eb) => eb.fn.countAll<number>().as('total'))
+        .executeTakeFirstOrThrow(),
     ]);
     return { rows, total: Number(count.total) };
   }

@@ -26,7 +26,14 @@ export function usersRoutes(context: AppContext, actorOf: Authenticator): Fastif
 
     app.get(
       '/users',
-      { schema: { ...common, summary: 'List accounts, newest first', querystring: listQuerySchema, response: { 200: userListSchema, ...errors } } },
+      {
+        schema: {
+          ...common,
+          summary: 'List accounts, newest first',
+          querystring: listQuerySchema,
+          response: { 200: userListSchema, ...errors },
+        },
+      },
       async (request) => users.list(request.query),
     );
 
@@ -46,7 +53,12 @@ export function usersRoutes(context: AppContext, actorOf: Authenticator): Fastif
     app.get(
       '/users/:id',
       {
-        schema: { ...common, summary: 'One account', params: userIdParamsSchema, response: { 200: adminUserSchema, 404: problemSchema, ...errors } },
+        schema: {
+          ...common,
+          summary: 'One account',
+          params: userIdParamsSchema,
+          response: { 200: adminUserSchema, 404: problemSchema, ...errors },
+        },
       },
       async (request) => users.get(request.params.id),
     );
@@ -57,7 +69,8 @@ export function usersRoutes(context: AppContext, actorOf: Authenticator): Fastif
         schema: {
           ...common,
           summary: 'Change an account’s role or disable it',
-          description: 'Disabling ends the account’s sessions at once. The last active admin cannot be demoted or disabled.',
+          description:
+            'Disabling ends the account’s sessions at once. The last active admin cannot be demoted or disabled.',
           params: userIdParamsSchema,
           body: updateUserRequestSchema,
           response: { 200: adminUserSchema, 404: problemSchema, 409: problemSchema, ...errors },

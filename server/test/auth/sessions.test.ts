@@ -25,7 +25,12 @@ describeEachDialect('accounts and sessions', (dialect) => {
       json: { email: 'Grace.Hopper@Example.org', password: 'compilers-are-fun' },
     });
     expect(created.status).toBe(201);
-    expect(created.body).toMatchObject({ email: 'Grace.Hopper@Example.org', role: 'user', is_temporary: false, expires_at: null });
+    expect(created.body).toMatchObject({
+      email: 'Grace.Hopper@Example.org',
+      role: 'user',
+      is_temporary: false,
+      expires_at: null,
+    });
     expect(created.body).not.toHaveProperty('password_hash');
 
     const again = await call(server, 'POST', '/auth/register', {
@@ -46,7 +51,9 @@ describeEachDialect('accounts and sessions', (dialect) => {
     const short = await call(server, 'POST', '/auth/register', { json: { email: 'x@example.org', password: 'short' } });
     expect(short.status).toBe(400);
     expect(short.body.errors).toEqual([{ path: 'body.password', message: 'must be at least 12 characters' }]);
-    const email = await call(server, 'POST', '/auth/register', { json: { email: 'not-an-email', password: 'long-enough-password' } });
+    const email = await call(server, 'POST', '/auth/register', {
+      json: { email: 'not-an-email', password: 'long-enough-password' },
+    });
     expect(email.status).toBe(400);
     expect((email.body.errors as { path: string }[])[0]?.path).toBe('body.email');
   });
@@ -56,10 +63,18 @@ describeEachDialect('accounts and sessions', (dialect) => {
       json: { email: 'GRACE.HOPPER@example.org', password: 'compilers-are-fun' },
     });
     expect(json.status).toBe(200);
-    expect(json.body).toMatchObject({ token_type: 'bearer', expires_in: 900, user: { email: 'Grace.Hopper@Example.org' } });
+    expect(json.body).toMatchObject({
+      token_type: 'bearer',
+      expires_in: 900,
+      user: { email: 'Grace.Hopper@Example.org' },
+    });
 
     const form = await call<Session>(server, 'POST', '/auth/login', {
-      body: new URLSearchParams({ username: 'grace.hopper@example.org', password: 'compilers-are-fun', grant_type: 'password' }),
+      body: new URLSearchParams({
+        username: 'grace.hopper@example.org',
+        password: 'compilers-are-fun',
+        grant_type: 'password',
+      }),
     });
     expect(form.status).toBe(200);
     const me = await call(server, 'GET', '/auth/me', { token: form.body.access_token });
@@ -67,8 +82,12 @@ describeEachDialect('accounts and sessions', (dialect) => {
   });
 
   it('answers a wrong password and an unknown email the same way, in similar time', async () => {
-    const wrongPassword = await call(server, 'POST', '/auth/login', { json: { email: ADMIN.email, password: 'wrong-password-123' } });
-    const unknownEmail = await call(server, 'POST', '/auth/login', { json: { email: 'nobody@example.org', password: 'wrong-password-123' } });
+    const wrongPassword = await call(server, 'POST', '/auth/login', {
+      json: { email: ADMIN.email, password: 'wrong-password-123' },
+    });
+    const unknownEmail = await call(server, 'POST', '/auth/login', {
+      json: { email: 'nobody@example.org', password: 'wrong-password-123' },
+    });
     expect(wrongPassword.status).toBe(401);
     expect(unknownEmail.status).toBe(401);
     expect(unknownEmail.body).toEqual(wrongPassword.body);
@@ -84,9 +103,17 @@ describeEachDialect('accounts and sessions', (dialect) => {
       }
       return times.sort((a, b) => a - b)[2] as number;
     }
-    await server.context.users.createAccount({ email: '0timing@example.org', password: 'timing-password-1', role: 'user' });
+    await server.context.users.createAccount({
+      email: '0timing@example.org',
+      password: 'timing-password-1',
+      role: 'user',
+    });
     for (let i = 1; i < 5; i++) {
-      await server.context.users.createAccount({ email: `${i}timing@example.org`, password: 'timing-password-1', role: 'user' });
+      await server.context.users.createAccount({
+        email: `${i}timing@example.org`,
+        password: 'timing-password-1',
+        role: 'user',
+      });
     }
     const known = await median('timing@example.org');
     const unknown = await median('ghost@example.org');
@@ -96,7 +123,9 @@ describeEachDialect('accounts and sessions', (dialect) => {
 
   it('rotates refresh tokens and revokes the whole session when a spent one comes back', async () => {
     const first = await login(server, ADMIN.email, ADMIN.password);
-    const rotated = await call<Session>(server, 'POST', '/auth/refresh', { json: { refresh_token: first.refresh_token } });
+    const rotated = await call<Session>(server, 'POST', '/auth/refresh', {
+      json: { refresh_token: first.refresh_token },
+    });
     expect(rotated.status).toBe(200);
     expect(rotated.body.refresh_token).not.toBe(first.refresh_token);
     expect((await call(server, 'GET', '/auth/me', { token: rotated.body.access_token })).status).toBe(200);
@@ -109,7 +138,9 @@ describeEachDialect('accounts and sessions', (dialect) => {
     expect(reused.body.code).toBe('token_invalid');
     // The thief's reuse ended the session: the legitimate pair is dead too.
     expect((await call(server, 'GET', '/auth/me', { token: rotated.body.access_token })).status).toBe(401);
-    expect((await call(server, 'POST', '/auth/refresh', { json: { refresh_token: rotated.body.refresh_token } })).status).toBe(401);
+    expect(
+      (await call(server, 'POST', '/auth/refresh', { json: { refresh_token: rotated.body.refresh_token } })).status,
+    ).toBe(401);
   });
 
   it('lets exactly one of two racing refreshes win', async () => {
@@ -131,7 +162,9 @@ describeEachDialect('accounts and sessions', (dialect) => {
     const out = await call(server, 'POST', '/auth/logout', { token: session.access_token });
     expect(out.status).toBe(204);
     expect((await call(server, 'GET', '/auth/me', { token: session.access_token })).status).toBe(401);
-    expect((await call(server, 'POST', '/auth/refresh', { json: { refresh_token: session.refresh_token } })).status).toBe(401);
+    expect(
+      (await call(server, 'POST', '/auth/refresh', { json: { refresh_token: session.refresh_token } })).status,
+    ).toBe(401);
     expect((await call(server, 'POST', '/auth/logout')).status).toBe(401);
   });
 
@@ -140,10 +173,15 @@ describeEachDialect('accounts and sessions', (dialect) => {
     const disabled = await createUser(server, admin.access_token, 'to-disable@example.org');
     const deleted = await createUser(server, admin.access_token, 'to-delete@example.org');
 
-    const patch = await call(server, 'PATCH', `/users/${disabled.user.user_id}`, { token: admin.access_token, json: { disabled: true } });
+    const patch = await call(server, 'PATCH', `/users/${disabled.user.user_id}`, {
+      token: admin.access_token,
+      json: { disabled: true },
+    });
     expect(patch.status).toBe(200);
     expect((await call(server, 'GET', '/auth/me', { token: disabled.access_token })).status).toBe(401);
-    expect((await call(server, 'POST', '/auth/refresh', { json: { refresh_token: disabled.refresh_token } })).status).toBe(401);
+    expect(
+      (await call(server, 'POST', '/auth/refresh', { json: { refresh_token: disabled.refresh_token } })).status,
+    ).toBe(401);
     const relogin = await call(server, 'POST', '/auth/login', {
       json: { email: 'to-disable@example.org', password: 'to-disable@example.org-password' },
     });
@@ -152,7 +190,9 @@ describeEachDialect('accounts and sessions', (dialect) => {
     const removal = await call(server, 'DELETE', `/users/${deleted.user.user_id}`, { token: admin.access_token });
     expect(removal.status).toBe(204);
     expect((await call(server, 'GET', '/auth/me', { token: deleted.access_token })).status).toBe(401);
-    expect((await call(server, 'POST', '/auth/refresh', { json: { refresh_token: deleted.refresh_token } })).status).toBe(401);
+    expect(
+      (await call(server, 'POST', '/auth/refresh', { json: { refresh_token: deleted.refresh_token } })).status,
+    ).toBe(401);
   });
 });
 
@@ -186,10 +226,15 @@ describe('password sign-in switch', () => {
       SERVICE_AUTH_IDP_OAUTH_ISSUER: 'http://127.0.0.1:1',
     });
     try {
-      const valid = await call(server, 'POST', '/auth/login', { json: { email: ADMIN.email, password: ADMIN.password } });
+      const valid = await call(server, 'POST', '/auth/login', {
+        json: { email: ADMIN.email, password: ADMIN.password },
+      });
       expect(valid.status).toBe(403);
       expect(valid.body.code).toBe('password_login_disabled');
-      const garbage = await call(server, 'POST', '/auth/login', { body: '{not json', headers: { 'content-type': 'application/json' } });
+      const garbage = await call(server, 'POST', '/auth/login', {
+        body: '{not json',
+        headers: { 'content-type': 'application/json' },
+      });
       expect(garbage.status).toBe(403);
       expect(garbage.body.code).toBe('password_login_disabled');
     } finally {

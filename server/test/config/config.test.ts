@@ -39,16 +39,28 @@ describe('configuration', () => {
   });
 
   it('accepts fractional durations', () => {
-    const config = loadConfig({ SERVICE_AUTH_ACCESS_TOKEN_TTL_MINUTES: '0.5', SERVICE_AUTH_TEMPORARY_USER_EXPIRY_HOURS: '1.5' });
+    const config = loadConfig({
+      SERVICE_AUTH_ACCESS_TOKEN_TTL_MINUTES: '0.5',
+      SERVICE_AUTH_TEMPORARY_USER_EXPIRY_HOURS: '1.5',
+    });
     expect(config.auth.accessTokenTtlSeconds).toBe(30);
     expect(config.auth.temporaryUserExpiryHours).toBe(1.5);
   });
 
   it.each([
     [{ SERVICE_PORT: 'eighty' }, 'SERVICE_PORT: must be an integer from 0 to 65535 (got "eighty")'],
-    [{ SERVICE_JOBS_ENABLED: 'maybe' }, 'SERVICE_JOBS_ENABLED: must be one of true, false, 1, 0, yes, no (got "maybe")'],
-    [{ SERVICE_AUTH_TEMPORARY_USER_EXPIRY_HOURS: '-3' }, 'SERVICE_AUTH_TEMPORARY_USER_EXPIRY_HOURS: must be a positive number'],
-    [{ SERVICE_AUTH_TEMP_USER_RATE_LIMIT: '10 per minute' }, 'SERVICE_AUTH_TEMP_USER_RATE_LIMIT: must look like N/second'],
+    [
+      { SERVICE_JOBS_ENABLED: 'maybe' },
+      'SERVICE_JOBS_ENABLED: must be one of true, false, 1, 0, yes, no (got "maybe")',
+    ],
+    [
+      { SERVICE_AUTH_TEMPORARY_USER_EXPIRY_HOURS: '-3' },
+      'SERVICE_AUTH_TEMPORARY_USER_EXPIRY_HOURS: must be a positive number',
+    ],
+    [
+      { SERVICE_AUTH_TEMP_USER_RATE_LIMIT: '10 per minute' },
+      'SERVICE_AUTH_TEMP_USER_RATE_LIMIT: must look like N/second',
+    ],
     [{ SERVICE_DATABASE_URL: 'mysql://db/x' }, 'SERVICE_DATABASE_URL: must start with postgres://'],
     [{ SERVICE_STORAGE_URL: 'ftp://host/x' }, 'SERVICE_STORAGE_URL: must be a local path'],
     [{ SERVICE_LOG_LEVEL: 'loud' }, 'SERVICE_LOG_LEVEL:'],
@@ -63,7 +75,9 @@ describe('configuration', () => {
     expect(failure({ SERVICE_AUTH_SINGLE_USER_MODE: 'true', SERVICE_AUTH_PUBLIC_MODE: 'true' })).toMatch(
       /^Invalid configuration: SERVICE_AUTH_SINGLE_USER_MODE: cannot be combined/,
     );
-    expect(failure({ SERVICE_AUTH_DEMO_MODE: 'true' })).toContain('SERVICE_AUTH_DEMO_MODE: requires SERVICE_AUTH_PUBLIC_MODE');
+    expect(failure({ SERVICE_AUTH_DEMO_MODE: 'true' })).toContain(
+      'SERVICE_AUTH_DEMO_MODE: requires SERVICE_AUTH_PUBLIC_MODE',
+    );
     expect(failure({ SERVICE_AUTH_PUBLIC_MODE: 'true', SERVICE_AUTH_UNAUTHENTICATED_MODE: 'false' })).toContain(
       'SERVICE_AUTH_UNAUTHENTICATED_MODE',
     );
@@ -110,13 +124,18 @@ describe('configuration', () => {
   });
 
   it('never echoes a secret value in an error', () => {
-    const message = failure({ SERVICE_BOOTSTRAP_ADMIN_EMAIL: 'a@example.org', SERVICE_BOOTSTRAP_ADMIN_PASSWORD: 'short-pw' });
+    const message = failure({
+      SERVICE_BOOTSTRAP_ADMIN_EMAIL: 'a@example.org',
+      SERVICE_BOOTSTRAP_ADMIN_PASSWORD: 'short-pw',
+    });
     expect(message).toContain('SERVICE_BOOTSTRAP_ADMIN_PASSWORD: must be at least 12 characters');
     expect(message).not.toContain('short-pw');
   });
 
   it('requires the bootstrap admin password unless OAuth is configured', () => {
-    expect(failure({ SERVICE_BOOTSTRAP_ADMIN_EMAIL: 'a@example.org' })).toContain('SERVICE_BOOTSTRAP_ADMIN_PASSWORD: is required');
+    expect(failure({ SERVICE_BOOTSTRAP_ADMIN_EMAIL: 'a@example.org' })).toContain(
+      'SERVICE_BOOTSTRAP_ADMIN_PASSWORD: is required',
+    );
   });
 
   it('reports several problems, one line each', () => {
@@ -139,7 +158,9 @@ describe('configuration', () => {
       kind: 'sqlite',
       path: '/srv/meta.db',
     });
-    expect(loadConfig({ SERVICE_STORAGE_URL: 's3://bucket-a/some/prefix', SERVICE_S3_REGION: 'eu-west-1' }).storage).toEqual({
+    expect(
+      loadConfig({ SERVICE_STORAGE_URL: 's3://bucket-a/some/prefix', SERVICE_S3_REGION: 'eu-west-1' }).storage,
+    ).toEqual({
       kind: 's3',
       bucket: 'bucket-a',
       prefix: 'some/prefix',
@@ -161,7 +182,15 @@ describe('configuration', () => {
       SERVICE_BOOTSTRAP_ADMIN_PASSWORD: 'admin-secret-value',
     };
     const shown = JSON.stringify(describeConfig(loadConfig(secrets)));
-    for (const value of ['db-secret-value', 's3-secret-value', 'access-code-value', 'p'.repeat(40), 'i'.repeat(40), 'oauth-secret-value', 'admin-secret-value']) {
+    for (const value of [
+      'db-secret-value',
+      's3-secret-value',
+      'access-code-value',
+      'p'.repeat(40),
+      'i'.repeat(40),
+      'oauth-secret-value',
+      'admin-secret-value',
+    ]) {
       expect(shown).not.toContain(value);
     }
     expect(shown).toContain('<redacted>');

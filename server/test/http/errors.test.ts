@@ -1,5 +1,12 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ADMIN, call, describeEachDialect, login, startTestServer, type TestServer } from '../../../test/support/test-server.js';
+import {
+  ADMIN,
+  call,
+  describeEachDialect,
+  login,
+  startTestServer,
+  type TestServer,
+} from '../../../test/support/test-server.js';
 
 describeEachDialect('HTTP errors', (dialect) => {
   let server: TestServer;
@@ -44,7 +51,10 @@ describeEachDialect('HTTP errors', (dialect) => {
   });
 
   it('answers an unsupported body type with 415', async () => {
-    const answer = await call(server, 'POST', '/auth/login', { body: 'hello', headers: { 'content-type': 'text/plain' } });
+    const answer = await call(server, 'POST', '/auth/login', {
+      body: 'hello',
+      headers: { 'content-type': 'text/plain' },
+    });
     expect(answer.status).toBe(415);
     expect(answer.body.code).toBe('unsupported_media_type');
   });
@@ -59,7 +69,13 @@ describeEachDialect('HTTP errors', (dialect) => {
     expect(document.status).toBe(200);
     expect(document.body.openapi).toBe('3.1.0');
     const paths = Object.keys(document.body.paths as object);
-    expect(paths).toEqual(expect.arrayContaining(['/service/api/v1/auth/login', '/service/api/v1/users/{id}', '/service/api/v1/utils/capabilities']));
+    expect(paths).toEqual(
+      expect.arrayContaining([
+        '/service/api/v1/auth/login',
+        '/service/api/v1/users/{id}',
+        '/service/api/v1/utils/capabilities',
+      ]),
+    );
     const ui = await fetch(`${server.url}/service/api/v1/docs/`);
     expect(ui.status).toBe(200);
     expect(await ui.text()).toContain('swagger');
@@ -102,7 +118,10 @@ describeEachDialect('HTTP failures inside the server', (dialect) => {
 
 describe('capabilities', () => {
   it('needs no token and reflects the switches', async () => {
-    const server = await startTestServer('sqlite', { SERVICE_JOBS_ENABLED: 'false', SERVICE_AUTH_REGISTRATION_DISABLED: 'true' });
+    const server = await startTestServer('sqlite', {
+      SERVICE_JOBS_ENABLED: 'false',
+      SERVICE_AUTH_REGISTRATION_DISABLED: 'true',
+    });
     try {
       const answer = await call(server, 'GET', '/utils/capabilities', { token: 'stale.token.value' });
       expect(answer.status).toBe(200);

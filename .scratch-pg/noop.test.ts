@@ -1,1 +1,0 @@
-import { it } from 'vitest'; it('noop', () => {});
