@@ -1,0 +1,171 @@
+import { request } from 'node:http';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import {
+  ADMIN,
+  createTestDatabase,
+  describeEachDialect,
+  login,
+  startTestServer,
+  type TestDatabase,
+} from '../../test/support/test-server.js';
+import { exitOf, runCli, startCliServer } from './run-cli.js';
+
+describe('service --help', () => {
+  it.each([
+    [[], ['serve', 'migrate', 'config', 'user']],
+    [['serve'], ['--port', 'SIGTERM']],
+    [['migrate'], ['schema']],
+    [['config', 'check'], ['redacted']],
+    [['user', 'create'], ['--admin', '--password-stdin', 'Example']],
+  ])('explains %j', async (args, expected) => {
+    const result = await runCli([...args, '--help']);
+    expect(result.code).toBe(0);
+    for (const text of expected) expect(result.stdout).toContain(text);
+  });
+
+  it('rejects an unknown command with a hint', async () => {
+    const result = await runCli(['serv']);
+    expect(result.code).not.toBe(0);
+    expect(result.stderr).toContain("unknown command 'serv'");
+  });
+});
+
+describe('service config check', () => {
+  it('prints the effective settings with secrets redacted', async () => {
+    const result = await runCli(['config', 'check'], {
+      SERVICE_DATA_DIR: '/tmp/service-config-check',
+      SERVICE_BOOTSTRAP_ADMIN_EMAIL: 'root@example.org',
+      SERVICE_BOOTSTRAP_ADMIN_PASSWORD: 'very-secret-password',
+      SERVICE_DATABASE_URL: 'postgres://svc:db-password@db.example.org/service',
+      SERVICE_PROT: '1',
+    });
+    expect(result.code).toBe(0);
+    const shown = JSON.parse(result.stdout);
+    expect(shown.dataDir).toBe('/tmp/service-config-check');
+    expect(shown.auth.bootstrapAdmin).toEqual({ email: 'root@example.org', password: '<redacted>' });
+    expect(result.stdout).not.toContain('very-secret-password');
+    expect(result.stdout).not.toContain('db-password');
+    expect(result.stderr).toContain('unknown setting SERVICE_PROT');
+  });
+
+  it('stops with one line naming the variable and exit code 2', async () => {
+    const result = await runCli(['config', 'check'], { SERVICE_PORT: 'abc' });
+    expect(result.code).toBe(2);
+    expect(result.stdout).toBe('');
+    expect(result.stderr.trim().split('\n')).toEqual([
+      'Invalid configuration: SERVICE_PORT: must be an integer from 0 to 65535 (got "abc")',
+    ]);
+  });
+
+  it('makes serve refuse to start on a bad setting', async () => {
+    const result = await runCli(['serve'], { SERVICE_AUTH_SINGLE_USER_MODE: 'true', SERVICE_AUTH_PUBLIC_MODE: 'true' });
+    expect(result.code).toBe(2);
+    expect(result.stderr.trim().split('\n')).toHaveLength(1);
+    expect(result.stderr).toContain('SERVICE_AUTH_SINGLE_USER_MODE');
+  });
+});
+
+describeEachDialect('service migrate and user create', (dialect) => {
+  let database: TestDatabase;
+  beforeAll(async () => {
+    database = await createTestDatabase(dialect);
+  });
+  afterAll(async () => {
+    await database.drop();
+  });
+
+  it('migrates from several processes at once without conflict', async () => {
+    const env = { SERVICE_DATABASE_URL: database.url, SERVICE_DATA_DIR: database.dataDir };
+    const results = await Promise.all([runCli(['migrate'], env), runCli(['migrate'], env), runCli(['migrate'], env)]);
+    for (const result of results) expect(result.code, result.stderr).toBe(0);
+    const outputs = results.map((result) => result.stdout.trim()).sort();
+    expect(outputs).toEqual([
+      'Applied migrations: 0001_accounts',
+      'Database schema is up to date.',
+      'Database schema is up to date.',
+    ]);
+  });
+
+  it('creates an admin who can sign in, and refuses a duplicate', async () => {
+    const env = { SERVICE_DATABASE_URL: database.url, SERVICE_DATA_DIR: database.dataDir };
+    const created = await runCli(['user', 'create', 'Ops@Example.org', '--admin', '--password-stdin'], env, 'operator-password\n');
+    expect(created.code, created.stderr).toBe(0);
+    expect(created.stdout).toMatch(/^Created admin Ops@Example.org \(id [0-9a-f-]{36}\)\n$/);
+
+    const duplicate = await runCli(['user', 'create', 'ops@example.org', '--password-stdin'], env, 'operator-password\n');
+    expect(duplicate.code).toBe(1);
+    expect(duplicate.stderr).toBe('service: an account with this email already exists\n');
+
+    const generated = await runCli(['user', 'create', 'analyst@example.org'], env);
+    expect(generated.code).toBe(0);
+    const password = /Password: (\S+)/.exec(generated.stdout)?.[1] ?? '';
+    expect(password.length).toBeGreaterThanOrEqual(40);
+
+    const server = await startTestServer(database);
+    try {
+      const session = await login(server, 'ops@example.org', 'operator-password');
+      expect(session.user.role).toBe('admin');
+      await login(server, 'analyst@example.org', password);
+      await login(server, ADMIN.email, ADMIN.password);
+    } finally {
+      await server.stop();
+    }
+  });
+
+  it('refuses a bad email or a short password', async () => {
+    const env = { SERVICE_DATABASE_URL: database.url, SERVICE_DATA_DIR: database.dataDir };
+    const badEmail = await runCli(['user', 'create', 'not-an-email', '--password-stdin'], env, 'long-enough-password\n');
+    expect(badEmail.code).toBe(1);
+    expect(badEmail.stderr).toContain('email');
+    const short = await runCli(['user', 'create', 'short@example.org', '--password-stdin'], env, 'short\n');
+    expect(short.code).toBe(1);
+    expect(short.stderr).toContain('at least 12 characters');
+  });
+});
+
+describe('service serve', () => {
+  it('prints its URL, and on SIGTERM finishes the request in flight, then exits 0', async () => {
+    const database = await createTestDatabase('sqlite');
+    const server = await startCliServer({
+      SERVICE_DATA_DIR: database.dataDir,
+      SERVICE_PORT: '0',
+      SERVICE_LOG_LEVEL: 'warn',
+    });
+    try {
+      expect(server.stderr()).toMatch(/Service \S+ is running at http:\/\/127\.0\.0\.1:0/);
+      const health = await fetch(`${server.url}/health`);
+      expect(health.status).toBe(200);
+
+      // A sign-in whose body is still arriving when the signal comes.
+      const body = JSON.stringify({ email: 'late@example.org', password: 'in-flight-password' });
+      const pending = new Promise<{ status: number; text: string }>((resolve, reject) => {
+        const req = request(
+          `${server.url}/service/api/v1/auth/login`,
+          { method: 'POST', headers: { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) } },
+          (res) => {
+            let text = '';
+            res.on('data', (chunk) => {
+              text += chunk;
+            });
+            res.on('end', () => resolve({ status: res.statusCode ?? 0, text }));
+          },
+        );
+        req.on('error', reject);
+        req.write(body.slice(0, 10));
+        setTimeout(() => {
+          server.child.kill('SIGTERM');
+          setTimeout(() => req.end(body.slice(10)), 500);
+        }, 200);
+      });
+
+      const answer = await pending;
+      expect(answer.status).toBe(401);
+      expect(JSON.parse(answer.text).code).toBe('invalid_credentials');
+      expect(await exitOf(server.child)).toBe(0);
+      await expect(fetch(`${server.url}/health`)).rejects.toThrow();
+    } finally {
+      server.child.kill('SIGKILL');
+      await database.drop();
+    }
+  });
+});
