@@ -16,7 +16,10 @@ describe('service --help', () => {
     [['serve'], ['--port', 'SIGTERM']],
     [['migrate'], ['schema']],
     [['config', 'check'], ['redacted']],
-    [['user', 'create'], ['--admin', '--password-stdin', 'Example']],
+    [
+      ['user', 'create'],
+      ['--admin', '--password-stdin', 'Example'],
+    ],
   ])('explains %j', async (args, expected) => {
     const result = await runCli([...args, '--help']);
     expect(result.code).toBe(0);
@@ -88,11 +91,19 @@ describeEachDialect('service migrate and user create', (dialect) => {
 
   it('creates an admin who can sign in, and refuses a duplicate', async () => {
     const env = { SERVICE_DATABASE_URL: database.url, SERVICE_DATA_DIR: database.dataDir };
-    const created = await runCli(['user', 'create', 'Ops@Example.org', '--admin', '--password-stdin'], env, 'operator-password\n');
+    const created = await runCli(
+      ['user', 'create', 'Ops@Example.org', '--admin', '--password-stdin'],
+      env,
+      'operator-password\n',
+    );
     expect(created.code, created.stderr).toBe(0);
     expect(created.stdout).toMatch(/^Created admin Ops@Example.org \(id [0-9a-f-]{36}\)\n$/);
 
-    const duplicate = await runCli(['user', 'create', 'ops@example.org', '--password-stdin'], env, 'operator-password\n');
+    const duplicate = await runCli(
+      ['user', 'create', 'ops@example.org', '--password-stdin'],
+      env,
+      'operator-password\n',
+    );
     expect(duplicate.code).toBe(1);
     expect(duplicate.stderr).toBe('service: an account with this email already exists\n');
 
@@ -114,7 +125,11 @@ describeEachDialect('service migrate and user create', (dialect) => {
 
   it('refuses a bad email or a short password', async () => {
     const env = { SERVICE_DATABASE_URL: database.url, SERVICE_DATA_DIR: database.dataDir };
-    const badEmail = await runCli(['user', 'create', 'not-an-email', '--password-stdin'], env, 'long-enough-password\n');
+    const badEmail = await runCli(
+      ['user', 'create', 'not-an-email', '--password-stdin'],
+      env,
+      'long-enough-password\n',
+    );
     expect(badEmail.code).toBe(1);
     expect(badEmail.stderr).toContain('email');
     const short = await runCli(['user', 'create', 'short@example.org', '--password-stdin'], env, 'short\n');
@@ -141,7 +156,10 @@ describe('service serve', () => {
       const pending = new Promise<{ status: number; text: string }>((resolve, reject) => {
         const req = request(
           `${server.url}/service/api/v1/auth/login`,
-          { method: 'POST', headers: { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) } },
+          {
+            method: 'POST',
+            headers: { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) },
+          },
           (res) => {
             let text = '';
             res.on('data', (chunk) => {

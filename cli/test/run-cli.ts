@@ -32,7 +32,9 @@ export function runCli(args: string[], env: Record<string, string> = {}, stdin?:
 }
 
 /** Starts `service serve` and waits for the line that gives its address. */
-export function startCliServer(env: Record<string, string>): Promise<{ child: ChildProcess; url: string; stderr: () => string }> {
+export function startCliServer(
+  env: Record<string, string>,
+): Promise<{ child: ChildProcess; url: string; stderr: () => string }> {
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, [CLI, 'serve'], { env: cliEnv(env), stdio: ['ignore', 'pipe', 'pipe'] });
     let stderr = '';

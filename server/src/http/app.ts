@@ -22,7 +22,7 @@ import { databaseRateLimitStore } from '../rate-limit/database-store.js';
 import { usersRoutes } from '../users/routes.js';
 import { utilsRoutes } from '../utils/routes.js';
 import { createAuthenticator } from './authentication.js';
-import { installErrorHandling, sendProblem } from './error-handler.js';
+import { installErrorHandling, installNotFoundHandling } from './error-handler.js';
 import { API_PREFIX } from './prefix.js';
 
 const JSON_BODY_LIMIT = 1024 * 1024;
@@ -100,18 +100,8 @@ export async function buildApp(context: AppContext, options: AppOptions = {}): P
   );
 
   const webRoot = options.webRoot === undefined ? defaultWebRoot : options.webRoot;
-  if (webRoot !== null && existsSync(webRoot)) await serveWebApp(app, webRoot);
+  const serveWebApp = webRoot !== null && existsSync(webRoot);
+  if (serveWebApp) await app.register(fastifyStatic, { root: webRoot, wildcard: false });
+  installNotFoundHandling(app, serveWebApp);
   return app;
-}
-
-/** Serves the single-page app; unknown non-API paths get index.html so deep links survive a reload. */
-async function serveWebApp(app: FastifyInstance, root: string): Promise<void> {
-  await app.register(fastifyStatic, { root, wildcard: false });
-  app.setNotFoundHandler((request, reply) => {
-    const path = request.url.split('?')[0] ?? '';
-    const wantsPage =
-      request.method === 'GET' && !path.startsWith('/service/') && (request.headers.accept ?? '').includes('text/html');
-    if (wantsPage) return reply.type('text/html').sendFile('index.html');
-    return sendProblem(reply, 'not_found', `no route ${request.method} ${path}`);
-  });
 }

@@ -77,8 +77,21 @@ export function installErrorHandling(app: FastifyInstance): void {
         }),
       );
   });
+}
 
-  app.setNotFoundHandler((request, reply) =>
-    sendProblem(reply, 'not_found', `no route ${request.method} ${request.url.split('?')[0]}`),
-  );
+/**
+ * Unknown routes answer a 404 problem. With the web app served, a browser asking for a page
+ * outside the API gets index.html instead, so the app's deep links survive a reload.
+ */
+export function installNotFoundHandling(app: FastifyInstance, serveWebApp: boolean): void {
+  app.setNotFoundHandler((request, reply) => {
+    const path = request.url.split('?')[0] ?? '';
+    const wantsPage =
+      serveWebApp &&
+      request.method === 'GET' &&
+      !path.startsWith('/service/') &&
+      (request.headers.accept ?? '').includes('text/html');
+    if (wantsPage) return reply.type('text/html').sendFile('index.html');
+    return sendProblem(reply, 'not_found', `no route ${request.method} ${path}`);
+  });
 }
