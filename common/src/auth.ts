@@ -39,3 +39,20 @@ export type SessionAnswer = z.infer<typeof sessionAnswerSchema>;
 
 export const jwkSchema = z.looseObject({ kty: z.string(), kid: z.string().optional() });
 export const jwksSchema = z.object({ keys: z.array(jwkSchema) }).meta({ id: 'JWKS' });
+
+export const provisionRequestSchema = z.strictObject({ email: emailSchema });
+export const provisionAnswerSchema = sessionAnswerSchema
+  .extend({ created: z.boolean() })
+  .meta({ id: 'ProvisionedSession' });
+
+export const temporaryUserRequestSchema = z.strictObject({ access_code: z.string().max(256).optional() });
+
+export const magicLinkRequestSchema = z.strictObject({
+  next: z.string().max(2048).optional().describe('Path on this site to open after sign-in; default /'),
+});
+export const magicLinkSchema = z.object({ url: z.string(), expires_at: z.string() }).meta({ id: 'MagicLink' });
+export const redeemTicketRequestSchema = z.strictObject({
+  ticket: z.string().regex(/^[A-Za-z0-9_-]{43}$/, 'must be the ticket from the sign-in link'),
+});
+
+export const oauthLoginQuerySchema = z.strictObject({ next: z.string().max(2048).optional() });

@@ -1,3 +1,4 @@
+export * from './audit.js';
 export * from './auth.js';
 export * from './capabilities.js';
 export * from './pagination.js';

@@ -1,6 +1,11 @@
+import { AuditLog } from './audit/service.js';
 import { AccessTokens } from './auth/access-tokens.js';
+import { LoginTickets } from './auth/login-tickets.js';
+import { OAuthSignIn } from './auth/oauth.js';
+import { Provisioning } from './auth/provisioning.js';
 import { SessionService } from './auth/session-service.js';
 import { loadSigningKey } from './auth/signing-keys.js';
+import { TemporaryUsers } from './auth/temporary-users.js';
 import type { Config } from './config/config.js';
 import { type Database, openDatabase } from './db/database.js';
 import { migrateToLatest } from './db/migrate.js';
@@ -11,14 +16,22 @@ import { UsersService } from './users/service.js';
 export interface AppContext {
   config: Config;
   database: Database;
+  audit: AuditLog;
   tokens: AccessTokens;
   sessions: SessionService;
   users: UsersService;
+  tickets: LoginTickets;
+  temporaryUsers: TemporaryUsers;
+  provisioning: Provisioning;
+  /** Present only when identity-provider sign-in is configured. */
+  oauth: OAuthSignIn | null;
+  /** Single-user mode: the one admin every request acts as. */
+  singleUserId: string | null;
 }
 
 /**
  * Opens the database, brings its schema up to date, loads the signing key and creates the
- * bootstrap admin. Each step is safe to run on several replicas at once.
+ * bootstrap admin (and the single-user admin). Each step is safe to run on several replicas at once.
  */
 export async function createContext(config: Config): Promise<AppContext> {
   const database = openDatabase(config.database);
@@ -31,14 +44,39 @@ export async function createContext(config: Config): Promise<AppContext> {
       `${config.publicUrl}${API_PREFIX}`,
       config.auth.accessTokenTtlSeconds,
     );
-    const users = new UsersService(database);
+    const audit = new AuditLog(database.db);
+    const users = new UsersService(database, audit);
     if (config.auth.bootstrapAdmin) await users.ensureBootstrapAdmin(config.auth.bootstrapAdmin);
+    const singleUserId = config.auth.mode === 'single_user' ? await users.ensureSingleUserAdmin() : null;
+    const sessions = new SessionService(database, tokens, config.auth.refreshTokenTtlSeconds, audit);
+    const tickets = new LoginTickets(database.db);
+    const oauth =
+      config.auth.oauth === null
+        ? null
+        : new OAuthSignIn(
+            database,
+            {
+              provider: config.auth.oauth,
+              redirectUri: `${config.publicUrl}${API_PREFIX}/auth/oauth/callback`,
+              registrationDisabled: config.auth.registrationDisabled,
+              bootstrapAdminEmail: config.auth.bootstrapAdmin?.email ?? null,
+            },
+            users,
+            tickets,
+            audit,
+          );
     return {
       config,
       database,
+      audit,
       tokens,
-      sessions: new SessionService(database, tokens, config.auth.refreshTokenTtlSeconds),
+      sessions,
       users,
+      tickets,
+      temporaryUsers: new TemporaryUsers(database.db, sessions, audit, config.auth.temporaryUserExpiryHours),
+      provisioning: new Provisioning(users, sessions, audit),
+      oauth,
+      singleUserId,
     };
   } catch (error) {
     await database.close();

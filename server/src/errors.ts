@@ -8,6 +8,8 @@ export type ErrorCode =
   | 'malformed_body'
   | 'unauthenticated'
   | 'invalid_credentials'
+  | 'invalid_key'
+  | 'access_code_invalid'
   | 'token_invalid'
   | 'forbidden'
   | 'registration_disabled'

@@ -2,6 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import type { Config } from './config/config.js';
 import { type AppContext, createContext } from './context.js';
 import { type AppOptions, buildApp } from './http/app.js';
+import { startPeriodicCleanup } from './maintenance/periodic-cleanup.js';
 
 export interface RunningServer {
   app: FastifyInstance;
@@ -23,6 +24,7 @@ export async function startServer(config: Config, options: AppOptions = {}): Pro
     await context.database.close();
     throw error;
   }
+  const stopCleanup = startPeriodicCleanup(context.temporaryUsers, app.log);
   const address = app.server.address();
   const port = typeof address === 'object' && address !== null ? address.port : config.port;
   const host = config.host.includes(':') ? `[${config.host}]` : config.host;
@@ -31,6 +33,7 @@ export async function startServer(config: Config, options: AppOptions = {}): Pro
     context,
     url: `http://${host}:${port}`,
     async close() {
+      stopCleanup();
       await app.close();
       await context.database.close();
     },

@@ -30,7 +30,7 @@ export function userCommand(): Command {
       }
       const context = await createContext(config);
       try {
-        const created = await context.users.createAccount(request.data);
+        const created = await context.users.createAccount(request.data, { via: 'cli' });
         process.stdout.write(`Created ${created.role} ${created.email} (id ${created.id})\n`);
         if (!options.passwordStdin) process.stdout.write(`Password: ${password}\n`);
       } catch (error) {

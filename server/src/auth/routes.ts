@@ -59,7 +59,7 @@ export function authRoutes(context: AppContext, actorOf: Authenticator): Fastify
           response: { 200: sessionAnswerSchema, ...errors },
         },
       },
-      async (request) => sessions.login(request.body.email, request.body.password),
+      async (request) => sessions.login(request.body.email, request.body.password, request.ip),
     );
 
     app.post(
@@ -78,7 +78,7 @@ export function authRoutes(context: AppContext, actorOf: Authenticator): Fastify
         },
       },
       async (request, reply) => {
-        const user = await users.createAccount({ ...request.body, role: 'user' });
+        const user = await users.createAccount({ ...request.body, role: 'user' }, { via: 'registration' });
         return reply.code(201).send(presentUser(user));
       },
     );
@@ -110,7 +110,8 @@ export function authRoutes(context: AppContext, actorOf: Authenticator): Fastify
       async (request, reply) => {
         const actor = await actorOf(request);
         authorize(actor, 'session.read_own');
-        await sessions.revokeSession(actor.sessionId, 'logout');
+        // The single-user-mode admin has no session to end.
+        if (actor.sessionId !== null) await sessions.revokeSession(actor.sessionId, 'logout');
         return reply.code(204).send(null);
       },
     );

@@ -1,5 +1,6 @@
 import type { SessionAnswer } from '@service/common';
 import { v7 as uuidv7 } from 'uuid';
+import type { AuditLog } from '../audit/service.js';
 import type { Database } from '../db/database.js';
 import type { UserRow } from '../db/tables.js';
 import { isoAfterSeconds, isoNow } from '../db/time.js';
@@ -28,17 +29,26 @@ export class SessionService {
     private readonly database: Database,
     private readonly tokens: AccessTokens,
     private readonly refreshTtlSeconds: number,
+    private readonly audit: AuditLog,
   ) {
     this.users = new UsersRepository(database.db);
   }
 
-  async login(email: string, password: string): Promise<SessionAnswer> {
+  async login(email: string, password: string, clientAddress: string): Promise<SessionAnswer> {
     const user = await this.users.findByEmail(email);
     // Always run one password verification so unknown emails take as long as wrong passwords.
     const passwordOk = await verifyPassword(user?.password_hash ?? null, password);
+    const audited = {
+      subjectUserId: user?.id ?? null,
+      subjectEmail: user?.email ?? email.slice(0, 254),
+      clientAddress,
+    };
     if (!user || !passwordOk || !isUsable(user)) {
+      const reason = !user ? 'unknown_email' : !passwordOk ? 'wrong_password' : 'account_unusable';
+      await this.audit.record({ ...audited, type: 'login.failed', details: { reason } });
       throw new DomainError('invalid_credentials', 'the email or password is wrong');
     }
+    await this.audit.record({ ...audited, type: 'login.succeeded' });
     return this.start(user);
   }
 

@@ -50,12 +50,48 @@ export interface RateLimitCountersTable {
   hits: Generated<number>;
 }
 
+export interface LoginTicketsTable {
+  ticket_hash: string;
+  user_id: string;
+  /** `magic_link` or `oauth` (the hand-off after identity-provider sign-in). */
+  purpose: string;
+  next_path: string;
+  created_at: string;
+  expires_at: string;
+  used_at: string | null;
+}
+
+export interface OAuthStatesTable {
+  state_hash: string;
+  code_verifier: string;
+  nonce: string;
+  next_path: string;
+  created_at: string;
+  expires_at: string;
+  used_at: string | null;
+}
+
+export interface AuditEventsTable {
+  id: string;
+  at: string;
+  type: string;
+  actor_user_id: string | null;
+  subject_user_id: string | null;
+  subject_email: string | null;
+  client_address: string | null;
+  /** JSON object; never holds a secret. */
+  details: string;
+}
+
 export interface Tables {
   users: UsersTable;
   sessions: SessionsTable;
   refresh_tokens: RefreshTokensTable;
   signing_keys: SigningKeysTable;
   rate_limit_counters: RateLimitCountersTable;
+  login_tickets: LoginTicketsTable;
+  oauth_states: OAuthStatesTable;
+  audit_events: AuditEventsTable;
 }
 
 export type UserRow = Selectable<UsersTable>;

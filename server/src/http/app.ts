@@ -15,9 +15,15 @@ import {
   type ZodTypeProvider,
 } from 'fastify-type-provider-zod';
 import type { DestinationStream } from 'pino';
+import { auditRoutes } from '../audit/routes.js';
+import { accessRoutes } from '../auth/access-routes.js';
+import { oauthRoutes } from '../auth/oauth-routes.js';
 import { authRoutes } from '../auth/routes.js';
 import type { AppContext } from '../context.js';
 import { healthRoutes } from '../health/routes.js';
+import { requireInternalKey } from '../internal/key.js';
+import { installMetrics } from '../internal/metrics.js';
+import { internalRoutes } from '../internal/routes.js';
 import { databaseRateLimitStore } from '../rate-limit/database-store.js';
 import { usersRoutes } from '../users/routes.js';
 import { utilsRoutes } from '../utils/routes.js';
@@ -87,14 +93,29 @@ export async function buildApp(context: AppContext, options: AppOptions = {}): P
   });
   await app.register(swaggerUi, { routePrefix: `${API_PREFIX}/docs` });
 
-  const actorOf = createAuthenticator(context.sessions);
+  const metrics = installMetrics(app);
+  const internalKey = config.auth.internalKey;
+  if (internalKey !== null) {
+    app.get(
+      '/metrics',
+      { onRequest: requireInternalKey(internalKey), schema: { hide: true } },
+      async (_request, reply) => reply.type(metrics.contentType).send(await metrics.metrics()),
+    );
+  }
+
+  const actorOf = createAuthenticator(config, context.sessions, context.singleUserId);
   await app.register(healthRoutes(context));
   await app.register(
     async (api) => {
       api.get('/openapi.json', { schema: { hide: true } }, async () => app.swagger());
       await api.register(utilsRoutes(config));
       await api.register(authRoutes(context, actorOf));
-      await api.register(usersRoutes(context, actorOf));
+      await api.register(accessRoutes(context, actorOf));
+      if (context.oauth !== null) await api.register(oauthRoutes(context, context.oauth));
+      // Only auth mode has user management; the other modes have no accounts to administer.
+      if (config.auth.mode === 'auth') await api.register(usersRoutes(context, actorOf));
+      await api.register(auditRoutes(context, actorOf));
+      if (internalKey !== null) await api.register(internalRoutes(context, internalKey));
     },
     { prefix: API_PREFIX },
   );

@@ -1,16 +1,27 @@
 import type { FastifyRequest } from 'fastify';
 import type { SessionService } from '../auth/session-service.js';
+import type { Config } from '../config/config.js';
 import { DomainError } from '../errors.js';
-import { type Actor, anonymous } from '../policy/actor.js';
+import type { Actor } from '../policy/actor.js';
 
 /**
  * Turns a request into its Actor. Resolved only when a route asks (so a stale token sent to a
- * public route does no harm) and at most once per request.
+ * public route does no harm) and at most once per request. In single-user mode every request is
+ * the one admin and any token is ignored.
  */
-export function createAuthenticator(sessions: SessionService) {
+export function createAuthenticator(config: Config, sessions: SessionService, singleUserId: string | null) {
   const resolved = new WeakMap<FastifyRequest, Promise<Actor>>();
+  const anonymous: Actor = {
+    kind: 'anonymous',
+    mayBrowsePublic: config.auth.mode === 'public' || config.auth.mode === 'demo',
+  };
+  const singleUser: Actor | null =
+    singleUserId === null
+      ? null
+      : { kind: 'user', userId: singleUserId, role: 'admin', isTemporary: false, sessionId: null };
 
   async function resolve(request: FastifyRequest): Promise<Actor> {
+    if (singleUser !== null) return singleUser;
     const header = request.headers.authorization;
     if (header === undefined) return anonymous;
     const match = /^Bearer ([A-Za-z0-9._~+/=-]+)$/i.exec(header.trim());

@@ -7,6 +7,8 @@ const statusAndTitle: Record<ErrorCode, [number, string]> = {
   malformed_body: [400, 'Malformed Request Body'],
   unauthenticated: [401, 'Authentication Required'],
   invalid_credentials: [401, 'Invalid Credentials'],
+  invalid_key: [401, 'Invalid Key'],
+  access_code_invalid: [403, 'Access Code Invalid'],
   token_invalid: [401, 'Invalid Token'],
   forbidden: [403, 'Forbidden'],
   registration_disabled: [403, 'Registration Disabled'],

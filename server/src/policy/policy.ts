@@ -1,28 +1,95 @@
 import { DomainError } from '../errors.js';
-import type { Actor } from './actor.js';
+import type { Actor, UserActor } from './actor.js';
 
-/**
- * Every action a route may ask about. Resource-scoped actions (projects, dashboards) join this
- * list with a resource argument as those resources arrive.
- */
-export type Action =
+/** What projects and dashboards carry: member lists by role and a public switch. */
+export interface SharedResource {
+  owners: readonly string[];
+  editors: readonly string[];
+  viewers: readonly string[];
+  isPublic: boolean;
+}
+
+/** The actor's standing on a shared resource, strongest first; `null` means none at all. */
+export type ResourceRole = 'admin' | 'owner' | 'editor' | 'viewer' | 'public' | null;
+
+export function roleOn(actor: Actor, resource: SharedResource): ResourceRole {
+  if (actor.kind === 'user') {
+    if (actor.role === 'admin') return 'admin';
+    if (resource.owners.includes(actor.userId)) return 'owner';
+    if (resource.editors.includes(actor.userId)) return 'editor';
+    if (resource.viewers.includes(actor.userId)) return 'viewer';
+    return resource.isPublic ? 'public' : null;
+  }
+  return resource.isPublic && actor.mayBrowsePublic ? 'public' : null;
+}
+
+/** Actions that concern the caller or the whole instance. */
+export type GlobalAction =
   | 'session.read_own' // GET /auth/me, POST /auth/logout
-  | 'users.administer'; // list, create, read, change and delete any account
+  | 'magic_link.create' // a sign-in link for oneself
+  | 'resource.create' // create a project or dashboard
+  | 'users.administer' // list, create, read, change and delete any account
+  | 'audit.read'; // the security audit log
 
-/** The one place that decides who may do what. */
-export function can(actor: Actor, action: Action): boolean {
-  if (actor.kind === 'anonymous') return false;
+/** Actions on one shared resource (project, dashboard). */
+export type ResourceAction =
+  | 'resource.read' // see it and its data
+  | 'resource.edit' // change content, trigger ingestion, upsert data
+  | 'resource.share' // change owners/editors/viewers and the public switch
+  | 'resource.delete';
+
+export type Action = GlobalAction | ResourceAction;
+
+const minimumRole: Record<ResourceAction, readonly Exclude<ResourceRole, null>[]> = {
+  'resource.read': ['admin', 'owner', 'editor', 'viewer', 'public'],
+  'resource.edit': ['admin', 'owner', 'editor'],
+  'resource.share': ['admin', 'owner'],
+  'resource.delete': ['admin', 'owner'],
+};
+
+/** The one place that decides who may do what (ARCHITECTURE.md §7). */
+export function can(actor: Actor, action: GlobalAction): boolean;
+export function can(actor: Actor, action: ResourceAction, resource: SharedResource): boolean;
+export function can(actor: Actor, action: Action, resource?: SharedResource): boolean {
   switch (action) {
     case 'session.read_own':
-      return true;
+    case 'magic_link.create':
+    case 'resource.create':
+      return actor.kind === 'user';
     case 'users.administer':
-      return actor.role === 'admin';
+    case 'audit.read':
+      return actor.kind === 'user' && actor.role === 'admin';
+    default: {
+      if (resource === undefined) return false;
+      const role = roleOn(actor, resource);
+      // Anonymous visitors only ever read; writes need a signed-in user whatever the target.
+      if (actor.kind === 'anonymous' && action !== 'resource.read') return false;
+      return role !== null && minimumRole[action].includes(role);
+    }
   }
 }
 
-/** `can`, turned into the failure a route must answer: 401 for nobody, 403 for too weak a role. */
-export function authorize(actor: Actor, action: Action): asserts actor is Extract<Actor, { kind: 'user' }> {
-  if (can(actor, action)) return;
+/**
+ * `can`, turned into the answer a route must give: 401 when a signed-in user is needed and there
+ * is none; 404 when the resource is not the caller's to see (indistinguishable from missing);
+ * 403 when the caller may see it but not do this.
+ */
+export function authorize(actor: Actor, action: GlobalAction): asserts actor is UserActor;
+export function authorize(actor: Actor, action: ResourceAction, resource: SharedResource): void;
+export function authorize(actor: Actor, action: Action, resource?: SharedResource): void {
+  if (resource === undefined) {
+    if (can(actor, action as GlobalAction)) return;
+    if (actor.kind === 'anonymous') throw new DomainError('unauthenticated', 'sign in to do this');
+    throw new DomainError('forbidden', 'your role does not allow this');
+  }
+  const resourceAction = action as ResourceAction;
+  if (can(actor, resourceAction, resource)) return;
+  if (!can(actor, 'resource.read', resource)) {
+    if (actor.kind === 'anonymous' && resourceAction !== 'resource.read') {
+      throw new DomainError('unauthenticated', 'sign in to do this');
+    }
+    throw new DomainError('not_found', 'not found');
+  }
   if (actor.kind === 'anonymous') throw new DomainError('unauthenticated', 'sign in to do this');
   throw new DomainError('forbidden', 'your role does not allow this');
 }

@@ -7,6 +7,7 @@ import {
   userIdParamsSchema,
   userListSchema,
 } from '@service/common';
+import type { FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import type { AppContext } from '../context.js';
@@ -20,9 +21,11 @@ export function usersRoutes(context: AppContext, actorOf: Authenticator): Fastif
   const common = { tags: ['users'], security: [{ bearerAuth: [] }] };
 
   return async (app) => {
-    app.addHook('preHandler', async (request) => {
-      authorize(await actorOf(request), 'users.administer');
-    });
+    const admin = async (request: FastifyRequest) => {
+      const actor = await actorOf(request);
+      authorize(actor, 'users.administer');
+      return actor;
+    };
 
     app.get(
       '/users',
@@ -34,7 +37,10 @@ export function usersRoutes(context: AppContext, actorOf: Authenticator): Fastif
           response: { 200: userListSchema, ...errors },
         },
       },
-      async (request) => users.list(request.query),
+      async (request) => {
+        await admin(request);
+        return users.list(request.query);
+      },
     );
 
     app.post(
@@ -47,7 +53,10 @@ export function usersRoutes(context: AppContext, actorOf: Authenticator): Fastif
           response: { 201: adminUserSchema, 409: problemSchema, ...errors },
         },
       },
-      async (request, reply) => reply.code(201).send(await users.create(request.body)),
+      async (request, reply) => {
+        const actor = await admin(request);
+        return reply.code(201).send(await users.create(request.body, actor.userId));
+      },
     );
 
     app.get(
@@ -60,7 +69,10 @@ export function usersRoutes(context: AppContext, actorOf: Authenticator): Fastif
           response: { 200: adminUserSchema, 404: problemSchema, ...errors },
         },
       },
-      async (request) => users.get(request.params.id),
+      async (request) => {
+        await admin(request);
+        return users.get(request.params.id);
+      },
     );
 
     app.patch(
@@ -76,7 +88,10 @@ export function usersRoutes(context: AppContext, actorOf: Authenticator): Fastif
           response: { 200: adminUserSchema, 404: problemSchema, 409: problemSchema, ...errors },
         },
       },
-      async (request) => users.update(request.params.id, request.body),
+      async (request) => {
+        const actor = await admin(request);
+        return users.update(request.params.id, request.body, actor.userId);
+      },
     );
 
     app.delete(
@@ -90,7 +105,8 @@ export function usersRoutes(context: AppContext, actorOf: Authenticator): Fastif
         },
       },
       async (request, reply) => {
-        await users.delete(request.params.id);
+        const actor = await admin(request);
+        await users.delete(request.params.id, actor.userId);
         return reply.code(204).send(null);
       },
     );

@@ -1,5 +1,6 @@
 import type { AdminUser, CreateUserRequest, ListQuery, Role, UpdateUserRequest } from '@service/common';
 import { v7 as uuidv7 } from 'uuid';
+import type { AuditLog } from '../audit/service.js';
 import { hashPassword } from '../auth/passwords.js';
 import type { Database } from '../db/database.js';
 import type { UserRow } from '../db/tables.js';
@@ -14,16 +15,28 @@ export interface NewAccount {
   role: Role;
 }
 
+/** How an account came to be, for the audit log. */
+export interface Origin {
+  via: 'registration' | 'admin' | 'bootstrap' | 'single_user' | 'provisioning' | 'oauth' | 'cli';
+  actorUserId?: string;
+}
+
+/** The fixed account every request acts as in single-user mode. */
+export const SINGLE_USER_EMAIL = 'single-user@localhost.invalid';
+
 /** Accounts: creation, administration, and the bootstrap admin. Knows nothing of HTTP. */
 export class UsersService {
   readonly repository: UsersRepository;
 
-  constructor(private readonly database: Database) {
+  constructor(
+    private readonly database: Database,
+    private readonly audit: AuditLog,
+  ) {
     this.repository = new UsersRepository(database.db);
   }
 
   /** Creates an account; `email_taken` when the email exists in any letter case. */
-  async createAccount(account: NewAccount): Promise<UserRow> {
+  async createAccount(account: NewAccount, origin: Origin): Promise<UserRow> {
     const now = isoNow();
     const row = {
       id: uuidv7(),
@@ -40,11 +53,18 @@ export class UsersService {
     if (!(await this.repository.insertIfAbsent(row))) {
       throw new DomainError('email_taken', 'an account with this email already exists');
     }
+    await this.audit.record({
+      type: 'user.created',
+      actorUserId: origin.actorUserId ?? null,
+      subjectUserId: row.id,
+      subjectEmail: row.email,
+      details: { via: origin.via, role: row.role },
+    });
     return { ...row };
   }
 
-  async create(request: CreateUserRequest): Promise<AdminUser> {
-    return presentAdminUser(await this.createAccount(request));
+  async create(request: CreateUserRequest, actorUserId: string): Promise<AdminUser> {
+    return presentAdminUser(await this.createAccount(request, { via: 'admin', actorUserId }));
   }
 
   async list(query: ListQuery) {
@@ -58,7 +78,7 @@ export class UsersService {
     return presentAdminUser(row);
   }
 
-  async update(id: string, changes: UpdateUserRequest): Promise<AdminUser> {
+  async update(id: string, changes: UpdateUserRequest, actorUserId: string): Promise<AdminUser> {
     const row = await this.repository.findById(id);
     if (!row) throw notFound('user');
     const losesAdmin =
@@ -73,6 +93,16 @@ export class UsersService {
         ...(changes.disabled === undefined ? {} : { disabled: changes.disabled ? 1 : 0 }),
         updated_at: isoNow(),
       });
+      const audited = { actorUserId, subjectUserId: id, subjectEmail: row.email };
+      if (changes.role !== undefined && changes.role !== row.role) {
+        await this.audit.record(
+          { ...audited, type: 'user.role_changed', details: { from: row.role, to: changes.role } },
+          trx,
+        );
+      }
+      if (changes.disabled !== undefined && changes.disabled !== (row.disabled === 1)) {
+        await this.audit.record({ ...audited, type: changes.disabled ? 'user.disabled' : 'user.enabled' }, trx);
+      }
       if (changes.disabled === true) {
         await trx
           .updateTable('sessions')
@@ -85,7 +115,7 @@ export class UsersService {
     return this.get(id);
   }
 
-  async delete(id: string): Promise<void> {
+  async delete(id: string, actorUserId: string): Promise<void> {
     await this.database.db.transaction().execute(async (trx) => {
       const repository = new UsersRepository(trx);
       const row = await repository.findById(id);
@@ -95,6 +125,7 @@ export class UsersService {
       }
       // Sessions and refresh tokens go with the user (ON DELETE CASCADE), so its tokens stop at once.
       await repository.delete(id);
+      await this.audit.record({ type: 'user.deleted', actorUserId, subjectUserId: id, subjectEmail: row.email }, trx);
     });
   }
 
@@ -105,12 +136,31 @@ export class UsersService {
   async ensureBootstrapAdmin(bootstrap: { email: string; password: string | null }): Promise<'created' | 'exists'> {
     if (await this.repository.findByEmail(bootstrap.email)) return 'exists';
     try {
-      await this.createAccount({ email: bootstrap.email, password: bootstrap.password, role: 'admin' });
+      await this.createAccount(
+        { email: bootstrap.email, password: bootstrap.password, role: 'admin' },
+        { via: 'bootstrap' },
+      );
       return 'created';
     } catch (error) {
       // Another replica created it first.
       if (error instanceof DomainError && error.code === 'email_taken') return 'exists';
       throw error;
+    }
+  }
+
+  /** The single-user-mode admin: created on first start, found by its fixed email afterwards. */
+  async ensureSingleUserAdmin(): Promise<string> {
+    const existing = await this.repository.findByEmail(SINGLE_USER_EMAIL);
+    if (existing) return existing.id;
+    try {
+      return (
+        await this.createAccount({ email: SINGLE_USER_EMAIL, password: null, role: 'admin' }, { via: 'single_user' })
+      ).id;
+    } catch (error) {
+      if (!(error instanceof DomainError && error.code === 'email_taken')) throw error;
+      const raced = await this.repository.findByEmail(SINGLE_USER_EMAIL);
+      if (!raced) throw error;
+      return raced.id;
     }
   }
 }

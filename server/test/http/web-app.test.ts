@@ -31,7 +31,7 @@ it('serves the web app at / with deep links falling back to index.html, API miss
 
     const api = await fetch(`${server.url}/service/api/v1/nothing-here`, { headers: { accept: 'text/html' } });
     expect(api.status).toBe(404);
-    expect((await api.json()).code).toBe('not_found');
+    expect(((await api.json()) as { code: string }).code).toBe('not_found');
   } finally {
     await server.close();
     await rm(dataDir, { recursive: true, force: true });

@@ -1,0 +1,26 @@
+import { auditListSchema, auditQuerySchema, problemSchema } from '@service/common';
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import type { AppContext } from '../context.js';
+import type { Authenticator } from '../http/authentication.js';
+import { authorize } from '../policy/policy.js';
+
+export function auditRoutes(context: AppContext, actorOf: Authenticator): FastifyPluginAsyncZod {
+  return async (app) => {
+    app.get(
+      '/audit-events',
+      {
+        schema: {
+          tags: ['users'],
+          summary: 'The security audit log, newest first (admins)',
+          security: [{ bearerAuth: [] }],
+          querystring: auditQuerySchema,
+          response: { 200: auditListSchema, 400: problemSchema, 401: problemSchema, 403: problemSchema },
+        },
+      },
+      async (request) => {
+        authorize(await actorOf(request), 'audit.read');
+        return context.audit.list(request.query);
+      },
+    );
+  };
+}

@@ -1,0 +1,155 @@
+import {
+  magicLinkRequestSchema,
+  magicLinkSchema,
+  problemSchema,
+  provisionAnswerSchema,
+  provisionRequestSchema,
+  redeemTicketRequestSchema,
+  sessionAnswerSchema,
+  temporaryUserRequestSchema,
+} from '@service/common';
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import type { AppContext } from '../context.js';
+import { DomainError } from '../errors.js';
+import type { Authenticator } from '../http/authentication.js';
+import { authorize } from '../policy/policy.js';
+import { safeNextPath } from './next-path.js';
+import { secretsMatch } from './secrets.js';
+
+const PROVISIONING_LIMIT = { max: 30, timeWindow: 60_000 };
+
+/** Sign-ins without a password: temporary users, provisioning, magic links. */
+export function accessRoutes(context: AppContext, actorOf: Authenticator): FastifyPluginAsyncZod {
+  const { config, audit, provisioning, sessions, temporaryUsers, tickets, users } = context;
+  const errors = { 400: problemSchema, 401: problemSchema, 403: problemSchema, 429: problemSchema };
+
+  return async (app) => {
+    if (config.auth.mode === 'public' || config.auth.mode === 'demo') {
+      const accessCode = config.auth.publicAccessCode;
+      app.post(
+        '/auth/public/create_temporary_user',
+        {
+          // The limiter runs first (on request, before the body is read); refused attempts count,
+          // which is what keeps the access code from being guessed.
+          config: {
+            rateLimit: {
+              ...config.auth.temporaryUserRateLimit,
+              timeWindow: config.auth.temporaryUserRateLimit.windowMs,
+              keyGenerator: (request) => `temporary-user:${request.ip}`,
+            },
+          },
+          schema: {
+            tags: ['auth'],
+            summary: 'Create a temporary user (public and demo mode)',
+            description: `A new throwaway account per call, signed in for ${config.auth.temporaryUserExpiryHours} hours. ${accessCode === null ? '' : 'Requires the access code.'}`,
+            body: temporaryUserRequestSchema.optional(),
+            response: { 201: sessionAnswerSchema, ...errors },
+          },
+        },
+        async (request, reply) => {
+          if (accessCode !== null && !secretsMatch(request.body?.access_code ?? '', accessCode)) {
+            throw new DomainError('access_code_invalid', 'the access code is wrong');
+          }
+          return reply.code(201).send(await temporaryUsers.create(request.ip));
+        },
+      );
+    }
+
+    const provisioningKey = config.auth.provisioningKey;
+    if (provisioningKey !== null) {
+      app.post(
+        '/auth/provision_user',
+        {
+          config: { rateLimit: { ...PROVISIONING_LIMIT, keyGenerator: (request) => `provisioning:${request.ip}` } },
+          onRequest: async (request) => {
+            const presented = request.headers['x-provisioning-key'];
+            if (typeof presented !== 'string' || !secretsMatch(presented, provisioningKey)) {
+              await audit.record({
+                type: 'provisioning.refused',
+                clientAddress: request.ip,
+                details: { reason: 'invalid_key' },
+              });
+              throw new DomainError('invalid_key', 'the provisioning key is missing or wrong');
+            }
+          },
+          schema: {
+            tags: ['auth'],
+            summary: 'Create or get an account and sign it in (provisioning key)',
+            description:
+              'Authenticated by the `X-Provisioning-Key` header. 201 when the account was created, 200 when it existed. Admin accounts are never provisioned.',
+            body: provisionRequestSchema,
+            response: { 200: provisionAnswerSchema, 201: provisionAnswerSchema, ...errors },
+          },
+        },
+        async (request, reply) => {
+          const answer = await provisioning.provision(request.body.email, request.ip);
+          return reply.code(answer.created ? 201 : 200).send(answer);
+        },
+      );
+    }
+
+    app.post(
+      '/auth/magic_link',
+      {
+        schema: {
+          tags: ['auth'],
+          summary: 'Create a single-use sign-in link for yourself',
+          description: `Valid ${config.auth.magicLinkExpiryMinutes} minutes. The ticket rides in the URL fragment, so it never reaches server logs.`,
+          security: [{ bearerAuth: [] }],
+          body: magicLinkRequestSchema.optional(),
+          response: { 201: magicLinkSchema, ...errors },
+        },
+      },
+      async (request, reply) => {
+        const actor = await actorOf(request);
+        authorize(actor, 'magic_link.create');
+        const nextPath = safeNextPath(request.body?.next, config.publicUrl);
+        const user = await users.repository.findById(actor.userId);
+        if (!user) throw new DomainError('token_invalid', 'the session has ended');
+        const { ticket, expiresAt } = await tickets.issue(
+          user,
+          'magic_link',
+          nextPath,
+          config.auth.magicLinkExpiryMinutes * 60,
+        );
+        await audit.record({
+          type: 'magic_link.issued',
+          actorUserId: actor.userId,
+          subjectUserId: user.id,
+          subjectEmail: user.email,
+          clientAddress: request.ip,
+          details: { next: nextPath, expires_at: expiresAt },
+        });
+        const fragment = new URLSearchParams({ ticket, next: nextPath });
+        return reply.code(201).send({ url: `${config.publicUrl}/auth/magic#${fragment}`, expires_at: expiresAt });
+      },
+    );
+
+    app.post(
+      '/auth/magic_link/redeem',
+      {
+        schema: {
+          tags: ['auth'],
+          summary: 'Spend a sign-in ticket (magic link or identity-provider hand-off) for a session',
+          body: redeemTicketRequestSchema,
+          response: { 200: sessionAnswerSchema, ...errors },
+        },
+      },
+      async (request) => {
+        const redeemed = await tickets.redeem(request.body.ticket);
+        const user = await users.repository.findById(redeemed.userId);
+        if (!user || user.disabled === 1 || (user.expires_at !== null && user.expires_at <= new Date().toISOString())) {
+          throw new DomainError('token_invalid', 'this sign-in link is invalid, expired or already used');
+        }
+        await audit.record({
+          type: 'magic_link.redeemed',
+          subjectUserId: user.id,
+          subjectEmail: user.email,
+          clientAddress: request.ip,
+          details: { purpose: redeemed.purpose },
+        });
+        return sessions.start(user);
+      },
+    );
+  };
+}

@@ -1,0 +1,94 @@
+import type { SessionAnswer } from '@service/common';
+import type { Kysely, Transaction } from 'kysely';
+import { v7 as uuidv7 } from 'uuid';
+import type { AuditLog } from '../audit/service.js';
+import type { Tables } from '../db/tables.js';
+import { isoAfterSeconds, isoNow } from '../db/time.js';
+import { normalizeEmail } from '../users/repository.js';
+import type { SessionService } from './session-service.js';
+
+/** Removes what a user owns before the user row goes; resources register one as they arrive. */
+export type OwnedDataCleaner = (trx: Transaction<Tables>, userId: string) => Promise<void>;
+
+const CLEANUP_BATCH = 100;
+
+/**
+ * Throwaway accounts of public and demo mode: created on request, signed in at once, and removed
+ * with everything they own once they expire.
+ */
+export class TemporaryUsers {
+  readonly ownedDataCleaners: OwnedDataCleaner[] = [];
+
+  constructor(
+    private readonly db: Kysely<Tables>,
+    private readonly sessions: SessionService,
+    private readonly audit: AuditLog,
+    private readonly lifetimeHours: number,
+  ) {}
+
+  async create(clientAddress: string): Promise<SessionAnswer> {
+    const id = uuidv7();
+    const now = isoNow();
+    const email = `temporary-${id}@users.invalid`;
+    const row = {
+      id,
+      email,
+      email_normalized: normalizeEmail(email),
+      password_hash: null,
+      role: 'user' as const,
+      is_temporary: 1,
+      expires_at: isoAfterSeconds(this.lifetimeHours * 3600),
+      disabled: 0,
+      created_at: now,
+      updated_at: now,
+    };
+    await this.db.insertInto('users').values(row).execute();
+    await this.audit.record({
+      type: 'temporary_user.created',
+      subjectUserId: id,
+      subjectEmail: email,
+      clientAddress,
+      details: { expires_at: row.expires_at },
+    });
+    return this.sessions.start(row);
+  }
+
+  /**
+   * Deletes expired temporary users, one transaction per user. Several replicas may run this at
+   * once: each delete re-checks expiry, and a user another replica removed first is skipped.
+   */
+  async removeExpired(): Promise<number> {
+    let removed = 0;
+    for (;;) {
+      const expired = await this.db
+        .selectFrom('users')
+        .select(['id', 'email'])
+        .where('is_temporary', '=', 1)
+        .where('expires_at', '<=', isoNow())
+        .orderBy('expires_at')
+        .limit(CLEANUP_BATCH)
+        .execute();
+      let removedInBatch = 0;
+      for (const user of expired) {
+        const deleted = await this.db.transaction().execute(async (trx) => {
+          for (const clean of this.ownedDataCleaners) await clean(trx, user.id);
+          const result = await trx
+            .deleteFrom('users')
+            .where('id', '=', user.id)
+            .where('is_temporary', '=', 1)
+            .where('expires_at', '<=', isoNow())
+            .executeTakeFirst();
+          if (Number(result.numDeletedRows) !== 1) return false;
+          await this.audit.record(
+            { type: 'temporary_user.removed', subjectUserId: user.id, subjectEmail: user.email },
+            trx,
+          );
+          return true;
+        });
+        if (deleted) removedInBatch++;
+      }
+      removed += removedInBatch;
+      if (expired.length < CLEANUP_BATCH || removedInBatch === 0) return removed;
+    }
+  }
+}
