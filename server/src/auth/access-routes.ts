@@ -61,7 +61,8 @@ export function accessRoutes(context: AppContext, actorOf: Authenticator): Fasti
         '/auth/provision_user',
         {
           config: { rateLimit: { ...PROVISIONING_LIMIT, keyGenerator: (request) => `provisioning:${request.ip}` } },
-          onRequest: async (request) => {
+          // After the rate limiter (an onRequest hook), so guessing the key is limited too.
+          preValidation: async (request) => {
             const presented = request.headers['x-provisioning-key'];
             if (typeof presented !== 'string' || !secretsMatch(presented, provisioningKey)) {
               await audit.record({
