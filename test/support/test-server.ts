@@ -122,6 +122,7 @@ export async function call<T = Record<string, unknown>>(
 export interface Session {
   access_token: string;
   refresh_token: string;
+  expires_in: number;
   user: { user_id: string; email: string; role: string };
 }
 

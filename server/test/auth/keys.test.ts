@@ -46,7 +46,7 @@ describeEachDialect('provisioning and internal keys', (dialect) => {
   });
 
   const provision = (email: string, key?: string) =>
-    call<Session & { created: boolean }>(server, 'POST', '/auth/provision_user', {
+    call<Session & { created: boolean; code?: string }>(server, 'POST', '/auth/provision_user', {
       json: { email },
       headers: key === undefined ? {} : { 'x-provisioning-key': key },
     });

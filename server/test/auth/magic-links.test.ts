@@ -26,7 +26,7 @@ describeEachDialect('magic links', (dialect) => {
   });
 
   const create = (next?: string) =>
-    call<{ url: string; expires_at: string }>(server, 'POST', '/auth/magic_link', {
+    call<{ url: string; expires_at: string; code?: string }>(server, 'POST', '/auth/magic_link', {
       token: user.access_token,
       json: next === undefined ? {} : { next },
     });
