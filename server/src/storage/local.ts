@@ -1,0 +1,128 @@
+import { createReadStream, createWriteStream } from 'node:fs';
+import { copyFile, mkdir, readdir, readFile, rename, rm, stat } from 'node:fs/promises';
+import { dirname, join, relative, sep } from 'node:path';
+import { Readable } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
+import { randomUUID } from 'node:crypto';
+import { assertSafeKey, ObjectNotFound, type ObjectStorage, type StoredObject } from './storage.js';
+
+const TEMP_DIR = '.tmp';
+
+/** Objects as files under one directory. Writes go to a temporary file first, then rename into place. */
+export class LocalStorage implements ObjectStorage {
+  readonly kind = 'local';
+
+  constructor(private readonly root: string) {}
+
+  private path(key: string): string {
+    assertSafeKey(key);
+    return join(this.root, ...key.split('/'));
+  }
+
+  private async temporary(): Promise<string> {
+    const dir = join(this.root, TEMP_DIR);
+    await mkdir(dir, { recursive: true });
+    return join(dir, randomUUID());
+  }
+
+  private async commit(temporary: string, key: string): Promise<{ size: number }> {
+    const target = this.path(key);
+    await mkdir(dirname(target), { recursive: true });
+    await rename(temporary, target);
+    return { size: (await stat(target)).size };
+  }
+
+  async put(key: string, body: Readable | Buffer | string): Promise<{ size: number }> {
+    this.path(key);
+    const temporary = await this.temporary();
+    try {
+      const source = typeof body === 'string' || Buffer.isBuffer(body) ? Readable.from([Buffer.from(body)]) : body;
+      await pipeline(source, createWriteStream(temporary, { flags: 'wx' }));
+      return await this.commit(temporary, key);
+    } catch (error) {
+      await rm(temporary, { force: true });
+      throw error;
+    }
+  }
+
+  async putFile(key: string, localPath: string): Promise<{ size: number }> {
+    this.path(key);
+    const temporary = await this.temporary();
+    try {
+      await copyFile(localPath, temporary);
+      return await this.commit(temporary, key);
+    } catch (error) {
+      await rm(temporary, { force: true });
+      throw error;
+    }
+  }
+
+  async get(key: string, range?: { start: number; end?: number }): Promise<Readable> {
+    const path = this.path(key);
+    await this.statOrThrow(key, path);
+    return createReadStream(path, range === undefined ? {} : { start: range.start, ...(range.end === undefined ? {} : { end: range.end }) });
+  }
+
+  async getBuffer(key: string): Promise<Buffer> {
+    try {
+      return await readFile(this.path(key));
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code === 'ENOENT') throw new ObjectNotFound(key);
+      throw error;
+    }
+  }
+
+  private async statOrThrow(key: string, path: string) {
+    try {
+      return await stat(path);
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code === 'ENOENT') throw new ObjectNotFound(key);
+      throw error;
+    }
+  }
+
+  async head(key: string): Promise<StoredObject | null> {
+    try {
+      const info = await stat(this.path(key));
+      return info.isFile() ? { key, size: info.size, modifiedAt: info.mtime } : null;
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code === 'ENOENT') return null;
+      throw error;
+    }
+  }
+
+  async *list(prefix: string): AsyncIterable<StoredObject> {
+    const found: StoredObject[] = [];
+    const walk = async (dir: string): Promise<void> => {
+      let entries: import('node:fs').Dirent[];
+      try {
+        entries = await readdir(dir, { withFileTypes: true });
+      } catch (error) {
+        if ((error as NodeJS.ErrnoException).code === 'ENOENT') return;
+        throw error;
+      }
+      for (const entry of entries) {
+        const full = join(dir, entry.name);
+        const key = relative(this.root, full).split(sep).join('/');
+        if (key === TEMP_DIR) continue;
+        if (entry.isDirectory()) {
+          if (key.startsWith(prefix) || prefix.startsWith(`${key}/`)) await walk(full);
+        } else if (entry.isFile() && key.startsWith(prefix)) {
+          const info = await stat(full);
+          found.push({ key, size: info.size, modifiedAt: info.mtime });
+        }
+      }
+    };
+    await walk(this.root);
+    found.sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0));
+    yield* found;
+  }
+
+  async delete(keys: string[]): Promise<void> {
+    await Promise.all(keys.map((key) => rm(this.path(key), { force: true })));
+  }
+
+  localPath(key: string): string {
+    return this.path(key);
+  }
+}

@@ -1,0 +1,56 @@
+import type { Readable } from 'node:stream';
+
+export interface StoredObject {
+  key: string;
+  size: number;
+  modifiedAt: Date;
+}
+
+/**
+ * Object storage as the rest of the server sees it: keys are `/`-separated relative paths
+ * (never absolute, never `..`). Writes are atomic: a reader sees the old object or the whole new
+ * one, never a part. Two backends: a local directory and S3.
+ */
+export interface ObjectStorage {
+  readonly kind: 'local' | 's3';
+  /** Writes an object from a stream or buffer; a failed write leaves nothing behind. */
+  put(key: string, body: Readable | Buffer | string, options?: { contentType?: string }): Promise<{ size: number }>;
+  /** Uploads a local file (e.g. a Parquet file DuckDB wrote). */
+  putFile(key: string, localPath: string): Promise<{ size: number }>;
+  /** Reads an object, optionally a byte range (inclusive `end`); `ObjectNotFound` when absent. */
+  get(key: string, range?: { start: number; end?: number }): Promise<Readable>;
+  /** Reads a whole (small) object into memory; `ObjectNotFound` when absent. */
+  getBuffer(key: string): Promise<Buffer>;
+  /** Size and modification time, or null when absent. */
+  head(key: string): Promise<StoredObject | null>;
+  /** Every object whose key starts with `prefix`, in key order. */
+  list(prefix: string): AsyncIterable<StoredObject>;
+  /** Deletes objects; absent ones are ignored. */
+  delete(keys: string[]): Promise<void>;
+  /**
+   * Where DuckDB can read the object directly, when the backend is a local directory;
+   * null for remote backends, whose objects go through the local cache instead.
+   */
+  localPath(key: string): string | null;
+}
+
+export class ObjectNotFound extends Error {
+  constructor(readonly key: string) {
+    super(`object not found: ${key}`);
+    this.name = 'ObjectNotFound';
+  }
+}
+
+/** Refuses keys that could escape the storage root or address nothing. */
+export function assertSafeKey(key: string): void {
+  const parts = key.split('/');
+  if (
+    key === '' ||
+    key.startsWith('/') ||
+    key.includes('\\') ||
+    key.includes('\0') ||
+    parts.some((part) => part === '' || part === '.' || part === '..')
+  ) {
+    throw new Error(`invalid storage key: ${JSON.stringify(key)}`);
+  }
+}
