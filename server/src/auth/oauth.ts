@@ -156,9 +156,16 @@ export class OAuthSignIn {
     let email = typeof claims.email === 'string' ? claims.email : undefined;
     let verified = claims.email_verified;
     if (email === undefined) {
-      const info = await client.fetchUserInfo(configuration, accessToken, claims.sub).catch(() => undefined);
-      email = typeof info?.email === 'string' ? info.email : undefined;
-      verified = info?.email_verified;
+      let info: client.UserInfoResponse;
+      try {
+        // Checks that the answer is about the ID token's subject.
+        info = await client.fetchUserInfo(configuration, accessToken, claims.sub);
+      } catch (error) {
+        // A provider failure or a userinfo answer about someone else, not an unverified email.
+        throw new OAuthRefused('oauth_failed', `the provider's userinfo could not be used: ${String(error)}`);
+      }
+      email = typeof info.email === 'string' ? info.email : undefined;
+      verified = info.email_verified;
     }
     if (email === undefined || verified !== true) {
       throw new OAuthRefused('email_not_verified', 'the identity provider did not vouch for an email address');

@@ -1,5 +1,5 @@
 import { API_PREFIX, hashSecret } from '@service/server';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, expect, it } from 'vitest';
 import {
   authorizeThroughProvider,
   callbackUrlFor,
@@ -305,6 +305,20 @@ describeEachDialect('identity-provider sign-in', (dialect) => {
       signInThroughProvider(setup.server.url, setup.idp, 'unstated@example.org'),
     );
     expect(await findUser(setup.server, 'unstated@example.org')).toBeUndefined();
+  });
+
+  it('refuses the sign-in as oauth_failed when the userinfo endpoint fails, creating no account', async () => {
+    setup.idp.addAccount('userinfo@example.org');
+    setup.idp.userinfoDown = true;
+    try {
+      await expectRefused(setup, 'oauth_failed', () =>
+        signInThroughProvider(setup.server.url, setup.idp, 'userinfo@example.org'),
+      );
+    } finally {
+      setup.idp.userinfoDown = false;
+    }
+    expect(setup.idp.requests).toContain('GET /me');
+    expect(await findUser(setup.server, 'userinfo@example.org')).toBeUndefined();
   });
 
   it('reports a provider error callback as idp_error and spends the state', async () => {
