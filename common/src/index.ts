@@ -3,4 +3,7 @@ export * from './auth.js';
 export * from './capabilities.js';
 export * from './pagination.js';
 export * from './problem.js';
+export * from './project-definition.js';
+export * from './projects.js';
 export * from './users.js';
+export * from './workflows.js';

@@ -7,10 +7,14 @@ import { SessionService } from './auth/session-service.js';
 import { loadSigningKey } from './auth/signing-keys.js';
 import { TemporaryUsers } from './auth/temporary-users.js';
 import type { Config } from './config/config.js';
+import { DataCollectionsService } from './datacollections/service.js';
 import { type Database, openDatabase } from './db/database.js';
 import { migrateToLatest } from './db/migrate.js';
 import { API_PREFIX } from './http/prefix.js';
+import { ProjectDefinitions } from './projects/definition-service.js';
+import { ProjectsService } from './projects/service.js';
 import { UsersService } from './users/service.js';
+import { WorkflowsService } from './workflows/service.js';
 
 /** Everything a request handler may need, built once per process. */
 export interface AppContext {
@@ -27,6 +31,10 @@ export interface AppContext {
   oauth: OAuthSignIn | null;
   /** Single-user mode: the one admin every request acts as. */
   singleUserId: string | null;
+  projects: ProjectsService;
+  workflows: WorkflowsService;
+  dataCollections: DataCollectionsService;
+  definitions: ProjectDefinitions;
 }
 
 /**
@@ -65,6 +73,12 @@ export async function createContext(config: Config): Promise<AppContext> {
             tickets,
             audit,
           );
+    const projects = new ProjectsService(database);
+    const workflows = new WorkflowsService(database, config, projects);
+    const dataCollections = new DataCollectionsService(database, workflows);
+    const temporaryUsers = new TemporaryUsers(database.db, sessions, audit, config.auth.temporaryUserExpiryHours);
+    // A temporary user's projects go with them, unless someone else co-owns them.
+    temporaryUsers.ownedDataCleaners.push((trx, userId) => projects.deleteSolelyOwnedBy(trx, userId));
     return {
       config,
       database,
@@ -73,10 +87,20 @@ export async function createContext(config: Config): Promise<AppContext> {
       sessions,
       users,
       tickets,
-      temporaryUsers: new TemporaryUsers(database.db, sessions, audit, config.auth.temporaryUserExpiryHours),
+      temporaryUsers,
       provisioning: new Provisioning(users, sessions, audit),
       oauth,
       singleUserId,
+      projects,
+      workflows,
+      dataCollections,
+      definitions: new ProjectDefinitions(
+        database,
+        config.ingestion.allowedRoots,
+        projects,
+        workflows,
+        dataCollections,
+      ),
     };
   } catch (error) {
     await database.close();

@@ -16,16 +16,28 @@ export type ErrorCode =
   | 'password_login_disabled'
   | 'email_taken'
   | 'last_admin'
+  | 'name_taken'
+  | 'location_not_allowed'
+  | 'invalid_project_definition'
   | 'rate_limited'
   | 'payload_too_large'
   | 'unsupported_media_type'
   | 'service_unavailable'
   | 'internal_error';
 
+/** One failed input field: where it is (`body.owners[2]`, `workflows[0].pattern`) and what is wrong. */
+export interface FieldProblem {
+  path: string;
+  message: string;
+  line?: number;
+  column?: number;
+}
+
 export class DomainError extends Error {
   constructor(
     readonly code: ErrorCode,
     message: string,
+    readonly errors?: FieldProblem[],
   ) {
     super(message);
     this.name = 'DomainError';

@@ -83,6 +83,95 @@ export interface AuditEventsTable {
   details: string;
 }
 
+export interface ProjectsTable {
+  id: string;
+  name: string;
+  description: string;
+  is_public: number;
+  created_by: string | null;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface ProjectMembersTable {
+  project_id: string;
+  user_id: string;
+  role: 'owner' | 'editor' | 'viewer';
+}
+
+export interface WorkflowsTable {
+  id: string;
+  project_id: string;
+  name: string;
+  /** JSON `{name, version?}` or null. */
+  engine: string | null;
+  /** JSON `{structure, locations, runs_regex?}` or null (uploads only). */
+  data_location: string | null;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface RunConfigurationsTable {
+  id: string;
+  workflow_id: string;
+  name: string;
+  version: number;
+  parameters: string;
+  created_at: string;
+}
+
+export interface RunsTable {
+  id: string;
+  workflow_id: string;
+  tag: string;
+  location: string | null;
+  status: 'registered' | 'ingested' | 'failed';
+  run_configuration_id: string | null;
+  started_at: string | null;
+  finished_at: string | null;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface FilesTable {
+  id: string;
+  run_id: string;
+  path: string;
+  size: number;
+  sha256: string;
+  modified_at: string;
+  content_type: string;
+  origin: 'upload' | 'scan';
+  storage_key: string | null;
+  source_path: string | null;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface DataCollectionsTable {
+  id: string;
+  workflow_id: string;
+  tag: string;
+  type: 'table';
+  pattern: string;
+  format: 'csv' | 'tsv' | 'parquet' | 'json' | 'ndjson';
+  read_options: string;
+  keys: string | null;
+  columns: string;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface JoinsTable {
+  id: string;
+  project_id: string;
+  name: string;
+  left_data_collection_id: string;
+  right_data_collection_id: string;
+  on_columns: string;
+  how: 'inner' | 'left' | 'right' | 'outer';
+}
+
 export interface Tables {
   users: UsersTable;
   sessions: SessionsTable;
@@ -92,6 +181,14 @@ export interface Tables {
   login_tickets: LoginTicketsTable;
   oauth_states: OAuthStatesTable;
   audit_events: AuditEventsTable;
+  projects: ProjectsTable;
+  project_members: ProjectMembersTable;
+  workflows: WorkflowsTable;
+  run_configurations: RunConfigurationsTable;
+  runs: RunsTable;
+  files: FilesTable;
+  data_collections: DataCollectionsTable;
+  joins: JoinsTable;
 }
 
 export type UserRow = Selectable<UsersTable>;

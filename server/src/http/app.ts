@@ -20,13 +20,17 @@ import { accessRoutes } from '../auth/access-routes.js';
 import { oauthRoutes } from '../auth/oauth-routes.js';
 import { authRoutes } from '../auth/routes.js';
 import type { AppContext } from '../context.js';
+import { dataCollectionsRoutes } from '../datacollections/routes.js';
 import { healthRoutes } from '../health/routes.js';
 import { requireInternalKey } from '../internal/key.js';
 import { installMetrics } from '../internal/metrics.js';
 import { internalRoutes } from '../internal/routes.js';
+import { definitionRoutes } from '../projects/definition-routes.js';
+import { projectsRoutes } from '../projects/routes.js';
 import { databaseRateLimitStore } from '../rate-limit/database-store.js';
 import { usersRoutes } from '../users/routes.js';
 import { utilsRoutes } from '../utils/routes.js';
+import { workflowsRoutes } from '../workflows/routes.js';
 import { createAuthenticator } from './authentication.js';
 import { installErrorHandling, installNotFoundHandling } from './error-handler.js';
 import { API_PREFIX } from './prefix.js';
@@ -115,6 +119,10 @@ export async function buildApp(context: AppContext, options: AppOptions = {}): P
       // Only auth mode has user management; the other modes have no accounts to administer.
       if (config.auth.mode === 'auth') await api.register(usersRoutes(context, actorOf));
       await api.register(auditRoutes(context, actorOf));
+      await api.register(projectsRoutes(context, actorOf));
+      await api.register(definitionRoutes(context, actorOf));
+      await api.register(workflowsRoutes(context, actorOf));
+      await api.register(dataCollectionsRoutes(context, actorOf));
       if (internalKey !== null) await api.register(internalRoutes(context, internalKey));
     },
     { prefix: API_PREFIX },

@@ -48,7 +48,7 @@ export function sendProblem(reply: FastifyReply, code: ErrorCode, detail?: strin
  */
 export function installErrorHandling(app: FastifyInstance): void {
   app.setErrorHandler((error: FastifyError, request: FastifyRequest, reply: FastifyReply) => {
-    if (error instanceof DomainError) return sendProblem(reply, error.code, error.message);
+    if (error instanceof DomainError) return sendProblem(reply, error.code, error.message, error.errors);
     if (hasZodFastifySchemaValidationErrors(error)) {
       return sendProblem(
         reply,

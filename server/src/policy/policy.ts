@@ -28,6 +28,7 @@ export type GlobalAction =
   | 'session.read_own' // GET /auth/me, POST /auth/logout
   | 'magic_link.create' // a sign-in link for oneself
   | 'resource.create' // create a project or dashboard
+  | 'resource.list' // list the projects or dashboards one may see
   | 'users.administer' // list, create, read, change and delete any account
   | 'audit.read'; // the security audit log
 
@@ -56,6 +57,8 @@ export function can(actor: Actor, action: Action, resource?: SharedResource): bo
     case 'magic_link.create':
     case 'resource.create':
       return actor.kind === 'user';
+    case 'resource.list':
+      return actor.kind === 'user' || actor.mayBrowsePublic;
     case 'users.administer':
     case 'audit.read':
       return actor.kind === 'user' && actor.role === 'admin';
@@ -71,8 +74,8 @@ export function can(actor: Actor, action: Action, resource?: SharedResource): bo
 
 /**
  * `can`, turned into the answer a route must give: 401 when a signed-in user is needed and there
- * is none; 404 when the resource is not the caller's to see (indistinguishable from missing);
- * 403 when the caller may see it but not do this.
+ * is none (in auth mode that is every anonymous request); 404 when the resource is not the
+ * caller's to see (indistinguishable from missing); 403 when the caller may see it but not do this.
  */
 export function authorize(actor: Actor, action: GlobalAction): asserts actor is UserActor;
 export function authorize(actor: Actor, action: ResourceAction, resource: SharedResource): void;
@@ -84,12 +87,9 @@ export function authorize(actor: Actor, action: Action, resource?: SharedResourc
   }
   const resourceAction = action as ResourceAction;
   if (can(actor, resourceAction, resource)) return;
-  if (!can(actor, 'resource.read', resource)) {
-    if (actor.kind === 'anonymous' && resourceAction !== 'resource.read') {
-      throw new DomainError('unauthenticated', 'sign in to do this');
-    }
-    throw new DomainError('not_found', 'not found');
-  }
+  const signIn = new DomainError('unauthenticated', 'sign in to do this');
+  if (actor.kind === 'anonymous' && (!actor.mayBrowsePublic || resourceAction !== 'resource.read')) throw signIn;
+  if (!can(actor, 'resource.read', resource)) throw new DomainError('not_found', 'not found');
   if (actor.kind === 'anonymous') throw new DomainError('unauthenticated', 'sign in to do this');
   throw new DomainError('forbidden', 'your role does not allow this');
 }

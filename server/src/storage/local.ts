@@ -1,9 +1,9 @@
+import { randomUUID } from 'node:crypto';
 import { createReadStream, createWriteStream } from 'node:fs';
 import { copyFile, mkdir, readdir, readFile, rename, rm, stat } from 'node:fs/promises';
 import { dirname, join, relative, sep } from 'node:path';
 import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
-import { randomUUID } from 'node:crypto';
 import { assertSafeKey, ObjectNotFound, type ObjectStorage, type StoredObject } from './storage.js';
 
 const TEMP_DIR = '.tmp';
@@ -60,7 +60,10 @@ export class LocalStorage implements ObjectStorage {
   async get(key: string, range?: { start: number; end?: number }): Promise<Readable> {
     const path = this.path(key);
     await this.statOrThrow(key, path);
-    return createReadStream(path, range === undefined ? {} : { start: range.start, ...(range.end === undefined ? {} : { end: range.end }) });
+    return createReadStream(
+      path,
+      range === undefined ? {} : { start: range.start, ...(range.end === undefined ? {} : { end: range.end }) },
+    );
   }
 
   async getBuffer(key: string): Promise<Buffer> {

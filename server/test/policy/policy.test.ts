@@ -70,7 +70,8 @@ describe('policy on shared resources', () => {
     expect(failure(actors.viewer, 'resource.edit', privateResource)).toBe('forbidden');
     expect(failure(actors.editor, 'resource.share', privateResource)).toBe('forbidden');
     expect(failure(actors.other, 'resource.edit', publicResource)).toBe('forbidden');
-    expect(failure(actors.anonymousAuthMode, 'resource.read', publicResource)).toBe('not_found');
+    expect(failure(actors.anonymousAuthMode, 'resource.read', publicResource)).toBe('unauthenticated');
+    expect(failure(actors.anonymousAuthMode, 'resource.read', privateResource)).toBe('unauthenticated');
     expect(failure(actors.anonymousPublicMode, 'resource.read', privateResource)).toBe('not_found');
     expect(failure(actors.anonymousPublicMode, 'resource.edit', publicResource)).toBe('unauthenticated');
     expect(failure(actors.anonymousPublicMode, 'resource.delete', privateResource)).toBe('unauthenticated');
@@ -98,6 +99,9 @@ describe('policy on instance-wide actions', () => {
       expect(can(actors.other, action)).toBe(true);
       expect(can(actors.anonymousPublicMode, action)).toBe(false);
     }
+    expect(can(actors.anonymousPublicMode, 'resource.list')).toBe(true);
+    expect(can(actors.anonymousAuthMode, 'resource.list')).toBe(false);
+    expect(can(actors.temporary, 'resource.list')).toBe(true);
     expect(() => authorize(actors.temporary, 'users.administer')).toThrow(
       expect.objectContaining({ code: 'forbidden' }),
     );

@@ -1,12 +1,11 @@
 import { randomUUID } from 'node:crypto';
 import type { AuthMode } from '@service/common';
+import type { UserActor } from '@service/server/src/policy/actor.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   ADMIN,
   type CallOptions,
   call,
-  createUser,
-  login,
   type Session,
   startTestServer,
   type TestServer,
@@ -15,28 +14,41 @@ import {
 /**
  * Every route × every actor × every mode, with the status each must get. The list of routes comes
  * from the server's own OpenAPI document, so a new route without a row here fails this test.
+ * Actors on a private project P: its owner, an editor, a viewer, another user, a temporary user
+ * (public and demo mode), an admin, and anonymous.
  */
 
-type ActorName = 'admin' | 'user' | 'temporary' | 'anonymous';
+type ActorName = 'admin' | 'owner' | 'editor' | 'viewer' | 'other' | 'temporary' | 'anonymous';
 const PROVISIONING_KEY = 'p'.repeat(48);
 const INTERNAL_KEY = 'i'.repeat(48);
+
+interface Fixture {
+  projectId: string;
+  workflowId: string;
+  dataCollectionId: string;
+  runId: string;
+}
 
 interface World {
   server: TestServer;
   mode: AuthMode;
   tokens: Partial<Record<ActorName, string>>;
+  users: Partial<Record<ActorName, UserActor>>;
+  p: Fixture;
   /** A new session for an actor (for routes that end one). */
   freshToken(actor: ActorName): Promise<string | undefined>;
+  /** A throwaway project (with workflow, collection and run) owned by the owner, shared like P. */
+  freshFixture(): Promise<Fixture>;
 }
 
 interface Row {
-  /** What to send, given who sends it; `token` is filled in from the actor. */
   request(world: World, actor: ActorName): Promise<{ path: string; options?: CallOptions }>;
   expected(mode: AuthMode, actor: ActorName): number;
 }
 
 const publicLike = (mode: AuthMode) => mode === 'public' || mode === 'demo';
-/** Status for routes that need a signed-in user (single-user mode: everyone is the admin). */
+const anyone = (status: number) => () => status;
+/** Routes that need a signed-in user (single-user mode: everyone is the admin). */
 const signedIn = (ok: number) => (mode: AuthMode, actor: ActorName) =>
   mode === 'single_user' || actor !== 'anonymous' ? ok : 401;
 const adminOnly = (ok: number) => (mode: AuthMode, actor: ActorName) => {
@@ -45,23 +57,17 @@ const adminOnly = (ok: number) => (mode: AuthMode, actor: ActorName) => {
 };
 const userAdmin = (ok: number) => (mode: AuthMode, actor: ActorName) =>
   mode === 'auth' ? adminOnly(ok)(mode, actor) : 404;
-const anyone = (status: number) => () => status;
-
-/** A session for the probe account without spending the login rate limit. */
-async function probeSession(world: World): Promise<Session> {
-  const probe = await world.server.context.users.repository.findByEmail('probe@example.org');
-  if (!probe) throw new Error('probe account missing');
-  return world.server.context.sessions.start(probe);
-}
-
-async function throwawayUser(world: World): Promise<string> {
-  const admin = world.tokens.admin ?? (await login(world.server, ADMIN.email, ADMIN.password)).access_token;
-  const created = await call<{ user_id: string }>(world.server, 'POST', '/users', {
-    token: admin,
-    json: { email: `victim-${randomUUID()}@example.org`, password: 'victim-password-1' },
-  });
-  return created.body.user_id;
-}
+/** Routes on the private project P, for an action only `allowed` roles may do. */
+const onProject = (ok: number, allowed: ActorName[]) => (mode: AuthMode, actor: ActorName) => {
+  if (mode === 'single_user' || allowed.includes(actor)) return ok;
+  if (actor === 'anonymous') return publicLike(mode) && allowed.includes('viewer') ? 404 : 401;
+  if (actor === 'other' || actor === 'temporary') return 404;
+  return 403;
+};
+const readers: ActorName[] = ['admin', 'owner', 'editor', 'viewer'];
+const editors: ActorName[] = ['admin', 'owner', 'editor'];
+const owners: ActorName[] = ['admin', 'owner'];
+const reading = onProject(200, readers);
 
 const rows: Record<string, Row> = {
   'GET /health': { request: async () => ({ path: '/health' }), expected: anyone(200) },
@@ -132,18 +138,15 @@ const rows: Record<string, Row> = {
     expected: userAdmin(201),
   },
   'GET /service/api/v1/users/{id}': {
-    request: async (world) => ({ path: `/users/${world.mode === 'auth' ? await throwawayUser(world) : randomUUID()}` }),
+    request: async (world) => ({ path: `/users/${await throwawayUser(world)}` }),
     expected: userAdmin(200),
   },
   'PATCH /service/api/v1/users/{id}': {
-    request: async (world) => ({
-      path: `/users/${world.mode === 'auth' ? await throwawayUser(world) : randomUUID()}`,
-      options: { json: { role: 'admin' } },
-    }),
+    request: async (world) => ({ path: `/users/${await throwawayUser(world)}`, options: { json: { role: 'admin' } } }),
     expected: userAdmin(200),
   },
   'DELETE /service/api/v1/users/{id}': {
-    request: async (world) => ({ path: `/users/${world.mode === 'auth' ? await throwawayUser(world) : randomUUID()}` }),
+    request: async (world) => ({ path: `/users/${await throwawayUser(world)}` }),
     expected: userAdmin(204),
   },
   'GET /service/api/v1/audit-events': { request: async () => ({ path: '/audit-events' }), expected: adminOnly(200) },
@@ -153,7 +156,149 @@ const rows: Record<string, Row> = {
     expected: anyone(401),
   },
   'GET /metrics': { request: async () => ({ path: '/metrics' }), expected: anyone(401) },
+
+  'GET /service/api/v1/projects': {
+    request: async () => ({ path: '/projects' }),
+    expected: (mode, actor) => (actor === 'anonymous' && mode === 'auth' ? 401 : 200),
+  },
+  'POST /service/api/v1/projects': {
+    request: async () => ({ path: '/projects', options: { json: { name: `project-${randomUUID()}` } } }),
+    expected: signedIn(201),
+  },
+  'GET /service/api/v1/projects/schema': { request: async () => ({ path: '/projects/schema' }), expected: anyone(200) },
+  'POST /service/api/v1/projects/import': {
+    request: async () => ({
+      path: '/projects/import',
+      options: { json: { yaml: `name: imported-${randomUUID()}\n` } },
+    }),
+    expected: signedIn(201),
+  },
+  'POST /service/api/v1/projects/validate': {
+    request: async () => ({ path: '/projects/validate', options: { json: { yaml: 'name: checked\n' } } }),
+    expected: signedIn(200),
+  },
+  'GET /service/api/v1/projects/{id}': {
+    request: async (w) => ({ path: `/projects/${w.p.projectId}` }),
+    expected: reading,
+  },
+  'GET /service/api/v1/projects/{id}/yaml': {
+    request: async (w) => ({ path: `/projects/${w.p.projectId}/yaml` }),
+    expected: reading,
+  },
+  'PATCH /service/api/v1/projects/{id}': {
+    request: async (w) => ({ path: `/projects/${w.p.projectId}`, options: { json: { description: randomUUID() } } }),
+    expected: onProject(200, editors),
+  },
+  'PUT /service/api/v1/projects/{id}/permissions': {
+    request: async (w) => ({
+      path: `/projects/${w.p.projectId}/permissions`,
+      options: {
+        json: {
+          owners: ['owner@example.org'],
+          editors: ['editor@example.org'],
+          viewers: ['viewer@example.org'],
+          is_public: false,
+        },
+      },
+    }),
+    expected: onProject(200, owners),
+  },
+  'DELETE /service/api/v1/projects/{id}': {
+    request: async (w) => ({ path: `/projects/${(await w.freshFixture()).projectId}` }),
+    expected: onProject(204, owners),
+  },
+  'GET /service/api/v1/projects/{id}/workflows': {
+    request: async (w) => ({ path: `/projects/${w.p.projectId}/workflows` }),
+    expected: reading,
+  },
+  'POST /service/api/v1/projects/{id}/workflows': {
+    request: async (w) => ({
+      path: `/projects/${w.p.projectId}/workflows`,
+      options: { json: { name: `wf-${randomUUID()}` } },
+    }),
+    expected: onProject(201, editors),
+  },
+  'GET /service/api/v1/workflows/{id}': {
+    request: async (w) => ({ path: `/workflows/${w.p.workflowId}` }),
+    expected: reading,
+  },
+  'PATCH /service/api/v1/workflows/{id}': {
+    request: async (w) => ({
+      path: `/workflows/${w.p.workflowId}`,
+      options: { json: { engine: { name: 'nextflow' } } },
+    }),
+    expected: onProject(200, editors),
+  },
+  'DELETE /service/api/v1/workflows/{id}': {
+    request: async (w) => ({ path: `/workflows/${(await w.freshFixture()).workflowId}` }),
+    expected: onProject(204, editors),
+  },
+  'GET /service/api/v1/workflows/{id}/run-configurations': {
+    request: async (w) => ({ path: `/workflows/${w.p.workflowId}/run-configurations` }),
+    expected: reading,
+  },
+  'POST /service/api/v1/workflows/{id}/run-configurations': {
+    request: async (w) => ({
+      path: `/workflows/${w.p.workflowId}/run-configurations`,
+      options: { json: { name: 'default', parameters: { depth: 3 } } },
+    }),
+    expected: onProject(201, editors),
+  },
+  'GET /service/api/v1/workflows/{id}/runs': {
+    request: async (w) => ({ path: `/workflows/${w.p.workflowId}/runs` }),
+    expected: reading,
+  },
+  'GET /service/api/v1/runs/{id}': { request: async (w) => ({ path: `/runs/${w.p.runId}` }), expected: reading },
+  'DELETE /service/api/v1/runs/{id}': {
+    request: async (w) => ({ path: `/runs/${(await w.freshFixture()).runId}` }),
+    expected: onProject(204, editors),
+  },
+  'GET /service/api/v1/workflows/{id}/datacollections': {
+    request: async (w) => ({ path: `/workflows/${w.p.workflowId}/datacollections` }),
+    expected: reading,
+  },
+  'POST /service/api/v1/workflows/{id}/datacollections': {
+    request: async (w) => ({
+      path: `/workflows/${w.p.workflowId}/datacollections`,
+      options: { json: { tag: `dc-${randomUUID()}`, pattern: '.*\\.csv', format: 'csv' } },
+    }),
+    expected: onProject(201, editors),
+  },
+  'GET /service/api/v1/datacollections/{id}': {
+    request: async (w) => ({ path: `/datacollections/${w.p.dataCollectionId}` }),
+    expected: reading,
+  },
+  'PATCH /service/api/v1/datacollections/{id}': {
+    request: async (w) => ({
+      path: `/datacollections/${w.p.dataCollectionId}`,
+      options: { json: { columns: { a: 'A' } } },
+    }),
+    expected: onProject(200, editors),
+  },
+  'DELETE /service/api/v1/datacollections/{id}': {
+    request: async (w) => ({ path: `/datacollections/${(await w.freshFixture()).dataCollectionId}` }),
+    expected: onProject(204, editors),
+  },
+  'GET /service/api/v1/datacollections/{id}/files': {
+    request: async (w) => ({ path: `/datacollections/${w.p.dataCollectionId}/files` }),
+    expected: reading,
+  },
 };
+
+/** A session for the probe account without spending the login rate limit. */
+async function probeSession(world: World): Promise<Session> {
+  const probe = await world.server.context.users.repository.findByEmail('probe@example.org');
+  if (!probe) throw new Error('probe account missing');
+  return world.server.context.sessions.start(probe);
+}
+
+async function throwawayUser(world: World): Promise<string> {
+  const row = await world.server.context.users.createAccount(
+    { email: `victim-${randomUUID()}@example.org`, password: null, role: 'user' },
+    { via: 'admin' },
+  );
+  return row.id;
+}
 
 const modes: Record<AuthMode, Record<string, string>> = {
   auth: {},
@@ -164,7 +309,8 @@ const modes: Record<AuthMode, Record<string, string>> = {
 
 function actorsOf(mode: AuthMode): ActorName[] {
   if (mode === 'single_user') return ['anonymous'];
-  return publicLike(mode) ? ['admin', 'user', 'temporary', 'anonymous'] : ['admin', 'user', 'anonymous'];
+  const members: ActorName[] = ['admin', 'owner', 'editor', 'viewer', 'other', 'anonymous'];
+  return publicLike(mode) ? [...members, 'temporary'] : members;
 }
 
 for (const mode of Object.keys(modes) as AuthMode[]) {
@@ -178,29 +324,98 @@ for (const mode of Object.keys(modes) as AuthMode[]) {
         SERVICE_AUTH_INTERNAL_API_KEY_ENV: INTERNAL_KEY,
         SERVICE_AUTH_TEMP_USER_RATE_LIMIT: '1000/minute',
       });
-      await server.context.users.createAccount(
+      const { context } = server;
+      await context.users.createAccount(
         { email: 'probe@example.org', password: 'probe-password-1', role: 'user' },
         { via: 'admin' },
       );
-      const tokens: World['tokens'] = {};
+      const users: World['users'] = {};
+      const accounts: Partial<Record<ActorName, string>> = {};
+      for (const name of ['owner', 'editor', 'viewer', 'other'] as const) {
+        accounts[name] = (
+          await context.users.createAccount(
+            { email: `${name}@example.org`, password: null, role: 'user' },
+            { via: 'admin' },
+          )
+        ).id;
+      }
+      accounts.admin = (await context.users.repository.findByEmail(ADMIN.email))?.id;
       const sessionFor = async (actor: ActorName): Promise<Session | undefined> => {
         if (mode === 'single_user' || actor === 'anonymous') return undefined;
-        if (actor === 'admin') return login(server, ADMIN.email, ADMIN.password);
-        if (actor === 'temporary') {
-          return (await call<Session>(server, 'POST', '/auth/public/create_temporary_user', { json: {} })).body;
-        }
-        if (mode === 'auth') return createUser(server, tokens.admin as string, `user-${randomUUID()}@example.org`);
-        return server.context.provisioning.provision(`user-${randomUUID()}@example.org`, '127.0.0.1');
+        if (actor === 'temporary') return context.temporaryUsers.create('127.0.0.1');
+        const row = await context.users.repository.findById(accounts[actor] as string);
+        return row ? context.sessions.start(row) : undefined;
       };
+      const tokens: World['tokens'] = {};
       for (const actor of actorsOf(mode)) {
         const session = await sessionFor(actor);
-        if (session) tokens[actor] = session.access_token;
+        if (!session) continue;
+        tokens[actor] = session.access_token;
+        users[actor] = {
+          kind: 'user',
+          userId: session.user.user_id,
+          role: session.user.role as 'admin' | 'user',
+          isTemporary: actor === 'temporary',
+          sessionId: null,
+        };
       }
+      const owner: UserActor = {
+        kind: 'user',
+        userId: accounts.owner as string,
+        role: 'user',
+        isTemporary: false,
+        sessionId: null,
+      };
+      const freshFixture = async (): Promise<Fixture> => {
+        const project = await context.projects.createAndPresent(owner, {
+          name: `p-${randomUUID()}`,
+          description: '',
+          is_public: false,
+        });
+        await context.projects.setPermissions(owner, project.project_id, {
+          owners: [owner.userId],
+          editors: ['editor@example.org'],
+          viewers: ['viewer@example.org'],
+          is_public: false,
+        });
+        const workflow = await context.workflows.create(owner, project.project_id, { name: 'measure' });
+        const collection = await context.dataCollections.create(owner, workflow.workflow_id, {
+          tag: 'measurements',
+          pattern: '(?<island>[^/]+)/measures\\.csv',
+          format: 'csv',
+        });
+        const runId = randomUUID();
+        const now = new Date().toISOString();
+        await context.database.db
+          .insertInto('runs')
+          .values({
+            id: runId,
+            workflow_id: workflow.workflow_id,
+            tag: 'run_1',
+            location: null,
+            status: 'registered',
+            run_configuration_id: null,
+            started_at: null,
+            finished_at: null,
+            created_at: now,
+            updated_at: now,
+          })
+          .execute();
+        return {
+          projectId: project.project_id,
+          workflowId: workflow.workflow_id,
+          dataCollectionId: collection.data_collection_id,
+          runId,
+        };
+      };
       world = {
         server,
         mode,
         tokens,
+        users,
+        p: await freshFixture(),
         freshToken: async (actor) => (await sessionFor(actor))?.access_token,
+        freshFixture,
       };
     });
     afterAll(async () => {
@@ -217,7 +432,7 @@ for (const mode of Object.keys(modes) as AuthMode[]) {
       const documented = Object.entries(document.body.paths).flatMap(([path, methods]) =>
         Object.keys(methods).map((method) => `${method.toUpperCase()} ${path}`),
       );
-      expect(documented.length).toBeGreaterThan(10);
+      expect(documented.length).toBeGreaterThan(30);
       for (const route of documented) expect(rows, `no matrix row for ${route}`).toHaveProperty([route]);
     });
 

@@ -1,0 +1,70 @@
+import { z } from 'zod';
+import { listAnswerSchema } from './pagination.js';
+
+export const idParamsSchema = z.strictObject({ id: z.string().min(1).max(64) });
+
+/** A name people type: trimmed, 1–100 characters, no control characters. */
+export const nameSchema = z
+  .string()
+  .trim()
+  .min(1)
+  .max(100)
+  // biome-ignore lint/suspicious/noControlCharactersInRegex: control characters are what we refuse.
+  .regex(/^[^\u0000-\u001f\u007f]+$/, 'must not contain control characters');
+
+/** A short machine-friendly identifier (data collection tags, run tags). */
+export const tagSchema = z
+  .string()
+  .min(1)
+  .max(100)
+  .regex(/^[A-Za-z0-9][A-Za-z0-9_.-]*$/, 'use letters, digits, `_`, `.` and `-`, starting with a letter or digit');
+
+export const memberSchema = z.object({ user_id: z.string(), email: z.string() });
+export const projectRoleSchema = z.enum(['admin', 'owner', 'editor', 'viewer', 'public']);
+
+export const projectSchema = z
+  .object({
+    project_id: z.string(),
+    name: z.string(),
+    description: z.string(),
+    is_public: z.boolean(),
+    permissions: z.object({
+      owners: z.array(memberSchema),
+      editors: z.array(memberSchema),
+      viewers: z.array(memberSchema),
+    }),
+    /** The caller's standing on the project. */
+    my_role: projectRoleSchema,
+    created_by: z.string().nullable(),
+    created_at: z.string(),
+    updated_at: z.string(),
+  })
+  .meta({ id: 'Project' });
+export type Project = z.infer<typeof projectSchema>;
+export const projectListSchema = listAnswerSchema(projectSchema).meta({ id: 'ProjectList' });
+
+export const createProjectRequestSchema = z.strictObject({
+  name: nameSchema,
+  description: z.string().max(10_000).default(''),
+  is_public: z.boolean().default(false),
+});
+export const updateProjectRequestSchema = z
+  .strictObject({
+    name: nameSchema.optional(),
+    description: z.string().max(10_000).optional(),
+  })
+  .refine((body) => Object.keys(body).length > 0, { message: 'give at least one field to change' });
+
+/** Members by user id or email. */
+export const permissionsRequestSchema = z.strictObject({
+  owners: z.array(z.string().min(1).max(254)).min(1, 'a project needs at least one owner').max(500),
+  editors: z.array(z.string().min(1).max(254)).max(500).default([]),
+  viewers: z.array(z.string().min(1).max(254)).max(500).default([]),
+  is_public: z.boolean(),
+});
+
+export const projectListQuerySchema = z.strictObject({
+  limit: z.coerce.number().int().min(1).max(200).default(50),
+  skip: z.coerce.number().int().min(0).default(0),
+  scope: z.enum(['all', 'mine', 'shared', 'public']).default('all'),
+});

@@ -1,0 +1,150 @@
+import { z } from 'zod';
+import { listAnswerSchema } from './pagination.js';
+import { nameSchema, tagSchema } from './projects.js';
+
+export const dataLocationSchema = z.strictObject({
+  structure: z.enum(['flat', 'runs']),
+  locations: z.array(z.string().min(1).max(4096)).min(1).max(100),
+  runs_regex: z.string().min(1).max(1000).optional(),
+});
+export type DataLocation = z.infer<typeof dataLocationSchema>;
+
+export const engineSchema = z.strictObject({
+  name: z.string().min(1).max(100),
+  version: z.string().max(100).optional(),
+});
+
+export const workflowSchema = z
+  .object({
+    workflow_id: z.string(),
+    project_id: z.string(),
+    name: z.string(),
+    engine: z.object({ name: z.string(), version: z.string().optional() }).nullable(),
+    data_location: z
+      .object({
+        structure: z.enum(['flat', 'runs']),
+        locations: z.array(z.string()),
+        runs_regex: z.string().optional(),
+      })
+      .nullable(),
+    created_at: z.string(),
+    updated_at: z.string(),
+  })
+  .meta({ id: 'Workflow' });
+export type Workflow = z.infer<typeof workflowSchema>;
+export const workflowListSchema = listAnswerSchema(workflowSchema).meta({ id: 'WorkflowList' });
+
+export const createWorkflowRequestSchema = z.strictObject({
+  name: nameSchema,
+  engine: engineSchema.nullish(),
+  data_location: dataLocationSchema.nullish(),
+});
+export const updateWorkflowRequestSchema = createWorkflowRequestSchema
+  .partial()
+  .refine((body) => Object.keys(body).length > 0, { message: 'give at least one field to change' });
+
+export const formatSchema = z.enum(['csv', 'tsv', 'parquet', 'json', 'ndjson']);
+export type DataFormat = z.infer<typeof formatSchema>;
+
+/** Format-specific read options; unknown options are refused rather than ignored. */
+export const readOptionsSchema = z.strictObject({
+  delimiter: z.string().min(1).max(4).optional(),
+  header: z.boolean().optional(),
+  quote: z.string().max(1).optional(),
+  skip: z.number().int().min(0).max(1000).optional(),
+  null_values: z.array(z.string().max(100)).max(50).optional(),
+  columns: z.record(z.string(), z.string().max(100)).optional(),
+});
+
+export const dataCollectionSchema = z
+  .object({
+    data_collection_id: z.string(),
+    workflow_id: z.string(),
+    project_id: z.string(),
+    tag: z.string(),
+    type: z.literal('table'),
+    pattern: z.string(),
+    format: formatSchema,
+    read_options: z.record(z.string(), z.unknown()),
+    keys: z.array(z.string()).nullable(),
+    columns: z.record(z.string(), z.string()),
+    created_at: z.string(),
+    updated_at: z.string(),
+  })
+  .meta({ id: 'DataCollection' });
+export type DataCollection = z.infer<typeof dataCollectionSchema>;
+export const dataCollectionListSchema = listAnswerSchema(dataCollectionSchema).meta({ id: 'DataCollectionList' });
+
+export const createDataCollectionRequestSchema = z.strictObject({
+  tag: tagSchema,
+  type: z.literal('table').default('table'),
+  pattern: z.string().min(1).max(1000),
+  format: formatSchema,
+  read_options: readOptionsSchema.default({}),
+  keys: z.array(z.string().min(1).max(200)).min(1).max(20).nullish(),
+  columns: z.record(z.string(), z.string().max(2000)).default({}),
+});
+export const updateDataCollectionRequestSchema = createDataCollectionRequestSchema
+  .omit({ type: true })
+  .partial()
+  .refine((body) => Object.keys(body).length > 0, { message: 'give at least one field to change' });
+
+export const runConfigurationSchema = z
+  .object({
+    run_configuration_id: z.string(),
+    workflow_id: z.string(),
+    name: z.string(),
+    version: z.number().int(),
+    parameters: z.record(z.string(), z.unknown()),
+    created_at: z.string(),
+  })
+  .meta({ id: 'RunConfiguration' });
+export const runConfigurationListSchema = listAnswerSchema(runConfigurationSchema).meta({ id: 'RunConfigurationList' });
+export const createRunConfigurationRequestSchema = z.strictObject({
+  name: nameSchema,
+  parameters: z.record(z.string(), z.unknown()).default({}),
+});
+
+export const runSchema = z
+  .object({
+    run_id: z.string(),
+    workflow_id: z.string(),
+    tag: z.string(),
+    location: z.string().nullable(),
+    status: z.enum(['registered', 'ingested', 'failed']),
+    run_configuration_id: z.string().nullable(),
+    started_at: z.string().nullable(),
+    finished_at: z.string().nullable(),
+    created_at: z.string(),
+    updated_at: z.string(),
+  })
+  .meta({ id: 'Run' });
+export const runListSchema = listAnswerSchema(runSchema).meta({ id: 'RunList' });
+
+export const fileSchema = z
+  .object({
+    file_id: z.string(),
+    run_id: z.string(),
+    path: z.string(),
+    size: z.number().int(),
+    sha256: z.string(),
+    modified_at: z.string(),
+    content_type: z.string(),
+    origin: z.enum(['upload', 'scan']),
+    created_at: z.string(),
+    updated_at: z.string(),
+  })
+  .meta({ id: 'File' });
+export const fileListSchema = listAnswerSchema(fileSchema).meta({ id: 'FileList' });
+
+export const joinSchema = z
+  .object({
+    join_id: z.string(),
+    project_id: z.string(),
+    name: z.string(),
+    left: z.string(),
+    right: z.string(),
+    on: z.array(z.string()),
+    how: z.enum(['inner', 'left', 'right', 'outer']),
+  })
+  .meta({ id: 'Join' });

@@ -1,0 +1,167 @@
+import type { DataFormat } from '@service/common';
+import type { Kysely } from 'kysely';
+import { v7 as uuidv7 } from 'uuid';
+import type { Database } from '../db/database.js';
+import { isUniqueViolation } from '../db/errors.js';
+import type { DataCollectionsTable, Tables, WorkflowsTable } from '../db/tables.js';
+import { isoNow } from '../db/time.js';
+import { DomainError, notFound } from '../errors.js';
+import type { Actor } from '../policy/actor.js';
+import type { ResourceAction } from '../policy/policy.js';
+import { presentDataCollection, presentFile } from '../workflows/presenters.js';
+import type { WorkflowsService } from '../workflows/service.js';
+import { compilePattern } from './pattern.js';
+
+export interface DataCollectionInput {
+  tag: string;
+  pattern: string;
+  format: DataFormat;
+  read_options?: Record<string, unknown> | undefined;
+  keys?: string[] | null | undefined;
+  columns?: Record<string, string> | undefined;
+}
+
+const tagTaken = () => new DomainError('name_taken', 'the workflow already has a data collection with this tag');
+
+/** Data collections: the tables made from files that share one structure. */
+export class DataCollectionsService {
+  constructor(
+    private readonly database: Database,
+    private readonly workflows: WorkflowsService,
+  ) {}
+
+  /** Loads a data collection with its workflow and checks `action` on the project. */
+  async access(
+    actor: Actor,
+    dataCollectionId: string,
+    action: ResourceAction,
+  ): Promise<{ row: DataCollectionsTable; workflow: WorkflowsTable }> {
+    const row = await this.database.db
+      .selectFrom('data_collections')
+      .selectAll()
+      .where('id', '=', dataCollectionId)
+      .executeTakeFirst();
+    if (!row) throw notFound('data collection');
+    const workflow = await this.workflows.access(actor, row.workflow_id, action);
+    return { row, workflow };
+  }
+
+  async list(actor: Actor, workflowId: string, query: { limit: number; skip: number }) {
+    const workflow = await this.workflows.access(actor, workflowId, 'resource.read');
+    const base = this.database.db.selectFrom('data_collections').where('workflow_id', '=', workflowId);
+    const [rows, count] = await Promise.all([
+      base
+        .selectAll()
+        .orderBy('created_at', 'desc')
+        .orderBy('id', 'desc')
+        .limit(query.limit)
+        .offset(query.skip)
+        .execute(),
+      base.select((eb) => eb.fn.countAll<number>().as('total')).executeTakeFirstOrThrow(),
+    ]);
+    return {
+      items: rows.map((row) => presentDataCollection(row, workflow.project_id)),
+      total: Number(count.total),
+      limit: query.limit,
+      skip: query.skip,
+    };
+  }
+
+  async insert(
+    workflowId: string,
+    input: DataCollectionInput,
+    db: Kysely<Tables> = this.database.db,
+    pathPrefix = 'body',
+  ) {
+    compilePattern(input.pattern, `${pathPrefix}.pattern`);
+    const id = uuidv7();
+    const now = isoNow();
+    try {
+      await db
+        .insertInto('data_collections')
+        .values({
+          id,
+          workflow_id: workflowId,
+          tag: input.tag,
+          type: 'table',
+          pattern: input.pattern,
+          format: input.format,
+          read_options: JSON.stringify(input.read_options ?? {}),
+          keys: input.keys ? JSON.stringify(input.keys) : null,
+          columns: JSON.stringify(input.columns ?? {}),
+          created_at: now,
+          updated_at: now,
+        })
+        .execute();
+    } catch (error) {
+      if (isUniqueViolation(error)) throw tagTaken();
+      throw error;
+    }
+    return id;
+  }
+
+  async create(actor: Actor, workflowId: string, input: DataCollectionInput) {
+    await this.workflows.access(actor, workflowId, 'resource.edit');
+    return this.get(actor, await this.insert(workflowId, input));
+  }
+
+  async get(actor: Actor, dataCollectionId: string) {
+    const { row, workflow } = await this.access(actor, dataCollectionId, 'resource.read');
+    return presentDataCollection(row, workflow.project_id);
+  }
+
+  async update(actor: Actor, dataCollectionId: string, changes: Partial<DataCollectionInput>) {
+    await this.access(actor, dataCollectionId, 'resource.edit');
+    if (changes.pattern !== undefined) compilePattern(changes.pattern);
+    try {
+      await this.database.db
+        .updateTable('data_collections')
+        .set({
+          ...(changes.tag === undefined ? {} : { tag: changes.tag }),
+          ...(changes.pattern === undefined ? {} : { pattern: changes.pattern }),
+          ...(changes.format === undefined ? {} : { format: changes.format }),
+          ...(changes.read_options === undefined ? {} : { read_options: JSON.stringify(changes.read_options) }),
+          ...(changes.keys === undefined ? {} : { keys: changes.keys ? JSON.stringify(changes.keys) : null }),
+          ...(changes.columns === undefined ? {} : { columns: JSON.stringify(changes.columns) }),
+          updated_at: isoNow(),
+        })
+        .where('id', '=', dataCollectionId)
+        .execute();
+    } catch (error) {
+      if (isUniqueViolation(error)) throw tagTaken();
+      throw error;
+    }
+    return this.get(actor, dataCollectionId);
+  }
+
+  async delete(actor: Actor, dataCollectionId: string): Promise<void> {
+    await this.access(actor, dataCollectionId, 'resource.edit');
+    await this.database.db.deleteFrom('data_collections').where('id', '=', dataCollectionId).execute();
+  }
+
+  /** Registered files of the workflow's runs whose path matches the collection's pattern. */
+  async files(actor: Actor, dataCollectionId: string, query: { limit: number; skip: number }) {
+    const { row } = await this.access(actor, dataCollectionId, 'resource.read');
+    const matching = await this.matchingFiles(row);
+    return {
+      items: matching.slice(query.skip, query.skip + query.limit).map(presentFile),
+      total: matching.length,
+      limit: query.limit,
+      skip: query.skip,
+    };
+  }
+
+  /** Every file of the collection, newest first (the pattern is a regex, so matching happens here). */
+  async matchingFiles(row: DataCollectionsTable) {
+    const pattern = compilePattern(row.pattern);
+    const files = await this.database.db
+      .selectFrom('files')
+      .innerJoin('runs', 'runs.id', 'files.run_id')
+      .selectAll('files')
+      .where('runs.workflow_id', '=', row.workflow_id)
+      .orderBy('files.created_at', 'desc')
+      .orderBy('files.id', 'desc')
+      .execute();
+    return files.filter((file) => pattern.test(file.path));
+  }
+}

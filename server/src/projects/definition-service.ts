@@ -1,0 +1,310 @@
+import type { ProjectDefinition } from '@service/common';
+import type { Kysely } from 'kysely';
+import { v7 as uuidv7 } from 'uuid';
+import { stringify } from 'yaml';
+import { compilePattern } from '../datacollections/pattern.js';
+import type { DataCollectionsService } from '../datacollections/service.js';
+import type { Database } from '../db/database.js';
+import type { Tables } from '../db/tables.js';
+import { isoNow } from '../db/time.js';
+import { DomainError, type FieldProblem } from '../errors.js';
+import { isInsideAllowedRoots } from '../ingestion/allowed-roots.js';
+import type { Actor, UserActor } from '../policy/actor.js';
+import { authorize } from '../policy/policy.js';
+import type { WorkflowsService } from '../workflows/service.js';
+import { parseProjectDefinition } from './definition-parser.js';
+import { asSharedResource } from './repository.js';
+import type { ProjectsService } from './service.js';
+
+/**
+ * Projects as YAML documents (ARCHITECTURE.md §10). Import creates the project or brings an
+ * existing one (same name, same creator) in line with the file: workflows, data collections and
+ * joins named in it are created or updated; ones it does not name are left alone, so a file never
+ * deletes data. Importing the same file twice changes nothing.
+ */
+export class ProjectDefinitions {
+  constructor(
+    private readonly database: Database,
+    private readonly allowedRoots: readonly string[],
+    private readonly projects: ProjectsService,
+    private readonly workflows: WorkflowsService,
+    private readonly dataCollections: DataCollectionsService,
+  ) {}
+
+  validate(text: string): ProjectDefinition {
+    const { definition, locate } = parseProjectDefinition(text);
+    const problems = this.semanticProblems(definition);
+    if (problems.length > 0) {
+      throw new DomainError('validation_failed', 'the project definition has errors', locate(problems));
+    }
+    return definition;
+  }
+
+  /** What the schema cannot say: allowed roots, compilable patterns, unique names, joins that resolve. */
+  private semanticProblems(definition: ProjectDefinition): FieldProblem[] {
+    const problems: FieldProblem[] = [];
+    const tags = new Map<string, number>();
+    definition.workflows.forEach((workflow, w) => {
+      const at = `workflows[${w}]`;
+      if (definition.workflows.findIndex((other) => other.name === workflow.name) !== w) {
+        problems.push({ path: `${at}.name`, message: 'another workflow has this name' });
+      }
+      workflow.data_location?.locations.forEach((location, l) => {
+        if (!isInsideAllowedRoots(location, this.allowedRoots)) {
+          problems.push({
+            path: `${at}.data_location.locations[${l}]`,
+            message: `${location} is not inside SERVICE_INGESTION_ALLOWED_ROOTS`,
+          });
+        }
+      });
+      const runsRegex = workflow.data_location?.runs_regex;
+      if (runsRegex !== undefined) {
+        try {
+          new RegExp(runsRegex, 'u');
+        } catch (error) {
+          problems.push({ path: `${at}.data_location.runs_regex`, message: (error as Error).message });
+        }
+      }
+      workflow.data_collections.forEach((collection, c) => {
+        try {
+          compilePattern(collection.pattern);
+        } catch (error) {
+          const detail = error instanceof DomainError ? error.errors?.[0]?.message : undefined;
+          problems.push({
+            path: `${at}.data_collections[${c}].pattern`,
+            message: detail ?? 'not a valid regular expression',
+          });
+        }
+        if (workflow.data_collections.findIndex((other) => other.tag === collection.tag) !== c) {
+          problems.push({
+            path: `${at}.data_collections[${c}].tag`,
+            message: 'another data collection of this workflow has this tag',
+          });
+        }
+        tags.set(collection.tag, (tags.get(collection.tag) ?? 0) + 1);
+      });
+    });
+    definition.joins?.forEach((join, j) => {
+      for (const side of ['left', 'right'] as const) {
+        const count = tags.get(join[side]) ?? 0;
+        if (count !== 1) {
+          problems.push({
+            path: `joins[${j}].${side}`,
+            message:
+              count === 0
+                ? `no data collection tagged ${join[side]}`
+                : `${join[side]} names data collections in several workflows`,
+          });
+        }
+      }
+    });
+    return problems;
+  }
+
+  async import(actor: UserActor, text: string): Promise<{ project_id: string; created: boolean; changed: boolean }> {
+    const definition = this.validate(text);
+    const existingId = await this.projects.findOwnByName(actor, definition);
+    if (existingId === undefined) {
+      authorize(actor, 'resource.create');
+      const projectId = await this.database.db.transaction().execute(async (trx) => {
+        const id = await this.projects.create(
+          actor,
+          {
+            name: definition.name,
+            description: definition.description ?? '',
+            is_public: definition.is_public ?? false,
+          },
+          trx,
+        );
+        await this.apply(id, definition, trx);
+        return id;
+      });
+      return { project_id: projectId, created: true, changed: true };
+    }
+
+    const record = await this.projects.access(actor, existingId, 'resource.edit');
+    if (definition.is_public !== undefined && definition.is_public !== (record.row.is_public === 1)) {
+      authorize(actor, 'resource.share', asSharedResource(record));
+    }
+    const before = stringify(await this.definitionOf(existingId));
+    await this.database.db.transaction().execute(async (trx) => {
+      await trx
+        .updateTable('projects')
+        .set({
+          ...(definition.description === undefined ? {} : { description: definition.description }),
+          ...(definition.is_public === undefined ? {} : { is_public: definition.is_public ? 1 : 0 }),
+        })
+        .where('id', '=', existingId)
+        .execute();
+      await this.apply(existingId, definition, trx);
+    });
+    const changed = stringify(await this.definitionOf(existingId)) !== before;
+    if (changed)
+      await this.database.db
+        .updateTable('projects')
+        .set({ updated_at: isoNow() })
+        .where('id', '=', existingId)
+        .execute();
+    return { project_id: existingId, created: false, changed };
+  }
+
+  private async apply(projectId: string, definition: ProjectDefinition, trx: Kysely<Tables>): Promise<void> {
+    const collectionIds = new Map<string, string>();
+    for (const [w, workflow] of definition.workflows.entries()) {
+      const existing = await trx
+        .selectFrom('workflows')
+        .select('id')
+        .where('project_id', '=', projectId)
+        .where('name', '=', workflow.name)
+        .executeTakeFirst();
+      const engine = workflow.engine ? JSON.stringify(workflow.engine) : null;
+      const dataLocation = workflow.data_location ? JSON.stringify(workflow.data_location) : null;
+      let workflowId: string;
+      if (existing) {
+        workflowId = existing.id;
+        await trx
+          .updateTable('workflows')
+          .set({ engine, data_location: dataLocation })
+          .where('id', '=', workflowId)
+          .where((eb) =>
+            eb.or([eb('engine', 'is distinct from', engine), eb('data_location', 'is distinct from', dataLocation)]),
+          )
+          .execute();
+      } else {
+        workflowId = await this.workflows.insert(projectId, workflow, trx);
+      }
+      for (const [c, collection] of workflow.data_collections.entries()) {
+        const current = await trx
+          .selectFrom('data_collections')
+          .select('id')
+          .where('workflow_id', '=', workflowId)
+          .where('tag', '=', collection.tag)
+          .executeTakeFirst();
+        const values = {
+          pattern: collection.pattern,
+          format: collection.format,
+          read_options: JSON.stringify(collection.read_options ?? {}),
+          keys: collection.keys ? JSON.stringify(collection.keys) : null,
+          columns: JSON.stringify(collection.columns ?? {}),
+        };
+        if (current) {
+          await trx
+            .updateTable('data_collections')
+            .set(values)
+            .where('id', '=', current.id)
+            .where((eb) =>
+              eb.or(
+                Object.entries(values).map(([column, value]) =>
+                  eb(column as keyof typeof values, 'is distinct from', value),
+                ),
+              ),
+            )
+            .execute();
+          collectionIds.set(collection.tag, current.id);
+        } else {
+          const id = await this.dataCollections.insert(
+            workflowId,
+            collection,
+            trx,
+            `workflows[${w}].data_collections[${c}]`,
+          );
+          collectionIds.set(collection.tag, id);
+        }
+      }
+    }
+    for (const join of definition.joins ?? []) {
+      const values = {
+        left_data_collection_id: collectionIds.get(join.left) as string,
+        right_data_collection_id: collectionIds.get(join.right) as string,
+        on_columns: JSON.stringify(join.on),
+        how: join.how,
+      };
+      const current = await trx
+        .selectFrom('joins')
+        .select('id')
+        .where('project_id', '=', projectId)
+        .where('name', '=', join.name)
+        .executeTakeFirst();
+      if (current) await trx.updateTable('joins').set(values).where('id', '=', current.id).execute();
+      else
+        await trx
+          .insertInto('joins')
+          .values({ id: uuidv7(), project_id: projectId, name: join.name, ...values })
+          .execute();
+    }
+  }
+
+  /** The project as a definition document, the inverse of import. */
+  async definitionOf(projectId: string): Promise<ProjectDefinition> {
+    const db = this.database.db;
+    const project = await db.selectFrom('projects').selectAll().where('id', '=', projectId).executeTakeFirstOrThrow();
+    const workflows = await db
+      .selectFrom('workflows')
+      .selectAll()
+      .where('project_id', '=', projectId)
+      .orderBy('created_at')
+      .orderBy('id')
+      .execute();
+    const collections = workflows.length
+      ? await db
+          .selectFrom('data_collections')
+          .selectAll()
+          .where(
+            'workflow_id',
+            'in',
+            workflows.map((w) => w.id),
+          )
+          .orderBy('created_at')
+          .orderBy('id')
+          .execute()
+      : [];
+    const joins = await db
+      .selectFrom('joins')
+      .selectAll()
+      .where('project_id', '=', projectId)
+      .orderBy('name')
+      .execute();
+    const tagOf = new Map(collections.map((c) => [c.id, c.tag]));
+    return {
+      name: project.name,
+      ...(project.description === '' ? {} : { description: project.description }),
+      is_public: project.is_public === 1,
+      workflows: workflows.map((workflow) => ({
+        name: workflow.name,
+        ...(workflow.engine ? { engine: JSON.parse(workflow.engine) } : {}),
+        ...(workflow.data_location ? { data_location: JSON.parse(workflow.data_location) } : {}),
+        data_collections: collections
+          .filter((c) => c.workflow_id === workflow.id)
+          .map((c) => {
+            const readOptions = JSON.parse(c.read_options) as Record<string, unknown>;
+            const columns = JSON.parse(c.columns) as Record<string, string>;
+            return {
+              tag: c.tag,
+              type: c.type,
+              pattern: c.pattern,
+              format: c.format,
+              ...(Object.keys(readOptions).length ? { read_options: readOptions } : {}),
+              ...(c.keys ? { keys: JSON.parse(c.keys) as string[] } : {}),
+              ...(Object.keys(columns).length ? { columns } : {}),
+            };
+          }),
+      })),
+      ...(joins.length
+        ? {
+            joins: joins.map((join) => ({
+              name: join.name,
+              left: tagOf.get(join.left_data_collection_id) ?? '',
+              right: tagOf.get(join.right_data_collection_id) ?? '',
+              on: JSON.parse(join.on_columns) as string[],
+              how: join.how,
+            })),
+          }
+        : {}),
+    };
+  }
+
+  async export(actor: Actor, projectId: string): Promise<string> {
+    await this.projects.access(actor, projectId, 'resource.read');
+    return stringify(await this.definitionOf(projectId), { lineWidth: 0 });
+  }
+}

@@ -1,0 +1,198 @@
+import type { Project, ProjectDefinition } from '@service/common';
+import type { Kysely } from 'kysely';
+import { v7 as uuidv7 } from 'uuid';
+import type { Database } from '../db/database.js';
+import { isUniqueViolation } from '../db/errors.js';
+import type { Tables } from '../db/tables.js';
+import { isoNow } from '../db/time.js';
+import { DomainError, notFound } from '../errors.js';
+import type { Actor, UserActor } from '../policy/actor.js';
+import { authorize, type ResourceAction } from '../policy/policy.js';
+import { normalizeEmail } from '../users/repository.js';
+import { presentProject } from './presenters.js';
+import { asSharedResource, type ProjectRecord, ProjectsRepository } from './repository.js';
+
+const nameTaken = () => new DomainError('name_taken', 'you already have a project with this name');
+
+/** Projects: creation, visibility, sharing. Every access goes through the policy. */
+export class ProjectsService {
+  readonly repository: ProjectsRepository;
+
+  constructor(private readonly database: Database) {
+    this.repository = new ProjectsRepository(database.db);
+  }
+
+  /** Loads a project and checks the actor may do `action` on it (404 if they may not even see it). */
+  async access(actor: Actor, projectId: string, action: ResourceAction): Promise<ProjectRecord> {
+    const record = await this.repository.find(projectId);
+    if (!record) throw notFound('project');
+    authorize(actor, action, asSharedResource(record));
+    return record;
+  }
+
+  async list(actor: Actor, query: { limit: number; skip: number; scope: 'all' | 'mine' | 'shared' | 'public' }) {
+    const { records, total } = await this.repository.listVisible({
+      userId: actor.kind === 'user' ? actor.userId : null,
+      admin: actor.kind === 'user' && actor.role === 'admin',
+      includePublic: actor.kind === 'user' || actor.mayBrowsePublic,
+      ...query,
+    });
+    return {
+      items: records.map((record) => presentProject(record, actor)),
+      total,
+      limit: query.limit,
+      skip: query.skip,
+    };
+  }
+
+  async get(actor: Actor, projectId: string): Promise<Project> {
+    return presentProject(await this.access(actor, projectId, 'resource.read'), actor);
+  }
+
+  async create(
+    actor: UserActor,
+    request: { name: string; description: string; is_public: boolean },
+    db: Kysely<Tables> = this.database.db,
+  ): Promise<string> {
+    const id = uuidv7();
+    const now = isoNow();
+    try {
+      await db
+        .insertInto('projects')
+        .values({
+          id,
+          name: request.name,
+          description: request.description,
+          is_public: request.is_public ? 1 : 0,
+          created_by: actor.userId,
+          created_at: now,
+          updated_at: now,
+        })
+        .execute();
+    } catch (error) {
+      if (isUniqueViolation(error)) throw nameTaken();
+      throw error;
+    }
+    await db.insertInto('project_members').values({ project_id: id, user_id: actor.userId, role: 'owner' }).execute();
+    return id;
+  }
+
+  async createAndPresent(actor: UserActor, request: { name: string; description: string; is_public: boolean }) {
+    const id = await this.database.db.transaction().execute((trx) => this.create(actor, request, trx));
+    return this.get(actor, id);
+  }
+
+  async update(
+    actor: Actor,
+    projectId: string,
+    changes: { name?: string | undefined; description?: string | undefined },
+  ) {
+    await this.access(actor, projectId, 'resource.edit');
+    try {
+      await this.database.db
+        .updateTable('projects')
+        .set({
+          ...(changes.name === undefined ? {} : { name: changes.name }),
+          ...(changes.description === undefined ? {} : { description: changes.description }),
+          updated_at: isoNow(),
+        })
+        .where('id', '=', projectId)
+        .execute();
+    } catch (error) {
+      if (isUniqueViolation(error)) throw nameTaken();
+      throw error;
+    }
+    return this.get(actor, projectId);
+  }
+
+  /** Replaces the member lists and the public switch; members are named by user id or email. */
+  async setPermissions(
+    actor: Actor,
+    projectId: string,
+    request: { owners: string[]; editors: string[]; viewers: string[]; is_public: boolean },
+  ): Promise<Project> {
+    await this.access(actor, projectId, 'resource.share');
+    const wanted = [
+      ...request.owners.map((who, index) => ({ who, role: 'owner' as const, path: `body.owners[${index}]` })),
+      ...request.editors.map((who, index) => ({ who, role: 'editor' as const, path: `body.editors[${index}]` })),
+      ...request.viewers.map((who, index) => ({ who, role: 'viewer' as const, path: `body.viewers[${index}]` })),
+    ];
+    const users = await this.database.db
+      .selectFrom('users')
+      .select(['id', 'email_normalized'])
+      .where((eb) =>
+        eb.or([
+          eb(
+            'id',
+            'in',
+            wanted.map((w) => w.who),
+          ),
+          eb(
+            'email_normalized',
+            'in',
+            wanted.map((w) => normalizeEmail(w.who)),
+          ),
+        ]),
+      )
+      .execute();
+    const members = new Map<string, 'owner' | 'editor' | 'viewer'>();
+    const problems: { path: string; message: string }[] = [];
+    for (const { who, role, path } of wanted) {
+      const user = users.find((u) => u.id === who || u.email_normalized === normalizeEmail(who));
+      if (!user) problems.push({ path, message: `no account ${JSON.stringify(who)}` });
+      else if (members.has(user.id)) problems.push({ path, message: 'this person is listed twice' });
+      else members.set(user.id, role);
+    }
+    if (problems.length > 0)
+      throw new DomainError('validation_failed', 'some members are unknown or listed twice', problems);
+    await this.database.db.transaction().execute(async (trx) => {
+      await trx.deleteFrom('project_members').where('project_id', '=', projectId).execute();
+      await trx
+        .insertInto('project_members')
+        .values([...members].map(([userId, role]) => ({ project_id: projectId, user_id: userId, role })))
+        .execute();
+      await trx
+        .updateTable('projects')
+        .set({ is_public: request.is_public ? 1 : 0, updated_at: isoNow() })
+        .where('id', '=', projectId)
+        .execute();
+    });
+    return this.get(actor, projectId);
+  }
+
+  async delete(actor: Actor, projectId: string): Promise<void> {
+    await this.access(actor, projectId, 'resource.delete');
+    await this.database.db.deleteFrom('projects').where('id', '=', projectId).execute();
+  }
+
+  /** The project a definition names, among those the actor created. */
+  async findOwnByName(actor: UserActor, definition: Pick<ProjectDefinition, 'name'>): Promise<string | undefined> {
+    const row = await this.database.db
+      .selectFrom('projects')
+      .select('id')
+      .where('created_by', '=', actor.userId)
+      .where('name', '=', definition.name)
+      .executeTakeFirst();
+    return row?.id;
+  }
+
+  /** Deletes the projects whose only owner is this user (used when a temporary user expires). */
+  async deleteSolelyOwnedBy(db: Kysely<Tables>, userId: string): Promise<void> {
+    const owned = await db
+      .selectFrom('project_members')
+      .select('project_id')
+      .where('user_id', '=', userId)
+      .where('role', '=', 'owner')
+      .execute();
+    for (const { project_id } of owned) {
+      const otherOwners = await db
+        .selectFrom('project_members')
+        .select('user_id')
+        .where('project_id', '=', project_id)
+        .where('role', '=', 'owner')
+        .where('user_id', '!=', userId)
+        .executeTakeFirst();
+      if (!otherOwners) await db.deleteFrom('projects').where('id', '=', project_id).execute();
+    }
+  }
+}

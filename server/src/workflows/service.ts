@@ -1,0 +1,222 @@
+import type { DataLocation } from '@service/common';
+import type { Kysely } from 'kysely';
+import { v7 as uuidv7 } from 'uuid';
+import type { Config } from '../config/config.js';
+import type { Database } from '../db/database.js';
+import { isUniqueViolation } from '../db/errors.js';
+import type { Tables, WorkflowsTable } from '../db/tables.js';
+import { isoNow } from '../db/time.js';
+import { DomainError, notFound } from '../errors.js';
+import { assertLocationsAllowed } from '../ingestion/allowed-roots.js';
+import type { Actor } from '../policy/actor.js';
+import type { ResourceAction } from '../policy/policy.js';
+import type { ProjectsService } from '../projects/service.js';
+import { presentRun, presentRunConfiguration, presentWorkflow } from './presenters.js';
+
+export interface WorkflowInput {
+  name: string;
+  engine?: { name: string; version?: string | undefined } | null | undefined;
+  data_location?: DataLocation | null | undefined;
+}
+
+const page = <T>(items: T[], total: number, query: { limit: number; skip: number }) => ({
+  items,
+  total,
+  limit: query.limit,
+  skip: query.skip,
+});
+
+/** Workflows of a project, their run configurations and their runs. */
+export class WorkflowsService {
+  constructor(
+    private readonly database: Database,
+    private readonly config: Config,
+    private readonly projects: ProjectsService,
+  ) {}
+
+  /** Loads a workflow and checks `action` on its project. */
+  async access(actor: Actor, workflowId: string, action: ResourceAction): Promise<WorkflowsTable> {
+    const row = await this.database.db
+      .selectFrom('workflows')
+      .selectAll()
+      .where('id', '=', workflowId)
+      .executeTakeFirst();
+    if (!row) throw notFound('workflow');
+    await this.projects.access(actor, row.project_id, action);
+    return row;
+  }
+
+  validateLocation(dataLocation: DataLocation | null | undefined, pathPrefix: string): void {
+    if (!dataLocation) return;
+    assertLocationsAllowed(dataLocation.locations, this.config.ingestion.allowedRoots, `${pathPrefix}.locations`);
+    if (dataLocation.runs_regex !== undefined) {
+      try {
+        new RegExp(dataLocation.runs_regex, 'u');
+      } catch (error) {
+        throw new DomainError('validation_failed', 'runs_regex is not a valid regular expression', [
+          { path: `${pathPrefix}.runs_regex`, message: (error as Error).message },
+        ]);
+      }
+    }
+  }
+
+  async list(actor: Actor, projectId: string, query: { limit: number; skip: number }) {
+    await this.projects.access(actor, projectId, 'resource.read');
+    const base = this.database.db.selectFrom('workflows').where('project_id', '=', projectId);
+    const [rows, count] = await Promise.all([
+      base
+        .selectAll()
+        .orderBy('created_at', 'desc')
+        .orderBy('id', 'desc')
+        .limit(query.limit)
+        .offset(query.skip)
+        .execute(),
+      base.select((eb) => eb.fn.countAll<number>().as('total')).executeTakeFirstOrThrow(),
+    ]);
+    return page(rows.map(presentWorkflow), Number(count.total), query);
+  }
+
+  /** Inserts a workflow (inside a caller's transaction when given); `name_taken` on a duplicate name. */
+  async insert(projectId: string, input: WorkflowInput, db: Kysely<Tables> = this.database.db): Promise<string> {
+    this.validateLocation(input.data_location, 'body.data_location');
+    const id = uuidv7();
+    const now = isoNow();
+    try {
+      await db
+        .insertInto('workflows')
+        .values({
+          id,
+          project_id: projectId,
+          name: input.name,
+          engine: input.engine ? JSON.stringify(input.engine) : null,
+          data_location: input.data_location ? JSON.stringify(input.data_location) : null,
+          created_at: now,
+          updated_at: now,
+        })
+        .execute();
+    } catch (error) {
+      if (isUniqueViolation(error))
+        throw new DomainError('name_taken', 'the project already has a workflow with this name');
+      throw error;
+    }
+    return id;
+  }
+
+  async create(actor: Actor, projectId: string, input: WorkflowInput) {
+    await this.projects.access(actor, projectId, 'resource.edit');
+    return this.get(actor, await this.insert(projectId, input));
+  }
+
+  async get(actor: Actor, workflowId: string) {
+    return presentWorkflow(await this.access(actor, workflowId, 'resource.read'));
+  }
+
+  async update(actor: Actor, workflowId: string, changes: Partial<WorkflowInput>) {
+    await this.access(actor, workflowId, 'resource.edit');
+    this.validateLocation(changes.data_location, 'body.data_location');
+    try {
+      await this.database.db
+        .updateTable('workflows')
+        .set({
+          ...(changes.name === undefined ? {} : { name: changes.name }),
+          ...(changes.engine === undefined ? {} : { engine: changes.engine ? JSON.stringify(changes.engine) : null }),
+          ...(changes.data_location === undefined
+            ? {}
+            : { data_location: changes.data_location ? JSON.stringify(changes.data_location) : null }),
+          updated_at: isoNow(),
+        })
+        .where('id', '=', workflowId)
+        .execute();
+    } catch (error) {
+      if (isUniqueViolation(error))
+        throw new DomainError('name_taken', 'the project already has a workflow with this name');
+      throw error;
+    }
+    return this.get(actor, workflowId);
+  }
+
+  async delete(actor: Actor, workflowId: string): Promise<void> {
+    await this.access(actor, workflowId, 'resource.edit');
+    await this.database.db.deleteFrom('workflows').where('id', '=', workflowId).execute();
+  }
+
+  async listRunConfigurations(actor: Actor, workflowId: string, query: { limit: number; skip: number }) {
+    await this.access(actor, workflowId, 'resource.read');
+    const base = this.database.db.selectFrom('run_configurations').where('workflow_id', '=', workflowId);
+    const [rows, count] = await Promise.all([
+      base
+        .selectAll()
+        .orderBy('created_at', 'desc')
+        .orderBy('id', 'desc')
+        .limit(query.limit)
+        .offset(query.skip)
+        .execute(),
+      base.select((eb) => eb.fn.countAll<number>().as('total')).executeTakeFirstOrThrow(),
+    ]);
+    return page(rows.map(presentRunConfiguration), Number(count.total), query);
+  }
+
+  /** Saves a parameter set as the next version of its name; racing saves get consecutive versions. */
+  async createRunConfiguration(
+    actor: Actor,
+    workflowId: string,
+    input: { name: string; parameters: Record<string, unknown> },
+  ) {
+    await this.access(actor, workflowId, 'resource.edit');
+    for (let attempt = 0; attempt < 5; attempt++) {
+      const latest = await this.database.db
+        .selectFrom('run_configurations')
+        .select((eb) => eb.fn.max('version').as('version'))
+        .where('workflow_id', '=', workflowId)
+        .where('name', '=', input.name)
+        .executeTakeFirst();
+      const row = {
+        id: uuidv7(),
+        workflow_id: workflowId,
+        name: input.name,
+        version: Number(latest?.version ?? 0) + 1,
+        parameters: JSON.stringify(input.parameters),
+        created_at: isoNow(),
+      };
+      try {
+        await this.database.db.insertInto('run_configurations').values(row).execute();
+        return presentRunConfiguration(row);
+      } catch (error) {
+        if (!isUniqueViolation(error)) throw error;
+      }
+    }
+    throw new DomainError('service_unavailable', 'too many concurrent saves of this run configuration; try again');
+  }
+
+  async listRuns(actor: Actor, workflowId: string, query: { limit: number; skip: number }) {
+    await this.access(actor, workflowId, 'resource.read');
+    const base = this.database.db.selectFrom('runs').where('workflow_id', '=', workflowId);
+    const [rows, count] = await Promise.all([
+      base
+        .selectAll()
+        .orderBy('created_at', 'desc')
+        .orderBy('id', 'desc')
+        .limit(query.limit)
+        .offset(query.skip)
+        .execute(),
+      base.select((eb) => eb.fn.countAll<number>().as('total')).executeTakeFirstOrThrow(),
+    ]);
+    return page(rows.map(presentRun), Number(count.total), query);
+  }
+
+  private async accessRun(actor: Actor, runId: string, action: ResourceAction) {
+    const run = await this.database.db.selectFrom('runs').selectAll().where('id', '=', runId).executeTakeFirst();
+    if (!run) throw notFound('run');
+    await this.access(actor, run.workflow_id, action);
+    return run;
+  }
+
+  async getRun(actor: Actor, runId: string) {
+    return presentRun(await this.accessRun(actor, runId, 'resource.read'));
+  }
+
+  async deleteRun(actor: Actor, runId: string): Promise<void> {
+    await this.accessRun(actor, runId, 'resource.edit');
+    await this.database.db.deleteFrom('runs').where('id', '=', runId).execute();
+  }
+}
