@@ -6,7 +6,7 @@ export default defineConfig({
   ssr: { resolve: { conditions: ['source'], externalConditions: ['source'] } },
   test: {
     include: ['{server,cli,common,web,bench}/test/**/*.test.{ts,tsx}'],
-    globalSetup: ['test/support/postgres-global-setup.ts'],
+    globalSetup: ['test/support/postgres-global-setup.ts', 'test/support/s3-global-setup.ts'],
     testTimeout: 30_000,
     hookTimeout: 60_000,
     // Argon2 and RSA work is CPU-bound; two cores are what CI has.

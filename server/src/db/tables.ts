@@ -172,6 +172,12 @@ export interface JoinsTable {
   how: 'inner' | 'left' | 'right' | 'outer';
 }
 
+export interface DeltaCommitsTable {
+  table_id: string;
+  version: number;
+  claimed_at: string;
+}
+
 export interface Tables {
   users: UsersTable;
   sessions: SessionsTable;
@@ -189,6 +195,7 @@ export interface Tables {
   files: FilesTable;
   data_collections: DataCollectionsTable;
   joins: JoinsTable;
+  delta_commits: DeltaCommitsTable;
 }
 
 export type UserRow = Selectable<UsersTable>;

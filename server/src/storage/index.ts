@@ -1,8 +1,9 @@
 import type { Config } from '../config/config.js';
 import { LocalStorage } from './local.js';
+import { S3Storage } from './s3.js';
 import type { ObjectStorage } from './storage.js';
 
 export function openStorage(config: Config): ObjectStorage {
   if (config.storage.kind === 'local') return new LocalStorage(config.storage.root);
-  throw new Error('S3 storage is not available yet');
+  return new S3Storage({ bucket: config.storage.bucket, prefix: config.storage.prefix, ...config.s3 });
 }

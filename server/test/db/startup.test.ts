@@ -22,7 +22,12 @@ describeEachDialect('startup on a shared database', (dialect) => {
     const target = await createTestDatabase(dialect);
     const database = openDatabase(databaseConfig(target.url));
     try {
-      expect((await migrateToLatest(database)).applied).toEqual(['0001_accounts', '0002_access', '0004_projects']);
+      expect((await migrateToLatest(database)).applied).toEqual([
+        '0001_accounts',
+        '0002_access',
+        '0003_delta_commits',
+        '0004_projects',
+      ]);
       expect((await migrateToLatest(database)).applied).toEqual([]);
       const tables = await database.db.introspection.getTables();
       expect(tables.map((table) => table.name)).toEqual(

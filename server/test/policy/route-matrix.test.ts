@@ -1,6 +1,5 @@
 import { randomUUID } from 'node:crypto';
 import type { AuthMode } from '@service/common';
-import type { UserActor } from '@service/server/src/policy/actor.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   ADMIN,
@@ -10,6 +9,7 @@ import {
   startTestServer,
   type TestServer,
 } from '../../../test/support/test-server.js';
+import type { UserActor } from '../../src/policy/actor.js';
 
 /**
  * Every route × every actor × every mode, with the status each must get. The list of routes comes

@@ -1,12 +1,14 @@
 import type { Migration, MigrationProvider } from 'kysely';
 import * as accounts from './0001_accounts.js';
 import * as access from './0002_access.js';
+import * as deltaCommits from './0003_delta_commits.js';
 import * as projects from './0004_projects.js';
 
 /** Every migration, in order. Bundled as modules so the built server needs no migrations folder. */
 const migrations: Record<string, Migration> = {
   '0001_accounts': accounts,
   '0002_access': access,
+  '0003_delta_commits': deltaCommits,
   '0004_projects': projects,
 };
 

@@ -1,0 +1,121 @@
+import type { SqlConnection } from '../duckdb.js';
+import { quoteIdentifier, stringList } from '../sql.js';
+import type { DeltaEngine } from './engine.js';
+import { partitionValueSql } from './partition-values.js';
+import type { DeltaFile, DeltaSnapshot } from './snapshot.js';
+import { sqlTypeOf } from './types.js';
+
+/** A SELECT over a snapshot's rows; its local files stay readable until `release()`. */
+export interface DeltaScan {
+  /** A query with the table's columns in schema order, typed as the schema says. */
+  sql: string;
+  snapshot: DeltaSnapshot;
+  /** Where DuckDB reads each active file, for per-file queries (e.g. which files hold which rows). */
+  localFiles: { file: DeltaFile; localPath: string }[];
+  release(): void;
+}
+
+/** A temporary view over a snapshot in one connection; `release()` drops it. */
+export interface DeltaView {
+  name: string;
+  snapshot: DeltaSnapshot;
+  release(): Promise<void>;
+}
+
+function parquetSource(paths: readonly string[]): string {
+  // Partition values come from the log only, never from directory names.
+  return `read_parquet(${stringList(paths)}, union_by_name = true, hive_partitioning = false)`;
+}
+
+/**
+ * Builds the query over a snapshot's files: one `read_parquet` per distinct set of partition
+ * values, with the partition columns as typed literals (so a filter on them drops whole groups),
+ * columns a group's files lack (added by schema evolution) as typed NULLs, and every column cast
+ * to its schema type. Reads only Parquet footers; the data stays on disk until the query runs.
+ */
+export async function openScan(
+  engine: DeltaEngine,
+  connection: SqlConnection,
+  snapshot: DeltaSnapshot,
+): Promise<DeltaScan> {
+  const fields = snapshot.schema.fields;
+  const partitionColumns = new Set(snapshot.partitionColumns);
+  if (snapshot.files.length === 0) {
+    const columns = fields.map((field) => `CAST(NULL AS ${sqlTypeOf(field.type)}) AS ${quoteIdentifier(field.name)}`);
+    return { sql: `SELECT ${columns.join(', ')} LIMIT 0`, snapshot, localFiles: [], release: () => undefined };
+  }
+  const lease = await engine.files.acquire(snapshot.files.map((file) => ({ key: file.key, size: file.size })));
+  try {
+    const groups = new Map<string, { file: DeltaFile; paths: string[] }>();
+    snapshot.files.forEach((file, index) => {
+      const id = JSON.stringify(snapshot.partitionColumns.map((column) => file.partitionValues[column] ?? null));
+      const group = groups.get(id) ?? { file, paths: [] };
+      group.paths.push(lease.paths[index]!);
+      groups.set(id, group);
+    });
+    const selects: string[] = [];
+    for (const { file, paths } of groups.values()) {
+      const source = parquetSource(paths);
+      const present = new Map(
+        (await connection.describe(`SELECT * FROM ${source}`)).map((column) => [
+          column.name.toLowerCase(),
+          column.name,
+        ]),
+      );
+      const columns = fields.map((field) => {
+        const name = quoteIdentifier(field.name);
+        if (partitionColumns.has(field.name)) {
+          return `${partitionValueSql(file.partitionValues[field.name], field.type, field.name)} AS ${name}`;
+        }
+        const physical = present.get(field.name.toLowerCase());
+        const type = sqlTypeOf(field.type);
+        return physical === undefined
+          ? `CAST(NULL AS ${type}) AS ${name}`
+          : `CAST(${quoteIdentifier(physical)} AS ${type}) AS ${name}`;
+      });
+      selects.push(`SELECT ${columns.join(', ')} FROM ${source}`);
+    }
+    return {
+      sql: selects.join('\nUNION ALL\n'),
+      snapshot,
+      localFiles: snapshot.files.map((file, index) => ({ file, localPath: lease.paths[index]! })),
+      release: () => lease.release(),
+    };
+  } catch (error) {
+    lease.release();
+    throw error;
+  }
+}
+
+/**
+ * Creates (or replaces) a temporary view named `name` in the connection over a snapshot, so any
+ * SQL can run over the table without loading it into Node's memory.
+ */
+export async function createDeltaView(
+  engine: DeltaEngine,
+  connection: SqlConnection,
+  name: string,
+  snapshot: DeltaSnapshot,
+): Promise<DeltaView> {
+  const scan = await openScan(engine, connection, snapshot);
+  try {
+    await connection.run(`CREATE OR REPLACE TEMP VIEW ${quoteIdentifier(name)} AS ${scan.sql}`);
+  } catch (error) {
+    scan.release();
+    throw error;
+  }
+  let released = false;
+  return {
+    name,
+    snapshot,
+    async release() {
+      if (released) return;
+      released = true;
+      try {
+        await connection.run(`DROP VIEW IF EXISTS ${quoteIdentifier(name)}`);
+      } finally {
+        scan.release();
+      }
+    },
+  };
+}

@@ -1,0 +1,117 @@
+import { type DuckDBConnection, DuckDBInstance, type DuckDBType, DuckDBTypeId } from '@duckdb/node-api';
+
+/** A value bound to a `$1`/`?` placeholder. */
+export type SqlValue = string | number | boolean | bigint | null;
+
+/** A JSON-safe value as results come back: BIGINT, HUGEINT and DECIMAL arrive as strings. */
+export type JsonValue = null | boolean | number | string | JsonValue[] | { [key: string]: JsonValue };
+
+export type SqlRow = Record<string, JsonValue>;
+
+/** A column type as DuckDB reports it, without DuckDB's classes. */
+export type SqlType =
+  | { kind: 'scalar'; name: string }
+  | { kind: 'decimal'; precision: number; scale: number }
+  | { kind: 'list'; element: SqlType }
+  | { kind: 'struct'; fields: SqlColumn[] }
+  | { kind: 'map'; key: SqlType; value: SqlType };
+
+export interface SqlColumn {
+  name: string;
+  type: SqlType;
+}
+
+export interface DuckDBOptions {
+  /** Worker threads per query; defaults to 2. */
+  threads?: number;
+  /** e.g. `1GB`; DuckDB's default is 80% of RAM. */
+  memoryLimit?: string;
+  /** Where DuckDB spills when a query outgrows memory. */
+  tempDirectory?: string;
+}
+
+/**
+ * The process's one DuckDB database: in memory, UTC session time zone, no extension downloads.
+ * Connections are cheap; each concurrent piece of work takes its own.
+ */
+export class DuckDB {
+  private constructor(private readonly instance: DuckDBInstance) {}
+
+  static async open(options: DuckDBOptions = {}): Promise<DuckDB> {
+    const config: Record<string, string> = {
+      threads: String(options.threads ?? 2),
+      autoinstall_known_extensions: 'false',
+    };
+    if (options.memoryLimit !== undefined) config.memory_limit = options.memoryLimit;
+    if (options.tempDirectory !== undefined) config.temp_directory = options.tempDirectory;
+    const database = new DuckDB(await DuckDBInstance.create(':memory:', config));
+    await database.withConnection(async (connection) => {
+      // Naive timestamps (Parquet INT96, Delta partition values) are UTC instants.
+      await connection.run("SET GLOBAL TimeZone = 'UTC'");
+      await connection.run('SET GLOBAL parquet_metadata_cache = true');
+    });
+    return database;
+  }
+
+  async connect(): Promise<SqlConnection> {
+    return new SqlConnection(await this.instance.connect());
+  }
+
+  async withConnection<T>(work: (connection: SqlConnection) => Promise<T>): Promise<T> {
+    const connection = await this.connect();
+    try {
+      return await work(connection);
+    } finally {
+      connection.close();
+    }
+  }
+
+  close(): void {
+    this.instance.closeSync();
+  }
+}
+
+/** One DuckDB connection: its temporary views and tables are its own. Run one statement at a time. */
+export class SqlConnection {
+  constructor(private readonly connection: DuckDBConnection) {}
+
+  async run(sql: string, params?: SqlValue[]): Promise<void> {
+    await this.connection.run(sql, params);
+  }
+
+  /** Every row of the result, JSON-safe (see `JsonValue`). Only for results known to be small. */
+  async query(sql: string, params?: SqlValue[]): Promise<SqlRow[]> {
+    const reader = await this.connection.runAndReadAll(sql, params);
+    return reader.getRowObjectsJson() as SqlRow[];
+  }
+
+  /** Result columns of a query, without running it to completion. */
+  async describe(sql: string, params?: SqlValue[]): Promise<SqlColumn[]> {
+    const reader = await this.connection.runAndReadUntil(`SELECT * FROM (${sql}) LIMIT 0`, 0, params);
+    const types = reader.columnTypes();
+    return reader.columnNames().map((name, index) => ({ name, type: sqlType(types[index]!) }));
+  }
+
+  close(): void {
+    this.connection.closeSync();
+  }
+}
+
+function sqlType(type: DuckDBType): SqlType {
+  switch (type.typeId) {
+    case DuckDBTypeId.DECIMAL:
+      return { kind: 'decimal', precision: type.width, scale: type.scale };
+    case DuckDBTypeId.LIST:
+    case DuckDBTypeId.ARRAY:
+      return { kind: 'list', element: sqlType(type.valueType) };
+    case DuckDBTypeId.STRUCT:
+      return {
+        kind: 'struct',
+        fields: type.entryNames.map((name, index) => ({ name, type: sqlType(type.entryTypes[index]!) })),
+      };
+    case DuckDBTypeId.MAP:
+      return { kind: 'map', key: sqlType(type.keyType), value: sqlType(type.valueType) };
+    default:
+      return { kind: 'scalar', name: DuckDBTypeId[type.typeId] };
+  }
+}

@@ -1,0 +1,175 @@
+import { createReadStream } from 'node:fs';
+import { stat } from 'node:fs/promises';
+import type { Readable } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
+import { v7 as uuidv7 } from 'uuid';
+import type { Config } from '../config/config.js';
+import { compilePattern } from '../datacollections/pattern.js';
+import type { DataCollectionsService } from '../datacollections/service.js';
+import type { Database } from '../db/database.js';
+import type { FilesTable } from '../db/tables.js';
+import { isoNow } from '../db/time.js';
+import { DomainError, notFound } from '../errors.js';
+import { isInsideAllowedRoots } from '../ingestion/allowed-roots.js';
+import type { Actor } from '../policy/actor.js';
+import type { ObjectStorage } from '../storage/storage.js';
+import { presentFile } from '../workflows/presenters.js';
+import type { WorkflowsService } from '../workflows/service.js';
+import { contentTypeOf } from './content-type.js';
+import { HashingStream } from './hashing-stream.js';
+import { assertRelativePath } from './relative-path.js';
+
+export interface Upload {
+  runTag: string;
+  path: string;
+  content: Readable;
+}
+
+/** Files of runs: uploads into storage, registration, and reading them back. */
+export class FilesService {
+  constructor(
+    private readonly database: Database,
+    private readonly config: Config,
+    private readonly storage: ObjectStorage,
+    private readonly workflows: WorkflowsService,
+    private readonly dataCollections: DataCollectionsService,
+  ) {}
+
+  /**
+   * Streams an upload into storage (hashing it on the way, never holding it whole), then registers
+   * it as a file of the run. The same run and path again replace the file. A failed or cut-off
+   * upload registers nothing and leaves nothing in storage.
+   */
+  async upload(actor: Actor, dataCollectionId: string, upload: Upload) {
+    const { row: collection } = await this.dataCollections.access(actor, dataCollectionId, 'resource.edit');
+    assertRelativePath(upload.path, 'path');
+    if (!compilePattern(collection.pattern).test(upload.path)) {
+      upload.content.resume();
+      throw new DomainError('validation_failed', 'the path does not match the data collection’s file pattern', [
+        { path: 'path', message: `${upload.path} does not match ${collection.pattern}` },
+      ]);
+    }
+    const fileId = uuidv7();
+    const key = `files/${fileId}`;
+    const hashing = new HashingStream(this.config.uploadMaxBytes);
+    const stored = this.storage.put(key, hashing);
+    try {
+      await Promise.all([pipeline(upload.content, hashing), stored]);
+    } catch (error) {
+      await stored.catch(() => undefined);
+      await this.storage.delete([key]);
+      throw error;
+    }
+
+    try {
+      const replaced = await this.register(collection.workflow_id, upload, {
+        id: fileId,
+        size: hashing.size,
+        sha256: hashing.digest(),
+        storageKey: key,
+      });
+      if (replaced) await this.storage.delete([replaced]);
+    } catch (error) {
+      await this.storage.delete([key]);
+      throw error;
+    }
+    const row = await this.database.db
+      .selectFrom('files')
+      .innerJoin('runs', 'runs.id', 'files.run_id')
+      .selectAll('files')
+      .where('runs.workflow_id', '=', collection.workflow_id)
+      .where('runs.tag', '=', upload.runTag)
+      .where('files.path', '=', upload.path)
+      .executeTakeFirstOrThrow();
+    return presentFile(row);
+  }
+
+  /** Records the file (and its run, if new); answers the storage key of a file it replaced. */
+  private async register(
+    workflowId: string,
+    upload: Upload,
+    content: { id: string; size: number; sha256: string; storageKey: string },
+  ): Promise<string | null> {
+    return this.database.db.transaction().execute(async (trx) => {
+      const now = isoNow();
+      await trx
+        .insertInto('runs')
+        .values({
+          id: uuidv7(),
+          workflow_id: workflowId,
+          tag: upload.runTag,
+          location: null,
+          status: 'registered',
+          run_configuration_id: null,
+          started_at: null,
+          finished_at: null,
+          created_at: now,
+          updated_at: now,
+        })
+        .onConflict((oc) => oc.columns(['workflow_id', 'tag']).doNothing())
+        .execute();
+      const run = await trx
+        .selectFrom('runs')
+        .select('id')
+        .where('workflow_id', '=', workflowId)
+        .where('tag', '=', upload.runTag)
+        .executeTakeFirstOrThrow();
+      const previous = await trx
+        .selectFrom('files')
+        .select(['id', 'storage_key'])
+        .where('run_id', '=', run.id)
+        .where('path', '=', upload.path)
+        .executeTakeFirst();
+      const values = {
+        size: content.size,
+        sha256: content.sha256,
+        modified_at: now,
+        content_type: contentTypeOf(upload.path),
+        origin: 'upload' as const,
+        storage_key: content.storageKey,
+        source_path: null,
+        updated_at: now,
+      };
+      if (previous) {
+        await trx.updateTable('files').set(values).where('id', '=', previous.id).execute();
+        return previous.storage_key;
+      }
+      await trx
+        .insertInto('files')
+        .values({ id: content.id, run_id: run.id, path: upload.path, created_at: now, ...values })
+        .execute();
+      return null;
+    });
+  }
+
+  async access(actor: Actor, fileId: string): Promise<FilesTable> {
+    const row = await this.database.db
+      .selectFrom('files')
+      .innerJoin('runs', 'runs.id', 'files.run_id')
+      .selectAll('files')
+      .select('runs.workflow_id')
+      .where('files.id', '=', fileId)
+      .executeTakeFirst();
+    if (!row) throw notFound('file');
+    await this.workflows.access(actor, row.workflow_id, 'resource.read');
+    const { workflow_id: _workflow, ...file } = row;
+    return file;
+  }
+
+  async get(actor: Actor, fileId: string) {
+    return presentFile(await this.access(actor, fileId));
+  }
+
+  /** The file's bytes, whole or a range (`end` inclusive), from storage or from its scanned folder. */
+  async open(file: FilesTable, range?: { start: number; end: number }): Promise<Readable> {
+    if (file.storage_key !== null) return this.storage.get(file.storage_key, range);
+    const source = file.source_path;
+    // Scanned files are read again only while they stay inside the allowed roots.
+    if (source === null || !isInsideAllowedRoots(source, this.config.ingestion.allowedRoots))
+      throw notFound('file content');
+    await stat(source).catch(() => {
+      throw notFound('file content');
+    });
+    return createReadStream(source, range ?? {});
+  }
+}
