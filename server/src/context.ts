@@ -1,3 +1,6 @@
+import { randomUUID } from 'node:crypto';
+import { rm } from 'node:fs/promises';
+import { join } from 'node:path';
 import { AuditLog } from './audit/service.js';
 import { AccessTokens } from './auth/access-tokens.js';
 import { LoginTickets } from './auth/login-tickets.js';
@@ -10,9 +13,15 @@ import type { Config } from './config/config.js';
 import { DataCollectionsService } from './datacollections/service.js';
 import { type Database, openDatabase } from './db/database.js';
 import { migrateToLatest } from './db/migrate.js';
+import { createDeltaEngine, type DeltaEngine, DeltaTable, KyselyCommitClaims } from './engine/delta/index.js';
+import { DuckDB } from './engine/duckdb.js';
+import { LocalFileCache } from './engine/file-cache.js';
+import { FilesService } from './files/service.js';
 import { API_PREFIX } from './http/prefix.js';
 import { ProjectDefinitions } from './projects/definition-service.js';
 import { ProjectsService } from './projects/service.js';
+import { openStorage } from './storage/index.js';
+import type { ObjectStorage } from './storage/storage.js';
 import { UsersService } from './users/service.js';
 import { WorkflowsService } from './workflows/service.js';
 
@@ -35,7 +44,18 @@ export interface AppContext {
   workflows: WorkflowsService;
   dataCollections: DataCollectionsService;
   definitions: ProjectDefinitions;
+  storage: ObjectStorage;
+  duckdb: DuckDB;
+  delta: DeltaEngine;
+  files: FilesService;
+  /** The Delta table holding a data collection's rows. */
+  tableOf(dataCollectionId: string): DeltaTable;
+  /** Releases the database, DuckDB and the local file cache. */
+  close(): Promise<void>;
 }
+
+/** Local copies of remote Parquet files for DuckDB, which cannot read `s3://` here. */
+const CACHE_MAX_BYTES = 2 * 1024 ** 3;
 
 /**
  * Opens the database, brings its schema up to date, loads the signing key and creates the
@@ -43,6 +63,8 @@ export interface AppContext {
  */
 export async function createContext(config: Config): Promise<AppContext> {
   const database = openDatabase(config.database);
+  let duckdb: DuckDB | undefined;
+  const cacheDirectory = join(config.dataDir, 'cache', randomUUID());
   try {
     await migrateToLatest(database);
     const key = await loadSigningKey(database, config.auth.jwtPrivateKey);
@@ -79,6 +101,15 @@ export async function createContext(config: Config): Promise<AppContext> {
     const temporaryUsers = new TemporaryUsers(database.db, sessions, audit, config.auth.temporaryUserExpiryHours);
     // A temporary user's projects go with them, unless someone else co-owns them.
     temporaryUsers.ownedDataCleaners.push((trx, userId) => projects.deleteSolelyOwnedBy(trx, userId));
+    const storage = openStorage(config);
+    duckdb = await DuckDB.open({ tempDirectory: join(config.dataDir, 'tmp', 'duckdb') });
+    const cache =
+      storage.localPath('probe') === null
+        ? await LocalFileCache.open({ directory: cacheDirectory, maxBytes: CACHE_MAX_BYTES })
+        : null;
+    const delta = createDeltaEngine({ storage, duckdb, cache, tempDirectory: join(config.dataDir, 'tmp') });
+    const claims = KyselyCommitClaims.over(database.db);
+    const openedDuckdb = duckdb;
     return {
       config,
       database,
@@ -101,8 +132,19 @@ export async function createContext(config: Config): Promise<AppContext> {
         workflows,
         dataCollections,
       ),
+      storage,
+      duckdb: openedDuckdb,
+      delta,
+      files: new FilesService(database, config, storage, workflows, dataCollections),
+      tableOf: (dataCollectionId) => new DeltaTable(delta, claims, dataCollectionId, `deltatables/${dataCollectionId}`),
+      async close() {
+        openedDuckdb.close();
+        await rm(cacheDirectory, { recursive: true, force: true });
+        await database.close();
+      },
     };
   } catch (error) {
+    duckdb?.close();
     await database.close();
     throw error;
   }

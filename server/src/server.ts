@@ -21,7 +21,7 @@ export async function startServer(config: Config, options: AppOptions = {}): Pro
     for (const name of config.unknownSettings) app.log.warn({ setting: name }, 'unknown setting ignored (a typo?)');
     await app.listen({ host: config.host, port: config.port });
   } catch (error) {
-    await context.database.close();
+    await context.close();
     throw error;
   }
   const stopCleanup = startPeriodicCleanup(context.temporaryUsers, app.log);
@@ -35,7 +35,7 @@ export async function startServer(config: Config, options: AppOptions = {}): Pro
     async close() {
       stopCleanup();
       await app.close();
-      await context.database.close();
+      await context.close();
     },
   };
 }

@@ -37,7 +37,7 @@ export function userCommand(): Command {
         if (error instanceof DomainError) throw new Error(error.message);
         throw error;
       } finally {
-        await context.database.close();
+        await context.close();
       }
     });
   return user;
