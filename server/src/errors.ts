@@ -21,6 +21,7 @@ export type ErrorCode =
   | 'invalid_project_definition'
   | 'rate_limited'
   | 'payload_too_large'
+  | 'range_not_satisfiable'
   | 'unsupported_media_type'
   | 'service_unavailable'
   | 'internal_error';

@@ -1,24 +1,89 @@
+import multipart from '@fastify/multipart';
 import {
   createDataCollectionRequestSchema,
   dataCollectionListSchema,
   dataCollectionSchema,
   fileListSchema,
+  fileSchema,
   idParamsSchema,
   listQuerySchema,
   problemSchema,
+  tagSchema,
   updateDataCollectionRequestSchema,
 } from '@service/common';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import type { AppContext } from '../context.js';
+import { DomainError } from '../errors.js';
 import type { Authenticator } from '../http/authentication.js';
 
 const errors = { 400: problemSchema, 401: problemSchema, 403: problemSchema, 404: problemSchema };
 const common = { tags: ['data collections'], security: [{ bearerAuth: [] }] };
 
 export function dataCollectionsRoutes(context: AppContext, actorOf: Authenticator): FastifyPluginAsyncZod {
-  const { dataCollections } = context;
+  const { dataCollections, files } = context;
   return async (app) => {
+    await app.register(multipart, {
+      // One byte over the cap, so that the hashing stream (which knows the exact cap) refuses it.
+      limits: { fileSize: context.config.uploadMaxBytes + 1, files: 1, fields: 5, fieldSize: 4096, parts: 10 },
+    });
+
+    app.post(
+      '/datacollections/:id/files',
+      {
+        schema: {
+          ...common,
+          summary: 'Upload a file into a data collection (editors)',
+          description:
+            'multipart/form-data with optional fields `run` (run tag, default `uploads`) and `path` (relative to the run, default the file name; must match the collection’s pattern), then the part `file`. Fields must come before the file. The same run and path again replace the file.',
+          params: idParamsSchema,
+          consumes: ['multipart/form-data'],
+          response: { 201: fileSchema, 409: problemSchema, 413: problemSchema, ...errors },
+        },
+      },
+      async (request, reply) => {
+        const actor = await actorOf(request);
+        // Permission first: nobody streams bytes at us without the right to keep them.
+        await dataCollections.access(actor, request.params.id, 'resource.edit');
+        const fields: { run: string; path?: string } = { run: 'uploads' };
+        let uploaded: Awaited<ReturnType<typeof files.upload>> | undefined;
+        for await (const part of request.parts()) {
+          if (part.type === 'field') {
+            if (uploaded !== undefined) throw new DomainError('validation_failed', 'send the fields before the file');
+            const value = String(part.value);
+            if (part.fieldname === 'run') {
+              const tag = tagSchema.safeParse(value);
+              if (!tag.success) {
+                throw new DomainError('validation_failed', 'invalid run tag', [
+                  { path: 'run', message: tag.error.issues[0]?.message ?? 'invalid' },
+                ]);
+              }
+              fields.run = tag.data;
+            } else if (part.fieldname === 'path') {
+              fields.path = value;
+            } else {
+              throw new DomainError('validation_failed', 'unknown form field', [
+                { path: part.fieldname, message: 'unknown field' },
+              ]);
+            }
+          } else if (part.fieldname === 'file' && uploaded === undefined) {
+            uploaded = await files.upload(actor, request.params.id, {
+              runTag: fields.run,
+              path: fields.path ?? part.filename,
+              content: part.file,
+            });
+          } else {
+            part.file.resume();
+            throw new DomainError('validation_failed', 'send exactly one file, in the part named `file`');
+          }
+        }
+        if (uploaded === undefined) {
+          throw new DomainError('validation_failed', 'no file was sent', [{ path: 'file', message: 'required' }]);
+        }
+        return reply.code(201).send(uploaded);
+      },
+    );
+
     app.get(
       '/workflows/:id/datacollections',
       {

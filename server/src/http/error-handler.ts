@@ -33,6 +33,12 @@ const fastifyClientErrors: Record<string, ErrorCode> = {
   FST_ERR_CTP_INVALID_CONTENT_LENGTH: 'malformed_body',
   FST_ERR_CTP_EMPTY_JSON_BODY: 'malformed_body',
   FST_ERR_CTP_INVALID_JSON_BODY: 'malformed_body',
+  // @fastify/multipart
+  FST_REQ_FILE_TOO_LARGE: 'payload_too_large',
+  FST_INVALID_MULTIPART_CONTENT_TYPE: 'unsupported_media_type',
+  FST_PARTS_LIMIT: 'validation_failed',
+  FST_FILES_LIMIT: 'validation_failed',
+  FST_FIELDS_LIMIT: 'validation_failed',
 };
 
 export function sendProblem(reply: FastifyReply, code: ErrorCode, detail?: string, errors?: FieldError[]) {

@@ -20,6 +20,7 @@ const statusAndTitle: Record<ErrorCode, [number, string]> = {
   invalid_project_definition: [400, 'Invalid Project Definition'],
   rate_limited: [429, 'Too Many Requests'],
   payload_too_large: [413, 'Payload Too Large'],
+  range_not_satisfiable: [416, 'Range Not Satisfiable'],
   unsupported_media_type: [415, 'Unsupported Media Type'],
   service_unavailable: [503, 'Service Unavailable'],
   internal_error: [500, 'Internal Server Error'],

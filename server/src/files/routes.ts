@@ -1,0 +1,79 @@
+import { fileSchema, idParamsSchema, problemSchema } from '@service/common';
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import type { AppContext } from '../context.js';
+import { DomainError } from '../errors.js';
+import type { Authenticator } from '../http/authentication.js';
+
+const errors = { 400: problemSchema, 401: problemSchema, 403: problemSchema, 404: problemSchema };
+const common = { tags: ['files'], security: [{ bearerAuth: [] }] };
+
+/** `bytes=a-b`, `bytes=a-` or `bytes=-n` of a file of `size` bytes; one range only. */
+export function parseRange(header: string, size: number): { start: number; end: number } | 'unsatisfiable' {
+  const match = /^bytes=(\d*)-(\d*)$/.exec(header.trim());
+  if (!match || (match[1] === '' && match[2] === '')) return 'unsatisfiable';
+  let start: number;
+  let end: number;
+  if (match[1] === '') {
+    start = Math.max(0, size - Number(match[2]));
+    end = size - 1;
+  } else {
+    start = Number(match[1]);
+    end = match[2] === '' ? size - 1 : Math.min(Number(match[2]), size - 1);
+  }
+  if (start > end || start >= size) return 'unsatisfiable';
+  return { start, end };
+}
+
+export function filesRoutes(context: AppContext, actorOf: Authenticator): FastifyPluginAsyncZod {
+  const { files } = context;
+  return async (app) => {
+    app.get(
+      '/files/:id',
+      {
+        schema: {
+          ...common,
+          summary: 'One registered file',
+          params: idParamsSchema,
+          response: { 200: fileSchema, ...errors },
+        },
+      },
+      async (request) => files.get(await actorOf(request), request.params.id),
+    );
+
+    app.get(
+      '/files/:id/content',
+      {
+        schema: {
+          ...common,
+          summary: 'The file’s bytes (supports `Range: bytes=…`)',
+          params: idParamsSchema,
+        },
+      },
+      async (request, reply) => {
+        const file = await files.access(await actorOf(request), request.params.id);
+        const name = file.path.split('/').pop() ?? 'file';
+        reply
+          .header('accept-ranges', 'bytes')
+          .header('content-type', file.content_type)
+          .header('content-disposition', `attachment; filename="${name.replace(/["\\\r\n]/g, '_')}"`)
+          .header('etag', `"${file.sha256}"`)
+          .header('x-content-type-options', 'nosniff');
+        const rangeHeader = request.headers.range;
+        if (rangeHeader === undefined) {
+          reply.header('content-length', file.size);
+          return reply.send(await files.open(file));
+        }
+        const range = parseRange(rangeHeader, file.size);
+        if (range === 'unsatisfiable') {
+          reply.header('content-range', `bytes */${file.size}`);
+          throw new DomainError('range_not_satisfiable', `the file has ${file.size} bytes`);
+        }
+        return reply
+          .code(206)
+          .header('content-range', `bytes ${range.start}-${range.end}/${file.size}`)
+          .header('content-length', range.end - range.start + 1)
+          .send(await files.open(file, range));
+      },
+    );
+  };
+}
