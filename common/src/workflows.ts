@@ -148,3 +148,20 @@ export const joinSchema = z
     how: z.enum(['inner', 'left', 'right', 'outer']),
   })
   .meta({ id: 'Join' });
+
+export const upsertRequestSchema = z.strictObject({
+  data_collection_id: z.string().min(1).max(64),
+  file_ids: z.array(z.string().min(1).max(64)).min(1).max(10_000).optional(),
+  overwrite: z.boolean().optional(),
+  async_mode: z.boolean().optional(),
+});
+export const upsertAnswerSchema = z
+  .object({
+    data_collection_id: z.string(),
+    version: z.number().int().nullable(),
+    rows: z.number().int(),
+    files_added: z.number().int(),
+    files_replaced: z.number().int(),
+    columns: z.array(z.string()),
+  })
+  .meta({ id: 'UpsertResult' });

@@ -13,6 +13,7 @@ import type { Config } from './config/config.js';
 import { DataCollectionsService } from './datacollections/service.js';
 import { type Database, openDatabase } from './db/database.js';
 import { migrateToLatest } from './db/migrate.js';
+import { UpsertService } from './deltatables/upsert.js';
 import { createDeltaEngine, type DeltaEngine, DeltaTable, KyselyCommitClaims } from './engine/delta/index.js';
 import { DuckDB } from './engine/duckdb.js';
 import { LocalFileCache } from './engine/file-cache.js';
@@ -48,6 +49,7 @@ export interface AppContext {
   duckdb: DuckDB;
   delta: DeltaEngine;
   files: FilesService;
+  upserts: UpsertService;
   /** The Delta table holding a data collection's rows. */
   tableOf(dataCollectionId: string): DeltaTable;
   /** Releases the database, DuckDB and the local file cache. */
@@ -110,6 +112,8 @@ export async function createContext(config: Config): Promise<AppContext> {
     const delta = createDeltaEngine({ storage, duckdb, cache, tempDirectory: join(config.dataDir, 'tmp') });
     const claims = KyselyCommitClaims.over(database.db);
     const openedDuckdb = duckdb;
+    const tableOf = (dataCollectionId: string) =>
+      new DeltaTable(delta, claims, dataCollectionId, `deltatables/${dataCollectionId}`);
     return {
       config,
       database,
@@ -136,7 +140,8 @@ export async function createContext(config: Config): Promise<AppContext> {
       duckdb: openedDuckdb,
       delta,
       files: new FilesService(database, config, storage, workflows, dataCollections),
-      tableOf: (dataCollectionId) => new DeltaTable(delta, claims, dataCollectionId, `deltatables/${dataCollectionId}`),
+      tableOf,
+      upserts: new UpsertService(database, config, dataCollections, delta, tableOf),
       async close() {
         openedDuckdb.close();
         await rm(cacheDirectory, { recursive: true, force: true });

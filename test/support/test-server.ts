@@ -89,6 +89,7 @@ export interface Answer<T = Record<string, unknown>> {
 
 export interface CallOptions {
   json?: unknown;
+  form?: FormData;
   body?: string | URLSearchParams;
   token?: string;
   headers?: Record<string, string>;
@@ -102,7 +103,7 @@ export async function call<T = Record<string, unknown>>(
   options: CallOptions = {},
 ): Promise<Answer<T>> {
   const headers: Record<string, string> = { ...options.headers };
-  let body: string | URLSearchParams | undefined = options.body;
+  let body: string | URLSearchParams | FormData | undefined = options.form ?? options.body;
   if (options.json !== undefined) {
     headers['content-type'] = 'application/json';
     body = JSON.stringify(options.json);

@@ -178,6 +178,12 @@ export interface DeltaCommitsTable {
   claimed_at: string;
 }
 
+export interface DeltaSourcesTable {
+  data_collection_id: string;
+  file_id: string;
+  sha256: string;
+}
+
 export interface Tables {
   users: UsersTable;
   sessions: SessionsTable;
@@ -196,6 +202,7 @@ export interface Tables {
   data_collections: DataCollectionsTable;
   joins: JoinsTable;
   delta_commits: DeltaCommitsTable;
+  delta_sources: DeltaSourcesTable;
 }
 
 export type UserRow = Selectable<UsersTable>;

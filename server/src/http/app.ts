@@ -21,6 +21,7 @@ import { oauthRoutes } from '../auth/oauth-routes.js';
 import { authRoutes } from '../auth/routes.js';
 import type { AppContext } from '../context.js';
 import { dataCollectionsRoutes } from '../datacollections/routes.js';
+import { deltatablesRoutes } from '../deltatables/routes.js';
 import { filesRoutes } from '../files/routes.js';
 import { healthRoutes } from '../health/routes.js';
 import { requireInternalKey } from '../internal/key.js';
@@ -125,6 +126,7 @@ export async function buildApp(context: AppContext, options: AppOptions = {}): P
       await api.register(workflowsRoutes(context, actorOf));
       await api.register(dataCollectionsRoutes(context, actorOf));
       await api.register(filesRoutes(context, actorOf));
+      await api.register(deltatablesRoutes(context, actorOf));
       if (internalKey !== null) await api.register(internalRoutes(context, internalKey));
     },
     { prefix: API_PREFIX },

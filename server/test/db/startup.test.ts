@@ -27,6 +27,7 @@ describeEachDialect('startup on a shared database', (dialect) => {
         '0002_access',
         '0003_delta_commits',
         '0004_projects',
+        '0005_delta_sources',
       ]);
       expect((await migrateToLatest(database)).applied).toEqual([]);
       const tables = await database.db.introspection.getTables();

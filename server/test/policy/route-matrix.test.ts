@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { Readable } from 'node:stream';
 import type { AuthMode } from '@service/common';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
@@ -27,6 +28,7 @@ interface Fixture {
   workflowId: string;
   dataCollectionId: string;
   runId: string;
+  fileId: string;
 }
 
 interface World {
@@ -279,6 +281,31 @@ const rows: Record<string, Row> = {
     request: async (w) => ({ path: `/datacollections/${(await w.freshFixture()).dataCollectionId}` }),
     expected: onProject(204, editors),
   },
+  'POST /service/api/v1/deltatables/upsert': {
+    request: async (w) => ({
+      path: '/deltatables/upsert',
+      options: { json: { data_collection_id: w.p.dataCollectionId } },
+    }),
+    expected: onProject(200, editors),
+  },
+  'POST /service/api/v1/datacollections/{id}/files': {
+    request: async (w) => {
+      const form = new FormData();
+      form.append('run', 'run_1');
+      form.append('path', 'Biscoe/measures.csv');
+      form.append('file', new Blob(['sample\nA1\n']), 'measures.csv');
+      return { path: `/datacollections/${w.p.dataCollectionId}/files`, options: { form } };
+    },
+    expected: onProject(201, editors),
+  },
+  'GET /service/api/v1/files/{id}': {
+    request: async (w) => ({ path: `/files/${w.p.fileId}` }),
+    expected: reading,
+  },
+  'GET /service/api/v1/files/{id}/content': {
+    request: async (w) => ({ path: `/files/${w.p.fileId}/content` }),
+    expected: reading,
+  },
   'GET /service/api/v1/datacollections/{id}/files': {
     request: async (w) => ({ path: `/datacollections/${w.p.dataCollectionId}/files` }),
     expected: reading,
@@ -401,11 +428,17 @@ for (const mode of Object.keys(modes) as AuthMode[]) {
             updated_at: now,
           })
           .execute();
+        const file = await context.files.upload(owner, collection.data_collection_id, {
+          runTag: 'run_0',
+          path: 'Dream/measures.csv',
+          content: Readable.from([Buffer.from('sample\nB1\n')]),
+        });
         return {
           projectId: project.project_id,
           workflowId: workflow.workflow_id,
           dataCollectionId: collection.data_collection_id,
           runId,
+          fileId: file.file_id,
         };
       };
       world = {

@@ -3,6 +3,7 @@ import * as accounts from './0001_accounts.js';
 import * as access from './0002_access.js';
 import * as deltaCommits from './0003_delta_commits.js';
 import * as projects from './0004_projects.js';
+import * as deltaSources from './0005_delta_sources.js';
 
 /** Every migration, in order. Bundled as modules so the built server needs no migrations folder. */
 const migrations: Record<string, Migration> = {
@@ -10,6 +11,7 @@ const migrations: Record<string, Migration> = {
   '0002_access': access,
   '0003_delta_commits': deltaCommits,
   '0004_projects': projects,
+  '0005_delta_sources': deltaSources,
 };
 
 export const migrationProvider: MigrationProvider = {

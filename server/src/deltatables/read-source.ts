@@ -1,0 +1,48 @@
+import type { DataFormat } from '@service/common';
+import { quoteString } from '../engine/sql.js';
+import { DomainError } from '../errors.js';
+
+export interface ReadOptions {
+  delimiter?: string;
+  header?: boolean;
+  quote?: string;
+  skip?: number;
+  null_values?: string[];
+  columns?: Record<string, string>;
+}
+
+const SQL_TYPE = /^[A-Za-z][A-Za-z0-9_ ]*(\(\d+(,\s*\d+)?\))?$/;
+
+/** The DuckDB table function that reads one source file in a data collection's format. */
+export function readFunction(format: DataFormat, localPath: string, options: ReadOptions): string {
+  const path = quoteString(localPath);
+  switch (format) {
+    case 'parquet':
+      return `read_parquet(${path})`;
+    case 'json':
+      return `read_json(${path}, format = 'array')`;
+    case 'ndjson':
+      return `read_json(${path}, format = 'newline_delimited')`;
+    case 'csv':
+    case 'tsv': {
+      const parts = [path, `delim = ${quoteString(options.delimiter ?? (format === 'tsv' ? '\t' : ','))}`];
+      parts.push(`header = ${options.header === false ? 'false' : 'true'}`);
+      if (options.quote !== undefined) parts.push(`quote = ${quoteString(options.quote)}`);
+      if (options.skip !== undefined) parts.push(`skip = ${Number(options.skip)}`);
+      if (options.null_values !== undefined)
+        parts.push(`nullstr = [${options.null_values.map(quoteString).join(', ')}]`);
+      if (options.columns !== undefined) {
+        const types = Object.entries(options.columns).map(([name, type]) => {
+          if (!SQL_TYPE.test(type)) {
+            throw new DomainError('validation_failed', `read option columns.${name} is not a column type`);
+          }
+          return `${quoteString(name)}: ${quoteString(type)}`;
+        });
+        parts.push(`types = {${types.join(', ')}}`);
+      }
+      // Ragged rows and bad quoting are errors, not silently padded or dropped.
+      parts.push('strict_mode = true', 'sample_size = -1');
+      return `read_csv(${parts.join(', ')})`;
+    }
+  }
+}

@@ -1,0 +1,26 @@
+import { problemSchema, upsertAnswerSchema, upsertRequestSchema } from '@service/common';
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import type { AppContext } from '../context.js';
+import type { Authenticator } from '../http/authentication.js';
+
+const errors = { 400: problemSchema, 401: problemSchema, 403: problemSchema, 404: problemSchema };
+
+export function deltatablesRoutes(context: AppContext, actorOf: Authenticator): FastifyPluginAsyncZod {
+  return async (app) => {
+    app.post(
+      '/deltatables/upsert',
+      {
+        schema: {
+          tags: ['data collections'],
+          security: [{ bearerAuth: [] }],
+          summary: 'Build or update a data collection’s table from its registered files (editors)',
+          description:
+            'New files add their rows, changed files replace theirs, with `keys` rows are merged by key, `overwrite` rebuilds the table. Answers when the table is written. `async_mode` is honoured only while `deltatables.async_upsert` is among the capabilities; otherwise the work is done before answering.',
+          body: upsertRequestSchema,
+          response: { 200: upsertAnswerSchema, ...errors },
+        },
+      },
+      async (request) => context.upserts.upsert(await actorOf(request), request.body),
+    );
+  };
+}

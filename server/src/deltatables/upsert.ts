@@ -1,0 +1,383 @@
+import { randomUUID } from 'node:crypto';
+import { mkdir, rm } from 'node:fs/promises';
+import { join } from 'node:path';
+import type { Config } from '../config/config.js';
+import { compilePattern, patternColumns } from '../datacollections/pattern.js';
+import type { DataCollectionsService } from '../datacollections/service.js';
+import type { Database } from '../db/database.js';
+import type { DataCollectionsTable, FilesTable } from '../db/tables.js';
+import {
+  CommitConflict,
+  type DeltaEngine,
+  type DeltaFile,
+  type DeltaTable,
+  deltaSchemaOf,
+  writableSelectList,
+} from '../engine/delta/index.js';
+import type { SqlColumn, SqlConnection } from '../engine/duckdb.js';
+import { quoteIdentifier, quoteString } from '../engine/sql.js';
+import { DomainError } from '../errors.js';
+import type { Actor } from '../policy/actor.js';
+import { type ReadOptions, readFunction } from './read-source.js';
+import { mergeColumns, sqlTypeText } from './schema-merge.js';
+
+export interface UpsertRequest {
+  data_collection_id: string;
+  file_ids?: string[] | undefined;
+  overwrite?: boolean | undefined;
+}
+
+export interface UpsertAnswer {
+  data_collection_id: string;
+  version: number | null;
+  rows: number;
+  files_added: number;
+  files_replaced: number;
+  columns: string[];
+}
+
+const RUN_ID = '_run_id';
+const FILE_ID = '_file_id';
+const MAX_ATTEMPTS = 5;
+
+interface Source {
+  file: FilesTable & { run_id: string };
+  table: string;
+  columns: SqlColumn[];
+}
+
+/**
+ * Builds or updates a data collection's Delta table from its registered files (ARCHITECTURE.md §8).
+ * One Parquet file per source file, partitioned by `_file_id`, so a changed file replaces exactly
+ * the rows that came from it. With `keys`, rows with the same key are replaced (merge). Every write
+ * is one commit; the same upsert twice leaves the table as it was.
+ */
+export class UpsertService {
+  constructor(
+    private readonly database: Database,
+    private readonly config: Config,
+    private readonly dataCollections: DataCollectionsService,
+    private readonly delta: DeltaEngine,
+    private readonly tableOf: (dataCollectionId: string) => DeltaTable,
+  ) {}
+
+  async upsert(actor: Actor, request: UpsertRequest, signal?: AbortSignal): Promise<UpsertAnswer> {
+    const { row } = await this.dataCollections.access(actor, request.data_collection_id, 'resource.edit');
+    return this.run(row, request, signal);
+  }
+
+  /** The upsert itself, for callers that already checked permissions (ingestion jobs). */
+  async run(collection: DataCollectionsTable, request: UpsertRequest, signal?: AbortSignal): Promise<UpsertAnswer> {
+    for (let attempt = 1; ; attempt++) {
+      try {
+        return await this.attempt(collection, request, signal);
+      } catch (error) {
+        // Another writer changed the files we meant to replace: start over from its version.
+        if (error instanceof CommitConflict && attempt < MAX_ATTEMPTS) continue;
+        throw error;
+      }
+    }
+  }
+
+  private async attempt(
+    collection: DataCollectionsTable,
+    request: UpsertRequest,
+    signal?: AbortSignal,
+  ): Promise<UpsertAnswer> {
+    const table = this.tableOf(collection.id);
+    const snapshot = (await table.exists()) ? await table.snapshot() : null;
+    const registered = (await this.dataCollections.matchingFiles(collection)) as (FilesTable & { run_id: string })[];
+    let wanted = registered;
+    if (request.file_ids !== undefined) {
+      const unknown = request.file_ids.filter((id) => !registered.some((file) => file.id === id));
+      if (unknown.length > 0) {
+        throw new DomainError(
+          'validation_failed',
+          'some files are not registered files of this data collection',
+          unknown.map((id) => ({ path: 'body.file_ids', message: `unknown file ${id}` })),
+        );
+      }
+      wanted = registered.filter((file) => request.file_ids?.includes(file.id));
+    }
+
+    const recorded = new Map(
+      (
+        await this.database.db
+          .selectFrom('delta_sources')
+          .select(['file_id', 'sha256'])
+          .where('data_collection_id', '=', collection.id)
+          .execute()
+      ).map((source) => [source.file_id, source.sha256]),
+    );
+    const dataFilesOf = new Map<string, DeltaFile[]>();
+    for (const file of snapshot?.files ?? []) {
+      const source = file.partitionValues[FILE_ID] ?? '';
+      dataFilesOf.set(source, [...(dataFilesOf.get(source) ?? []), file]);
+    }
+    const overwrite = request.overwrite === true || snapshot === null;
+    const changed = overwrite ? wanted : wanted.filter((file) => recorded.get(file.id) !== file.sha256);
+    const registeredIds = new Set(registered.map((file) => file.id));
+    // Without a file list, the table follows the registered files: rows of files gone are dropped.
+    const gone =
+      request.file_ids === undefined
+        ? [...new Set([...dataFilesOf.keys(), ...recorded.keys()])].filter((id) => !registeredIds.has(id))
+        : [];
+    if (!overwrite && changed.length === 0 && gone.length === 0) {
+      return this.describe(collection, table, snapshot?.version ?? null, 0, 0);
+    }
+    signal?.throwIfAborted();
+
+    const workDirectory = join(this.config.dataDir, 'tmp', `upsert-${randomUUID()}`);
+    await mkdir(workDirectory, { recursive: true });
+    const connection = await this.delta.duckdb.connect();
+    const leases: { release(): void }[] = [];
+    try {
+      const sources = await this.readSources(connection, collection, changed, leases, signal);
+      const keys = collection.keys === null ? null : (JSON.parse(collection.keys) as string[]);
+
+      // The table's columns from now on: today's, widened and extended by the new files'.
+      const existing = snapshot ? await this.tableColumns(connection, table) : [];
+      let columns = existing.filter((column) => column.name !== FILE_ID);
+      for (const source of sources) {
+        const merged = mergeColumns(columns, source.columns);
+        if (merged.conflict) {
+          const { column, existing: had, incoming } = merged.conflict;
+          throw new DomainError(
+            'validation_failed',
+            `${source.file.path}: column ${column} holds ${incoming} where the table holds ${had}; the types cannot be combined without losing data`,
+            [{ path: source.file.path, message: `column ${column}: ${incoming} does not fit ${had}` }],
+          );
+        }
+        columns = merged.columns;
+      }
+      for (const key of keys ?? []) {
+        if (!columns.some((column) => column.name === key)) {
+          throw new DomainError('validation_failed', `the key column ${key} is in none of the files`, [
+            { path: 'keys', message: `no column ${key}` },
+          ]);
+        }
+      }
+      if (columns.length === 0) {
+        // Only empty files so far: there is nothing to store, and no table to create yet.
+        await this.recordSources(collection.id, sources, changed, gone, overwrite);
+        return this.describe(collection, table, snapshot?.version ?? null, 0, 0);
+      }
+      // A column whose type widened means the old data files must be rewritten too.
+      const widened = existing.some((old) => {
+        const now = columns.find((column) => column.name === old.name);
+        return now !== undefined && sqlTypeText(now.type) !== sqlTypeText(old.type);
+      });
+      const rewriteAll = !overwrite && widened;
+
+      const select = (relation: string, available: SqlColumn[], where = '') => {
+        const casts = columns.map((column) => {
+          const has = available.some((candidate) => candidate.name === column.name);
+          return `CAST(${has ? quoteIdentifier(column.name) : 'NULL'} AS ${sqlTypeText(column.type)}) AS ${quoteIdentifier(column.name)}`;
+        });
+        return `SELECT ${writableSelectList(columns)} FROM (SELECT ${casts.join(', ')} FROM ${relation} ${where})`;
+      };
+
+      const add: { localPath: string; partitionValues: Record<string, string> }[] = [];
+      const remove = new Set<string>();
+      const write = async (relation: string, available: SqlColumn[], fileId: string, where = '') => {
+        const path = join(workDirectory, `${randomUUID()}.parquet`);
+        await connection.run(`COPY (${select(relation, available, where)}) TO ${quoteString(path)} (FORMAT parquet)`);
+        const [{ n } = { n: 0 }] = (await connection.query(
+          `SELECT count(*)::INTEGER AS n FROM read_parquet(${quoteString(path)})`,
+        )) as {
+          n: number;
+        }[];
+        if (n > 0) add.push({ localPath: path, partitionValues: { [FILE_ID]: fileId } });
+      };
+
+      // New rows. With keys, a later file's row wins over an earlier file's row with the same key.
+      const keyList = (keys ?? []).map(quoteIdentifier).join(', ');
+      if (keys !== null && sources.length > 0) {
+        const union = sources
+          .map(
+            (source, order) =>
+              `SELECT *, ${order} AS __order FROM (${select(source.table, source.columns)}) AS s${order}`,
+          )
+          .join(' UNION ALL BY NAME ');
+        await connection.run(
+          `CREATE TEMP TABLE __incoming AS SELECT * EXCLUDE (__rank) FROM (SELECT *, row_number() OVER (PARTITION BY ${keyList} ORDER BY __order DESC) AS __rank FROM (${union})) WHERE __rank = 1`,
+        );
+      }
+      for (const [order, source] of sources.entries()) {
+        signal?.throwIfAborted();
+        if (keys === null) await write(source.table, source.columns, source.file.id);
+        else await write('__incoming', columns, source.file.id, `WHERE __order = ${order}`);
+        for (const old of dataFilesOf.get(source.file.id) ?? []) remove.add(old.path);
+      }
+      for (const id of gone) for (const old of dataFilesOf.get(id) ?? []) remove.add(old.path);
+
+      // Existing rows that stay: untouched files are kept as they are, unless a merge removes some
+      // of their rows (then the file is rewritten without them) or every file must be rewritten.
+      if (snapshot !== null && !overwrite && (keys !== null || rewriteAll)) {
+        const scan = await table.scan(connection, snapshot);
+        leases.push(scan);
+        for (const { file, localPath } of scan.localFiles) {
+          if (remove.has(file.path)) continue;
+          const fileId = file.partitionValues[FILE_ID] ?? '';
+          const relation = `read_parquet(${quoteString(localPath)})`;
+          const fileColumns = await connection.describe(`SELECT * FROM ${relation}`);
+          const collides =
+            keys !== null && sources.length > 0 ? `(${keyList}) IN (SELECT (${keyList}) FROM __incoming)` : null;
+          if (collides !== null && !rewriteAll) {
+            const [{ hit } = { hit: 0 }] = (await connection.query(
+              `SELECT count(*)::INTEGER AS hit FROM ${relation} WHERE ${collides}`,
+            )) as { hit: number }[];
+            if (hit === 0) continue;
+          }
+          // coalesce: a row whose key is NULL matches nothing and stays.
+          await write(relation, fileColumns, fileId, collides === null ? '' : `WHERE NOT coalesce(${collides}, false)`);
+          remove.add(file.path);
+        }
+      }
+
+      signal?.throwIfAborted();
+      const fileIdField = { name: FILE_ID, type: 'string' as const, nullable: true, metadata: {} };
+      const schema = deltaSchemaOf(await connection.describe(select('(SELECT 1)', [])));
+      const result = await table.commit({
+        operation: overwrite ? 'WRITE' : keys !== null ? 'MERGE' : 'WRITE',
+        operationParameters: { mode: overwrite ? 'Overwrite' : 'Append', source: 'upsert' },
+        add,
+        ...(overwrite ? { removeAll: true, partitionColumns: [FILE_ID] } : { remove: [...remove] }),
+        schema: { ...schema, fields: [...schema.fields, fileIdField] },
+      });
+
+      await this.recordSources(collection.id, sources, changed, gone, overwrite);
+      const replaced = sources.filter((source) => recorded.has(source.file.id)).length;
+      return this.describe(collection, table, result.version, sources.length - replaced, replaced);
+    } finally {
+      for (const lease of leases) lease.release();
+      connection.close();
+      await rm(workDirectory, { recursive: true, force: true });
+    }
+  }
+
+  /** Remembers which content of each source file the table now holds. */
+  private async recordSources(
+    dataCollectionId: string,
+    sources: Source[],
+    changed: FilesTable[],
+    gone: string[],
+    overwrite: boolean,
+  ): Promise<void> {
+    await this.database.db.transaction().execute(async (trx) => {
+      if (overwrite) await trx.deleteFrom('delta_sources').where('data_collection_id', '=', dataCollectionId).execute();
+      if (gone.length > 0) {
+        await trx
+          .deleteFrom('delta_sources')
+          .where('data_collection_id', '=', dataCollectionId)
+          .where('file_id', 'in', gone)
+          .execute();
+      }
+      // Empty files hold no rows but count as taken in, so they are not read again.
+      const taken = [...sources.map((source) => source.file), ...changed.filter((file) => file.size === 0)];
+      for (const file of taken) {
+        await trx
+          .insertInto('delta_sources')
+          .values({ data_collection_id: dataCollectionId, file_id: file.id, sha256: file.sha256 })
+          .onConflict((oc) => oc.columns(['data_collection_id', 'file_id']).doUpdateSet({ sha256: file.sha256 }))
+          .execute();
+      }
+    });
+  }
+
+  /** Loads each changed file into a temporary DuckDB table with its run, file and pattern columns. */
+  private async readSources(
+    connection: SqlConnection,
+    collection: DataCollectionsTable,
+    files: (FilesTable & { run_id: string })[],
+    leases: { release(): void }[],
+    signal?: AbortSignal,
+  ): Promise<Source[]> {
+    const pattern = compilePattern(collection.pattern);
+    const groups = patternColumns(pattern);
+    const options = JSON.parse(collection.read_options) as ReadOptions;
+    const sources: Source[] = [];
+    for (const [index, file] of files.entries()) {
+      signal?.throwIfAborted();
+      if (file.size === 0) continue; // An empty file holds no rows (and no columns).
+      const localPath = await this.localPathOf(file, leases);
+      const values = pattern.exec(file.path)?.groups ?? {};
+      const extra = [
+        `${quoteString(file.run_id)} AS ${quoteIdentifier(RUN_ID)}`,
+        ...groups.map(
+          (name) =>
+            `${values[name] === undefined ? 'NULL' : quoteString(values[name])}::VARCHAR AS ${quoteIdentifier(name)}`,
+        ),
+      ];
+      const name = `__source_${index}`;
+      try {
+        const read = readFunction(collection.format, localPath, options);
+        const columns = await connection.describe(`SELECT * FROM ${read}`);
+        const clash = columns.find(
+          (column) => column.name === RUN_ID || column.name === FILE_ID || groups.includes(column.name),
+        );
+        if (clash) {
+          throw new DomainError(
+            'validation_failed',
+            `${file.path}: the file has a column ${clash.name}, which the pattern or the table already provides`,
+          );
+        }
+        await connection.run(`CREATE TEMP TABLE ${name} AS SELECT *, ${extra.join(', ')} FROM ${read}`);
+        sources.push({ file, table: name, columns: await connection.describe(`SELECT * FROM ${name}`) });
+      } catch (error) {
+        if (error instanceof DomainError) throw error;
+        const reason =
+          (error instanceof Error ? error.message : String(error)).split('\n')[0]?.slice(0, 300) ?? 'unreadable';
+        throw new DomainError('validation_failed', `${file.path} cannot be read as ${collection.format}: ${reason}`, [
+          { path: file.path, message: reason },
+        ]);
+      }
+    }
+    return sources;
+  }
+
+  private async localPathOf(file: FilesTable, leases: { release(): void }[]): Promise<string> {
+    if (file.source_path !== null) return file.source_path;
+    if (file.storage_key === null) throw new DomainError('not_found', `${file.path} has no content`);
+    const lease = await this.delta.files.acquire([{ key: file.storage_key, size: file.size }]);
+    leases.push(lease);
+    return lease.paths[0] as string;
+  }
+
+  private async tableColumns(connection: SqlConnection, table: DeltaTable): Promise<SqlColumn[]> {
+    const view = await table.view(connection, `__current_${randomUUID().replaceAll('-', '')}`);
+    try {
+      return await connection.describe(`SELECT * FROM ${view.name}`);
+    } finally {
+      await view.release();
+    }
+  }
+
+  private async describe(
+    collection: DataCollectionsTable,
+    table: DeltaTable,
+    version: number | null,
+    filesAdded: number,
+    filesReplaced: number,
+  ): Promise<UpsertAnswer> {
+    if (version === null) {
+      return {
+        data_collection_id: collection.id,
+        version: null,
+        rows: 0,
+        files_added: 0,
+        files_replaced: 0,
+        columns: [],
+      };
+    }
+    const snapshot = await table.snapshot({ version });
+    return {
+      data_collection_id: collection.id,
+      version,
+      rows: snapshot.files.reduce((total, file) => total + (file.stats?.numRecords ?? 0), 0),
+      files_added: filesAdded,
+      files_replaced: filesReplaced,
+      columns: snapshot.schema.fields.map((field) => field.name),
+    };
+  }
+}
