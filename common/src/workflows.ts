@@ -165,3 +165,12 @@ export const upsertAnswerSchema = z
     columns: z.array(z.string()),
   })
   .meta({ id: 'UpsertResult' });
+
+export const joinListSchema = listAnswerSchema(joinSchema).meta({ id: 'JoinList' });
+export const createJoinRequestSchema = z.strictObject({
+  name: tagSchema,
+  left: z.string().min(1).max(64).describe('data collection id'),
+  right: z.string().min(1).max(64).describe('data collection id'),
+  on: z.array(z.string().min(1).max(200)).min(1).max(20),
+  how: z.enum(['inner', 'left', 'right', 'outer']).default('inner'),
+});

@@ -20,6 +20,7 @@ import { LocalFileCache } from './engine/file-cache.js';
 import { FilesService } from './files/service.js';
 import { API_PREFIX } from './http/prefix.js';
 import { ProjectDefinitions } from './projects/definition-service.js';
+import { JoinsService } from './projects/joins.js';
 import { ProjectsService } from './projects/service.js';
 import { openStorage } from './storage/index.js';
 import type { ObjectStorage } from './storage/storage.js';
@@ -50,6 +51,7 @@ export interface AppContext {
   delta: DeltaEngine;
   files: FilesService;
   upserts: UpsertService;
+  joins: JoinsService;
   /** The Delta table holding a data collection's rows. */
   tableOf(dataCollectionId: string): DeltaTable;
   /** Releases the database, DuckDB and the local file cache. */
@@ -141,6 +143,7 @@ export async function createContext(config: Config): Promise<AppContext> {
       delta,
       files: new FilesService(database, config, storage, workflows, dataCollections),
       tableOf,
+      joins: new JoinsService(database, projects),
       upserts: new UpsertService(database, config, dataCollections, delta, tableOf),
       async close() {
         openedDuckdb.close();

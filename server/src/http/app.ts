@@ -28,6 +28,7 @@ import { requireInternalKey } from '../internal/key.js';
 import { installMetrics } from '../internal/metrics.js';
 import { internalRoutes } from '../internal/routes.js';
 import { definitionRoutes } from '../projects/definition-routes.js';
+import { joinRoutes } from '../projects/join-routes.js';
 import { projectsRoutes } from '../projects/routes.js';
 import { databaseRateLimitStore } from '../rate-limit/database-store.js';
 import { usersRoutes } from '../users/routes.js';
@@ -123,6 +124,7 @@ export async function buildApp(context: AppContext, options: AppOptions = {}): P
       await api.register(auditRoutes(context, actorOf));
       await api.register(projectsRoutes(context, actorOf));
       await api.register(definitionRoutes(context, actorOf));
+      await api.register(joinRoutes(context, actorOf));
       await api.register(workflowsRoutes(context, actorOf));
       await api.register(dataCollectionsRoutes(context, actorOf));
       await api.register(filesRoutes(context, actorOf));

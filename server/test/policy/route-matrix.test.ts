@@ -281,6 +281,43 @@ const rows: Record<string, Row> = {
     request: async (w) => ({ path: `/datacollections/${(await w.freshFixture()).dataCollectionId}` }),
     expected: onProject(204, editors),
   },
+  'GET /service/api/v1/projects/{id}/joins': {
+    request: async (w) => ({ path: `/projects/${w.p.projectId}/joins` }),
+    expected: reading,
+  },
+  'POST /service/api/v1/projects/{id}/joins': {
+    request: async (w) => ({
+      path: `/projects/${w.p.projectId}/joins`,
+      options: {
+        json: {
+          name: `j${randomUUID().slice(0, 8)}`,
+          left: w.p.dataCollectionId,
+          right: w.p.dataCollectionId,
+          on: ['island'],
+        },
+      },
+    }),
+    expected: onProject(201, editors),
+  },
+  'DELETE /service/api/v1/joins/{id}': {
+    request: async (w) => {
+      const fixture = await w.freshFixture();
+      const owner = w.server.context;
+      const join = await owner.joins.create(
+        {
+          kind: 'user',
+          userId: (await owner.users.repository.findByEmail('owner@example.org'))?.id ?? '',
+          role: 'user',
+          isTemporary: false,
+          sessionId: null,
+        },
+        fixture.projectId,
+        { name: 'j', left: fixture.dataCollectionId, right: fixture.dataCollectionId, on: ['island'], how: 'inner' },
+      );
+      return { path: `/joins/${join.join_id}` };
+    },
+    expected: onProject(204, editors),
+  },
   'POST /service/api/v1/deltatables/upsert': {
     request: async (w) => ({
       path: '/deltatables/upsert',

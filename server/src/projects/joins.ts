@@ -1,0 +1,90 @@
+import type { Kysely } from 'kysely';
+import { v7 as uuidv7 } from 'uuid';
+import type { Database } from '../db/database.js';
+import { isUniqueViolation } from '../db/errors.js';
+import type { JoinsTable, Tables } from '../db/tables.js';
+import { DomainError, notFound } from '../errors.js';
+import type { Actor } from '../policy/actor.js';
+import type { ProjectsService } from './service.js';
+
+function presentJoin(row: JoinsTable) {
+  return {
+    join_id: row.id,
+    project_id: row.project_id,
+    name: row.name,
+    left: row.left_data_collection_id,
+    right: row.right_data_collection_id,
+    on: JSON.parse(row.on_columns) as string[],
+    how: row.how,
+  };
+}
+
+/** Joins between two data collections of one project, which dashboards filter through. */
+export class JoinsService {
+  constructor(
+    private readonly database: Database,
+    private readonly projects: ProjectsService,
+  ) {}
+
+  async list(actor: Actor, projectId: string, query: { limit: number; skip: number }) {
+    await this.projects.access(actor, projectId, 'resource.read');
+    const base = this.database.db.selectFrom('joins').where('project_id', '=', projectId);
+    const [rows, count] = await Promise.all([
+      base.selectAll().orderBy('name').limit(query.limit).offset(query.skip).execute(),
+      base.select((eb) => eb.fn.countAll<number>().as('total')).executeTakeFirstOrThrow(),
+    ]);
+    return { items: rows.map(presentJoin), total: Number(count.total), limit: query.limit, skip: query.skip };
+  }
+
+  async create(
+    actor: Actor,
+    projectId: string,
+    input: { name: string; left: string; right: string; on: string[]; how: JoinsTable['how'] },
+  ) {
+    await this.projects.access(actor, projectId, 'resource.edit');
+    await this.assertInProject(this.database.db, projectId, [
+      ['body.left', input.left],
+      ['body.right', input.right],
+    ]);
+    const row: JoinsTable = {
+      id: uuidv7(),
+      project_id: projectId,
+      name: input.name,
+      left_data_collection_id: input.left,
+      right_data_collection_id: input.right,
+      on_columns: JSON.stringify(input.on),
+      how: input.how,
+    };
+    try {
+      await this.database.db.insertInto('joins').values(row).execute();
+    } catch (error) {
+      if (isUniqueViolation(error))
+        throw new DomainError('name_taken', 'the project already has a join with this name');
+      throw error;
+    }
+    return presentJoin(row);
+  }
+
+  async delete(actor: Actor, joinId: string): Promise<void> {
+    const row = await this.database.db.selectFrom('joins').selectAll().where('id', '=', joinId).executeTakeFirst();
+    if (!row) throw notFound('join');
+    await this.projects.access(actor, row.project_id, 'resource.edit');
+    await this.database.db.deleteFrom('joins').where('id', '=', joinId).execute();
+  }
+
+  private async assertInProject(db: Kysely<Tables>, projectId: string, ids: [string, string][]) {
+    const problems: { path: string; message: string }[] = [];
+    for (const [path, id] of ids) {
+      const found = await db
+        .selectFrom('data_collections')
+        .innerJoin('workflows', 'workflows.id', 'data_collections.workflow_id')
+        .select('data_collections.id')
+        .where('data_collections.id', '=', id)
+        .where('workflows.project_id', '=', projectId)
+        .executeTakeFirst();
+      if (!found) problems.push({ path, message: 'no data collection with this id in the project' });
+    }
+    if (problems.length > 0)
+      throw new DomainError('validation_failed', 'a join links two collections of its project', problems);
+  }
+}
