@@ -3,6 +3,7 @@ import { serviceVersion } from '@service/server';
 import { Command } from 'commander';
 import { configCommand } from './commands/config.js';
 import { migrateCommand } from './commands/migrate.js';
+import { projectCommand } from './commands/project.js';
 import { serveCommand } from './commands/serve.js';
 import { userCommand } from './commands/user.js';
 import { runMain } from './run.js';
@@ -16,6 +17,7 @@ const program = new Command('service')
   .addCommand(serveCommand())
   .addCommand(migrateCommand())
   .addCommand(configCommand())
-  .addCommand(userCommand());
+  .addCommand(userCommand())
+  .addCommand(projectCommand());
 
 runMain(() => program.parseAsync(process.argv));

@@ -7,6 +7,7 @@ export { migrateToLatest } from './db/migrate.js';
 export { DomainError } from './errors.js';
 export { type AppOptions, buildApp } from './http/app.js';
 export { API_PREFIX } from './http/prefix.js';
+export { validateProjectDefinition } from './projects/definition-rules.js';
 export { type RunningServer, startServer } from './server.js';
 export { UsersService } from './users/service.js';
 export { serviceVersion } from './version.js';

@@ -2,17 +2,14 @@ import type { ProjectDefinition } from '@service/common';
 import type { Kysely } from 'kysely';
 import { v7 as uuidv7 } from 'uuid';
 import { stringify } from 'yaml';
-import { compilePattern } from '../datacollections/pattern.js';
 import type { DataCollectionsService } from '../datacollections/service.js';
 import type { Database } from '../db/database.js';
 import type { Tables } from '../db/tables.js';
 import { isoNow } from '../db/time.js';
-import { DomainError, type FieldProblem } from '../errors.js';
-import { isInsideAllowedRoots } from '../ingestion/allowed-roots.js';
 import type { Actor, UserActor } from '../policy/actor.js';
 import { authorize } from '../policy/policy.js';
 import type { WorkflowsService } from '../workflows/service.js';
-import { parseProjectDefinition } from './definition-parser.js';
+import { validateProjectDefinition } from './definition-rules.js';
 import { asSharedResource } from './repository.js';
 import type { ProjectsService } from './service.js';
 
@@ -32,73 +29,7 @@ export class ProjectDefinitions {
   ) {}
 
   validate(text: string): ProjectDefinition {
-    const { definition, locate } = parseProjectDefinition(text);
-    const problems = this.semanticProblems(definition);
-    if (problems.length > 0) {
-      throw new DomainError('validation_failed', 'the project definition has errors', locate(problems));
-    }
-    return definition;
-  }
-
-  /** What the schema cannot say: allowed roots, compilable patterns, unique names, joins that resolve. */
-  private semanticProblems(definition: ProjectDefinition): FieldProblem[] {
-    const problems: FieldProblem[] = [];
-    const tags = new Map<string, number>();
-    definition.workflows.forEach((workflow, w) => {
-      const at = `workflows[${w}]`;
-      if (definition.workflows.findIndex((other) => other.name === workflow.name) !== w) {
-        problems.push({ path: `${at}.name`, message: 'another workflow has this name' });
-      }
-      workflow.data_location?.locations.forEach((location, l) => {
-        if (!isInsideAllowedRoots(location, this.allowedRoots)) {
-          problems.push({
-            path: `${at}.data_location.locations[${l}]`,
-            message: `${location} is not inside SERVICE_INGESTION_ALLOWED_ROOTS`,
-          });
-        }
-      });
-      const runsRegex = workflow.data_location?.runs_regex;
-      if (runsRegex !== undefined) {
-        try {
-          new RegExp(runsRegex, 'u');
-        } catch (error) {
-          problems.push({ path: `${at}.data_location.runs_regex`, message: (error as Error).message });
-        }
-      }
-      workflow.data_collections.forEach((collection, c) => {
-        try {
-          compilePattern(collection.pattern);
-        } catch (error) {
-          const detail = error instanceof DomainError ? error.errors?.[0]?.message : undefined;
-          problems.push({
-            path: `${at}.data_collections[${c}].pattern`,
-            message: detail ?? 'not a valid regular expression',
-          });
-        }
-        if (workflow.data_collections.findIndex((other) => other.tag === collection.tag) !== c) {
-          problems.push({
-            path: `${at}.data_collections[${c}].tag`,
-            message: 'another data collection of this workflow has this tag',
-          });
-        }
-        tags.set(collection.tag, (tags.get(collection.tag) ?? 0) + 1);
-      });
-    });
-    definition.joins?.forEach((join, j) => {
-      for (const side of ['left', 'right'] as const) {
-        const count = tags.get(join[side]) ?? 0;
-        if (count !== 1) {
-          problems.push({
-            path: `joins[${j}].${side}`,
-            message:
-              count === 0
-                ? `no data collection tagged ${join[side]}`
-                : `${join[side]} names data collections in several workflows`,
-          });
-        }
-      }
-    });
-    return problems;
+    return validateProjectDefinition(text, this.allowedRoots);
   }
 
   async import(actor: UserActor, text: string): Promise<{ project_id: string; created: boolean; changed: boolean }> {
