@@ -5,5 +5,6 @@ export * from './pagination.js';
 export * from './problem.js';
 export * from './project-definition.js';
 export * from './projects.js';
+export * from './queries.js';
 export * from './users.js';
 export * from './workflows.js';

@@ -20,6 +20,7 @@ import { accessRoutes } from '../auth/access-routes.js';
 import { oauthRoutes } from '../auth/oauth-routes.js';
 import { authRoutes } from '../auth/routes.js';
 import type { AppContext } from '../context.js';
+import { dataCollectionQueryRoutes } from '../datacollections/query-routes.js';
 import { dataCollectionsRoutes } from '../datacollections/routes.js';
 import { deltatablesRoutes } from '../deltatables/routes.js';
 import { filesRoutes } from '../files/routes.js';
@@ -127,6 +128,7 @@ export async function buildApp(context: AppContext, options: AppOptions = {}): P
       await api.register(joinRoutes(context, actorOf));
       await api.register(workflowsRoutes(context, actorOf));
       await api.register(dataCollectionsRoutes(context, actorOf));
+      await api.register(dataCollectionQueryRoutes(context, actorOf));
       await api.register(filesRoutes(context, actorOf));
       await api.register(deltatablesRoutes(context, actorOf));
       if (internalKey !== null) await api.register(internalRoutes(context, internalKey));

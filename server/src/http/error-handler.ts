@@ -17,7 +17,10 @@ export function formatPath(prefix: string | undefined, path: ReadonlyArray<Prope
 function validationErrors(error: FastifyError): FieldError[] {
   const context = error.validationContext;
   return (error.validation ?? []).flatMap((issue) => {
-    const path = issue.instancePath.split('/').filter(Boolean);
+    const path = issue.instancePath
+      .split('/')
+      .filter(Boolean)
+      .map((part) => (/^\d+$/.test(part) ? Number(part) : part));
     const keys = (issue.params as { keys?: unknown }).keys;
     if (issue.keyword === 'unrecognized_keys' && Array.isArray(keys)) {
       return keys.map((key) => ({ path: formatPath(context, [...path, String(key)]), message: 'unknown field' }));

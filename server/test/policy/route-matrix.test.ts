@@ -343,6 +343,37 @@ const rows: Record<string, Row> = {
     request: async (w) => ({ path: `/files/${w.p.fileId}/content` }),
     expected: reading,
   },
+  'GET /service/api/v1/datacollections/{id}/schema': {
+    request: async (w) => ({ path: `/datacollections/${w.p.dataCollectionId}/schema` }),
+    expected: reading,
+  },
+  'GET /service/api/v1/datacollections/{id}/preview': {
+    request: async (w) => ({ path: `/datacollections/${w.p.dataCollectionId}/preview` }),
+    expected: reading,
+  },
+  'GET /service/api/v1/datacollections/{id}/summary': {
+    request: async (w) => ({ path: `/datacollections/${w.p.dataCollectionId}/summary` }),
+    expected: reading,
+  },
+  'GET /service/api/v1/datacollections/{id}/values/{column}': {
+    request: async (w) => ({ path: `/datacollections/${w.p.dataCollectionId}/values/sample` }),
+    expected: reading,
+  },
+  'POST /service/api/v1/datacollections/{id}/aggregate': {
+    request: async (w) => ({
+      path: `/datacollections/${w.p.dataCollectionId}/aggregate`,
+      options: { json: { aggregates: [{ fn: 'count' }] } },
+    }),
+    expected: reading,
+  },
+  'GET /service/api/v1/datacollections/{id}/download': {
+    request: async (w) => ({ path: `/datacollections/${w.p.dataCollectionId}/download?format=csv` }),
+    expected: reading,
+  },
+  'GET /service/api/v1/datacollections/{id}/versions': {
+    request: async (w) => ({ path: `/datacollections/${w.p.dataCollectionId}/versions` }),
+    expected: reading,
+  },
   'GET /service/api/v1/datacollections/{id}/files': {
     request: async (w) => ({ path: `/datacollections/${w.p.dataCollectionId}/files` }),
     expected: reading,
@@ -470,6 +501,8 @@ for (const mode of Object.keys(modes) as AuthMode[]) {
           path: 'Dream/measures.csv',
           content: Readable.from([Buffer.from('sample\nB1\n')]),
         });
+        // The collection has a table, so every query route has data to answer with.
+        await context.upserts.upsert(owner, { data_collection_id: collection.data_collection_id });
         return {
           projectId: project.project_id,
           workflowId: workflow.workflow_id,
