@@ -2,6 +2,7 @@ import type { FieldError } from '@service/common';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
 import { DomainError, type ErrorCode } from '../errors.js';
+import { S3StorageError } from '../storage/s3.js';
 import { problem, statusOf } from './problem.js';
 
 /** `a.b[0].c` from a path of keys and indexes. */
@@ -65,6 +66,10 @@ export function installErrorHandling(app: FastifyInstance): void {
         'the request does not match what this route accepts',
         validationErrors(error),
       );
+    }
+    if (error instanceof S3StorageError) {
+      request.log.error({ err: error }, 'object storage failed');
+      return sendProblem(reply, 'service_unavailable', 'object storage is unavailable; nothing was changed, try again');
     }
     const known = error.code === undefined ? undefined : fastifyClientErrors[error.code];
     if (known) return sendProblem(reply, known, error.message);
