@@ -5,6 +5,7 @@ export { type AppContext, createContext } from './context.js';
 export { type Database, openDatabase } from './db/database.js';
 export { migrateToLatest } from './db/migrate.js';
 export { DomainError } from './errors.js';
+export { seedExampleData } from './examples/seed.js';
 export { type AppOptions, buildApp } from './http/app.js';
 export { API_PREFIX } from './http/prefix.js';
 export { validateProjectDefinition } from './projects/definition-rules.js';

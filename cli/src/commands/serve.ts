@@ -1,4 +1,4 @@
-import { API_PREFIX, loadConfig, startServer } from '@service/server';
+import { API_PREFIX, loadConfig, seedExampleData, startServer } from '@service/server';
 import { Command } from 'commander';
 
 export function serveCommand(): Command {
@@ -6,17 +6,21 @@ export function serveCommand(): Command {
     .description('Start the API server (and the web app when it is built).')
     .option('-p, --port <port>', 'port to listen on (overrides SERVICE_PORT)')
     .option('-H, --host <host>', 'address to listen on (overrides SERVICE_HOST)')
+    .option('--example-data', 'load the example project (public) the first time', false)
     .addHelpText(
       'after',
       '\nWith no settings it runs on embedded defaults: SQLite and files under ./data, no external service.\nStops gracefully on SIGTERM or SIGINT: in-flight requests finish first.',
     )
-    .action(async (options: { port?: string; host?: string }) => {
+    .action(async (options: { port?: string; host?: string; exampleData: boolean }) => {
       const config = loadConfig({
         ...process.env,
         ...(options.port === undefined ? {} : { SERVICE_PORT: options.port }),
         ...(options.host === undefined ? {} : { SERVICE_HOST: options.host }),
       });
       const server = await startServer(config);
+      if (options.exampleData && (await seedExampleData(server.context)) === 'created') {
+        process.stderr.write('Loaded the example project "Example: Palmer penguins" (public).\n');
+      }
       process.stderr.write(
         `Service ${config.version} is running at ${config.publicUrl} (listening on ${server.url}; API docs at ${config.publicUrl}${API_PREFIX}/docs)\n`,
       );

@@ -1,0 +1,58 @@
+import { createReadStream } from 'node:fs';
+import { readdir, readFile } from 'node:fs/promises';
+import { join, relative, sep } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import type { AppContext } from '../context.js';
+import { compilePattern } from '../datacollections/pattern.js';
+import type { UserActor } from '../policy/actor.js';
+
+/** The example project shipped with the repository (examples/penguins). */
+export const EXAMPLE_FOLDER = fileURLToPath(new URL('../../../examples/penguins', import.meta.url));
+const EXAMPLES_EMAIL = 'examples@localhost.invalid';
+
+async function* walk(dir: string): AsyncGenerator<string> {
+  for (const entry of await readdir(dir, { withFileTypes: true })) {
+    const full = join(dir, entry.name);
+    if (entry.isDirectory()) yield* walk(full);
+    else if (entry.isFile()) yield full;
+  }
+}
+
+/**
+ * Loads the example project (public, so every signed-in user can look at it) the first time:
+ * imports its project.yaml, uploads its run folders and builds its tables. Owned by the bootstrap
+ * admin when there is one, otherwise by a password-less examples account nobody signs in as.
+ */
+export async function seedExampleData(context: AppContext, folder = EXAMPLE_FOLDER): Promise<'created' | 'exists'> {
+  const { users, definitions, dataCollections, files, upserts } = context;
+  const ownerEmail = context.config.auth.bootstrapAdmin?.email ?? EXAMPLES_EMAIL;
+  let owner = await users.repository.findByEmail(ownerEmail);
+  owner ??= await users.createAccount({ email: ownerEmail, password: null, role: 'user' }, { via: 'cli' });
+  const actor: UserActor = { kind: 'user', userId: owner.id, role: owner.role, isTemporary: false, sessionId: null };
+
+  const text = await readFile(join(folder, 'project.yaml'), 'utf8');
+  const { project_id: projectId, created } = await definitions.import(actor, text);
+  if (!created) return 'exists';
+
+  const workflows = await context.workflows.list(actor, projectId, { limit: 200, skip: 0 });
+  const collections = (
+    await Promise.all(
+      workflows.items.map((workflow) => dataCollections.list(actor, workflow.workflow_id, { limit: 200, skip: 0 })),
+    )
+  ).flatMap((page) => page.items);
+  for (const runFolder of (await readdir(folder, { withFileTypes: true })).filter((entry) => entry.isDirectory())) {
+    for await (const file of walk(join(folder, runFolder.name))) {
+      const path = relative(join(folder, runFolder.name), file).split(sep).join('/');
+      const collection = collections.find((candidate) => compilePattern(candidate.pattern).test(path));
+      if (!collection) continue;
+      await files.upload(actor, collection.data_collection_id, {
+        runTag: runFolder.name,
+        path,
+        content: createReadStream(file),
+      });
+    }
+  }
+  for (const collection of collections)
+    await upserts.upsert(actor, { data_collection_id: collection.data_collection_id });
+  return 'created';
+}
