@@ -6,6 +6,7 @@ import { migrateCommand } from './commands/migrate.js';
 import { projectCommand } from './commands/project.js';
 import { serveCommand } from './commands/serve.js';
 import { userCommand } from './commands/user.js';
+import { workerCommand } from './commands/worker.js';
 import { runMain } from './run.js';
 
 const program = new Command('service')
@@ -18,6 +19,7 @@ const program = new Command('service')
   .addCommand(migrateCommand())
   .addCommand(configCommand())
   .addCommand(userCommand())
-  .addCommand(projectCommand());
+  .addCommand(projectCommand())
+  .addCommand(workerCommand());
 
 runMain(() => program.parseAsync(process.argv));

@@ -83,7 +83,7 @@ describeEachDialect('service migrate and user create', (dialect) => {
     for (const result of results) expect(result.code, result.stderr).toBe(0);
     const outputs = results.map((result) => result.stdout.trim()).sort();
     expect(outputs).toEqual([
-      'Applied migrations: 0001_accounts, 0002_access, 0003_delta_commits, 0004_projects, 0005_delta_sources',
+      'Applied migrations: 0001_accounts, 0002_access, 0003_delta_commits, 0004_projects, 0005_delta_sources, 0006_jobs',
       'Database schema is up to date.',
       'Database schema is up to date.',
     ]);

@@ -19,6 +19,9 @@ import { DuckDB } from './engine/duckdb.js';
 import { LocalFileCache } from './engine/file-cache.js';
 import { FilesService } from './files/service.js';
 import { API_PREFIX } from './http/prefix.js';
+import { IngestionService } from './ingestion/service.js';
+import { JobHandlers } from './jobs/handlers.js';
+import { JobQueue } from './jobs/queue.js';
 import { ProjectDefinitions } from './projects/definition-service.js';
 import { JoinsService } from './projects/joins.js';
 import { ProjectsService } from './projects/service.js';
@@ -52,6 +55,10 @@ export interface AppContext {
   files: FilesService;
   upserts: UpsertService;
   joins: JoinsService;
+  jobs: JobQueue;
+  /** What workers run for each kind of job. */
+  jobHandlers: JobHandlers;
+  ingestion: IngestionService;
   /** The Delta table holding a data collection's rows. */
   tableOf(dataCollectionId: string): DeltaTable;
   /** Releases the database, DuckDB and the local file cache. */
@@ -114,6 +121,21 @@ export async function createContext(config: Config): Promise<AppContext> {
     const delta = createDeltaEngine({ storage, duckdb, cache, tempDirectory: join(config.dataDir, 'tmp') });
     const claims = KyselyCommitClaims.over(database.db);
     const openedDuckdb = duckdb;
+    const jobs = new JobQueue(database);
+    const upserts = new UpsertService(database, config, dataCollections, delta, (id) => tableOf(id));
+    const ingestion = new IngestionService(database, config, projects, upserts, jobs);
+    const jobHandlers = new JobHandlers()
+      .register('deltatable.upsert', async (job, tools) => {
+        const request = job.payload as { data_collection_id: string; file_ids?: string[]; overwrite?: boolean };
+        const collection = await database.db
+          .selectFrom('data_collections')
+          .selectAll()
+          .where('id', '=', request.data_collection_id)
+          .executeTakeFirstOrThrow();
+        await tools.report({ step: 'upsert', detail: `building ${collection.tag}`, progress: null });
+        return upserts.run(collection, request, tools.signal);
+      })
+      .register('project.ingest', (job, tools) => ingestion.execute((job.payload as { run_id: string }).run_id, tools));
     const tableOf = (dataCollectionId: string) =>
       new DeltaTable(delta, claims, dataCollectionId, `deltatables/${dataCollectionId}`);
     return {
@@ -144,7 +166,10 @@ export async function createContext(config: Config): Promise<AppContext> {
       files: new FilesService(database, config, storage, workflows, dataCollections),
       tableOf,
       joins: new JoinsService(database, projects),
-      upserts: new UpsertService(database, config, dataCollections, delta, tableOf),
+      upserts,
+      jobs,
+      jobHandlers,
+      ingestion,
       async close() {
         openedDuckdb.close();
         await rm(cacheDirectory, { recursive: true, force: true });

@@ -16,6 +16,8 @@ export type ErrorCode =
   | 'password_login_disabled'
   | 'email_taken'
   | 'last_admin'
+  | 'job_ended'
+  | 'no_data'
   | 'name_taken'
   | 'location_not_allowed'
   | 'invalid_project_definition'

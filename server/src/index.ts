@@ -9,6 +9,6 @@ export { seedExampleData } from './examples/seed.js';
 export { type AppOptions, buildApp } from './http/app.js';
 export { API_PREFIX } from './http/prefix.js';
 export { validateProjectDefinition } from './projects/definition-rules.js';
-export { type RunningServer, startServer } from './server.js';
+export { createWorkerPool, type RunningServer, startServer } from './server.js';
 export { UsersService } from './users/service.js';
 export { serviceVersion } from './version.js';

@@ -1,7 +1,8 @@
-import type { FastifyInstance } from 'fastify';
+import type { FastifyBaseLogger, FastifyInstance } from 'fastify';
 import type { Config } from './config/config.js';
 import { type AppContext, createContext } from './context.js';
 import { type AppOptions, buildApp } from './http/app.js';
+import { WorkerPool } from './jobs/worker-pool.js';
 import { startPeriodicCleanup } from './maintenance/periodic-cleanup.js';
 
 export interface RunningServer {
@@ -25,6 +26,8 @@ export async function startServer(config: Config, options: AppOptions = {}): Pro
     throw error;
   }
   const stopCleanup = startPeriodicCleanup(context.temporaryUsers, app.log);
+  const workers = createWorkerPool(context, app.log, config.jobs.enabled ? config.jobs.workers : 0);
+  await workers.start();
   const address = app.server.address();
   const port = typeof address === 'object' && address !== null ? address.port : config.port;
   const host = config.host.includes(':') ? `[${config.host}]` : config.host;
@@ -34,8 +37,14 @@ export async function startServer(config: Config, options: AppOptions = {}): Pro
     url: `http://${host}:${port}`,
     async close() {
       stopCleanup();
+      await workers.stop();
       await app.close();
       await context.close();
     },
   };
+}
+
+/** The in-process workers (SERVICE_JOBS_WORKERS; 0 = an API-only replica). */
+export function createWorkerPool(context: AppContext, log: FastifyBaseLogger, concurrency: number): WorkerPool {
+  return new WorkerPool(context.jobs, context.jobHandlers, context.config.database, log, concurrency);
 }

@@ -184,6 +184,55 @@ export interface DeltaSourcesTable {
   sha256: string;
 }
 
+export type JobStatus = 'pending' | 'running' | 'success' | 'failed' | 'cancelled';
+
+export interface JobsTable {
+  job_id: string;
+  kind: string;
+  status: JobStatus;
+  step: string | null;
+  detail: string | null;
+  progress: number | null;
+  /** JSON */
+  result: string | null;
+  /** JSON `{code, message}` */
+  error: string | null;
+  user_id: string | null;
+  project_id: string | null;
+  /** JSON */
+  payload: string;
+  attempts: number;
+  max_attempts: number;
+  lease_owner: string | null;
+  lease_expires_at: string | null;
+  cancel_requested: number;
+  created_at: string;
+  started_at: string | null;
+  finished_at: string | null;
+  updated_at: string;
+}
+
+export interface IngestionRunsTable {
+  id: string;
+  project_id: string;
+  job_id: string | null;
+  status: 'pending' | 'running' | 'success' | 'partial' | 'failed' | 'cancelled';
+  trigger: 'browser' | 'api' | 'cli';
+  triggered_by: string | null;
+  overwrite: number;
+  /** JSON `[{name, status, started_at, finished_at, detail}]` */
+  steps: string;
+  /** JSON per-collection results */
+  data_collections: string;
+  error: string | null;
+  /** JSON string[] */
+  source_paths: string;
+  host: string | null;
+  created_at: string;
+  started_at: string | null;
+  finished_at: string | null;
+}
+
 export interface Tables {
   users: UsersTable;
   sessions: SessionsTable;
@@ -203,6 +252,8 @@ export interface Tables {
   joins: JoinsTable;
   delta_commits: DeltaCommitsTable;
   delta_sources: DeltaSourcesTable;
+  jobs: JobsTable;
+  ingestion_runs: IngestionRunsTable;
 }
 
 export type UserRow = Selectable<UsersTable>;

@@ -1,4 +1,4 @@
-import { problemSchema, upsertAnswerSchema, upsertRequestSchema } from '@service/common';
+import { acceptedJobSchema, problemSchema, upsertAnswerSchema, upsertRequestSchema } from '@service/common';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import type { AppContext } from '../context.js';
 import type { Authenticator } from '../http/authentication.js';
@@ -17,10 +17,26 @@ export function deltatablesRoutes(context: AppContext, actorOf: Authenticator): 
           description:
             'New files add their rows, changed files replace theirs, with `keys` rows are merged by key, `overwrite` rebuilds the table. Answers when the table is written. `async_mode` is honoured only while `deltatables.async_upsert` is among the capabilities; otherwise the work is done before answering.',
           body: upsertRequestSchema,
-          response: { 200: upsertAnswerSchema, ...errors },
+          response: { 200: upsertAnswerSchema, 202: acceptedJobSchema, ...errors },
         },
       },
-      async (request) => context.upserts.upsert(await actorOf(request), request.body),
+      async (request, reply) => {
+        const actor = await actorOf(request);
+        if (request.body.async_mode === true && context.config.jobs.asyncUpsert) {
+          const { workflow } = await context.dataCollections.access(
+            actor,
+            request.body.data_collection_id,
+            'resource.edit',
+          );
+          const { async_mode: _async, ...payload } = request.body;
+          const job = await context.jobs.enqueue('deltatable.upsert', payload, {
+            userId: actor.kind === 'user' ? actor.userId : null,
+            projectId: workflow.project_id,
+          });
+          return reply.code(202).send({ job_id: job.job_id });
+        }
+        return context.upserts.upsert(actor, request.body);
+      },
     );
   };
 }

@@ -25,9 +25,11 @@ import { dataCollectionsRoutes } from '../datacollections/routes.js';
 import { deltatablesRoutes } from '../deltatables/routes.js';
 import { filesRoutes } from '../files/routes.js';
 import { healthRoutes } from '../health/routes.js';
+import { ingestionRoutes } from '../ingestion/routes.js';
 import { requireInternalKey } from '../internal/key.js';
 import { installMetrics } from '../internal/metrics.js';
 import { internalRoutes } from '../internal/routes.js';
+import { jobsRoutes } from '../jobs/routes.js';
 import { definitionRoutes } from '../projects/definition-routes.js';
 import { joinRoutes } from '../projects/join-routes.js';
 import { projectsRoutes } from '../projects/routes.js';
@@ -131,6 +133,9 @@ export async function buildApp(context: AppContext, options: AppOptions = {}): P
       await api.register(dataCollectionQueryRoutes(context, actorOf));
       await api.register(filesRoutes(context, actorOf));
       await api.register(deltatablesRoutes(context, actorOf));
+      await api.register(ingestionRoutes(context, actorOf));
+      // Without jobs there is no /jobs at all: 404, even without a token.
+      if (config.jobs.enabled) await api.register(jobsRoutes(context, actorOf));
       if (internalKey !== null) await api.register(internalRoutes(context, internalKey));
     },
     { prefix: API_PREFIX },

@@ -15,6 +15,8 @@ const statusAndTitle: Record<ErrorCode, [number, string]> = {
   password_login_disabled: [403, 'Password Sign-in Disabled'],
   email_taken: [409, 'Email Already Registered'],
   last_admin: [409, 'Last Administrator'],
+  job_ended: [409, 'Job Ended'],
+  no_data: [409, 'Nothing To Ingest'],
   name_taken: [409, 'Name Already Used'],
   location_not_allowed: [400, 'Location Not Allowed'],
   invalid_project_definition: [400, 'Invalid Project Definition'],

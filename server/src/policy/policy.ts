@@ -93,3 +93,13 @@ export function authorize(actor: Actor, action: Action, resource?: SharedResourc
   if (actor.kind === 'anonymous') throw new DomainError('unauthenticated', 'sign in to do this');
   throw new DomainError('forbidden', 'your role does not allow this');
 }
+
+/**
+ * Things that belong to one user (jobs): the owner and admins see them; for anyone else they do
+ * not exist (404, the same answer as for a missing one).
+ */
+export function authorizeOwned(actor: Actor, ownerUserId: string | null): asserts actor is UserActor {
+  if (actor.kind === 'anonymous') throw new DomainError('unauthenticated', 'sign in to do this');
+  if (actor.role === 'admin' || (ownerUserId !== null && ownerUserId === actor.userId)) return;
+  throw new DomainError('not_found', 'not found');
+}

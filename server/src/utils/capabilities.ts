@@ -8,6 +8,8 @@ import type { Config } from '../config/config.js';
 export function describeCapabilities(config: Config): Capabilities {
   const features: Feature[] = [];
   if (config.jobs.enabled) features.push('jobs');
+  if (config.jobs.asyncUpsert) features.push('deltatables.async_upsert');
+  if (config.ingestion.browserTrigger) features.push('ingestion.browser_trigger');
   const { auth } = config;
   const temporaryUsers = auth.mode === 'public' || auth.mode === 'demo';
   return {

@@ -28,6 +28,7 @@ describeEachDialect('startup on a shared database', (dialect) => {
         '0003_delta_commits',
         '0004_projects',
         '0005_delta_sources',
+        '0006_jobs',
       ]);
       expect((await migrateToLatest(database)).applied).toEqual([]);
       const tables = await database.db.introspection.getTables();

@@ -140,7 +140,11 @@ describe('capabilities', () => {
       });
       const withJobs = await startTestServer('sqlite');
       try {
-        expect((await call(withJobs, 'GET', '/utils/capabilities')).body.features).toEqual(['jobs']);
+        expect((await call(withJobs, 'GET', '/utils/capabilities')).body.features).toEqual([
+          'jobs',
+          'deltatables.async_upsert',
+          'ingestion.browser_trigger',
+        ]);
       } finally {
         await withJobs.stop();
         await withJobs.database.drop();

@@ -66,6 +66,11 @@ const onProject = (ok: number, allowed: ActorName[]) => (mode: AuthMode, actor: 
   if (actor === 'other' || actor === 'temporary') return 404;
   return 403;
 };
+/** Jobs: their owner and admins see them; for everyone else they do not exist. */
+const ownJob = (ok: number) => (mode: AuthMode, actor: ActorName) => {
+  if (mode === 'single_user' || actor === 'admin' || actor === 'owner') return ok;
+  return actor === 'anonymous' ? 401 : 404;
+};
 const readers: ActorName[] = ['admin', 'owner', 'editor', 'viewer'];
 const editors: ActorName[] = ['admin', 'owner', 'editor'];
 const owners: ActorName[] = ['admin', 'owner'];
@@ -318,6 +323,33 @@ const rows: Record<string, Row> = {
     },
     expected: onProject(204, editors),
   },
+  'POST /service/api/v1/projects/ingestion/trigger/{project_id}': {
+    request: async (w) => ({
+      path: `/projects/ingestion/trigger/${(await w.freshFixture()).projectId}?overwrite=false`,
+    }),
+    expected: onProject(202, editors),
+  },
+  'GET /service/api/v1/projects/ingestion/trigger-status/{project_id}': {
+    request: async (w) => ({ path: `/projects/ingestion/trigger-status/${w.p.projectId}` }),
+    expected: reading,
+  },
+  'GET /service/api/v1/projects/ingestion-runs/{project_id}': {
+    request: async (w) => ({ path: `/projects/ingestion-runs/${w.p.projectId}` }),
+    expected: reading,
+  },
+  'POST /service/api/v1/projects/{id}/ingest': {
+    request: async (w) => ({ path: `/projects/${(await w.freshFixture()).projectId}/ingest`, options: { json: {} } }),
+    expected: onProject(200, editors),
+  },
+  'GET /service/api/v1/jobs': { request: async () => ({ path: '/jobs' }), expected: signedIn(200) },
+  'GET /service/api/v1/jobs/{id}': {
+    request: async (w) => ({ path: `/jobs/${await ownersJob(w)}` }),
+    expected: ownJob(200),
+  },
+  'POST /service/api/v1/jobs/{id}/cancel': {
+    request: async (w) => ({ path: `/jobs/${await ownersJob(w)}/cancel` }),
+    expected: ownJob(200),
+  },
   'POST /service/api/v1/deltatables/upsert': {
     request: async (w) => ({
       path: '/deltatables/upsert',
@@ -380,6 +412,20 @@ const rows: Record<string, Row> = {
   },
 };
 
+/** A pending job that belongs to the project owner (workers are off, so it stays pending). */
+async function ownersJob(world: World): Promise<string> {
+  const owner = await world.server.context.users.repository.findByEmail('owner@example.org');
+  const job = await world.server.context.jobs.enqueue(
+    'deltatable.upsert',
+    { data_collection_id: world.p.dataCollectionId },
+    {
+      userId: owner?.id ?? null,
+      projectId: world.p.projectId,
+    },
+  );
+  return job.job_id;
+}
+
 /** A session for the probe account without spending the login rate limit. */
 async function probeSession(world: World): Promise<Session> {
   const probe = await world.server.context.users.repository.findByEmail('probe@example.org');
@@ -418,6 +464,8 @@ for (const mode of Object.keys(modes) as AuthMode[]) {
         SERVICE_AUTH_PROVISIONING_API_KEY: PROVISIONING_KEY,
         SERVICE_AUTH_INTERNAL_API_KEY_ENV: INTERNAL_KEY,
         SERVICE_AUTH_TEMP_USER_RATE_LIMIT: '1000/minute',
+        // No workers: jobs stay pending, so reading and cancelling them is deterministic.
+        SERVICE_JOBS_WORKERS: '0',
       });
       const { context } = server;
       await context.users.createAccount(

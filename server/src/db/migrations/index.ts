@@ -4,6 +4,7 @@ import * as access from './0002_access.js';
 import * as deltaCommits from './0003_delta_commits.js';
 import * as projects from './0004_projects.js';
 import * as deltaSources from './0005_delta_sources.js';
+import * as jobs from './0006_jobs.js';
 
 /** Every migration, in order. Bundled as modules so the built server needs no migrations folder. */
 const migrations: Record<string, Migration> = {
@@ -12,6 +13,7 @@ const migrations: Record<string, Migration> = {
   '0003_delta_commits': deltaCommits,
   '0004_projects': projects,
   '0005_delta_sources': deltaSources,
+  '0006_jobs': jobs,
 };
 
 export const migrationProvider: MigrationProvider = {

@@ -1,0 +1,375 @@
+import { hostname } from 'node:os';
+import type { IngestionRun } from '@service/common';
+import { v7 as uuidv7 } from 'uuid';
+import type { Config } from '../config/config.js';
+import type { Database } from '../db/database.js';
+import { isUniqueViolation } from '../db/errors.js';
+import type { IngestionRunsTable } from '../db/tables.js';
+import { isoNow } from '../db/time.js';
+import type { UpsertService } from '../deltatables/upsert.js';
+import { DomainError, notFound } from '../errors.js';
+import type { JobTools } from '../jobs/handlers.js';
+import type { JobQueue } from '../jobs/queue.js';
+import type { Actor, UserActor } from '../policy/actor.js';
+import { authorize, can } from '../policy/policy.js';
+import { asSharedResource } from '../projects/repository.js';
+import type { ProjectsService } from '../projects/service.js';
+import { scanWorkflow } from './scanner.js';
+
+type Step = IngestionRun['steps'][number];
+type CollectionResult = IngestionRun['data_collections'][number];
+export type Trigger = IngestionRunsTable['trigger'];
+
+/** Absolute paths in a text, for callers who may not see the server's folders. */
+const PATHS = /(?:\/[^\s/:;,'"()]+)+\/?/g;
+const hidePaths = (text: string | null) => (text === null ? null : text.replace(PATHS, '<path>'));
+
+export interface TriggerAnswer {
+  job_id: string | null;
+  run_id: string;
+  already_running: boolean;
+}
+
+/**
+ * Ingestion (ARCHITECTURE.md §10): scan a project's workflow locations, register runs and files,
+ * upsert every data collection, and record the whole as an ingestion run with its steps. At most
+ * one ingestion per project is pending or running (a unique index decides, across replicas).
+ */
+export class IngestionService {
+  constructor(
+    private readonly database: Database,
+    private readonly config: Config,
+    private readonly projects: ProjectsService,
+    private readonly upserts: UpsertService,
+    private readonly jobs: JobQueue,
+  ) {}
+
+  /** Whether a project has anything to ingest: a workflow location, or registered files. */
+  private async hasData(projectId: string): Promise<boolean> {
+    const located = await this.database.db
+      .selectFrom('workflows')
+      .select('id')
+      .where('project_id', '=', projectId)
+      .where('data_location', 'is not', null)
+      .executeTakeFirst();
+    if (located) return true;
+    const file = await this.database.db
+      .selectFrom('files')
+      .innerJoin('runs', 'runs.id', 'files.run_id')
+      .innerJoin('workflows', 'workflows.id', 'runs.workflow_id')
+      .select('files.id')
+      .where('workflows.project_id', '=', projectId)
+      .executeTakeFirst();
+    return file !== undefined;
+  }
+
+  async triggerStatus(actor: Actor, projectId: string) {
+    const record = await this.projects.access(actor, projectId, 'resource.read');
+    if (!this.config.jobs.enabled) return { enabled: false, available: false, reason: 'jobs_disabled' as const };
+    if (!this.config.ingestion.browserTrigger) return { enabled: false, available: false, reason: 'disabled' as const };
+    if (!can(actor, 'resource.edit', asSharedResource(record)))
+      return { enabled: true, available: false, reason: 'forbidden' as const };
+    if (!(await this.hasData(projectId))) return { enabled: true, available: false, reason: 'no_data' as const };
+    return { enabled: true, available: true, reason: null };
+  }
+
+  /**
+   * Starts an ingestion as a job, or answers the one already pending or running for the project.
+   */
+  async trigger(
+    actor: Actor,
+    projectId: string,
+    options: { overwrite: boolean; trigger: Trigger },
+  ): Promise<TriggerAnswer> {
+    await this.projects.access(actor, projectId, 'resource.edit');
+    authorize(actor, 'session.read_own');
+    if (!(await this.hasData(projectId)))
+      throw new DomainError('no_data', 'the project has neither data locations nor uploaded files');
+    const active = await this.active(projectId);
+    if (active) return { job_id: active.job_id, run_id: active.id, already_running: true };
+    try {
+      return await this.database.db.transaction().execute(async (trx) => {
+        const runId = uuidv7();
+        const job = await this.jobs.enqueue(
+          'project.ingest',
+          { run_id: runId },
+          { userId: actor.userId, projectId },
+          trx,
+        );
+        await trx
+          .insertInto('ingestion_runs')
+          .values(this.newRun(runId, projectId, job.job_id, actor, options))
+          .execute();
+        return { job_id: job.job_id, run_id: runId, already_running: false };
+      });
+    } catch (error) {
+      // Another replica (or click) got there first: attach to its run.
+      if (!isUniqueViolation(error)) throw error;
+      const winner = await this.active(projectId);
+      if (!winner) throw error;
+      return { job_id: winner.job_id, run_id: winner.id, already_running: true };
+    }
+  }
+
+  /** Runs an ingestion in this request (jobs off, or no async_mode) and answers the finished run. */
+  async runNow(actor: Actor, projectId: string, options: { overwrite: boolean; trigger: Trigger }) {
+    await this.projects.access(actor, projectId, 'resource.edit');
+    authorize(actor, 'session.read_own');
+    if (!(await this.hasData(projectId)))
+      throw new DomainError('no_data', 'the project has neither data locations nor uploaded files');
+    const runId = uuidv7();
+    try {
+      await this.database.db
+        .insertInto('ingestion_runs')
+        .values(this.newRun(runId, projectId, null, actor, options))
+        .execute();
+    } catch (error) {
+      if (!isUniqueViolation(error)) throw error;
+      const active = await this.active(projectId);
+      if (active) return { job_id: active.job_id, run_id: active.id, already_running: true };
+      throw error;
+    }
+    const controller = new AbortController();
+    await this.execute(runId, { signal: controller.signal, report: async () => undefined });
+    return { job_id: null, run_id: runId, already_running: false, run: await this.present(runId, true) };
+  }
+
+  private newRun(
+    runId: string,
+    projectId: string,
+    jobId: string | null,
+    actor: UserActor,
+    options: { overwrite: boolean; trigger: Trigger },
+  ): IngestionRunsTable {
+    return {
+      id: runId,
+      project_id: projectId,
+      job_id: jobId,
+      status: 'pending',
+      trigger: options.trigger,
+      triggered_by: actor.userId,
+      overwrite: options.overwrite ? 1 : 0,
+      steps: '[]',
+      data_collections: '[]',
+      error: null,
+      source_paths: '[]',
+      host: hostname(),
+      created_at: isoNow(),
+      started_at: null,
+      finished_at: null,
+    };
+  }
+
+  private active(projectId: string) {
+    return this.database.db
+      .selectFrom('ingestion_runs')
+      .selectAll()
+      .where('project_id', '=', projectId)
+      .where('status', 'in', ['pending', 'running'])
+      .executeTakeFirst();
+  }
+
+  /**
+   * The work of one ingestion run: scan, then upsert every collection, recording each step. Ends
+   * `success`, `partial` (some collections failed; each error recorded), `failed` or `cancelled`.
+   * Answers the run status; throws when the whole run failed, so its job fails too.
+   */
+  async execute(runId: string, tools: JobTools): Promise<{ run_id: string; status: IngestionRunsTable['status'] }> {
+    const run = await this.database.db
+      .selectFrom('ingestion_runs')
+      .selectAll()
+      .where('id', '=', runId)
+      .executeTakeFirst();
+    if (!run) throw notFound('ingestion run');
+    const steps: Step[] = [];
+    const results: CollectionResult[] = [];
+    const sourcePaths: string[] = [];
+    const save = (values: Partial<IngestionRunsTable>) =>
+      this.database.db
+        .updateTable('ingestion_runs')
+        .set({
+          steps: JSON.stringify(steps),
+          data_collections: JSON.stringify(results),
+          source_paths: JSON.stringify(sourcePaths),
+          ...values,
+        })
+        .where('id', '=', runId)
+        .execute();
+    const step = async <T>(name: string, work: () => Promise<T>): Promise<T> => {
+      const entry: Step = { name, status: 'running', started_at: isoNow(), finished_at: null, detail: null };
+      steps.push(entry);
+      await save({});
+      try {
+        const value = await work();
+        entry.status = 'success';
+        return value;
+      } catch (error) {
+        entry.status = tools.signal.aborted ? 'cancelled' : 'failed';
+        entry.detail = error instanceof Error ? error.message : String(error);
+        throw error;
+      } finally {
+        entry.finished_at = isoNow();
+        await save({});
+      }
+    };
+
+    await save({ status: 'running', started_at: isoNow() });
+    try {
+      const workflows = await this.database.db
+        .selectFrom('workflows')
+        .selectAll()
+        .where('project_id', '=', run.project_id)
+        .orderBy('created_at')
+        .execute();
+      const located = workflows.filter((workflow) => workflow.data_location !== null);
+      for (const [index, workflow] of located.entries()) {
+        await tools.report({ step: `scan ${workflow.name}`, progress: (index / Math.max(1, located.length)) * 0.3 });
+        await step(`scan ${workflow.name}`, async () => {
+          const summary = await scanWorkflow(this.database, this.config.ingestion.allowedRoots, workflow, {
+            signal: tools.signal,
+            onProgress: (detail) => void tools.report({ detail }).catch(() => undefined),
+          });
+          sourcePaths.push(...summary.sourcePaths);
+          const current = steps[steps.length - 1] as Step;
+          current.detail = `${summary.runs} runs, ${summary.files} files: ${summary.added} new, ${summary.changed} changed, ${summary.removed} removed`;
+          if (summary.errors.length > 0) {
+            throw new DomainError(
+              'validation_failed',
+              summary.errors.map((error) => `${error.location}: ${error.message}`).join('; '),
+            );
+          }
+        });
+      }
+
+      const collections = workflows.length
+        ? await this.database.db
+            .selectFrom('data_collections')
+            .selectAll()
+            .where(
+              'workflow_id',
+              'in',
+              workflows.map((workflow) => workflow.id),
+            )
+            .orderBy('created_at')
+            .execute()
+        : [];
+      for (const [index, collection] of collections.entries()) {
+        tools.signal.throwIfAborted();
+        await tools.report({
+          step: `upsert ${collection.tag}`,
+          detail: null,
+          progress: 0.3 + (index / Math.max(1, collections.length)) * 0.7,
+        });
+        try {
+          const answer = await step(`upsert ${collection.tag}`, () =>
+            this.upserts.run(
+              collection,
+              { data_collection_id: collection.id, overwrite: run.overwrite === 1 },
+              tools.signal,
+            ),
+          );
+          results.push({
+            data_collection_id: collection.id,
+            tag: collection.tag,
+            status: 'success',
+            version: answer.version,
+            rows: answer.rows,
+            error: null,
+          });
+        } catch (error) {
+          if (tools.signal.aborted) throw error;
+          results.push({
+            data_collection_id: collection.id,
+            tag: collection.tag,
+            status: 'failed',
+            version: null,
+            rows: null,
+            error: error instanceof Error ? error.message : String(error),
+          });
+        }
+      }
+      const failed = results.filter((result) => result.status === 'failed').length;
+      const status = failed === 0 ? 'success' : failed < results.length ? 'partial' : 'failed';
+      await save({
+        status,
+        finished_at: isoNow(),
+        error:
+          status === 'failed'
+            ? JSON.stringify({ code: 'ingestion_failed', message: 'every data collection failed' })
+            : null,
+      });
+      if (status === 'failed')
+        throw new DomainError('validation_failed', 'every data collection failed; see the ingestion run');
+      return { run_id: runId, status };
+    } catch (error) {
+      const cancelled = tools.signal.aborted;
+      const message = error instanceof Error ? error.message : String(error);
+      await save({
+        status: cancelled ? 'cancelled' : 'failed',
+        finished_at: isoNow(),
+        error: JSON.stringify({
+          code: cancelled ? 'cancelled' : error instanceof DomainError ? error.code : 'ingestion_failed',
+          message,
+        }),
+      });
+      throw error;
+    }
+  }
+
+  async listRuns(actor: Actor, projectId: string, query: { limit: number; skip: number }) {
+    const record = await this.projects.access(actor, projectId, 'resource.read');
+    const canEdit = can(actor, 'resource.edit', asSharedResource(record));
+    const base = this.database.db.selectFrom('ingestion_runs').where('project_id', '=', projectId);
+    const [rows, count] = await Promise.all([
+      base
+        .selectAll()
+        .orderBy('created_at', 'desc')
+        .orderBy('id', 'desc')
+        .limit(query.limit)
+        .offset(query.skip)
+        .execute(),
+      base.select((eb) => eb.fn.countAll<number>().as('total')).executeTakeFirstOrThrow(),
+    ]);
+    return {
+      items: rows.map((row) => presentRun(row, canEdit)),
+      total: Number(count.total),
+      limit: query.limit,
+      skip: query.skip,
+    };
+  }
+
+  private async present(runId: string, canEdit: boolean): Promise<IngestionRun> {
+    const row = await this.database.db
+      .selectFrom('ingestion_runs')
+      .selectAll()
+      .where('id', '=', runId)
+      .executeTakeFirstOrThrow();
+    return presentRun(row, canEdit);
+  }
+}
+
+/** An ingestion run as the API shows it; without paths or host for callers who cannot edit. */
+export function presentRun(row: IngestionRunsTable, canEdit: boolean): IngestionRun {
+  const scrub = (text: string | null) => (canEdit ? text : hidePaths(text));
+  const steps = (JSON.parse(row.steps) as Step[]).map((step) => ({ ...step, detail: scrub(step.detail) }));
+  const collections = (JSON.parse(row.data_collections) as CollectionResult[]).map((result) => ({
+    ...result,
+    error: scrub(result.error),
+  }));
+  const error = row.error === null ? null : (JSON.parse(row.error) as { code: string; message: string });
+  return {
+    run_id: row.id,
+    project_id: row.project_id,
+    job_id: row.job_id,
+    status: row.status,
+    trigger: row.trigger,
+    triggered_by: row.triggered_by,
+    started_at: row.started_at,
+    finished_at: row.finished_at,
+    overwrite: row.overwrite === 1,
+    steps,
+    data_collections: collections,
+    error: error === null ? null : { ...error, message: scrub(error.message) ?? '' },
+    ...(canEdit ? { source_paths: JSON.parse(row.source_paths) as string[], host: row.host } : {}),
+  };
+}

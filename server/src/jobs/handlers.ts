@@ -1,0 +1,38 @@
+import { type JobKind, jobKindSchema } from '@service/common';
+
+export interface JobTools {
+  /** Aborted when the job is cancelled or the worker shuts down. */
+  signal: AbortSignal;
+  /** Writes the job's current step, detail and progress (0..1) for pollers to see. */
+  report(update: { step?: string; detail?: string | null; progress?: number | null }): Promise<void>;
+}
+
+export interface ClaimedJob {
+  jobId: string;
+  payload: unknown;
+  userId: string | null;
+  projectId: string | null;
+}
+
+/** Does the work of one kind of job and answers its result. */
+export type JobHandler = (job: ClaimedJob, tools: JobTools) => Promise<unknown>;
+
+/** One handler per job kind; workers refuse to start unless every kind has one. */
+export class JobHandlers {
+  private readonly handlers = new Map<JobKind, JobHandler>();
+
+  register(kind: JobKind, handler: JobHandler): this {
+    if (this.handlers.has(kind)) throw new Error(`job kind ${kind} has two handlers`);
+    this.handlers.set(kind, handler);
+    return this;
+  }
+
+  get(kind: string): JobHandler | undefined {
+    return this.handlers.get(kind as JobKind);
+  }
+
+  assertComplete(): void {
+    const missing = jobKindSchema.options.filter((kind) => !this.handlers.has(kind));
+    if (missing.length > 0) throw new Error(`no handler for job kinds: ${missing.join(', ')}`);
+  }
+}

@@ -1,0 +1,238 @@
+import type { Job, JobKind } from '@service/common';
+import { type Kysely, sql } from 'kysely';
+import { v7 as uuidv7 } from 'uuid';
+import type { Database } from '../db/database.js';
+import type { JobsTable, Tables } from '../db/tables.js';
+import { isoAfterSeconds, isoNow } from '../db/time.js';
+import { DomainError } from '../errors.js';
+
+export const JOBS_CHANNEL = 'service_jobs';
+
+/** How long a claim holds without a heartbeat; a dead worker's job is picked up after this. */
+export const LEASE_SECONDS = 15;
+
+const ENDED: JobsTable['status'][] = ['success', 'failed', 'cancelled'];
+
+/** A growing wait for clients that poll: 1 s at first, up to 10 s for long jobs; null once ended. */
+export function pollAfterSeconds(job: JobsTable, now = Date.now()): number | null {
+  if (ENDED.includes(job.status)) return null;
+  const since = Date.parse(job.started_at ?? job.created_at);
+  const running = (now - since) / 1000;
+  if (running < 10) return 1;
+  if (running < 60) return 2;
+  if (running < 300) return 5;
+  return 10;
+}
+
+export function presentJob(row: JobsTable): Job {
+  return {
+    job_id: row.job_id,
+    kind: row.kind as JobKind,
+    status: row.status,
+    step: row.step,
+    detail: row.detail,
+    progress: row.progress,
+    ...(row.status === 'success' && row.result !== null ? { result: JSON.parse(row.result) as unknown } : {}),
+    ...(row.error !== null && row.status !== 'success'
+      ? { error: JSON.parse(row.error) as { code: string; message: string } }
+      : {}),
+    project_id: row.project_id,
+    created_at: row.created_at,
+    started_at: row.started_at,
+    finished_at: row.finished_at,
+    updated_at: row.updated_at,
+    poll_after_seconds: pollAfterSeconds(row),
+  };
+}
+
+/**
+ * The job queue is the `jobs` table (ARCHITECTURE.md §9). Every state change is one conditional
+ * statement, so any number of API replicas and workers can share it: a claim takes the oldest
+ * pending job (FOR UPDATE SKIP LOCKED on PostgreSQL), only the lease holder can report or finish,
+ * and cancellation is a flag the holder's heartbeat sees.
+ */
+export class JobQueue {
+  constructor(private readonly database: Database) {}
+
+  async enqueue(
+    kind: JobKind,
+    payload: unknown,
+    owner: { userId: string | null; projectId: string | null },
+    db: Kysely<Tables> = this.database.db,
+  ): Promise<JobsTable> {
+    const now = isoNow();
+    const row: JobsTable = {
+      job_id: uuidv7(),
+      kind,
+      status: 'pending',
+      step: 'queued',
+      detail: null,
+      progress: null,
+      result: null,
+      error: null,
+      user_id: owner.userId,
+      project_id: owner.projectId,
+      payload: JSON.stringify(payload),
+      attempts: 0,
+      max_attempts: 3,
+      lease_owner: null,
+      lease_expires_at: null,
+      cancel_requested: 0,
+      created_at: now,
+      started_at: null,
+      finished_at: null,
+      updated_at: now,
+    };
+    await db.insertInto('jobs').values(row).execute();
+    if (this.database.dialect === 'postgres') await sql`select pg_notify(${JOBS_CHANNEL}, ${kind})`.execute(db);
+    return row;
+  }
+
+  async get(jobId: string): Promise<JobsTable | undefined> {
+    return this.database.db.selectFrom('jobs').selectAll().where('job_id', '=', jobId).executeTakeFirst();
+  }
+
+  /** Takes the oldest pending job for `worker`, or nothing. One statement: two workers never share a job. */
+  async claim(worker: string): Promise<JobsTable | undefined> {
+    const now = isoNow();
+    const lock = this.database.dialect === 'postgres' ? sql`for update skip locked` : sql``;
+    const result = await sql<JobsTable>`
+      update jobs set status = 'running', lease_owner = ${worker}, lease_expires_at = ${isoAfterSeconds(LEASE_SECONDS)},
+        attempts = attempts + 1, started_at = coalesce(started_at, ${now}), step = 'started', updated_at = ${now}
+      where job_id = (select job_id from jobs where status = 'pending' order by created_at, job_id limit 1 ${lock})
+        and status = 'pending'
+      returning *`.execute(this.database.db);
+    return result.rows[0];
+  }
+
+  /** Renews the lease; answers false when the job was cancelled or is no longer this worker's. */
+  async heartbeat(jobId: string, worker: string): Promise<boolean> {
+    const result = await this.database.db
+      .updateTable('jobs')
+      .set({ lease_expires_at: isoAfterSeconds(LEASE_SECONDS) })
+      .where('job_id', '=', jobId)
+      .where('lease_owner', '=', worker)
+      .where('status', '=', 'running')
+      .where('cancel_requested', '=', 0)
+      .executeTakeFirst();
+    return Number(result.numUpdatedRows) === 1;
+  }
+
+  async report(
+    jobId: string,
+    worker: string,
+    update: { step?: string; detail?: string | null; progress?: number | null },
+  ) {
+    await this.database.db
+      .updateTable('jobs')
+      .set({ ...update, updated_at: isoNow() })
+      .where('job_id', '=', jobId)
+      .where('lease_owner', '=', worker)
+      .where('status', '=', 'running')
+      .execute();
+  }
+
+  async succeed(jobId: string, worker: string, result: unknown): Promise<boolean> {
+    return this.end(jobId, worker, {
+      status: 'success',
+      result: JSON.stringify(result ?? null),
+      progress: 1,
+      step: 'done',
+    });
+  }
+
+  async fail(jobId: string, worker: string, error: { code: string; message: string }): Promise<boolean> {
+    return this.end(jobId, worker, { status: 'failed', error: JSON.stringify(error), step: 'failed' });
+  }
+
+  private async end(jobId: string, worker: string, values: Partial<JobsTable>): Promise<boolean> {
+    const now = isoNow();
+    const result = await this.database.db
+      .updateTable('jobs')
+      .set({ ...values, finished_at: now, updated_at: now, lease_owner: null, lease_expires_at: null })
+      .where('job_id', '=', jobId)
+      .where('lease_owner', '=', worker)
+      .where('status', '=', 'running')
+      .executeTakeFirst();
+    return Number(result.numUpdatedRows) === 1;
+  }
+
+  /** Pending → cancelled at once; running → cancelled, and the holder's heartbeat aborts the task. */
+  async cancel(jobId: string): Promise<JobsTable> {
+    const now = isoNow();
+    const result = await this.database.db
+      .updateTable('jobs')
+      .set({ status: 'cancelled', cancel_requested: 1, step: 'cancelled', finished_at: now, updated_at: now })
+      .where('job_id', '=', jobId)
+      .where('status', 'in', ['pending', 'running'])
+      .executeTakeFirst();
+    if (Number(result.numUpdatedRows) !== 1) throw new DomainError('job_ended', 'the job has already ended');
+    return (await this.get(jobId)) as JobsTable;
+  }
+
+  /**
+   * Returns jobs whose worker died (lease expired) to the queue, or fails them once they used up
+   * their attempts. Safe to run anywhere, any time.
+   */
+  async recoverExpired(): Promise<number> {
+    const now = isoNow();
+    const failed = await this.database.db
+      .updateTable('jobs')
+      .set({
+        status: 'failed',
+        error: JSON.stringify({
+          code: 'worker_lost',
+          message: 'the worker running this job stopped responding too many times',
+        }),
+        finished_at: now,
+        updated_at: now,
+        lease_owner: null,
+        lease_expires_at: null,
+      })
+      .where('status', '=', 'running')
+      .where('lease_expires_at', '<', now)
+      .whereRef('attempts', '>=', 'max_attempts')
+      .executeTakeFirst();
+    const retried = await this.database.db
+      .updateTable('jobs')
+      .set({
+        status: 'pending',
+        step: 'requeued',
+        detail: 'its worker stopped responding',
+        updated_at: now,
+        lease_owner: null,
+        lease_expires_at: null,
+      })
+      .where('status', '=', 'running')
+      .where('lease_expires_at', '<', now)
+      .whereRef('attempts', '<', 'max_attempts')
+      .executeTakeFirst();
+    return Number(failed.numUpdatedRows) + Number(retried.numUpdatedRows);
+  }
+
+  async list(filter: {
+    userId: string | null;
+    kind?: string | undefined;
+    status?: string | undefined;
+    projectId?: string | undefined;
+    limit: number;
+    skip: number;
+  }) {
+    let query = this.database.db.selectFrom('jobs');
+    if (filter.userId !== null) query = query.where('user_id', '=', filter.userId);
+    if (filter.kind !== undefined) query = query.where('kind', '=', filter.kind);
+    if (filter.status !== undefined) query = query.where('status', '=', filter.status as JobsTable['status']);
+    if (filter.projectId !== undefined) query = query.where('project_id', '=', filter.projectId);
+    const [rows, count] = await Promise.all([
+      query
+        .selectAll()
+        .orderBy('created_at', 'desc')
+        .orderBy('job_id', 'desc')
+        .limit(filter.limit)
+        .offset(filter.skip)
+        .execute(),
+      query.select((eb) => eb.fn.countAll<number>().as('total')).executeTakeFirstOrThrow(),
+    ]);
+    return { items: rows.map(presentJob), total: Number(count.total), limit: filter.limit, skip: filter.skip };
+  }
+}

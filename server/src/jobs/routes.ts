@@ -1,0 +1,77 @@
+import { idParamsSchema, jobListQuerySchema, jobListSchema, jobSchema, problemSchema } from '@service/common';
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import type { AppContext } from '../context.js';
+import { notFound } from '../errors.js';
+import type { Authenticator } from '../http/authentication.js';
+import { authorize, authorizeOwned } from '../policy/policy.js';
+import { presentJob } from './queue.js';
+
+const errors = { 400: problemSchema, 401: problemSchema, 403: problemSchema, 404: problemSchema };
+const common = { tags: ['jobs'], security: [{ bearerAuth: [] }] };
+
+/** `/jobs`: exists only while SERVICE_JOBS_ENABLED is true. There is no route that creates a job. */
+export function jobsRoutes(context: AppContext, actorOf: Authenticator): FastifyPluginAsyncZod {
+  const { jobs } = context;
+  const load = async (actor: Awaited<ReturnType<Authenticator>>, jobId: string) => {
+    const job = await jobs.get(jobId);
+    // Someone else's job answers exactly like a missing one.
+    if (!job) {
+      authorize(actor, 'session.read_own');
+      throw notFound('job');
+    }
+    authorizeOwned(actor, job.user_id);
+    return job;
+  };
+  return async (app) => {
+    app.get(
+      '/jobs',
+      {
+        schema: {
+          ...common,
+          summary: 'Your jobs, newest first (admins: everyone’s)',
+          querystring: jobListQuerySchema,
+          response: { 200: jobListSchema, ...errors },
+        },
+      },
+      async (request) => {
+        const actor = await actorOf(request);
+        authorize(actor, 'session.read_own');
+        return jobs.list({
+          userId: actor.role === 'admin' ? null : actor.userId,
+          kind: request.query.kind,
+          status: request.query.status,
+          projectId: request.query.project_id,
+          limit: request.query.limit,
+          skip: request.query.skip,
+        });
+      },
+    );
+    app.get(
+      '/jobs/:id',
+      {
+        schema: {
+          ...common,
+          summary: 'One job; poll it every `poll_after_seconds`',
+          params: idParamsSchema,
+          response: { 200: jobSchema, ...errors },
+        },
+      },
+      async (request) => presentJob(await load(await actorOf(request), request.params.id)),
+    );
+    app.post(
+      '/jobs/:id/cancel',
+      {
+        schema: {
+          ...common,
+          summary: 'Cancel a job that has not ended; a running task is stopped within about a second',
+          params: idParamsSchema,
+          response: { 200: jobSchema, 409: problemSchema, ...errors },
+        },
+      },
+      async (request) => {
+        await load(await actorOf(request), request.params.id);
+        return presentJob(await jobs.cancel(request.params.id));
+      },
+    );
+  };
+}
