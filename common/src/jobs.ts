@@ -88,11 +88,16 @@ export const triggerStatusSchema = z
   })
   .meta({ id: 'IngestionTriggerStatus' });
 export const triggerQuerySchema = z.strictObject({
-  overwrite: z.enum(['true', 'false', '1', '0']).optional().transform((value) => value === 'true' || value === '1'),
+  overwrite: z
+    .enum(['true', 'false', '1', '0'])
+    .optional()
+    .transform((value) => value === 'true' || value === '1'),
 });
 export const ingestRequestSchema = z.strictObject({
   overwrite: z.boolean().optional(),
   async_mode: z.boolean().optional(),
   source: z.enum(['api', 'cli']).optional(),
 });
-export const ingestAnswerSchema = triggerAnswerSchema.extend({ run: ingestionRunSchema.optional() }).meta({ id: 'IngestAnswer' });
+export const ingestAnswerSchema = triggerAnswerSchema
+  .extend({ run: ingestionRunSchema.optional() })
+  .meta({ id: 'IngestAnswer' });

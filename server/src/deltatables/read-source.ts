@@ -28,7 +28,9 @@ export function readFunction(format: DataFormat, localPath: string, options: Rea
       const parts = [path, `delim = ${quoteString(options.delimiter ?? (format === 'tsv' ? '\t' : ','))}`];
       parts.push(`header = ${options.header === false ? 'false' : 'true'}`);
       if (options.quote !== undefined) parts.push(`quote = ${quoteString(options.quote)}`);
-      if (options.skip !== undefined) parts.push(`skip = ${Number(options.skip)}`);
+      // An explicit skip: left to itself, DuckDB's sniffer may decide the first lines are junk and
+      // silently drop them (header included), which would lose rows.
+      parts.push(`skip = ${Number(options.skip ?? 0)}`);
       if (options.null_values !== undefined)
         parts.push(`nullstr = [${options.null_values.map(quoteString).join(', ')}]`);
       if (options.columns !== undefined) {

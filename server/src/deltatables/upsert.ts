@@ -17,6 +17,7 @@ import {
 import type { SqlColumn, SqlConnection } from '../engine/duckdb.js';
 import { quoteIdentifier, quoteString } from '../engine/sql.js';
 import { DomainError } from '../errors.js';
+import { realPathInsideRoots } from '../ingestion/scan-fs.js';
 import type { Actor } from '../policy/actor.js';
 import { type ReadOptions, readFunction } from './read-source.js';
 import { mergeColumns, sqlTypeText } from './schema-merge.js';
@@ -337,7 +338,12 @@ export class UpsertService {
   }
 
   private async localPathOf(file: FilesTable, leases: { release(): void }[]): Promise<string> {
-    if (file.source_path !== null) return file.source_path;
+    if (file.source_path !== null) {
+      const real = await realPathInsideRoots(file.source_path, this.config.ingestion.allowedRoots);
+      if (real === null)
+        throw new DomainError('validation_failed', `${file.path} is no longer readable inside the allowed roots`);
+      return real;
+    }
     if (file.storage_key === null) throw new DomainError('not_found', `${file.path} has no content`);
     const lease = await this.delta.files.acquire([{ key: file.storage_key, size: file.size }]);
     leases.push(lease);

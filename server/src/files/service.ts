@@ -1,5 +1,4 @@
 import { createReadStream } from 'node:fs';
-import { stat } from 'node:fs/promises';
 import type { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { v7 as uuidv7 } from 'uuid';
@@ -10,7 +9,7 @@ import type { Database } from '../db/database.js';
 import type { FilesTable } from '../db/tables.js';
 import { isoNow } from '../db/time.js';
 import { DomainError, notFound } from '../errors.js';
-import { isInsideAllowedRoots } from '../ingestion/allowed-roots.js';
+import { realPathInsideRoots } from '../ingestion/scan-fs.js';
 import type { Actor } from '../policy/actor.js';
 import type { ObjectStorage } from '../storage/storage.js';
 import { presentFile } from '../workflows/presenters.js';
@@ -163,13 +162,13 @@ export class FilesService {
   /** The file's bytes, whole or a range (`end` inclusive), from storage or from its scanned folder. */
   async open(file: FilesTable, range?: { start: number; end: number }): Promise<Readable> {
     if (file.storage_key !== null) return this.storage.get(file.storage_key, range);
-    const source = file.source_path;
-    // Scanned files are read again only while they stay inside the allowed roots.
-    if (source === null || !isInsideAllowedRoots(source, this.config.ingestion.allowedRoots))
-      throw notFound('file content');
-    await stat(source).catch(() => {
-      throw notFound('file content');
-    });
-    return createReadStream(source, range ?? {});
+    // Scanned files are read again only while their real path stays inside the allowed roots
+    // (a symbolic link swapped in after the scan must not lead elsewhere).
+    const real =
+      file.source_path === null
+        ? null
+        : await realPathInsideRoots(file.source_path, this.config.ingestion.allowedRoots);
+    if (real === null) throw notFound('file content');
+    return createReadStream(real, range ?? {});
   }
 }

@@ -220,6 +220,7 @@ export class IngestionService {
         .selectAll()
         .where('project_id', '=', run.project_id)
         .orderBy('created_at')
+        .orderBy('id')
         .execute();
       const located = workflows.filter((workflow) => workflow.data_location !== null);
       for (const [index, workflow] of located.entries()) {
@@ -251,6 +252,7 @@ export class IngestionService {
               workflows.map((workflow) => workflow.id),
             )
             .orderBy('created_at')
+            .orderBy('id')
             .execute()
         : [];
       for (const [index, collection] of collections.entries()) {

@@ -19,7 +19,7 @@ export function jobsRoutes(context: AppContext, actorOf: Authenticator): Fastify
       authorize(actor, 'session.read_own');
       throw notFound('job');
     }
-    authorizeOwned(actor, job.user_id);
+    authorizeOwned(actor, job.user_id, 'job');
     return job;
   };
   return async (app) => {

@@ -1,4 +1,4 @@
-import { DomainError } from '../errors.js';
+import { DomainError, notFound } from '../errors.js';
 import type { Actor, UserActor } from './actor.js';
 
 /** What projects and dashboards carry: member lists by role and a public switch. */
@@ -98,8 +98,8 @@ export function authorize(actor: Actor, action: Action, resource?: SharedResourc
  * Things that belong to one user (jobs): the owner and admins see them; for anyone else they do
  * not exist (404, the same answer as for a missing one).
  */
-export function authorizeOwned(actor: Actor, ownerUserId: string | null): asserts actor is UserActor {
+export function authorizeOwned(actor: Actor, ownerUserId: string | null, what: string): asserts actor is UserActor {
   if (actor.kind === 'anonymous') throw new DomainError('unauthenticated', 'sign in to do this');
   if (actor.role === 'admin' || (ownerUserId !== null && ownerUserId === actor.userId)) return;
-  throw new DomainError('not_found', 'not found');
+  throw notFound(what);
 }

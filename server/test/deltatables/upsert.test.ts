@@ -189,6 +189,11 @@ describeEachDialect('upsert into Delta tables', (dialect) => {
     expect(ragged.status).toBe(400);
     expect(ragged.body.detail).toContain('ragged.csv');
 
+    // DuckDB's sniffer would otherwise skip the header and the short row and read nothing.
+    const short = await collection('short', 'csv', 'short\\.csv');
+    await upload(short, 'short.csv', 'a,b\n1\n2,3,4\n');
+    expect((await upsert(short)).status).toBe(400);
+
     const parquet = await collection('fake', 'parquet', 'fake\\.parquet');
     await upload(parquet, 'fake.parquet', 'this is not parquet');
     expect((await upsert(parquet)).status).toBe(400);

@@ -1,0 +1,476 @@
+import { mkdir, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import {
+  ADMIN,
+  call,
+  createUser,
+  describeEachDialect,
+  login,
+  type Session,
+  startTestServer,
+  type TestServer,
+} from '../../../test/support/test-server.js';
+
+interface Job {
+  job_id: string;
+  kind: string;
+  status: string;
+  step: string | null;
+  progress: number | null;
+  result?: Record<string, unknown>;
+  error?: { code: string; message: string };
+  poll_after_seconds: number | null;
+  code?: string;
+}
+
+async function waitForJob(server: TestServer, token: string, jobId: string): Promise<Job> {
+  for (let i = 0; i < 200; i++) {
+    const job = await call<Job>(server, 'GET', `/jobs/${jobId}`, { token });
+    if (job.body.poll_after_seconds === null) return job.body;
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+  throw new Error(`job ${jobId} did not end`);
+}
+
+/** A project with one upload-only collection holding one file; answers the ids. */
+async function projectWithUpload(server: TestServer, token: string, name: string, csv = 'a,b\n1,2\n3,4\n') {
+  const project = await call<{ project_id: string }>(server, 'POST', '/projects', { token, json: { name } });
+  const workflow = await call<{ workflow_id: string }>(
+    server,
+    'POST',
+    `/projects/${project.body.project_id}/workflows`,
+    {
+      token,
+      json: { name: 'wf' },
+    },
+  );
+  const collection = await call<{ data_collection_id: string }>(
+    server,
+    'POST',
+    `/workflows/${workflow.body.workflow_id}/datacollections`,
+    {
+      token,
+      json: { tag: 't', pattern: 't\\.csv', format: 'csv' },
+    },
+  );
+  const form = new FormData();
+  form.append('path', 't.csv');
+  form.append('file', new Blob([csv]), 't.csv');
+  await fetch(`${server.url}/service/api/v1/datacollections/${collection.body.data_collection_id}/files`, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${token}` },
+    body: form,
+  });
+  return {
+    projectId: project.body.project_id,
+    workflowId: workflow.body.workflow_id,
+    collectionId: collection.body.data_collection_id,
+  };
+}
+
+describeEachDialect('jobs', (dialect) => {
+  let server: TestServer;
+  let admin: Session;
+  let ada: Session;
+  let bob: Session;
+
+  beforeAll(async () => {
+    server = await startTestServer(dialect);
+    admin = await login(server, ADMIN.email, ADMIN.password);
+    ada = await createUser(server, admin.access_token, 'ada@example.org');
+    bob = await createUser(server, admin.access_token, 'bob@example.org');
+  });
+  afterAll(async () => {
+    await server.stop();
+    await server.database.drop();
+  });
+
+  it('runs an async upsert as a job that pollers watch to the end', async () => {
+    const { collectionId, projectId } = await projectWithUpload(server, ada.access_token, 'async');
+    const accepted = await call<{ job_id: string }>(server, 'POST', '/deltatables/upsert', {
+      token: ada.access_token,
+      json: { data_collection_id: collectionId, async_mode: true },
+    });
+    expect(accepted.status).toBe(202);
+    const first = await call<Job>(server, 'GET', `/jobs/${accepted.body.job_id}`, { token: ada.access_token });
+    expect(first.body.kind).toBe('deltatable.upsert');
+    expect(first.body.poll_after_seconds).toBe(first.body.poll_after_seconds === null ? null : 1);
+    const done = await waitForJob(server, ada.access_token, accepted.body.job_id);
+    expect(done).toMatchObject({
+      status: 'success',
+      progress: 1,
+      poll_after_seconds: null,
+      result: { rows: 2, version: 0 },
+    });
+
+    const mine = await call<{ items: Job[]; total: number }>(server, 'GET', `/jobs?project_id=${projectId}`, {
+      token: ada.access_token,
+    });
+    expect(mine.body.items.map((job) => job.job_id)).toEqual([accepted.body.job_id]);
+    const filtered = await call<{ total: number }>(server, 'GET', '/jobs?kind=project.ingest', {
+      token: ada.access_token,
+    });
+    expect(filtered.body.total).toBe(0);
+  });
+
+  it('hides other users’ jobs exactly like missing ones, shows admins everything, and validates the list query', async () => {
+    const { collectionId } = await projectWithUpload(server, ada.access_token, 'private jobs');
+    const job = await call<{ job_id: string }>(server, 'POST', '/deltatables/upsert', {
+      token: ada.access_token,
+      json: { data_collection_id: collectionId, async_mode: true },
+    });
+    const hidden = await call(server, 'GET', `/jobs/${job.body.job_id}`, { token: bob.access_token });
+    const missing = await call(server, 'GET', '/jobs/00000000-0000-7000-8000-000000000000', {
+      token: bob.access_token,
+    });
+    expect(hidden.status).toBe(404);
+    expect(hidden.body).toEqual(missing.body);
+    expect((await call(server, 'POST', `/jobs/${job.body.job_id}/cancel`, { token: bob.access_token })).status).toBe(
+      404,
+    );
+    expect((await call<{ total: number }>(server, 'GET', '/jobs', { token: bob.access_token })).body.total).toBe(0);
+    expect((await call(server, 'GET', `/jobs/${job.body.job_id}`, { token: admin.access_token })).status).toBe(200);
+    expect(
+      (await call<{ total: number }>(server, 'GET', '/jobs', { token: admin.access_token })).body.total,
+    ).toBeGreaterThanOrEqual(2);
+    for (const query of ['limit=0', 'limit=201', 'limit=x', 'status=done', 'kind=other', 'skip=-1']) {
+      expect((await call(server, 'GET', `/jobs?${query}`, { token: ada.access_token })).status, query).toBe(400);
+    }
+    expect((await call(server, 'GET', '/jobs')).status).toBe(401);
+    await waitForJob(server, ada.access_token, job.body.job_id);
+    const ended = await call(server, 'POST', `/jobs/${job.body.job_id}/cancel`, { token: ada.access_token });
+    expect(ended.status).toBe(409);
+    expect(ended.body.code).toBe('job_ended');
+  });
+});
+
+describe('job cancellation and recovery', () => {
+  let server: TestServer;
+  let admin: Session;
+  beforeAll(async () => {
+    server = await startTestServer('sqlite', { SERVICE_JOBS_WORKERS: '0' });
+    admin = await login(server, ADMIN.email, ADMIN.password);
+  });
+  afterAll(async () => {
+    await server.stop();
+    await server.database.drop();
+  });
+
+  it('cancels a pending job at once', async () => {
+    const { collectionId } = await projectWithUpload(server, admin.access_token, 'pending');
+    const job = await call<{ job_id: string }>(server, 'POST', '/deltatables/upsert', {
+      token: admin.access_token,
+      json: { data_collection_id: collectionId, async_mode: true },
+    });
+    const cancelled = await call<Job>(server, 'POST', `/jobs/${job.body.job_id}/cancel`, { token: admin.access_token });
+    expect(cancelled.status).toBe(200);
+    expect(cancelled.body).toMatchObject({ status: 'cancelled', poll_after_seconds: null });
+  });
+
+  it('gives a dead worker’s job to a live one, and fails it once its attempts are used up', async () => {
+    const { collectionId } = await projectWithUpload(server, admin.access_token, 'recovery');
+    const { jobs, jobHandlers, config } = server.context;
+    const queued = await jobs.enqueue(
+      'deltatable.upsert',
+      { data_collection_id: collectionId },
+      { userId: null, projectId: null },
+    );
+    const claimed = await jobs.claim('worker-that-dies');
+    expect(claimed?.job_id).toBe(queued.job_id);
+    const expire = () =>
+      server.context.database.db
+        .updateTable('jobs')
+        .set({ lease_expires_at: '2000-01-01T00:00:00.000Z' })
+        .where('job_id', '=', queued.job_id)
+        .execute();
+    await expire();
+    expect(await jobs.recoverExpired()).toBe(1);
+    expect((await jobs.get(queued.job_id))?.status).toBe('pending');
+
+    const { WorkerPool } = await import('../../src/jobs/worker-pool.js');
+    const pool = new WorkerPool(jobs, jobHandlers, config.database, server.app.log, 1);
+    await pool.start();
+    try {
+      const done = await waitForJob(server, admin.access_token, queued.job_id);
+      expect(done.status).toBe('success');
+    } finally {
+      await pool.stop();
+    }
+
+    const doomed = await jobs.enqueue(
+      'deltatable.upsert',
+      { data_collection_id: collectionId },
+      { userId: null, projectId: null },
+    );
+    for (let attempt = 0; attempt < 3; attempt++) {
+      await jobs.claim(`dying-${attempt}`);
+      await server.context.database.db
+        .updateTable('jobs')
+        .set({ lease_expires_at: '2000-01-01T00:00:00.000Z' })
+        .where('job_id', '=', doomed.job_id)
+        .execute();
+      await jobs.recoverExpired();
+    }
+    const failed = await jobs.get(doomed.job_id);
+    expect(failed?.status).toBe('failed');
+    expect(JSON.parse(failed?.error ?? '{}')).toMatchObject({ code: 'worker_lost' });
+  });
+
+  it('stops a running job within about a second when it is cancelled, and commits nothing', async () => {
+    // A file big enough that the upsert is still running when the cancel arrives.
+    const rows = Array.from({ length: 400_000 }, (_, i) => `${i},${(i * 7) % 1000},label-${i % 97}`).join('\n');
+    const { collectionId } = await projectWithUpload(server, admin.access_token, 'slow', `id,value,label\n${rows}\n`);
+    const job = await call<{ job_id: string }>(server, 'POST', '/deltatables/upsert', {
+      token: admin.access_token,
+      json: { data_collection_id: collectionId, async_mode: true },
+    });
+    const { WorkerPool } = await import('../../src/jobs/worker-pool.js');
+    const pool = new WorkerPool(
+      server.context.jobs,
+      server.context.jobHandlers,
+      server.context.config.database,
+      server.app.log,
+      1,
+    );
+    await pool.start();
+    try {
+      for (let i = 0; i < 100 && (await server.context.jobs.get(job.body.job_id))?.status !== 'running'; i++) {
+        await new Promise((resolve) => setTimeout(resolve, 20));
+      }
+      const cancelled = await call<Job>(server, 'POST', `/jobs/${job.body.job_id}/cancel`, {
+        token: admin.access_token,
+      });
+      expect(cancelled.body.status).toBe('cancelled');
+      await new Promise((resolve) => setTimeout(resolve, 3000));
+      expect((await server.context.jobs.get(job.body.job_id))?.status).toBe('cancelled');
+      expect(await server.context.tableOf(collectionId).exists()).toBe(false);
+    } finally {
+      await pool.stop();
+    }
+  });
+});
+
+describe('with jobs turned off', () => {
+  it('has no /jobs routes, runs upserts in the request, and offers no browser trigger', async () => {
+    const server = await startTestServer('sqlite', { SERVICE_JOBS_ENABLED: 'false' });
+    try {
+      const admin = await login(server, ADMIN.email, ADMIN.password);
+      expect((await call(server, 'GET', '/jobs')).status).toBe(404);
+      expect((await call(server, 'GET', '/jobs', { token: admin.access_token })).status).toBe(404);
+      expect((await call(server, 'POST', '/jobs/x/cancel')).status).toBe(404);
+      const { collectionId, projectId } = await projectWithUpload(server, admin.access_token, 'sync');
+      const upsert = await call(server, 'POST', '/deltatables/upsert', {
+        token: admin.access_token,
+        json: { data_collection_id: collectionId, async_mode: true },
+      });
+      expect(upsert.status).toBe(200);
+      expect(upsert.body).not.toHaveProperty('job_id');
+      expect(upsert.body.rows).toBe(2);
+      expect((await call(server, 'GET', '/utils/capabilities')).body.features).toEqual([]);
+      expect(
+        (await call(server, 'POST', `/projects/ingestion/trigger/${projectId}`, { token: admin.access_token })).status,
+      ).toBe(404);
+      const status = await call(server, 'GET', `/projects/ingestion/trigger-status/${projectId}`, {
+        token: admin.access_token,
+      });
+      expect(status.body).toEqual({ enabled: false, available: false, reason: 'jobs_disabled' });
+      const ingest = await call<{ job_id: null; run: { status: string; trigger: string } }>(
+        server,
+        'POST',
+        `/projects/${projectId}/ingest`,
+        {
+          token: admin.access_token,
+          json: { async_mode: true, source: 'cli' },
+        },
+      );
+      expect(ingest.status).toBe(200);
+      expect(ingest.body).toMatchObject({ job_id: null, run: { status: 'success', trigger: 'cli' } });
+    } finally {
+      await server.stop();
+      await server.database.drop();
+    }
+  });
+});
+
+describeEachDialect('ingestion', (dialect) => {
+  let server: TestServer;
+  let owner: Session;
+  let viewer: Session;
+  let root: string;
+
+  beforeAll(async () => {
+    server = await startTestServer(dialect);
+    root = join(server.database.dataDir, 'imports');
+    owner = await createUser(
+      server,
+      (await login(server, ADMIN.email, ADMIN.password)).access_token,
+      'owner@example.org',
+    );
+    viewer = await createUser(
+      server,
+      (await login(server, ADMIN.email, ADMIN.password)).access_token,
+      'viewer@example.org',
+    );
+  });
+  afterAll(async () => {
+    await server.stop();
+    await server.database.drop();
+  });
+
+  async function projectOnDisk(name: string, files: Record<string, string>) {
+    const base = join(root, name);
+    for (const [path, content] of Object.entries(files)) {
+      await mkdir(join(base, path, '..'), { recursive: true });
+      await writeFile(join(base, path), content);
+    }
+    const yaml = `name: ${name}
+workflows:
+  - name: wf
+    data_location: { structure: runs, locations: [ ${base} ], runs_regex: "^run_\\\\d+$" }
+    data_collections:
+      - { tag: good, pattern: "(?<site>[^/]+)/good\\\\.csv", format: csv }
+      - { tag: bad, pattern: "bad\\\\.csv", format: csv }
+`;
+    const imported = await call<{ project_id: string }>(server, 'POST', '/projects/import', {
+      token: owner.access_token,
+      json: { yaml },
+    });
+    await call(server, 'PUT', `/projects/${imported.body.project_id}/permissions`, {
+      token: owner.access_token,
+      json: { owners: ['owner@example.org'], viewers: ['viewer@example.org'], is_public: false },
+    });
+    return imported.body.project_id;
+  }
+
+  it('scans, registers and upserts as a job, records the steps, and ends partial when a collection fails', async () => {
+    const projectId = await projectOnDisk('field', {
+      'run_1/a/good.csv': 'x\n1\n2\n',
+      'run_2/b/good.csv': 'x\n3\n',
+      'run_1/bad.csv': 'a,b\n1\n2,3,4\n',
+      'not_a_run/a/good.csv': 'x\n99\n',
+    });
+    const status = await call(server, 'GET', `/projects/ingestion/trigger-status/${projectId}`, {
+      token: owner.access_token,
+    });
+    expect(status.body).toEqual({ enabled: true, available: true, reason: null });
+    const viewerStatus = await call(server, 'GET', `/projects/ingestion/trigger-status/${projectId}`, {
+      token: viewer.access_token,
+    });
+    expect(viewerStatus.body).toEqual({ enabled: true, available: false, reason: 'forbidden' });
+    expect(
+      (await call(server, 'POST', `/projects/ingestion/trigger/${projectId}`, { token: viewer.access_token })).status,
+    ).toBe(403);
+
+    const triggered = await call<{ job_id: string; run_id: string; already_running: boolean }>(
+      server,
+      'POST',
+      `/projects/ingestion/trigger/${projectId}?overwrite=false`,
+      { token: owner.access_token },
+    );
+    expect(triggered.status).toBe(202);
+    expect(triggered.body.already_running).toBe(false);
+    const job = await waitForJob(server, owner.access_token, triggered.body.job_id);
+    expect(job).toMatchObject({ status: 'success', result: { status: 'partial' } });
+
+    const runs = await call<{ items: Record<string, unknown>[] }>(
+      server,
+      'GET',
+      `/projects/ingestion-runs/${projectId}`,
+      {
+        token: owner.access_token,
+      },
+    );
+    const run = runs.body.items[0] as {
+      status: string;
+      trigger: string;
+      steps: { name: string; status: string }[];
+      data_collections: { tag: string; status: string; rows: number | null; error: string | null }[];
+      source_paths: string[];
+    };
+    expect(run).toMatchObject({ status: 'partial', trigger: 'browser' });
+    expect(run.steps.map((step) => `${step.name}:${step.status}`)).toEqual([
+      'scan wf:success',
+      'upsert good:success',
+      'upsert bad:failed',
+    ]);
+    expect(run.data_collections.find((c) => c.tag === 'good')).toMatchObject({ status: 'success', rows: 3 });
+    expect(run.data_collections.find((c) => c.tag === 'bad')?.error).toContain('bad.csv');
+    expect(run.source_paths).toEqual([join(root, 'field')]);
+
+    const seenByViewer = await call<{ items: Record<string, unknown>[] }>(
+      server,
+      'GET',
+      `/projects/ingestion-runs/${projectId}`,
+      {
+        token: viewer.access_token,
+      },
+    );
+    const redacted = seenByViewer.body.items[0] as Record<string, unknown>;
+    expect(redacted).not.toHaveProperty('source_paths');
+    expect(redacted).not.toHaveProperty('host');
+    expect(JSON.stringify(redacted)).not.toContain(root);
+  });
+
+  it('starts one ingestion however many triggers race for it', async () => {
+    const projectId = await projectOnDisk('racing', { 'run_1/a/good.csv': 'x\n1\n' });
+    const answers = await Promise.all(
+      Array.from({ length: 6 }, () =>
+        call<{ run_id: string; already_running: boolean }>(server, 'POST', `/projects/ingestion/trigger/${projectId}`, {
+          token: owner.access_token,
+        }),
+      ),
+    );
+    const started = answers.filter((answer) => answer.status === 202);
+    expect(started).toHaveLength(1);
+    expect(new Set(answers.map((answer) => answer.body.run_id)).size).toBeLessThanOrEqual(2);
+    for (const answer of answers.filter((a) => a.status === 200)) expect(answer.body.already_running).toBe(true);
+  });
+
+  it('answers 409 no_data for a project with nothing to ingest', async () => {
+    const project = await call<{ project_id: string }>(server, 'POST', '/projects', {
+      token: owner.access_token,
+      json: { name: 'empty' },
+    });
+    const status = await call(server, 'GET', `/projects/ingestion/trigger-status/${project.body.project_id}`, {
+      token: owner.access_token,
+    });
+    expect(status.body).toEqual({ enabled: true, available: false, reason: 'no_data' });
+    const trigger = await call(server, 'POST', `/projects/ingestion/trigger/${project.body.project_id}`, {
+      token: owner.access_token,
+    });
+    expect(trigger.status).toBe(409);
+    expect(trigger.body.code).toBe('no_data');
+  });
+});
+
+describe('with the browser trigger off', () => {
+  it('answers 404 from the trigger for everyone, but the API ingest still works', async () => {
+    const server = await startTestServer('sqlite', { SERVICE_INGESTION_BROWSER_TRIGGER_ENABLED: 'false' });
+    try {
+      const admin = await login(server, ADMIN.email, ADMIN.password);
+      const { projectId } = await projectWithUpload(server, admin.access_token, 'api only');
+      expect(
+        (await call(server, 'POST', `/projects/ingestion/trigger/${projectId}`, { token: admin.access_token })).status,
+      ).toBe(404);
+      expect((await call(server, 'POST', `/projects/ingestion/trigger/${projectId}`)).status).toBe(404);
+      expect((await call(server, 'GET', '/utils/capabilities')).body.features).toEqual([
+        'jobs',
+        'deltatables.async_upsert',
+      ]);
+      const status = await call(server, 'GET', `/projects/ingestion/trigger-status/${projectId}`, {
+        token: admin.access_token,
+      });
+      expect(status.body).toEqual({ enabled: false, available: false, reason: 'disabled' });
+      const ingest = await call<{ job_id: string }>(server, 'POST', `/projects/${projectId}/ingest`, {
+        token: admin.access_token,
+        json: { async_mode: true },
+      });
+      expect(ingest.status).toBe(202);
+      expect((await waitForJob(server, admin.access_token, ingest.body.job_id)).status).toBe('success');
+    } finally {
+      await server.stop();
+      await server.database.drop();
+    }
+  });
+});
