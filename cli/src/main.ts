@@ -2,6 +2,7 @@
 import { serviceVersion } from '@service/server';
 import { Command } from 'commander';
 import { configCommand } from './commands/config.js';
+import { ingestCommand } from './commands/ingest.js';
 import { migrateCommand } from './commands/migrate.js';
 import { projectCommand } from './commands/project.js';
 import { serveCommand } from './commands/serve.js';
@@ -20,6 +21,7 @@ const program = new Command('service')
   .addCommand(configCommand())
   .addCommand(userCommand())
   .addCommand(projectCommand())
-  .addCommand(workerCommand());
+  .addCommand(workerCommand())
+  .addCommand(ingestCommand());
 
 runMain(() => program.parseAsync(process.argv));

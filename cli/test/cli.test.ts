@@ -12,7 +12,7 @@ import { exitOf, runCli, startCliServer } from './run-cli.js';
 
 describe('service --help', () => {
   it.each([
-    [[], ['serve', 'migrate', 'config', 'user']],
+    [[], ['serve', 'migrate', 'config', 'user', 'project', 'worker', 'ingest']],
     [['serve'], ['--port', 'SIGTERM']],
     [['migrate'], ['schema']],
     [['config', 'check'], ['redacted']],

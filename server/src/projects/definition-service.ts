@@ -59,14 +59,12 @@ export class ProjectDefinitions {
     }
     const before = stringify(await this.definitionOf(existingId));
     await this.database.db.transaction().execute(async (trx) => {
-      await trx
-        .updateTable('projects')
-        .set({
-          ...(definition.description === undefined ? {} : { description: definition.description }),
-          ...(definition.is_public === undefined ? {} : { is_public: definition.is_public ? 1 : 0 }),
-        })
-        .where('id', '=', existingId)
-        .execute();
+      const changes = {
+        ...(definition.description === undefined ? {} : { description: definition.description }),
+        ...(definition.is_public === undefined ? {} : { is_public: definition.is_public ? 1 : 0 }),
+      };
+      if (Object.keys(changes).length > 0)
+        await trx.updateTable('projects').set(changes).where('id', '=', existingId).execute();
       await this.apply(existingId, definition, trx);
     });
     const changed = stringify(await this.definitionOf(existingId)) !== before;

@@ -99,6 +99,14 @@ joins:
     expect(viaJson.body).toMatchObject({ project_id: id, changed: false });
   });
 
+  it('re-imports a minimal definition (no description, no public switch) without change', async () => {
+    const minimal = 'name: minimal\nworkflows:\n  - name: wf\n';
+    expect((await importYaml(minimal)).status).toBe(201);
+    const again = await importYaml(minimal);
+    expect(again.status).toBe(200);
+    expect(again.body.changed).toBe(false);
+  });
+
   it('exports the project back as YAML that re-imports without change', async () => {
     const id = (await importYaml(definition())).body.project_id;
     const exported = await call(server, 'GET', `/projects/${id}/yaml`, { token: ada.access_token });

@@ -1,0 +1,270 @@
+import { createHash } from 'node:crypto';
+import { createReadStream, openAsBlob } from 'node:fs';
+import { open, readdir, readFile, stat } from 'node:fs/promises';
+import { basename, join, relative, sep } from 'node:path';
+import { API_PREFIX } from '@service/server';
+import { Command } from 'commander';
+import { parse, stringify } from 'yaml';
+
+type Format = 'csv' | 'tsv' | 'parquet' | 'json' | 'ndjson';
+const FORMATS: Record<string, Format> = {
+  csv: 'csv',
+  tsv: 'tsv',
+  parquet: 'parquet',
+  json: 'json',
+  ndjson: 'ndjson',
+  jsonl: 'ndjson',
+};
+
+interface LocalFile {
+  run: string;
+  /** Relative to the run folder, `/`-separated. */
+  path: string;
+  absolute: string;
+}
+
+/** Progress goes to standard error; standard output carries only the magic link. */
+const say = (line: string) => process.stderr.write(`${line}\n`);
+
+async function* walk(dir: string): AsyncGenerator<string> {
+  for (const entry of await readdir(dir, { withFileTypes: true })) {
+    if (entry.name.startsWith('.')) continue;
+    const full = join(dir, entry.name);
+    if (entry.isDirectory()) yield* walk(full);
+    else if (entry.isFile()) yield full;
+  }
+}
+
+const escapeRegex = (text: string) => text.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&');
+const formatOf = (path: string): Format | undefined => FORMATS[path.split('.').pop()?.toLowerCase() ?? ''];
+
+async function firstLine(path: string): Promise<string> {
+  const handle = await open(path);
+  try {
+    const buffer = Buffer.alloc(64 * 1024);
+    const { bytesRead } = await handle.read(buffer, 0, buffer.length, 0);
+    return buffer.subarray(0, bytesRead).toString('utf8').split(/\r?\n/)[0] ?? '';
+  } finally {
+    await handle.close();
+  }
+}
+
+/**
+ * A project definition for a folder without project.yaml: one workflow named after the folder,
+ * and one table collection per group of files with the same format and the same columns.
+ */
+async function inferDefinition(name: string, files: LocalFile[]) {
+  const groups = new Map<string, { format: Format; paths: string[] }>();
+  for (const file of files) {
+    const format = formatOf(file.path);
+    if (!format) continue;
+    // Delimited files group by their header; other formats by their name without the run.
+    const signature = format === 'csv' || format === 'tsv' ? await firstLine(file.absolute) : basename(file.path);
+    const key = `${format}\u0000${signature}`;
+    const group = groups.get(key) ?? { format, paths: [] };
+    if (!group.paths.includes(file.path)) group.paths.push(file.path);
+    groups.set(key, group);
+  }
+  const tags = new Set<string>();
+  const collections = [...groups.values()].map((group) => {
+    const stem =
+      (basename(group.paths[0] as string).split('.')[0] ?? 'table')
+        .replace(/[^A-Za-z0-9_.-]/g, '_')
+        .replace(/^[^A-Za-z0-9]+/, '') || 'table';
+    let tag = stem;
+    for (let n = 2; tags.has(tag); n++) tag = `${stem}_${n}`;
+    tags.add(tag);
+    return { tag, type: 'table', format: group.format, pattern: group.paths.map(escapeRegex).join('|') };
+  });
+  return { name, workflows: [{ name, data_collections: collections }] };
+}
+
+interface Api {
+  call<T>(method: string, path: string, body?: unknown, headers?: Record<string, string>): Promise<T>;
+  token: string;
+}
+
+function client(server: string): Api {
+  const api: Api = {
+    token: '',
+    async call<T>(method: string, path: string, body?: unknown, headers: Record<string, string> = {}) {
+      const response = await fetch(`${server}${API_PREFIX}${path}`, {
+        method,
+        headers: {
+          ...(api.token ? { authorization: `Bearer ${api.token}` } : {}),
+          ...(body === undefined ? {} : { 'content-type': 'application/json' }),
+          ...headers,
+        },
+        body: body === undefined ? undefined : JSON.stringify(body),
+      });
+      const text = await response.text();
+      const answer = text === '' ? {} : (JSON.parse(text) as Record<string, unknown>);
+      if (!response.ok) {
+        throw new Error(
+          `${method} ${path} answered ${response.status}: ${String(answer.detail ?? answer.title ?? text)}`,
+        );
+      }
+      return answer as T;
+    },
+  };
+  return api;
+}
+
+async function sha256(path: string): Promise<string> {
+  const hash = createHash('sha256');
+  for await (const chunk of createReadStream(path)) hash.update(chunk as Buffer);
+  return hash.digest('hex');
+}
+
+export function ingestCommand(): Command {
+  return new Command('ingest')
+    .description('Provision a user, upload a results folder as their project, ingest it, and print a sign-in link.')
+    .argument('<results_dir>', 'pipeline output folder (with an optional project.yaml)')
+    .requiredOption('--user <email>', 'the account to create or use')
+    .option('--server <url>', 'server address (default: SERVICE_PUBLIC_URL)')
+    .option('--provisioning-key <key>', 'the provisioning key (default: SERVICE_AUTH_PROVISIONING_API_KEY)')
+    .addHelpText(
+      'after',
+      `
+Only the magic link is printed on standard output; progress goes to standard error, so
+  link=$(service ingest ./results --user ada@example.org)
+captures exactly the link. Files already uploaded with the same content are skipped, so an
+interrupted run can simply be repeated. Without project.yaml, one workflow named after the folder
+is inferred, with one table per group of files that share a format and columns; sub-folders are
+runs when project.yaml declares structure "runs", otherwise the folder is one run.`,
+    )
+    .action(async (resultsDir: string, options: { user: string; server?: string; provisioningKey?: string }) => {
+      const server = (options.server ?? process.env.SERVICE_PUBLIC_URL ?? '').replace(/\/+$/, '');
+      const key = options.provisioningKey ?? process.env.SERVICE_AUTH_PROVISIONING_API_KEY;
+      if (server === '') throw new Error('give the server with --server or SERVICE_PUBLIC_URL');
+      if (!key)
+        throw new Error('give the provisioning key with --provisioning-key or SERVICE_AUTH_PROVISIONING_API_KEY');
+      if (!(await stat(resultsDir).catch(() => null))?.isDirectory()) throw new Error(`${resultsDir} is not a folder`);
+      const api = client(server);
+
+      say(`Signing in ${options.user}…`);
+      const session = await api.call<{ access_token: string; created: boolean }>(
+        'POST',
+        '/auth/provision_user',
+        { email: options.user },
+        {
+          'x-provisioning-key': key,
+        },
+      );
+      api.token = session.access_token;
+      const capabilities = await api.call<{ features: string[] }>('GET', '/utils/capabilities');
+
+      const definitionPath = join(resultsDir, 'project.yaml');
+      const declared = await readFile(definitionPath, 'utf8').catch(() => null);
+      const definition =
+        declared === null
+          ? null
+          : (parse(declared) as {
+              name?: string;
+              workflows?: { data_location?: { structure?: string; runs_regex?: string } }[];
+            });
+      const location = definition?.workflows?.[0]?.data_location;
+      const runsRegex = location?.structure === 'runs' ? new RegExp(location.runs_regex ?? '', 'u') : null;
+
+      const files: LocalFile[] = [];
+      for await (const absolute of walk(resultsDir)) {
+        const rel = relative(resultsDir, absolute).split(sep).join('/');
+        if (rel === 'project.yaml') continue;
+        const [first, ...rest] = rel.split('/');
+        if (runsRegex && rest.length > 0 && runsRegex.test(first as string))
+          files.push({ run: first as string, path: rest.join('/'), absolute });
+        else if (!runsRegex)
+          files.push({ run: basename(resultsDir).replace(/[^A-Za-z0-9_.-]/g, '_') || 'run', path: rel, absolute });
+      }
+
+      // The server cannot read this machine's folders: the files are uploaded instead.
+      for (const workflow of definition?.workflows ?? []) delete workflow.data_location;
+      const yaml =
+        definition === null ? stringify(await inferDefinition(basename(resultsDir), files)) : stringify(definition);
+      const imported = await api.call<{ project_id: string; created: boolean }>('POST', '/projects/import', { yaml });
+      say(`Project ${imported.project_id} ${imported.created ? 'created' : 'updated'}.`);
+
+      const workflows = await api.call<{ items: { workflow_id: string }[] }>(
+        'GET',
+        `/projects/${imported.project_id}/workflows?limit=200`,
+      );
+      const collections = (
+        await Promise.all(
+          workflows.items.map((workflow) =>
+            api.call<{ items: { data_collection_id: string; pattern: string }[] }>(
+              'GET',
+              `/workflows/${workflow.workflow_id}/datacollections?limit=200`,
+            ),
+          ),
+        )
+      ).flatMap((page) => page.items);
+
+      let done = 0;
+      for (const file of files) {
+        done++;
+        const collection = collections.find((candidate) =>
+          new RegExp(`^(?:${candidate.pattern})$`, 'u').test(file.path),
+        );
+        if (!collection) continue;
+        const existing = await api.call<{ items: { path: string; sha256: string; run_id: string }[] }>(
+          'GET',
+          `/datacollections/${collection.data_collection_id}/files?limit=200`,
+        );
+        const digest = await sha256(file.absolute);
+        if (existing.items.some((item) => item.path === file.path && item.sha256 === digest)) {
+          say(`[${done}/${files.length}] ${file.run}/${file.path} already uploaded`);
+          continue;
+        }
+        const form = new FormData();
+        form.append('run', file.run);
+        form.append('path', file.path);
+        // A file-backed blob: the upload streams from disk instead of loading the file.
+        form.append('file', await openAsBlob(file.absolute), basename(file.path));
+        const response = await fetch(`${server}${API_PREFIX}/datacollections/${collection.data_collection_id}/files`, {
+          method: 'POST',
+          headers: { authorization: `Bearer ${api.token}` },
+          body: form,
+        });
+        if (!response.ok)
+          throw new Error(`uploading ${file.run}/${file.path} failed: ${response.status} ${await response.text()}`);
+        say(`[${done}/${files.length}] ${file.run}/${file.path} uploaded`);
+      }
+
+      const asJob = capabilities.features.includes('jobs');
+      const started = await api.call<{ job_id: string | null; run: { status: string } | undefined }>(
+        'POST',
+        `/projects/${imported.project_id}/ingest`,
+        {
+          source: 'cli',
+          async_mode: asJob,
+        },
+      );
+      let status = started.run?.status;
+      if (started.job_id !== null) {
+        for (;;) {
+          const job = await api.call<{
+            status: string;
+            step: string | null;
+            progress: number | null;
+            result?: { status: string };
+            error?: { message: string };
+            poll_after_seconds: number | null;
+          }>('GET', `/jobs/${started.job_id}`);
+          say(
+            `Ingestion: ${job.status}${job.step ? ` — ${job.step}` : ''}${job.progress === null ? '' : ` (${Math.round(job.progress * 100)}%)`}`,
+          );
+          if (job.poll_after_seconds === null) {
+            if (job.status !== 'success') throw new Error(`ingestion ${job.status}: ${job.error?.message ?? ''}`);
+            status = job.result?.status;
+            break;
+          }
+          await new Promise((resolve) => setTimeout(resolve, (job.poll_after_seconds ?? 1) * 1000));
+        }
+      }
+      say(`Ingestion ended: ${status ?? 'unknown'}.`);
+      const link = await api.call<{ url: string }>('POST', '/auth/magic_link', {
+        next: `/projects/${imported.project_id}`,
+      });
+      process.stdout.write(`${link.url}\n`);
+    });
+}
