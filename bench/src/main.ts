@@ -3,6 +3,7 @@
  * Exit codes: 0 done (a missed target is reported, not failed), 1 the benchmark failed, 2 usage.
  */
 import { benchmarks, findBenchmark } from './benchmarks/index.js';
+import { UsageError } from './lib/usage-error.js';
 
 function usage(): string {
   const width = Math.max(...benchmarks.map((benchmark) => benchmark.name.length));
@@ -27,9 +28,15 @@ async function main(argv: string[]): Promise<number> {
     return 0;
   } catch (error) {
     const message = error instanceof Error ? error.message : String(error);
+    if (error instanceof UsageError) {
+      process.stderr.write(`bench ${benchmark.name}: ${message}\n`);
+      return 2;
+    }
     process.stderr.write(`bench ${benchmark.name}: FAILED: ${message}\n`);
     return 1;
   }
 }
 
-process.exitCode = await main(process.argv.slice(2));
+// Exit explicitly: a benchmark that failed half-way may leave a socket or child behind, and the
+// run must end anyway (children close their servers when this process goes away).
+process.exit(await main(process.argv.slice(2)));

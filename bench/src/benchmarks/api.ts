@@ -10,9 +10,11 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { cpus, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { startTarget } from '../lib/child-target.js';
+import { type RunningTarget, startTarget } from '../lib/child-target.js';
 import { type LoadResult, type LoadSettings, type LoadTarget, loadSettingsFromEnv, measure } from '../lib/load.js';
+import { idleBusyFraction, machineBusySeconds, ownCpuSeconds, processCpuSeconds } from '../lib/machine.js';
 import { formatTable } from '../lib/table.js';
+import { UsageError } from '../lib/usage-error.js';
 import { BENCH_ADMIN_EMAIL, BENCH_ADMIN_PASSWORD } from './api-fixture.js';
 
 // Kept literal rather than imported so this process never loads the server (only the child does).
@@ -71,10 +73,10 @@ async function measureAll(targets: LoadTarget[], settings: LoadSettings): Promis
 async function measureBaseline(settings: LoadSettings): Promise<LoadResult> {
   const server = await startTarget(TARGET_SCRIPT, ['baseline']);
   try {
-    const [result] = await measureAll([{ name: 'baseline', url: `${server.url}/` }], settings);
+    const [result] = await measureAll([{ name: 'baseline', url: `${server.url}/`, serverPid: server.pid }], settings);
     return result!;
   } finally {
-    await server.stop();
+    await stopCounting(server);
   }
 }
 
@@ -86,27 +88,38 @@ async function measureService(settings: LoadSettings): Promise<LoadResult[]> {
       const token = await login(server.url);
       return await measureAll(
         [
-          { name: 'capabilities', url: `${server.url}${API_PREFIX}/utils/capabilities` },
+          { name: 'capabilities', url: `${server.url}${API_PREFIX}/utils/capabilities`, serverPid: server.pid },
           {
             name: 'auth/me',
             url: `${server.url}${API_PREFIX}/auth/me`,
             headers: { authorization: `Bearer ${token}` },
+            serverPid: server.pid,
           },
         ],
         settings,
       );
     } finally {
-      await server.stop();
+      await stopCounting(server);
     }
   } finally {
     await rm(dataDir, { recursive: true, force: true });
   }
 }
 
+/** CPU-seconds used by the server children, read just before each one stops. */
+let childrenCpuSeconds = 0;
+
+async function stopCounting(server: RunningTarget): Promise<void> {
+  childrenCpuSeconds += processCpuSeconds(server.pid) ?? 0;
+  await server.stop();
+}
+
 const fixed = (value: number, digits: number) => value.toFixed(digits);
+// autocannon records latency at 1 ms resolution: 0 means "under a millisecond".
+const millis = (value: number) => (value < 1 ? '<1' : value.toFixed(0));
 
 export async function run(args: string[]): Promise<void> {
-  if (args.length > 0) throw new Error(`takes no arguments (got "${args.join(' ')}")`);
+  if (args.length > 0) throw new UsageError(`takes no arguments (got "${args.join(' ')}")`);
   const settings = loadSettingsFromEnv();
   const cpu = cpus()[0]?.model.trim() ?? 'unknown CPU';
   const out = (line = '') => process.stdout.write(`${line}\n`);
@@ -120,27 +133,58 @@ export async function run(args: string[]): Promise<void> {
   out('each server runs alone in a child process; the load generator runs in this process');
   out('service: real server, embedded SQLite in a temp dir, logger silent (SERVICE_LOG_LEVEL=silent)');
   out('         so that logging does not dominate the figures');
+
+  const cpuCount = cpus().length;
+  const idleBusy = await idleBusyFraction(cpuCount);
+  if (idleBusy !== null) {
+    out(`machine busy before the run: ${fixed(idleBusy * 100, 0)}% of all CPUs`);
+    if (idleBusy > 0.15) out('WARNING: other processes are using the CPUs; figures will be low and noisy');
+  }
   out();
 
+  const busyBefore = machineBusySeconds();
+  const ownBefore = ownCpuSeconds();
+  const startedAt = Date.now();
   const baseline = await measureBaseline(settings);
   const service = await measureService(settings);
+  const busyAfter = machineBusySeconds();
+  const elapsedSeconds = (Date.now() - startedAt) / 1000;
   const results = [baseline, ...service];
   const ratio = (result: LoadResult) => result.requestsPerSecond / baseline.requestsPerSecond;
+  // The same ratio from server CPU time per request: what req/s would be if the server had a core to itself.
+  const cpuRatio = (result: LoadResult) =>
+    result.serverCpuMicros && baseline.serverCpuMicros
+      ? fixed(baseline.serverCpuMicros / result.serverCpuMicros, 2)
+      : '?';
 
   out();
   out(
     formatTable(
-      ['name', 'req/s (mean)', 'p50 ms', 'p99 ms', 'x baseline'],
+      ['name', 'req/s (mean)', 'p50 ms', 'p99 ms', 'x baseline', 'server CPU us/req', 'x baseline by CPU'],
       results.map((result) => [
         result.name === 'baseline' ? 'baseline (bare Fastify hello-world)' : result.name,
         fixed(result.requestsPerSecond, 0),
-        fixed(result.p50Ms, 0),
-        fixed(result.p99Ms, 0),
+        millis(result.p50Ms),
+        millis(result.p99Ms),
         fixed(ratio(result), 2),
+        result.serverCpuMicros === null ? '?' : fixed(result.serverCpuMicros, 0),
+        cpuRatio(result),
       ]),
     ),
   );
   out();
+
+  if (busyBefore !== null && busyAfter !== null) {
+    const ours = ownCpuSeconds() - ownBefore + childrenCpuSeconds;
+    const others = Math.max(0, busyAfter - busyBefore - ours);
+    const share = others / (elapsedSeconds * cpuCount);
+    out(
+      `other processes used ${fixed(others, 1)} CPU-s of ${fixed(elapsedSeconds * cpuCount, 0)} available ` +
+        `during the run (${fixed(share * 100, 0)}%)`,
+    );
+    if (share > 0.1) out('WARNING: the machine was not quiet; rerun on an idle machine before trusting these figures');
+    out();
+  }
 
   let missed = 0;
   for (const target of TARGETS) {

@@ -5,6 +5,8 @@ export type TargetMessage = { type: 'ready'; url: string } | { type: 'failed'; m
 
 export interface RunningTarget {
   url: string;
+  /** The child's process id (to read its CPU usage). */
+  pid: number;
   /** Asks the child to close its server and waits for it to exit (killing it if it hangs). */
   stop(): Promise<void>;
 }
@@ -52,7 +54,7 @@ export function startTarget(script: string, args: string[], execArgv: string[] =
         fail(new Error(message.message));
         return;
       }
-      resolve({ url: message.url, stop: () => stopChild(child) });
+      resolve({ url: message.url, pid: child.pid ?? 0, stop: () => stopChild(child) });
     });
   });
 }

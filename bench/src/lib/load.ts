@@ -1,4 +1,6 @@
 import autocannon from 'autocannon';
+import { processCpuSeconds } from './machine.js';
+import { UsageError } from './usage-error.js';
 
 /** How hard and how long each target is loaded. */
 export interface LoadSettings {
@@ -12,6 +14,8 @@ export interface LoadTarget {
   name: string;
   url: string;
   headers?: Record<string, string>;
+  /** The server's process, when it is not this one: its CPU time per request is then reported. */
+  serverPid?: number;
 }
 
 export interface LoadResult {
@@ -22,6 +26,11 @@ export interface LoadResult {
   p50Ms: number;
   p99Ms: number;
   total2xx: number;
+  /**
+   * Server CPU time (user + system) per request in microseconds, or null when unknown. Less
+   * sensitive than req/s to other processes competing for the CPUs, as it counts only the server's time.
+   */
+  serverCpuMicros: number | null;
 }
 
 function secondsFrom(env: NodeJS.ProcessEnv, variable: string, fallback: number, minimum: number): number {
@@ -29,7 +38,7 @@ function secondsFrom(env: NodeJS.ProcessEnv, variable: string, fallback: number,
   if (raw === undefined || raw.trim() === '') return fallback;
   const value = Number(raw);
   if (!Number.isFinite(value) || value < minimum) {
-    throw new Error(`${variable} must be a number of seconds >= ${minimum} (got "${raw}")`);
+    throw new UsageError(`${variable} must be a number of seconds >= ${minimum} (got "${raw}")`);
   }
   return value;
 }
@@ -76,13 +85,18 @@ function assertClean(target: LoadTarget, phase: string, result: autocannon.Resul
 /** Warms the target up (result checked, then discarded), then measures it. */
 export async function measure(target: LoadTarget, settings: LoadSettings): Promise<LoadResult> {
   if (settings.warmupSeconds > 0) assertClean(target, 'warm-up', await fire(target, settings, settings.warmupSeconds));
+  const cpuBefore = target.serverPid === undefined ? null : processCpuSeconds(target.serverPid);
   const result = await fire(target, settings, settings.durationSeconds);
+  const cpuAfter = target.serverPid === undefined ? null : processCpuSeconds(target.serverPid);
   assertClean(target, 'measurement', result);
+  const serverCpuMicros =
+    cpuBefore === null || cpuAfter === null ? null : ((cpuAfter - cpuBefore) * 1e6) / result.requests.total;
   return {
     name: target.name,
     requestsPerSecond: result.requests.mean,
     p50Ms: result.latency.p50,
     p99Ms: result.latency.p99,
     total2xx: result['2xx'],
+    serverCpuMicros,
   };
 }

@@ -1,4 +1,5 @@
 import type { SessionAnswer } from '@service/common';
+import { CompiledQuery } from 'kysely';
 import { v7 as uuidv7 } from 'uuid';
 import type { AuditLog } from '../audit/service.js';
 import type { Database } from '../db/database.js';
@@ -24,6 +25,11 @@ const invalidRefresh = () => new DomainError('token_invalid', 'the refresh token
  */
 export class SessionService {
   private readonly users: UsersRepository;
+  /**
+   * The per-request session check, built and compiled once: it runs on every authenticated
+   * request, and only its parameter changes.
+   */
+  private readonly sessionLookup;
 
   constructor(
     private readonly database: Database,
@@ -32,6 +38,13 @@ export class SessionService {
     private readonly audit: AuditLog,
   ) {
     this.users = new UsersRepository(database.db);
+    this.sessionLookup = database.db
+      .selectFrom('sessions')
+      .innerJoin('users', 'users.id', 'sessions.user_id')
+      .selectAll('users')
+      .select(['sessions.revoked_at as session_revoked_at', 'sessions.expires_at as session_expires_at'])
+      .where('sessions.id', '=', '')
+      .compile();
   }
 
   async login(email: string, password: string, clientAddress: string): Promise<SessionAnswer> {
@@ -156,13 +169,10 @@ export class SessionService {
    */
   async authenticate(accessToken: string): Promise<AuthenticatedUser> {
     const claims = await this.tokens.verify(accessToken);
-    const row = await this.database.db
-      .selectFrom('sessions')
-      .innerJoin('users', 'users.id', 'sessions.user_id')
-      .selectAll('users')
-      .select(['sessions.revoked_at as session_revoked_at', 'sessions.expires_at as session_expires_at'])
-      .where('sessions.id', '=', claims.sessionId)
-      .executeTakeFirst();
+    const { rows } = await this.database.db.executeQuery(
+      CompiledQuery.raw(this.sessionLookup.sql, [claims.sessionId]) as typeof this.sessionLookup,
+    );
+    const row = rows[0];
     const now = isoNow();
     if (
       !row ||

@@ -78,8 +78,9 @@ export async function buildApp(context: AppContext, options: AppOptions = {}): P
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
   installErrorHandling(app);
-  app.addHook('onSend', async (request, reply) => {
+  app.addHook('onRequest', (request, reply, done) => {
     reply.header('x-request-id', request.id);
+    done();
   });
 
   // Only JSON and forms are accepted; anything else is a 415, not a string to guess at.

@@ -1,6 +1,7 @@
 import type { FastifyRequest } from 'fastify';
 import type { SessionService } from '../auth/session-service.js';
 import type { Config } from '../config/config.js';
+import type { UserRow } from '../db/tables.js';
 import { DomainError } from '../errors.js';
 import type { Actor } from '../policy/actor.js';
 
@@ -11,6 +12,8 @@ import type { Actor } from '../policy/actor.js';
  */
 export function createAuthenticator(config: Config, sessions: SessionService, singleUserId: string | null) {
   const resolved = new WeakMap<FastifyRequest, Promise<Actor>>();
+  // The user row read while authenticating, so a route that shows it need not read it again.
+  const rows = new WeakMap<FastifyRequest, UserRow>();
   const anonymous: Actor = {
     kind: 'anonymous',
     mayBrowsePublic: config.auth.mode === 'public' || config.auth.mode === 'demo',
@@ -27,17 +30,22 @@ export function createAuthenticator(config: Config, sessions: SessionService, si
     const match = /^Bearer ([A-Za-z0-9._~+/=-]+)$/i.exec(header.trim());
     if (!match?.[1]) throw new DomainError('token_invalid', 'the Authorization header must be "Bearer <token>"');
     const { user, sessionId } = await sessions.authenticate(match[1]);
+    rows.set(request, user);
     return { kind: 'user', userId: user.id, role: user.role, isTemporary: user.is_temporary === 1, sessionId };
   }
 
-  return function actorOf(request: FastifyRequest): Promise<Actor> {
+  function actorOf(request: FastifyRequest): Promise<Actor> {
     let actor = resolved.get(request);
     if (actor === undefined) {
       actor = resolve(request);
       resolved.set(request, actor);
     }
     return actor;
-  };
+  }
+  return Object.assign(actorOf, {
+    /** The signed-in user's row, once `actorOf` resolved a bearer token for this request. */
+    rowOf: (request: FastifyRequest): UserRow | undefined => rows.get(request),
+  });
 }
 
 export type Authenticator = ReturnType<typeof createAuthenticator>;

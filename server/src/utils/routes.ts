@@ -4,12 +4,15 @@ import type { Config } from '../config/config.js';
 import { describeCapabilities } from './capabilities.js';
 
 export function utilsRoutes(config: Config): FastifyPluginAsyncZod {
-  // Configuration does not change while the process runs: compute the answer once.
-  const capabilities = describeCapabilities(config);
+  // Configuration does not change while the process runs: validate and serialize the answer
+  // once; each request then sends the same bytes.
+  const capabilities = capabilitiesSchema.parse(describeCapabilities(config));
+  const serialized = JSON.stringify(capabilities);
   return async (app) => {
     app.get(
       '/utils/capabilities',
       {
+        serializerCompiler: () => () => serialized,
         schema: {
           tags: ['utils'],
           summary: 'Features and sign-in options of this instance (no token needed)',
