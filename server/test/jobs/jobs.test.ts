@@ -219,7 +219,7 @@ describe('job cancellation and recovery', () => {
 
   it('stops a running job within about a second when it is cancelled, and commits nothing', async () => {
     // A file big enough that the upsert is still running when the cancel arrives.
-    const rows = Array.from({ length: 400_000 }, (_, i) => `${i},${(i * 7) % 1000},label-${i % 97}`).join('\n');
+    const rows = Array.from({ length: 1_000_000 }, (_, i) => `${i},${(i * 7) % 1000},label-${i % 97}`).join('\n');
     const { collectionId } = await projectWithUpload(server, admin.access_token, 'slow', `id,value,label\n${rows}\n`);
     const job = await call<{ job_id: string }>(server, 'POST', '/deltatables/upsert', {
       token: admin.access_token,
