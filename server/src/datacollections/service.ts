@@ -3,6 +3,7 @@ import type { Kysely } from 'kysely';
 import { v7 as uuidv7 } from 'uuid';
 import type { Database } from '../db/database.js';
 import { isUniqueViolation } from '../db/errors.js';
+import { paginate } from '../db/paginate.js';
 import type { DataCollectionsTable, Tables, WorkflowsTable } from '../db/tables.js';
 import { isoNow } from '../db/time.js';
 import { DomainError, notFound } from '../errors.js';
@@ -48,23 +49,12 @@ export class DataCollectionsService {
 
   async list(actor: Actor, workflowId: string, query: { limit: number; skip: number }) {
     const workflow = await this.workflows.access(actor, workflowId, 'resource.read');
-    const base = this.database.db.selectFrom('data_collections').where('workflow_id', '=', workflowId);
-    const [rows, count] = await Promise.all([
-      base
-        .selectAll()
-        .orderBy('created_at', 'desc')
-        .orderBy('id', 'desc')
-        .limit(query.limit)
-        .offset(query.skip)
-        .execute(),
-      base.select((eb) => eb.fn.countAll<number>().as('total')).executeTakeFirstOrThrow(),
-    ]);
-    return {
-      items: rows.map((row) => presentDataCollection(row, workflow.project_id)),
-      total: Number(count.total),
-      limit: query.limit,
-      skip: query.skip,
-    };
+    return paginate(
+      this.database.db.selectFrom('data_collections').where('workflow_id', '=', workflowId),
+      (rows) => rows.selectAll().orderBy('created_at', 'desc').orderBy('id', 'desc'),
+      query,
+      (row) => presentDataCollection(row, workflow.project_id),
+    );
   }
 
   async insert(

@@ -4,6 +4,7 @@ import { v7 as uuidv7 } from 'uuid';
 import type { Config } from '../config/config.js';
 import type { Database } from '../db/database.js';
 import { isUniqueViolation } from '../db/errors.js';
+import { paginate } from '../db/paginate.js';
 import type { IngestionRunsTable } from '../db/tables.js';
 import { isoNow } from '../db/time.js';
 import type { UpsertService } from '../deltatables/upsert.js';
@@ -321,23 +322,12 @@ export class IngestionService {
   async listRuns(actor: Actor, projectId: string, query: { limit: number; skip: number }) {
     const record = await this.projects.access(actor, projectId, 'resource.read');
     const canEdit = can(actor, 'resource.edit', asSharedResource(record));
-    const base = this.database.db.selectFrom('ingestion_runs').where('project_id', '=', projectId);
-    const [rows, count] = await Promise.all([
-      base
-        .selectAll()
-        .orderBy('created_at', 'desc')
-        .orderBy('id', 'desc')
-        .limit(query.limit)
-        .offset(query.skip)
-        .execute(),
-      base.select((eb) => eb.fn.countAll<number>().as('total')).executeTakeFirstOrThrow(),
-    ]);
-    return {
-      items: rows.map((row) => presentRun(row, canEdit)),
-      total: Number(count.total),
-      limit: query.limit,
-      skip: query.skip,
-    };
+    return paginate(
+      this.database.db.selectFrom('ingestion_runs').where('project_id', '=', projectId),
+      (rows) => rows.selectAll().orderBy('created_at', 'desc').orderBy('id', 'desc'),
+      query,
+      (row) => presentRun(row, canEdit),
+    );
   }
 
   private async present(runId: string, canEdit: boolean): Promise<IngestionRun> {

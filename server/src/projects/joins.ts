@@ -2,6 +2,7 @@ import type { Kysely } from 'kysely';
 import { v7 as uuidv7 } from 'uuid';
 import type { Database } from '../db/database.js';
 import { isUniqueViolation } from '../db/errors.js';
+import { paginate } from '../db/paginate.js';
 import type { JoinsTable, Tables } from '../db/tables.js';
 import { DomainError, notFound } from '../errors.js';
 import type { Actor } from '../policy/actor.js';
@@ -28,12 +29,12 @@ export class JoinsService {
 
   async list(actor: Actor, projectId: string, query: { limit: number; skip: number }) {
     await this.projects.access(actor, projectId, 'resource.read');
-    const base = this.database.db.selectFrom('joins').where('project_id', '=', projectId);
-    const [rows, count] = await Promise.all([
-      base.selectAll().orderBy('name').limit(query.limit).offset(query.skip).execute(),
-      base.select((eb) => eb.fn.countAll<number>().as('total')).executeTakeFirstOrThrow(),
-    ]);
-    return { items: rows.map(presentJoin), total: Number(count.total), limit: query.limit, skip: query.skip };
+    return paginate(
+      this.database.db.selectFrom('joins').where('project_id', '=', projectId),
+      (rows) => rows.selectAll().orderBy('name'),
+      query,
+      presentJoin,
+    );
   }
 
   async create(

@@ -4,6 +4,7 @@ import { v7 as uuidv7 } from 'uuid';
 import type { Config } from '../config/config.js';
 import type { Database } from '../db/database.js';
 import { isUniqueViolation } from '../db/errors.js';
+import { paginate } from '../db/paginate.js';
 import type { Tables, WorkflowsTable } from '../db/tables.js';
 import { isoNow } from '../db/time.js';
 import { DomainError, notFound } from '../errors.js';
@@ -18,13 +19,6 @@ export interface WorkflowInput {
   engine?: { name: string; version?: string | undefined } | null | undefined;
   data_location?: DataLocation | null | undefined;
 }
-
-const page = <T>(items: T[], total: number, query: { limit: number; skip: number }) => ({
-  items,
-  total,
-  limit: query.limit,
-  skip: query.skip,
-});
 
 /** Workflows of a project, their run configurations and their runs. */
 export class WorkflowsService {
@@ -62,18 +56,12 @@ export class WorkflowsService {
 
   async list(actor: Actor, projectId: string, query: { limit: number; skip: number }) {
     await this.projects.access(actor, projectId, 'resource.read');
-    const base = this.database.db.selectFrom('workflows').where('project_id', '=', projectId);
-    const [rows, count] = await Promise.all([
-      base
-        .selectAll()
-        .orderBy('created_at', 'desc')
-        .orderBy('id', 'desc')
-        .limit(query.limit)
-        .offset(query.skip)
-        .execute(),
-      base.select((eb) => eb.fn.countAll<number>().as('total')).executeTakeFirstOrThrow(),
-    ]);
-    return page(rows.map(presentWorkflow), Number(count.total), query);
+    return paginate(
+      this.database.db.selectFrom('workflows').where('project_id', '=', projectId),
+      (rows) => rows.selectAll().orderBy('created_at', 'desc').orderBy('id', 'desc'),
+      query,
+      presentWorkflow,
+    );
   }
 
   /** Inserts a workflow (inside a caller's transaction when given); `name_taken` on a duplicate name. */
@@ -142,18 +130,12 @@ export class WorkflowsService {
 
   async listRunConfigurations(actor: Actor, workflowId: string, query: { limit: number; skip: number }) {
     await this.access(actor, workflowId, 'resource.read');
-    const base = this.database.db.selectFrom('run_configurations').where('workflow_id', '=', workflowId);
-    const [rows, count] = await Promise.all([
-      base
-        .selectAll()
-        .orderBy('created_at', 'desc')
-        .orderBy('id', 'desc')
-        .limit(query.limit)
-        .offset(query.skip)
-        .execute(),
-      base.select((eb) => eb.fn.countAll<number>().as('total')).executeTakeFirstOrThrow(),
-    ]);
-    return page(rows.map(presentRunConfiguration), Number(count.total), query);
+    return paginate(
+      this.database.db.selectFrom('run_configurations').where('workflow_id', '=', workflowId),
+      (rows) => rows.selectAll().orderBy('created_at', 'desc').orderBy('id', 'desc'),
+      query,
+      presentRunConfiguration,
+    );
   }
 
   /** Saves a parameter set as the next version of its name; racing saves get consecutive versions. */
@@ -190,18 +172,12 @@ export class WorkflowsService {
 
   async listRuns(actor: Actor, workflowId: string, query: { limit: number; skip: number }) {
     await this.access(actor, workflowId, 'resource.read');
-    const base = this.database.db.selectFrom('runs').where('workflow_id', '=', workflowId);
-    const [rows, count] = await Promise.all([
-      base
-        .selectAll()
-        .orderBy('created_at', 'desc')
-        .orderBy('id', 'desc')
-        .limit(query.limit)
-        .offset(query.skip)
-        .execute(),
-      base.select((eb) => eb.fn.countAll<number>().as('total')).executeTakeFirstOrThrow(),
-    ]);
-    return page(rows.map(presentRun), Number(count.total), query);
+    return paginate(
+      this.database.db.selectFrom('runs').where('workflow_id', '=', workflowId),
+      (rows) => rows.selectAll().orderBy('created_at', 'desc').orderBy('id', 'desc'),
+      query,
+      presentRun,
+    );
   }
 
   private async accessRun(actor: Actor, runId: string, action: ResourceAction) {
