@@ -1,6 +1,7 @@
 import type { AuditEvent, AuditEventType } from '@service/common';
 import type { Kysely } from 'kysely';
 import { v7 as uuidv7 } from 'uuid';
+import { paginate } from '../db/paginate.js';
 import type { Tables } from '../db/tables.js';
 import { isoNow } from '../db/time.js';
 
@@ -38,20 +39,20 @@ export class AuditLog {
   async list(query: { limit: number; skip: number; type?: AuditEventType | undefined }) {
     let select = this.db.selectFrom('audit_events');
     if (query.type !== undefined) select = select.where('type', '=', query.type);
-    const [rows, count] = await Promise.all([
-      select.selectAll().orderBy('at', 'desc').orderBy('id', 'desc').limit(query.limit).offset(query.skip).execute(),
-      select.select((eb) => eb.fn.countAll<number>().as('total')).executeTakeFirstOrThrow(),
-    ]);
-    const items: AuditEvent[] = rows.map((row) => ({
-      event_id: row.id,
-      at: row.at,
-      type: row.type as AuditEventType,
-      actor_user_id: row.actor_user_id,
-      subject_user_id: row.subject_user_id,
-      subject_email: row.subject_email,
-      client_address: row.client_address,
-      details: JSON.parse(row.details) as Record<string, unknown>,
-    }));
-    return { items, total: Number(count.total), limit: query.limit, skip: query.skip };
+    return paginate(
+      select,
+      (rows) => rows.selectAll().orderBy('at', 'desc').orderBy('id', 'desc'),
+      query,
+      (row): AuditEvent => ({
+        event_id: row.id,
+        at: row.at,
+        type: row.type as AuditEventType,
+        actor_user_id: row.actor_user_id,
+        subject_user_id: row.subject_user_id,
+        subject_email: row.subject_email,
+        client_address: row.client_address,
+        details: JSON.parse(row.details) as Record<string, unknown>,
+      }),
+    );
   }
 }

@@ -2,6 +2,7 @@ import type { Job, JobKind } from '@service/common';
 import { type Kysely, sql } from 'kysely';
 import { v7 as uuidv7 } from 'uuid';
 import type { Database } from '../db/database.js';
+import { paginate } from '../db/paginate.js';
 import type { JobsTable, Tables } from '../db/tables.js';
 import { isoAfterSeconds, isoNow } from '../db/time.js';
 import { DomainError } from '../errors.js';
@@ -223,16 +224,11 @@ export class JobQueue {
     if (filter.kind !== undefined) query = query.where('kind', '=', filter.kind);
     if (filter.status !== undefined) query = query.where('status', '=', filter.status as JobsTable['status']);
     if (filter.projectId !== undefined) query = query.where('project_id', '=', filter.projectId);
-    const [rows, count] = await Promise.all([
-      query
-        .selectAll()
-        .orderBy('created_at', 'desc')
-        .orderBy('job_id', 'desc')
-        .limit(filter.limit)
-        .offset(filter.skip)
-        .execute(),
-      query.select((eb) => eb.fn.countAll<number>().as('total')).executeTakeFirstOrThrow(),
-    ]);
-    return { items: rows.map(presentJob), total: Number(count.total), limit: filter.limit, skip: filter.skip };
+    return paginate(
+      query,
+      (rows) => rows.selectAll().orderBy('created_at', 'desc').orderBy('job_id', 'desc'),
+      filter,
+      presentJob,
+    );
   }
 }
