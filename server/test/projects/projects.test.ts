@@ -175,7 +175,7 @@ describe('projects in public mode', () => {
   beforeAll(async () => {
     server = await startTestServer('sqlite', {
       SERVICE_AUTH_PUBLIC_MODE: 'true',
-      SERVICE_AUTH_TEMPORARY_USER_EXPIRY_HOURS: '0.0005',
+      SERVICE_AUTH_TEMPORARY_USER_EXPIRY_HOURS: '0.001',
       SERVICE_AUTH_TEMP_USER_RATE_LIMIT: '100/minute',
     });
   });
@@ -215,7 +215,7 @@ describe('projects in public mode', () => {
       token,
       json: { owners: [temp.body.user.user_id, ADMIN.email], is_public: false },
     });
-    await new Promise((resolve) => setTimeout(resolve, 2000));
+    await new Promise((resolve) => setTimeout(resolve, 3700));
     // The server's periodic cleanup may run first; either way the user and its own project go.
     await server.context.temporaryUsers.removeExpired();
     const projects = await server.context.database.db.selectFrom('projects').select('name').execute();
