@@ -27,7 +27,10 @@ export function readFunction(format: DataFormat, localPath: string, options: Rea
     case 'tsv': {
       const parts = [path, `delim = ${quoteString(options.delimiter ?? (format === 'tsv' ? '\t' : ','))}`];
       parts.push(`header = ${options.header === false ? 'false' : 'true'}`);
-      if (options.quote !== undefined) parts.push(`quote = ${quoteString(options.quote)}`);
+      // RFC 4180 quoting unless told otherwise, so an unterminated quote is an error rather than
+      // a "no quoting" dialect the sniffer settles on.
+      const quote = options.quote ?? '"';
+      parts.push(`quote = ${quoteString(quote)}`, `escape = ${quoteString(quote)}`);
       // An explicit skip: left to itself, DuckDB's sniffer may decide the first lines are junk and
       // silently drop them (header included), which would lose rows.
       parts.push(`skip = ${Number(options.skip ?? 0)}`);

@@ -194,6 +194,12 @@ describeEachDialect('upsert into Delta tables', (dialect) => {
     await upload(short, 'short.csv', 'a,b\n1\n2,3,4\n');
     expect((await upsert(short)).status).toBe(400);
 
+    const quoting = await collection('quoting', 'csv', 'quoting\\.csv');
+    await upload(quoting, 'quoting.csv', 'a,b\n"never closed,1\n2,3\n');
+    const badQuote = await upsert(quoting);
+    expect(badQuote.status).toBe(400);
+    expect(badQuote.body.detail).toContain('quoting.csv');
+
     const parquet = await collection('fake', 'parquet', 'fake\\.parquet');
     await upload(parquet, 'fake.parquet', 'this is not parquet');
     expect((await upsert(parquet)).status).toBe(400);
