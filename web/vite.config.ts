@@ -1,5 +1,5 @@
 import react from '@vitejs/plugin-react';
-import { defineConfig } from 'vite';
+import { defaultClientConditions, defineConfig } from 'vite';
 
 // The web UI is a static SPA; the server serves `web/dist` and the API
 // lives under `/service/api/v1`.
@@ -8,8 +8,22 @@ export default defineConfig({
   root: import.meta.dirname,
   base: '/',
   plugins: [react()],
+  // Workspace packages (`@service/common`) resolve to their TypeScript sources.
+  resolve: { conditions: ['source', ...defaultClientConditions] },
+  server: {
+    // `npm run dev -w web` against a server started with `npm run service -- serve`.
+    proxy: { '/service': 'http://127.0.0.1:8058' },
+  },
   build: {
     outDir: 'dist',
     emptyOutDir: true,
+    chunkSizeWarningLimit: 1024,
+    rollupOptions: {
+      onwarn(warning, warn) {
+        // zod's sources carry `@__PURE__` comments Rollup cannot place; harmless noise.
+        if (warning.code === 'INVALID_ANNOTATION' && warning.id?.includes('node_modules')) return;
+        warn(warning);
+      },
+    },
   },
 });

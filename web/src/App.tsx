@@ -1,183 +1,82 @@
-import { useEffect, useState } from 'react';
+import { Alert, Button, Center, Loader, Stack, Title } from '@mantine/core';
+import { Navigate, Outlet, Route, Routes, useLocation } from 'react-router';
+import { errorMessage } from './api/client.js';
+import { AuthProvider, useAuth, useCapabilities } from './auth/session.js';
+import { Layout } from './components/Layout.js';
+import { MagicLandingPage } from './pages/MagicLandingPage.js';
+import { ProjectDetailPage } from './pages/ProjectDetailPage.js';
+import { ProjectsPage } from './pages/ProjectsPage.js';
+import { RegisterPage } from './pages/RegisterPage.js';
+import { SignInPage } from './pages/SignInPage.js';
 
-const API_BASE = '/service/api/v1';
-const CAPABILITIES_URL = `${API_BASE}/utils/capabilities`;
-const DOCS_URL = `${API_BASE}/docs`;
-const REQUEST_TIMEOUT_MS = 10_000;
-
-/** Response of `GET /service/api/v1/utils/capabilities`. */
-export interface Capabilities {
-  version: string;
-  auth_mode: string;
-  features: string[];
-  auth: Record<string, unknown>;
+/** In auth mode nothing but the sign-in pages is visible without a user. */
+function RequireSignIn() {
+  const { plan, user } = useAuth();
+  const location = useLocation();
+  if (plan.signInRequired && user === null) {
+    const next = `${location.pathname}${location.search}`;
+    return <Navigate to={`/auth/sign-in?next=${encodeURIComponent(next)}`} replace />;
+  }
+  return <Outlet />;
 }
 
-type LoadState =
-  | { status: 'loading' }
-  | { status: 'ready'; capabilities: Capabilities }
-  | { status: 'error'; message: string };
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
+function NotFound() {
+  return (
+    <Stack>
+      <Title order={1}>Page not found</Title>
+      <Button component="a" href="/projects" w="fit-content">
+        Go to projects
+      </Button>
+    </Stack>
+  );
 }
 
-function parseCapabilities(body: unknown): Capabilities {
-  if (
-    !isRecord(body) ||
-    typeof body.version !== 'string' ||
-    typeof body.auth_mode !== 'string' ||
-    !Array.isArray(body.features) ||
-    !body.features.every((f): f is string => typeof f === 'string')
-  ) {
-    throw new Error('The API returned an unexpected capabilities document.');
-  }
-  return {
-    version: body.version,
-    auth_mode: body.auth_mode,
-    features: body.features,
-    auth: isRecord(body.auth) ? body.auth : {},
-  };
-}
-
-async function fetchCapabilities(signal: AbortSignal): Promise<Capabilities> {
-  let response: Response;
-  try {
-    response = await fetch(CAPABILITIES_URL, {
-      headers: { Accept: 'application/json' },
-      signal,
-    });
-  } catch (error) {
-    if (signal.aborted) throw error;
-    throw new Error('The Service API could not be reached.');
-  }
-  if (!response.ok) {
-    throw new Error(
-      `The Service API answered with HTTP ${response.status}${response.statusText ? ` ${response.statusText}` : ''}.`,
-    );
-  }
-  let body: unknown;
-  try {
-    body = await response.json();
-  } catch {
-    throw new Error('The Service API did not return JSON.');
-  }
-  return parseCapabilities(body);
-}
-
-/** Loads the capabilities once per mount (remount to retry). */
-function useCapabilities(): LoadState {
-  const [state, setState] = useState<LoadState>({ status: 'loading' });
-
-  useEffect(() => {
-    const controller = new AbortController();
-    let timedOut = false;
-    const timer = window.setTimeout(() => {
-      timedOut = true;
-      controller.abort();
-    }, REQUEST_TIMEOUT_MS);
-
-    fetchCapabilities(controller.signal)
-      .then((capabilities) => setState({ status: 'ready', capabilities }))
-      .catch((error: unknown) => {
-        if (controller.signal.aborted && !timedOut) return; // unmounted
-        setState({
-          status: 'error',
-          message: timedOut
-            ? 'The Service API did not answer in time.'
-            : error instanceof Error
-              ? error.message
-              : String(error),
-        });
-      })
-      .finally(() => window.clearTimeout(timer));
-
-    return () => {
-      window.clearTimeout(timer);
-      controller.abort();
-    };
-  }, []);
-
-  return state;
-}
-
-function StatusPanel({ onRetry }: { onRetry: () => void }) {
-  const state = useCapabilities();
-  switch (state.status) {
-    case 'loading':
-      return (
-        <p role="status" className="muted">
-          Contacting the Service API…
-        </p>
-      );
-    case 'error':
-      return (
-        <div role="alert" className="notice notice-error">
-          <h2>API unavailable</h2>
-          <p>
-            {state.message} Check that the Service server is running and reachable at <code>{API_BASE}</code>.
-          </p>
-          <button type="button" onClick={onRetry}>
-            Retry
-          </button>
-        </div>
-      );
-    case 'ready': {
-      const { version, auth_mode, features } = state.capabilities;
-      return (
-        <>
-          <section aria-labelledby="about-heading">
-            <h2 id="about-heading">Server</h2>
-            <dl className="facts">
-              <dt>Version</dt>
-              <dd>
-                <code>{version}</code>
-              </dd>
-              <dt>Authentication</dt>
-              <dd>
-                <code>{auth_mode}</code>
-              </dd>
-            </dl>
-          </section>
-          <section aria-labelledby="features-heading">
-            <h2 id="features-heading">Features</h2>
-            {features.length > 0 ? (
-              <ul className="features">
-                {features.map((feature) => (
-                  <li key={feature}>
-                    <code>{feature}</code>
-                  </li>
-                ))}
-              </ul>
-            ) : (
-              <p className="muted">No optional features are enabled.</p>
-            )}
-          </section>
-        </>
-      );
-    }
-  }
+function FullPageLoader({ label }: { label: string }) {
+  return (
+    <Center mih="100vh">
+      <Loader aria-label={label} />
+    </Center>
+  );
 }
 
 export function App() {
-  // Bumping the key remounts the panel, which fetches again.
-  const [attempt, setAttempt] = useState(0);
-
+  const capabilities = useCapabilities();
+  if (capabilities.isPending) return <FullPageLoader label="Contacting the server" />;
+  if (capabilities.isError) {
+    return (
+      <Center mih="100vh" p="md">
+        <Alert color="red" role="alert" title="The server cannot be reached" maw={480}>
+          <Stack>
+            {errorMessage(capabilities.error)}
+            <Button onClick={() => capabilities.refetch()} w="fit-content">
+              Try again
+            </Button>
+          </Stack>
+        </Alert>
+      </Center>
+    );
+  }
   return (
-    <>
-      <header className="site-header">
-        <h1>Service</h1>
-        <p className="muted">Open-source data-analytics platform</p>
-      </header>
-      <main>
-        <StatusPanel key={attempt} onRetry={() => setAttempt((n) => n + 1)} />
-      </main>
-      <footer className="site-footer">
-        <nav aria-label="Resources">
-          <a href={DOCS_URL}>API documentation</a>
-        </nav>
-        <p className="muted">This is a placeholder; the full web app is coming soon.</p>
-      </footer>
-    </>
+    <AuthProvider capabilities={capabilities.data}>
+      {({ loadingUser }) =>
+        loadingUser ? (
+          <FullPageLoader label="Loading" />
+        ) : (
+          <Routes>
+            <Route path="/auth/sign-in" element={<SignInPage />} />
+            <Route path="/auth/register" element={<RegisterPage />} />
+            <Route path="/auth/magic" element={<MagicLandingPage />} />
+            <Route element={<RequireSignIn />}>
+              <Route element={<Layout />}>
+                <Route index element={<Navigate to="/projects" replace />} />
+                <Route path="/projects" element={<ProjectsPage />} />
+                <Route path="/projects/:projectId" element={<ProjectDetailPage />} />
+                <Route path="*" element={<NotFound />} />
+              </Route>
+            </Route>
+          </Routes>
+        )
+      }
+    </AuthProvider>
   );
 }

@@ -1,0 +1,118 @@
+import { accessSync, constants, existsSync, mkdtempSync, readdirSync, statSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { loadConfig, startServer } from '@service/server';
+import type { Browser } from 'playwright-core';
+import { describe } from 'vitest';
+import { ADMIN, createTestDatabase, type TestServer } from './test-server.js';
+
+/** Debian's Chromium; override with SERVICE_TEST_CHROMIUM. */
+export const CHROMIUM_PATH = process.env.SERVICE_TEST_CHROMIUM ?? '/usr/bin/chromium';
+
+const REPO_ROOT = resolve(import.meta.dirname, '../..');
+const WEB_DIR = join(REPO_ROOT, 'web');
+
+/** Why browser suites cannot run here, or null when they can. */
+export function browserUnavailable(): string | null {
+  try {
+    accessSync(CHROMIUM_PATH, constants.X_OK);
+  } catch {
+    return `${CHROMIUM_PATH} is missing (apt-get install chromium, or set SERVICE_TEST_CHROMIUM)`;
+  }
+  return null;
+}
+
+let announced = false;
+/** A suite that needs Chromium: skipped with one loud line when it is missing. */
+export function describeBrowser(name: string, suite: () => void): void {
+  const reason = browserUnavailable();
+  if (reason !== null && !announced) {
+    announced = true;
+    process.stderr.write(`[browser] SKIPPING browser suites: ${reason}\n`);
+  }
+  (reason === null ? describe : describe.skip)(name, suite);
+}
+
+export async function launchBrowser(): Promise<Browser> {
+  const { chromium } = await import('playwright-core');
+  return chromium.launch({
+    executablePath: CHROMIUM_PATH,
+    args: [
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--disable-sync',
+      '--no-first-run',
+    ],
+  });
+}
+
+function newestMtime(path: string): number {
+  const stat = statSync(path);
+  if (!stat.isDirectory()) return stat.mtimeMs;
+  let newest = 0;
+  for (const entry of readdirSync(path)) {
+    if (entry === 'node_modules' || entry === 'dist') continue;
+    newest = Math.max(newest, newestMtime(join(path, entry)));
+  }
+  return newest;
+}
+
+let built: Promise<string> | null = null;
+/**
+ * The built web app: SERVICE_TEST_WEB_DIST when set, `web/dist` when it is newer than every
+ * source it is built from (as after `npm run build`), otherwise a fresh build in a temporary folder.
+ */
+export function webAppDist(): Promise<string> {
+  built ??= (async () => {
+    const fromEnv = process.env.SERVICE_TEST_WEB_DIST;
+    if (fromEnv) return resolve(fromEnv);
+    const dist = join(WEB_DIR, 'dist');
+    const index = join(dist, 'index.html');
+    if (existsSync(index)) {
+      const sources = Math.max(
+        newestMtime(join(WEB_DIR, 'src')),
+        newestMtime(join(WEB_DIR, 'index.html')),
+        newestMtime(join(WEB_DIR, 'vite.config.ts')),
+        newestMtime(join(REPO_ROOT, 'common', 'src')),
+      );
+      if (statSync(index).mtimeMs > sources) return dist;
+    }
+    const outDir = mkdtempSync(join(tmpdir(), 'service-web-'));
+    const { build } = await import('vite');
+    await build({
+      configFile: join(WEB_DIR, 'vite.config.ts'),
+      logLevel: 'error',
+      build: { outDir, emptyOutDir: true },
+    });
+    return outDir;
+  })();
+  return built;
+}
+
+/** The real server on loopback (SQLite), serving the built web app at `/`. */
+export async function startWebServer(env: Record<string, string> = {}): Promise<TestServer> {
+  const webRoot = await webAppDist();
+  const database = await createTestDatabase('sqlite');
+  const config = loadConfig({
+    SERVICE_DATA_DIR: database.dataDir,
+    SERVICE_DATABASE_URL: database.url,
+    SERVICE_HOST: '127.0.0.1',
+    SERVICE_PORT: '0',
+    SERVICE_PUBLIC_URL: 'http://127.0.0.1:8058',
+    SERVICE_LOG_LEVEL: 'silent',
+    SERVICE_BOOTSTRAP_ADMIN_EMAIL: ADMIN.email,
+    SERVICE_BOOTSTRAP_ADMIN_PASSWORD: ADMIN.password,
+    ...env,
+  });
+  const server = await startServer(config, { webRoot });
+  return {
+    ...server,
+    database,
+    async stop() {
+      await server.close();
+      await database.drop();
+    },
+  };
+}

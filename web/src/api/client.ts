@@ -1,0 +1,240 @@
+import { type Problem, problemSchema, type SessionAnswer, sessionAnswerSchema } from '@service/common';
+import type { z } from 'zod';
+
+/** Where the API lives, relative to the page's origin. */
+export const API_BASE = '/service/api/v1';
+
+/** A failed API call: the RFC 9457 problem when the server sent one, otherwise a synthetic one. */
+export class ApiError extends Error {
+  readonly status: number;
+  readonly code: string;
+  readonly problem: Problem | null;
+
+  constructor(status: number, code: string, message: string, problem: Problem | null = null) {
+    super(message);
+    this.name = 'ApiError';
+    this.status = status;
+    this.code = code;
+    this.problem = problem;
+  }
+
+  /** Field errors of a `validation_failed` answer. */
+  get fieldErrors(): NonNullable<Problem['errors']> {
+    return this.problem?.errors ?? [];
+  }
+}
+
+export function isApiError(error: unknown, code?: string): error is ApiError {
+  return error instanceof ApiError && (code === undefined || error.code === code);
+}
+
+/** A message a person can read, for any error a query or mutation may throw. */
+export function errorMessage(error: unknown): string {
+  if (error instanceof ApiError) {
+    const fields = error.fieldErrors.map((field) => `${field.path}: ${field.message}`);
+    return fields.length > 0 ? `${error.message} (${fields.join('; ')})` : error.message;
+  }
+  if (error instanceof Error) return error.message;
+  return String(error);
+}
+
+export interface StoredSession {
+  access_token: string;
+  refresh_token: string;
+  user: SessionAnswer['user'];
+}
+
+const SESSION_KEY = 'service.session';
+
+/**
+ * Tokens in memory, mirrored to sessionStorage so a reload (or a second tab opened from this one)
+ * keeps the session, while closing the browser ends it.
+ */
+export class TokenStore {
+  private current: StoredSession | null;
+  private readonly listeners = new Set<(session: StoredSession | null) => void>();
+
+  constructor(private readonly storage: Pick<Storage, 'getItem' | 'setItem' | 'removeItem'> | null) {
+    this.current = TokenStore.read(storage);
+  }
+
+  private static read(storage: Pick<Storage, 'getItem'> | null): StoredSession | null {
+    if (storage === null) return null;
+    try {
+      const raw = storage.getItem(SESSION_KEY);
+      if (raw === null) return null;
+      const parsed = sessionAnswerSchema
+        .pick({ access_token: true, refresh_token: true, user: true })
+        .safeParse(JSON.parse(raw));
+      return parsed.success ? parsed.data : null;
+    } catch {
+      return null;
+    }
+  }
+
+  get(): StoredSession | null {
+    return this.current;
+  }
+
+  set(session: StoredSession | null): void {
+    this.current = session;
+    try {
+      if (session === null) this.storage?.removeItem(SESSION_KEY);
+      else this.storage?.setItem(SESSION_KEY, JSON.stringify(session));
+    } catch {
+      // Storage full or blocked: the session still lives in memory.
+    }
+    for (const listener of this.listeners) listener(session);
+  }
+
+  subscribe(listener: (session: StoredSession | null) => void): () => void {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  }
+}
+
+export interface RequestOptions {
+  method?: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
+  json?: unknown;
+  query?: Record<string, string | number | boolean | undefined>;
+  signal?: AbortSignal;
+  /** Send the bearer token (default true). */
+  auth?: boolean;
+}
+
+export interface ApiClientOptions {
+  tokens: TokenStore;
+  baseUrl?: string;
+  fetch?: typeof fetch;
+  /** Called when the session could not be refreshed and has been dropped. */
+  onSessionLost?: () => void;
+}
+
+/** Paths whose 401 means "wrong credentials", never "refresh and try again". */
+const NO_REFRESH = ['/auth/login', '/auth/refresh', '/auth/register', '/auth/magic_link/redeem'];
+
+export class ApiClient {
+  readonly tokens: TokenStore;
+  private readonly baseUrl: string;
+  private readonly fetchImpl: typeof fetch;
+  private readonly onSessionLost: (() => void) | undefined;
+  private refreshing: Promise<boolean> | null = null;
+
+  constructor(options: ApiClientOptions) {
+    this.tokens = options.tokens;
+    this.baseUrl = options.baseUrl ?? API_BASE;
+    this.fetchImpl = options.fetch ?? ((input, init) => globalThis.fetch(input, init));
+    this.onSessionLost = options.onSessionLost;
+  }
+
+  /** Calls the API and parses the answer with `schema`; throws `ApiError` on any failure. */
+  async request<S extends z.ZodType>(path: string, schema: S, options: RequestOptions = {}): Promise<z.output<S>> {
+    const body = await this.send(path, options);
+    const parsed = schema.safeParse(body);
+    if (!parsed.success) {
+      throw new ApiError(0, 'unexpected_answer', `The server's answer to ${path} had an unexpected shape.`);
+    }
+    return parsed.data;
+  }
+
+  /** Calls a route that answers without a body (204). */
+  async requestVoid(path: string, options: RequestOptions = {}): Promise<void> {
+    await this.send(path, options);
+  }
+
+  private async send(path: string, options: RequestOptions): Promise<unknown> {
+    const useAuth = options.auth ?? true;
+    const sentToken = useAuth ? (this.tokens.get()?.access_token ?? null) : null;
+    let response = await this.fetchOnce(path, options, sentToken);
+    if (response.status === 401 && sentToken !== null && !NO_REFRESH.includes(path)) {
+      if (await this.refreshOnce(sentToken)) {
+        response = await this.fetchOnce(path, options, this.tokens.get()?.access_token ?? null);
+      }
+    }
+    return ApiClient.readAnswer(response);
+  }
+
+  private async fetchOnce(path: string, options: RequestOptions, token: string | null): Promise<Response> {
+    const headers: Record<string, string> = { accept: 'application/json, application/problem+json' };
+    if (options.json !== undefined) headers['content-type'] = 'application/json';
+    if (token !== null) headers.authorization = `Bearer ${token}`;
+    let url = `${this.baseUrl}${path}`;
+    if (options.query) {
+      const search = new URLSearchParams();
+      for (const [key, value] of Object.entries(options.query)) {
+        if (value !== undefined) search.set(key, String(value));
+      }
+      const text = search.toString();
+      if (text !== '') url += `${url.includes('?') ? '&' : '?'}${text}`;
+    }
+    try {
+      return await this.fetchImpl(url, {
+        method: options.method ?? (options.json === undefined ? 'GET' : 'POST'),
+        headers,
+        body: options.json === undefined ? undefined : JSON.stringify(options.json),
+        signal: options.signal,
+      });
+    } catch (error) {
+      if (options.signal?.aborted) throw error;
+      throw new ApiError(0, 'network_error', 'The server could not be reached. Check your connection and try again.');
+    }
+  }
+
+  /**
+   * Exchanges the refresh token once, shared by every request that failed with the same access
+   * token; answers whether a fresh token is now available.
+   */
+  private refreshOnce(failedToken: string): Promise<boolean> {
+    const current = this.tokens.get();
+    if (current === null) return Promise.resolve(false);
+    // Another request already refreshed: just retry with the new token.
+    if (current.access_token !== failedToken) return Promise.resolve(true);
+    if (this.refreshing === null) {
+      this.refreshing = this.refresh(current).finally(() => {
+        this.refreshing = null;
+      });
+    }
+    return this.refreshing;
+  }
+
+  private async refresh(current: StoredSession): Promise<boolean> {
+    try {
+      const response = await this.fetchOnce(
+        '/auth/refresh',
+        { method: 'POST', json: { refresh_token: current.refresh_token } },
+        null,
+      );
+      const session = sessionAnswerSchema.parse(await ApiClient.readAnswer(response));
+      this.tokens.set({ access_token: session.access_token, refresh_token: session.refresh_token, user: session.user });
+      return true;
+    } catch {
+      this.tokens.set(null);
+      this.onSessionLost?.();
+      return false;
+    }
+  }
+
+  private static async readAnswer(response: Response): Promise<unknown> {
+    const text = await response.text();
+    const type = response.headers.get('content-type') ?? '';
+    let body: unknown = null;
+    if (text !== '' && type.includes('json')) {
+      try {
+        body = JSON.parse(text);
+      } catch {
+        body = null;
+      }
+    }
+    if (response.ok) return body;
+    const problem = problemSchema.safeParse(body);
+    if (problem.success) {
+      const { data } = problem;
+      throw new ApiError(response.status, data.code, data.detail ?? data.title, data);
+    }
+    throw new ApiError(
+      response.status,
+      `http_${response.status}`,
+      `The server answered ${response.status}${response.statusText ? ` ${response.statusText}` : ''}.`,
+    );
+  }
+}

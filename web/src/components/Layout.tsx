@@ -1,0 +1,172 @@
+import {
+  ActionIcon,
+  Anchor,
+  AppShell,
+  Badge,
+  Burger,
+  Button,
+  Group,
+  Menu,
+  NavLink,
+  Stack,
+  Text,
+  Tooltip,
+  useComputedColorScheme,
+  useMantineColorScheme,
+} from '@mantine/core';
+import { useDisclosure, useInterval } from '@mantine/hooks';
+import { useEffect, useState } from 'react';
+import { Link, Outlet, useLocation, useNavigate } from 'react-router';
+import { formatRemaining } from '../auth/plan.js';
+import { useAuth } from '../auth/session.js';
+import { SignInModal } from './SignInOptions.js';
+
+function ColorSchemeToggle() {
+  const { setColorScheme } = useMantineColorScheme();
+  const computed = useComputedColorScheme('light', { getInitialValueInEffect: true });
+  const next = computed === 'dark' ? 'light' : 'dark';
+  return (
+    <Tooltip label={`Switch to ${next} theme`}>
+      <ActionIcon
+        variant="default"
+        size="lg"
+        aria-label={`Switch to ${next} theme`}
+        onClick={() => setColorScheme(next)}
+      >
+        <span aria-hidden="true">{computed === 'dark' ? '☀' : '☾'}</span>
+      </ActionIcon>
+    </Tooltip>
+  );
+}
+
+/** How long a temporary session has left, updated every 30 seconds. */
+export function useRemaining(expiresAt: string | null): string | null {
+  const [now, setNow] = useState(() => Date.now());
+  const interval = useInterval(() => setNow(Date.now()), 30_000);
+  // biome-ignore lint/correctness/useExhaustiveDependencies: start/stop only follow expiresAt.
+  useEffect(() => {
+    if (expiresAt === null) return;
+    interval.start();
+    return interval.stop;
+  }, [expiresAt]);
+  return expiresAt === null ? null : formatRemaining(expiresAt, now);
+}
+
+function AccountArea() {
+  const { user, plan, signOut } = useAuth();
+  const [modalOpened, modal] = useDisclosure(false);
+  const location = useLocation();
+  const navigate = useNavigate();
+  const remaining = useRemaining(user?.is_temporary ? user.expires_at : null);
+  const here = `${location.pathname}${location.search}`;
+
+  if (user === null) {
+    if (!plan.signInAvailable) return null;
+    if (plan.anonymousBrowsing) {
+      return (
+        <>
+          <Button onClick={modal.open}>Sign In</Button>
+          <SignInModal opened={modalOpened} onClose={modal.close} next={here} />
+        </>
+      );
+    }
+    return (
+      <Button component={Link} to={`/auth/sign-in?next=${encodeURIComponent(here)}`}>
+        Sign In
+      </Button>
+    );
+  }
+  return (
+    <Group gap="xs" wrap="nowrap">
+      {remaining !== null && (
+        <Badge color="orange" variant="light" aria-label={`Temporary session: ${remaining}`}>
+          Temporary · {remaining}
+        </Badge>
+      )}
+      {plan.mode === 'single_user' ? (
+        <Text size="sm" c="dimmed" visibleFrom="sm">
+          {user.email}
+        </Text>
+      ) : (
+        <Menu position="bottom-end">
+          <Menu.Target>
+            <Button variant="default" aria-label={`Account menu for ${user.email}`}>
+              <Text size="sm" truncate maw={200}>
+                {user.is_temporary ? 'Temporary user' : user.email}
+              </Text>
+            </Button>
+          </Menu.Target>
+          <Menu.Dropdown>
+            <Menu.Label>{user.email}</Menu.Label>
+            <Menu.Item
+              onClick={async () => {
+                await signOut();
+                navigate(plan.signInRequired ? '/auth/sign-in' : '/projects');
+              }}
+            >
+              Sign out
+            </Menu.Item>
+          </Menu.Dropdown>
+        </Menu>
+      )}
+    </Group>
+  );
+}
+
+export function Layout() {
+  const [opened, { toggle, close }] = useDisclosure();
+  const { plan, capabilities } = useAuth();
+  const location = useLocation();
+  // biome-ignore lint/correctness/useExhaustiveDependencies: close the mobile menu on navigation.
+  useEffect(() => close(), [location.pathname]);
+  return (
+    <AppShell
+      header={{ height: 60 }}
+      navbar={{ width: 240, breakpoint: 'sm', collapsed: { mobile: !opened } }}
+      padding="md"
+    >
+      <AppShell.Header>
+        <Group h="100%" px="md" justify="space-between" wrap="nowrap">
+          <Group gap="sm" wrap="nowrap">
+            <Burger opened={opened} onClick={toggle} hiddenFrom="sm" size="sm" aria-label="Toggle navigation" />
+            <Anchor component={Link} to="/projects" c="inherit" underline="never" fw={700} fz="xl">
+              Service
+            </Anchor>
+          </Group>
+          <Group gap="sm" wrap="nowrap">
+            <AccountArea />
+            <ColorSchemeToggle />
+          </Group>
+        </Group>
+      </AppShell.Header>
+      <AppShell.Navbar p="sm" aria-label="Main navigation">
+        <Stack justify="space-between" h="100%">
+          <Stack gap={4}>
+            <NavLink
+              component={Link}
+              to="/projects"
+              label="Projects"
+              active={location.pathname.startsWith('/projects')}
+            />
+          </Stack>
+          <Stack gap="xs">
+            {plan.badge && (
+              <Badge size="lg" variant="light" color={plan.mode === 'single_user' ? 'grape' : 'teal'} fullWidth>
+                {plan.badge}
+              </Badge>
+            )}
+            <Text size="xs" c="dimmed">
+              Version {capabilities.version} ·{' '}
+              <a href="/service/api/v1/docs" style={{ color: 'inherit' }}>
+                API docs
+              </a>
+            </Text>
+          </Stack>
+        </Stack>
+      </AppShell.Navbar>
+      <AppShell.Main>
+        <Outlet />
+      </AppShell.Main>
+    </AppShell>
+  );
+}

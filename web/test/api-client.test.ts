@@ -1,0 +1,180 @@
+import { capabilitiesSchema, userSchema } from '@service/common';
+import { describe, expect, it, vi } from 'vitest';
+import { z } from 'zod';
+import { ApiClient, ApiError, errorMessage, TokenStore } from '../src/api/client.js';
+
+const USER = {
+  user_id: 'u1',
+  email: 'ada@example.org',
+  role: 'user',
+  is_temporary: false,
+  expires_at: null,
+  created_at: '2026-01-01T00:00:00.000Z',
+} as const;
+
+function json(status: number, body: unknown, type = 'application/json'): Response {
+  return new Response(JSON.stringify(body), { status, headers: { 'content-type': type } });
+}
+function problem(status: number, code: string, detail: string, extra: Record<string, unknown> = {}): Response {
+  return json(
+    status,
+    { type: `urn:service:problem:${code}`, title: code, status, detail, code, ...extra },
+    'application/problem+json',
+  );
+}
+
+class MemoryStorage {
+  readonly items = new Map<string, string>();
+  getItem(key: string) {
+    return this.items.get(key) ?? null;
+  }
+  setItem(key: string, value: string) {
+    this.items.set(key, value);
+  }
+  removeItem(key: string) {
+    this.items.delete(key);
+  }
+}
+
+function session(access: string, refresh: string) {
+  return { access_token: access, refresh_token: refresh, user: USER };
+}
+
+type Call = { url: string; method: string; headers: Record<string, string>; body: string | null };
+function fakeFetch(answer: (call: Call, index: number) => Response) {
+  const calls: Call[] = [];
+  const fetch = vi.fn(async (input: RequestInfo | URL, init?: RequestInit) => {
+    const call: Call = {
+      url: String(input),
+      method: init?.method ?? 'GET',
+      headers: (init?.headers ?? {}) as Record<string, string>,
+      body: typeof init?.body === 'string' ? init.body : null,
+    };
+    calls.push(call);
+    return answer(call, calls.length - 1);
+  });
+  return { fetch: fetch as unknown as typeof globalThis.fetch, calls };
+}
+
+describe('API client', () => {
+  it('parses answers with the shared schemas, sends the bearer token and the query', async () => {
+    const tokens = new TokenStore(null);
+    tokens.set(session('at-1', 'rt-1'));
+    const { fetch, calls } = fakeFetch(() => json(200, USER));
+    const api = new ApiClient({ tokens, fetch });
+    const user = await api.request('/auth/me', userSchema, { query: { a: 1, skip: undefined } });
+    expect(user.email).toBe('ada@example.org');
+    expect(calls[0]?.url).toBe('/service/api/v1/auth/me?a=1');
+    expect(calls[0]?.headers.authorization).toBe('Bearer at-1');
+  });
+
+  it('leaves the token off when asked to', async () => {
+    const tokens = new TokenStore(null);
+    tokens.set(session('at-1', 'rt-1'));
+    const { fetch, calls } = fakeFetch(() => json(200, {}));
+    await new ApiClient({ tokens, fetch }).request('/x', z.object({}), { auth: false });
+    expect(calls[0]?.headers.authorization).toBeUndefined();
+  });
+
+  it('turns RFC 9457 problems into a typed ApiError with field errors', async () => {
+    const { fetch } = fakeFetch(() =>
+      problem(400, 'validation_failed', 'the request does not match', {
+        errors: [{ path: 'body.password', message: 'must be at least 12 characters' }],
+      }),
+    );
+    const api = new ApiClient({ tokens: new TokenStore(null), fetch });
+    const error = await api.request('/auth/register', userSchema, { json: {} }).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(ApiError);
+    const apiError = error as ApiError;
+    expect(apiError.status).toBe(400);
+    expect(apiError.code).toBe('validation_failed');
+    expect(apiError.fieldErrors).toEqual([{ path: 'body.password', message: 'must be at least 12 characters' }]);
+    expect(errorMessage(apiError)).toContain('body.password: must be at least 12 characters');
+  });
+
+  it('reports non-problem failures, network failures and unexpected shapes', async () => {
+    const tokens = new TokenStore(null);
+    const html = new ApiClient({
+      tokens,
+      fetch: fakeFetch(() => new Response('<html>', { status: 502, statusText: 'Bad Gateway' })).fetch,
+    });
+    await expect(html.request('/x', z.object({}))).rejects.toMatchObject({ status: 502, code: 'http_502' });
+    const offline = new ApiClient({
+      tokens,
+      fetch: (async () => {
+        throw new TypeError('fetch failed');
+      }) as typeof globalThis.fetch,
+    });
+    await expect(offline.request('/x', z.object({}))).rejects.toMatchObject({ code: 'network_error' });
+    const odd = new ApiClient({ tokens, fetch: fakeFetch(() => json(200, { auth_mode: 'nope' })).fetch });
+    await expect(odd.request('/utils/capabilities', capabilitiesSchema)).rejects.toMatchObject({
+      code: 'unexpected_answer',
+    });
+  });
+
+  it('refreshes once on 401, stores the new pair and retries the request', async () => {
+    const storage = new MemoryStorage();
+    const tokens = new TokenStore(storage);
+    tokens.set(session('old-at', 'old-rt'));
+    const { fetch, calls } = fakeFetch((call) => {
+      if (call.url.endsWith('/auth/refresh')) {
+        return json(200, {
+          access_token: 'new-at',
+          refresh_token: 'new-rt',
+          token_type: 'bearer',
+          expires_in: 900,
+          user: USER,
+        });
+      }
+      return call.headers.authorization === 'Bearer new-at'
+        ? json(200, USER)
+        : problem(401, 'token_invalid', 'the access token has expired');
+    });
+    const api = new ApiClient({ tokens, fetch });
+    const [a, b] = await Promise.all([api.request('/auth/me', userSchema), api.request('/auth/me', userSchema)]);
+    expect(a.user_id).toBe('u1');
+    expect(b.user_id).toBe('u1');
+    // Two failed calls share one refresh.
+    const refreshes = calls.filter((call) => call.url.endsWith('/auth/refresh'));
+    expect(refreshes).toHaveLength(1);
+    expect(JSON.parse(refreshes[0]?.body ?? '{}')).toEqual({ refresh_token: 'old-rt' });
+    expect(tokens.get()?.access_token).toBe('new-at');
+    // The pair survives a reload through sessionStorage.
+    expect(new TokenStore(storage).get()?.refresh_token).toBe('new-rt');
+  });
+
+  it('drops the session when the refresh is refused and does not loop', async () => {
+    const storage = new MemoryStorage();
+    const tokens = new TokenStore(storage);
+    tokens.set(session('old-at', 'spent-rt'));
+    const lost = vi.fn();
+    const { fetch, calls } = fakeFetch(() => problem(401, 'token_invalid', 'spent'));
+    const api = new ApiClient({ tokens, fetch, onSessionLost: lost });
+    await expect(api.request('/projects', z.object({}))).rejects.toMatchObject({ status: 401, code: 'token_invalid' });
+    expect(calls.map((call) => call.url)).toEqual(['/service/api/v1/projects', '/service/api/v1/auth/refresh']);
+    expect(tokens.get()).toBeNull();
+    expect(storage.items.size).toBe(0);
+    expect(lost).toHaveBeenCalledOnce();
+  });
+
+  it('never refreshes for wrong credentials or anonymous calls', async () => {
+    const tokens = new TokenStore(null);
+    tokens.set(session('at', 'rt'));
+    const { fetch, calls } = fakeFetch(() => problem(401, 'invalid_credentials', 'wrong email or password'));
+    const api = new ApiClient({ tokens, fetch });
+    await expect(api.request('/auth/login', z.object({}), { json: {}, auth: false })).rejects.toMatchObject({
+      code: 'invalid_credentials',
+    });
+    tokens.set(null);
+    await expect(api.request('/projects', z.object({}))).rejects.toMatchObject({ status: 401 });
+    expect(calls).toHaveLength(2);
+  });
+
+  it('ignores a corrupt stored session', () => {
+    const storage = new MemoryStorage();
+    storage.setItem('service.session', '{not json');
+    expect(new TokenStore(storage).get()).toBeNull();
+    storage.setItem('service.session', JSON.stringify({ access_token: 'a' }));
+    expect(new TokenStore(storage).get()).toBeNull();
+  });
+});
