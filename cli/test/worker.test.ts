@@ -4,6 +4,7 @@ import { expect, it } from 'vitest';
 import {
   ADMIN,
   call,
+  createProjectWithUpload,
   createTestDatabase,
   describeEachDialect,
   login,
@@ -46,36 +47,10 @@ describeEachDialect('service worker', (dialect) => {
         expect(listeners.rows[0]?.n).toBe(1);
       }
       const { access_token: token } = await login(api, ADMIN.email, ADMIN.password);
-      const project = await call<{ project_id: string }>(api, 'POST', '/projects', { token, json: { name: 'w' } });
-      const workflow = await call<{ workflow_id: string }>(
-        api,
-        'POST',
-        `/projects/${project.body.project_id}/workflows`,
-        {
-          token,
-          json: { name: 'wf' },
-        },
-      );
-      const collection = await call<{ data_collection_id: string }>(
-        api,
-        'POST',
-        `/workflows/${workflow.body.workflow_id}/datacollections`,
-        {
-          token,
-          json: { tag: 't', pattern: 't\\.csv', format: 'csv' },
-        },
-      );
-      const form = new FormData();
-      form.append('path', 't.csv');
-      form.append('file', new Blob(['a\n1\n2\n']), 't.csv');
-      await fetch(`${api.url}/service/api/v1/datacollections/${collection.body.data_collection_id}/files`, {
-        method: 'POST',
-        headers: { authorization: `Bearer ${token}` },
-        body: form,
-      });
+      const { collectionId } = await createProjectWithUpload(api, token, 'w', 'a\n1\n2\n');
       const accepted = await call<{ job_id: string }>(api, 'POST', '/deltatables/upsert', {
         token,
-        json: { data_collection_id: collection.body.data_collection_id, async_mode: true },
+        json: { data_collection_id: collectionId, async_mode: true },
       });
       expect(accepted.status).toBe(202);
       let status = 'pending';

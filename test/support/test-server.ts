@@ -140,3 +140,55 @@ export async function createUser(server: { url: string }, adminToken: string, em
   if (created.status !== 201) throw new Error(`creating ${email} failed: ${created.status} ${created.text}`);
   return login(server, email, password);
 }
+
+/** Uploads one file into a data collection through the upload form; answers the HTTP status. */
+export async function uploadFile(
+  server: { url: string },
+  token: string,
+  collectionId: string,
+  file: { path: string; content: string | Buffer; run?: string },
+): Promise<number> {
+  const form = new FormData();
+  if (file.run !== undefined) form.append('run', file.run);
+  form.append('path', file.path);
+  form.append('file', new Blob([file.content]), file.path.split('/').pop());
+  const response = await fetch(`${server.url}${API_PREFIX}/datacollections/${collectionId}/files`, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${token}` },
+    body: form,
+  });
+  await response.arrayBuffer();
+  return response.status;
+}
+
+/** A project with one workflow and one upload-only CSV collection (`t.csv`) holding one file. */
+export async function createProjectWithUpload(
+  server: { url: string },
+  token: string,
+  name: string,
+  csv = 'a,b\n1,2\n3,4\n',
+) {
+  const project = await call<{ project_id: string }>(server, 'POST', '/projects', { token, json: { name } });
+  const workflow = await call<{ workflow_id: string }>(
+    server,
+    'POST',
+    `/projects/${project.body.project_id}/workflows`,
+    {
+      token,
+      json: { name: 'wf' },
+    },
+  );
+  const collection = await call<{ data_collection_id: string }>(
+    server,
+    'POST',
+    `/workflows/${workflow.body.workflow_id}/datacollections`,
+    { token, json: { tag: 't', pattern: 't\\.csv', format: 'csv' } },
+  );
+  const status = await uploadFile(server, token, collection.body.data_collection_id, { path: 't.csv', content: csv });
+  if (status !== 201) throw new Error(`upload failed with ${status}`);
+  return {
+    projectId: project.body.project_id,
+    workflowId: workflow.body.workflow_id,
+    collectionId: collection.body.data_collection_id,
+  };
+}

@@ -4,6 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   ADMIN,
   call,
+  createProjectWithUpload,
   createUser,
   describeEachDialect,
   login,
@@ -33,42 +34,6 @@ async function waitForJob(server: TestServer, token: string, jobId: string): Pro
   throw new Error(`job ${jobId} did not end`);
 }
 
-/** A project with one upload-only collection holding one file; answers the ids. */
-async function projectWithUpload(server: TestServer, token: string, name: string, csv = 'a,b\n1,2\n3,4\n') {
-  const project = await call<{ project_id: string }>(server, 'POST', '/projects', { token, json: { name } });
-  const workflow = await call<{ workflow_id: string }>(
-    server,
-    'POST',
-    `/projects/${project.body.project_id}/workflows`,
-    {
-      token,
-      json: { name: 'wf' },
-    },
-  );
-  const collection = await call<{ data_collection_id: string }>(
-    server,
-    'POST',
-    `/workflows/${workflow.body.workflow_id}/datacollections`,
-    {
-      token,
-      json: { tag: 't', pattern: 't\\.csv', format: 'csv' },
-    },
-  );
-  const form = new FormData();
-  form.append('path', 't.csv');
-  form.append('file', new Blob([csv]), 't.csv');
-  await fetch(`${server.url}/service/api/v1/datacollections/${collection.body.data_collection_id}/files`, {
-    method: 'POST',
-    headers: { authorization: `Bearer ${token}` },
-    body: form,
-  });
-  return {
-    projectId: project.body.project_id,
-    workflowId: workflow.body.workflow_id,
-    collectionId: collection.body.data_collection_id,
-  };
-}
-
 describeEachDialect('jobs', (dialect) => {
   let server: TestServer;
   let admin: Session;
@@ -87,7 +52,7 @@ describeEachDialect('jobs', (dialect) => {
   });
 
   it('runs an async upsert as a job that pollers watch to the end', async () => {
-    const { collectionId, projectId } = await projectWithUpload(server, ada.access_token, 'async');
+    const { collectionId, projectId } = await createProjectWithUpload(server, ada.access_token, 'async');
     const accepted = await call<{ job_id: string }>(server, 'POST', '/deltatables/upsert', {
       token: ada.access_token,
       json: { data_collection_id: collectionId, async_mode: true },
@@ -115,7 +80,7 @@ describeEachDialect('jobs', (dialect) => {
   });
 
   it('hides other users’ jobs exactly like missing ones, shows admins everything, and validates the list query', async () => {
-    const { collectionId } = await projectWithUpload(server, ada.access_token, 'private jobs');
+    const { collectionId } = await createProjectWithUpload(server, ada.access_token, 'private jobs');
     const job = await call<{ job_id: string }>(server, 'POST', '/deltatables/upsert', {
       token: ada.access_token,
       json: { data_collection_id: collectionId, async_mode: true },
@@ -158,7 +123,7 @@ describe('job cancellation and recovery', () => {
   });
 
   it('cancels a pending job at once', async () => {
-    const { collectionId } = await projectWithUpload(server, admin.access_token, 'pending');
+    const { collectionId } = await createProjectWithUpload(server, admin.access_token, 'pending');
     const job = await call<{ job_id: string }>(server, 'POST', '/deltatables/upsert', {
       token: admin.access_token,
       json: { data_collection_id: collectionId, async_mode: true },
@@ -169,7 +134,7 @@ describe('job cancellation and recovery', () => {
   });
 
   it('gives a dead worker’s job to a live one, and fails it once its attempts are used up', async () => {
-    const { collectionId } = await projectWithUpload(server, admin.access_token, 'recovery');
+    const { collectionId } = await createProjectWithUpload(server, admin.access_token, 'recovery');
     const { jobs, jobHandlers, config } = server.context;
     const queued = await jobs.enqueue(
       'deltatable.upsert',
@@ -220,7 +185,12 @@ describe('job cancellation and recovery', () => {
   it('stops a running job within about a second when it is cancelled, and commits nothing', async () => {
     // A file big enough that the upsert is still running when the cancel arrives.
     const rows = Array.from({ length: 1_000_000 }, (_, i) => `${i},${(i * 7) % 1000},label-${i % 97}`).join('\n');
-    const { collectionId } = await projectWithUpload(server, admin.access_token, 'slow', `id,value,label\n${rows}\n`);
+    const { collectionId } = await createProjectWithUpload(
+      server,
+      admin.access_token,
+      'slow',
+      `id,value,label\n${rows}\n`,
+    );
     const job = await call<{ job_id: string }>(server, 'POST', '/deltatables/upsert', {
       token: admin.access_token,
       json: { data_collection_id: collectionId, async_mode: true },
@@ -259,7 +229,7 @@ describe('with jobs turned off', () => {
       expect((await call(server, 'GET', '/jobs')).status).toBe(404);
       expect((await call(server, 'GET', '/jobs', { token: admin.access_token })).status).toBe(404);
       expect((await call(server, 'POST', '/jobs/x/cancel')).status).toBe(404);
-      const { collectionId, projectId } = await projectWithUpload(server, admin.access_token, 'sync');
+      const { collectionId, projectId } = await createProjectWithUpload(server, admin.access_token, 'sync');
       const upsert = await call(server, 'POST', '/deltatables/upsert', {
         token: admin.access_token,
         json: { data_collection_id: collectionId, async_mode: true },
@@ -449,7 +419,7 @@ describe('with the browser trigger off', () => {
     const server = await startTestServer('sqlite', { SERVICE_INGESTION_BROWSER_TRIGGER_ENABLED: 'false' });
     try {
       const admin = await login(server, ADMIN.email, ADMIN.password);
-      const { projectId } = await projectWithUpload(server, admin.access_token, 'api only');
+      const { projectId } = await createProjectWithUpload(server, admin.access_token, 'api only');
       expect(
         (await call(server, 'POST', `/projects/ingestion/trigger/${projectId}`, { token: admin.access_token })).status,
       ).toBe(404);
