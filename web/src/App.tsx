@@ -3,6 +3,7 @@ import { Navigate, Outlet, Route, Routes, useLocation } from 'react-router';
 import { errorMessage } from './api/client.js';
 import { AuthProvider, useAuth, useCapabilities } from './auth/session.js';
 import { Layout } from './components/Layout.js';
+import { JobDetailPage, JobsPage } from './pages/JobsPage.js';
 import { MagicLandingPage } from './pages/MagicLandingPage.js';
 import { ProjectDetailPage } from './pages/ProjectDetailPage.js';
 import { ProjectsPage } from './pages/ProjectsPage.js';
@@ -71,6 +72,8 @@ export function App() {
                 <Route index element={<Navigate to="/projects" replace />} />
                 <Route path="/projects" element={<ProjectsPage />} />
                 <Route path="/projects/:projectId" element={<ProjectDetailPage />} />
+                <Route path="/jobs" element={<JobsPage />} />
+                <Route path="/jobs/:jobId" element={<JobDetailPage />} />
                 <Route path="*" element={<NotFound />} />
               </Route>
             </Route>

@@ -115,7 +115,7 @@ function AccountArea() {
 
 export function Layout() {
   const [opened, { toggle, close }] = useDisclosure();
-  const { plan, capabilities } = useAuth();
+  const { plan, capabilities, user } = useAuth();
   const location = useLocation();
   // biome-ignore lint/correctness/useExhaustiveDependencies: close the mobile menu on navigation.
   useEffect(() => close(), [location.pathname]);
@@ -148,6 +148,9 @@ export function Layout() {
               label="Projects"
               active={location.pathname.startsWith('/projects')}
             />
+            {user !== null && capabilities.features.includes('jobs') && (
+              <NavLink component={Link} to="/jobs" label="Jobs" active={location.pathname.startsWith('/jobs')} />
+            )}
           </Stack>
           <Stack gap="xs">
             {plan.badge && (

@@ -28,6 +28,8 @@ import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { Link, useParams, useSearchParams } from 'react-router';
 import { errorMessage, isApiError } from '../api/client.js';
 import { useApi } from '../auth/session.js';
+import { IngestionPanel } from '../components/IngestionPanel.js';
+import { UploadPanel } from '../components/UploadPanel.js';
 import { formatDate } from './ProjectsPage.js';
 
 const PREVIEW_PAGE_SIZE = 25;
@@ -38,7 +40,7 @@ function formatCell(value: unknown): string {
   return String(value);
 }
 
-function PreviewTable({ collection }: { collection: DataCollection }) {
+function PreviewTable({ collection, canEdit }: { collection: DataCollection; canEdit: boolean }) {
   const api = useApi();
   const [params, setParams] = useSearchParams();
   const page = Math.max(1, Number(params.get('page') ?? '1') || 1);
@@ -127,6 +129,7 @@ function PreviewTable({ collection }: { collection: DataCollection }) {
         <Text size="sm">
           Pattern <Code>{collection.pattern}</Code>
         </Text>
+        {canEdit && <UploadPanel collection={collection} />}
         {body}
       </Stack>
     </Card>
@@ -267,6 +270,7 @@ export function ProjectDetailPage() {
         Owners: {data.permissions.owners.map((owner) => owner.email).join(', ') || '—'} · Updated{' '}
         {formatDate(data.updated_at)}
       </Text>
+      <IngestionPanel projectId={data.project_id} />
       <Title order={2} size="h3">
         Workflows
       </Title>
@@ -296,7 +300,13 @@ export function ProjectDetailPage() {
           {errorMessage(selected.error)}
         </Alert>
       )}
-      {selected.data && <PreviewTable key={selected.data.data_collection_id} collection={selected.data} />}
+      {selected.data && (
+        <PreviewTable
+          key={selected.data.data_collection_id}
+          collection={selected.data}
+          canEdit={data.my_role === 'admin' || data.my_role === 'owner' || data.my_role === 'editor'}
+        />
+      )}
     </Stack>
   );
 }

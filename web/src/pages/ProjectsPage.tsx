@@ -4,6 +4,7 @@ import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { Link, useSearchParams } from 'react-router';
 import { errorMessage } from '../api/client.js';
 import { useApi, useAuth } from '../auth/session.js';
+import { ProjectActions } from '../components/ProjectActions.js';
 
 type Scope = 'mine' | 'shared' | 'public';
 const SCOPES: { value: Scope; label: string }[] = [
@@ -123,7 +124,10 @@ export function ProjectsPage() {
   const scope = scopes.find((entry) => entry.value === requested)?.value ?? scopes[0]?.value ?? 'public';
   return (
     <Stack gap="md">
-      <Title order={1}>Projects</Title>
+      <Group justify="space-between">
+        <Title order={1}>Projects</Title>
+        {user !== null && <ProjectActions />}
+      </Group>
       <Tabs
         value={scope}
         onChange={(value) => {

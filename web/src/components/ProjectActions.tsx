@@ -1,0 +1,160 @@
+import { Alert, Button, FileButton, Group, List, Modal, Stack, Text, Textarea, TextInput } from '@mantine/core';
+import { useDisclosure } from '@mantine/hooks';
+import { importAnswerSchema, projectSchema } from '@service/common';
+import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { useState } from 'react';
+import { useNavigate } from 'react-router';
+import { ApiError, errorMessage } from '../api/client.js';
+import { useApi } from '../auth/session.js';
+import { formatFieldError } from '../jobs/format.js';
+
+/** An API failure with each field error on its own line (`line:column path — message`). */
+export function ErrorList({ error, title }: { error: unknown; title: string }) {
+  const fields = error instanceof ApiError ? error.fieldErrors : [];
+  return (
+    <Alert color="red" role="alert" title={title}>
+      <Stack gap={4}>
+        <Text size="sm">{error instanceof ApiError ? error.message : errorMessage(error)}</Text>
+        {fields.length > 0 && (
+          <List size="sm" aria-label="Errors">
+            {fields.map((field, index) => (
+              // biome-ignore lint/suspicious/noArrayIndexKey: the same message may repeat at different places.
+              <List.Item key={index} ff="monospace">
+                {formatFieldError(field)}
+              </List.Item>
+            ))}
+          </List>
+        )}
+      </Stack>
+    </Alert>
+  );
+}
+
+function CreateProjectModal({ opened, onClose }: { opened: boolean; onClose: () => void }) {
+  const api = useApi();
+  const navigate = useNavigate();
+  const queryClient = useQueryClient();
+  const [name, setName] = useState('');
+  const [description, setDescription] = useState('');
+  const create = useMutation({
+    mutationFn: () => api.request('/projects', projectSchema, { json: { name, description } }),
+    onSuccess: (project) => {
+      void queryClient.invalidateQueries({ queryKey: ['projects'] });
+      onClose();
+      navigate(`/projects/${project.project_id}`);
+    },
+  });
+  return (
+    <Modal opened={opened} onClose={onClose} title="Create a project">
+      <form
+        onSubmit={(event) => {
+          event.preventDefault();
+          create.mutate();
+        }}
+      >
+        <Stack>
+          <TextInput label="Name" required value={name} onChange={(event) => setName(event.currentTarget.value)} />
+          <Textarea
+            label="Description"
+            autosize
+            minRows={2}
+            value={description}
+            onChange={(event) => setDescription(event.currentTarget.value)}
+          />
+          {create.isError && <ErrorList error={create.error} title="Could not create the project" />}
+          <Group justify="flex-end">
+            <Button variant="default" onClick={onClose}>
+              Close
+            </Button>
+            <Button type="submit" loading={create.isPending} disabled={name.trim() === ''}>
+              Create
+            </Button>
+          </Group>
+        </Stack>
+      </form>
+    </Modal>
+  );
+}
+
+function ImportProjectModal({ opened, onClose }: { opened: boolean; onClose: () => void }) {
+  const api = useApi();
+  const navigate = useNavigate();
+  const queryClient = useQueryClient();
+  const [yaml, setYaml] = useState('');
+  const importYaml = useMutation({
+    mutationFn: () => api.request('/projects/import', importAnswerSchema, { json: { yaml } }),
+    onSuccess: (answer) => {
+      void queryClient.invalidateQueries({ queryKey: ['projects'] });
+      void queryClient.invalidateQueries({ queryKey: ['project', answer.project_id] });
+      void queryClient.invalidateQueries({ queryKey: ['workflows', answer.project_id] });
+      onClose();
+      navigate(`/projects/${answer.project_id}`);
+    },
+  });
+  return (
+    <Modal opened={opened} onClose={onClose} title="Import a project.yaml" size="lg">
+      <form
+        onSubmit={(event) => {
+          event.preventDefault();
+          importYaml.mutate();
+        }}
+      >
+        <Stack>
+          <Group gap="xs">
+            <FileButton
+              onChange={(file) => {
+                if (file) void file.text().then(setYaml);
+              }}
+              accept=".yaml,.yml,application/yaml,text/yaml"
+            >
+              {(props) => (
+                <Button variant="default" size="xs" {...props}>
+                  Load a file…
+                </Button>
+              )}
+            </FileButton>
+            <Text size="xs" c="dimmed">
+              or paste it below. Importing again updates the project of the same name.
+            </Text>
+          </Group>
+          <Textarea
+            label="project.yaml"
+            required
+            autosize
+            minRows={10}
+            maxRows={24}
+            ff="monospace"
+            styles={{ input: { fontFamily: 'var(--mantine-font-family-monospace)' } }}
+            value={yaml}
+            onChange={(event) => setYaml(event.currentTarget.value)}
+          />
+          {importYaml.isError && <ErrorList error={importYaml.error} title="The project.yaml was not imported" />}
+          <Group justify="flex-end">
+            <Button variant="default" onClick={onClose}>
+              Close
+            </Button>
+            <Button type="submit" loading={importYaml.isPending} disabled={yaml.trim() === ''}>
+              Import
+            </Button>
+          </Group>
+        </Stack>
+      </form>
+    </Modal>
+  );
+}
+
+/** "Create project" and "Import project.yaml" for signed-in users. */
+export function ProjectActions() {
+  const [createOpened, create] = useDisclosure(false);
+  const [importOpened, importModal] = useDisclosure(false);
+  return (
+    <Group gap="xs">
+      <Button onClick={create.open}>Create project</Button>
+      <Button variant="default" onClick={importModal.open}>
+        Import project.yaml
+      </Button>
+      {createOpened && <CreateProjectModal opened onClose={create.close} />}
+      {importOpened && <ImportProjectModal opened onClose={importModal.close} />}
+    </Group>
+  );
+}

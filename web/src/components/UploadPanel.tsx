@@ -1,0 +1,170 @@
+import { Alert, Button, FileInput, Group, Progress, Stack, Text, TextInput } from '@mantine/core';
+import { type DataCollection, fileSchema, upsertAnswerSchema, userSchema } from '@service/common';
+import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { useRef, useState } from 'react';
+import type { z } from 'zod';
+import { errorMessage, isApiError } from '../api/client.js';
+import { type UploadHandle, type UploadProgress, uploadWithProgress } from '../api/upload.js';
+import { useApi } from '../auth/session.js';
+import { formatBytes } from '../jobs/format.js';
+
+type Uploaded = z.infer<typeof fileSchema>;
+
+/** Upload one file into a data collection (editors), then offer to update its table. */
+export function UploadPanel({ collection }: { collection: DataCollection }) {
+  const api = useApi();
+  const queryClient = useQueryClient();
+  const [file, setFile] = useState<File | null>(null);
+  const [run, setRun] = useState('');
+  const [path, setPath] = useState('');
+  const [progress, setProgress] = useState<UploadProgress | null>(null);
+  const [uploaded, setUploaded] = useState<Uploaded | null>(null);
+  const [error, setError] = useState<string | null>(null);
+  const handle = useRef<UploadHandle<Uploaded> | null>(null);
+  // Cancel pressed before the request went out (during the token check).
+  const cancelledEarly = useRef(false);
+  const [uploading, setUploading] = useState(false);
+
+  async function start() {
+    if (file === null) return;
+    setError(null);
+    setUploaded(null);
+    setUploading(true);
+    upsert.reset();
+    cancelledEarly.current = false;
+    setProgress({ loaded: 0, total: file.size });
+    // A cheap authenticated call first, so an expired access token is refreshed before the upload.
+    if (api.tokens.get() !== null) {
+      try {
+        await api.request('/auth/me', userSchema);
+      } catch {
+        // The upload itself reports what is wrong.
+      }
+    }
+    if (cancelledEarly.current) {
+      setError('Upload cancelled.');
+      setProgress(null);
+      setUploading(false);
+      return;
+    }
+    const form = new FormData();
+    if (run.trim() !== '') form.append('run', run.trim());
+    if (path.trim() !== '') form.append('path', path.trim());
+    form.append('file', file, file.name);
+    const current = uploadWithProgress({
+      path: `/datacollections/${collection.data_collection_id}/files`,
+      form,
+      schema: fileSchema,
+      tokens: api.tokens,
+      onProgress: setProgress,
+    });
+    handle.current = current;
+    try {
+      setUploaded(await current.done);
+      // An upload may make ingestion available (reason `no_data` before).
+      void queryClient.invalidateQueries({ queryKey: ['ingestion-status', collection.project_id] });
+    } catch (failure) {
+      setError(isApiError(failure, 'aborted') ? 'Upload cancelled.' : errorMessage(failure));
+      setProgress(null);
+    } finally {
+      handle.current = null;
+      setUploading(false);
+    }
+  }
+
+  const upsert = useMutation({
+    mutationFn: () =>
+      api.request('/deltatables/upsert', upsertAnswerSchema, {
+        json: { data_collection_id: collection.data_collection_id },
+      }),
+    onSuccess: () => {
+      void queryClient.invalidateQueries({ queryKey: ['preview', collection.data_collection_id] });
+    },
+  });
+
+  const total = progress?.total || file?.size || 0;
+  const percent = progress && total > 0 ? Math.min(100, (progress.loaded / total) * 100) : 0;
+  return (
+    <Stack gap="xs" component="section" aria-label="Upload a file">
+      <Text fw={600} size="sm">
+        Upload a file
+      </Text>
+      <Group align="flex-end" gap="xs">
+        <FileInput
+          label="File"
+          placeholder="Choose a file"
+          value={file}
+          onChange={setFile}
+          clearable
+          disabled={uploading}
+          w={240}
+        />
+        <TextInput
+          label="Run tag"
+          placeholder="uploads"
+          value={run}
+          onChange={(event) => setRun(event.currentTarget.value)}
+          disabled={uploading}
+          w={140}
+        />
+        <TextInput
+          label="Path in the run"
+          placeholder="the file’s name"
+          value={path}
+          onChange={(event) => setPath(event.currentTarget.value)}
+          disabled={uploading}
+          w={200}
+        />
+        {uploading ? (
+          <Button
+            color="red"
+            variant="light"
+            onClick={() => {
+              if (handle.current === null) cancelledEarly.current = true;
+              else handle.current.abort();
+            }}
+          >
+            Cancel upload
+          </Button>
+        ) : (
+          <Button onClick={() => void start()} disabled={file === null}>
+            Upload
+          </Button>
+        )}
+      </Group>
+      {progress !== null && (
+        <Stack gap={2}>
+          <Progress
+            value={uploaded ? 100 : percent}
+            animated={uploading}
+            striped={uploading}
+            aria-label={`Upload progress: ${Math.round(uploaded ? 100 : percent)}%`}
+          />
+          <Text size="xs" c="dimmed">
+            {uploaded
+              ? `Uploaded ${uploaded.path} (${formatBytes(uploaded.size)})`
+              : `${formatBytes(progress.loaded)} of ${formatBytes(total)} sent`}
+          </Text>
+        </Stack>
+      )}
+      {error && (
+        <Alert color="red" role="alert" title="Upload failed">
+          {error}
+        </Alert>
+      )}
+      {uploaded && (
+        <Group gap="xs">
+          <Button variant="light" loading={upsert.isPending} onClick={() => upsert.mutate()}>
+            Update table
+          </Button>
+          {upsert.data && (
+            <Text size="sm" c="teal">
+              Table updated: version {upsert.data.version ?? '—'}, {upsert.data.rows.toLocaleString()} rows.
+            </Text>
+          )}
+          {upsert.isError && <Text c="red">{errorMessage(upsert.error)}</Text>}
+        </Group>
+      )}
+    </Stack>
+  );
+}
