@@ -131,7 +131,10 @@ Only the magic link is printed on standard output; progress goes to standard err
 captures exactly the link. Files already uploaded with the same content are skipped, so an
 interrupted run can simply be repeated. Without project.yaml, one workflow named after the folder
 is inferred, with one table per group of files that share a format and columns; sub-folders are
-runs when project.yaml declares structure "runs", otherwise the folder is one run.`,
+runs when project.yaml declares structure "runs", otherwise the folder is one run.
+
+Exit codes: 0 link printed; 1 with a one-line reason (server unreachable, wrong key, invalid
+project.yaml, upload refused, ingestion failed); 2 wrong command line.`,
     )
     .action(async (resultsDir: string, options: { user: string; server?: string; provisioningKey?: string }) => {
       const server = (options.server ?? process.env.SERVICE_PUBLIC_URL ?? '').replace(/\/+$/, '');
