@@ -24,4 +24,11 @@ const program = new Command('service')
   .addCommand(workerCommand())
   .addCommand(ingestCommand());
 
+// Usage mistakes exit with 2 (documented), failures of the work itself with 1.
+const overrideExits = (command: Command): void => {
+  command.exitOverride();
+  for (const sub of command.commands) overrideExits(sub);
+};
+overrideExits(program);
+
 runMain(() => program.parseAsync(process.argv));

@@ -28,7 +28,7 @@ describe('service --help', () => {
 
   it('rejects an unknown command with a hint', async () => {
     const result = await runCli(['serv']);
-    expect(result.code).not.toBe(0);
+    expect(result.code).toBe(2);
     expect(result.stderr).toContain("unknown command 'serv'");
   });
 });
