@@ -17,6 +17,11 @@ export const benchmarks: readonly Benchmark[] = [
     summary: 'HTTP throughput and latency of public and authenticated API routes vs. a bare Fastify baseline',
     run: async (args) => (await import('./api.js')).run(args),
   },
+  {
+    name: 'ingest',
+    summary: 'upsert of a generated 10 M-row CSV vs. DuckDB COPY to Parquet, peak server memory, aggregate latency',
+    run: async (args) => (await import('./ingest.js')).run(args),
+  },
 ];
 
 export function findBenchmark(name: string): Benchmark | undefined {

@@ -1,0 +1,410 @@
+/**
+ * `ingest`: a generated CSV (10 million rows, about 1 GB; `BENCH_INGEST_ROWS` for fewer) taken
+ * into a new data collection the way a user does it, against DuckDB's own CSV-to-Parquet copy of
+ * the same file in the same run; then a group-by aggregate over those rows through the API.
+ *
+ * 1. **baseline**: in a child process, the server's DuckDB (same settings: 2 threads) runs
+ *    `COPY (SELECT * FROM read_csv('<file>')) TO '<tmp>.parquet' (FORMAT parquet)`, and, as a
+ *    reference for the aggregate, the same group-by straight over the Parquet it wrote.
+ * 2. **service**: the real server in another child process (embedded SQLite and local storage in
+ *    a temp dir). The file is uploaded through `POST /datacollections/{id}/files` (streamed
+ *    multipart, timed on its own), then `POST /deltatables/upsert` builds the table (timed: this is
+ *    what is compared with the baseline). The server's peak resident memory is read from /proc.
+ * 3. **aggregate**: `POST /datacollections/{id}/aggregate` grouping by `group` with count, sum and
+ *    mean of `value`: 2 warm-ups, then 20 timed requests one after another.
+ *
+ * Generating the file is timed and printed, but is no part of any ratio.
+ */
+import { fork } from 'node:child_process';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { cpus, tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { type RunningTarget, startTarget } from '../lib/child-target.js';
+import { idleBusyFraction, machineBusySeconds, ownCpuSeconds, processCpuSeconds } from '../lib/machine.js';
+import { formatTable } from '../lib/table.js';
+import { UsageError } from '../lib/usage-error.js';
+import { BENCH_ADMIN_EMAIL, BENCH_ADMIN_PASSWORD } from './api-fixture.js';
+import { GROUPS, generateCsv } from './ingest-data.js';
+import { closeConnections, requestJson, uploadFile } from './ingest-http.js';
+import { peakResidentBytes, resetPeak, sampleResident, tenths } from './ingest-memory.js';
+import type { BaselineReport, IngestTargetMessage } from './ingest-target.js';
+
+// Kept literal rather than imported so this process never loads the server (only the children do).
+const API_PREFIX = '/service/api/v1';
+const TARGET_SCRIPT = fileURLToPath(new URL('./ingest-target.js', import.meta.url));
+
+const DEFAULT_ROWS = 10_000_000;
+const WARMUPS = 2;
+const AGGREGATE_RUNS = 20;
+/** The server's default upload cap (SERVICE_UPLOAD_MAX_BYTES); raised only when the file is bigger. */
+const DEFAULT_UPLOAD_MAX = 1024 ** 3;
+const MIB = 1024 ** 2;
+const GIB = 1024 ** 3;
+
+const TARGET_RATIO = 0.8;
+const TARGET_PEAK_RSS = GIB;
+const TARGET_P50_MS = 300;
+
+const COLLECTION_FILE = 'ingest.csv';
+const AGGREGATE_REQUEST = {
+  group_by: ['group'],
+  aggregates: [
+    { column: 'value', fn: 'count' },
+    { column: 'value', fn: 'sum' },
+    { column: 'value', fn: 'mean' },
+  ],
+};
+
+function rowsFromEnv(env: NodeJS.ProcessEnv = process.env): number {
+  const raw = env.BENCH_INGEST_ROWS;
+  if (raw === undefined || raw.trim() === '') return DEFAULT_ROWS;
+  const rows = Number(raw.replaceAll('_', ''));
+  if (!Number.isSafeInteger(rows) || rows < 1000) {
+    throw new UsageError(`BENCH_INGEST_ROWS must be a whole number of rows >= 1000 (got "${raw}")`);
+  }
+  return rows;
+}
+
+function execArgvForService(): string[] {
+  const dir = process.env.BENCH_CPU_PROF_DIR;
+  return dir ? ['--cpu-prof', '--cpu-prof-dir', dir] : [];
+}
+
+/** The value at rank ceil(p·n) of the sorted samples (with 20 samples, p99 is the slowest). */
+function percentile(values: number[], p: number): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.max(0, Math.ceil(p * sorted.length) - 1)] ?? Number.NaN;
+}
+
+const fixed = (value: number, digits: number) => value.toFixed(digits);
+const mib = (bytes: number | null) => (bytes === null ? '?' : fixed(bytes / MIB, 0));
+const grouped = (value: number) => value.toLocaleString('en-US').replaceAll(',', ' ');
+
+/** Runs the baseline child to its end and answers its report. */
+async function measureBaseline(dataDir: string, csv: string, parquet: string): Promise<BaselineReport> {
+  const child = fork(TARGET_SCRIPT, ['baseline', dataDir, csv, parquet, String(AGGREGATE_RUNS)], {
+    stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+  });
+  let report: BaselineReport | undefined;
+  let failure: string | undefined;
+  child.on('message', (message: IngestTargetMessage) => {
+    if (message.type === 'baseline') report = message;
+    else if (message.type === 'failed') failure = message.message;
+  });
+  await new Promise<void>((resolve, reject) => {
+    child.once('exit', () => resolve());
+    child.once('error', reject);
+  });
+  if (report === undefined) {
+    throw new Error(
+      `baseline: ${failure ?? `the child exited without a report (${child.signalCode ?? child.exitCode})`}`,
+    );
+  }
+  return report;
+}
+
+interface Phase {
+  seconds: number;
+  cpuSeconds: number | null;
+  peakBytes: number | null;
+  /** Resident memory at each tenth of the phase. */
+  rssTenths: number[];
+}
+
+/** Times `work` in the server process: wall time, the server's CPU time and its peak memory. */
+async function phase<T>(pid: number, work: () => Promise<T>): Promise<{ result: T; phase: Phase }> {
+  const canReset = resetPeak(pid);
+  const sampler = sampleResident(pid);
+  const cpuBefore = processCpuSeconds(pid);
+  const started = performance.now();
+  let result: T;
+  let samples: { atMs: number; bytes: number }[];
+  try {
+    result = await work();
+  } finally {
+    samples = sampler.stop();
+  }
+  const seconds = (performance.now() - started) / 1000;
+  const cpuAfter = processCpuSeconds(pid);
+  const sampledPeak = samples.length === 0 ? null : Math.max(...samples.map((sample) => sample.bytes));
+  return {
+    result,
+    phase: {
+      seconds,
+      cpuSeconds: cpuBefore === null || cpuAfter === null ? null : cpuAfter - cpuBefore,
+      // The kernel's peak catches spikes between samples; without a reset it would be the lifetime peak.
+      peakBytes: canReset ? peakResidentBytes(pid) : sampledPeak,
+      rssTenths: tenths(samples),
+    },
+  };
+}
+
+interface ServiceResult {
+  startupPeakBytes: number | null;
+  upload: Phase;
+  upsert: Phase;
+  aggregate: Phase;
+  aggregateMs: number[];
+}
+
+function field<T>(value: unknown, name: string, what: string): T {
+  const found = typeof value === 'object' && value !== null ? (value as Record<string, unknown>)[name] : undefined;
+  if (found === undefined) throw new Error(`${what}: no ${name} in the answer`);
+  return found as T;
+}
+
+async function measureService(
+  dataDir: string,
+  csv: { path: string; bytes: number; rows: number },
+  counted: { childCpu: number },
+): Promise<ServiceResult> {
+  const uploadMax = Math.max(DEFAULT_UPLOAD_MAX, csv.bytes + MIB);
+  const server: RunningTarget = await startTarget(
+    TARGET_SCRIPT,
+    ['service', dataDir, String(uploadMax)],
+    execArgvForService(),
+  );
+  const { pid } = server;
+  try {
+    const api = `${server.url}${API_PREFIX}`;
+    const login = await requestJson('POST', `${api}/auth/login`, {
+      body: { email: BENCH_ADMIN_EMAIL, password: BENCH_ADMIN_PASSWORD },
+    });
+    const token = field<string>(login, 'access_token', 'POST /auth/login');
+    const project = await requestJson('POST', `${api}/projects`, { token, body: { name: 'ingest benchmark' } });
+    const projectId = field<string>(project, 'project_id', 'POST /projects');
+    const workflow = await requestJson('POST', `${api}/projects/${projectId}/workflows`, {
+      token,
+      body: { name: 'ingest' },
+    });
+    const workflowId = field<string>(workflow, 'workflow_id', 'POST /projects/{id}/workflows');
+    const collection = await requestJson('POST', `${api}/workflows/${workflowId}/datacollections`, {
+      token,
+      body: { tag: 'rows', pattern: 'ingest\\.csv', format: 'csv' },
+    });
+    const collectionId = field<string>(collection, 'data_collection_id', 'POST /workflows/{id}/datacollections');
+    const startupPeakBytes = peakResidentBytes(pid);
+
+    process.stdout.write('  uploading ...\n');
+    const upload = await phase(pid, () =>
+      uploadFile(`${api}/datacollections/${collectionId}/files`, token, {
+        localPath: csv.path,
+        size: csv.bytes,
+        run: 'bench',
+        path: COLLECTION_FILE,
+        contentType: 'text/csv',
+      }),
+    );
+    const storedSize = field<number>(upload.result, 'size', 'upload');
+    if (storedSize !== csv.bytes) throw new Error(`upload: stored ${storedSize} bytes of ${csv.bytes}`);
+
+    process.stdout.write('  upserting ...\n');
+    const upsert = await phase(pid, () =>
+      requestJson('POST', `${api}/deltatables/upsert`, { token, body: { data_collection_id: collectionId } }),
+    );
+    const upsertRows = field<number>(upsert.result, 'rows', 'upsert');
+    if (upsertRows !== csv.rows) throw new Error(`upsert: the table has ${upsertRows} rows, the file ${csv.rows}`);
+
+    process.stdout.write(`  aggregating (${WARMUPS} warm-ups + ${AGGREGATE_RUNS} requests) ...\n`);
+    const aggregateMs: number[] = [];
+    const aggregate = await phase(pid, async () => {
+      for (let run = 0; run < WARMUPS + AGGREGATE_RUNS; run++) {
+        const started = performance.now();
+        const answer = await requestJson('POST', `${api}/datacollections/${collectionId}/aggregate`, {
+          token,
+          body: AGGREGATE_REQUEST,
+        });
+        const elapsed = performance.now() - started;
+        const rows = field<Record<string, unknown>[]>(answer, 'rows', 'aggregate');
+        const total = rows.reduce((sum, row) => sum + Number(row.count_value), 0);
+        if (rows.length !== GROUPS.length || total !== csv.rows) {
+          throw new Error(
+            `aggregate: ${rows.length} groups counting ${total} rows; expected ${GROUPS.length} and ${csv.rows}`,
+          );
+        }
+        if (run >= WARMUPS) aggregateMs.push(elapsed);
+      }
+    });
+
+    return {
+      startupPeakBytes,
+      upload: upload.phase,
+      upsert: upsert.phase,
+      aggregate: aggregate.phase,
+      aggregateMs,
+    };
+  } finally {
+    counted.childCpu += processCpuSeconds(pid) ?? 0;
+    closeConnections();
+    await server.stop();
+  }
+}
+
+export async function run(args: string[]): Promise<void> {
+  if (args.length > 0) throw new UsageError(`takes no arguments (got "${args.join(' ')}")`);
+  const rows = rowsFromEnv();
+  const cpuCount = cpus().length;
+  const cpu = cpus()[0]?.model.trim() ?? 'unknown CPU';
+  const out = (line = '') => process.stdout.write(`${line}\n`);
+
+  out(`ingest benchmark, ${new Date().toISOString()}`);
+  out(`machine: ${cpu}, ${cpuCount} CPUs, Node ${process.version}, ${process.platform}/${process.arch}`);
+  out(`rows: ${grouped(rows)}${rows === DEFAULT_ROWS ? '' : ' (BENCH_INGEST_ROWS)'}`);
+  out("baseline and server each run alone in a child process; both use the server's DuckDB settings (2 threads)");
+  const idleBusy = await idleBusyFraction(cpuCount);
+  if (idleBusy !== null) {
+    out(`machine busy before the run: ${fixed(idleBusy * 100, 0)}% of all CPUs`);
+    if (idleBusy > 0.15) out('WARNING: other processes are using the CPUs; figures will be low and noisy');
+  }
+  out();
+
+  const workDir = await mkdtemp(join(tmpdir(), 'service-bench-ingest-'));
+  try {
+    const csvPath = join(workDir, COLLECTION_FILE);
+    out(`generating ${csvPath} ...`);
+    const generated = await generateCsv(csvPath, rows);
+    out(
+      `  ${grouped(generated.rows)} rows, ${fixed(generated.bytes / MIB, 0)} MiB in ${fixed(generated.seconds, 1)} s ` +
+        '(not part of any figure below)',
+    );
+    const csv = { path: csvPath, bytes: generated.bytes, rows };
+
+    const busyBefore = machineBusySeconds();
+    const ownBefore = ownCpuSeconds();
+    const counted = { childCpu: 0 };
+    const startedAt = Date.now();
+
+    out('baseline: DuckDB COPY read_csv -> Parquet ...');
+    const baselineDir = join(workDir, 'baseline');
+    const baseline = await measureBaseline(baselineDir, csvPath, join(workDir, 'baseline.parquet'));
+    counted.childCpu += baseline.copyCpuSeconds;
+    if (baseline.rows !== rows) throw new Error(`baseline: the Parquet file has ${baseline.rows} rows, not ${rows}`);
+    await rm(join(workDir, 'baseline.parquet'), { force: true });
+    await rm(baselineDir, { recursive: true, force: true });
+
+    out('service: real server, embedded SQLite and local storage in a temp dir ...');
+    const service = await measureService(join(workDir, 'service'), csv, counted);
+    const busyAfter = machineBusySeconds();
+    const elapsedSeconds = (Date.now() - startedAt) / 1000;
+
+    const mbPerSecond = (seconds: number) => fixed(generated.bytes / MIB / seconds, 0);
+    const rowsPerSecond = (seconds: number) => grouped(Math.round(rows / seconds));
+    const cores = (cpuSeconds: number | null, seconds: number) =>
+      cpuSeconds === null ? '?' : fixed(cpuSeconds / seconds, 2);
+    out();
+    out(
+      formatTable(
+        ['step', 'seconds', 'MiB/s', 'rows/s', 'CPU-s', 'cores busy', 'peak RSS MiB'],
+        [
+          [
+            'baseline: DuckDB COPY read_csv -> Parquet',
+            fixed(baseline.copySeconds, 2),
+            mbPerSecond(baseline.copySeconds),
+            rowsPerSecond(baseline.copySeconds),
+            fixed(baseline.copyCpuSeconds, 1),
+            cores(baseline.copyCpuSeconds, baseline.copySeconds),
+            mib(baseline.copyPeakRssBytes),
+          ],
+          [
+            'upload: POST /datacollections/{id}/files',
+            fixed(service.upload.seconds, 2),
+            mbPerSecond(service.upload.seconds),
+            rowsPerSecond(service.upload.seconds),
+            service.upload.cpuSeconds === null ? '?' : fixed(service.upload.cpuSeconds, 1),
+            cores(service.upload.cpuSeconds, service.upload.seconds),
+            mib(service.upload.peakBytes),
+          ],
+          [
+            'upsert: POST /deltatables/upsert',
+            fixed(service.upsert.seconds, 2),
+            mbPerSecond(service.upsert.seconds),
+            rowsPerSecond(service.upsert.seconds),
+            service.upsert.cpuSeconds === null ? '?' : fixed(service.upsert.cpuSeconds, 1),
+            cores(service.upsert.cpuSeconds, service.upsert.seconds),
+            mib(service.upsert.peakBytes),
+          ],
+        ],
+      ),
+    );
+    out(`(server process at start-up, before the upload: peak ${mib(service.startupPeakBytes)} MiB;`);
+    out(' baseline peak RSS is its whole process, Node + DuckDB, up to the end of the COPY;');
+    out(` the baseline wrote ${fixed(baseline.parquetBytes / MIB, 0)} MiB of Parquet)`);
+    out(`server RSS during the upsert, MiB at each tenth of its time: ${service.upsert.rssTenths.map(mib).join(' ')}`);
+    out(`server RSS during the upload, MiB at each tenth of its time: ${service.upload.rssTenths.map(mib).join(' ')}`);
+    out();
+
+    const latencyRow = (name: string, values: number[]) => [
+      name,
+      fixed(percentile(values, 0.5), 0),
+      fixed(percentile(values, 0.99), 0),
+      fixed(Math.min(...values), 0),
+    ];
+    out(
+      formatTable(
+        ['aggregate (group by `group`: count, sum, mean of `value`)', 'p50 ms', 'p99 ms', 'min ms'],
+        [
+          latencyRow('DuckDB alone over the baseline Parquet (reference)', baseline.aggregateMs),
+          latencyRow('POST /datacollections/{id}/aggregate', service.aggregateMs),
+        ],
+      ),
+    );
+    out(
+      `(${AGGREGATE_RUNS} sequential requests after ${WARMUPS} warm-ups on one keep-alive connection; ` +
+        `server peak RSS while aggregating ${mib(service.aggregate.peakBytes)} MiB)`,
+    );
+    out();
+
+    if (busyBefore !== null && busyAfter !== null) {
+      const ours = ownCpuSeconds() - ownBefore + counted.childCpu;
+      const others = Math.max(0, busyAfter - busyBefore - ours);
+      const share = others / (elapsedSeconds * cpuCount);
+      out(
+        `other processes used ${fixed(others, 1)} CPU-s of ${fixed(elapsedSeconds * cpuCount, 0)} available ` +
+          `during the run (${fixed(share * 100, 0)}%)`,
+      );
+      if (share > 0.1)
+        out('WARNING: the machine was not quiet; rerun on an idle machine before trusting these figures');
+      out();
+    }
+
+    const ratio = baseline.copySeconds / service.upsert.seconds;
+    // The same ratio from CPU time, which other processes competing for the two cores disturb less.
+    const cpuRatio =
+      service.upsert.cpuSeconds === null ? '?' : `${fixed(baseline.copyCpuSeconds / service.upsert.cpuSeconds, 2)}x`;
+    const peaks = [
+      service.startupPeakBytes,
+      service.upload.peakBytes,
+      service.upsert.peakBytes,
+      service.aggregate.peakBytes,
+    ];
+    const known = peaks.filter((peak): peak is number => peak !== null);
+    const peak = known.length === 0 ? null : Math.max(...known);
+    const p50 = percentile(service.aggregateMs, 0.5);
+    const verdicts: [boolean, string][] = [
+      [
+        ratio >= TARGET_RATIO,
+        `upsert >= ${fixed(TARGET_RATIO, 2)}x the DuckDB COPY baseline: ${fixed(ratio, 2)}x ` +
+          `(${fixed(baseline.copySeconds, 1)} s / ${fixed(service.upsert.seconds, 1)} s; by CPU time ${cpuRatio})`,
+      ],
+      [
+        peak !== null && peak < TARGET_PEAK_RSS,
+        `server peak RSS < ${mib(TARGET_PEAK_RSS)} MiB (1 GiB): ${mib(peak)} MiB`,
+      ],
+      [p50 < TARGET_P50_MS, `aggregate p50 < ${TARGET_P50_MS} ms: ${fixed(p50, 0)} ms`],
+    ];
+    let missed = 0;
+    for (const [met, verdict] of verdicts) {
+      if (!met) missed += 1;
+      out(met ? `PASS  ${verdict}` : `MISS  ${verdict}   <-- TARGET MISSED`);
+    }
+    out();
+    out(
+      missed === 0
+        ? 'all targets met'
+        : `*** ${missed} of ${verdicts.length} targets MISSED (benchmarks report, they do not gate: exit code 0) ***`,
+    );
+  } finally {
+    await rm(workDir, { recursive: true, force: true });
+  }
+}
