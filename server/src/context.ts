@@ -133,7 +133,7 @@ export async function createContext(config: Config): Promise<AppContext> {
           .where('id', '=', request.data_collection_id)
           .executeTakeFirstOrThrow();
         await tools.report({ step: 'upsert', detail: `building ${collection.tag}`, progress: null });
-        return upserts.run(collection, request, tools.signal);
+        return upserts.run(collection, request, tools.signal, tools.checkpoint);
       })
       .register('project.ingest', (job, tools) => ingestion.execute((job.payload as { run_id: string }).run_id, tools));
     const tableOf = (dataCollectionId: string) =>

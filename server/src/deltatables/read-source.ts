@@ -14,7 +14,7 @@ export interface ReadOptions {
 const SQL_TYPE = /^[A-Za-z][A-Za-z0-9_ ]*(\(\d+(,\s*\d+)?\))?$/;
 
 /** The DuckDB table function that reads one source file in a data collection's format. */
-export function readFunction(format: DataFormat, localPath: string, options: ReadOptions): string {
+export function readFunction(format: DataFormat, localPath: string, options: ReadOptions, fullSample = false): string {
   const path = quoteString(localPath);
   switch (format) {
     case 'parquet':
@@ -45,8 +45,10 @@ export function readFunction(format: DataFormat, localPath: string, options: Rea
         });
         parts.push(`types = {${types.join(', ')}}`);
       }
-      // Ragged rows and bad quoting are errors, not silently padded or dropped.
-      parts.push('strict_mode = true', 'sample_size = -1');
+      // Ragged rows and bad quoting are errors, not silently padded or dropped. Types are guessed
+      // from a sample; a later value that does not fit is an error too (never a silent change),
+      // and the upsert then reads the file again with every row as the sample.
+      parts.push('strict_mode = true', `sample_size = ${fullSample ? -1 : 20_480}`);
       return `read_csv(${parts.join(', ')})`;
     }
   }

@@ -68,14 +68,25 @@ export class UpsertService {
   }
 
   /** The upsert itself, for callers that already checked permissions (ingestion jobs). */
-  async run(collection: DataCollectionsTable, request: UpsertRequest, signal?: AbortSignal): Promise<UpsertAnswer> {
+  async run(
+    collection: DataCollectionsTable,
+    request: UpsertRequest,
+    signal?: AbortSignal,
+    beforeCommit?: () => Promise<void>,
+  ): Promise<UpsertAnswer> {
+    let fullSample = false;
     for (let attempt = 1; ; attempt++) {
       try {
-        return await this.attempt(collection, request, signal);
+        return await this.attempt(collection, request, fullSample, signal, beforeCommit);
       } catch (error) {
         // Another writer changed the files we meant to replace: start over from its version.
         if (error instanceof CommitConflict && attempt < MAX_ATTEMPTS) continue;
-        throw error;
+        // A value past the type sample did not fit: read again with the whole file as sample.
+        if (error instanceof SampleTooSmall && !fullSample) {
+          fullSample = true;
+          continue;
+        }
+        throw error instanceof SampleTooSmall ? error.refusal : error;
       }
     }
   }
@@ -83,7 +94,9 @@ export class UpsertService {
   private async attempt(
     collection: DataCollectionsTable,
     request: UpsertRequest,
+    fullSample: boolean,
     signal?: AbortSignal,
+    beforeCommit?: () => Promise<void>,
   ): Promise<UpsertAnswer> {
     const table = this.tableOf(collection.id);
     const snapshot = (await table.exists()) ? await table.snapshot() : null;
@@ -132,8 +145,10 @@ export class UpsertService {
     await mkdir(workDirectory, { recursive: true });
     const connection = await this.delta.duckdb.connect();
     const leases: { release(): void }[] = [];
+    // Local paths DuckDB reads → the files' own paths, to name them in errors without revealing where they sit.
+    const names = new Map<string, string>();
     try {
-      const sources = await this.readSources(connection, collection, changed, leases, signal);
+      const sources = await this.readSources(connection, collection, changed, leases, fullSample, names, signal);
       const keys = collection.keys === null ? null : (JSON.parse(collection.keys) as string[]);
 
       // The table's columns from now on: today's, widened and extended by the new files'.
@@ -206,8 +221,14 @@ export class UpsertService {
       }
       for (const [order, source] of sources.entries()) {
         signal?.throwIfAborted();
-        if (keys === null) await write(source.table, source.columns, source.file.id);
-        else await write('__incoming', columns, source.file.id, `WHERE __order = ${order}`);
+        try {
+          if (keys === null) await write(source.table, source.columns, source.file.id);
+          else await write('__incoming', columns, source.file.id, `WHERE __order = ${order}`);
+        } catch (error) {
+          // The file is read while it is written: name it in whatever goes wrong.
+          if (error instanceof Error) error.message = `${source.file.path}: ${error.message}`;
+          throw error;
+        }
         for (const old of dataFilesOf.get(source.file.id) ?? []) remove.add(old.path);
       }
       for (const id of gone) for (const old of dataFilesOf.get(id) ?? []) remove.add(old.path);
@@ -237,6 +258,7 @@ export class UpsertService {
       }
 
       signal?.throwIfAborted();
+      await beforeCommit?.();
       const fileIdField = { name: FILE_ID, type: 'string' as const, nullable: true, metadata: {} };
       const schema = deltaSchemaOf(await connection.describe(select('(SELECT 1)', [])));
       const result = await table.commit({
@@ -250,6 +272,25 @@ export class UpsertService {
       await this.recordSources(collection.id, sources, changed, gone, overwrite);
       const replaced = sources.filter((source) => recorded.has(source.file.id)).length;
       return this.describe(collection, table, result.version, sources.length - replaced, replaced);
+    } catch (error) {
+      // DuckDB reads the files lazily, so a bad line deep in a file surfaces here, while writing.
+      if (
+        error instanceof Error &&
+        /Conversion Error|Could not convert|CSV Error|Invalid Input Error/i.test(error.message)
+      ) {
+        let text = error.message;
+        for (const [local, name] of names) text = text.replaceAll(local, name);
+        const reason = (text.split('\n').find((line) => /convert|error/i.test(line)) ?? text.split('\n')[0] ?? '')
+          .replace(/(?:\/[^\s/:;,'"()]+){2,}/g, '<path>')
+          .slice(0, 300);
+        const refusal = new DomainError(
+          'validation_failed',
+          `a file cannot be read as ${collection.format}: ${reason}`,
+          [{ path: 'files', message: reason }],
+        );
+        throw /Conversion Error|Could not convert/i.test(error.message) ? new SampleTooSmall(refusal) : refusal;
+      }
+      throw error;
     } finally {
       for (const lease of leases) lease.release();
       connection.close();
@@ -286,12 +327,14 @@ export class UpsertService {
     });
   }
 
-  /** Loads each changed file into a temporary DuckDB table with its run, file and pattern columns. */
+  /** Makes each changed file a temporary DuckDB view (read lazily, so nothing is held in memory) with its run, file and pattern columns. */
   private async readSources(
     connection: SqlConnection,
     collection: DataCollectionsTable,
     files: (FilesTable & { run_id: string })[],
     leases: { release(): void }[],
+    fullSample: boolean,
+    names: Map<string, string>,
     signal?: AbortSignal,
   ): Promise<Source[]> {
     const pattern = compilePattern(collection.pattern);
@@ -302,6 +345,7 @@ export class UpsertService {
       signal?.throwIfAborted();
       if (file.size === 0) continue; // An empty file holds no rows (and no columns).
       const localPath = await this.localPathOf(file, leases);
+      names.set(localPath, file.path);
       const values = pattern.exec(file.path)?.groups ?? {};
       const extra = [
         `${quoteString(file.run_id)} AS ${quoteIdentifier(RUN_ID)}`,
@@ -312,7 +356,7 @@ export class UpsertService {
       ];
       const name = `__source_${index}`;
       try {
-        const read = readFunction(collection.format, localPath, options);
+        const read = readFunction(collection.format, localPath, options, fullSample);
         const columns = await connection.describe(`SELECT * FROM ${read}`);
         const clash = columns.find(
           (column) => column.name === RUN_ID || column.name === FILE_ID || groups.includes(column.name),
@@ -323,7 +367,7 @@ export class UpsertService {
             `${file.path}: the file has a column ${clash.name}, which the pattern or the table already provides`,
           );
         }
-        await connection.run(`CREATE TEMP TABLE ${name} AS SELECT *, ${extra.join(', ')} FROM ${read}`);
+        await connection.run(`CREATE TEMP VIEW ${name} AS SELECT *, ${extra.join(', ')} FROM ${read}`);
         sources.push({ file, table: name, columns: await connection.describe(`SELECT * FROM ${name}`) });
       } catch (error) {
         if (error instanceof DomainError) throw error;
@@ -385,5 +429,13 @@ export class UpsertService {
       files_replaced: filesReplaced,
       columns: snapshot.schema.fields.map((field) => field.name),
     };
+  }
+}
+
+/** The sampled column types did not hold for the whole file; `refusal` is the answer if a full read fails too. */
+class SampleTooSmall extends Error {
+  constructor(readonly refusal: DomainError) {
+    super(refusal.message);
+    this.name = 'SampleTooSmall';
   }
 }

@@ -131,7 +131,11 @@ export class IngestionService {
       throw error;
     }
     const controller = new AbortController();
-    await this.execute(runId, { signal: controller.signal, report: async () => undefined });
+    await this.execute(runId, {
+      signal: controller.signal,
+      report: async () => undefined,
+      checkpoint: async () => undefined,
+    });
     return { job_id: null, run_id: runId, already_running: false, run: await this.present(runId, true) };
   }
 
@@ -269,6 +273,7 @@ export class IngestionService {
               collection,
               { data_collection_id: collection.id, overwrite: run.overwrite === 1 },
               tools.signal,
+              tools.checkpoint,
             ),
           );
           results.push({

@@ -3,6 +3,11 @@ import { type JobKind, jobKindSchema } from '@service/common';
 export interface JobTools {
   /** Aborted when the job is cancelled or the worker shuts down. */
   signal: AbortSignal;
+  /**
+   * Asks the queue, not just the signal, whether the job is still wanted; throws when it was
+   * cancelled. Tasks call it right before an irreversible step (a commit).
+   */
+  checkpoint(): Promise<void>;
   /** Writes the job's current step, detail and progress (0..1) for pollers to see. */
   report(update: { step?: string; detail?: string | null; progress?: number | null }): Promise<void>;
 }

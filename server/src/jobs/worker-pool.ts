@@ -125,7 +125,14 @@ export class WorkerPool {
           userId: job.user_id,
           projectId: job.project_id,
         },
-        { signal: controller.signal, report: (update) => this.queue.report(job.job_id, this.id, update) },
+        {
+          signal: controller.signal,
+          report: (update) => this.queue.report(job.job_id, this.id, update),
+          checkpoint: async () => {
+            if (!(await this.queue.heartbeat(job.job_id, this.id))) controller.abort(new JobCancelled());
+            controller.signal.throwIfAborted();
+          },
+        },
       );
       controller.signal.throwIfAborted();
       if (await this.queue.succeed(job.job_id, this.id, result)) log.info('job succeeded');

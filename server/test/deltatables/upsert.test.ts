@@ -217,6 +217,23 @@ describeEachDialect('upsert into Delta tables', (dialect) => {
     expect((await upsert(latin)).status).toBe(400);
   });
 
+  it('reads past the type sample: a late value widens the column, a late bad line is refused by file name', async () => {
+    const late = await collection('late', 'csv', 'late\\.csv');
+    const ints = Array.from({ length: 30_000 }, (_, i) => `${i}`).join('\n');
+    await upload(late, 'late.csv', `n\n${ints}\n2.5\n`);
+    const widened = await upsert(late);
+    expect(widened.status).toBe(200);
+    expect(widened.body.rows).toBe(30_001);
+
+    const broken = await collection('broken', 'csv', 'broken\\.csv');
+    const pairs = Array.from({ length: 30_000 }, (_, i) => `${i},${i}`).join('\n');
+    await upload(broken, 'broken.csv', `a,b\n${pairs}\n1,2,3\n`);
+    const refused = await upsert(broken);
+    expect(refused.status).toBe(400);
+    expect(refused.body.detail).toContain('broken.csv');
+    expect(refused.body.detail).not.toContain(server.database.dataDir);
+  });
+
   it('reads ndjson, json arrays, tsv and parquet, and treats an empty file as no rows', async () => {
     const nd = await collection('nd', 'ndjson', 'x\\.ndjson');
     await upload(nd, 'x.ndjson', '{"a":1}\n{"a":2}\n');
