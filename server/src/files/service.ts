@@ -13,6 +13,7 @@ import { realPathInsideRoots } from '../ingestion/scan-fs.js';
 import type { Actor } from '../policy/actor.js';
 import type { ObjectStorage } from '../storage/storage.js';
 import { presentFile } from '../workflows/presenters.js';
+import { registerRun } from '../workflows/runs.js';
 import type { WorkflowsService } from '../workflows/service.js';
 import { contentTypeOf } from './content-type.js';
 import { HashingStream } from './hashing-stream.js';
@@ -91,28 +92,7 @@ export class FilesService {
   ): Promise<string | null> {
     return this.database.db.transaction().execute(async (trx) => {
       const now = isoNow();
-      await trx
-        .insertInto('runs')
-        .values({
-          id: uuidv7(),
-          workflow_id: workflowId,
-          tag: upload.runTag,
-          location: null,
-          status: 'registered',
-          run_configuration_id: null,
-          started_at: null,
-          finished_at: null,
-          created_at: now,
-          updated_at: now,
-        })
-        .onConflict((oc) => oc.columns(['workflow_id', 'tag']).doNothing())
-        .execute();
-      const run = await trx
-        .selectFrom('runs')
-        .select('id')
-        .where('workflow_id', '=', workflowId)
-        .where('tag', '=', upload.runTag)
-        .executeTakeFirstOrThrow();
+      const run = await registerRun(trx, workflowId, upload.runTag, null);
       const previous = await trx
         .selectFrom('files')
         .select(['id', 'storage_key'])

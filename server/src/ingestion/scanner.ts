@@ -7,6 +7,7 @@ import type { Database } from '../db/database.js';
 import type { FilesTable, WorkflowsTable } from '../db/tables.js';
 import { isoNow } from '../db/time.js';
 import { contentTypeOf } from '../files/content-type.js';
+import { registerRun } from '../workflows/runs.js';
 import { isInsideAllowedRoots } from './allowed-roots.js';
 import { followLink, fsReason, hashFile, isHidden, realRoots, walkRun } from './scan-fs.js';
 
@@ -245,33 +246,11 @@ async function findRuns(
 
 /** The run's id, registering it if new; its location follows the folder it was found in. */
 async function ensureRun(database: Database, workflowId: string, run: RunFolder): Promise<string> {
-  const now = isoNow();
-  await database.db
-    .insertInto('runs')
-    .values({
-      id: uuidv7(),
-      workflow_id: workflowId,
-      tag: run.tag,
-      location: run.logical,
-      status: 'registered',
-      run_configuration_id: null,
-      started_at: null,
-      finished_at: null,
-      created_at: now,
-      updated_at: now,
-    })
-    .onConflict((oc) => oc.columns(['workflow_id', 'tag']).doNothing())
-    .execute();
-  const row = await database.db
-    .selectFrom('runs')
-    .select(['id', 'location'])
-    .where('workflow_id', '=', workflowId)
-    .where('tag', '=', run.tag)
-    .executeTakeFirstOrThrow();
+  const row = await registerRun(database.db, workflowId, run.tag, run.logical);
   if (row.location !== run.logical) {
     await database.db
       .updateTable('runs')
-      .set({ location: run.logical, updated_at: now })
+      .set({ location: run.logical, updated_at: isoNow() })
       .where('id', '=', row.id)
       .execute();
   }
