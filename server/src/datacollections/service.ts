@@ -22,6 +22,17 @@ export interface DataCollectionInput {
   columns?: Record<string, string> | undefined;
 }
 
+/** How a data collection's definition is stored: options, keys and descriptions as JSON text. */
+export function dataCollectionColumns(input: Omit<DataCollectionInput, 'tag'>) {
+  return {
+    pattern: input.pattern,
+    format: input.format,
+    read_options: JSON.stringify(input.read_options ?? {}),
+    keys: input.keys ? JSON.stringify(input.keys) : null,
+    columns: JSON.stringify(input.columns ?? {}),
+  };
+}
+
 const tagTaken = () => new DomainError('name_taken', 'the workflow already has a data collection with this tag');
 
 /** Data collections: the tables made from files that share one structure. */
@@ -74,11 +85,7 @@ export class DataCollectionsService {
           workflow_id: workflowId,
           tag: input.tag,
           type: 'table',
-          pattern: input.pattern,
-          format: input.format,
-          read_options: JSON.stringify(input.read_options ?? {}),
-          keys: input.keys ? JSON.stringify(input.keys) : null,
-          columns: JSON.stringify(input.columns ?? {}),
+          ...dataCollectionColumns(input),
           created_at: now,
           updated_at: now,
         })

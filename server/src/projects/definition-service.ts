@@ -2,13 +2,13 @@ import type { ProjectDefinition } from '@service/common';
 import type { Kysely } from 'kysely';
 import { v7 as uuidv7 } from 'uuid';
 import { stringify } from 'yaml';
-import type { DataCollectionsService } from '../datacollections/service.js';
+import { type DataCollectionsService, dataCollectionColumns } from '../datacollections/service.js';
 import type { Database } from '../db/database.js';
 import type { Tables } from '../db/tables.js';
 import { isoNow } from '../db/time.js';
 import type { Actor, UserActor } from '../policy/actor.js';
 import { authorize } from '../policy/policy.js';
-import type { WorkflowsService } from '../workflows/service.js';
+import { type WorkflowsService, workflowColumns } from '../workflows/service.js';
 import { validateProjectDefinition } from './definition-rules.js';
 import { asSharedResource } from './repository.js';
 import type { ProjectsService } from './service.js';
@@ -86,8 +86,7 @@ export class ProjectDefinitions {
         .where('project_id', '=', projectId)
         .where('name', '=', workflow.name)
         .executeTakeFirst();
-      const engine = workflow.engine ? JSON.stringify(workflow.engine) : null;
-      const dataLocation = workflow.data_location ? JSON.stringify(workflow.data_location) : null;
+      const { engine, data_location: dataLocation } = workflowColumns(workflow);
       let workflowId: string;
       if (existing) {
         workflowId = existing.id;
@@ -109,13 +108,7 @@ export class ProjectDefinitions {
           .where('workflow_id', '=', workflowId)
           .where('tag', '=', collection.tag)
           .executeTakeFirst();
-        const values = {
-          pattern: collection.pattern,
-          format: collection.format,
-          read_options: JSON.stringify(collection.read_options ?? {}),
-          keys: collection.keys ? JSON.stringify(collection.keys) : null,
-          columns: JSON.stringify(collection.columns ?? {}),
-        };
+        const values = dataCollectionColumns(collection);
         if (current) {
           await trx
             .updateTable('data_collections')

@@ -20,6 +20,14 @@ export interface WorkflowInput {
   data_location?: DataLocation | null | undefined;
 }
 
+/** How a workflow's engine and data location are stored (JSON text, or null when absent). */
+export function workflowColumns(input: Pick<WorkflowInput, 'engine' | 'data_location'>) {
+  return {
+    engine: input.engine ? JSON.stringify(input.engine) : null,
+    data_location: input.data_location ? JSON.stringify(input.data_location) : null,
+  };
+}
+
 /** Workflows of a project, their run configurations and their runs. */
 export class WorkflowsService {
   constructor(
@@ -76,8 +84,7 @@ export class WorkflowsService {
           id,
           project_id: projectId,
           name: input.name,
-          engine: input.engine ? JSON.stringify(input.engine) : null,
-          data_location: input.data_location ? JSON.stringify(input.data_location) : null,
+          ...workflowColumns(input),
           created_at: now,
           updated_at: now,
         })
