@@ -115,7 +115,7 @@ export async function createContext(config: Config): Promise<AppContext> {
     const storage = openStorage(config);
     duckdb = await DuckDB.open({ tempDirectory: join(config.dataDir, 'tmp', 'duckdb') });
     const cache =
-      storage.localPath('probe') === null
+      storage.kind !== 'local'
         ? await LocalFileCache.open({ directory: cacheDirectory, maxBytes: CACHE_MAX_BYTES })
         : null;
     const delta = createDeltaEngine({ storage, duckdb, cache, tempDirectory: join(config.dataDir, 'tmp') });

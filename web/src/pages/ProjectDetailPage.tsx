@@ -7,7 +7,6 @@ import {
   Code,
   Group,
   Loader,
-  Pagination,
   SimpleGrid,
   Stack,
   Table,
@@ -30,6 +29,7 @@ import { errorMessage, isApiError } from '../api/client.js';
 import { useApi } from '../auth/session.js';
 import { IngestionPanel } from '../components/IngestionPanel.js';
 import { UploadPanel } from '../components/UploadPanel.js';
+import { UrlPagination, usePageParam } from '../components/UrlPagination.js';
 import { formatDate } from './ProjectsPage.js';
 
 const PREVIEW_PAGE_SIZE = 25;
@@ -42,8 +42,7 @@ function formatCell(value: unknown): string {
 
 function PreviewTable({ collection, canEdit }: { collection: DataCollection; canEdit: boolean }) {
   const api = useApi();
-  const [params, setParams] = useSearchParams();
-  const page = Math.max(1, Number(params.get('page') ?? '1') || 1);
+  const page = usePageParam();
   const preview = useQuery({
     queryKey: ['preview', collection.data_collection_id, page],
     queryFn: ({ signal }) =>
@@ -101,18 +100,7 @@ function PreviewTable({ collection, canEdit }: { collection: DataCollection; can
             </Table.Tbody>
           </Table>
         </Table.ScrollContainer>
-        {pages > 1 && (
-          <Pagination
-            total={pages}
-            value={page}
-            onChange={(value) => {
-              const next = new URLSearchParams(params);
-              next.set('page', String(value));
-              setParams(next);
-            }}
-            aria-label="Preview pages"
-          />
-        )}
+        <UrlPagination pages={pages} label="Preview pages" />
       </Stack>
     );
   }

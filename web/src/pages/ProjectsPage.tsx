@@ -1,10 +1,11 @@
-import { Alert, Anchor, Badge, Group, Loader, Pagination, Stack, Table, Tabs, Text, Title } from '@mantine/core';
+import { Alert, Anchor, Badge, Group, Loader, Stack, Table, Tabs, Text, Title } from '@mantine/core';
 import { projectListSchema } from '@service/common';
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { Link, useSearchParams } from 'react-router';
 import { errorMessage } from '../api/client.js';
 import { useApi, useAuth } from '../auth/session.js';
 import { ProjectActions } from '../components/ProjectActions.js';
+import { UrlPagination, usePageParam } from '../components/UrlPagination.js';
 
 type Scope = 'mine' | 'shared' | 'public';
 const SCOPES: { value: Scope; label: string }[] = [
@@ -23,8 +24,7 @@ export function formatDate(iso: string): string {
 
 function ProjectTable({ scope }: { scope: Scope }) {
   const api = useApi();
-  const [params, setParams] = useSearchParams();
-  const page = Math.max(1, Number(params.get('page') ?? '1') || 1);
+  const page = usePageParam();
   const projects = useQuery({
     queryKey: ['projects', scope, page],
     queryFn: ({ signal }) =>
@@ -99,18 +99,7 @@ function ProjectTable({ scope }: { scope: Scope }) {
           </Table.Tbody>
         </Table>
       </Table.ScrollContainer>
-      {pages > 1 && (
-        <Pagination
-          total={pages}
-          value={page}
-          onChange={(value) => {
-            const nextParams = new URLSearchParams(params);
-            nextParams.set('page', String(value));
-            setParams(nextParams);
-          }}
-          aria-label="Project pages"
-        />
-      )}
+      <UrlPagination pages={pages} label="Project pages" />
     </Stack>
   );
 }
