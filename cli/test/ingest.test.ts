@@ -1,14 +1,29 @@
-import { mkdir, mkdtemp, writeFile } from 'node:fs/promises';
+import { spawn } from 'node:child_process';
+import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import { call, type Session, startTestServer } from '../../test/support/test-server.js';
-import { runCli } from './run-cli.js';
+import { CLI, runCli } from './run-cli.js';
 
 const KEY = 'provisioning-key-for-the-cli-test-0123456789';
 
+interface OverviewDashboard {
+  project_id: string;
+  title: string;
+  components: { component_id: string; type: string; data_collection_id?: string; markdown?: string }[];
+  layout: { component_id: string }[];
+}
+
+const temporaryFolders: string[] = [];
+afterAll(async () => {
+  for (const folder of temporaryFolders) await rm(folder, { recursive: true, force: true });
+});
+
 async function resultsFolder(withDefinition: boolean): Promise<string> {
-  const dir = join(await mkdtemp(join(tmpdir(), 'service-ingest-')), 'penguin_study');
+  const parent = await mkdtemp(join(tmpdir(), 'service-ingest-'));
+  temporaryFolders.push(parent);
+  const dir = join(parent, 'penguin_study');
   await mkdir(join(dir, 'run_1', 'Biscoe'), { recursive: true });
   await mkdir(join(dir, 'run_2', 'Dream'), { recursive: true });
   await writeFile(join(dir, 'run_1', 'Biscoe', 'measures.csv'), 'sample,mass\nA1,3750\nA2,3800\n');
@@ -58,14 +73,24 @@ describe.each([
         const link = new URL(lines[0] as string);
         expect(link.pathname).toBe('/auth/magic');
         const fragment = new URLSearchParams(link.hash.slice(1));
-        expect(fragment.get('next')).toMatch(/^\/projects\/[0-9a-f-]{36}$/);
+        expect(fragment.get('next')).toMatch(/^\/dashboards\/[0-9a-f-]{36}$/);
         expect(result.stderr).toContain('Ingestion ended: success');
+        expect(result.stderr).toMatch(/Dashboard [0-9a-f-]{36} created/);
+        // Not a terminal: plain lines only, no bar redrawn with carriage returns or escapes.
+        expect(result.stderr).toMatch(/^\[1\/\d+\] .+ uploaded$/m);
+        expect(result.stderr).not.toContain('\r');
+        expect(result.stderr).not.toContain('\x1b');
 
         const session = await call<Session>(server, 'POST', '/auth/magic_link/redeem', {
           json: { ticket: fragment.get('ticket') },
         });
         expect(session.body.user.email).toBe('ada@example.org');
-        const projectId = (fragment.get('next') as string).split('/').pop() as string;
+        const dashboardId = (fragment.get('next') as string).split('/').pop() as string;
+        const dashboard = await call<OverviewDashboard>(server, 'GET', `/dashboards/${dashboardId}`, {
+          token: session.body.access_token,
+        });
+        expect(dashboard.status, dashboard.text).toBe(200);
+        const projectId = dashboard.body.project_id;
         const runs = await call<{ items: { trigger: string; status: string }[] }>(
           server,
           'GET',
@@ -100,17 +125,50 @@ describe.each([
         expect(preview.body.total).toBe(3);
         if (!withDefinition) expect(collections.body.items.map((c) => c.tag).sort()).toEqual(['measures', 'notes']);
 
+        // The overview: the project's name in a text component, then one table per collection.
+        const project = await call<{ name: string }>(server, 'GET', `/projects/${projectId}`, {
+          token: session.body.access_token,
+        });
+        expect(dashboard.body).toMatchObject({ title: `${project.body.name} — overview`, my_role: 'owner' });
+        const [text, ...tables] = dashboard.body.components;
+        expect(text).toMatchObject({ type: 'text', markdown: expect.stringContaining(`# ${project.body.name}`) });
+        expect(tables.map((table) => table.type)).toEqual(collections.body.items.map(() => 'table'));
+        expect(tables.map((table) => table.data_collection_id).sort()).toEqual(
+          collections.body.items.map((c) => c.data_collection_id).sort(),
+        );
+        expect(dashboard.body.layout.map((item) => item.component_id)).toEqual(
+          dashboard.body.components.map((component) => component.component_id),
+        );
+        const measuresTable = tables.find((table) => table.data_collection_id === measures?.data_collection_id);
+        const rows = await call<{ total: number }>(
+          server,
+          'GET',
+          `/dashboards/${dashboardId}/components/${measuresTable?.component_id}/rows`,
+          { token: session.body.access_token },
+        );
+        expect(rows.body.total).toBe(3);
+
         // A second run skips what is already uploaded and still prints a link.
         const again = await runCli(['ingest', dir, '--user', 'ada@example.org', '--server', server.url], {
           SERVICE_AUTH_PROVISIONING_API_KEY: KEY,
         });
         expect(again.code, again.stderr).toBe(0);
         expect(again.stderr).toContain('already uploaded');
+        // …and regenerates the same dashboard instead of adding one.
+        const againNext = new URLSearchParams(new URL(again.stdout.trim()).hash.slice(1)).get('next');
+        expect(againNext).toBe(`/dashboards/${dashboardId}`);
+        expect(again.stderr).toContain(`Dashboard ${dashboardId} updated`);
+        const dashboards = await call<{ total: number }>(server, 'GET', `/dashboards?project_id=${projectId}`, {
+          token: session.body.access_token,
+        });
+        expect(dashboards.body.total).toBe(1);
       } finally {
         await server.stop();
         await server.database.drop();
       }
     },
+    // Two whole CLI runs (each a fresh Node process) against a server started for the test.
+    90_000,
   );
 });
 
@@ -132,6 +190,47 @@ it('service ingest refuses a wrong key without uploading anything', async () => 
     expect(result.stdout).toBe('');
     expect(result.stderr).toContain('401');
     expect(await server.context.database.db.selectFrom('projects').select('id').execute()).toEqual([]);
+  } finally {
+    await server.stop();
+    await server.database.drop();
+  }
+});
+
+const shellQuote = (text: string) => `'${text.replaceAll("'", "'\\''")}'`;
+
+it('service ingest draws progress bars when standard error is a terminal, and still prints only the link', async () => {
+  const server = await startTestServer('sqlite', { SERVICE_AUTH_PROVISIONING_API_KEY: KEY });
+  try {
+    const dir = await resultsFolder(true);
+    const big = Array.from({ length: 200_000 }, (_, i) => `Z${i},${3000 + (i % 900)}`).join('\n');
+    await writeFile(join(dir, 'run_1', 'Biscoe', 'measures.csv'), `sample,mass\n${big}\n`);
+    const linkFile = join(dir, '..', 'link.txt');
+    // script(1) runs the command on a pseudo-terminal: standard error is a TTY, standard output a file.
+    const command = [process.execPath, CLI, 'ingest', dir, '--user', 'ada@example.org', '--server', server.url]
+      .map(shellQuote)
+      .join(' ');
+    const terminal = await new Promise<{ code: number | null; output: string }>((resolve, reject) => {
+      const child = spawn('script', ['-qec', `${command} > ${shellQuote(linkFile)}`, '/dev/null'], {
+        env: { PATH: process.env.PATH, SERVICE_AUTH_PROVISIONING_API_KEY: KEY, TERM: 'xterm' },
+        stdio: ['ignore', 'pipe', 'pipe'],
+      });
+      let output = '';
+      child.stdout.on('data', (chunk) => {
+        output += chunk;
+      });
+      child.stderr.resume();
+      child.on('error', reject);
+      child.on('close', (code) => resolve({ code, output }));
+    });
+    expect(terminal.code, terminal.output).toBe(0);
+    // The bar is redrawn in place (carriage return, erase line) and reaches the end of the upload.
+    expect(terminal.output).toContain('\r\x1b[2K');
+    expect(terminal.output).toMatch(/Uploading \[#+\] 100% [\d.]+\/[\d.]+ MiB/);
+    expect(terminal.output).toMatch(/Uploading \[#*-+\]/);
+    expect(terminal.output).toContain('Ingestion ended: success');
+    const link = await readFile(linkFile, 'utf8');
+    expect(link.split('\n')).toHaveLength(2);
+    expect(new URL(link.trim()).pathname).toBe('/auth/magic');
   } finally {
     await server.stop();
     await server.database.drop();

@@ -1,5 +1,6 @@
 import { spawn } from 'node:child_process';
-import { expect, it } from 'vitest';
+import { sql } from 'kysely';
+import { expect, inject, it } from 'vitest';
 import {
   ADMIN,
   call,
@@ -11,8 +12,8 @@ import {
 } from '../../test/support/test-server.js';
 import { CLI, exitOf } from './run-cli.js';
 
-function startWorker(database: { url: string; dataDir: string }) {
-  const worker = spawn(process.execPath, [CLI, 'worker', '--concurrency', '1'], {
+function startWorker(database: { url: string; dataDir: string }, concurrency = 1) {
+  const worker = spawn(process.execPath, [CLI, 'worker', '--concurrency', String(concurrency)], {
     env: {
       PATH: process.env.PATH,
       SERVICE_DATABASE_URL: database.url,
@@ -24,6 +25,78 @@ function startWorker(database: { url: string; dataDir: string }) {
   worker.stderr.resume();
   return worker;
 }
+
+/** Resolves once the worker has said it is running (its LISTEN connection is open by then). */
+function running(worker: ReturnType<typeof startWorker>): Promise<void> {
+  return new Promise((resolve, reject) => {
+    let stderr = '';
+    const timer = setTimeout(() => reject(new Error(`worker did not start: ${stderr}`)), 60_000);
+    worker.stderr.on('data', (chunk) => {
+      stderr += chunk;
+      if (stderr.includes('Worker running')) {
+        clearTimeout(timer);
+        resolve();
+      }
+    });
+    worker.once('exit', (code) => reject(new Error(`worker exited with ${code}: ${stderr}`)));
+  });
+}
+
+const PROBES = 1_000;
+const WORKERS = 4;
+
+it.skipIf(inject('postgresAdminUrl') === '')(
+  `runs ${PROBES} jobs through ${WORKERS} worker processes exactly once each, losing none`,
+  async () => {
+    const database = await createTestDatabase('postgres');
+    const api = await startTestServer(database, { SERVICE_JOBS_WORKERS: '0' });
+    const workers = Array.from({ length: WORKERS }, () => startWorker(database, 2));
+    try {
+      await Promise.all(workers.map(running));
+      const { jobs } = api.context;
+      // Enqueued while the workers already claim, ten at a time, so enqueues and claims interleave.
+      const ids: string[] = [];
+      for (let batch = 0; batch < PROBES / 10; batch++) {
+        const rows = await Promise.all(
+          Array.from({ length: 10 }, () =>
+            jobs.enqueue('queue.probe', { record: true }, { userId: null, projectId: null }),
+          ),
+        );
+        ids.push(...rows.map((row) => row.job_id));
+      }
+      const db = api.context.database.db;
+      const unfinished = () =>
+        db
+          .selectFrom('jobs')
+          .select((eb) => eb.fn.countAll<number>().as('n'))
+          .where('status', 'in', ['pending', 'running'])
+          .executeTakeFirstOrThrow();
+      for (let i = 0; i < 1200 && (await unfinished()).n > 0; i++) {
+        await new Promise((resolve) => setTimeout(resolve, 100));
+      }
+
+      const ended = await db.selectFrom('jobs').select(['job_id', 'status', 'attempts']).execute();
+      expect(ended).toHaveLength(PROBES);
+      expect(new Set(ended.map((job) => job.job_id))).toEqual(new Set(ids));
+      expect(ended.filter((job) => job.status !== 'success' || job.attempts !== 1)).toEqual([]);
+      // What the jobs themselves recorded, one row per execution: every job exactly once.
+      const executions = await sql<{ job_id: string; runs: number }>`
+        select job_id, count(*)::int as runs from queue_probe_runs group by job_id`.execute(db);
+      expect(executions.rows).toHaveLength(PROBES);
+      expect(executions.rows.filter((row) => row.runs !== 1)).toEqual([]);
+      const workersThatRan = await sql<{ worker: string }>`select distinct worker from queue_probe_runs`.execute(db);
+      expect(workersThatRan.rows).toHaveLength(WORKERS);
+      for (const worker of workers) expect(worker.exitCode).toBeNull();
+    } finally {
+      for (const worker of workers) worker.kill('SIGTERM');
+      const codes = await Promise.all(workers.map(exitOf));
+      await api.stop();
+      await database.drop();
+      expect(codes).toEqual(workers.map(() => 0));
+    }
+  },
+  180_000,
+);
 
 describeEachDialect('a worker killed mid-upsert', (dialect) => {
   it('has its job recovered by another worker, and the table holds exactly one complete write', async () => {

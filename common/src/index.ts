@@ -1,6 +1,7 @@
 export * from './audit.js';
 export * from './auth.js';
 export * from './capabilities.js';
+export * from './dashboards.js';
 export * from './jobs.js';
 export * from './pagination.js';
 export * from './problem.js';

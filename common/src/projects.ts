@@ -20,6 +20,12 @@ export const tagSchema = z
   .regex(/^[A-Za-z0-9][A-Za-z0-9_.-]*$/, 'use letters, digits, `_`, `.` and `-`, starting with a letter or digit');
 
 export const memberSchema = z.object({ user_id: z.string(), email: z.string() });
+/** The members of a shared resource (project, dashboard) by role. */
+export const membersSchema = z.object({
+  owners: z.array(memberSchema),
+  editors: z.array(memberSchema),
+  viewers: z.array(memberSchema),
+});
 export const projectRoleSchema = z.enum(['admin', 'owner', 'editor', 'viewer', 'public']);
 
 export const projectSchema = z
@@ -28,13 +34,10 @@ export const projectSchema = z
     name: z.string(),
     description: z.string(),
     is_public: z.boolean(),
-    permissions: z.object({
-      owners: z.array(memberSchema),
-      editors: z.array(memberSchema),
-      viewers: z.array(memberSchema),
-    }),
-    /** The caller's standing on the project. */
-    my_role: projectRoleSchema,
+    permissions: membersSchema,
+    /** The caller's standing on the project.
+     * `null` only in the answer to a sharing change that left the caller without access. */
+    my_role: projectRoleSchema.nullable(),
     created_by: z.string().nullable(),
     created_at: z.string(),
     updated_at: z.string(),
@@ -55,13 +58,17 @@ export const updateProjectRequestSchema = z
   })
   .refine((body) => Object.keys(body).length > 0, { message: 'give at least one field to change' });
 
-/** Members by user id or email. */
-export const permissionsRequestSchema = z.strictObject({
-  owners: z.array(z.string().min(1).max(254)).min(1, 'a project needs at least one owner').max(500),
-  editors: z.array(z.string().min(1).max(254)).max(500).default([]),
-  viewers: z.array(z.string().min(1).max(254)).max(500).default([]),
-  is_public: z.boolean(),
-});
+/** `PUT …/permissions` of a shared resource (project, dashboard): members by user id or email. */
+export function sharingRequestSchema(what: 'project' | 'dashboard') {
+  return z.strictObject({
+    owners: z.array(z.string().min(1).max(254)).min(1, `a ${what} needs at least one owner`).max(500),
+    editors: z.array(z.string().min(1).max(254)).max(500).default([]),
+    viewers: z.array(z.string().min(1).max(254)).max(500).default([]),
+    is_public: z.boolean(),
+  });
+}
+export const permissionsRequestSchema = sharingRequestSchema('project');
+export type SharingRequest = z.infer<typeof permissionsRequestSchema>;
 
 export const projectListQuerySchema = z.strictObject({
   limit: z.coerce.number().int().min(1).max(200).default(50),

@@ -6,10 +6,14 @@ import { AccessTokens } from './auth/access-tokens.js';
 import { LoginTickets } from './auth/login-tickets.js';
 import { OAuthSignIn } from './auth/oauth.js';
 import { Provisioning } from './auth/provisioning.js';
+import { SessionCache } from './auth/session-cache.js';
+import { type InvalidationChannel, PostgresInvalidationChannel } from './auth/session-invalidations.js';
 import { SessionService } from './auth/session-service.js';
 import { loadSigningKey } from './auth/signing-keys.js';
 import { TemporaryUsers } from './auth/temporary-users.js';
 import type { Config } from './config/config.js';
+import { DashboardsService } from './dashboards/service.js';
+import { DataCollectionQueries } from './datacollections/queries.js';
 import { DataCollectionsService } from './datacollections/service.js';
 import { type Database, openDatabase } from './db/database.js';
 import { migrateToLatest } from './db/migrate.js';
@@ -21,6 +25,7 @@ import { FilesService } from './files/service.js';
 import { API_PREFIX } from './http/prefix.js';
 import { IngestionService } from './ingestion/service.js';
 import { JobHandlers } from './jobs/handlers.js';
+import { queueProbeHandler } from './jobs/probe.js';
 import { JobQueue } from './jobs/queue.js';
 import { ProjectDefinitions } from './projects/definition-service.js';
 import { JoinsService } from './projects/joins.js';
@@ -59,6 +64,7 @@ export interface AppContext {
   /** What workers run for each kind of job. */
   jobHandlers: JobHandlers;
   ingestion: IngestionService;
+  dashboards: DashboardsService;
   /** The Delta table holding a data collection's rows. */
   tableOf(dataCollectionId: string): DeltaTable;
   /** Releases the database, DuckDB and the local file cache. */
@@ -75,6 +81,7 @@ const CACHE_MAX_BYTES = 2 * 1024 ** 3;
 export async function createContext(config: Config): Promise<AppContext> {
   const database = openDatabase(config.database);
   let duckdb: DuckDB | undefined;
+  let invalidations: InvalidationChannel | null = null;
   const cacheDirectory = join(config.dataDir, 'cache', randomUUID());
   try {
     await migrateToLatest(database);
@@ -86,10 +93,16 @@ export async function createContext(config: Config): Promise<AppContext> {
       config.auth.accessTokenTtlSeconds,
     );
     const audit = new AuditLog(database.db);
-    const users = new UsersService(database, audit);
+    // Other replicas hear of sign-outs and user changes through PostgreSQL; processes sharing one
+    // SQLite file see each other's commits through SQLite's data_version.
+    if (config.database.kind === 'postgres' && config.auth.sessionCacheMs > 0) {
+      invalidations = await PostgresInvalidationChannel.open(config.database.url, database.db);
+    }
+    const sessionCache = new SessionCache(config.auth.sessionCacheMs, invalidations, database.changesByOthers);
+    const users = new UsersService(database, audit, sessionCache);
     if (config.auth.bootstrapAdmin) await users.ensureBootstrapAdmin(config.auth.bootstrapAdmin);
     const singleUserId = config.auth.mode === 'single_user' ? await users.ensureSingleUserAdmin() : null;
-    const sessions = new SessionService(database, tokens, config.auth.refreshTokenTtlSeconds, audit);
+    const sessions = new SessionService(database, tokens, config.auth.refreshTokenTtlSeconds, audit, sessionCache);
     const tickets = new LoginTickets(database.db);
     const oauth =
       config.auth.oauth === null
@@ -113,7 +126,10 @@ export async function createContext(config: Config): Promise<AppContext> {
     // A temporary user's projects go with them, unless someone else co-owns them.
     temporaryUsers.ownedDataCleaners.push((trx, userId) => projects.deleteSolelyOwnedBy(trx, userId));
     const storage = openStorage(config);
-    duckdb = await DuckDB.open({ tempDirectory: join(config.dataDir, 'tmp', 'duckdb') });
+    duckdb = await DuckDB.open({
+      tempDirectory: join(config.dataDir, 'tmp', 'duckdb'),
+      ...(config.duckdb.memoryLimitBytes === null ? {} : { memoryLimit: `${config.duckdb.memoryLimitBytes}B` }),
+    });
     const cache =
       storage.kind !== 'local'
         ? await LocalFileCache.open({ directory: cacheDirectory, maxBytes: CACHE_MAX_BYTES })
@@ -135,9 +151,15 @@ export async function createContext(config: Config): Promise<AppContext> {
         await tools.report({ step: 'upsert', detail: `building ${collection.tag}`, progress: null });
         return upserts.run(collection, request, tools.signal, tools.checkpoint);
       })
-      .register('project.ingest', (job, tools) => ingestion.execute((job.payload as { run_id: string }).run_id, tools));
+      .register('project.ingest', (job, tools) => ingestion.execute((job.payload as { run_id: string }).run_id, tools))
+      .register('queue.probe', queueProbeHandler(database));
     const tableOf = (dataCollectionId: string) =>
       new DeltaTable(delta, claims, dataCollectionId, `deltatables/${dataCollectionId}`);
+    const dashboards = new DashboardsService(
+      database,
+      projects,
+      new DataCollectionQueries({ dataCollections, duckdb: openedDuckdb, delta, tableOf }),
+    );
     return {
       config,
       database,
@@ -170,13 +192,16 @@ export async function createContext(config: Config): Promise<AppContext> {
       jobs,
       jobHandlers,
       ingestion,
+      dashboards,
       async close() {
+        await invalidations?.close();
         openedDuckdb.close();
         await rm(cacheDirectory, { recursive: true, force: true });
         await database.close();
       },
     };
   } catch (error) {
+    await invalidations?.close();
     duckdb?.close();
     await database.close();
     throw error;

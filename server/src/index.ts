@@ -8,6 +8,7 @@ export { DomainError } from './errors.js';
 export { seedExampleData } from './examples/seed.js';
 export { type AppOptions, buildApp } from './http/app.js';
 export { API_PREFIX } from './http/prefix.js';
+export { JobQueue } from './jobs/queue.js';
 export { validateProjectDefinition } from './projects/definition-rules.js';
 export { createWorkerPool, type RunningServer, startServer } from './server.js';
 export { UsersService } from './users/service.js';

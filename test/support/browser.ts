@@ -1,8 +1,8 @@
-import { accessSync, constants, existsSync, mkdtempSync, readdirSync, statSync } from 'node:fs';
+import { accessSync, constants, existsSync, mkdirSync, mkdtempSync, readdirSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { loadConfig, startServer } from '@service/server';
-import type { Browser } from 'playwright-core';
+import type { Browser, BrowserContext, Locator, Page } from 'playwright-core';
 import { describe } from 'vitest';
 import { ADMIN, createTestDatabase, type TestServer } from './test-server.js';
 
@@ -31,6 +31,46 @@ export function describeBrowser(name: string, suite: () => void): void {
     process.stderr.write(`[browser] SKIPPING browser suites: ${reason}\n`);
   }
   (reason === null ? describe : describe.skip)(name, suite);
+}
+
+const SCREENSHOTS = join(REPO_ROOT, 'docs', 'screenshots');
+
+/** Whether browser tests write the README's screenshots: only with SERVICE_TEST_SCREENSHOTS=1. */
+export function screenshotsEnabled(env: NodeJS.ProcessEnv = process.env): boolean {
+  return ['1', 'true', 'yes'].includes((env.SERVICE_TEST_SCREENSHOTS ?? '').trim().toLowerCase());
+}
+
+/**
+ * Saves `docs/screenshots/{name}.png` of the page, or of one part of it (a locator), when
+ * screenshots are turned on; otherwise does nothing, so an ordinary test run leaves the tracked
+ * images (and the working tree) untouched.
+ */
+export async function saveScreenshot(page: Page | Locator, name: string): Promise<void> {
+  if (!screenshotsEnabled()) return;
+  mkdirSync(SCREENSHOTS, { recursive: true });
+  await page.screenshot({ path: join(SCREENSHOTS, `${name}.png`) });
+}
+
+/** A fresh browser context (no session) with one page opened at `path` on the test server. */
+export async function openPage(
+  browser: Browser,
+  server: { url: string },
+  path: string,
+  options: { height?: number; timeout?: number } = {},
+): Promise<{ context: BrowserContext; page: Page }> {
+  const context = await browser.newContext({ viewport: { width: 1280, height: options.height ?? 800 } });
+  const page = await context.newPage();
+  page.setDefaultTimeout(options.timeout ?? 15_000);
+  await page.goto(`${server.url}${path}`);
+  return { context, page };
+}
+
+/** Fills and sends the sign-in card's password form (the page must be on `/auth/sign-in`). */
+export async function submitPasswordSignIn(page: Page, email: string, password: string): Promise<void> {
+  await page.waitForURL(/\/auth\/sign-in/);
+  await page.getByRole('textbox', { name: 'Email' }).fill(email);
+  await page.getByLabel(/^Password/).fill(password);
+  await page.getByRole('button', { name: 'Sign in' }).click();
 }
 
 export async function launchBrowser(): Promise<Browser> {

@@ -2,13 +2,21 @@ import { Alert, Button, Center, Loader, Stack, Title } from '@mantine/core';
 import { Navigate, Outlet, Route, Routes, useLocation } from 'react-router';
 import { errorMessage } from './api/client.js';
 import { AuthProvider, useAuth, useCapabilities } from './auth/session.js';
+import { RequireAdmin } from './components/AdminNav.js';
 import { Layout } from './components/Layout.js';
-import { JobDetailPage, JobsPage } from './pages/JobsPage.js';
-import { MagicLandingPage } from './pages/MagicLandingPage.js';
-import { ProjectDetailPage } from './pages/ProjectDetailPage.js';
-import { ProjectsPage } from './pages/ProjectsPage.js';
-import { RegisterPage } from './pages/RegisterPage.js';
-import { SignInPage } from './pages/SignInPage.js';
+import { lazyPage } from './components/lazyPage.js';
+
+// Each page is its own chunk, fetched when its route is first shown.
+const DashboardPage = lazyPage(() => import('./pages/DashboardPage.js'), 'DashboardPage');
+const JobsPage = lazyPage(() => import('./pages/JobsPage.js'), 'JobsPage');
+const JobDetailPage = lazyPage(() => import('./pages/JobsPage.js'), 'JobDetailPage');
+const MagicLandingPage = lazyPage(() => import('./pages/MagicLandingPage.js'), 'MagicLandingPage');
+const ProjectDetailPage = lazyPage(() => import('./pages/ProjectDetailPage.js'), 'ProjectDetailPage');
+const ProjectsPage = lazyPage(() => import('./pages/ProjectsPage.js'), 'ProjectsPage');
+const RegisterPage = lazyPage(() => import('./pages/RegisterPage.js'), 'RegisterPage');
+const SignInPage = lazyPage(() => import('./pages/SignInPage.js'), 'SignInPage');
+const AuditPage = lazyPage(() => import('./pages/AuditPage.js'), 'AuditPage');
+const UsersPage = lazyPage(() => import('./pages/UsersPage.js'), 'UsersPage');
 
 /** In auth mode nothing but the sign-in pages is visible without a user. */
 function RequireSignIn() {
@@ -72,8 +80,13 @@ export function App() {
                 <Route index element={<Navigate to="/projects" replace />} />
                 <Route path="/projects" element={<ProjectsPage />} />
                 <Route path="/projects/:projectId" element={<ProjectDetailPage />} />
+                <Route path="/dashboards/:dashboardId" element={<DashboardPage />} />
                 <Route path="/jobs" element={<JobsPage />} />
                 <Route path="/jobs/:jobId" element={<JobDetailPage />} />
+                <Route element={<RequireAdmin />}>
+                  <Route path="/admin/users" element={<UsersPage />} />
+                  <Route path="/admin/audit" element={<AuditPage />} />
+                </Route>
                 <Route path="*" element={<NotFound />} />
               </Route>
             </Route>

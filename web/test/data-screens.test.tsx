@@ -1,86 +1,13 @@
 // @vitest-environment jsdom
 import { MantineProvider } from '@mantine/core';
-import type { Capabilities } from '@service/common';
-import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
-import { cleanup, fireEvent, render, screen } from '@testing-library/react';
-import { MemoryRouter } from 'react-router';
-import { afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { fireEvent, render, screen } from '@testing-library/react';
+import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { ApiClient, ApiError, TokenStore } from '../src/api/client.js';
+import { ApiError, TokenStore } from '../src/api/client.js';
 import { uploadWithProgress } from '../src/api/upload.js';
-import { ApiProvider, AuthProvider } from '../src/auth/session.js';
 import { IngestionPanel } from '../src/components/IngestionPanel.js';
 import { ErrorList } from '../src/components/ProjectActions.js';
-
-beforeAll(() => {
-  window.matchMedia ??= (query: string) =>
-    ({
-      matches: false,
-      media: query,
-      onchange: null,
-      addEventListener: () => {},
-      removeEventListener: () => {},
-      addListener: () => {},
-      removeListener: () => {},
-      dispatchEvent: () => false,
-    }) as MediaQueryList;
-  globalThis.ResizeObserver ??= class {
-    observe() {}
-    unobserve() {}
-    disconnect() {}
-  };
-});
-afterEach(() => cleanup());
-
-const CAPABILITIES: Capabilities = {
-  version: '0.1.0',
-  auth_mode: 'single_user',
-  features: ['jobs', 'ingestion.browser_trigger'],
-  auth: {
-    registration: false,
-    password_login: false,
-    oauth: false,
-    temporary_users: false,
-    access_code_required: false,
-    temporary_user_expiry_hours: null,
-  },
-};
-const ADMIN = {
-  user_id: 'u0',
-  email: 'single-user@localhost.invalid',
-  role: 'admin',
-  is_temporary: false,
-  expires_at: null,
-  created_at: '2026-01-01T00:00:00.000Z',
-};
-
-function json(body: unknown, status = 200): Response {
-  return new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json' } });
-}
-
-function renderWith(routes: Record<string, unknown>, ui: React.ReactNode, calls: string[] = []) {
-  const fetchImpl: typeof fetch = async (input, init) => {
-    const url = new URL(String(input), 'http://localhost');
-    const path = url.pathname.replace('/service/api/v1', '');
-    calls.push(`${init?.method ?? 'GET'} ${path}${url.search}`);
-    if (path === '/auth/me') return json(ADMIN);
-    if (path in routes) return json(routes[path]);
-    return json({ type: 'x', title: 'Not Found', status: 404, code: 'not_found' }, 404);
-  };
-  const api = new ApiClient({ tokens: new TokenStore(null), fetch: fetchImpl });
-  const queryClient = new QueryClient({ defaultOptions: { queries: { retry: false } } });
-  return render(
-    <MantineProvider>
-      <QueryClientProvider client={queryClient}>
-        <ApiProvider client={api}>
-          <MemoryRouter>
-            <AuthProvider capabilities={CAPABILITIES}>{() => ui}</AuthProvider>
-          </MemoryRouter>
-        </ApiProvider>
-      </QueryClientProvider>
-    </MantineProvider>,
-  );
-}
+import { ADMIN, renderWith } from './support/render-with-api.js';
 
 const RUNNING_JOB = {
   job_id: 'j1',

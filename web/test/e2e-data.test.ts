@@ -1,12 +1,11 @@
-import { mkdirSync, mkdtempSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, realpathSync, rmSync, truncateSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { join } from 'node:path';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { describeBrowser, launchBrowser, startWebServer } from '../../test/support/browser.js';
+import { describeBrowser, launchBrowser, saveScreenshot, startWebServer } from '../../test/support/browser.js';
 import { ADMIN, type TestServer } from '../../test/support/test-server.js';
 
-const SCREENSHOTS = resolve(import.meta.dirname, '../../docs/screenshots');
 const TIMEOUT = 20_000;
 
 let browser: Browser;
@@ -19,11 +18,6 @@ async function openPage(server: TestServer, path: string): Promise<{ context: Br
   return { context, page };
 }
 
-async function screenshot(page: Page, name: string): Promise<void> {
-  mkdirSync(SCREENSHOTS, { recursive: true });
-  await page.screenshot({ path: join(SCREENSHOTS, `${name}.png`) });
-}
-
 async function signIn(page: Page): Promise<void> {
   await page.waitForURL(/\/auth\/sign-in/);
   await page.getByRole('textbox', { name: 'Email' }).fill(ADMIN.email);
@@ -32,8 +26,8 @@ async function signIn(page: Page): Promise<void> {
 }
 
 /** A runs-structured results folder: two runs with one measures.csv each. */
-function resultsFolder(root: string): string {
-  const results = join(root, 'penguins');
+function resultsFolder(root: string, name = 'penguins'): string {
+  const results = join(root, name);
   const runs: Record<string, string[]> = {
     run_1: ['Adelie,Torgersen,39.1', 'Gentoo,Biscoe,46.1'],
     run_2: ['Chinstrap,Dream,49.5'],
@@ -45,9 +39,9 @@ function resultsFolder(root: string): string {
   return results;
 }
 
-function projectYaml(location: string, pattern: string): string {
+function projectYaml(location: string, pattern: string, name = 'penguins-ingested'): string {
   return [
-    'name: penguins-ingested',
+    `name: ${name}`,
     'description: Imported from the web app',
     'workflows:',
     '  - name: measure',
@@ -111,7 +105,7 @@ describeBrowser('data in a real browser: import, ingestion, jobs, upload', () =>
     await preview.getByText('Chinstrap').waitFor();
     await page.getByText(/^3 rows · version/).waitFor();
     await page.evaluate('window.scrollTo(0, 0)');
-    await screenshot(page, 'ingestion');
+    await saveScreenshot(page, 'ingestion');
 
     // Upload a file into a new run with a progress bar, then update the table.
     const rows = ['species,island,bill_mm'];
@@ -148,14 +142,14 @@ describeBrowser('data in a real browser: import, ingestion, jobs, upload', () =>
     await page.evaluate(
       "[...document.querySelectorAll('p')].find((p) => p.textContent === 'Upload a file')?.scrollIntoView(); window.scrollBy(0, -140);",
     );
-    await screenshot(page, 'upload');
+    await saveScreenshot(page, 'upload');
 
     // The jobs page lists the ingestion; its detail shows the result.
     await page.getByRole('link', { name: 'Jobs' }).click();
     const jobs = page.getByRole('table', { name: 'Jobs' });
     await jobs.getByText('project.ingest').waitFor();
     await jobs.getByText('success').first().waitFor();
-    await screenshot(page, 'jobs');
+    await saveScreenshot(page, 'jobs');
     await jobs.getByRole('link').first().click();
     await page.getByRole('heading', { name: 'Job', exact: true }).waitFor();
     await page.getByLabel('Job result').waitFor();
@@ -172,4 +166,127 @@ describeBrowser('data in a real browser: import, ingestion, jobs, upload', () =>
     await page.getByText(/neither data locations nor uploads/).waitFor();
     await context.close();
   }, 120_000);
+
+  it('explores a table (sort, distinct values, statistics, versions) and cancels a running ingestion', async () => {
+    const results = resultsFolder(root, 'explorer');
+    const { context, page } = await openPage(server, '/projects');
+    await signIn(page);
+    await page.waitForURL(/\/projects$/);
+    await page.getByRole('button', { name: 'Import project.yaml' }).click();
+    await page.getByRole('textbox', { name: 'project.yaml' }).fill(projectYaml(results, 'measures\\.csv', 'explored'));
+    await page.getByRole('button', { name: 'Import', exact: true }).click();
+    await page.getByRole('heading', { name: 'explored' }).waitFor();
+
+    // Two upserts: the first two runs, then a third run added on disk.
+    const ingest = async (finished: number) => {
+      await page.getByRole('button', { name: 'Run ingestion' }).click();
+      await page.getByRole('button', { name: 'Start ingestion' }).click();
+      await page.getByLabel('Job status: success').waitFor({ timeout: 60_000 });
+      await page
+        .getByRole('table', { name: 'Ingestion history' })
+        .getByText('success')
+        .nth(finished - 1)
+        .waitFor();
+    };
+    await ingest(1);
+    mkdirSync(join(results, 'run_3'));
+    writeFileSync(
+      join(results, 'run_3', 'measures.csv'),
+      'species,island,bill_mm\nAdelie,Dream,37.8\nGentoo,Biscoe,50.0\n',
+    );
+    await ingest(2);
+
+    // Sort by a header: ascending, then descending; the sort is in the address bar and survives a reload.
+    await page.getByRole('button', { name: /measurements/ }).click();
+    const preview = page.getByRole('table', { name: 'Preview of measurements' });
+    await page.getByText(/^5 rows · version/).waitFor();
+    // The header shows the new sort at once; the rows are the new ones once the table is no longer busy.
+    const sortedBy = (direction: string) =>
+      page
+        .locator(`table[aria-label="Preview of measurements"][aria-busy="false"] th[aria-sort="${direction}"]`)
+        .waitFor();
+    const firstColumn = () => preview.locator('tbody tr td:first-child').allTextContents();
+    const bills = () => preview.locator('tbody tr td:nth-child(3)').allTextContents();
+    await page.getByRole('button', { name: 'Sort by bill_mm' }).click();
+    await page.waitForURL(/sort=bill_mm%3Aasc/);
+    await sortedBy('ascending');
+    expect(await bills()).toEqual(['37.8', '39.1', '46.1', '49.5', '50']);
+    await page.getByRole('button', { name: 'Sort by bill_mm' }).click();
+    await page.waitForURL(/sort=bill_mm%3Adesc/);
+    await sortedBy('descending');
+    expect(await bills()).toEqual(['50', '49.5', '46.1', '39.1', '37.8']);
+    await page.reload();
+    await sortedBy('descending');
+    expect(await firstColumn()).toEqual(['Gentoo', 'Chinstrap', 'Gentoo', 'Adelie', 'Adelie']);
+    await saveScreenshot(page.getByRole('region', { name: 'Data collection measurements' }), 'explorer');
+
+    // A column's distinct values with their counts, most frequent first.
+    await page.getByRole('button', { name: 'Distinct values of species' }).click();
+    await page.waitForURL(/values=species/);
+    const values = page.getByRole('table', { name: 'Values of species' });
+    await values.waitFor();
+    expect(await values.locator('tbody tr').allTextContents()).toEqual([
+      'Adelie240.0%',
+      'Gentoo240.0%',
+      'Chinstrap120.0%',
+    ]);
+    await page.keyboard.press('Escape');
+    await values.waitFor({ state: 'detached' });
+
+    // Column types and statistics.
+    await page.getByRole('tab', { name: 'Columns' }).click();
+    const columns = page.getByRole('table', { name: 'Columns of measurements' });
+    const bill = columns.getByRole('row').filter({ has: page.getByRole('rowheader', { name: 'bill_mm' }) });
+    await bill.waitFor();
+    expect(await bill.getByRole('cell').allTextContents()).toEqual([
+      'double',
+      '5',
+      '0',
+      '5',
+      '37.8',
+      '50',
+      '44.5',
+      expect.stringMatching(/^5\.\d+$/),
+      'Values',
+    ]);
+    await columns.getByRole('row').filter({ hasText: 'species' }).getByText('string').waitFor();
+
+    // The versions after two upserts, with the rows each wrote.
+    await page.getByRole('tab', { name: 'Versions' }).click();
+    const versions = page.getByRole('table', { name: 'Versions of measurements' });
+    await page.getByText('2 versions, newest first').waitFor();
+    const versionRows = await versions.locator('tbody tr').allTextContents();
+    expect(versionRows).toHaveLength(2);
+    expect(versionRows[0]).toMatch(/latest/);
+    const before = page.url();
+
+    // A run whose file takes minutes to hash (a sparse file of 256 GiB, nothing on disk): the
+    // ingestion is surely still scanning when Cancel is pressed, without any timing guess.
+    mkdirSync(join(results, 'run_4'));
+    writeFileSync(join(results, 'run_4', 'huge.bin'), '');
+    truncateSync(join(results, 'run_4', 'huge.bin'), 256 * 1024 ** 3);
+    await page.getByRole('button', { name: 'Run ingestion' }).click();
+    await page.getByRole('button', { name: 'Start ingestion' }).click();
+    await page.getByLabel('Job status: running').waitFor({ timeout: 60_000 });
+    await page.getByRole('button', { name: 'Cancel', exact: true }).click();
+    await page.getByLabel('Job status: cancelled').waitFor();
+    // The run itself ends cancelled once the worker has stopped hashing.
+    const history = page.getByRole('table', { name: 'Ingestion history' });
+    await expect
+      .poll(
+        async () => {
+          await page.reload();
+          return (await history.locator('tbody tr').first().textContent()) ?? '';
+        },
+        { timeout: 30_000, interval: 500 },
+      )
+      .toMatch(/cancelled/);
+    // The table did not change: the same two versions, the same rows.
+    await page.goto(before);
+    await page.getByText('2 versions, newest first').waitFor();
+    expect(await versions.locator('tbody tr').allTextContents()).toEqual(versionRows);
+    await page.getByRole('tab', { name: 'Rows' }).click();
+    await page.getByText(/^5 rows · version/).waitFor();
+    await context.close();
+  }, 180_000);
 });

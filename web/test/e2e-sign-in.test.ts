@@ -1,27 +1,18 @@
-import { mkdirSync } from 'node:fs';
-import { join, resolve } from 'node:path';
-import type { Browser, BrowserContext, Page } from 'playwright-core';
+import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { describeBrowser, launchBrowser, startWebServer } from '../../test/support/browser.js';
+import {
+  describeBrowser,
+  launchBrowser,
+  openPage as openBrowserPage,
+  saveScreenshot,
+  startWebServer,
+} from '../../test/support/browser.js';
 import { ADMIN, call, login, type TestServer } from '../../test/support/test-server.js';
 
-const SCREENSHOTS = resolve(import.meta.dirname, '../../docs/screenshots');
 const TIMEOUT = 15_000;
 
 let browser: Browser;
-
-async function openPage(server: TestServer, path: string): Promise<{ context: BrowserContext; page: Page }> {
-  const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
-  const page = await context.newPage();
-  page.setDefaultTimeout(TIMEOUT);
-  await page.goto(`${server.url}${path}`);
-  return { context, page };
-}
-
-async function screenshot(page: Page, name: string): Promise<void> {
-  mkdirSync(SCREENSHOTS, { recursive: true });
-  await page.screenshot({ path: join(SCREENSHOTS, `${name}.png`) });
-}
+const openPage = (server: TestServer, path: string) => openBrowserPage(browser, server, path, { timeout: TIMEOUT });
 
 describeBrowser('web app in a real browser', () => {
   beforeAll(async () => {
@@ -43,13 +34,14 @@ describeBrowser('web app in a real browser', () => {
     it('asks for a sign-in with email, password and a Register link', async () => {
       const { context, page } = await openPage(server, '/');
       await page.waitForURL(/\/auth\/sign-in/);
-      await expect(page.getByRole('textbox', { name: 'Email' }).isVisible()).resolves.toBe(true);
-      await expect(page.getByLabel(/^Password/).isVisible()).resolves.toBe(true);
+      // The sign-in page is its own chunk: wait for it to render rather than probing at once.
+      await page.getByRole('textbox', { name: 'Email' }).waitFor();
+      await page.getByLabel(/^Password/).waitFor();
       await page.getByRole('link', { name: 'Register' }).waitFor();
-      await screenshot(page, 'sign-in');
+      await saveScreenshot(page, 'sign-in');
       await page.getByRole('link', { name: 'Register' }).click();
       await page.getByRole('heading', { name: 'Create an account' }).waitFor();
-      await screenshot(page, 'register');
+      await saveScreenshot(page, 'register');
       await context.close();
     });
 
@@ -102,19 +94,19 @@ describeBrowser('web app in a real browser', () => {
       await page.getByRole('button', { name: 'Sign in' }).click();
       await page.waitForURL(/\/projects$/);
       await page.getByRole('link', { name: 'Penguin survey' }).waitFor();
-      await screenshot(page, 'projects');
+      await saveScreenshot(page, 'projects');
 
       await page.getByRole('link', { name: 'Penguin survey' }).click();
       await page.getByRole('heading', { name: 'Penguin survey' }).waitFor();
       await page.getByRole('button', { name: /measurements/ }).click();
       await page.getByRole('table', { name: 'Preview of measurements' }).getByText('Chinstrap').waitFor();
       await page.getByText('3 rows').waitFor();
-      await screenshot(page, 'project-detail');
+      await saveScreenshot(page, 'project-detail');
 
       // The dark theme is one keyboard-reachable toggle away.
       await page.getByRole('button', { name: 'Switch to dark theme' }).click();
       await page.getByRole('button', { name: 'Switch to light theme' }).waitFor();
-      await screenshot(page, 'project-detail-dark');
+      await saveScreenshot(page, 'project-detail-dark');
       await context.close();
     });
 
@@ -145,7 +137,7 @@ describeBrowser('web app in a real browser', () => {
       await again.page.getByText('already been used or has expired').waitFor();
       await again.page.getByRole('link', { name: 'Sign in' }).waitFor();
       expect(again.page.url()).not.toContain('ticket');
-      await screenshot(again.page, 'magic-link-spent');
+      await saveScreenshot(again.page, 'magic-link-spent');
       await again.context.close();
     });
   });
@@ -185,10 +177,21 @@ describeBrowser('web app in a real browser', () => {
       await page.getByRole('heading', { name: 'Projects' }).waitFor();
       expect(await page.getByRole('button', { name: 'Sign In' }).count()).toBe(0);
       expect(await page.getByLabel(/^Password/).count()).toBe(0);
-      await screenshot(page, 'single-user');
+      await saveScreenshot(page, 'single-user');
       // The sign-in page does not exist in this mode.
       await page.goto(`${server.url}/auth/sign-in`);
       await page.waitForURL(/\/projects$/);
+      await context.close();
+    });
+
+    it('has no account administration even though everyone acts as an admin', async () => {
+      const { context, page } = await openPage(server, '/projects');
+      const navigation = page.getByRole('navigation', { name: 'Main navigation' });
+      await navigation.getByRole('link', { name: 'Projects' }).waitFor();
+      expect(await navigation.getByRole('link', { name: 'Users' }).count()).toBe(0);
+      expect(await navigation.getByRole('link', { name: 'Audit log' }).count()).toBe(0);
+      await page.goto(`${server.url}/admin/users`);
+      await page.getByText('There is no account administration in this access mode.').waitFor();
       await context.close();
     });
   });
@@ -215,14 +218,14 @@ describeBrowser('web app in a real browser', () => {
       await modal.getByText('24 hours').waitFor();
       await modal.getByLabel('Access code').fill('wrong-code');
       await page.waitForTimeout(400); // let the modal's opening transition finish
-      await screenshot(page, 'public-sign-in-modal');
+      await saveScreenshot(page, 'public-sign-in-modal');
       await modal.getByRole('button', { name: 'Continue with a temporary account' }).click();
       await modal.getByText('That access code is not right.').waitFor();
       await modal.getByLabel('Access code').fill('open-sesame');
       await modal.getByRole('button', { name: 'Continue with a temporary account' }).click();
       await page.getByText(/Temporary · 2[34] h/).waitFor();
       await page.getByRole('tab', { name: 'My projects' }).waitFor();
-      await screenshot(page, 'public-temporary-user');
+      await saveScreenshot(page, 'public-temporary-user');
       await context.close();
     });
   });

@@ -1,4 +1,3 @@
-import type { Capabilities } from '@service/common';
 import { describe, expect, it } from 'vitest';
 import {
   formatRemaining,
@@ -8,28 +7,11 @@ import {
   signInErrorMessage,
   signInPlan,
 } from '../src/auth/plan.js';
-
-function capabilities(mode: Capabilities['auth_mode'], auth: Partial<Capabilities['auth']> = {}): Capabilities {
-  const open = mode === 'public' || mode === 'demo';
-  return {
-    version: '0.1.0',
-    auth_mode: mode,
-    features: [],
-    auth: {
-      registration: mode === 'auth',
-      password_login: true,
-      oauth: false,
-      temporary_users: open,
-      access_code_required: false,
-      temporary_user_expiry_hours: open ? 24 : null,
-      ...auth,
-    },
-  };
-}
+import { capabilitiesFor } from './support/fixtures.js';
 
 describe('sign-in decisions from capabilities', () => {
   it('auth mode: sign-in required, password form, Register while registration is open, user management', () => {
-    const plan = signInPlan(capabilities('auth'));
+    const plan = signInPlan(capabilitiesFor('auth'));
     expect(plan).toMatchObject({
       signInRequired: true,
       anonymousBrowsing: false,
@@ -40,17 +22,17 @@ describe('sign-in decisions from capabilities', () => {
       badge: null,
       userManagement: true,
     });
-    expect(signInPlan(capabilities('auth', { registration: false })).registration).toBe(false);
+    expect(signInPlan(capabilitiesFor('auth', { registration: false })).registration).toBe(false);
   });
 
   it('auth mode with identity-provider sign-in only hides the password form', () => {
-    const plan = signInPlan(capabilities('auth', { password_login: false, oauth: true }));
+    const plan = signInPlan(capabilitiesFor('auth', { password_login: false, oauth: true }));
     expect(plan.passwordForm).toBe(false);
     expect(plan.oauth).toBe(true);
   });
 
   it('single-user mode: no sign-in of any kind, a badge, no user management', () => {
-    const plan = signInPlan(capabilities('single_user', { oauth: true }));
+    const plan = signInPlan(capabilitiesFor('single_user', { oauth: true }));
     expect(plan).toMatchObject({
       signInRequired: false,
       signInAvailable: false,
@@ -64,7 +46,7 @@ describe('sign-in decisions from capabilities', () => {
   });
 
   it('public and demo mode: anonymous browsing, temporary users with the lifetime and the access code', () => {
-    const open = signInPlan(capabilities('public', { access_code_required: true, oauth: true }));
+    const open = signInPlan(capabilitiesFor('public', { access_code_required: true, oauth: true }));
     expect(open).toMatchObject({
       signInRequired: false,
       anonymousBrowsing: true,
@@ -74,11 +56,11 @@ describe('sign-in decisions from capabilities', () => {
       badge: 'Public Mode',
       userManagement: false,
     });
-    const demo = signInPlan(capabilities('demo'));
+    const demo = signInPlan(capabilitiesFor('demo'));
     expect(demo.badge).toBe('Demo Mode');
     expect(demo.temporaryUser).toEqual({ accessCodeRequired: false, expiryHours: 24 });
     // A server that says registration is on outside auth mode is not believed.
-    expect(signInPlan(capabilities('public', { registration: true })).registration).toBe(false);
+    expect(signInPlan(capabilitiesFor('public', { registration: true })).registration).toBe(false);
   });
 });
 

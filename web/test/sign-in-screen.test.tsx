@@ -2,60 +2,15 @@
 import { MantineProvider } from '@mantine/core';
 import type { Capabilities } from '@service/common';
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
-import { cleanup, render, screen, waitFor } from '@testing-library/react';
+import { render, screen, waitFor } from '@testing-library/react';
 import { MemoryRouter } from 'react-router';
-import { afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { App } from '../src/App.js';
 import { ApiClient, TokenStore } from '../src/api/client.js';
 import { ApiProvider } from '../src/auth/session.js';
-
-beforeAll(() => {
-  // jsdom lacks what Mantine probes for layout and color scheme.
-  window.matchMedia ??= (query: string) =>
-    ({
-      matches: false,
-      media: query,
-      onchange: null,
-      addEventListener: () => {},
-      removeEventListener: () => {},
-      addListener: () => {},
-      removeListener: () => {},
-      dispatchEvent: () => false,
-    }) as MediaQueryList;
-  globalThis.ResizeObserver ??= class {
-    observe() {}
-    unobserve() {}
-    disconnect() {}
-  };
-});
-afterEach(() => cleanup());
-
-const ADMIN = {
-  user_id: 'u0',
-  email: 'single-user@localhost.invalid',
-  role: 'admin',
-  is_temporary: false,
-  expires_at: null,
-  created_at: '2026-01-01T00:00:00.000Z',
-};
-
-function capabilities(mode: Capabilities['auth_mode'], auth: Partial<Capabilities['auth']> = {}): Capabilities {
-  const open = mode === 'public' || mode === 'demo';
-  return {
-    version: '0.1.0',
-    auth_mode: mode,
-    features: [],
-    auth: {
-      registration: mode === 'auth',
-      password_login: true,
-      oauth: false,
-      temporary_users: open,
-      access_code_required: false,
-      temporary_user_expiry_hours: open ? 24 : null,
-      ...auth,
-    },
-  };
-}
+import { capabilitiesFor } from './support/fixtures.js';
+// Also installs Mantine's jsdom shims and the cleanup after each test.
+import { ADMIN } from './support/render-with-api.js';
 
 function renderApp(caps: Capabilities, path: string) {
   const fetch = (async (input: RequestInfo | URL) => {
@@ -84,10 +39,13 @@ function renderApp(caps: Capabilities, path: string) {
   );
 }
 
+/** Pages are loaded lazily (their own chunks): the first render of one waits for its module. */
+const PAGE_LOAD = { timeout: 10_000 };
+
 describe('sign-in screen driven by capabilities', () => {
   it('auth mode sends anonymous visitors to the sign-in card with a Register link', async () => {
-    renderApp(capabilities('auth'), '/projects');
-    await screen.findByRole('heading', { name: 'Sign in' });
+    renderApp(capabilitiesFor('auth'), '/projects');
+    await screen.findByRole('heading', { name: 'Sign in' }, PAGE_LOAD);
     expect(screen.getByRole('textbox', { name: 'Email' })).toBeTruthy();
     expect(screen.getByLabelText(/^Password/)).toBeTruthy();
     expect(screen.getByRole('link', { name: 'Register' }).getAttribute('href')).toBe('/auth/register?next=%2Fprojects');
@@ -95,39 +53,39 @@ describe('sign-in screen driven by capabilities', () => {
   });
 
   it('hides Register when registration is off and the form when only OAuth is allowed', async () => {
-    renderApp(capabilities('auth', { registration: false, password_login: false, oauth: true }), '/auth/sign-in');
-    const oauth = await screen.findByRole('link', { name: 'Sign in with your identity provider' });
+    renderApp(capabilitiesFor('auth', { registration: false, password_login: false, oauth: true }), '/auth/sign-in');
+    const oauth = await screen.findByRole('link', { name: 'Sign in with your identity provider' }, PAGE_LOAD);
     expect(oauth.getAttribute('href')).toBe('/service/api/v1/auth/oauth/login?next=%2Fprojects');
     expect(screen.queryByRole('textbox', { name: 'Email' })).toBeNull();
     expect(screen.queryByRole('link', { name: 'Register' })).toBeNull();
   });
 
   it('shows a readable message for an OAuth refusal', async () => {
-    renderApp(capabilities('auth'), '/auth/sign-in?error=account_disabled');
-    const alert = await screen.findByRole('alert');
+    renderApp(capabilitiesFor('auth'), '/auth/sign-in?error=account_disabled');
+    const alert = await screen.findByRole('alert', {}, PAGE_LOAD);
     expect(alert.textContent).toContain('This account has been disabled');
   });
 
   it('single-user mode has no login screen, a badge and no Sign In button', async () => {
-    renderApp(capabilities('single_user'), '/auth/sign-in');
-    await screen.findByRole('heading', { name: 'Projects' });
+    renderApp(capabilitiesFor('single_user'), '/auth/sign-in');
+    await screen.findByRole('heading', { name: 'Projects' }, PAGE_LOAD);
     expect(screen.getByText('Single User Mode')).toBeTruthy();
     expect(screen.queryByRole('button', { name: 'Sign In' })).toBeNull();
     expect(screen.queryByRole('textbox', { name: 'Email' })).toBeNull();
   });
 
   it('public mode lets anonymous visitors browse public projects with a Sign In button', async () => {
-    renderApp(capabilities('public'), '/projects');
+    renderApp(capabilitiesFor('public'), '/projects');
     await screen.findByText('Public Mode');
     expect(screen.getByRole('button', { name: 'Sign In' })).toBeTruthy();
-    expect(screen.getByRole('tab', { name: 'Public' })).toBeTruthy();
+    expect(await screen.findByRole('tab', { name: 'Public' }, PAGE_LOAD)).toBeTruthy();
     expect(screen.queryByRole('tab', { name: 'My projects' })).toBeNull();
     await waitFor(() => expect(screen.getByText('There are no public projects.')).toBeTruthy());
   });
 
   it('a magic-link page without a ticket explains itself and offers a sign-in', async () => {
-    renderApp(capabilities('auth'), '/auth/magic');
-    await screen.findByRole('heading', { name: 'Sign-in link not valid' });
+    renderApp(capabilitiesFor('auth'), '/auth/magic');
+    await screen.findByRole('heading', { name: 'Sign-in link not valid' }, PAGE_LOAD);
     expect(screen.getByRole('link', { name: 'Sign in' }).getAttribute('href')).toBe('/auth/sign-in?next=%2Fprojects');
   });
 });

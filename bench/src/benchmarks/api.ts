@@ -12,7 +12,8 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { type RunningTarget, startTarget } from '../lib/child-target.js';
 import { type LoadResult, type LoadSettings, type LoadTarget, loadSettingsFromEnv, measure } from '../lib/load.js';
-import { idleBusyFraction, machineBusySeconds, ownCpuSeconds, processCpuSeconds } from '../lib/machine.js';
+import { idleBusyFraction, processCpuSeconds } from '../lib/machine.js';
+import { CpuSpan, printVerdicts } from '../lib/report.js';
 import { formatTable } from '../lib/table.js';
 import { UsageError } from '../lib/usage-error.js';
 import { BENCH_ADMIN_EMAIL, BENCH_ADMIN_PASSWORD } from './api-fixture.js';
@@ -142,13 +143,10 @@ export async function run(args: string[]): Promise<void> {
   }
   out();
 
-  const busyBefore = machineBusySeconds();
-  const ownBefore = ownCpuSeconds();
-  const startedAt = Date.now();
+  const span = new CpuSpan();
   const baseline = await measureBaseline(settings);
   const service = await measureService(settings);
-  const busyAfter = machineBusySeconds();
-  const elapsedSeconds = (Date.now() - startedAt) / 1000;
+  span.end();
   const results = [baseline, ...service];
   const ratio = (result: LoadResult) => result.requestsPerSecond / baseline.requestsPerSecond;
   // The same ratio from server CPU time per request: what req/s would be if the server had a core to itself.
@@ -174,32 +172,18 @@ export async function run(args: string[]): Promise<void> {
   );
   out();
 
-  if (busyBefore !== null && busyAfter !== null) {
-    const ours = ownCpuSeconds() - ownBefore + childrenCpuSeconds;
-    const others = Math.max(0, busyAfter - busyBefore - ours);
-    const share = others / (elapsedSeconds * cpuCount);
-    out(
-      `other processes used ${fixed(others, 1)} CPU-s of ${fixed(elapsedSeconds * cpuCount, 0)} available ` +
-        `during the run (${fixed(share * 100, 0)}%)`,
-    );
-    if (share > 0.1) out('WARNING: the machine was not quiet; rerun on an idle machine before trusting these figures');
-    out();
-  }
+  span.print(out, childrenCpuSeconds, cpuCount);
 
-  let missed = 0;
-  for (const target of TARGETS) {
-    const result = results.find((entry) => entry.name === target.row);
-    if (!result) throw new Error(`no result for ${target.row}`);
-    const achieved = ratio(result);
-    const met = achieved >= target.minRatio;
-    if (!met) missed += 1;
-    const verdict = `${target.label} >= ${fixed(target.minRatio, 2)}x baseline: ${fixed(achieved, 2)}x`;
-    out(met ? `PASS  ${verdict}` : `MISS  ${verdict}   <-- TARGET MISSED`);
-  }
-  out();
-  out(
-    missed === 0
-      ? 'all targets met'
-      : `*** ${missed} of ${TARGETS.length} targets MISSED (benchmarks report, they do not gate: exit code 0) ***`,
+  printVerdicts(
+    out,
+    TARGETS.map((target) => {
+      const result = results.find((entry) => entry.name === target.row);
+      if (!result) throw new Error(`no result for ${target.row}`);
+      const achieved = ratio(result);
+      return [
+        achieved >= target.minRatio,
+        `${target.label} >= ${fixed(target.minRatio, 2)}x baseline: ${fixed(achieved, 2)}x`,
+      ];
+    }),
   );
 }

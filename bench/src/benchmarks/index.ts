@@ -22,6 +22,17 @@ export const benchmarks: readonly Benchmark[] = [
     summary: 'upsert of a generated 10 M-row CSV vs. DuckDB COPY to Parquet, peak server memory, aggregate latency',
     run: async (args) => (await import('./ingest.js')).run(args),
   },
+  {
+    name: 'jobs',
+    summary:
+      'job queue on PostgreSQL: enqueue-to-start latency and throughput with 1 and 4 worker processes vs. bare SQL',
+    run: async (args) => (await import('./jobs.js')).run(args),
+  },
+  {
+    name: 'web',
+    summary: 'web app in Chromium: project page LCP, first preview rows of a 10 M-row table, initial JS size',
+    run: async (args) => (await import('./web.js')).run(args),
+  },
 ];
 
 export function findBenchmark(name: string): Benchmark | undefined {

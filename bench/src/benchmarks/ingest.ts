@@ -15,20 +15,20 @@
  *
  * Generating the file is timed and printed, but is no part of any ratio.
  */
-import { fork } from 'node:child_process';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { cpus, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { type RunningTarget, startTarget } from '../lib/child-target.js';
-import { idleBusyFraction, machineBusySeconds, ownCpuSeconds, processCpuSeconds } from '../lib/machine.js';
+import { childReport, type RunningTarget, startTarget } from '../lib/child-target.js';
+import { processCpuSeconds } from '../lib/machine.js';
+import { CpuSpan, printMachine, printVerdicts } from '../lib/report.js';
 import { formatTable } from '../lib/table.js';
 import { UsageError } from '../lib/usage-error.js';
-import { BENCH_ADMIN_EMAIL, BENCH_ADMIN_PASSWORD } from './api-fixture.js';
+import { createBenchCollection, field } from './collection-fixture.js';
 import { GROUPS, generateCsv } from './ingest-data.js';
 import { closeConnections, requestJson, uploadFile } from './ingest-http.js';
 import { peakResidentBytes, resetPeak, sampleResident, tenths } from './ingest-memory.js';
-import type { BaselineReport, IngestTargetMessage } from './ingest-target.js';
+import type { BaselineReport } from './ingest-target.js';
 
 // Kept literal rather than imported so this process never loads the server (only the children do).
 const API_PREFIX = '/service/api/v1';
@@ -82,26 +82,12 @@ const mib = (bytes: number | null) => (bytes === null ? '?' : fixed(bytes / MIB,
 const grouped = (value: number) => value.toLocaleString('en-US').replaceAll(',', ' ');
 
 /** Runs the baseline child to its end and answers its report. */
-async function measureBaseline(dataDir: string, csv: string, parquet: string): Promise<BaselineReport> {
-  const child = fork(TARGET_SCRIPT, ['baseline', dataDir, csv, parquet, String(AGGREGATE_RUNS)], {
-    stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
-  });
-  let report: BaselineReport | undefined;
-  let failure: string | undefined;
-  child.on('message', (message: IngestTargetMessage) => {
-    if (message.type === 'baseline') report = message;
-    else if (message.type === 'failed') failure = message.message;
-  });
-  await new Promise<void>((resolve, reject) => {
-    child.once('exit', () => resolve());
-    child.once('error', reject);
-  });
-  if (report === undefined) {
-    throw new Error(
-      `baseline: ${failure ?? `the child exited without a report (${child.signalCode ?? child.exitCode})`}`,
-    );
-  }
-  return report;
+function measureBaseline(dataDir: string, csv: string, parquet: string): Promise<BaselineReport> {
+  return childReport<BaselineReport>(
+    TARGET_SCRIPT,
+    ['baseline', dataDir, csv, parquet, String(AGGREGATE_RUNS)],
+    'baseline',
+  );
 }
 
 interface Phase {
@@ -148,12 +134,6 @@ interface ServiceResult {
   aggregateMs: number[];
 }
 
-function field<T>(value: unknown, name: string, what: string): T {
-  const found = typeof value === 'object' && value !== null ? (value as Record<string, unknown>)[name] : undefined;
-  if (found === undefined) throw new Error(`${what}: no ${name} in the answer`);
-  return found as T;
-}
-
 async function measureService(
   dataDir: string,
   csv: { path: string; bytes: number; rows: number },
@@ -168,22 +148,12 @@ async function measureService(
   const { pid } = server;
   try {
     const api = `${server.url}${API_PREFIX}`;
-    const login = await requestJson('POST', `${api}/auth/login`, {
-      body: { email: BENCH_ADMIN_EMAIL, password: BENCH_ADMIN_PASSWORD },
+    const { token, collectionId } = await createBenchCollection(api, {
+      project: 'ingest benchmark',
+      workflow: 'ingest',
+      tag: 'rows',
+      pattern: 'ingest\\.csv',
     });
-    const token = field<string>(login, 'access_token', 'POST /auth/login');
-    const project = await requestJson('POST', `${api}/projects`, { token, body: { name: 'ingest benchmark' } });
-    const projectId = field<string>(project, 'project_id', 'POST /projects');
-    const workflow = await requestJson('POST', `${api}/projects/${projectId}/workflows`, {
-      token,
-      body: { name: 'ingest' },
-    });
-    const workflowId = field<string>(workflow, 'workflow_id', 'POST /projects/{id}/workflows');
-    const collection = await requestJson('POST', `${api}/workflows/${workflowId}/datacollections`, {
-      token,
-      body: { tag: 'rows', pattern: 'ingest\\.csv', format: 'csv' },
-    });
-    const collectionId = field<string>(collection, 'data_collection_id', 'POST /workflows/{id}/datacollections');
     const startupPeakBytes = peakResidentBytes(pid);
 
     process.stdout.write('  uploading ...\n');
@@ -245,18 +215,12 @@ export async function run(args: string[]): Promise<void> {
   if (args.length > 0) throw new UsageError(`takes no arguments (got "${args.join(' ')}")`);
   const rows = rowsFromEnv();
   const cpuCount = cpus().length;
-  const cpu = cpus()[0]?.model.trim() ?? 'unknown CPU';
   const out = (line = '') => process.stdout.write(`${line}\n`);
 
   out(`ingest benchmark, ${new Date().toISOString()}`);
-  out(`machine: ${cpu}, ${cpuCount} CPUs, Node ${process.version}, ${process.platform}/${process.arch}`);
   out(`rows: ${grouped(rows)}${rows === DEFAULT_ROWS ? '' : ' (BENCH_INGEST_ROWS)'}`);
   out("baseline and server each run alone in a child process; both use the server's DuckDB settings (2 threads)");
-  const idleBusy = await idleBusyFraction(cpuCount);
-  if (idleBusy !== null) {
-    out(`machine busy before the run: ${fixed(idleBusy * 100, 0)}% of all CPUs`);
-    if (idleBusy > 0.15) out('WARNING: other processes are using the CPUs; figures will be low and noisy');
-  }
+  await printMachine(out);
   out();
 
   const workDir = await mkdtemp(join(tmpdir(), 'service-bench-ingest-'));
@@ -270,10 +234,8 @@ export async function run(args: string[]): Promise<void> {
     );
     const csv = { path: csvPath, bytes: generated.bytes, rows };
 
-    const busyBefore = machineBusySeconds();
-    const ownBefore = ownCpuSeconds();
+    const span = new CpuSpan();
     const counted = { childCpu: 0 };
-    const startedAt = Date.now();
 
     out('baseline: DuckDB COPY read_csv -> Parquet ...');
     const baselineDir = join(workDir, 'baseline');
@@ -285,8 +247,7 @@ export async function run(args: string[]): Promise<void> {
 
     out('service: real server, embedded SQLite and local storage in a temp dir ...');
     const service = await measureService(join(workDir, 'service'), csv, counted);
-    const busyAfter = machineBusySeconds();
-    const elapsedSeconds = (Date.now() - startedAt) / 1000;
+    span.end();
 
     const mbPerSecond = (seconds: number) => fixed(generated.bytes / MIB / seconds, 0);
     const rowsPerSecond = (seconds: number) => grouped(Math.round(rows / seconds));
@@ -355,18 +316,7 @@ export async function run(args: string[]): Promise<void> {
     );
     out();
 
-    if (busyBefore !== null && busyAfter !== null) {
-      const ours = ownCpuSeconds() - ownBefore + counted.childCpu;
-      const others = Math.max(0, busyAfter - busyBefore - ours);
-      const share = others / (elapsedSeconds * cpuCount);
-      out(
-        `other processes used ${fixed(others, 1)} CPU-s of ${fixed(elapsedSeconds * cpuCount, 0)} available ` +
-          `during the run (${fixed(share * 100, 0)}%)`,
-      );
-      if (share > 0.1)
-        out('WARNING: the machine was not quiet; rerun on an idle machine before trusting these figures');
-      out();
-    }
+    span.print(out, counted.childCpu, cpuCount);
 
     const ratio = baseline.copySeconds / service.upsert.seconds;
     // The same ratio from CPU time, which other processes competing for the two cores disturb less.
@@ -393,17 +343,7 @@ export async function run(args: string[]): Promise<void> {
       ],
       [p50 < TARGET_P50_MS, `aggregate p50 < ${TARGET_P50_MS} ms: ${fixed(p50, 0)} ms`],
     ];
-    let missed = 0;
-    for (const [met, verdict] of verdicts) {
-      if (!met) missed += 1;
-      out(met ? `PASS  ${verdict}` : `MISS  ${verdict}   <-- TARGET MISSED`);
-    }
-    out();
-    out(
-      missed === 0
-        ? 'all targets met'
-        : `*** ${missed} of ${verdicts.length} targets MISSED (benchmarks report, they do not gate: exit code 0) ***`,
-    );
+    printVerdicts(out, verdicts);
   } finally {
     await rm(workDir, { recursive: true, force: true });
   }

@@ -58,3 +58,31 @@ export function startTarget(script: string, args: string[], execArgv: string[] =
     });
   });
 }
+
+/**
+ * Runs `script args` as a child Node process to its end and answers the one message of type
+ * `type` it sent; a `failed` message, or none, rejects.
+ */
+export async function childReport<T extends { type: string }>(
+  script: string,
+  args: string[],
+  type: T['type'],
+): Promise<T> {
+  const child = fork(script, args, { stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
+  let report: T | undefined;
+  let failure: string | undefined;
+  child.on('message', (message: T | TargetMessage) => {
+    if (message.type === type) report = message as T;
+    else if (message.type === 'failed') failure = (message as { message: string }).message;
+  });
+  await new Promise<void>((resolve, reject) => {
+    child.once('exit', () => resolve());
+    child.once('error', reject);
+  });
+  if (report === undefined) {
+    throw new Error(
+      `${args[0] ?? script}: ${failure ?? `the child exited without a report (${child.signalCode ?? child.exitCode})`}`,
+    );
+  }
+  return report;
+}

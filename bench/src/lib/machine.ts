@@ -43,3 +43,18 @@ export async function idleBusyFraction(cpuCount: number, milliseconds = 1000): P
   if (before === null || after === null) return null;
   return Math.min(1, (after - before) / ((milliseconds / 1000) * cpuCount));
 }
+
+/**
+ * CPU-seconds of this process's children that have ended and been waited for (user + system, from
+ * /proc/self/stat), their own ended children included: a browser's renderers count once it is
+ * closed. Null off Linux.
+ */
+export function endedChildrenCpuSeconds(): number | null {
+  try {
+    const stat = readFileSync('/proc/self/stat', 'utf8');
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    return (Number(fields[13]) + Number(fields[14])) / TICKS_PER_SECOND;
+  } catch {
+    return null;
+  }
+}

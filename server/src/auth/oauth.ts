@@ -85,6 +85,8 @@ export class OAuthSignIn {
     const state = client.randomState();
     const nonce = client.randomNonce();
     const codeVerifier = client.randomPKCECodeVerifier();
+    // One clock reading, so the state lives exactly STATE_TTL_SECONDS.
+    const nowMs = Date.now();
     await this.database.db
       .insertInto('oauth_states')
       .values({
@@ -92,8 +94,8 @@ export class OAuthSignIn {
         code_verifier: codeVerifier,
         nonce,
         next_path: nextPath,
-        created_at: isoNow(),
-        expires_at: isoAfterSeconds(STATE_TTL_SECONDS),
+        created_at: new Date(nowMs).toISOString(),
+        expires_at: isoAfterSeconds(STATE_TTL_SECONDS, nowMs),
         used_at: null,
       })
       .execute();

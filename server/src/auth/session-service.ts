@@ -11,6 +11,7 @@ import { UsersRepository } from '../users/repository.js';
 import type { AccessTokens } from './access-tokens.js';
 import { verifyPassword } from './passwords.js';
 import { hashSecret, randomSecret } from './secrets.js';
+import type { CachedSession, SessionCache } from './session-cache.js';
 
 export interface AuthenticatedUser {
   user: UserRow;
@@ -36,6 +37,7 @@ export class SessionService {
     private readonly tokens: AccessTokens,
     private readonly refreshTtlSeconds: number,
     private readonly audit: AuditLog,
+    private readonly cache: SessionCache,
   ) {
     this.users = new UsersRepository(database.db);
     this.sessionLookup = database.db
@@ -124,17 +126,9 @@ export class SessionService {
       throw invalidRefresh();
     }
 
-    const row = await this.database.db
-      .selectFrom('sessions')
-      .innerJoin('users', 'users.id', 'sessions.user_id')
-      .selectAll('users')
-      .select(['sessions.revoked_at as session_revoked_at', 'sessions.expires_at as session_expires_at'])
-      .where('sessions.id', '=', token.session_id)
-      .executeTakeFirst();
-    if (!row || row.session_revoked_at !== null || row.session_expires_at <= now || !isUsable(row)) {
-      throw invalidRefresh();
-    }
-    const { session_revoked_at: _revoked, session_expires_at: _expires, ...user } = row;
+    const session = await this.readSession(token.session_id, Date.now());
+    if (!isLive(session, Date.now())) throw invalidRefresh();
+    const { user } = session;
 
     const nextToken = randomSecret();
     const expiresAt = this.sessionExpiry(user, Date.now());
@@ -161,30 +155,45 @@ export class SessionService {
       .where('id', '=', sessionId)
       .where('revoked_at', 'is', null)
       .execute();
+    await this.cache.forgetSession(sessionId);
   }
 
   /**
-   * The user behind an access token. The session and user are read on every call (one indexed
-   * join), so sign-out, a disabled or deleted user and a revoked session take effect at once.
+   * The user behind an access token. The session and user come from the database (one indexed
+   * join), or from the short session cache, which this process empties at once on sign-out,
+   * revocation and user changes and other processes empty when notified (see SessionCache).
+   * Expiry is checked on every call.
    */
   async authenticate(accessToken: string): Promise<AuthenticatedUser> {
     const claims = await this.tokens.verify(accessToken);
-    const { rows } = await this.database.db.executeQuery(
-      CompiledQuery.raw(this.sessionLookup.sql, [claims.sessionId]) as typeof this.sessionLookup,
-    );
-    const row = rows[0];
-    const now = isoNow();
-    if (
-      !row ||
-      row.id !== claims.userId ||
-      row.session_revoked_at !== null ||
-      row.session_expires_at <= now ||
-      !isUsable(row)
-    ) {
+    const nowMs = Date.now();
+    let session: CachedSession | null | undefined = this.cache.get(claims.sessionId, nowMs);
+    // A cached answer may only say yes; a no (say, a session since extended by a refresh) is
+    // asked of the database.
+    if (!isLive(session, nowMs) || session.user.id !== claims.userId) {
+      session = await this.readSession(claims.sessionId, nowMs);
+    }
+    if (!isLive(session, nowMs) || session.user.id !== claims.userId) {
       throw new DomainError('token_invalid', 'the session has ended');
     }
-    const { session_revoked_at: _revoked, session_expires_at: _expires, ...user } = row;
-    return { user, sessionId: claims.sessionId };
+    return { user: session.user, sessionId: claims.sessionId };
+  }
+
+  /** The session and its user, or null when there is no such live (unrevoked) session. */
+  private async readSession(sessionId: string, nowMs: number): Promise<CachedSession | null> {
+    const readToken = this.cache.beginRead();
+    const { rows } = await this.database.db.executeQuery(
+      CompiledQuery.raw(this.sessionLookup.sql, [sessionId]) as typeof this.sessionLookup,
+    );
+    const row = rows[0];
+    if (!row || row.session_revoked_at !== null) return null;
+    const { session_revoked_at: _revoked, session_expires_at: sessionExpiresAt, ...user } = row;
+    // Parsed once here, so a cached session is judged with a number comparison per request.
+    const sessionEndMs = Date.parse(sessionExpiresAt);
+    const usableUntilMs = user.expires_at === null ? sessionEndMs : Math.min(sessionEndMs, Date.parse(user.expires_at));
+    const session = { user, usableUntilMs };
+    this.cache.set(sessionId, session, readToken, nowMs);
+    return session;
   }
 
   private sessionExpiry(user: UserRow, nowMs: number): string {
@@ -208,4 +217,9 @@ export class SessionService {
 
 function isUsable(user: UserRow): boolean {
   return user.disabled === 0 && (user.expires_at === null || user.expires_at > isoNow());
+}
+
+/** An open session of an enabled user, neither of them expired. */
+function isLive(session: CachedSession | null | undefined, nowMs: number): session is CachedSession {
+  return session != null && session.user.disabled === 0 && session.usableUntilMs > nowMs;
 }

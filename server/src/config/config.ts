@@ -4,13 +4,18 @@ import { z } from 'zod';
 import { serviceVersion } from '../version.js';
 import {
   envBoolean,
+  envByteSize,
   envCommaList,
   envHttpUrl,
   envInteger,
   envNonEmpty,
+  envNonNegativeNumber,
   envPositiveNumber,
   envRate,
 } from './env-parsers.js';
+
+/** Less than this and DuckDB fails ordinary statements instead of spilling. */
+const DUCKDB_MIN_MEMORY = 64 * 1024 ** 2;
 
 /**
  * Every `SERVICE_*` setting, keyed by its variable name so that a failure names the variable.
@@ -36,6 +41,7 @@ const envSchema = z.object({
   SERVICE_INGESTION_BROWSER_TRIGGER_ENABLED: envBoolean.optional(),
   SERVICE_INGESTION_ALLOWED_ROOTS: envCommaList.optional(),
   SERVICE_UPLOAD_MAX_BYTES: envInteger(1, Number.MAX_SAFE_INTEGER).optional(),
+  SERVICE_DUCKDB_MEMORY_LIMIT: envByteSize(DUCKDB_MIN_MEMORY).optional(),
   SERVICE_AUTH_SINGLE_USER_MODE: envBoolean.optional(),
   SERVICE_AUTH_PUBLIC_MODE: envBoolean.optional(),
   SERVICE_AUTH_UNAUTHENTICATED_MODE: envBoolean.optional(),
@@ -50,6 +56,7 @@ const envSchema = z.object({
   SERVICE_AUTH_MAGIC_LINK_EXPIRY_MINUTES: envPositiveNumber.optional(),
   SERVICE_AUTH_ACCESS_TOKEN_TTL_MINUTES: envPositiveNumber.optional(),
   SERVICE_AUTH_REFRESH_TOKEN_TTL_DAYS: envPositiveNumber.optional(),
+  SERVICE_AUTH_SESSION_CACHE_SECONDS: envNonNegativeNumber.optional(),
   SERVICE_AUTH_JWT_PRIVATE_KEY: z.string().includes('PRIVATE KEY', { message: 'must be a PEM private key' }).optional(),
   SERVICE_AUTH_IDP_OAUTH_ENABLED: envBoolean.optional(),
   SERVICE_AUTH_IDP_OAUTH_CLIENT_ID: envNonEmpty.optional(),
@@ -107,6 +114,8 @@ export interface Config {
   jobs: { enabled: boolean; workers: number; asyncUpsert: boolean };
   ingestion: { browserTrigger: boolean; allowedRoots: string[] };
   uploadMaxBytes: number;
+  /** `memoryLimitBytes`: DuckDB's `memory_limit`; beyond it, statements spill to `<dataDir>/tmp/duckdb`. Null: DuckDB's default, 80% of RAM. */
+  duckdb: { memoryLimitBytes: number | null };
   auth: {
     mode: AuthMode;
     registrationDisabled: boolean;
@@ -121,6 +130,8 @@ export interface Config {
     magicLinkExpiryMinutes: number;
     accessTokenTtlSeconds: number;
     refreshTokenTtlSeconds: number;
+    /** How long a session found valid may be trusted without reading it again (0: always read). */
+    sessionCacheMs: number;
     jwtPrivateKey: string | null;
     bootstrapAdmin: { email: string; password: string | null } | null;
   };
@@ -257,6 +268,15 @@ function buildConfig(env: Env, unknownSettings: string[], cwd: string): Config {
     if (key !== null && key.length < 32) fail(variable, 'must be at least 32 characters (it is used like a password)');
   }
 
+  // A revoked session must stop working within one access-token lifetime (ARCHITECTURE.md §6).
+  const accessTokenTtlMinutes = env.SERVICE_AUTH_ACCESS_TOKEN_TTL_MINUTES ?? 15;
+  if ((env.SERVICE_AUTH_SESSION_CACHE_SECONDS ?? 0) > accessTokenTtlMinutes * 60) {
+    fail(
+      'SERVICE_AUTH_SESSION_CACHE_SECONDS',
+      'must not exceed the access-token lifetime (SERVICE_AUTH_ACCESS_TOKEN_TTL_MINUTES)',
+    );
+  }
+
   let bootstrapAdmin: Config['auth']['bootstrapAdmin'] = null;
   const adminEmail = env.SERVICE_BOOTSTRAP_ADMIN_EMAIL;
   const adminPassword = env.SERVICE_BOOTSTRAP_ADMIN_PASSWORD ?? null;
@@ -309,6 +329,7 @@ function buildConfig(env: Env, unknownSettings: string[], cwd: string): Config {
       ),
     },
     uploadMaxBytes: env.SERVICE_UPLOAD_MAX_BYTES ?? 1024 * 1024 * 1024,
+    duckdb: { memoryLimitBytes: env.SERVICE_DUCKDB_MEMORY_LIMIT ?? null },
     auth: {
       mode,
       registrationDisabled: env.SERVICE_AUTH_REGISTRATION_DISABLED ?? false,
@@ -320,8 +341,11 @@ function buildConfig(env: Env, unknownSettings: string[], cwd: string): Config {
       provisioningKey,
       internalKey,
       magicLinkExpiryMinutes: env.SERVICE_AUTH_MAGIC_LINK_EXPIRY_MINUTES ?? 10,
-      accessTokenTtlSeconds: Math.round((env.SERVICE_AUTH_ACCESS_TOKEN_TTL_MINUTES ?? 15) * 60),
+      accessTokenTtlSeconds: Math.round(accessTokenTtlMinutes * 60),
       refreshTokenTtlSeconds: Math.round((env.SERVICE_AUTH_REFRESH_TOKEN_TTL_DAYS ?? 30) * 86_400),
+      sessionCacheMs: Math.round(
+        Math.min(env.SERVICE_AUTH_SESSION_CACHE_SECONDS ?? 2, accessTokenTtlMinutes * 60) * 1000,
+      ),
       jwtPrivateKey: env.SERVICE_AUTH_JWT_PRIVATE_KEY ?? null,
       bootstrapAdmin,
     },

@@ -17,6 +17,13 @@ export const envPositiveNumber = z
   .transform(Number)
   .refine((value) => value > 0, 'must be a positive number');
 
+/** Zero or more; zero usually turns the feature off. */
+export const envNonNegativeNumber = z
+  .string()
+  .trim()
+  .regex(/^\d+(\.\d+)?$/, 'must be a number, 0 or more')
+  .transform(Number);
+
 export function envInteger(min: number, max: number) {
   return z
     .string()
@@ -59,3 +66,29 @@ export const envRate = z
     return { max: Number(count), windowMs: rateUnits[unit] };
   })
   .refine((rate) => rate.max > 0, 'the count must be at least 1');
+
+const byteUnits: Record<string, number> = {
+  b: 1,
+  kb: 1e3,
+  mb: 1e6,
+  gb: 1e9,
+  tb: 1e12,
+  kib: 1024,
+  mib: 1024 ** 2,
+  gib: 1024 ** 3,
+  tib: 1024 ** 4,
+};
+
+/** A size as DuckDB writes one, e.g. `2GB` (10^9 bytes) or `1.5GiB` (2^30), of at least `min` bytes; answers bytes. */
+export function envByteSize(min: number) {
+  const message = `must be a size like 512MiB or 2GB (B, KB, MB, GB, TB, KiB, MiB, GiB, TiB), at least ${min / 1024 ** 2} MiB`;
+  return z
+    .string()
+    .trim()
+    .regex(/^\d+(\.\d+)?\s*(b|kb|mb|gb|tb|kib|mib|gib|tib)$/i, message)
+    .transform((value) => {
+      const [, number = '', unit = ''] = /^([\d.]+)\s*([a-z]+)$/i.exec(value) ?? [];
+      return Math.floor(Number(number) * (byteUnits[unit.toLowerCase()] ?? Number.NaN));
+    })
+    .refine((bytes) => Number.isSafeInteger(bytes) && bytes >= min, message);
+}

@@ -114,6 +114,13 @@ function invalid(path: string, message: string): DomainError {
   return new DomainError('validation_failed', `${path}: ${message}`, [{ path, message }]);
 }
 
+/** Which rows of a table a page shows. */
+interface PageQuery {
+  limit: number;
+  skip: number;
+  sort?: SortKey[] | undefined;
+}
+
 /** Where the rows of one request come from: the collection, its table, and the snapshot read. */
 interface Source {
   row: DataCollectionsTable;
@@ -191,9 +198,27 @@ export class DataCollectionQueries {
   async preview(
     actor: Actor,
     id: string,
-    query: { limit: number; skip: number; sort?: SortKey[]; filters?: Filter[]; version?: number },
+    query: PageQuery & { filters?: Filter[]; version?: number },
   ): Promise<PreviewAnswer> {
-    const source = await this.open(actor, id, query.version);
+    return this.page(await this.open(actor, id, query.version), query);
+  }
+
+  /**
+   * A page of the current rows of a collection the caller was authorized for elsewhere (a
+   * dashboard's table component), showing only `columns` (in that order) when given; columns the
+   * table no longer has are left out, and `sort` may only name shown columns.
+   */
+  async componentPage(row: DataCollectionsTable, query: PageQuery & { columns?: readonly string[] }) {
+    const source = await this.load(row, undefined);
+    if (query.columns === undefined) return this.page(source, query);
+    const shown = query.columns.flatMap((name) => source.byName.get(name) ?? []);
+    return this.page(
+      { ...source, columns: shown, byName: new Map(shown.map((column) => [column.name, column])) },
+      query,
+    );
+  }
+
+  private async page(source: Source, query: PageQuery & { filters?: Filter[] }): Promise<PreviewAnswer> {
     const { limit, skip } = query;
     if (source.snapshot === null) return { version: null, columns: [], rows: [], total: 0, limit, skip };
     const statement = new Statement();
@@ -212,12 +237,16 @@ export class DataCollectionQueries {
         ...tieBreakers.map((column) => `${column.sql} ASC NULLS LAST`),
       ].join(', ')}`;
     }
+    const selected = source.columns.length === 0 ? null : source.columns.map((column) => column.sql).join(', ');
     return this.withRows(source, async (connection, from) => {
       await statement.validate(connection);
-      const rows = await connection.query(
-        `SELECT * FROM ${from}${where}${order} LIMIT ${limit} OFFSET ${skip}`,
-        statement.params,
-      );
+      const rows =
+        selected === null
+          ? []
+          : await connection.query(
+              `SELECT ${selected} FROM ${from}${where}${order} LIMIT ${limit} OFFSET ${skip}`,
+              statement.params,
+            );
       const [totals] = await connection.query(`SELECT count(*) AS "n" FROM ${from}${where}`, statement.params);
       return {
         version: source.snapshot?.version ?? null,
@@ -473,6 +502,12 @@ export class DataCollectionQueries {
   /** Checks read access and loads the snapshot (null while there is no table). */
   private async open(actor: Actor, id: string, version: number | undefined): Promise<Source> {
     const { row } = await this.context.dataCollections.access(actor, id, 'resource.read');
+    return this.load(row, version);
+  }
+
+  /** Loads the snapshot of a collection's table (null while there is no table). */
+  private async load(row: DataCollectionsTable, version: number | undefined): Promise<Source> {
+    const id = row.id;
     const table = this.context.tableOf(id);
     let snapshot: DeltaSnapshot | null;
     try {

@@ -12,6 +12,11 @@ export type Dialect = 'sqlite' | 'postgres';
 export interface Database {
   db: Kysely<Tables>;
   dialect: Dialect;
+  /**
+   * SQLite only: a number that changes whenever another connection (another process sharing the
+   * file) has committed, and never for this process's own writes (`PRAGMA data_version`).
+   */
+  changesByOthers?: () => number;
   close(): Promise<void>;
 }
 
@@ -30,6 +35,10 @@ export function openDatabase(config: DatabaseConfig): Database {
     // An idle connection that the server drops (restart, failover) must not crash the process;
     // the pool replaces it on the next query.
     pool.on('error', (error) => process.stderr.write(`database connection lost: ${error.message}\n`));
+    // The pool listens only to idle connections. One that is checked out but between two queries
+    // when the server ends it (a restart ends every session) would otherwise raise an unhandled
+    // 'error' and kill the process; its next query fails instead, and the pool drops it.
+    pool.on('connect', (client) => client.on('error', () => undefined));
     const db = new Kysely<Tables>({ dialect: new PostgresDialect({ pool }) });
     return { db, dialect: 'postgres', close: () => db.destroy() };
   }
@@ -41,7 +50,8 @@ export function openDatabase(config: DatabaseConfig): Database {
   // Several processes (API replicas on one host, `service migrate`) may share the file.
   sqlite.pragma('busy_timeout = 5000');
   const db = new Kysely<Tables>({ dialect: new SqliteDialect({ database: withStatementCache(sqlite) }) });
-  return { db, dialect: 'sqlite', close: () => db.destroy() };
+  const dataVersion = sqlite.prepare('PRAGMA data_version').pluck();
+  return { db, dialect: 'sqlite', changesByOthers: () => dataVersion.get() as number, close: () => db.destroy() };
 }
 
 const STATEMENT_CACHE_SIZE = 500;

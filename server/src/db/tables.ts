@@ -99,6 +99,27 @@ export interface ProjectMembersTable {
   role: 'owner' | 'editor' | 'viewer';
 }
 
+export interface DashboardsTable {
+  id: string;
+  project_id: string;
+  title: string;
+  description: string;
+  is_public: number;
+  /** JSON array of components (`DashboardComponent`). */
+  components: string;
+  /** JSON array of layout items (`LayoutItem`). */
+  layout: string;
+  created_by: string | null;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface DashboardMembersTable {
+  dashboard_id: string;
+  user_id: string;
+  role: 'owner' | 'editor' | 'viewer';
+}
+
 export interface WorkflowsTable {
   id: string;
   project_id: string;
@@ -212,6 +233,15 @@ export interface JobsTable {
   updated_at: string;
 }
 
+/** One execution of a recorded `queue.probe` job. */
+export interface QueueProbeRunsTable {
+  job_id: string;
+  /** The worker that ran it (`host:pid:id`). */
+  worker: string;
+  attempt: number;
+  ran_at: string;
+}
+
 export interface IngestionRunsTable {
   id: string;
   project_id: string;
@@ -254,6 +284,9 @@ export interface Tables {
   delta_sources: DeltaSourcesTable;
   jobs: JobsTable;
   ingestion_runs: IngestionRunsTable;
+  dashboards: DashboardsTable;
+  dashboard_members: DashboardMembersTable;
+  queue_probe_runs: QueueProbeRunsTable;
 }
 
 export type UserRow = Selectable<UsersTable>;

@@ -12,6 +12,7 @@ import {
   type DeltaFile,
   type DeltaTable,
   deltaSchemaOf,
+  type NewDataFile,
   writableSelectList,
 } from '../engine/delta/index.js';
 import type { SqlColumn, SqlConnection } from '../engine/duckdb.js';
@@ -193,7 +194,7 @@ export class UpsertService {
         return `SELECT ${writableSelectList(columns)} FROM (SELECT ${casts.join(', ')} FROM ${relation} ${where})`;
       };
 
-      const add: { localPath: string; partitionValues: Record<string, string> }[] = [];
+      const add: NewDataFile[] = [];
       const remove = new Set<string>();
       const write = async (relation: string, available: SqlColumn[], fileId: string, where = '') => {
         const path = join(workDirectory, `${randomUUID()}.parquet`);
@@ -203,7 +204,8 @@ export class UpsertService {
         )) as {
           n: number;
         }[];
-        if (n > 0) add.push({ localPath: path, partitionValues: { [FILE_ID]: fileId } });
+        // The file is ours (in the work directory): local storage takes it as it is, without a copy.
+        if (n > 0) add.push({ localPath: path, partitionValues: { [FILE_ID]: fileId }, move: true });
       };
 
       // New rows. With keys, a later file's row wins over an earlier file's row with the same key.

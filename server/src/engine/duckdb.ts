@@ -1,3 +1,4 @@
+import { mkdir } from 'node:fs/promises';
 import { type DuckDBConnection, DuckDBInstance, type DuckDBType, DuckDBTypeId } from '@duckdb/node-api';
 
 /** A value bound to a `$1`/`?` placeholder. */
@@ -43,7 +44,11 @@ export class DuckDB {
       autoinstall_known_extensions: 'false',
     };
     if (options.memoryLimit !== undefined) config.memory_limit = options.memoryLimit;
-    if (options.tempDirectory !== undefined) config.temp_directory = options.tempDirectory;
+    if (options.tempDirectory !== undefined) {
+      // DuckDB creates the directory itself but not its parents: without them, spilling fails.
+      await mkdir(options.tempDirectory, { recursive: true });
+      config.temp_directory = options.tempDirectory;
+    }
     const database = new DuckDB(await DuckDBInstance.create(':memory:', config));
     await database.withConnection(async (connection) => {
       // Naive timestamps (Parquet INT96, Delta partition values) are UTC instants.

@@ -6,7 +6,7 @@ import rateLimit from '@fastify/rate-limit';
 import fastifyStatic from '@fastify/static';
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
-import Fastify, { type FastifyInstance, LogController } from 'fastify';
+import Fastify, { type FastifyBaseLogger, type FastifyInstance, LogController } from 'fastify';
 import {
   jsonSchemaTransform,
   jsonSchemaTransformObject,
@@ -20,6 +20,7 @@ import { accessRoutes } from '../auth/access-routes.js';
 import { oauthRoutes } from '../auth/oauth-routes.js';
 import { authRoutes } from '../auth/routes.js';
 import type { AppContext } from '../context.js';
+import { dashboardsRoutes } from '../dashboards/routes.js';
 import { dataCollectionQueryRoutes } from '../datacollections/query-routes.js';
 import { dataCollectionsRoutes } from '../datacollections/routes.js';
 import { deltatablesRoutes } from '../deltatables/routes.js';
@@ -70,6 +71,8 @@ export async function buildApp(context: AppContext, options: AppOptions = {}): P
       ...(options.logStream ? { stream: options.logStream } : {}),
     },
     genReqId: () => randomUUID(),
+    // With logging off, a per-request child logger would be built for nothing.
+    ...(config.logLevel === 'silent' ? { childLoggerFactory: (logger: FastifyBaseLogger) => logger } : {}),
     // One line per request (below) instead of Fastify's two.
     logController: new LogController({ disableRequestLogging: true }),
     bodyLimit: JSON_BODY_LIMIT,
@@ -84,19 +87,22 @@ export async function buildApp(context: AppContext, options: AppOptions = {}): P
     reply.header('x-request-id', request.id);
     done();
   });
-  app.addHook('onResponse', (request, reply, done) => {
-    // The path only: a query string can carry one-time codes (the OAuth callback's `code`).
-    request.log.info(
-      {
-        method: request.method,
-        path: request.url.split('?')[0],
-        statusCode: reply.statusCode,
-        responseTimeMs: reply.elapsedTime,
-      },
-      'request completed',
-    );
-    done();
-  });
+  // The request line is an info line: below that level the hook would only cost time.
+  const logsRequests = ['trace', 'debug', 'info'].includes(config.logLevel);
+  if (logsRequests)
+    app.addHook('onResponse', (request, reply, done) => {
+      // The path only: a query string can carry one-time codes (the OAuth callback's `code`).
+      request.log.info(
+        {
+          method: request.method,
+          path: request.url.split('?')[0],
+          statusCode: reply.statusCode,
+          responseTimeMs: reply.elapsedTime,
+        },
+        'request completed',
+      );
+      done();
+    });
 
   // Only JSON and forms are accepted; anything else is a 415, not a string to guess at.
   app.removeContentTypeParser('text/plain');
@@ -150,6 +156,7 @@ export async function buildApp(context: AppContext, options: AppOptions = {}): P
       await api.register(filesRoutes(context, actorOf));
       await api.register(deltatablesRoutes(context, actorOf));
       await api.register(ingestionRoutes(context, actorOf));
+      await api.register(dashboardsRoutes(context, actorOf));
       // Without jobs there is no /jobs at all: 404, even without a token.
       if (config.jobs.enabled) await api.register(jobsRoutes(context, actorOf));
       if (internalKey !== null) await api.register(internalRoutes(context, internalKey));

@@ -1,4 +1,4 @@
-import { type JobKind, jobKindSchema } from '@service/common';
+import { type QueuedJobKind, queuedJobKindSchema } from '@service/common';
 
 export interface JobTools {
   /** Aborted when the job is cancelled or the worker shuts down. */
@@ -17,6 +17,9 @@ export interface ClaimedJob {
   payload: unknown;
   userId: string | null;
   projectId: string | null;
+  /** The worker running it (`host:pid:id`) and which attempt this is (1 the first time). */
+  worker: string;
+  attempt: number;
 }
 
 /** Does the work of one kind of job and answers its result. */
@@ -24,20 +27,20 @@ export type JobHandler = (job: ClaimedJob, tools: JobTools) => Promise<unknown>;
 
 /** One handler per job kind; workers refuse to start unless every kind has one. */
 export class JobHandlers {
-  private readonly handlers = new Map<JobKind, JobHandler>();
+  private readonly handlers = new Map<QueuedJobKind, JobHandler>();
 
-  register(kind: JobKind, handler: JobHandler): this {
+  register(kind: QueuedJobKind, handler: JobHandler): this {
     if (this.handlers.has(kind)) throw new Error(`job kind ${kind} has two handlers`);
     this.handlers.set(kind, handler);
     return this;
   }
 
   get(kind: string): JobHandler | undefined {
-    return this.handlers.get(kind as JobKind);
+    return this.handlers.get(kind as QueuedJobKind);
   }
 
   assertComplete(): void {
-    const missing = jobKindSchema.options.filter((kind) => !this.handlers.has(kind));
+    const missing = queuedJobKindSchema.options.filter((kind) => !this.handlers.has(kind));
     if (missing.length > 0) throw new Error(`no handler for job kinds: ${missing.join(', ')}`);
   }
 }

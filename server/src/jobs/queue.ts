@@ -1,4 +1,4 @@
-import type { Job, JobKind } from '@service/common';
+import { type Job, type JobKind, jobKindSchema, type QueuedJobKind } from '@service/common';
 import { type Kysely, sql } from 'kysely';
 import { v7 as uuidv7 } from 'uuid';
 import type { Database } from '../db/database.js';
@@ -56,7 +56,7 @@ export class JobQueue {
   constructor(private readonly database: Database) {}
 
   async enqueue(
-    kind: JobKind,
+    kind: QueuedJobKind,
     payload: unknown,
     owner: { userId: string | null; projectId: string | null },
     db: Kysely<Tables> = this.database.db,
@@ -93,17 +93,53 @@ export class JobQueue {
     return this.database.db.selectFrom('jobs').selectAll().where('job_id', '=', jobId).executeTakeFirst();
   }
 
-  /** Takes the oldest pending job for `worker`, or nothing. One statement: two workers never share a job. */
-  async claim(worker: string): Promise<JobsTable | undefined> {
-    const now = isoNow();
+  /** The claim statement: takes the oldest pending job for `worker`; two workers never share a job. */
+  private claimStatement(worker: string, now: string) {
     const lock = this.database.dialect === 'postgres' ? sql`for update skip locked` : sql``;
-    const result = await sql<JobsTable>`
+    return sql`
       update jobs set status = 'running', lease_owner = ${worker}, lease_expires_at = ${isoAfterSeconds(LEASE_SECONDS)},
         attempts = attempts + 1, started_at = coalesce(started_at, ${now}), step = 'started', updated_at = ${now}
       where job_id = (select job_id from jobs where status = 'pending' order by created_at, job_id limit 1 ${lock})
         and status = 'pending'
-      returning *`.execute(this.database.db);
+      returning *`;
+  }
+
+  /** Takes the oldest pending job for `worker`, or nothing. One statement: two workers never share a job. */
+  async claim(worker: string): Promise<JobsTable | undefined> {
+    const result = await sql<JobsTable>`${this.claimStatement(worker, isoNow())}`.execute(this.database.db);
     return result.rows[0];
+  }
+
+  /**
+   * Ends `jobId` with success and claims the next pending job for the same worker. On PostgreSQL
+   * both are one statement (two conditional updates in one commit, so a busy worker pays one round
+   * trip per job instead of two); each keeps its own condition, so neither can take or end a job
+   * that is not this worker's. Answers whether the worker still held the ended job, and the next one.
+   */
+  async succeedAndClaim(
+    jobId: string,
+    worker: string,
+    result: unknown,
+  ): Promise<{ held: boolean; next: JobsTable | undefined }> {
+    if (this.database.dialect !== 'postgres') {
+      const held = await this.succeed(jobId, worker, result);
+      return { held, next: await this.claim(worker) };
+    }
+    const now = isoNow();
+    const rows = await sql<Partial<JobsTable> & { ended: number }>`
+      with ended as (
+        update jobs set status = 'success', result = ${JSON.stringify(result ?? null)}, progress = 1, step = 'done',
+          finished_at = ${now}, updated_at = ${now}, lease_owner = null, lease_expires_at = null
+        where job_id = ${jobId} and lease_owner = ${worker} and status = 'running'
+        returning job_id
+      ), claimed as (${this.claimStatement(worker, now)})
+      select (select count(*) from ended)::int as ended, claimed.* from (select 1) as one left join claimed on true`.execute(
+      this.database.db,
+    );
+    const row = rows.rows[0];
+    if (!row) throw new Error('the finish-and-claim statement answered no row');
+    const { ended, ...claimed } = row;
+    return { held: ended === 1, next: claimed.job_id ? (claimed as JobsTable) : undefined };
   }
 
   /** Renews the lease; answers false when the job was cancelled or is no longer this worker's. */
@@ -219,7 +255,8 @@ export class JobQueue {
     limit: number;
     skip: number;
   }) {
-    let query = this.database.db.selectFrom('jobs');
+    // Internal kinds (queue.probe) are the server's own and never listed.
+    let query = this.database.db.selectFrom('jobs').where('kind', 'in', jobKindSchema.options);
     if (filter.userId !== null) query = query.where('user_id', '=', filter.userId);
     if (filter.kind !== undefined) query = query.where('kind', '=', filter.kind);
     if (filter.status !== undefined) query = query.where('status', '=', filter.status as JobsTable['status']);

@@ -1,4 +1,11 @@
-import { idParamsSchema, jobListQuerySchema, jobListSchema, jobSchema, problemSchema } from '@service/common';
+import {
+  idParamsSchema,
+  jobKindSchema,
+  jobListQuerySchema,
+  jobListSchema,
+  jobSchema,
+  problemSchema,
+} from '@service/common';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import type { AppContext } from '../context.js';
 import { notFound } from '../errors.js';
@@ -14,8 +21,9 @@ export function jobsRoutes(context: AppContext, actorOf: Authenticator): Fastify
   const { jobs } = context;
   const load = async (actor: Awaited<ReturnType<Authenticator>>, jobId: string) => {
     const job = await jobs.get(jobId);
-    // Someone else's job answers exactly like a missing one.
-    if (!job) {
+    // Someone else's job answers exactly like a missing one, and so does the server's own
+    // (an internal kind such as queue.probe), even for admins.
+    if (!job || !jobKindSchema.safeParse(job.kind).success) {
       authorize(actor, 'session.read_own');
       throw notFound('job');
     }

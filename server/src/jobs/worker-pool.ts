@@ -1,15 +1,52 @@
 import { randomUUID } from 'node:crypto';
 import { hostname } from 'node:os';
 import type { FastifyBaseLogger } from 'fastify';
-import pg from 'pg';
 import type { DatabaseConfig } from '../config/config.js';
+import { PostgresListener } from '../db/listener.js';
 import type { JobsTable } from '../db/tables.js';
 import { DomainError } from '../errors.js';
 import type { JobHandlers } from './handlers.js';
-import { JOBS_CHANNEL, type JobQueue } from './queue.js';
+import { JOBS_CHANNEL, type JobQueue, LEASE_SECONDS } from './queue.js';
 
 const HEARTBEAT_MS = 500;
 const RECOVERY_MS = 5_000;
+/** Waits between attempts to write the end of a job while the database is away: 0.5 s, doubling up to 5 s. */
+const RETRY_FIRST_MS = 500;
+const RETRY_MAX_MS = 5_000;
+/** While the database stays unreachable, one reminder line this often (not one per attempt). */
+const OUTAGE_REMINDER_MS = 30_000;
+
+/**
+ * Tells the operator once that the database cannot be reached, once more every 30 s while that
+ * lasts, and once that it is back, instead of one line per failed heartbeat, claim or retry.
+ */
+class DatabaseHealth {
+  private downSince: number | null = null;
+  private remindedAt = 0;
+
+  constructor(private readonly log: FastifyBaseLogger) {}
+
+  failed(what: string, error: unknown): void {
+    const now = Date.now();
+    if (this.downSince === null) {
+      this.downSince = now;
+      this.remindedAt = now;
+      this.log.error({ err: error }, `${what} failed; workers keep retrying until the database answers`);
+    } else if (now - this.remindedAt >= OUTAGE_REMINDER_MS) {
+      this.remindedAt = now;
+      this.log.error(
+        { err: error, downSeconds: Math.round((now - this.downSince) / 1000) },
+        `${what} still failing; workers keep retrying`,
+      );
+    }
+  }
+
+  ok(): void {
+    if (this.downSince === null) return;
+    this.log.warn({ downSeconds: Math.round((Date.now() - this.downSince) / 1000) }, 'database reachable again');
+    this.downSince = null;
+  }
+}
 
 class JobCancelled extends Error {
   constructor() {
@@ -22,7 +59,9 @@ class JobCancelled extends Error {
  * Workers that take jobs from the queue and run them. They wake on PostgreSQL NOTIFY (or poll,
  * on SQLite), renew their lease by heartbeat, and abort a task through its AbortSignal when the
  * heartbeat finds the job cancelled. Any number of pools, in any number of processes, may share
- * one queue.
+ * one queue. When the database goes away (restart, failover) they keep running: claims and
+ * heartbeats fail until it is back, the notification connection is opened again, and the end of
+ * a job that finished meanwhile is written once the database answers.
  */
 export class WorkerPool {
   private readonly id = `${hostname()}:${process.pid}:${randomUUID().slice(0, 8)}`;
@@ -30,8 +69,11 @@ export class WorkerPool {
   private readonly loops: Promise<void>[] = [];
   private readonly running = new Map<string, AbortController>();
   private readonly sleepers = new Set<() => void>();
-  private listener: pg.Client | null = null;
+  /** Counts wake-ups, so a loop whose claim found nothing knows whether a job arrived meanwhile. */
+  private wakeups = 0;
+  private listener: PostgresListener | null = null;
   private recovery: NodeJS.Timeout | null = null;
+  private readonly health: DatabaseHealth;
 
   constructor(
     private readonly queue: JobQueue,
@@ -41,6 +83,7 @@ export class WorkerPool {
     private readonly concurrency: number,
   ) {
     handlers.assertComplete();
+    this.health = new DatabaseHealth(log);
   }
 
   private get pollMs(): number {
@@ -49,30 +92,46 @@ export class WorkerPool {
 
   async start(): Promise<void> {
     if (this.concurrency === 0) return;
-    if (this.database.kind === 'postgres') {
-      const client = new pg.Client({ connectionString: this.database.url });
-      client.on('error', (error) => this.log.warn({ err: error }, 'job notification connection lost; polling'));
-      client.on('notification', () => this.wake());
-      await client.connect();
-      await client.query(`LISTEN ${JOBS_CHANNEL}`);
-      this.listener = client;
-    }
+    if (this.database.kind === 'postgres') await this.listen(this.database.url);
     this.recovery = setInterval(() => {
       this.queue.recoverExpired().then(
         (recovered) => {
+          this.health.ok();
           if (recovered > 0) {
             this.log.warn({ recovered }, 'recovered jobs of workers that stopped responding');
             this.wake();
           }
         },
-        (error: unknown) => this.log.error({ err: error }, 'job recovery failed'),
+        (error: unknown) => this.health.failed('job recovery', error),
       );
     }, RECOVERY_MS);
     this.recovery.unref();
     for (let slot = 0; slot < this.concurrency; slot++) this.loops.push(this.loop());
   }
 
+  /**
+   * Opens the connection that LISTENs for new jobs. While it is lost (database restart) the
+   * workers poll, and it is opened again as soon as the database answers.
+   */
+  private async listen(url: string): Promise<void> {
+    this.listener = await PostgresListener.open(url, JOBS_CHANNEL, {
+      notification: () => this.wake(),
+      lost: (reason) =>
+        this.log.warn(
+          { reason },
+          `job notification connection lost; polling every ${this.pollMs / 1000} s while it reconnects`,
+        ),
+      restored: () => {
+        this.log.warn('job notification connection restored');
+        // Jobs queued while it was down sent notifications nobody heard.
+        this.wake();
+      },
+      reconnectFailed: (error) => this.log.debug({ err: error }, 'job notification connection: reconnect failed'),
+    });
+  }
+
   private wake(): void {
+    this.wakeups += 1;
     for (const wakeOne of this.sleepers) wakeOne();
   }
 
@@ -90,64 +149,113 @@ export class WorkerPool {
   }
 
   private async loop(): Promise<void> {
+    // The job claimed together with the end of the previous one, if any.
+    let next: JobsTable | undefined;
     while (!this.stopped) {
-      let job: JobsTable | undefined;
-      try {
-        job = await this.queue.claim(this.id);
-      } catch (error) {
-        if (!this.stopped) this.log.error({ err: error }, 'claiming a job failed');
+      const wakeups = this.wakeups;
+      let job = next;
+      next = undefined;
+      if (!job) {
+        try {
+          job = await this.queue.claim(this.id);
+          this.health.ok();
+        } catch (error) {
+          if (!this.stopped) this.health.failed('claiming a job', error);
+        }
       }
-      if (job) await this.run(job);
-      else await this.idle();
+      if (job) next = await this.run(job);
+      // A job queued while the claim ran has already sent its notification: claim again at once.
+      else if (this.wakeups === wakeups) await this.idle();
     }
   }
 
-  private async run(job: JobsTable): Promise<void> {
+  /**
+   * Writes the end of a job, retrying while the database is unreachable, for as long as the lease
+   * would last.
+   */
+  private async persist<T>(write: () => Promise<T>): Promise<T> {
+    const deadline = Date.now() + LEASE_SECONDS * 1000;
+    for (let delay = RETRY_FIRST_MS; ; delay = Math.min(delay * 2, RETRY_MAX_MS)) {
+      try {
+        const answer = await write();
+        this.health.ok();
+        return answer;
+      } catch (error) {
+        if (this.stopped || Date.now() + delay > deadline) throw error;
+        this.health.failed('recording the end of a job', error);
+        await new Promise((resolve) => setTimeout(resolve, delay));
+      }
+    }
+  }
+
+  /** Runs one job to its end; answers the next job when it was claimed with the end of this one. */
+  private async run(job: JobsTable): Promise<JobsTable | undefined> {
     const log = this.log.child({ jobId: job.job_id, kind: job.kind });
     const controller = new AbortController();
     this.running.set(job.job_id, controller);
     const heartbeat = setInterval(() => {
       this.queue.heartbeat(job.job_id, this.id).then(
         (held) => {
+          this.health.ok();
           if (!held) controller.abort(new JobCancelled());
         },
-        (error: unknown) => log.warn({ err: error }, 'job heartbeat failed'),
+        (error: unknown) => this.health.failed('job heartbeat', error),
       );
     }, HEARTBEAT_MS);
     try {
-      const handler = this.handlers.get(job.kind);
-      if (!handler) throw new DomainError('internal_error', `no handler for job kind ${job.kind}`);
-      log.info('job started');
-      const result = await handler(
-        {
-          jobId: job.job_id,
-          payload: JSON.parse(job.payload) as unknown,
-          userId: job.user_id,
-          projectId: job.project_id,
-        },
-        {
-          signal: controller.signal,
-          report: (update) => this.queue.report(job.job_id, this.id, update),
-          checkpoint: async () => {
-            if (!(await this.queue.heartbeat(job.job_id, this.id))) controller.abort(new JobCancelled());
-            controller.signal.throwIfAborted();
+      let outcome: { result: unknown } | { error: unknown };
+      try {
+        const handler = this.handlers.get(job.kind);
+        if (!handler) throw new DomainError('internal_error', `no handler for job kind ${job.kind}`);
+        log.info('job started');
+        const result = await handler(
+          {
+            jobId: job.job_id,
+            payload: JSON.parse(job.payload) as unknown,
+            userId: job.user_id,
+            projectId: job.project_id,
+            worker: this.id,
+            attempt: job.attempts,
           },
-        },
-      );
-      controller.signal.throwIfAborted();
-      if (await this.queue.succeed(job.job_id, this.id, result)) log.info('job succeeded');
-    } catch (error) {
-      if (controller.signal.aborted) {
+          {
+            signal: controller.signal,
+            report: (update) => this.queue.report(job.job_id, this.id, update),
+            checkpoint: async () => {
+              if (!(await this.queue.heartbeat(job.job_id, this.id))) controller.abort(new JobCancelled());
+              controller.signal.throwIfAborted();
+            },
+          },
+        );
+        controller.signal.throwIfAborted();
+        outcome = { result };
+      } catch (error) {
+        outcome = { error };
+      }
+      if ('error' in outcome && controller.signal.aborted) {
         log.info({ reason: String(controller.signal.reason) }, 'job stopped');
-      } else {
-        const failure =
-          error instanceof DomainError
-            ? { code: error.code, message: error.message }
-            : { code: 'internal_error', message: error instanceof Error ? error.message : String(error) };
-        if (!(error instanceof DomainError)) log.error({ err: error }, 'job failed');
-        await this.queue
-          .fail(job.job_id, this.id, failure)
-          .catch((failError: unknown) => log.error({ err: failError }, 'recording a job failure failed'));
+        return;
+      }
+      try {
+        if ('result' in outcome) {
+          // A worker that goes on takes its next job in the same statement (one round trip).
+          const { result } = outcome;
+          const { held, next } = this.stopped
+            ? { held: await this.persist(() => this.queue.succeed(job.job_id, this.id, result)), next: undefined }
+            : await this.persist(() => this.queue.succeedAndClaim(job.job_id, this.id, result));
+          if (held) log.info('job succeeded');
+          else log.warn('job finished after it was cancelled or handed to another worker; its result is dropped');
+          return next;
+        } else {
+          const { error } = outcome;
+          const failure =
+            error instanceof DomainError
+              ? { code: error.code, message: error.message }
+              : { code: 'internal_error', message: error instanceof Error ? error.message : String(error) };
+          if (!(error instanceof DomainError)) log.error({ err: error }, 'job failed');
+          await this.persist(() => this.queue.fail(job.job_id, this.id, failure));
+        }
+      } catch (error) {
+        log.error({ err: error }, 'recording the end of a job failed; its lease expires and another worker retries it');
       }
     } finally {
       clearInterval(heartbeat);
@@ -162,6 +270,6 @@ export class WorkerPool {
     for (const controller of this.running.values()) controller.abort(new Error('worker shutting down'));
     if (this.recovery) clearInterval(this.recovery);
     await Promise.allSettled(this.loops);
-    await this.listener?.end().catch(() => undefined);
+    await this.listener?.close();
   }
 }

@@ -9,6 +9,21 @@ export interface SharedResource {
   isPublic: boolean;
 }
 
+/**
+ * A dashboard as the policy sees it: its own members, plus its project's. Project owners and
+ * editors manage the project's dashboards (as owners: edit, share, delete); project viewers read
+ * them; a public project's dashboards are public too (their data already is).
+ */
+export function dashboardResource(dashboard: SharedResource, project: SharedResource): SharedResource {
+  const union = (...lists: (readonly string[])[]) => [...new Set(lists.flat())];
+  return {
+    owners: union(dashboard.owners, project.owners, project.editors),
+    editors: dashboard.editors,
+    viewers: union(dashboard.viewers, project.viewers),
+    isPublic: dashboard.isPublic || project.isPublic,
+  };
+}
+
 /** The actor's standing on a shared resource, strongest first; `null` means none at all. */
 export type ResourceRole = 'admin' | 'owner' | 'editor' | 'viewer' | 'public' | null;
 

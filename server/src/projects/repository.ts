@@ -1,6 +1,7 @@
 import { type Kysely, type SqlBool, sql } from 'kysely';
 import type { ProjectMembersTable, ProjectsTable, Tables } from '../db/tables.js';
 import type { SharedResource } from '../policy/policy.js';
+import { asSharedResource as membersAsResource } from '../sharing/members.js';
 
 export interface ProjectRecord {
   row: ProjectsTable;
@@ -9,8 +10,7 @@ export interface ProjectRecord {
 
 /** A project as the policy sees it. */
 export function asSharedResource(record: ProjectRecord): SharedResource {
-  const by = (role: ProjectMembersTable['role']) => record.members.filter((m) => m.role === role).map((m) => m.user_id);
-  return { owners: by('owner'), editors: by('editor'), viewers: by('viewer'), isPublic: record.row.is_public === 1 };
+  return membersAsResource(record.members, record.row.is_public === 1);
 }
 
 export class ProjectsRepository {

@@ -8,7 +8,7 @@ import { isoNow } from '../db/time.js';
 import { DomainError, notFound } from '../errors.js';
 import type { Actor, UserActor } from '../policy/actor.js';
 import { authorize, type ResourceAction } from '../policy/policy.js';
-import { normalizeEmail } from '../users/repository.js';
+import { resolveMembers } from '../sharing/members.js';
 import { presentProject } from './presenters.js';
 import { asSharedResource, type ProjectRecord, ProjectsRepository } from './repository.js';
 
@@ -112,39 +112,7 @@ export class ProjectsService {
     request: { owners: string[]; editors: string[]; viewers: string[]; is_public: boolean },
   ): Promise<Project> {
     await this.access(actor, projectId, 'resource.share');
-    const wanted = [
-      ...request.owners.map((who, index) => ({ who, role: 'owner' as const, path: `body.owners[${index}]` })),
-      ...request.editors.map((who, index) => ({ who, role: 'editor' as const, path: `body.editors[${index}]` })),
-      ...request.viewers.map((who, index) => ({ who, role: 'viewer' as const, path: `body.viewers[${index}]` })),
-    ];
-    const users = await this.database.db
-      .selectFrom('users')
-      .select(['id', 'email_normalized'])
-      .where((eb) =>
-        eb.or([
-          eb(
-            'id',
-            'in',
-            wanted.map((w) => w.who),
-          ),
-          eb(
-            'email_normalized',
-            'in',
-            wanted.map((w) => normalizeEmail(w.who)),
-          ),
-        ]),
-      )
-      .execute();
-    const members = new Map<string, 'owner' | 'editor' | 'viewer'>();
-    const problems: { path: string; message: string }[] = [];
-    for (const { who, role, path } of wanted) {
-      const user = users.find((u) => u.id === who || u.email_normalized === normalizeEmail(who));
-      if (!user) problems.push({ path, message: `no account ${JSON.stringify(who)}` });
-      else if (members.has(user.id)) problems.push({ path, message: 'this person is listed twice' });
-      else members.set(user.id, role);
-    }
-    if (problems.length > 0)
-      throw new DomainError('validation_failed', 'some members are unknown or listed twice', problems);
+    const members = await resolveMembers(this.database.db, request);
     await this.database.db.transaction().execute(async (trx) => {
       await trx.deleteFrom('project_members').where('project_id', '=', projectId).execute();
       await trx
@@ -157,7 +125,10 @@ export class ProjectsService {
         .where('id', '=', projectId)
         .execute();
     });
-    return this.get(actor, projectId);
+    // The sharing as written, even when it leaves the caller unable to read the project again.
+    const record = await this.repository.find(projectId);
+    if (!record) throw notFound('project');
+    return presentProject(record, actor);
   }
 
   async delete(actor: Actor, projectId: string): Promise<void> {

@@ -45,16 +45,28 @@ export class LocalStorage implements ObjectStorage {
     }
   }
 
-  async putFile(key: string, localPath: string): Promise<{ size: number }> {
+  async putFile(key: string, localPath: string, options: { move?: boolean } = {}): Promise<{ size: number }> {
     this.path(key);
+    if (options.move) {
+      if (!(await stat(localPath)).isFile()) throw new Error(`not a file: ${localPath}`);
+      try {
+        // Same filesystem: the file itself goes into place, atomically, whatever its size.
+        return await this.commit(localPath, key);
+      } catch (error) {
+        if ((error as NodeJS.ErrnoException).code !== 'EXDEV') throw error;
+      }
+    }
     const temporary = await this.temporary();
+    let stored: { size: number };
     try {
       await copyFile(localPath, temporary);
-      return await this.commit(temporary, key);
+      stored = await this.commit(temporary, key);
     } catch (error) {
       await rm(temporary, { force: true });
       throw error;
     }
+    if (options.move) await rm(localPath, { force: true });
+    return stored;
   }
 
   async get(key: string, range?: { start: number; end?: number }): Promise<Readable> {

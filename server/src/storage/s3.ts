@@ -167,7 +167,8 @@ export class S3Storage implements ObjectStorage {
     }
   }
 
-  async putFile(key: string, localPath: string): Promise<{ size: number }> {
+  /** `move` changes nothing here: the file is uploaded, and stays for the caller to delete. */
+  async putFile(key: string, localPath: string, _options?: { move?: boolean }): Promise<{ size: number }> {
     this.objectKey(key);
     const info = await stat(localPath);
     if (!info.isFile()) throw new Error(`not a file: ${localPath}`);

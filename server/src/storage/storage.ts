@@ -15,8 +15,12 @@ export interface ObjectStorage {
   readonly kind: 'local' | 's3';
   /** Writes an object from a stream or buffer; a failed write leaves nothing behind. */
   put(key: string, body: Readable | Buffer | string, options?: { contentType?: string }): Promise<{ size: number }>;
-  /** Uploads a local file (e.g. a Parquet file DuckDB wrote). */
-  putFile(key: string, localPath: string): Promise<{ size: number }>;
+  /**
+   * Stores a local file (e.g. a Parquet file DuckDB wrote). With `move`, the caller gives the file
+   * up: a local directory renames it into place (no copy; across filesystems it copies, then deletes
+   * it), S3 uploads it and leaves it where it is.
+   */
+  putFile(key: string, localPath: string, options?: { move?: boolean }): Promise<{ size: number }>;
   /** Reads an object, optionally a byte range (inclusive `end`); `ObjectNotFound` when absent. */
   get(key: string, range?: { start: number; end?: number }): Promise<Readable>;
   /** Reads a whole (small) object into memory; `ObjectNotFound` when absent. */

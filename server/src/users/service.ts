@@ -2,6 +2,7 @@ import type { AdminUser, CreateUserRequest, ListQuery, Role, UpdateUserRequest }
 import { v7 as uuidv7 } from 'uuid';
 import type { AuditLog } from '../audit/service.js';
 import { hashPassword } from '../auth/passwords.js';
+import type { SessionCache } from '../auth/session-cache.js';
 import type { Database } from '../db/database.js';
 import type { UserRow } from '../db/tables.js';
 import { isoNow } from '../db/time.js';
@@ -31,6 +32,7 @@ export class UsersService {
   constructor(
     private readonly database: Database,
     private readonly audit: AuditLog,
+    private readonly sessionCache: SessionCache,
   ) {
     this.repository = new UsersRepository(database.db);
   }
@@ -112,6 +114,8 @@ export class UsersService {
           .execute();
       }
     });
+    // A cached session carries the user's role and state: drop it everywhere.
+    await this.sessionCache.forgetUser(id);
     return this.get(id);
   }
 
@@ -127,6 +131,7 @@ export class UsersService {
       await repository.delete(id);
       await this.audit.record({ type: 'user.deleted', actorUserId, subjectUserId: id, subjectEmail: row.email }, trx);
     });
+    await this.sessionCache.forgetUser(id);
   }
 
   /**

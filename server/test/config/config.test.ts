@@ -25,6 +25,16 @@ describe('configuration', () => {
     expect(config.auth.temporaryUserRateLimit).toEqual({ max: 10, windowMs: 60_000 });
     expect(config.auth.magicLinkExpiryMinutes).toBe(10);
     expect(config.auth.temporaryUserExpiryHours).toBe(24);
+    expect(config.duckdb).toEqual({ memoryLimitBytes: null });
+  });
+
+  it.each([
+    ['512MiB', 512 * 1024 ** 2],
+    ['2GB', 2e9],
+    [' 1.5 gib ', 1.5 * 1024 ** 3],
+    ['70000KB', 70_000_000],
+  ])('reads the DuckDB memory limit %s as %d bytes', (raw, bytes) => {
+    expect(loadConfig({ SERVICE_DUCKDB_MEMORY_LIMIT: raw }).duckdb.memoryLimitBytes).toBe(bytes);
   });
 
   it.each([
@@ -47,6 +57,13 @@ describe('configuration', () => {
     expect(config.auth.temporaryUserExpiryHours).toBe(1.5);
   });
 
+  it('trusts a session for 2 s by default, never longer than an access token lives, and 0 turns it off', () => {
+    expect(loadConfig({}).auth.sessionCacheMs).toBe(2000);
+    expect(loadConfig({ SERVICE_AUTH_SESSION_CACHE_SECONDS: '0.5' }).auth.sessionCacheMs).toBe(500);
+    expect(loadConfig({ SERVICE_AUTH_SESSION_CACHE_SECONDS: '0' }).auth.sessionCacheMs).toBe(0);
+    expect(loadConfig({ SERVICE_AUTH_ACCESS_TOKEN_TTL_MINUTES: '0.01' }).auth.sessionCacheMs).toBe(600);
+  });
+
   it.each([
     [{ SERVICE_PORT: 'eighty' }, 'SERVICE_PORT: must be an integer from 0 to 65535 (got "eighty")'],
     [
@@ -65,6 +82,15 @@ describe('configuration', () => {
     [{ SERVICE_STORAGE_URL: 'ftp://host/x' }, 'SERVICE_STORAGE_URL: must be a local path'],
     [{ SERVICE_LOG_LEVEL: 'loud' }, 'SERVICE_LOG_LEVEL:'],
     [{ SERVICE_PUBLIC_URL: 'example.org' }, 'SERVICE_PUBLIC_URL: must be an http(s) URL'],
+    [{ SERVICE_AUTH_SESSION_CACHE_SECONDS: '-1' }, 'SERVICE_AUTH_SESSION_CACHE_SECONDS: must be a number, 0 or more'],
+    [
+      { SERVICE_AUTH_SESSION_CACHE_SECONDS: '61', SERVICE_AUTH_ACCESS_TOKEN_TTL_MINUTES: '1' },
+      'SERVICE_AUTH_SESSION_CACHE_SECONDS: must not exceed the access-token lifetime',
+    ],
+    [{ SERVICE_DUCKDB_MEMORY_LIMIT: '80%' }, 'SERVICE_DUCKDB_MEMORY_LIMIT: must be a size like 512MiB or 2GB'],
+    [{ SERVICE_DUCKDB_MEMORY_LIMIT: '1024' }, 'SERVICE_DUCKDB_MEMORY_LIMIT: must be a size like 512MiB or 2GB'],
+    [{ SERVICE_DUCKDB_MEMORY_LIMIT: '1 GB per query' }, 'SERVICE_DUCKDB_MEMORY_LIMIT: must be a size'],
+    [{ SERVICE_DUCKDB_MEMORY_LIMIT: '10MiB' }, 'at least 64 MiB (got "10MiB")'],
   ])('refuses %o with one line naming the variable', (env, expected) => {
     const message = failure(env);
     expect(message).toContain(expected);

@@ -9,6 +9,7 @@ import {
   startTestServer,
   type TestServer,
 } from '../../../test/support/test-server.js';
+import { quoteString } from '../../src/engine/sql.js';
 
 interface Upsert {
   version: number | null;
@@ -141,6 +142,50 @@ describeEachDialect('upsert into Delta tables', (dialect) => {
     expect(rebuilt.body).toMatchObject({ version: 2, rows: 4 });
     const versions = await server.context.tableOf(id).history();
     expect(versions.map((entry) => entry.version)).toEqual([0, 1, 2]);
+  });
+
+  it('writes each row’s run id as a plain string column with its statistics, with and without keys', async () => {
+    for (const keys of [undefined, ['sample']]) {
+      const id = await collection(`runs-${keys ? 'keyed' : 'plain'}`, 'csv', '(?<island>[^/]+)/runs\\.csv', {
+        ...(keys ? { keys } : {}),
+      });
+      const a = (await upload(id, 'Biscoe/runs.csv', 'sample,mass\nA1,1\nA2,2\n', 'run_a')) as { run_id?: string };
+      const b = (await upload(id, 'Dream/runs.csv', 'sample,mass\nB1,3\n', 'run_b')) as { run_id?: string };
+      expect(a.run_id).toBeDefined();
+      expect(a.run_id).not.toBe(b.run_id);
+      expect((await upsert(id)).status).toBe(200);
+      const table = server.context.tableOf(id);
+      const snapshot = await table.snapshot();
+      expect(snapshot.schema.fields.find((field) => field.name === '_run_id')?.type).toBe('string');
+      const connection = await server.context.duckdb.connect();
+      try {
+        const view = await table.view(connection, 'runs_under_test');
+        try {
+          expect(await connection.query('SELECT sample, _run_id FROM runs_under_test ORDER BY sample')).toEqual([
+            { sample: 'A1', _run_id: a.run_id },
+            { sample: 'A2', _run_id: a.run_id },
+            { sample: 'B1', _run_id: b.run_id },
+          ]);
+        } finally {
+          await view.release();
+        }
+        for (const file of snapshot.files) {
+          const path = server.context.delta.storage.localPath(file.key) as string;
+          // A UTF-8 string in the Parquet schema (no ENUM), so that every Delta reader reads it as one.
+          expect(
+            await connection.query(
+              `SELECT type, converted_type, logical_type FROM parquet_schema(${quoteString(path)}) WHERE name = '_run_id'`,
+            ),
+          ).toEqual([{ type: 'BYTE_ARRAY', converted_type: 'UTF8', logical_type: null }]);
+          // Run ids are longer than Delta's 32-character string prefix: a prefix as minimum, no maximum.
+          expect([a.run_id?.slice(0, 32), b.run_id?.slice(0, 32)]).toContain(file.stats?.minValues?._run_id);
+          expect(file.stats?.maxValues).not.toHaveProperty('_run_id');
+          expect(file.stats?.nullCount?._run_id).toBe(0);
+        }
+      } finally {
+        connection.close();
+      }
+    }
   });
 
   it('merges by key: a later file’s row replaces the earlier row with the same key', async () => {

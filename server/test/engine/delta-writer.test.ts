@@ -262,7 +262,7 @@ describe('writing a table', () => {
       minValues: {
         i: 1,
         big: -5,
-        d: -2.25,
+        // d holds NaN, which sorts above every number: no bound of it would be true.
         s: 'a',
         day: '2023-12-31',
         at: '2024-01-01T00:00:00.000Z',
@@ -274,7 +274,6 @@ describe('writing a table', () => {
         i: 3,
         // JSON.parse rounds it (the text above keeps every digit).
         big: 2 ** 53,
-        d: 1.5,
         s: 'b',
         day: '2024-01-02',
         // Truncated to milliseconds, as the protocol says.

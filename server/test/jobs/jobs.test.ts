@@ -108,6 +108,43 @@ describeEachDialect('jobs', (dialect) => {
     expect(ended.status).toBe(409);
     expect(ended.body.code).toBe('job_ended');
   });
+
+  it('runs queue.probe jobs for the server alone: never listed, read or cancelled through /jobs, even by admins', async () => {
+    const { jobs, database } = server.context;
+    const token = admin.access_token;
+    const listed = async () => (await call<{ items: Job[]; total: number }>(server, 'GET', '/jobs', { token })).body;
+    const before = await listed();
+    const probe = await jobs.enqueue('queue.probe', { record: true }, { userId: null, projectId: null });
+    const malformed = await jobs.enqueue('queue.probe', { hold_ms: -1 }, { userId: null, projectId: null });
+    const ended = async (jobId: string) => {
+      for (let i = 0; i < 200; i++) {
+        const row = await jobs.get(jobId);
+        if (row?.finished_at) return row;
+        await new Promise((resolve) => setTimeout(resolve, 50));
+      }
+      throw new Error(`job ${jobId} did not end`);
+    };
+    expect((await ended(probe.job_id)).status).toBe('success');
+    const refused = await ended(malformed.job_id);
+    expect(refused.status).toBe('failed');
+    expect(JSON.parse(refused.error ?? '{}')).toMatchObject({ code: 'internal_error' });
+    const runs = await database.db
+      .selectFrom('queue_probe_runs')
+      .selectAll()
+      .where('job_id', '=', probe.job_id)
+      .execute();
+    expect(runs).toMatchObject([{ attempt: 1 }]);
+
+    const after = await listed();
+    expect(after.total).toBe(before.total);
+    expect(after.items.map((job) => job.kind)).not.toContain('queue.probe');
+    const missing = await call(server, 'GET', '/jobs/00000000-0000-7000-8000-000000000000', { token });
+    const read = await call(server, 'GET', `/jobs/${probe.job_id}`, { token });
+    expect(read.status).toBe(404);
+    expect(read.body).toEqual(missing.body);
+    expect((await call(server, 'POST', `/jobs/${probe.job_id}/cancel`, { token })).status).toBe(404);
+    expect((await call(server, 'GET', '/jobs?kind=queue.probe', { token })).status).toBe(400);
+  });
 });
 
 describe('job cancellation and recovery', () => {
@@ -217,6 +254,44 @@ describe('job cancellation and recovery', () => {
       expect(await server.context.tableOf(collectionId).exists()).toBe(false);
     } finally {
       await pool.stop();
+    }
+  });
+});
+
+describeEachDialect('finishing a job and claiming the next at once', (dialect) => {
+  it('ends only a job the worker holds, and claims only a pending one', async () => {
+    const server = await startTestServer(dialect, { SERVICE_JOBS_WORKERS: '0' });
+    try {
+      const { jobs } = server.context;
+      const owner = { userId: null, projectId: null };
+      const first = await jobs.enqueue('queue.probe', {}, owner);
+      const second = await jobs.enqueue('queue.probe', {}, owner);
+      expect((await jobs.claim('w1'))?.job_id).toBe(first.job_id);
+
+      const handedOver = await jobs.succeedAndClaim(first.job_id, 'w1', { ok: true });
+      expect(handedOver.held).toBe(true);
+      expect(handedOver.next).toMatchObject({
+        job_id: second.job_id,
+        status: 'running',
+        lease_owner: 'w1',
+        attempts: 1,
+      });
+      expect(await jobs.get(first.job_id)).toMatchObject({
+        status: 'success',
+        result: '{"ok":true}',
+        lease_owner: null,
+      });
+
+      // Another worker cannot end it, and finds nothing pending to take.
+      expect(await jobs.succeedAndClaim(second.job_id, 'w2', null)).toEqual({ held: false, next: undefined });
+      expect((await jobs.get(second.job_id))?.status).toBe('running');
+      // Once cancelled, its holder cannot end it either.
+      await jobs.cancel(second.job_id);
+      expect((await jobs.succeedAndClaim(second.job_id, 'w1', null)).held).toBe(false);
+      expect((await jobs.get(second.job_id))?.status).toBe('cancelled');
+    } finally {
+      await server.stop();
+      await server.database.drop();
     }
   });
 });

@@ -1,6 +1,13 @@
 import { describe, expect, it } from 'vitest';
 import type { Actor } from '../../src/policy/actor.js';
-import { authorize, can, type ResourceAction, roleOn, type SharedResource } from '../../src/policy/policy.js';
+import {
+  authorize,
+  can,
+  dashboardResource,
+  type ResourceAction,
+  roleOn,
+  type SharedResource,
+} from '../../src/policy/policy.js';
 
 const user = (userId: string, role: 'admin' | 'user' = 'user', isTemporary = false): Actor => ({
   kind: 'user',
@@ -83,6 +90,42 @@ describe('policy on shared resources', () => {
     expect(roleOn(user('both'), { owners: ['both'], editors: ['both'], viewers: [], isPublic: false })).toBe('owner');
     expect(roleOn(actors.other, privateResource)).toBeNull();
     expect(roleOn(actors.other, publicResource)).toBe('public');
+  });
+});
+
+describe('policy on dashboards', () => {
+  // The dashboard's own members are d-*, its project's are the usual owner/editor/viewer.
+  const dashboard: SharedResource = {
+    owners: ['d-owner'],
+    editors: ['d-editor'],
+    viewers: ['d-viewer'],
+    isPublic: false,
+  };
+  const onDashboard = (name: string, project: SharedResource = privateResource) =>
+    (['resource.read', 'resource.edit', 'resource.share', 'resource.delete'] as const).filter((action) =>
+      can(user(name), action, dashboardResource(dashboard, project)),
+    );
+
+  it("gives its own members their roles, and the project's owners and editors the management of it", () => {
+    const all = ['resource.read', 'resource.edit', 'resource.share', 'resource.delete'];
+    expect(onDashboard('d-owner')).toEqual(all);
+    expect(onDashboard('d-editor')).toEqual(['resource.read', 'resource.edit']);
+    expect(onDashboard('d-viewer')).toEqual(['resource.read']);
+    expect(onDashboard('owner')).toEqual(all);
+    expect(onDashboard('editor')).toEqual(all);
+    expect(onDashboard('viewer')).toEqual(['resource.read']);
+    expect(onDashboard('other')).toEqual([]);
+    expect(can(actors.admin, 'resource.delete', dashboardResource(dashboard, privateResource))).toBe(true);
+  });
+
+  it('is public when it or its project is, for reading only', () => {
+    const publicDashboard = dashboardResource({ ...dashboard, isPublic: true }, privateResource);
+    expect(can(actors.anonymousPublicMode, 'resource.read', publicDashboard)).toBe(true);
+    expect(can(actors.anonymousAuthMode, 'resource.read', publicDashboard)).toBe(false);
+    expect(can(actors.other, 'resource.edit', publicDashboard)).toBe(false);
+    // The project stays private: a public dashboard opens nothing else of it.
+    expect(can(actors.anonymousPublicMode, 'resource.read', privateResource)).toBe(false);
+    expect(can(actors.other, 'resource.read', dashboardResource(dashboard, publicResource))).toBe(true);
   });
 });
 

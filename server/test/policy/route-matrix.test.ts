@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { Readable } from 'node:stream';
-import type { AuthMode } from '@service/common';
+import { type AuthMode, createDashboardRequestSchema } from '@service/common';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   ADMIN,
@@ -29,6 +29,8 @@ interface Fixture {
   dataCollectionId: string;
   runId: string;
   fileId: string;
+  /** A private dashboard of the project, created by its owner: a table and a text component. */
+  dashboardId: string;
 }
 
 interface World {
@@ -341,6 +343,58 @@ const rows: Record<string, Row> = {
     request: async (w) => ({ path: `/projects/${(await w.freshFixture()).projectId}/ingest`, options: { json: {} } }),
     expected: onProject(200, editors),
   },
+  'GET /service/api/v1/dashboards': {
+    request: async (w) => ({ path: `/dashboards?project_id=${w.p.projectId}` }),
+    expected: (mode, actor) => (actor === 'anonymous' && mode === 'auth' ? 401 : 200),
+  },
+  'POST /service/api/v1/dashboards': {
+    request: async (w) => ({
+      path: '/dashboards',
+      options: {
+        json: {
+          project_id: w.p.projectId,
+          title: `d-${randomUUID()}`,
+          components: [{ component_id: 't', type: 'table', data_collection_id: w.p.dataCollectionId }],
+        },
+      },
+    }),
+    expected: onProject(201, editors),
+  },
+  'GET /service/api/v1/dashboards/{id}': {
+    request: async (w) => ({ path: `/dashboards/${w.p.dashboardId}` }),
+    expected: reading,
+  },
+  // The project's owners and editors manage its dashboards; its viewers read them.
+  'PUT /service/api/v1/dashboards/{id}': {
+    request: async (w) => ({
+      path: `/dashboards/${w.p.dashboardId}`,
+      options: {
+        json: {
+          title: `d-${randomUUID()}`,
+          components: [
+            { component_id: 'table', type: 'table', data_collection_id: w.p.dataCollectionId, page_size: 10 },
+            { component_id: 'intro', type: 'text', markdown: randomUUID() },
+          ],
+        },
+      },
+    }),
+    expected: onProject(200, editors),
+  },
+  'PUT /service/api/v1/dashboards/{id}/permissions': {
+    request: async (w) => ({
+      path: `/dashboards/${w.p.dashboardId}/permissions`,
+      options: { json: { owners: ['owner@example.org'], is_public: false } },
+    }),
+    expected: onProject(200, editors),
+  },
+  'DELETE /service/api/v1/dashboards/{id}': {
+    request: async (w) => ({ path: `/dashboards/${(await w.freshFixture()).dashboardId}` }),
+    expected: onProject(204, editors),
+  },
+  'GET /service/api/v1/dashboards/{id}/components/{component_id}/rows': {
+    request: async (w) => ({ path: `/dashboards/${w.p.dashboardId}/components/table/rows?limit=5&sort=sample:desc` }),
+    expected: reading,
+  },
   'GET /service/api/v1/jobs': { request: async () => ({ path: '/jobs' }), expected: signedIn(200) },
   'GET /service/api/v1/jobs/{id}': {
     request: async (w) => ({ path: `/jobs/${await ownersJob(w)}` }),
@@ -551,12 +605,25 @@ for (const mode of Object.keys(modes) as AuthMode[]) {
         });
         // The collection has a table, so every query route has data to answer with.
         await context.upserts.upsert(owner, { data_collection_id: collection.data_collection_id });
+        const dashboard = await context.dashboards.create(
+          owner,
+          createDashboardRequestSchema.parse({
+            project_id: project.project_id,
+            title: 'Overview',
+            components: [
+              { component_id: 'table', type: 'table', data_collection_id: collection.data_collection_id },
+              { component_id: 'intro', type: 'text', markdown: '# Measurements' },
+            ],
+            layout: [{ component_id: 'table', x: 0, y: 0, w: 12, h: 6 }],
+          }),
+        );
         return {
           projectId: project.project_id,
           workflowId: workflow.workflow_id,
           dataCollectionId: collection.data_collection_id,
           runId,
           fileId: file.file_id,
+          dashboardId: dashboard.dashboard_id,
         };
       };
       world = {

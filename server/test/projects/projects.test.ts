@@ -115,6 +115,26 @@ describeEachDialect('projects', (dialect) => {
     expect((await call(server, 'GET', `/projects/${id}`)).status).toBe(401);
   });
 
+  it('answers the sharing as written when the owner hands the project over and loses sight of it', async () => {
+    const project = (await create(ada.access_token, { name: 'Handed over' })).body;
+    const answer = await call<Project>(server, 'PUT', `/projects/${project.project_id}/permissions`, {
+      token: ada.access_token,
+      json: { owners: ['bob@example.org'], is_public: false },
+    });
+    expect(answer.status).toBe(200);
+    expect(answer.body.permissions.owners.map((m) => m.email)).toEqual(['bob@example.org']);
+    expect(answer.body.my_role).toBeNull();
+    expect((await call(server, 'GET', `/projects/${project.project_id}`, { token: ada.access_token })).status).toBe(
+      404,
+    );
+    const bobs = await call<Project>(server, 'GET', `/projects/${project.project_id}`, { token: bob.access_token });
+    expect(bobs.body.my_role).toBe('owner');
+    // Later tests count the projects people see.
+    expect((await call(server, 'DELETE', `/projects/${project.project_id}`, { token: bob.access_token })).status).toBe(
+      204,
+    );
+  });
+
   it('refuses unknown members, people listed twice, and an empty owner list, changing nothing', async () => {
     const project = (await create(ada.access_token, { name: 'Guarded' })).body;
     const answer = await call(server, 'PUT', `/projects/${project.project_id}/permissions`, {

@@ -1,5 +1,6 @@
 import { createHash, randomBytes, randomUUID } from 'node:crypto';
-import { mkdtemp, readdir, rm, writeFile } from 'node:fs/promises';
+import { statSync } from 'node:fs';
+import { mkdtemp, readdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Readable } from 'node:stream';
@@ -99,6 +100,17 @@ function generated(total: number, options: { failAt?: number; delayMs?: number; 
   };
 }
 
+/** A directory on another filesystem than the temp dir (a tmpfs), to move files across devices; null without one. */
+const crossDevice = (() => {
+  try {
+    return statSync('/dev/shm').isDirectory() && statSync('/dev/shm').dev !== statSync(tmpdir()).dev
+      ? '/dev/shm'
+      : null;
+  } catch {
+    return null;
+  }
+})();
+
 const UNSAFE_KEYS = ['../x', '/abs', 'a//b', 'a/./b', 'a/../b', '', 'a/', 'a\\b'];
 
 for (const backend of backends) {
@@ -161,6 +173,59 @@ for (const backend of backends) {
         await rm(dir, { recursive: true, force: true });
       }
     });
+
+    it('takes over local files given up with move, and leaves them when the move fails', async () => {
+      fresh();
+      const dir = await mkdtemp(join(tmpdir(), 'storage-move-'));
+      try {
+        const file = join(dir, 'data.parquet');
+        const content = randomBytes(70_000);
+        await writeFile(file, content);
+        const before = await stat(file);
+        expect(await storage.putFile(`${ns}/moved.parquet`, file, { move: true })).toEqual({ size: 70_000 });
+        expect((await storage.getBuffer(`${ns}/moved.parquet`)).equals(content)).toBe(true);
+        if (storage.kind === 'local') {
+          // Renamed, not copied: the same file, now under the storage root, and gone from where it was.
+          expect((await stat(storage.localPath(`${ns}/moved.parquet`) as string)).ino).toBe(before.ino);
+          await expect(stat(file)).rejects.toThrow(/ENOENT/);
+        } else {
+          expect((await readFile(file)).equals(content)).toBe(true);
+        }
+        // Over an existing object: replaced whole.
+        const second = randomBytes(1000);
+        await writeFile(file, second);
+        expect(await storage.putFile(`${ns}/moved.parquet`, file, { move: true })).toEqual({ size: 1000 });
+        expect((await storage.getBuffer(`${ns}/moved.parquet`)).equals(second)).toBe(true);
+
+        await expect(storage.putFile(`${ns}/missing`, join(dir, 'missing'), { move: true })).rejects.toThrow(/ENOENT/);
+        await expect(storage.putFile(`${ns}/a-directory`, dir, { move: true })).rejects.toThrow();
+        expect(await storage.head(`${ns}/missing`)).toBeNull();
+        expect(await storage.head(`${ns}/a-directory`)).toBeNull();
+        expect((await stat(dir)).isDirectory()).toBe(true);
+        expect(await harness.leftovers()).toEqual([]);
+      } finally {
+        await rm(dir, { recursive: true, force: true });
+      }
+    });
+
+    it.runIf(backend.name === 'local' && crossDevice !== null)(
+      'moves a file from another filesystem by copying it, then deleting it',
+      async () => {
+        fresh();
+        const dir = await mkdtemp(join(crossDevice as string, 'storage-move-'));
+        try {
+          const file = join(dir, 'data.parquet');
+          const content = randomBytes(50_000);
+          await writeFile(file, content);
+          expect(await storage.putFile(`${ns}/crossed.parquet`, file, { move: true })).toEqual({ size: 50_000 });
+          expect((await storage.getBuffer(`${ns}/crossed.parquet`)).equals(content)).toBe(true);
+          await expect(stat(file)).rejects.toThrow(/ENOENT/);
+          expect(await harness.leftovers()).toEqual([]);
+        } finally {
+          await rm(dir, { recursive: true, force: true });
+        }
+      },
+    );
 
     it('overwrites atomically: readers see the old object until the new one is complete', async () => {
       fresh();

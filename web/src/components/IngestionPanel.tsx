@@ -19,14 +19,16 @@ import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useEffect, useRef, useState } from 'react';
 import { errorMessage } from '../api/client.js';
 import { useApi } from '../auth/session.js';
+import { invalidateTableQueries } from '../explorer/queries.js';
+import { formatDate } from '../format/date.js';
 import { formatDuration, jobEnded, statusColor, triggerReasonText } from '../jobs/format.js';
 import { useJob } from '../jobs/useJob.js';
-import { formatDate } from '../pages/ProjectsPage.js';
 import { JobStatusCard } from './JobStatusCard.js';
 
 /** Everything that shows a project's data, refreshed after an ingestion. */
 export function invalidateProjectData(queryClient: ReturnType<typeof useQueryClient>, projectId: string): void {
-  for (const key of ['workflows', 'datacollections', 'datacollection', 'preview', 'ingestion-runs', 'jobs']) {
+  invalidateTableQueries(queryClient);
+  for (const key of ['workflows', 'datacollections', 'datacollection', 'ingestion-runs', 'jobs']) {
     void queryClient.invalidateQueries({
       queryKey: [key],
       predicate: (query) => (key === 'workflows' || key === 'ingestion-runs' ? query.queryKey[1] === projectId : true),

@@ -19,6 +19,7 @@ import { useEffect, useState } from 'react';
 import { Link, Outlet, useLocation, useNavigate } from 'react-router';
 import { formatRemaining } from '../auth/plan.js';
 import { useAuth } from '../auth/session.js';
+import { AdminNavLinks } from './AdminNav.js';
 import { SignInModal } from './SignInOptions.js';
 
 function ColorSchemeToggle() {
@@ -151,6 +152,7 @@ export function Layout() {
             {user !== null && capabilities.features.includes('jobs') && (
               <NavLink component={Link} to="/jobs" label="Jobs" active={location.pathname.startsWith('/jobs')} />
             )}
+            <AdminNavLinks />
           </Stack>
           <Stack gap="xs">
             {plan.badge && (

@@ -6,6 +6,7 @@ import type { z } from 'zod';
 import { errorMessage, isApiError } from '../api/client.js';
 import { type UploadHandle, type UploadProgress, uploadWithProgress } from '../api/upload.js';
 import { useApi } from '../auth/session.js';
+import { invalidateTableQueries } from '../explorer/queries.js';
 import { formatBytes } from '../jobs/format.js';
 
 type Uploaded = z.infer<typeof fileSchema>;
@@ -78,7 +79,7 @@ export function UploadPanel({ collection }: { collection: DataCollection }) {
         json: { data_collection_id: collection.data_collection_id },
       }),
     onSuccess: () => {
-      void queryClient.invalidateQueries({ queryKey: ['preview', collection.data_collection_id] });
+      invalidateTableQueries(queryClient, collection.data_collection_id);
     },
   });
 

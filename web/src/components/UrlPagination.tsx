@@ -1,27 +1,30 @@
 import { Pagination } from '@mantine/core';
 import { useSearchParams } from 'react-router';
 
-function pageOf(params: URLSearchParams): number {
-  return Math.max(1, Number(params.get('page') ?? '1') || 1);
+function pageOf(params: URLSearchParams, param: string): number {
+  return Math.max(1, Number(params.get(param) ?? '1') || 1);
 }
 
-/** The 1-based page number kept in the address bar (`?page=`), so a reload or a shared link keeps it. */
-export function usePageParam(): number {
+/**
+ * The 1-based page number kept in the address bar (`?page=`, or `param` when a screen has two
+ * paged lists), so a reload or a shared link keeps it.
+ */
+export function usePageParam(param = 'page'): number {
   const [params] = useSearchParams();
-  return pageOf(params);
+  return pageOf(params, param);
 }
 
-/** Pagination that writes `?page=`, keeping the other query parameters; hidden for a single page. */
-export function UrlPagination({ pages, label }: { pages: number; label: string }) {
+/** Pagination that writes `?page=` (or `param`), keeping the other query parameters; hidden for a single page. */
+export function UrlPagination({ pages, label, param = 'page' }: { pages: number; label: string; param?: string }) {
   const [params, setParams] = useSearchParams();
   if (pages <= 1) return null;
   return (
     <Pagination
       total={pages}
-      value={pageOf(params)}
+      value={pageOf(params, param)}
       onChange={(value) => {
         const next = new URLSearchParams(params);
-        next.set('page', String(value));
+        next.set(param, String(value));
         setParams(next);
       }}
       aria-label={label}

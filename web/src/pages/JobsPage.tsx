@@ -19,9 +19,9 @@ import { Link, useParams, useSearchParams } from 'react-router';
 import { errorMessage, isApiError } from '../api/client.js';
 import { useApi, useAuth } from '../auth/session.js';
 import { JobStatusCard } from '../components/JobStatusCard.js';
+import { formatDate } from '../format/date.js';
 import { formatDuration, jobEnded, jobProgress, statusColor } from '../jobs/format.js';
 import { useJob } from '../jobs/useJob.js';
-import { formatDate } from './ProjectsPage.js';
 
 const PAGE_SIZE = 25;
 const KINDS = jobKindSchema.options;

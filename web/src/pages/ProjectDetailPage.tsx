@@ -9,118 +9,79 @@ import {
   Loader,
   SimpleGrid,
   Stack,
-  Table,
   Text,
   Title,
   UnstyledButton,
 } from '@mantine/core';
 import {
   type DataCollection,
+  dashboardListSchema,
   dataCollectionListSchema,
   dataCollectionSchema,
-  previewAnswerSchema,
   projectSchema,
   type Workflow,
   workflowListSchema,
 } from '@service/common';
-import { keepPreviousData, useQuery } from '@tanstack/react-query';
+import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { lazy, Suspense, useEffect } from 'react';
 import { Link, useParams, useSearchParams } from 'react-router';
 import { errorMessage, isApiError } from '../api/client.js';
 import { useApi } from '../auth/session.js';
 import { IngestionPanel } from '../components/IngestionPanel.js';
-import { UploadPanel } from '../components/UploadPanel.js';
-import { UrlPagination, usePageParam } from '../components/UrlPagination.js';
-import { formatDate } from './ProjectsPage.js';
+import { PermissionsPanel } from '../components/PermissionsPanel.js';
+import { usePageParam } from '../components/UrlPagination.js';
+import { preloadExplorer, previewQuery } from '../explorer/queries.js';
+import { readExplorerState } from '../explorer/url-state.js';
+import { formatDate } from '../format/date.js';
 
-const PREVIEW_PAGE_SIZE = 25;
+// The explorer (its tables, tabs, drawer and their queries) loads only once a collection is chosen.
+const DataExplorer = lazy(() => preloadExplorer().then((module) => ({ default: module.DataExplorer })));
 
-function formatCell(value: unknown): string {
-  if (value === null || value === undefined) return '∅';
-  if (typeof value === 'object') return JSON.stringify(value);
-  return String(value);
-}
-
-function PreviewTable({ collection, canEdit }: { collection: DataCollection; canEdit: boolean }) {
+function DashboardList({ projectId }: { projectId: string }) {
   const api = useApi();
-  const page = usePageParam();
-  const preview = useQuery({
-    queryKey: ['preview', collection.data_collection_id, page],
+  const dashboards = useQuery({
+    queryKey: ['dashboards', projectId],
     queryFn: ({ signal }) =>
-      api.request(`/datacollections/${collection.data_collection_id}/preview`, previewAnswerSchema, {
-        query: { limit: PREVIEW_PAGE_SIZE, skip: (page - 1) * PREVIEW_PAGE_SIZE },
-        signal,
-      }),
-    placeholderData: keepPreviousData,
+      api.request('/dashboards', dashboardListSchema, { query: { project_id: projectId, limit: 200 }, signal }),
   });
-  let body: React.ReactNode;
-  if (preview.isPending) body = <Loader aria-label="Loading preview" />;
-  else if (preview.isError) {
-    body = (
-      <Alert color="red" role="alert" title="Could not load the preview">
-        {errorMessage(preview.error)}
-      </Alert>
-    );
-  } else if (preview.data.columns.length === 0) {
-    body = <Text c="dimmed">No data yet: upload or ingest files for this collection.</Text>;
-  } else {
-    const { columns, rows, total } = preview.data;
-    const pages = Math.max(1, Math.ceil(total / PREVIEW_PAGE_SIZE));
-    body = (
-      <Stack gap="sm">
-        <Text size="sm" c="dimmed">
-          {total.toLocaleString()} rows · version {preview.data.version ?? '—'}
-        </Text>
-        <Table.ScrollContainer minWidth={columns.length * 120} maxHeight={520}>
-          <Table striped withTableBorder withColumnBorders stickyHeader aria-label={`Preview of ${collection.tag}`}>
-            <Table.Thead>
-              <Table.Tr>
-                {columns.map((column) => (
-                  <Table.Th key={column.name} title={column.description ?? column.type}>
-                    {column.name}
-                    <Text span size="xs" c="dimmed" ml={4}>
-                      {column.type}
-                    </Text>
-                  </Table.Th>
-                ))}
-              </Table.Tr>
-            </Table.Thead>
-            <Table.Tbody>
-              {rows.map((row, index) => (
-                // biome-ignore lint/suspicious/noArrayIndexKey: preview rows have no identity of their own.
-                <Table.Tr key={index}>
-                  {columns.map((column) => (
-                    <Table.Td key={column.name}>
-                      <Text size="sm" ff="monospace" truncate maw={280}>
-                        {formatCell(row[column.name])}
-                      </Text>
-                    </Table.Td>
-                  ))}
-                </Table.Tr>
-              ))}
-            </Table.Tbody>
-          </Table>
-        </Table.ScrollContainer>
-        <UrlPagination pages={pages} label="Preview pages" />
-      </Stack>
-    );
-  }
   return (
-    <Card withBorder radius="md" component="section" aria-label={`Data collection ${collection.tag}`}>
-      <Stack gap="sm">
-        <Group justify="space-between">
-          <Title order={3}>{collection.tag}</Title>
-          <Group gap="xs">
-            <Badge variant="light">{collection.format}</Badge>
-            {collection.keys && <Badge variant="outline">keys: {collection.keys.join(', ')}</Badge>}
-          </Group>
-        </Group>
-        <Text size="sm">
-          Pattern <Code>{collection.pattern}</Code>
+    <Stack gap="xs" component="section" aria-label="Dashboards">
+      <Title order={2} size="h3">
+        Dashboards
+      </Title>
+      {dashboards.isPending && <Loader size="sm" aria-label="Loading dashboards" />}
+      {dashboards.isError && (
+        <Alert color="red" role="alert">
+          {errorMessage(dashboards.error)}
+        </Alert>
+      )}
+      {dashboards.data && dashboards.data.items.length === 0 && (
+        <Text size="sm" c="dimmed">
+          No dashboards yet. <Code>service ingest</Code> makes an overview dashboard of a results folder.
         </Text>
-        {canEdit && <UploadPanel collection={collection} />}
-        {body}
-      </Stack>
-    </Card>
+      )}
+      {dashboards.data && dashboards.data.items.length > 0 && (
+        <Stack gap={4} component="ul" style={{ listStyle: 'none', padding: 0, margin: 0 }}>
+          {dashboards.data.items.map((dashboard) => (
+            <li key={dashboard.dashboard_id}>
+              <Group gap="xs">
+                <Anchor component={Link} to={`/dashboards/${dashboard.dashboard_id}`} fw={500}>
+                  {dashboard.title}
+                </Anchor>
+                <Text size="xs" c="dimmed">
+                  {dashboard.components.length} component(s) · updated {formatDate(dashboard.updated_at)}
+                </Text>
+                {dashboard.is_public && (
+                  <Badge size="xs" variant="outline">
+                    public
+                  </Badge>
+                )}
+              </Group>
+            </li>
+          ))}
+        </Stack>
+      )}
+    </Stack>
   );
 }
 
@@ -221,6 +182,25 @@ export function ProjectDetailPage() {
     queryFn: ({ signal }) => api.request(`/datacollections/${selectedId}`, dataCollectionSchema, { signal }),
     enabled: selectedId !== null,
   });
+  // The explorer's code and the rows it will show first are fetched alongside the collection
+  // itself and the project, not one after the other (docs/performance.md, `web`).
+  const queryClient = useQueryClient();
+  const page = usePageParam();
+  const search = params.toString();
+  useEffect(() => {
+    if (selectedId === null) return;
+    void preloadExplorer();
+    const state = readExplorerState(new URLSearchParams(search));
+    const preview = previewQuery(api, selectedId, { page, ...state });
+    // Only what is not there yet: the explorer itself keeps its rows fresh.
+    if (state.view === 'preview' && queryClient.getQueryState(preview.queryKey) === undefined) {
+      void queryClient.prefetchQuery(preview);
+    }
+  }, [api, queryClient, selectedId, page, search]);
+  // Once the project shows its collections, a click on one needs no more code.
+  useEffect(() => {
+    if (workflows.isSuccess) void preloadExplorer();
+  }, [workflows.isSuccess]);
 
   if (project.isPending) return <Loader aria-label="Loading project" />;
   if (project.isError) {
@@ -259,6 +239,8 @@ export function ProjectDetailPage() {
         {formatDate(data.updated_at)}
       </Text>
       <IngestionPanel projectId={data.project_id} />
+      <PermissionsPanel project={data} />
+      <DashboardList projectId={data.project_id} />
       <Title order={2} size="h3">
         Workflows
       </Title>
@@ -289,11 +271,13 @@ export function ProjectDetailPage() {
         </Alert>
       )}
       {selected.data && (
-        <PreviewTable
-          key={selected.data.data_collection_id}
-          collection={selected.data}
-          canEdit={data.my_role === 'admin' || data.my_role === 'owner' || data.my_role === 'editor'}
-        />
+        <Suspense fallback={<Loader aria-label="Loading the explorer" />}>
+          <DataExplorer
+            key={selected.data.data_collection_id}
+            collection={selected.data}
+            canEdit={data.my_role === 'admin' || data.my_role === 'owner' || data.my_role === 'editor'}
+          />
+        </Suspense>
       )}
     </Stack>
   );

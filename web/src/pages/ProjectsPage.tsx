@@ -6,6 +6,7 @@ import { errorMessage } from '../api/client.js';
 import { useApi, useAuth } from '../auth/session.js';
 import { ProjectActions } from '../components/ProjectActions.js';
 import { UrlPagination, usePageParam } from '../components/UrlPagination.js';
+import { formatDate } from '../format/date.js';
 
 type Scope = 'mine' | 'shared' | 'public';
 const SCOPES: { value: Scope; label: string }[] = [
@@ -14,13 +15,6 @@ const SCOPES: { value: Scope; label: string }[] = [
   { value: 'public', label: 'Public' },
 ];
 const PAGE_SIZE = 20;
-
-export function formatDate(iso: string): string {
-  const date = new Date(iso);
-  return Number.isNaN(date.getTime())
-    ? iso
-    : date.toLocaleString(undefined, { dateStyle: 'medium', timeStyle: 'short' });
-}
 
 function ProjectTable({ scope }: { scope: Scope }) {
   const api = useApi();

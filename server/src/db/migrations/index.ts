@@ -5,6 +5,8 @@ import * as deltaCommits from './0003_delta_commits.js';
 import * as projects from './0004_projects.js';
 import * as deltaSources from './0005_delta_sources.js';
 import * as jobs from './0006_jobs.js';
+import * as dashboards from './0007_dashboards.js';
+import * as queue from './0008_queue.js';
 
 /** Every migration, in order. Bundled as modules so the built server needs no migrations folder. */
 const migrations: Record<string, Migration> = {
@@ -14,6 +16,8 @@ const migrations: Record<string, Migration> = {
   '0004_projects': projects,
   '0005_delta_sources': deltaSources,
   '0006_jobs': jobs,
+  '0007_dashboards': dashboards,
+  '0008_queue': queue,
 };
 
 export const migrationProvider: MigrationProvider = {

@@ -20,6 +20,8 @@ export interface NewDataFile {
   localPath: string;
   /** Serialized partition values (PROTOCOL.md "Partition Value Serialization"); missing ones are null. */
   partitionValues?: Record<string, string | null>;
+  /** The file is the writer's to take: local storage renames it into the table instead of copying it. */
+  move?: boolean;
 }
 
 export interface CommitRequest {
@@ -84,6 +86,8 @@ export interface CommitResult {
 interface StagedFile {
   path: string;
   key: string;
+  /** Where DuckDB reads the file now (it may have moved into storage). */
+  localPath: string;
   schema: StructType;
   add: AddAction;
   numRecords: number;
@@ -102,7 +106,8 @@ async function stageFiles(
   const staged: StagedFile[] = [];
   for (const file of files) {
     const source = `read_parquet(${quoteString(file.localPath)}, hive_partitioning = false)`;
-    const schema = deltaSchemaOf(await connection.describe(`SELECT * FROM ${source}`));
+    const columns = await connection.describe(`SELECT * FROM ${source}`);
+    const schema = deltaSchemaOf(columns);
     for (const column of partitionColumns) {
       if (schema.fields.some((field) => field.name.toLowerCase() === column.toLowerCase())) {
         throw new SchemaMismatch(`data file ${file.localPath} holds the partition column ${column}`);
@@ -111,16 +116,17 @@ async function stageFiles(
     for (const column of Object.keys(file.partitionValues ?? {})) {
       if (!partitionColumns.includes(column)) throw new SchemaMismatch(`${column} is not a partition column`);
     }
-    const { stats, numRecords } = await computeStats(connection, file.localPath, indexedColumns);
+    const { stats, numRecords } = await computeStats(connection, file.localPath, columns, indexedColumns);
     const path = `part-${uuidv7()}.parquet`;
     const key = dataFileKey(root, path);
-    const { size } = await engine.storage.putFile(key, file.localPath);
+    const { size } = await engine.storage.putFile(key, file.localPath, { move: file.move === true });
     const partitionValues = Object.fromEntries(
       partitionColumns.map((column) => [column, file.partitionValues?.[column] ?? null]),
     );
     staged.push({
       path,
       key,
+      localPath: (file.move ? engine.storage.localPath(key) : null) ?? file.localPath,
       schema,
       numRecords,
       add: { path: encodeDataPath(path), partitionValues, size, modificationTime: now(), dataChange: true, stats },
@@ -176,7 +182,7 @@ function resolveSchema(
 }
 
 /** Refuses NULLs in columns the schema declares non-nullable (a writer-version-2 requirement). */
-async function assertNotNull(connection: SqlConnection, schema: StructType, files: readonly NewDataFile[]) {
+async function assertNotNull(connection: SqlConnection, schema: StructType, files: readonly StagedFile[]) {
   const required = schema.fields.filter((field) => !field.nullable);
   if (required.length === 0) return;
   for (const file of files) {
@@ -302,7 +308,7 @@ export async function commit(
         }
       }
       const schema = resolveSchema(current, request, staged, replacingAll, newPartitionColumns);
-      await assertNotNull(connection, schema, request.add ?? []);
+      await assertNotNull(connection, schema, staged);
 
       const timestamp = now();
       const version = currentVersion + 1;

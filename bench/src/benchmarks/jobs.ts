@@ -1,0 +1,382 @@
+/**
+ * `jobs`: the job queue on PostgreSQL, with `queue.probe` jobs (they do nothing, so what is
+ * measured is the queue: enqueue, NOTIFY, claim, finish) run by real `service worker` processes.
+ *
+ * The database is a fresh one on `BENCH_DATABASE_URL` (else `SERVICE_TEST_DATABASE_URL`), created
+ * for the run and dropped after it. For 1 and then 4 worker processes (one job at a time each):
+ *
+ * 1. **latency**: jobs enqueued one at a time through the queue module (`JobQueue.enqueue`, as
+ *    routes do), every 20 ms while the workers are idle; enqueue-to-start is the job's
+ *    `started_at` (written by the claiming worker) minus its `created_at`.
+ * 2. **throughput**: 2,000 jobs enqueued in one transaction (so they become visible at once and
+ *    send one notification), then the time until the last one has ended.
+ *
+ * **baseline**, in the same run on the same database and table: the bare statements without our
+ * code, from this process — N connections that each loop on the claim statement (`UPDATE … WHERE
+ * job_id = (SELECT … FOR UPDATE SKIP LOCKED) RETURNING`) and one `UPDATE` to finish, woken by
+ * their own LISTEN; jobs are inserted with a plain `INSERT` and `pg_notify`.
+ */
+import { spawn } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { cpus, tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { fileURLToPath } from 'node:url';
+import pg from 'pg';
+import { idleBusyFraction, processCpuSeconds } from '../lib/machine.js';
+import { CpuSpan, printVerdicts } from '../lib/report.js';
+import { formatTable } from '../lib/table.js';
+import { UsageError } from '../lib/usage-error.js';
+
+const CLI = fileURLToPath(new URL('../../../cli/dist/main.js', import.meta.url));
+const CHANNEL = 'service_jobs';
+const WORKER_COUNTS = [1, 4] as const;
+const LATENCY_JOBS = 200;
+const LATENCY_GAP_MS = 20;
+const THROUGHPUT_JOBS = 2_000;
+const TARGET_P50_MS = 50;
+const TARGET_JOBS_PER_SECOND = 500;
+const PROBE = { kind: 'queue.probe', payload: '{}' } as const;
+
+type Queue = InstanceType<typeof import('@service/server')['JobQueue']>;
+type Database = import('@service/server').Database;
+
+interface Figures {
+  p50Ms: number;
+  p99Ms: number;
+  jobsPerSecond: number;
+}
+
+function adminUrl(env: NodeJS.ProcessEnv = process.env): string {
+  const url = env.BENCH_DATABASE_URL || env.SERVICE_TEST_DATABASE_URL;
+  if (!url) {
+    throw new UsageError(
+      'needs PostgreSQL: set BENCH_DATABASE_URL or SERVICE_TEST_DATABASE_URL to a server where it may create a database',
+    );
+  }
+  return url;
+}
+
+/** The value at rank ceil(p·n) of the sorted samples. */
+function percentile(values: number[], p: number): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.max(0, Math.ceil(p * sorted.length) - 1)] ?? Number.NaN;
+}
+
+async function withClient<T>(url: string, work: (client: pg.Client) => Promise<T>): Promise<T> {
+  const client = new pg.Client({ connectionString: url });
+  await client.connect();
+  try {
+    return await work(client);
+  } finally {
+    await client.end();
+  }
+}
+
+/** A fresh database for the run; `drop` disconnects whoever is left and removes it. */
+async function createDatabase(admin: string): Promise<{ url: string; drop(): Promise<void> }> {
+  const name = `bench_jobs_${randomBytes(6).toString('hex')}`;
+  await withClient(admin, (client) => client.query(`CREATE DATABASE ${name}`));
+  const url = new URL(admin);
+  url.pathname = `/${name}`;
+  return {
+    url: url.toString(),
+    drop: async () => {
+      await withClient(admin, (client) => client.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`));
+    },
+  };
+}
+
+interface WorkerProcess {
+  pid: number;
+  stop(): Promise<void>;
+}
+
+/** Starts `service worker --concurrency 1` and waits until it says it runs. */
+function startWorker(url: string, dataDir: string): Promise<WorkerProcess> {
+  const child = spawn(process.execPath, [CLI, 'worker', '--concurrency', '1'], {
+    env: { PATH: process.env.PATH, SERVICE_DATABASE_URL: url, SERVICE_DATA_DIR: dataDir, SERVICE_LOG_LEVEL: 'warn' },
+    stdio: ['ignore', 'inherit', 'pipe'],
+  });
+  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+  return new Promise((resolve, reject) => {
+    let stderr = '';
+    const timer = setTimeout(() => {
+      child.kill('SIGKILL');
+      reject(new Error(`service worker did not start within 60 s: ${stderr.trim()}`));
+    }, 60_000);
+    child.once('exit', (code) => {
+      clearTimeout(timer);
+      reject(new Error(`service worker exited (${code}) before running: ${stderr.trim()}`));
+    });
+    child.stderr.on('data', (chunk) => {
+      stderr += chunk;
+      if (!stderr.includes('Worker running')) return;
+      clearTimeout(timer);
+      child.stderr.resume();
+      resolve({
+        pid: child.pid ?? 0,
+        async stop() {
+          child.kill('SIGTERM');
+          const killer = setTimeout(() => child.kill('SIGKILL'), 15_000);
+          await exited;
+          clearTimeout(killer);
+        },
+      });
+    });
+  });
+}
+
+const unfinished = async (client: pg.Client) =>
+  Number(
+    (await client.query<{ n: string }>(`select count(*) as n from jobs where status in ('pending', 'running')`)).rows[0]
+      ?.n,
+  );
+
+async function waitUntilDrained(client: pg.Client, what: string): Promise<void> {
+  const deadline = Date.now() + 300_000;
+  while ((await unfinished(client)) > 0) {
+    if (Date.now() > deadline) throw new Error(`${what}: jobs still unfinished after 5 minutes`);
+    await sleep(20);
+  }
+  const failed = await client.query(`select count(*) as n from jobs where status <> 'success'`);
+  if (Number(failed.rows[0]?.n) > 0) throw new Error(`${what}: ${failed.rows[0]?.n} jobs did not succeed`);
+}
+
+/** Enqueue-to-start latencies (ms) of jobs enqueued one at a time at a steady pace. */
+async function latencies(enqueue: () => Promise<void>, client: pg.Client, what: string): Promise<number[]> {
+  await client.query('truncate jobs cascade');
+  for (let i = 0; i < LATENCY_JOBS; i++) {
+    await enqueue();
+    await sleep(LATENCY_GAP_MS);
+  }
+  await waitUntilDrained(client, what);
+  const rows = await client.query<{ created_at: string; started_at: string }>(
+    'select created_at, started_at from jobs',
+  );
+  if (rows.rows.length !== LATENCY_JOBS) throw new Error(`${what}: ${rows.rows.length} jobs of ${LATENCY_JOBS}`);
+  return rows.rows.map((row) => Date.parse(row.started_at) - Date.parse(row.created_at));
+}
+
+/** Jobs per second from the moment `fill` made `THROUGHPUT_JOBS` jobs visible until the last one ended. */
+async function throughput(fill: () => Promise<void>, client: pg.Client, what: string): Promise<number> {
+  await client.query('truncate jobs cascade');
+  await fill();
+  const started = Date.now();
+  await waitUntilDrained(client, what);
+  const last = await client.query<{ at: string }>('select max(finished_at) as at from jobs');
+  const seconds = (Date.parse(last.rows[0]?.at ?? '') - started) / 1000;
+  const count = Number((await client.query('select count(*) as n from jobs')).rows[0]?.n);
+  if (count !== THROUGHPUT_JOBS) throw new Error(`${what}: ${count} jobs of ${THROUGHPUT_JOBS}`);
+  return THROUGHPUT_JOBS / seconds;
+}
+
+/** Our queue, run by `workers` real worker processes. */
+async function measureService(queue: Queue, database: Database, client: pg.Client, workers: number): Promise<Figures> {
+  const owner = { userId: null, projectId: null };
+  const ms = await latencies(
+    async () => {
+      await queue.enqueue(PROBE.kind, {}, owner);
+    },
+    client,
+    `service, ${workers} workers, latency`,
+  );
+  const jobsPerSecond = await throughput(
+    () =>
+      database.db.transaction().execute(async (trx) => {
+        for (let i = 0; i < THROUGHPUT_JOBS; i++) await queue.enqueue(PROBE.kind, {}, owner, trx);
+      }),
+    client,
+    `service, ${workers} workers, throughput`,
+  );
+  return { p50Ms: percentile(ms, 0.5), p99Ms: percentile(ms, 0.99), jobsPerSecond };
+}
+
+const CLAIM = `
+  update jobs set status = 'running', lease_owner = $1, lease_expires_at = $2, attempts = attempts + 1,
+    started_at = coalesce(started_at, $3), updated_at = $3
+  where job_id = (select job_id from jobs where status = 'pending' order by created_at, job_id limit 1 for update skip locked)
+    and status = 'pending'
+  returning job_id`;
+const FINISH = `
+  update jobs set status = 'success', result = 'null', progress = 1, finished_at = $3, updated_at = $3,
+    lease_owner = null, lease_expires_at = null
+  where job_id = $1 and lease_owner = $2 and status = 'running'`;
+const INSERT = `
+  insert into jobs (job_id, kind, status, step, payload, attempts, max_attempts, cancel_requested, created_at, updated_at)
+  select gen_random_uuid()::text, $1, 'pending', 'queued', $2, 0, 3, 0, $3, $3 from generate_series(1, $4)`;
+
+/** The bare statements: `count` loops in this process, each with a LISTEN connection and a working one. */
+async function measureBaseline(url: string, client: pg.Client, count: number): Promise<Figures> {
+  let stopped = false;
+  const loops = await Promise.all(
+    Array.from({ length: count }, async (_, index) => {
+      const listener = new pg.Client({ connectionString: url });
+      const worker = new pg.Client({ connectionString: url });
+      await Promise.all([listener.connect(), worker.connect()]);
+      await listener.query(`LISTEN ${CHANNEL}`);
+      let wake: (() => void) | null = null;
+      let wakeups = 0;
+      listener.on('notification', () => {
+        wakeups += 1;
+        wake?.();
+      });
+      const name = `baseline-${index}`;
+      const done = (async () => {
+        while (!stopped) {
+          const seen = wakeups;
+          const now = new Date().toISOString();
+          const lease = new Date(Date.now() + 15_000).toISOString();
+          const claimed = await worker.query<{ job_id: string }>(CLAIM, [name, lease, now]);
+          const jobId = claimed.rows[0]?.job_id;
+          if (jobId) await worker.query(FINISH, [jobId, name, new Date().toISOString()]);
+          else if (wakeups === seen) {
+            await new Promise<void>((resolve) => {
+              const timer = setTimeout(resolve, 2_000);
+              wake = () => {
+                clearTimeout(timer);
+                resolve();
+              };
+            });
+            wake = null;
+          }
+        }
+      })();
+      return {
+        async stop() {
+          wake?.();
+          await done;
+          await Promise.all([listener.end(), worker.end()]);
+        },
+      };
+    }),
+  );
+  const insert = async (jobs: number) => {
+    await client.query(INSERT, [PROBE.kind, PROBE.payload, new Date().toISOString(), jobs]);
+    await client.query('select pg_notify($1, $2)', [CHANNEL, PROBE.kind]);
+  };
+  try {
+    const ms = await latencies(() => insert(1), client, `baseline, ${count} loops, latency`);
+    const jobsPerSecond = await throughput(
+      () => insert(THROUGHPUT_JOBS),
+      client,
+      `baseline, ${count} loops, throughput`,
+    );
+    return { p50Ms: percentile(ms, 0.5), p99Ms: percentile(ms, 0.99), jobsPerSecond };
+  } finally {
+    stopped = true;
+    await Promise.all(loops.map((loop) => loop.stop()));
+  }
+}
+
+export async function run(args: string[]): Promise<void> {
+  if (args.length > 0) throw new UsageError(`takes no arguments (got "${args.join(' ')}")`);
+  const admin = adminUrl();
+  const cpuCount = cpus().length;
+  const out = (line = '') => process.stdout.write(`${line}\n`);
+  const fixed = (value: number, digits: number) => value.toFixed(digits);
+
+  out(`jobs benchmark, ${new Date().toISOString()}`);
+  out(`machine: ${cpus()[0]?.model.trim() ?? 'unknown CPU'}, ${cpuCount} CPUs, Node ${process.version}`);
+  out(
+    `queue.probe jobs on a fresh PostgreSQL database; workers are \`service worker --concurrency 1\` processes; ` +
+      `latency: ${LATENCY_JOBS} jobs one every ${LATENCY_GAP_MS} ms; throughput: ${THROUGHPUT_JOBS} jobs at once`,
+  );
+  const idleBusy = await idleBusyFraction(cpuCount);
+  if (idleBusy !== null) {
+    out(`machine busy before the run: ${fixed(idleBusy * 100, 0)}% of all CPUs`);
+    if (idleBusy > 0.15) out('WARNING: other processes are using the CPUs; figures will be low and noisy');
+  }
+  out();
+
+  const target = await createDatabase(admin);
+  const dataDir = await mkdtemp(join(tmpdir(), 'service-bench-jobs-'));
+  const { openDatabase, migrateToLatest, JobQueue } = await import('@service/server');
+  const database = openDatabase({ kind: 'postgres', url: target.url });
+  const client = new pg.Client({ connectionString: target.url });
+  const workers: WorkerProcess[] = [];
+  const rows: { name: string; service: Figures; baseline: Figures; cpuMsPerJob: number }[] = [];
+  let workerCpu = 0;
+  try {
+    await migrateToLatest(database);
+    await client.connect();
+    const queue = new JobQueue(database);
+    const span = new CpuSpan();
+    // Every baseline first: once started, our workers would claim the baseline's jobs too.
+    const baselines = new Map<number, Figures>();
+    for (const count of WORKER_COUNTS) {
+      out(`baseline, ${count} loop${count === 1 ? '' : 's'} ...`);
+      baselines.set(count, await measureBaseline(target.url, client, count));
+    }
+    for (const count of WORKER_COUNTS) {
+      const baseline = baselines.get(count) as Figures;
+      while (workers.length < count) workers.push(await startWorker(target.url, dataDir));
+      out(`service, ${count} worker${count === 1 ? '' : 's'} ...`);
+      const cpuBefore = workers.map((worker) => processCpuSeconds(worker.pid) ?? 0);
+      const service = await measureService(queue, database, client, count);
+      const cpu = workers.reduce(
+        (sum, worker, i) => sum + (processCpuSeconds(worker.pid) ?? 0) - (cpuBefore[i] ?? 0),
+        0,
+      );
+      workerCpu += cpu;
+      const cpuMsPerJob = (cpu * 1000) / (LATENCY_JOBS + THROUGHPUT_JOBS);
+      rows.push({ name: `${count} worker${count === 1 ? '' : 's'}`, service, baseline, cpuMsPerJob });
+    }
+    span.end();
+
+    out();
+    out(
+      formatTable(
+        [
+          '',
+          'p50 ms',
+          'p99 ms',
+          'jobs/s',
+          'baseline p50',
+          'baseline p99',
+          'baseline jobs/s',
+          'jobs/s ratio',
+          'worker CPU ms/job',
+        ],
+        rows.map(({ name, service, baseline, cpuMsPerJob }) => [
+          name,
+          fixed(service.p50Ms, 0),
+          fixed(service.p99Ms, 0),
+          fixed(service.jobsPerSecond, 0),
+          fixed(baseline.p50Ms, 0),
+          fixed(baseline.p99Ms, 0),
+          fixed(baseline.jobsPerSecond, 0),
+          `${fixed(service.jobsPerSecond / baseline.jobsPerSecond, 2)}x`,
+          fixed(cpuMsPerJob, 2),
+        ]),
+      ),
+    );
+    out(
+      '(latency is enqueue-to-start, timestamps have 1 ms resolution; worker CPU is all worker processes together, ' +
+        'per job of the latency and throughput phases)',
+    );
+    out();
+    // PostgreSQL's own CPU counts as "other processes": it serves both the baseline and the service.
+    span.print(out, workerCpu, cpuCount, 'other processes (PostgreSQL included)');
+    const four = rows.find((row) => row.name === '4 workers');
+    if (!four) throw new Error('no 4-worker figures');
+    const verdicts: [boolean, string][] = [
+      [
+        four.service.p50Ms < TARGET_P50_MS,
+        `p50 enqueue-to-start < ${TARGET_P50_MS} ms: ${fixed(four.service.p50Ms, 0)} ms`,
+      ],
+      [
+        four.service.jobsPerSecond >= TARGET_JOBS_PER_SECOND,
+        `>= ${TARGET_JOBS_PER_SECOND} jobs/s with 4 workers: ${fixed(four.service.jobsPerSecond, 0)} jobs/s`,
+      ],
+    ];
+    printVerdicts(out, verdicts);
+  } finally {
+    await Promise.all(workers.map((worker) => worker.stop()));
+    await client.end().catch(() => undefined);
+    await database.close();
+    await target.drop();
+    await rm(dataDir, { recursive: true, force: true });
+  }
+}

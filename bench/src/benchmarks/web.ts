@@ -1,0 +1,399 @@
+/**
+ * `web`: the web app in headless Chromium (playwright-core, `/usr/bin/chromium` or
+ * `BENCH_CHROMIUM`) against the real server on loopback, over a generated table of 10 million rows
+ * (`BENCH_WEB_ROWS` for fewer), each figure next to a baseline measured in the same run:
+ *
+ * 1. **initial JavaScript**: the scripts `web/dist/index.html` loads before anything else (entry and
+ *    module preloads), gzipped at level 9 as Vite reports them; and the JavaScript the project page
+ *    with the preview really fetched (lazy chunks included).
+ * 2. **LCP**: the Largest Contentful Paint of a project page (`/projects/{id}`), signed in, each
+ *    run in a fresh browser context (empty cache: a first visit); baseline: a static HTML page of
+ *    similar text served by the same server from the same folder.
+ * 3. **first rows**: from navigation start to the first row of the preview in the DOM, for a deep
+ *    link to the collection (`/projects/{id}?dc=...`), and from a click on the collection in an
+ *    already loaded project page; the preview request's own duration as the browser saw it.
+ *    Baseline: the server's DuckDB alone, in a child process after the server has stopped, running
+ *    the preview's two statements (first 25 rows, then the row count) over the table's Parquet files.
+ *
+ * The table is built the way a user does it (upload the CSV, then `POST /deltatables/upsert`);
+ * generating, uploading and upserting are printed but part of no figure.
+ */
+import { cp, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { cpus, tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { gzipSync } from 'node:zlib';
+import type { Browser, BrowserContext } from 'playwright-core';
+import { childReport, startTarget } from '../lib/child-target.js';
+import { endedChildrenCpuSeconds, processCpuSeconds } from '../lib/machine.js';
+import { CpuSpan, printMachine, printVerdicts } from '../lib/report.js';
+import { formatTable } from '../lib/table.js';
+import { UsageError } from '../lib/usage-error.js';
+import { createBenchCollection, field } from './collection-fixture.js';
+import { generateCsv } from './ingest-data.js';
+import { closeConnections, requestJson, uploadFile } from './ingest-http.js';
+import type { FirstPageReport } from './ingest-target.js';
+
+const API_PREFIX = '/service/api/v1';
+const TARGET_SCRIPT = fileURLToPath(new URL('./ingest-target.js', import.meta.url));
+const WEB_DIST = resolve(fileURLToPath(new URL('.', import.meta.url)), '../../../web/dist');
+const CHROMIUM = process.env.BENCH_CHROMIUM ?? process.env.SERVICE_TEST_CHROMIUM ?? '/usr/bin/chromium';
+
+const DEFAULT_ROWS = 10_000_000;
+const DEFAULT_RUNS = 7;
+const WARMUPS = 1;
+const UPLOAD_MAX = 1024 ** 3;
+const MIB = 1024 ** 2;
+
+const TARGET_LCP_MS = 1000;
+const TARGET_FIRST_ROWS_MS = 500;
+const TARGET_INITIAL_JS_KB = 300;
+
+const STATIC_PAGE = 'bench-static.html';
+/** A page of about the project page's text, no script: the best LCP this server can give. */
+const STATIC_HTML = `<!doctype html>
+<html lang="en"><head><meta charset="utf-8"><title>Static page</title>
+<meta name="viewport" content="width=device-width, initial-scale=1"></head>
+<body style="font-family: sans-serif; margin: 2rem">
+<h1 style="font-size: 34px">web benchmark</h1>
+<p>The same server, the same folder: a static page with a heading and a few lines of text, as the
+baseline for the project page's Largest Contentful Paint.</p>
+</body></html>
+`;
+
+function wholeFromEnv(name: string, fallback: number, minimum: number): number {
+  const raw = process.env[name];
+  if (raw === undefined || raw.trim() === '') return fallback;
+  const value = Number(raw.replaceAll('_', ''));
+  if (!Number.isSafeInteger(value) || value < minimum) {
+    throw new UsageError(`${name} must be a whole number >= ${minimum} (got "${raw}")`);
+  }
+  return value;
+}
+
+const median = (values: number[]) => {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.floor((sorted.length - 1) / 2)] ?? Number.NaN;
+};
+const fixed = (value: number, digits: number) => value.toFixed(digits);
+const grouped = (value: number) => value.toLocaleString('en-US').replaceAll(',', ' ');
+const kb = (bytes: number) => bytes / 1000;
+
+/** Gzipped size of each script `index.html` loads up front: the entry module and its preloads. */
+async function initialScripts(dist: string): Promise<{ file: string; bytes: number; gzip: number }[]> {
+  const html = await readFile(join(dist, 'index.html'), 'utf8');
+  const paths = [
+    ...html.matchAll(/<script[^>]*type="module"[^>]*src="([^"]+)"/g),
+    ...html.matchAll(/<link[^>]*rel="modulepreload"[^>]*href="([^"]+)"/g),
+  ].map((match) => match[1] ?? '');
+  if (paths.length === 0) throw new Error(`${dist}/index.html loads no module script`);
+  return Promise.all(paths.map((path) => scriptSize(dist, path)));
+}
+
+async function scriptSize(dist: string, path: string): Promise<{ file: string; bytes: number; gzip: number }> {
+  const content = await readFile(join(dist, path.replace(/^\//, '')));
+  return { file: path, bytes: content.length, gzip: gzipSync(content, { level: 9 }).length };
+}
+
+// Scripts run in the page, kept as text: this package is compiled without the DOM's types.
+const READ_LCP = `new Promise((resolve) => {
+  setTimeout(() => resolve(null), 3000);
+  new PerformanceObserver((list) => {
+    const entries = list.getEntries();
+    const last = entries[entries.length - 1];
+    const element = last && last.element
+      ? last.element.tagName.toLowerCase() + ' "' + (last.element.textContent || '').trim().slice(0, 30) + '"'
+      : '?';
+    resolve(last ? { ms: last.startTime, element } : null);
+  }).observe({ type: 'largest-contentful-paint', buffered: true });
+})`;
+/** Records when the preview's first row enters the DOM (performance.now(), from navigation start). */
+const WATCH_FIRST_ROWS = `(() => {
+  const selector = 'table[aria-label^="Preview of"] tbody tr';
+  const observer = new MutationObserver(() => {
+    if (window.__firstRows === undefined && document.querySelector(selector)) window.__firstRows = performance.now();
+  });
+  document.addEventListener('DOMContentLoaded', () => observer.observe(document.body, { childList: true, subtree: true }));
+})()`;
+const PREVIEW_REQUEST_MS = `(() => {
+  const entry = performance.getEntriesByType('resource').find((e) => e.name.includes('/preview?'));
+  return entry ? entry.responseEnd - entry.startTime : null;
+})()`;
+const SCRIPTS_LOADED = `performance.getEntriesByType('resource').map((e) => new URL(e.name).pathname).filter((p) => p.endsWith('.js'))`;
+/** The collection's entry in its workflow card. */
+const COLLECTION_BUTTON = 'li button[aria-pressed]';
+const CLICK_COLLECTION = `(() => {
+  window.__clickedAt = performance.now();
+  document.querySelector('${COLLECTION_BUTTON}').click();
+})()`;
+
+interface Measured {
+  staticLcp: number[];
+  projectLcp: number[];
+  lcpElement: string;
+  deepLinkRows: number[];
+  clickRows: number[];
+  previewRequest: number[];
+  loadedScripts: string[];
+}
+
+async function measureBrowser(
+  browser: Browser,
+  url: string,
+  session: Record<string, unknown>,
+  projectId: string,
+  collectionId: string,
+  runs: number,
+): Promise<Measured> {
+  const stored = JSON.stringify({
+    access_token: session.access_token,
+    refresh_token: session.refresh_token,
+    user: session.user,
+  });
+  const fresh = async (signedIn: boolean): Promise<BrowserContext> => {
+    const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
+    if (signedIn) await context.addInitScript(`sessionStorage.setItem('service.session', ${JSON.stringify(stored)})`);
+    await context.addInitScript(WATCH_FIRST_ROWS);
+    return context;
+  };
+  const measured: Measured = {
+    staticLcp: [],
+    projectLcp: [],
+    lcpElement: '?',
+    deepLinkRows: [],
+    clickRows: [],
+    previewRequest: [],
+    loadedScripts: [],
+  };
+  for (let run = 0; run < WARMUPS + runs; run++) {
+    const keep = run >= WARMUPS;
+    // Baseline: the static page.
+    let context = await fresh(false);
+    let page = await context.newPage();
+    await page.goto(`${url}/${STATIC_PAGE}`, { waitUntil: 'load' });
+    const staticLcp = (await page.evaluate(READ_LCP)) as { ms: number } | null;
+    if (staticLcp === null) throw new Error('the static page reported no LCP');
+    await context.close();
+
+    // The project page, then a click on the collection.
+    context = await fresh(true);
+    page = await context.newPage();
+    await page.goto(`${url}/projects/${projectId}`, { waitUntil: 'networkidle' });
+    const projectLcp = (await page.evaluate(READ_LCP)) as { ms: number; element: string } | null;
+    if (projectLcp === null) throw new Error('the project page reported no LCP');
+    await page.waitForSelector(COLLECTION_BUTTON);
+    await page.evaluate(CLICK_COLLECTION);
+    await page.waitForFunction('window.__firstRows !== undefined', undefined, { timeout: 60_000 });
+    const clickRows = (await page.evaluate('window.__firstRows - window.__clickedAt')) as number;
+    await context.close();
+
+    // A deep link to the collection: the whole app loads, then the preview.
+    context = await fresh(true);
+    page = await context.newPage();
+    await page.goto(`${url}/projects/${projectId}?dc=${collectionId}`);
+    await page.waitForFunction('window.__firstRows !== undefined', undefined, { timeout: 60_000 });
+    const deepLinkRows = (await page.evaluate('window.__firstRows')) as number;
+    const previewRequest = (await page.evaluate(PREVIEW_REQUEST_MS)) as number | null;
+    if (previewRequest === null) throw new Error('the deep link made no preview request');
+    const loadedScripts = (await page.evaluate(SCRIPTS_LOADED)) as string[];
+    await context.close();
+
+    if (!keep) continue;
+    measured.staticLcp.push(staticLcp.ms);
+    measured.projectLcp.push(projectLcp.ms);
+    measured.lcpElement = projectLcp.element;
+    measured.clickRows.push(clickRows);
+    measured.deepLinkRows.push(deepLinkRows);
+    measured.previewRequest.push(previewRequest);
+    measured.loadedScripts = loadedScripts;
+  }
+  return measured;
+}
+
+export async function run(args: string[]): Promise<void> {
+  if (args.length > 0) throw new UsageError(`takes no arguments (got "${args.join(' ')}")`);
+  const rows = wholeFromEnv('BENCH_WEB_ROWS', DEFAULT_ROWS, 1000);
+  const runs = wholeFromEnv('BENCH_WEB_RUNS', DEFAULT_RUNS, 1);
+  let distIndex: string;
+  try {
+    distIndex = await readFile(join(WEB_DIST, 'index.html'), 'utf8');
+  } catch {
+    throw new UsageError(`${WEB_DIST}/index.html is missing: run \`npm run build\` first`);
+  }
+  const { chromium } = await import('playwright-core');
+  const out = (line = '') => process.stdout.write(`${line}\n`);
+  out(`web benchmark, ${new Date().toISOString()}`);
+  out(
+    `rows: ${grouped(rows)}${rows === DEFAULT_ROWS ? '' : ' (BENCH_WEB_ROWS)'}; ${runs} measured runs after ${WARMUPS} warm-up`,
+  );
+  out(`browser: ${CHROMIUM} (headless), a fresh context (empty cache) for every page load`);
+  await printMachine(out);
+  out();
+
+  const workDir = await mkdtemp(join(tmpdir(), 'service-bench-web-'));
+  try {
+    // The built app, plus the static baseline page, served from one folder.
+    const webRoot = join(workDir, 'web');
+    await cp(WEB_DIST, webRoot, { recursive: true });
+    await writeFile(join(webRoot, STATIC_PAGE), STATIC_HTML);
+    const scripts = await initialScripts(webRoot);
+    if (!distIndex.includes(scripts[0]?.file ?? '\u0000')) throw new Error('index.html changed while copying');
+
+    const csvPath = join(workDir, 'rows.csv');
+    out(`generating ${csvPath} ...`);
+    const generated = await generateCsv(csvPath, rows);
+    out(`  ${grouped(rows)} rows, ${fixed(generated.bytes / MIB, 0)} MiB in ${fixed(generated.seconds, 1)} s`);
+
+    const dataDir = join(workDir, 'service');
+    const server = await startTarget(TARGET_SCRIPT, [
+      'service',
+      dataDir,
+      String(Math.max(UPLOAD_MAX, generated.bytes + MIB)),
+      webRoot,
+    ]);
+    let measured: Measured;
+    // The measured part: Chromium, then the DuckDB baseline. Their CPU is ours, counted from the
+    // ended-children times once they have exited, less what the server used before it started.
+    let span: CpuSpan;
+    let endedBefore: number;
+    let serverBefore: number;
+    try {
+      const api = `${server.url}${API_PREFIX}`;
+      const collection = await createBenchCollection(api, {
+        project: 'web benchmark',
+        workflow: 'generated',
+        tag: 'rows',
+        pattern: 'rows\\.csv',
+      });
+      let started = performance.now();
+      await uploadFile(`${api}/datacollections/${collection.collectionId}/files`, collection.token, {
+        localPath: csvPath,
+        size: generated.bytes,
+        run: 'bench',
+        path: 'rows.csv',
+        contentType: 'text/csv',
+      });
+      out(`  uploaded in ${fixed((performance.now() - started) / 1000, 1)} s`);
+      started = performance.now();
+      const upsert = await requestJson('POST', `${api}/deltatables/upsert`, {
+        token: collection.token,
+        body: { data_collection_id: collection.collectionId },
+      });
+      const tableRows = field<number>(upsert, 'rows', 'upsert');
+      if (tableRows !== rows) throw new Error(`upsert: the table has ${tableRows} rows, the file ${rows}`);
+      out(`  upserted in ${fixed((performance.now() - started) / 1000, 1)} s (not part of any figure below)`);
+      await rm(csvPath, { force: true });
+      closeConnections();
+
+      span = new CpuSpan();
+      endedBefore = endedChildrenCpuSeconds() ?? 0;
+      serverBefore = processCpuSeconds(server.pid) ?? 0;
+      out('measuring in Chromium ...');
+      const browser = await chromium.launch({
+        executablePath: CHROMIUM,
+        args: [
+          '--no-sandbox',
+          '--disable-gpu',
+          '--disable-background-networking',
+          '--disable-component-update',
+          '--no-first-run',
+        ],
+      });
+      try {
+        measured = await measureBrowser(
+          browser,
+          server.url,
+          collection.session,
+          collection.projectId,
+          collection.collectionId,
+          runs,
+        );
+      } finally {
+        await browser.close();
+      }
+    } finally {
+      await server.stop();
+    }
+    out("baseline: DuckDB alone reading the table's first page ...");
+    const firstPage = await childReport<FirstPageReport>(
+      TARGET_SCRIPT,
+      ['first-page', dataDir, String(WARMUPS + runs)],
+      'first-page',
+    );
+    if (firstPage.rows !== rows)
+      throw new Error(`baseline: the Parquet files hold ${firstPage.rows} rows, not ${rows}`);
+    span.end();
+    const childCpu = (endedChildrenCpuSeconds() ?? 0) - endedBefore - serverBefore;
+    const duckdb = firstPage.ms.slice(WARMUPS);
+
+    const loaded = await Promise.all(measured.loadedScripts.map((path) => scriptSize(webRoot, path)));
+    const initialGzip = scripts.reduce((sum, script) => sum + script.gzip, 0);
+    const loadedGzip = loaded.reduce((sum, script) => sum + script.gzip, 0);
+    out();
+    out(
+      formatTable(
+        ['JavaScript', 'files', 'kB', 'kB gzipped'],
+        [
+          [
+            'initial (index.html: entry + module preloads)',
+            String(scripts.length),
+            fixed(kb(scripts.reduce((sum, script) => sum + script.bytes, 0)), 1),
+            fixed(kb(initialGzip), 1),
+          ],
+          [
+            'fetched by the project page with the preview',
+            String(loaded.length),
+            fixed(kb(loaded.reduce((sum, script) => sum + script.bytes, 0)), 1),
+            fixed(kb(loadedGzip), 1),
+          ],
+        ],
+      ),
+    );
+    out();
+    const row = (name: string, values: number[], baseline: number[] | null) => [
+      name,
+      fixed(median(values), 0),
+      fixed(Math.min(...values), 0),
+      fixed(Math.max(...values), 0),
+      baseline === null ? '' : `${fixed(median(values) / median(baseline), 2)}x`,
+    ];
+    out(
+      formatTable(
+        ['page load (ms from navigation start unless said)', 'median', 'min', 'max', 'x baseline'],
+        [
+          row('baseline: LCP of a static page, same server', measured.staticLcp, null),
+          row(`LCP of the project page (${measured.lcpElement})`, measured.projectLcp, measured.staticLcp),
+          row("baseline: DuckDB alone, the preview's 2 statements", duckdb, null),
+          row('first rows, deep link to the collection', measured.deepLinkRows, duckdb),
+          row('first rows, click on the collection (ms from click)', measured.clickRows, duckdb),
+          row('preview request as the browser saw it', measured.previewRequest, duckdb),
+        ],
+      ),
+    );
+    out(
+      `(DuckDB read ${firstPage.files} Parquet file(s); its first, cold run took ${fixed(firstPage.ms[0] ?? 0, 0)} ms)`,
+    );
+    out();
+
+    span.print(out, childCpu, cpus().length);
+
+    const verdicts: [boolean, string][] = [
+      [
+        median(measured.projectLcp) < TARGET_LCP_MS,
+        `project page LCP < ${TARGET_LCP_MS} ms: ${fixed(median(measured.projectLcp), 0)} ms`,
+      ],
+      [
+        median(measured.deepLinkRows) < TARGET_FIRST_ROWS_MS,
+        `first rows of a ${grouped(rows)}-row table < ${TARGET_FIRST_ROWS_MS} ms (deep link): ` +
+          `${fixed(median(measured.deepLinkRows), 0)} ms (after a click: ${fixed(median(measured.clickRows), 0)} ms)`,
+      ],
+      [
+        kb(initialGzip) < TARGET_INITIAL_JS_KB,
+        `initial JavaScript < ${TARGET_INITIAL_JS_KB} kB gzipped: ${fixed(kb(initialGzip), 1)} kB`,
+      ],
+    ];
+    printVerdicts(out, verdicts);
+  } finally {
+    await rm(workDir, { recursive: true, force: true });
+  }
+}

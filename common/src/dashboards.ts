@@ -1,0 +1,188 @@
+import { z } from 'zod';
+import { listAnswerSchema } from './pagination.js';
+import { membersSchema, nameSchema, projectRoleSchema, sharingRequestSchema } from './projects.js';
+import { columnNameSchema, sortKeySchema, sortParamSchema } from './queries.js';
+
+/**
+ * Dashboards (ARCHITECTURE.md §11): components of a project's data laid out on a grid. Components
+ * are a union on `type`; this slice implements `table` and `text`, and the other types of §11
+ * (`figure`, `card`, `interactive`) are refused with a 400 until they exist.
+ */
+
+/** Columns of the layout grid; `x + w` never exceeds it. */
+export const DASHBOARD_GRID_COLUMNS = 12;
+
+export const COMPONENT_TYPES = ['table', 'text'] as const;
+export type ComponentType = (typeof COMPONENT_TYPES)[number];
+
+/** Names a component inside its dashboard (the layout and the rows route refer to it). */
+export const componentIdSchema = z
+  .string()
+  .min(1)
+  .max(64)
+  .regex(/^[A-Za-z0-9][A-Za-z0-9_.-]*$/, 'use letters, digits, `_`, `.` and `-`, starting with a letter or digit');
+
+const componentTitleSchema = z.string().trim().max(200).optional();
+
+/** A paged, sortable view of one data collection of the dashboard's project. */
+export const tableComponentSchema = z
+  .strictObject({
+    component_id: componentIdSchema,
+    type: z.literal('table'),
+    title: componentTitleSchema,
+    data_collection_id: z.string().min(1).max(64),
+    /** The columns shown, in this order; all of them when absent. */
+    columns: z.array(columnNameSchema).min(1).max(500).optional(),
+    page_size: z.number().int().min(1).max(1000).default(25),
+    /** The order before the reader picks one (nulls last; the shown columns break ties). */
+    sort: z.array(sortKeySchema).max(20).default([]),
+  })
+  .meta({ id: 'TableComponent' });
+export type TableComponent = z.infer<typeof tableComponentSchema>;
+
+/** Markdown text (headings, paragraphs, lists, emphasis, code, links). */
+export const textComponentSchema = z
+  .strictObject({
+    component_id: componentIdSchema,
+    type: z.literal('text'),
+    title: componentTitleSchema,
+    markdown: z.string().max(100_000),
+  })
+  .meta({ id: 'TextComponent' });
+export type TextComponent = z.infer<typeof textComponentSchema>;
+
+export const dashboardComponentSchema = z
+  .discriminatedUnion('type', [tableComponentSchema, textComponentSchema], {
+    error: (issue) =>
+      issue.code === 'invalid_union'
+        ? `type must be one of ${COMPONENT_TYPES.join(', ')} (figure, card and interactive components are not supported yet)`
+        : undefined,
+  })
+  .meta({ id: 'DashboardComponent' });
+export type DashboardComponent = z.infer<typeof dashboardComponentSchema>;
+export type DashboardComponentInput = z.input<typeof dashboardComponentSchema>;
+
+/** Where a component sits: column `x` (0-based) and row `y`, `w` columns wide and `h` rows high. */
+export const layoutItemSchema = z
+  .strictObject({
+    component_id: componentIdSchema,
+    x: z
+      .number()
+      .int()
+      .min(0)
+      .max(DASHBOARD_GRID_COLUMNS - 1),
+    y: z.number().int().min(0).max(10_000),
+    w: z.number().int().min(1).max(DASHBOARD_GRID_COLUMNS),
+    h: z.number().int().min(1).max(100),
+  })
+  .refine((item) => item.x + item.w <= DASHBOARD_GRID_COLUMNS, {
+    message: `x + w must not exceed ${DASHBOARD_GRID_COLUMNS} columns`,
+    path: ['w'],
+  })
+  .meta({ id: 'LayoutItem' });
+export type LayoutItem = z.infer<typeof layoutItemSchema>;
+
+const dashboardContentShape = {
+  title: nameSchema,
+  description: z.string().max(10_000).default(''),
+  components: z.array(dashboardComponentSchema).max(100).default([]),
+  /** Components without an entry are shown below the laid-out ones, full width. */
+  layout: z.array(layoutItemSchema).max(100).default([]),
+};
+
+/** Component ids are unique; each layout entry names an existing component, once. */
+function checkContent(
+  body: { components: readonly { component_id: string }[]; layout: readonly { component_id: string }[] },
+  context: z.RefinementCtx,
+) {
+  const ids = new Set<string>();
+  body.components.forEach((component, index) => {
+    if (ids.has(component.component_id)) {
+      context.addIssue({
+        code: 'custom',
+        path: ['components', index, 'component_id'],
+        message: 'another component has this id',
+      });
+    }
+    ids.add(component.component_id);
+  });
+  const placed = new Set<string>();
+  body.layout.forEach((item, index) => {
+    if (!ids.has(item.component_id)) {
+      context.addIssue({
+        code: 'custom',
+        path: ['layout', index, 'component_id'],
+        message: 'no component has this id',
+      });
+    } else if (placed.has(item.component_id)) {
+      context.addIssue({
+        code: 'custom',
+        path: ['layout', index, 'component_id'],
+        message: 'this component is laid out twice',
+      });
+    }
+    placed.add(item.component_id);
+  });
+}
+
+export const createDashboardRequestSchema = z
+  .strictObject({
+    project_id: z.string().min(1).max(64),
+    ...dashboardContentShape,
+    is_public: z.boolean().default(false),
+  })
+  .superRefine(checkContent)
+  .meta({ id: 'CreateDashboardRequest' });
+export type CreateDashboardRequest = z.infer<typeof createDashboardRequestSchema>;
+export type CreateDashboardRequestInput = z.input<typeof createDashboardRequestSchema>;
+
+/** `PUT /dashboards/{id}` replaces the content; sharing goes through `/permissions`. */
+export const updateDashboardRequestSchema = z
+  .strictObject(dashboardContentShape)
+  .superRefine(checkContent)
+  .meta({ id: 'UpdateDashboardRequest' });
+export type UpdateDashboardRequest = z.infer<typeof updateDashboardRequestSchema>;
+export type UpdateDashboardRequestInput = z.input<typeof updateDashboardRequestSchema>;
+
+export const dashboardPermissionsRequestSchema = sharingRequestSchema('dashboard');
+
+export const dashboardSchema = z
+  .object({
+    dashboard_id: z.string(),
+    project_id: z.string(),
+    title: z.string(),
+    description: z.string(),
+    is_public: z.boolean(),
+    /** The dashboard's own members; the project's members have their standing too (see `my_role`). */
+    permissions: membersSchema,
+    /** The caller's standing on the dashboard, its project's members included.
+     * `null` only in the answer to a sharing change that left the caller without access. */
+    my_role: projectRoleSchema.nullable(),
+    layout: z.array(layoutItemSchema),
+    components: z.array(dashboardComponentSchema),
+    created_by: z.string().nullable(),
+    created_at: z.string(),
+    updated_at: z.string(),
+  })
+  .meta({ id: 'Dashboard' });
+export type Dashboard = z.infer<typeof dashboardSchema>;
+export const dashboardListSchema = listAnswerSchema(dashboardSchema).meta({ id: 'DashboardList' });
+
+export const dashboardListQuerySchema = z.strictObject({
+  project_id: z.string().min(1).max(64).optional(),
+  limit: z.coerce.number().int().min(1).max(200).default(50),
+  skip: z.coerce.number().int().min(0).default(0),
+});
+
+export const componentParamsSchema = z.strictObject({
+  id: z.string().min(1).max(64),
+  component_id: componentIdSchema,
+});
+
+/** A page of a table component; `limit` defaults to its `page_size`, `sort` to its `sort`. */
+export const componentRowsQuerySchema = z.strictObject({
+  limit: z.coerce.number().int().min(1).max(1000).optional(),
+  skip: z.coerce.number().int().min(0).max(Number.MAX_SAFE_INTEGER).default(0),
+  sort: sortParamSchema.optional(),
+});
+export type ComponentRowsQuery = z.infer<typeof componentRowsQuerySchema>;

@@ -1,0 +1,119 @@
+import { type Kysely, type SqlBool, sql } from 'kysely';
+import type { DashboardsTable, Tables } from '../db/tables.js';
+import type { MemberRecord } from '../sharing/members.js';
+
+export interface DashboardRecord {
+  row: DashboardsTable;
+  members: MemberRecord[];
+}
+
+/** Every query on dashboards and their members. */
+export class DashboardsRepository {
+  constructor(private readonly db: Kysely<Tables>) {}
+
+  async find(id: string): Promise<DashboardRecord | undefined> {
+    const row = await this.db.selectFrom('dashboards').selectAll().where('id', '=', id).executeTakeFirst();
+    if (!row) return undefined;
+    return { row, members: await this.members([id]).then((members) => members.get(id) ?? []) };
+  }
+
+  /** Members of each dashboard, by email. */
+  async members(dashboardIds: string[]): Promise<Map<string, MemberRecord[]>> {
+    const byDashboard = new Map<string, MemberRecord[]>();
+    if (dashboardIds.length === 0) return byDashboard;
+    const rows = await this.db
+      .selectFrom('dashboard_members')
+      .innerJoin('users', 'users.id', 'dashboard_members.user_id')
+      .select(['dashboard_members.dashboard_id', 'dashboard_members.user_id', 'dashboard_members.role', 'users.email'])
+      .where('dashboard_members.dashboard_id', 'in', dashboardIds)
+      .orderBy('users.email')
+      .execute();
+    for (const { dashboard_id, ...member } of rows) {
+      byDashboard.set(dashboard_id, [...(byDashboard.get(dashboard_id) ?? []), member]);
+    }
+    return byDashboard;
+  }
+
+  /**
+   * Dashboards an actor may read (the policy's rule in SQL, so the database pages): all for
+   * admins; otherwise those they are a member of, those of projects they are a member of, and,
+   * when `includePublic`, public ones and those of public projects. Newest first.
+   */
+  async listVisible(options: {
+    userId: string | null;
+    admin: boolean;
+    includePublic: boolean;
+    projectId: string | undefined;
+    limit: number;
+    skip: number;
+  }): Promise<{ records: DashboardRecord[]; total: number }> {
+    const { userId } = options;
+    let query = this.db.selectFrom('dashboards');
+    if (options.projectId !== undefined) query = query.where('dashboards.project_id', '=', options.projectId);
+    if (!options.admin) {
+      query = query.where((eb) => {
+        const visible = [];
+        if (userId !== null) {
+          visible.push(
+            eb(
+              'dashboards.id',
+              'in',
+              eb
+                .selectFrom('dashboard_members')
+                .select('dashboard_members.dashboard_id')
+                .where('dashboard_members.user_id', '=', userId),
+            ),
+            eb(
+              'dashboards.project_id',
+              'in',
+              eb
+                .selectFrom('project_members')
+                .select('project_members.project_id')
+                .where('project_members.user_id', '=', userId),
+            ),
+          );
+        }
+        if (options.includePublic) {
+          visible.push(
+            eb('dashboards.is_public', '=', 1),
+            eb(
+              'dashboards.project_id',
+              'in',
+              eb.selectFrom('projects').select('projects.id').where('projects.is_public', '=', 1),
+            ),
+          );
+        }
+        // A literal, not a bound boolean: SQLite cannot bind one.
+        return visible.length === 0 ? sql<SqlBool>`1 = 0` : eb.or(visible);
+      });
+    }
+    const [rows, count] = await Promise.all([
+      query
+        .selectAll('dashboards')
+        .orderBy('dashboards.created_at', 'desc')
+        .orderBy('dashboards.id', 'desc')
+        .limit(options.limit)
+        .offset(options.skip)
+        .execute(),
+      query.select((eb) => eb.fn.countAll<number>().as('total')).executeTakeFirstOrThrow(),
+    ]);
+    const members = await this.members(rows.map((row) => row.id));
+    return {
+      records: rows.map((row) => ({ row, members: members.get(row.id) ?? [] })),
+      total: Number(count.total),
+    };
+  }
+
+  /** Of `ids`, those that are data collections of the project. */
+  async collectionsOfProject(projectId: string, ids: readonly string[]): Promise<Set<string>> {
+    if (ids.length === 0) return new Set();
+    const rows = await this.db
+      .selectFrom('data_collections')
+      .innerJoin('workflows', 'workflows.id', 'data_collections.workflow_id')
+      .select('data_collections.id')
+      .where('workflows.project_id', '=', projectId)
+      .where('data_collections.id', 'in', [...ids])
+      .execute();
+    return new Set(rows.map((row) => row.id));
+  }
+}

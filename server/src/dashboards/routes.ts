@@ -1,0 +1,135 @@
+import {
+  componentParamsSchema,
+  componentRowsQuerySchema,
+  createDashboardRequestSchema,
+  dashboardListQuerySchema,
+  dashboardListSchema,
+  dashboardPermissionsRequestSchema,
+  dashboardSchema,
+  idParamsSchema,
+  previewAnswerSchema,
+  problemSchema,
+  updateDashboardRequestSchema,
+} from '@service/common';
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import type { AppContext } from '../context.js';
+import type { Authenticator } from '../http/authentication.js';
+import { authorize } from '../policy/policy.js';
+
+const errors = { 400: problemSchema, 401: problemSchema, 403: problemSchema, 404: problemSchema };
+const common = { tags: ['dashboards'], security: [{ bearerAuth: [] }] };
+
+export function dashboardsRoutes(context: AppContext, actorOf: Authenticator): FastifyPluginAsyncZod {
+  const { dashboards } = context;
+  return async (app) => {
+    app.get(
+      '/dashboards',
+      {
+        schema: {
+          ...common,
+          summary: "Dashboards you can read: yours, shared with you, your projects', and public ones",
+          querystring: dashboardListQuerySchema,
+          response: { 200: dashboardListSchema, ...errors },
+        },
+      },
+      async (request) => {
+        const actor = await actorOf(request);
+        authorize(actor, 'resource.list');
+        return dashboards.list(actor, request.query);
+      },
+    );
+
+    app.post(
+      '/dashboards',
+      {
+        schema: {
+          ...common,
+          summary: 'Create a dashboard in a project (its editors; you become the dashboard owner)',
+          body: createDashboardRequestSchema,
+          response: { 201: dashboardSchema, ...errors },
+        },
+      },
+      async (request, reply) => {
+        const actor = await actorOf(request);
+        authorize(actor, 'resource.create');
+        return reply.code(201).send(await dashboards.create(actor, request.body));
+      },
+    );
+
+    app.get(
+      '/dashboards/:id',
+      {
+        schema: {
+          ...common,
+          summary: 'One dashboard',
+          params: idParamsSchema,
+          response: { 200: dashboardSchema, ...errors },
+        },
+      },
+      async (request) => dashboards.get(await actorOf(request), request.params.id),
+    );
+
+    app.put(
+      '/dashboards/:id',
+      {
+        schema: {
+          ...common,
+          summary: 'Replace title, description, components and layout (editors)',
+          params: idParamsSchema,
+          body: updateDashboardRequestSchema,
+          response: { 200: dashboardSchema, ...errors },
+        },
+      },
+      async (request) => dashboards.update(await actorOf(request), request.params.id, request.body),
+    );
+
+    app.put(
+      '/dashboards/:id/permissions',
+      {
+        schema: {
+          ...common,
+          summary: 'Set owners, editors, viewers (user ids or emails) and the public switch (owners)',
+          params: idParamsSchema,
+          body: dashboardPermissionsRequestSchema,
+          response: { 200: dashboardSchema, ...errors },
+        },
+      },
+      async (request) => dashboards.setPermissions(await actorOf(request), request.params.id, request.body),
+    );
+
+    app.delete(
+      '/dashboards/:id',
+      {
+        schema: {
+          ...common,
+          summary: 'Delete a dashboard (owners)',
+          params: idParamsSchema,
+          response: { 204: z.null(), ...errors },
+        },
+      },
+      async (request, reply) => {
+        await dashboards.delete(await actorOf(request), request.params.id);
+        return reply.code(204).send(null);
+      },
+    );
+
+    app.get(
+      '/dashboards/:id/components/:component_id/rows',
+      {
+        schema: {
+          ...common,
+          summary: "A page of a table component's rows (readers of the dashboard)",
+          description:
+            "`limit` defaults to the component's `page_size`, `sort=col:asc,col2:desc` to its `sort`; only the " +
+            "component's columns are shown and sortable. A text component has no rows (400).",
+          params: componentParamsSchema,
+          querystring: componentRowsQuerySchema,
+          response: { 200: previewAnswerSchema, ...errors },
+        },
+      },
+      async (request) =>
+        dashboards.rows(await actorOf(request), request.params.id, request.params.component_id, request.query),
+    );
+  };
+}

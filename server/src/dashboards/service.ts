@@ -1,0 +1,240 @@
+import type {
+  ComponentRowsQuery,
+  CreateDashboardRequest,
+  Dashboard,
+  DashboardComponent,
+  LayoutItem,
+  PreviewAnswer,
+  SharingRequest,
+  UpdateDashboardRequest,
+} from '@service/common';
+import { v7 as uuidv7 } from 'uuid';
+import type { DataCollectionQueries } from '../datacollections/queries.js';
+import type { Database } from '../db/database.js';
+import { isoNow } from '../db/time.js';
+import { DomainError, type FieldProblem, notFound } from '../errors.js';
+import type { Actor, UserActor } from '../policy/actor.js';
+import { authorize, dashboardResource, type ResourceAction, roleOn, type SharedResource } from '../policy/policy.js';
+import { asSharedResource as projectResource } from '../projects/repository.js';
+import type { ProjectsService } from '../projects/service.js';
+import { asSharedResource, presentMembers, resolveMembers } from '../sharing/members.js';
+import { type DashboardRecord, DashboardsRepository } from './repository.js';
+
+interface Access {
+  record: DashboardRecord;
+  /** The dashboard as the policy sees it, its project's members included. */
+  resource: SharedResource;
+}
+
+/**
+ * Dashboards: a project's components on a grid, shared like projects (ARCHITECTURE.md §7, §11).
+ * Every access goes through the policy, with the project's members counted in.
+ */
+export class DashboardsService {
+  readonly repository: DashboardsRepository;
+
+  constructor(
+    private readonly database: Database,
+    private readonly projects: ProjectsService,
+    private readonly queries: DataCollectionQueries,
+  ) {
+    this.repository = new DashboardsRepository(database.db);
+  }
+
+  /** Loads a dashboard and checks the actor may do `action` on it (404 if they may not even see it). */
+  async access(actor: Actor, dashboardId: string, action: ResourceAction): Promise<Access> {
+    const loaded = await this.load(dashboardId);
+    authorize(actor, action, loaded.resource);
+    return loaded;
+  }
+
+  private async load(dashboardId: string): Promise<Access> {
+    const record = await this.repository.find(dashboardId);
+    if (!record) throw notFound('dashboard');
+    const project = await this.projects.repository.find(record.row.project_id);
+    if (!project) throw notFound('dashboard');
+    const resource = dashboardResource(
+      asSharedResource(record.members, record.row.is_public === 1),
+      projectResource(project),
+    );
+    return { record, resource };
+  }
+
+  async list(actor: Actor, query: { project_id?: string | undefined; limit: number; skip: number }) {
+    const { records, total } = await this.repository.listVisible({
+      userId: actor.kind === 'user' ? actor.userId : null,
+      admin: actor.kind === 'user' && actor.role === 'admin',
+      includePublic: actor.kind === 'user' || actor.mayBrowsePublic,
+      projectId: query.project_id,
+      limit: query.limit,
+      skip: query.skip,
+    });
+    const projects = new Map<string, SharedResource>();
+    for (const projectId of new Set(records.map((record) => record.row.project_id))) {
+      const project = await this.projects.repository.find(projectId);
+      if (project) projects.set(projectId, projectResource(project));
+    }
+    const items = records.flatMap((record) => {
+      const project = projects.get(record.row.project_id);
+      if (!project) return [];
+      const resource = dashboardResource(asSharedResource(record.members, record.row.is_public === 1), project);
+      return [present(record, resource, actor)];
+    });
+    return { items, total, limit: query.limit, skip: query.skip };
+  }
+
+  async get(actor: Actor, dashboardId: string): Promise<Dashboard> {
+    const { record, resource } = await this.access(actor, dashboardId, 'resource.read');
+    return present(record, resource, actor);
+  }
+
+  /** Editors of the project create dashboards in it; the creator becomes the dashboard's owner. */
+  async create(actor: UserActor, request: CreateDashboardRequest): Promise<Dashboard> {
+    await this.projects.access(actor, request.project_id, 'resource.edit');
+    await this.checkCollections(request.project_id, request.components);
+    const id = uuidv7();
+    const now = isoNow();
+    await this.database.db.transaction().execute(async (trx) => {
+      await trx
+        .insertInto('dashboards')
+        .values({
+          id,
+          project_id: request.project_id,
+          title: request.title,
+          description: request.description,
+          is_public: request.is_public ? 1 : 0,
+          components: JSON.stringify(request.components),
+          layout: JSON.stringify(request.layout),
+          created_by: actor.userId,
+          created_at: now,
+          updated_at: now,
+        })
+        .execute();
+      await trx
+        .insertInto('dashboard_members')
+        .values({ dashboard_id: id, user_id: actor.userId, role: 'owner' })
+        .execute();
+    });
+    return this.get(actor, id);
+  }
+
+  /** Replaces title, description, components and layout (editors). */
+  async update(actor: Actor, dashboardId: string, request: UpdateDashboardRequest): Promise<Dashboard> {
+    const { record } = await this.access(actor, dashboardId, 'resource.edit');
+    await this.checkCollections(record.row.project_id, request.components);
+    await this.database.db
+      .updateTable('dashboards')
+      .set({
+        title: request.title,
+        description: request.description,
+        components: JSON.stringify(request.components),
+        layout: JSON.stringify(request.layout),
+        updated_at: isoNow(),
+      })
+      .where('id', '=', dashboardId)
+      .execute();
+    return this.get(actor, dashboardId);
+  }
+
+  /** Replaces the dashboard's own member lists and its public switch (owners). */
+  async setPermissions(actor: Actor, dashboardId: string, request: SharingRequest): Promise<Dashboard> {
+    await this.access(actor, dashboardId, 'resource.share');
+    const members = await resolveMembers(this.database.db, request);
+    await this.database.db.transaction().execute(async (trx) => {
+      await trx.deleteFrom('dashboard_members').where('dashboard_id', '=', dashboardId).execute();
+      await trx
+        .insertInto('dashboard_members')
+        .values([...members].map(([userId, role]) => ({ dashboard_id: dashboardId, user_id: userId, role })))
+        .execute();
+      await trx
+        .updateTable('dashboards')
+        .set({ is_public: request.is_public ? 1 : 0, updated_at: isoNow() })
+        .where('id', '=', dashboardId)
+        .execute();
+    });
+    // The sharing as written, even when it leaves the caller unable to read the dashboard again.
+    const { record, resource } = await this.load(dashboardId);
+    return present(record, resource, actor);
+  }
+
+  async delete(actor: Actor, dashboardId: string): Promise<void> {
+    await this.access(actor, dashboardId, 'resource.delete');
+    await this.database.db.deleteFrom('dashboards').where('id', '=', dashboardId).execute();
+  }
+
+  /**
+   * A page of a table component's rows, authorized by the dashboard alone: a reader of a public
+   * dashboard sees its tables without being able to open the project.
+   */
+  async rows(
+    actor: Actor,
+    dashboardId: string,
+    componentId: string,
+    query: ComponentRowsQuery,
+  ): Promise<PreviewAnswer> {
+    const { record } = await this.access(actor, dashboardId, 'resource.read');
+    const component = componentsOf(record).find((candidate) => candidate.component_id === componentId);
+    if (!component) throw notFound('component');
+    if (component.type !== 'table') {
+      throw new DomainError('validation_failed', `a ${component.type} component has no rows`, [
+        { path: 'params.component_id', message: `a ${component.type} component has no rows` },
+      ]);
+    }
+    const collection = await this.database.db
+      .selectFrom('data_collections')
+      .innerJoin('workflows', 'workflows.id', 'data_collections.workflow_id')
+      .selectAll('data_collections')
+      .where('data_collections.id', '=', component.data_collection_id)
+      .where('workflows.project_id', '=', record.row.project_id)
+      .executeTakeFirst();
+    if (!collection) throw notFound("the component's data collection");
+    return this.queries.componentPage(collection, {
+      limit: query.limit ?? component.page_size,
+      skip: query.skip,
+      sort: query.sort ?? component.sort,
+      ...(component.columns === undefined ? {} : { columns: component.columns }),
+    });
+  }
+
+  /** Components may only show data collections of the dashboard's project. */
+  private async checkCollections(projectId: string, components: readonly DashboardComponent[]): Promise<void> {
+    const wanted = components.flatMap((component) =>
+      component.type === 'table' ? [component.data_collection_id] : [],
+    );
+    const known = await this.repository.collectionsOfProject(projectId, wanted);
+    const problems: FieldProblem[] = [];
+    components.forEach((component, index) => {
+      if (component.type === 'table' && !known.has(component.data_collection_id)) {
+        problems.push({
+          path: `body.components[${index}].data_collection_id`,
+          message: 'no data collection of this project has this id',
+        });
+      }
+    });
+    if (problems.length > 0) {
+      throw new DomainError('validation_failed', "components may only show the project's data collections", problems);
+    }
+  }
+}
+
+function componentsOf(record: DashboardRecord): DashboardComponent[] {
+  return JSON.parse(record.row.components) as DashboardComponent[];
+}
+
+function present(record: DashboardRecord, resource: SharedResource, actor: Actor): Dashboard {
+  return {
+    dashboard_id: record.row.id,
+    project_id: record.row.project_id,
+    title: record.row.title,
+    description: record.row.description,
+    is_public: record.row.is_public === 1,
+    permissions: presentMembers(record.members),
+    // Only ever called for dashboards the actor can read, so a role exists.
+    my_role: roleOn(actor, resource),
+    layout: JSON.parse(record.row.layout) as LayoutItem[],
+    components: componentsOf(record),
+    created_by: record.row.created_by,
+    created_at: record.row.created_at,
+    updated_at: record.row.updated_at,
+  };
+}

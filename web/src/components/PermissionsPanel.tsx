@@ -1,0 +1,269 @@
+import {
+  Alert,
+  Badge,
+  Button,
+  Card,
+  Group,
+  List,
+  NativeSelect,
+  Stack,
+  Switch,
+  Table,
+  Text,
+  TextInput,
+  Title,
+  VisuallyHidden,
+} from '@mantine/core';
+import { type Project, projectSchema } from '@service/common';
+import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { useState } from 'react';
+import { ApiError, errorMessage } from '../api/client.js';
+import { useApi, useAuth } from '../auth/session.js';
+import {
+  addMember,
+  changeRole,
+  draftFromProject,
+  isDirty,
+  MEMBER_ROLES,
+  type MemberRole,
+  type PermissionsDraft,
+  placeErrors,
+  removeMember,
+  toRequest,
+} from '../permissions/draft.js';
+
+function isMemberRole(value: string): value is MemberRole {
+  return MEMBER_ROLES.some((role) => role.value === value);
+}
+
+/** Who may do what on the project; what editors and viewers see instead of the editor. */
+function MemberList({ project }: { project: Project }) {
+  const { members, isPublic } = draftFromProject(project);
+  return (
+    <Stack gap="xs">
+      <Text size="sm" c="dimmed">
+        {isPublic ? 'Public: everyone who can sign in sees this project.' : 'Private: only the people below see it.'}{' '}
+        Only owners change who has access.
+      </Text>
+      <List size="sm" aria-label="Members" spacing={2}>
+        {members.map((member) => (
+          <List.Item key={member.userId ?? member.email}>
+            {member.email}{' '}
+            <Badge size="xs" variant="light">
+              {member.role}
+            </Badge>
+          </List.Item>
+        ))}
+      </List>
+    </Stack>
+  );
+}
+
+function SharingEditor({ project }: { project: Project }) {
+  const api = useApi();
+  const queryClient = useQueryClient();
+  const { user } = useAuth();
+  const [draft, setDraft] = useState<PermissionsDraft>(() => draftFromProject(project));
+  const [email, setEmail] = useState('');
+  const [role, setRole] = useState<MemberRole>('viewer');
+  const [addError, setAddError] = useState<string | null>(null);
+  const save = useMutation({
+    // The paths travel with the request so a refusal's field errors land beside the right person.
+    mutationFn: (request: ReturnType<typeof toRequest>) =>
+      api.request(`/projects/${project.project_id}/permissions`, projectSchema, {
+        method: 'PUT',
+        json: request.body,
+      }),
+    onSuccess: (saved) => {
+      queryClient.setQueryData(['project', saved.project_id], saved);
+      void queryClient.invalidateQueries({ queryKey: ['projects'] });
+      setDraft(draftFromProject(saved));
+    },
+  });
+  const placed =
+    save.error instanceof ApiError ? placeErrors(save.error.fieldErrors, save.variables?.paths ?? []) : undefined;
+  const dirty = isDirty(draft, project);
+  const losesSharing =
+    user !== null &&
+    user.role !== 'admin' &&
+    !draft.members.some((member) => member.userId === user.user_id && member.role === 'owner');
+
+  const edit = (next: PermissionsDraft) => {
+    setDraft(next);
+    save.reset();
+  };
+  const add = () => {
+    const result = addMember(draft, email, role);
+    if ('error' in result) {
+      setAddError(result.error);
+      return;
+    }
+    edit(result.draft);
+    setEmail('');
+    setAddError(null);
+  };
+
+  return (
+    <form
+      onSubmit={(event) => {
+        event.preventDefault();
+        save.mutate(toRequest(draft));
+      }}
+    >
+      <Stack gap="sm">
+        <Switch
+          label="Public: everyone who can sign in (and visitors, in public and demo modes) can see this project"
+          checked={draft.isPublic}
+          onChange={(event) => edit({ ...draft, isPublic: event.currentTarget.checked })}
+        />
+        <Table aria-label="Members" verticalSpacing={4}>
+          <Table.Thead>
+            <Table.Tr>
+              <Table.Th>Person</Table.Th>
+              <Table.Th w={160}>Role</Table.Th>
+              <Table.Th w={110}>
+                <VisuallyHidden>Actions</VisuallyHidden>
+              </Table.Th>
+            </Table.Tr>
+          </Table.Thead>
+          <Table.Tbody>
+            {draft.members.map((member, index) => {
+              const problem = placed?.byMember.get(index);
+              return (
+                <Table.Tr key={member.userId ?? `new:${member.email}`}>
+                  <Table.Td>
+                    <Group gap={6} wrap="nowrap">
+                      <Text size="sm">{member.email}</Text>
+                      {member.userId === null && (
+                        <Badge size="xs" variant="outline">
+                          new
+                        </Badge>
+                      )}
+                    </Group>
+                    {problem && (
+                      <Text size="xs" c="red" role="alert">
+                        {problem}
+                      </Text>
+                    )}
+                  </Table.Td>
+                  <Table.Td>
+                    <NativeSelect
+                      size="xs"
+                      aria-label={`Role of ${member.email}`}
+                      data={MEMBER_ROLES.map((entry) => ({ value: entry.value, label: entry.label }))}
+                      value={member.role}
+                      onChange={(event) => {
+                        const next = event.currentTarget.value;
+                        if (isMemberRole(next)) edit(changeRole(draft, index, next));
+                      }}
+                    />
+                  </Table.Td>
+                  <Table.Td>
+                    <Button
+                      size="xs"
+                      variant="subtle"
+                      color="red"
+                      aria-label={`Remove ${member.email}`}
+                      onClick={() => edit(removeMember(draft, index))}
+                    >
+                      Remove
+                    </Button>
+                  </Table.Td>
+                </Table.Tr>
+              );
+            })}
+          </Table.Tbody>
+        </Table>
+        {draft.members.length === 0 && (
+          <Text size="sm" c="dimmed">
+            Nobody is listed. A project needs at least one owner.
+          </Text>
+        )}
+        <Group align="flex-end" gap="xs" wrap="wrap">
+          <TextInput
+            label="Add a person by email"
+            placeholder="name@example.org"
+            type="email"
+            value={email}
+            error={addError}
+            onChange={(event) => {
+              setEmail(event.currentTarget.value);
+              setAddError(null);
+            }}
+            onKeyDown={(event) => {
+              // Enter adds the person instead of saving the whole form.
+              if (event.key === 'Enter') {
+                event.preventDefault();
+                add();
+              }
+            }}
+            style={{ flex: 1, minWidth: 220 }}
+          />
+          <NativeSelect
+            label="as"
+            aria-label="Role of the person to add"
+            data={MEMBER_ROLES.map((entry) => ({ value: entry.value, label: entry.label }))}
+            value={role}
+            onChange={(event) => {
+              const next = event.currentTarget.value;
+              if (isMemberRole(next)) setRole(next);
+            }}
+          />
+          <Button variant="default" onClick={add}>
+            Add
+          </Button>
+        </Group>
+        <Text size="xs" c="dimmed">
+          People need an account first; an address without one is pointed out when you save.
+        </Text>
+        {losesSharing && dirty && (
+          <Alert color="yellow" title="You are no longer an owner in this draft">
+            After saving you will not be able to change who has access.
+          </Alert>
+        )}
+        {save.isError && (
+          <Alert color="red" role="alert" title="Sharing was not saved">
+            <Stack gap={4}>
+              <Text size="sm">{save.error instanceof ApiError ? save.error.message : errorMessage(save.error)}</Text>
+              {placed && placed.general.length > 0 && (
+                <List size="sm" aria-label="Problems">
+                  {placed.general.map((message) => (
+                    <List.Item key={message}>{message}</List.Item>
+                  ))}
+                </List>
+              )}
+            </Stack>
+          </Alert>
+        )}
+        {save.isSuccess && !dirty && (
+          <Text size="sm" c="teal" role="status">
+            Sharing saved.
+          </Text>
+        )}
+        <Group justify="flex-end" gap="xs">
+          <Button variant="default" disabled={!dirty || save.isPending} onClick={() => edit(draftFromProject(project))}>
+            Discard changes
+          </Button>
+          <Button type="submit" loading={save.isPending} disabled={!dirty}>
+            Save sharing
+          </Button>
+        </Group>
+      </Stack>
+    </form>
+  );
+}
+
+/** The project's sharing: an editor for owners and admins, a read-only list for everyone else. */
+export function PermissionsPanel({ project }: { project: Project }) {
+  const canShare = project.my_role === 'owner' || project.my_role === 'admin';
+  return (
+    <Card withBorder radius="md" component="section" aria-label="Sharing">
+      <Stack gap="sm">
+        <Title order={2} size="h3">
+          Sharing
+        </Title>
+        {canShare ? <SharingEditor project={project} /> : <MemberList project={project} />}
+      </Stack>
+    </Card>
+  );
+}

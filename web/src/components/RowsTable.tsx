@@ -1,0 +1,87 @@
+import { Table, Text, UnstyledButton } from '@mantine/core';
+import type { PreviewAnswer, SortKey } from '@service/common';
+import { formatCell } from '../explorer/format.js';
+
+const ARROWS = { asc: '▲', desc: '▼' } as const;
+
+/** The body of a table answer: one row per row, cells in monospace, long values cut. */
+export function TableRows({ columns, rows }: Pick<PreviewAnswer, 'columns' | 'rows'>) {
+  return (
+    <Table.Tbody>
+      {rows.map((row, index) => (
+        // biome-ignore lint/suspicious/noArrayIndexKey: table rows have no identity of their own.
+        <Table.Tr key={index}>
+          {columns.map((column) => (
+            <Table.Td key={column.name}>
+              <Text size="sm" ff="monospace" truncate maw={280}>
+                {formatCell(row[column.name])}
+              </Text>
+            </Table.Td>
+          ))}
+        </Table.Tr>
+      ))}
+    </Table.Tbody>
+  );
+}
+
+/**
+ * Rows of a table answer (preview, dashboard table) with typed column headers. With `onSort`, each
+ * header is a button that asks for that column's order, and the sorted column shows its direction.
+ */
+export function RowsTable({
+  answer,
+  label,
+  maxHeight,
+  sort,
+  onSort,
+}: {
+  answer: Pick<PreviewAnswer, 'columns' | 'rows'>;
+  label: string;
+  maxHeight?: number;
+  sort?: SortKey | null;
+  onSort?: (column: string) => void;
+}) {
+  const { columns, rows } = answer;
+  return (
+    <Table.ScrollContainer minWidth={columns.length * 120} {...(maxHeight === undefined ? {} : { maxHeight })}>
+      <Table striped withTableBorder withColumnBorders stickyHeader aria-label={label}>
+        <Table.Thead>
+          <Table.Tr>
+            {columns.map((column) => {
+              const direction = sort?.column === column.name ? sort.direction : null;
+              const name = (
+                <>
+                  {column.name}
+                  <Text span size="xs" c="dimmed" ml={4}>
+                    {column.type}
+                  </Text>
+                  {direction && (
+                    <Text span size="xs" ml={4} aria-hidden="true">
+                      {ARROWS[direction]}
+                    </Text>
+                  )}
+                </>
+              );
+              return (
+                <Table.Th
+                  key={column.name}
+                  title={column.description ?? column.type}
+                  aria-sort={direction === null ? undefined : direction === 'asc' ? 'ascending' : 'descending'}
+                >
+                  {onSort ? (
+                    <UnstyledButton onClick={() => onSort(column.name)} aria-label={`Sort by ${column.name}`} fw={700}>
+                      {name}
+                    </UnstyledButton>
+                  ) : (
+                    name
+                  )}
+                </Table.Th>
+              );
+            })}
+          </Table.Tr>
+        </Table.Thead>
+        <TableRows columns={columns} rows={rows} />
+      </Table>
+    </Table.ScrollContainer>
+  );
+}

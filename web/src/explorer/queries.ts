@@ -1,0 +1,50 @@
+import { previewAnswerSchema } from '@service/common';
+import { keepPreviousData, type QueryClient, queryOptions } from '@tanstack/react-query';
+import type { ApiClient } from '../api/client.js';
+import { formatSort } from './sort.js';
+import type { ExplorerState } from './url-state.js';
+
+/** The first element of the query keys of everything read from a collection's table (the second is the collection id). */
+export const TABLE_QUERY_KEYS = ['preview', 'summary', 'values', 'versions'] as const;
+
+/** Refreshes what the explorer shows of one collection's table (every collection's without an id), after a write. */
+export function invalidateTableQueries(queryClient: QueryClient, collectionId?: string): void {
+  for (const key of TABLE_QUERY_KEYS) {
+    void queryClient.invalidateQueries({ queryKey: collectionId === undefined ? [key] : [key, collectionId] });
+  }
+}
+
+export const PREVIEW_PAGE_SIZE = 25;
+
+/**
+ * The preview's query: one page of rows, sorted and at a version as the address bar says. Shared
+ * by the explorer and the project page, which starts it before the explorer's code has arrived.
+ */
+export function previewQuery(
+  api: ApiClient,
+  collectionId: string,
+  { page, sort, version }: { page: number; sort: ExplorerState['sort']; version: number | null },
+) {
+  const sortText = formatSort(sort) ?? undefined;
+  return queryOptions({
+    queryKey: ['preview', collectionId, page, sortText ?? '', version],
+    queryFn: ({ signal }) =>
+      api.request(`/datacollections/${collectionId}/preview`, previewAnswerSchema, {
+        query: {
+          limit: PREVIEW_PAGE_SIZE,
+          skip: (page - 1) * PREVIEW_PAGE_SIZE,
+          sort: sortText,
+          version: version ?? undefined,
+        },
+        signal,
+      }),
+    placeholderData: keepPreviousData,
+  });
+}
+
+/** Starts downloading the explorer's code (once); the project page calls it as soon as a collection may be opened. */
+export function preloadExplorer(): Promise<typeof import('./DataExplorer.js')> {
+  explorerModule ??= import('./DataExplorer.js');
+  return explorerModule;
+}
+let explorerModule: Promise<typeof import('./DataExplorer.js')> | null = null;

@@ -1,0 +1,168 @@
+import { Alert, Badge, Code, Group, Loader, NativeSelect, Stack, Table, Text, Title } from '@mantine/core';
+import { type AuditEventType, adminUserSchema, auditEventTypeSchema, auditListSchema } from '@service/common';
+import { keepPreviousData, useQueries, useQuery } from '@tanstack/react-query';
+import { useSearchParams } from 'react-router';
+import { errorMessage } from '../api/client.js';
+import { useApi } from '../auth/session.js';
+import { UrlPagination, usePageParam } from '../components/UrlPagination.js';
+import { formatDate } from '../format/date.js';
+
+const PAGE_SIZE = 50;
+
+/** Failures and refusals stand out from the routine events. */
+function typeColor(type: AuditEventType): string {
+  if (type.endsWith('.failed') || type.endsWith('.refused')) return 'red';
+  if (type === 'user.deleted' || type === 'user.disabled') return 'orange';
+  if (type.startsWith('user.')) return 'blue';
+  return 'gray';
+}
+
+function formatDetails(details: Record<string, unknown>): string {
+  const entries = Object.entries(details);
+  if (entries.length === 0) return '';
+  return entries
+    .map(([key, value]) => `${key}: ${typeof value === 'string' ? value : JSON.stringify(value)}`)
+    .join(', ');
+}
+
+/**
+ * The emails of the accounts that acted on this page of events (admins changing accounts), looked
+ * up once each; a deleted account keeps showing its id.
+ */
+function useActorEmails(actorIds: readonly string[]): Map<string, string> {
+  const api = useApi();
+  const unique = [...new Set(actorIds)];
+  const answers = useQueries({
+    queries: unique.map((id) => ({
+      queryKey: ['users', 'one', id],
+      queryFn: ({ signal }: { signal: AbortSignal }) => api.request(`/users/${id}`, adminUserSchema, { signal }),
+      staleTime: 5 * 60_000,
+      retry: false,
+    })),
+  });
+  const emails = new Map<string, string>();
+  answers.forEach((answer, index) => {
+    const id = unique[index];
+    if (id !== undefined && answer.data) emails.set(id, answer.data.email);
+  });
+  return emails;
+}
+
+/** The security audit log (admins, auth mode), newest first, filtered by event type. */
+export function AuditPage() {
+  const api = useApi();
+  const page = usePageParam();
+  const [params, setParams] = useSearchParams();
+  const type = auditEventTypeSchema.safeParse(params.get('type')).data;
+  const events = useQuery({
+    queryKey: ['audit-events', type ?? null, page],
+    queryFn: ({ signal }) =>
+      api.request('/audit-events', auditListSchema, {
+        query: { type, limit: PAGE_SIZE, skip: (page - 1) * PAGE_SIZE },
+        signal,
+      }),
+    placeholderData: keepPreviousData,
+  });
+  const actorEmails = useActorEmails(
+    (events.data?.items ?? []).flatMap((event) =>
+      event.actor_user_id !== null && event.actor_user_id !== event.subject_user_id ? [event.actor_user_id] : [],
+    ),
+  );
+
+  let body: React.ReactNode;
+  if (events.isPending) body = <Loader aria-label="Loading the audit log" />;
+  else if (events.isError) {
+    body = (
+      <Alert color="red" role="alert" title="Could not load the audit log">
+        {errorMessage(events.error)}
+      </Alert>
+    );
+  } else if (events.data.items.length === 0) {
+    body = <Text c="dimmed">No events{type ? ' of this type' : ''}.</Text>;
+  } else {
+    body = (
+      <Stack gap="sm">
+        <Text size="sm" c="dimmed">
+          {events.data.total.toLocaleString()} {events.data.total === 1 ? 'event' : 'events'}, newest first.
+        </Text>
+        <Table.ScrollContainer minWidth={860}>
+          <Table striped verticalSpacing="xs" aria-label="Audit events">
+            <Table.Thead>
+              <Table.Tr>
+                <Table.Th>When</Table.Th>
+                <Table.Th>Event</Table.Th>
+                <Table.Th>Account</Table.Th>
+                <Table.Th>By</Table.Th>
+                <Table.Th>Address</Table.Th>
+                <Table.Th>Details</Table.Th>
+              </Table.Tr>
+            </Table.Thead>
+            <Table.Tbody>
+              {events.data.items.map((event) => (
+                <Table.Tr key={event.event_id}>
+                  <Table.Td>
+                    <Text size="sm">{formatDate(event.at)}</Text>
+                  </Table.Td>
+                  <Table.Td>
+                    <Badge variant="light" color={typeColor(event.type)}>
+                      {event.type}
+                    </Badge>
+                  </Table.Td>
+                  <Table.Td>
+                    <Text size="sm">{event.subject_email ?? '—'}</Text>
+                  </Table.Td>
+                  <Table.Td>
+                    {event.actor_user_id === null ? (
+                      <Text size="sm">—</Text>
+                    ) : event.actor_user_id === event.subject_user_id ? (
+                      <Text size="sm">themselves</Text>
+                    ) : actorEmails.has(event.actor_user_id) ? (
+                      <Text size="sm">{actorEmails.get(event.actor_user_id)}</Text>
+                    ) : (
+                      <Code title={event.actor_user_id}>{event.actor_user_id.slice(-12)}</Code>
+                    )}
+                  </Table.Td>
+                  <Table.Td>
+                    <Text size="sm" ff="monospace">
+                      {event.client_address ?? '—'}
+                    </Text>
+                  </Table.Td>
+                  <Table.Td>
+                    <Text size="xs">{formatDetails(event.details) || '—'}</Text>
+                  </Table.Td>
+                </Table.Tr>
+              ))}
+            </Table.Tbody>
+          </Table>
+        </Table.ScrollContainer>
+        <UrlPagination pages={Math.ceil(events.data.total / PAGE_SIZE)} label="Audit log pages" />
+      </Stack>
+    );
+  }
+
+  return (
+    <Stack gap="md">
+      <Title order={1}>Audit log</Title>
+      <Text c="dimmed" size="sm">
+        Sign-ins, account changes, magic links and provisioning, as the server recorded them.
+      </Text>
+      <Group gap="sm">
+        <NativeSelect
+          label="Event type"
+          data={[{ value: '', label: 'Any event' }, ...auditEventTypeSchema.options]}
+          value={type ?? ''}
+          onChange={(event) => {
+            const next = new URLSearchParams(params);
+            const value = event.currentTarget.value;
+            if (value === '') next.delete('type');
+            else next.set('type', value);
+            next.delete('page');
+            setParams(next);
+          }}
+          w={260}
+        />
+      </Group>
+      {body}
+    </Stack>
+  );
+}

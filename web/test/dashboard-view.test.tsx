@@ -1,0 +1,80 @@
+// @vitest-environment jsdom
+import { MantineProvider } from '@mantine/core';
+import { cleanup, render, screen } from '@testing-library/react';
+import { afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { Markdown, parseBlocks, safeHref } from '../src/components/Markdown.js';
+import { placeComponents } from '../src/pages/DashboardPage.js';
+import { installMantineShims } from './support/jsdom.js';
+
+beforeAll(installMantineShims);
+afterEach(cleanup);
+
+describe('markdown of text components', () => {
+  it('splits headings, paragraphs, lists and fenced code', () => {
+    expect(
+      parseBlocks('# Title #\nfirst line\nsecond line\n\n- a\n* b\n1. one\n2) two\n```\n# not a heading\n```\nafter'),
+    ).toEqual([
+      { kind: 'heading', level: 1, text: 'Title' },
+      { kind: 'paragraph', text: 'first line second line' },
+      { kind: 'list', ordered: false, items: ['a', 'b'] },
+      { kind: 'list', ordered: true, items: ['one', 'two'] },
+      { kind: 'code', text: '# not a heading' },
+      { kind: 'paragraph', text: 'after' },
+    ]);
+  });
+
+  it('follows only web, mail and same-site links', () => {
+    expect(safeHref('https://example.org/a')).toBe('https://example.org/a');
+    expect(safeHref('mailto:ada@example.org')).toBe('mailto:ada@example.org');
+    expect(safeHref('/projects')).toBe('/projects');
+    expect(safeHref('//evil.example')).toBeNull();
+    expect(safeHref('javascript:alert(1)')).toBeNull();
+    expect(safeHref('data:text/html,x')).toBeNull();
+  });
+
+  it('renders emphasis, code and links as elements, and raw HTML as text', () => {
+    const { container } = render(
+      <MantineProvider>
+        <Markdown
+          text={
+            '## Penguins\nSome **bold _and italic_** `code`, [docs](https://example.org) and [bad](javascript:alert(1)) <img src=x onerror=alert(1)>'
+          }
+        />
+      </MantineProvider>,
+    );
+    expect(screen.getByRole('heading', { level: 3, name: 'Penguins' })).toBeTruthy();
+    expect(container.querySelector('strong em')?.textContent).toBe('and italic');
+    expect(container.querySelector('code')?.textContent).toBe('code');
+    expect(screen.getByRole('link', { name: 'docs' }).getAttribute('href')).toBe('https://example.org');
+    expect(screen.queryByRole('link', { name: 'bad' })).toBeNull();
+    expect(container.querySelector('img')).toBeNull();
+    expect(container.textContent).toContain('<img src=x onerror=alert(1)>');
+  });
+});
+
+describe('dashboard layout', () => {
+  const text = { component_id: 'a', type: 'text' as const, markdown: 'x' };
+  const table = {
+    component_id: 'b',
+    type: 'table' as const,
+    data_collection_id: 'dc',
+    page_size: 25,
+    sort: [],
+  };
+  const loose = { component_id: 'c', type: 'text' as const, markdown: 'y' };
+
+  it('orders laid-out components top to bottom, left to right, and puts the others below, full width', () => {
+    const placed = placeComponents({
+      components: [text, table, loose],
+      layout: [
+        { component_id: 'b', x: 6, y: 0, w: 6, h: 8 },
+        { component_id: 'a', x: 0, y: 0, w: 6, h: 3 },
+      ],
+    });
+    expect(placed.map(({ component, item }) => [component.component_id, item.x, item.y, item.w, item.h])).toEqual([
+      ['a', 0, 0, 6, 3],
+      ['b', 6, 0, 6, 8],
+      ['c', 0, 8, 12, 2],
+    ]);
+  });
+});
