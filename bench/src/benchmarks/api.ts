@@ -61,48 +61,52 @@ async function preflight(target: LoadTarget): Promise<void> {
   await expectOk(await fetch(target.url, { headers: target.headers ?? {} }), `${target.name} preflight`);
 }
 
-async function measureAll(targets: LoadTarget[], settings: LoadSettings): Promise<LoadResult[]> {
-  const results: LoadResult[] = [];
-  for (const target of targets) {
-    await preflight(target);
-    process.stdout.write(`  measuring ${target.name} ...\n`);
-    results.push(await measure(target, settings));
+/**
+ * Both servers run side by side (an idle one costs nothing) and are loaded one at a time, in
+ * rounds: baseline, capabilities, auth/me, then again. The host's speed drifts by a factor of two
+ * from one minute to the next on a shared machine; comparing each route with the baseline of its
+ * own round, and taking the median over rounds, keeps that drift out of the ratios.
+ */
+async function measureRounds(targets: LoadTarget[], settings: LoadSettings, rounds: number): Promise<LoadResult[][]> {
+  for (const target of targets) await preflight(target);
+  const results: LoadResult[][] = [];
+  for (let round = 0; round < rounds; round++) {
+    const row: LoadResult[] = [];
+    for (const target of targets) {
+      process.stdout.write(`  round ${round + 1}/${rounds}: measuring ${target.name} ...\n`);
+      // Warm each server up once; later rounds find it warm.
+      row.push(await measure(target, round === 0 ? settings : { ...settings, warmupSeconds: 0 }));
+    }
+    results.push(row);
   }
   return results;
 }
 
-async function measureBaseline(settings: LoadSettings): Promise<LoadResult> {
-  const server = await startTarget(TARGET_SCRIPT, ['baseline']);
-  try {
-    const [result] = await measureAll([{ name: 'baseline', url: `${server.url}/`, serverPid: server.pid }], settings);
-    return result!;
-  } finally {
-    await stopCounting(server);
-  }
-}
-
-async function measureService(settings: LoadSettings): Promise<LoadResult[]> {
+async function measureAll(settings: LoadSettings, rounds: number): Promise<LoadResult[][]> {
   const dataDir = await mkdtemp(join(tmpdir(), 'service-bench-'));
+  const servers: RunningTarget[] = [];
   try {
-    const server = await startTarget(TARGET_SCRIPT, ['service', dataDir], execArgvForService());
-    try {
-      const token = await login(server.url);
-      return await measureAll(
-        [
-          { name: 'capabilities', url: `${server.url}${API_PREFIX}/utils/capabilities`, serverPid: server.pid },
-          {
-            name: 'auth/me',
-            url: `${server.url}${API_PREFIX}/auth/me`,
-            headers: { authorization: `Bearer ${token}` },
-            serverPid: server.pid,
-          },
-        ],
-        settings,
-      );
-    } finally {
-      await stopCounting(server);
-    }
+    const baseline = await startTarget(TARGET_SCRIPT, ['baseline']);
+    servers.push(baseline);
+    const service = await startTarget(TARGET_SCRIPT, ['service', dataDir], execArgvForService());
+    servers.push(service);
+    const token = await login(service.url);
+    return await measureRounds(
+      [
+        { name: 'baseline', url: `${baseline.url}/`, serverPid: baseline.pid },
+        { name: 'capabilities', url: `${service.url}${API_PREFIX}/utils/capabilities`, serverPid: service.pid },
+        {
+          name: 'auth/me',
+          url: `${service.url}${API_PREFIX}/auth/me`,
+          headers: { authorization: `Bearer ${token}` },
+          serverPid: service.pid,
+        },
+      ],
+      settings,
+      rounds,
+    );
   } finally {
+    for (const server of servers) await stopCounting(server);
     await rm(dataDir, { recursive: true, force: true });
   }
 }
@@ -115,6 +119,21 @@ async function stopCounting(server: RunningTarget): Promise<void> {
   await server.stop();
 }
 
+function median(values: number[]): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  const middle = Math.floor(sorted.length / 2);
+  return sorted.length % 2 === 1 ? sorted[middle]! : (sorted[middle - 1]! + sorted[middle]!) / 2;
+}
+
+function roundsFromEnv(env: NodeJS.ProcessEnv = process.env): number {
+  const raw = env.BENCH_API_ROUNDS;
+  if (raw === undefined || raw.trim() === '') return 3;
+  const value = Number(raw);
+  if (!Number.isInteger(value) || value < 1)
+    throw new UsageError(`BENCH_API_ROUNDS must be a whole number >= 1 (got "${raw}")`);
+  return value;
+}
+
 const fixed = (value: number, digits: number) => value.toFixed(digits);
 // autocannon records latency at 1 ms resolution: 0 means "under a millisecond".
 const millis = (value: number) => (value < 1 ? '<1' : value.toFixed(0));
@@ -122,6 +141,7 @@ const millis = (value: number) => (value < 1 ? '<1' : value.toFixed(0));
 export async function run(args: string[]): Promise<void> {
   if (args.length > 0) throw new UsageError(`takes no arguments (got "${args.join(' ')}")`);
   const settings = loadSettingsFromEnv();
+  const rounds = roundsFromEnv();
   const cpu = cpus()[0]?.model.trim() ?? 'unknown CPU';
   const out = (line = '') => process.stdout.write(`${line}\n`);
 
@@ -129,9 +149,10 @@ export async function run(args: string[]): Promise<void> {
   out(`machine: ${cpu}, ${cpus().length} CPUs, Node ${process.version}, ${process.platform}/${process.arch}`);
   out(
     `load: autocannon, ${settings.connections} connections, pipelining ${settings.pipelining}, ` +
-      `${settings.warmupSeconds} s warm-up + ${settings.durationSeconds} s measured per route, 127.0.0.1`,
+      `${settings.warmupSeconds} s warm-up (first round) + ${settings.durationSeconds} s measured per route ` +
+      `and round, ${rounds} rounds, 127.0.0.1`,
   );
-  out('each server runs alone in a child process; the load generator runs in this process');
+  out('each server runs in a child process and is loaded alone; the load generator runs in this process');
   out('service: real server, embedded SQLite in a temp dir, logger silent (SERVICE_LOG_LEVEL=silent)');
   out('         so that logging does not dominate the figures');
 
@@ -144,30 +165,54 @@ export async function run(args: string[]): Promise<void> {
   out();
 
   const span = new CpuSpan();
-  const baseline = await measureBaseline(settings);
-  const service = await measureService(settings);
+  const byRound = await measureAll(settings, rounds);
   span.end();
-  const results = [baseline, ...service];
-  const ratio = (result: LoadResult) => result.requestsPerSecond / baseline.requestsPerSecond;
-  // The same ratio from server CPU time per request: what req/s would be if the server had a core to itself.
-  const cpuRatio = (result: LoadResult) =>
-    result.serverCpuMicros && baseline.serverCpuMicros
-      ? fixed(baseline.serverCpuMicros / result.serverCpuMicros, 2)
-      : '?';
+
+  // Each route against the baseline of its own round, by req/s and by server CPU time per request
+  // (what req/s would be if the server had a core to itself).
+  const names = byRound[0]!.map((result) => result.name);
+  const column = (index: number) => byRound.map((row) => row[index]!);
+  const ratios = (index: number, of: (result: LoadResult) => number | null) =>
+    byRound.flatMap((row) => {
+      const own = of(row[index]!);
+      const base = of(row[0]!);
+      return own === null || base === null || own === 0 ? [] : [own / base];
+    });
+  const rpsRatios = names.map((_, index) => ratios(index, (result) => result.requestsPerSecond));
+  const cpuRatios = names.map((_, index) =>
+    ratios(index, (result) => (result.serverCpuMicros === null ? null : 1 / result.serverCpuMicros)),
+  );
+  const orUnknown = (values: number[], digits: number) => (values.length === 0 ? '?' : fixed(median(values), digits));
 
   out();
   out(
     formatTable(
-      ['name', 'req/s (mean)', 'p50 ms', 'p99 ms', 'x baseline', 'server CPU us/req', 'x baseline by CPU'],
-      results.map((result) => [
-        result.name === 'baseline' ? 'baseline (bare Fastify hello-world)' : result.name,
-        fixed(result.requestsPerSecond, 0),
-        millis(result.p50Ms),
-        millis(result.p99Ms),
-        fixed(ratio(result), 2),
-        result.serverCpuMicros === null ? '?' : fixed(result.serverCpuMicros, 0),
-        cpuRatio(result),
-      ]),
+      [
+        'name',
+        'req/s (median)',
+        'p50 ms',
+        'p99 ms',
+        'x baseline (median)',
+        'per round',
+        'server CPU us/req',
+        'x baseline by CPU',
+      ],
+      names.map((name, index) => {
+        const results = column(index);
+        return [
+          name === 'baseline' ? 'baseline (bare Fastify hello-world)' : name,
+          fixed(median(results.map((result) => result.requestsPerSecond)), 0),
+          millis(median(results.map((result) => result.p50Ms))),
+          millis(median(results.map((result) => result.p99Ms))),
+          orUnknown(rpsRatios[index]!, 2),
+          rpsRatios[index]!.map((value) => fixed(value, 2)).join(' '),
+          orUnknown(
+            results.flatMap((result) => (result.serverCpuMicros === null ? [] : [result.serverCpuMicros])),
+            0,
+          ),
+          orUnknown(cpuRatios[index]!, 2),
+        ];
+      }),
     ),
   );
   out();
@@ -177,12 +222,12 @@ export async function run(args: string[]): Promise<void> {
   printVerdicts(
     out,
     TARGETS.map((target) => {
-      const result = results.find((entry) => entry.name === target.row);
-      if (!result) throw new Error(`no result for ${target.row}`);
-      const achieved = ratio(result);
+      const index = names.indexOf(target.row);
+      if (index < 0) throw new Error(`no result for ${target.row}`);
+      const achieved = median(rpsRatios[index]!);
       return [
         achieved >= target.minRatio,
-        `${target.label} >= ${fixed(target.minRatio, 2)}x baseline: ${fixed(achieved, 2)}x`,
+        `${target.label} >= ${fixed(target.minRatio, 2)}x baseline: ${fixed(achieved, 2)}x (median of ${rounds} rounds)`,
       ];
     }),
   );

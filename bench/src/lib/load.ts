@@ -43,13 +43,13 @@ function secondsFrom(env: NodeJS.ProcessEnv, variable: string, fallback: number,
   return value;
 }
 
-/** Defaults: 10 connections, no pipelining, 2 s warm-up then 8 s measured; the durations can be overridden. */
+/** Defaults: 10 connections, no pipelining, 2 s warm-up then 5 s measured; the durations can be overridden. */
 export function loadSettingsFromEnv(env: NodeJS.ProcessEnv = process.env): LoadSettings {
   return {
     connections: 10,
     pipelining: 1,
     warmupSeconds: secondsFrom(env, 'BENCH_WARMUP_SECONDS', 2, 0),
-    durationSeconds: secondsFrom(env, 'BENCH_DURATION_SECONDS', 8, 1),
+    durationSeconds: secondsFrom(env, 'BENCH_DURATION_SECONDS', 5, 1),
   };
 }
 

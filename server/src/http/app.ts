@@ -1,4 +1,3 @@
-import { randomUUID } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import formbody from '@fastify/formbody';
@@ -41,6 +40,7 @@ import { workflowsRoutes } from '../workflows/routes.js';
 import { createAuthenticator } from './authentication.js';
 import { installErrorHandling, installNotFoundHandling } from './error-handler.js';
 import { API_PREFIX } from './prefix.js';
+import { requestIdGenerator } from './request-ids.js';
 
 const JSON_BODY_LIMIT = 1024 * 1024;
 
@@ -70,7 +70,7 @@ export async function buildApp(context: AppContext, options: AppOptions = {}): P
       },
       ...(options.logStream ? { stream: options.logStream } : {}),
     },
-    genReqId: () => randomUUID(),
+    genReqId: requestIdGenerator(),
     // With logging off, a per-request child logger would be built for nothing.
     ...(config.logLevel === 'silent' ? { childLoggerFactory: (logger: FastifyBaseLogger) => logger } : {}),
     // One line per request (below) instead of Fastify's two.
@@ -125,9 +125,10 @@ export async function buildApp(context: AppContext, options: AppOptions = {}): P
   });
   await app.register(swaggerUi, { routePrefix: `${API_PREFIX}/docs` });
 
-  const metrics = installMetrics(app);
   const internalKey = config.auth.internalKey;
   if (internalKey !== null) {
+    // Counting costs every request a hook; without the key nobody could read the counts.
+    const metrics = installMetrics(app);
     app.get(
       '/metrics',
       { onRequest: requireInternalKey(internalKey), schema: { hide: true } },
