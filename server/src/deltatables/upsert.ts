@@ -40,6 +40,12 @@ export interface UpsertAnswer {
 
 const RUN_ID = '_run_id';
 const FILE_ID = '_file_id';
+/**
+ * Both are constant within a data file (one data file per source file), so they are partition
+ * values, stored once per file in the log rather than on every row of the Parquet file. Tables
+ * written before `_run_id` became one hold it as a data column; their next write rewrites them.
+ */
+const PARTITION_COLUMNS = [FILE_ID, RUN_ID];
 const MAX_ATTEMPTS = 5;
 
 interface Source {
@@ -50,7 +56,7 @@ interface Source {
 
 /**
  * Builds or updates a data collection's Delta table from its registered files (ARCHITECTURE.md §8).
- * One Parquet file per source file, partitioned by `_file_id`, so a changed file replaces exactly
+ * One Parquet file per source file, partitioned by `_file_id` (and `_run_id`), so a changed file replaces exactly
  * the rows that came from it. With `keys`, rows with the same key are replaced (merge). Every write
  * is one commit; the same upsert twice leaves the table as it was.
  */
@@ -184,19 +190,29 @@ export class UpsertService {
         const now = columns.find((column) => column.name === old.name);
         return now !== undefined && sqlTypeText(now.type) !== sqlTypeText(old.type);
       });
-      const rewriteAll = !overwrite && widened;
+      // A table that still holds the run id in its data files moves it into partition values.
+      const runIdInData = snapshot !== null && !snapshot.partitionColumns.includes(RUN_ID);
+      const rewriteAll = !overwrite && (widened || runIdInData);
 
-      const select = (relation: string, available: SqlColumn[], where = '') => {
-        const casts = columns.map((column) => {
+      // What the Parquet files hold: every column but the partition values.
+      const dataColumns = columns.filter((column) => column.name !== RUN_ID);
+      const select = (relation: string, available: SqlColumn[], where = '', wanted = dataColumns) => {
+        const casts = wanted.map((column) => {
           const has = available.some((candidate) => candidate.name === column.name);
           return `CAST(${has ? quoteIdentifier(column.name) : 'NULL'} AS ${sqlTypeText(column.type)}) AS ${quoteIdentifier(column.name)}`;
         });
-        return `SELECT ${writableSelectList(columns)} FROM (SELECT ${casts.join(', ')} FROM ${relation} ${where})`;
+        return `SELECT ${writableSelectList(wanted)} FROM (SELECT ${casts.join(', ')} FROM ${relation} ${where})`;
       };
 
       const add: NewDataFile[] = [];
       const remove = new Set<string>();
-      const write = async (relation: string, available: SqlColumn[], fileId: string, where = '') => {
+      const write = async (
+        relation: string,
+        available: SqlColumn[],
+        fileId: string,
+        runId: string | null,
+        where = '',
+      ) => {
         const path = join(workDirectory, `${randomUUID()}.parquet`);
         await connection.run(`COPY (${select(relation, available, where)}) TO ${quoteString(path)} (FORMAT parquet)`);
         const [{ n } = { n: 0 }] = (await connection.query(
@@ -205,7 +221,7 @@ export class UpsertService {
           n: number;
         }[];
         // The file is ours (in the work directory): local storage takes it as it is, without a copy.
-        if (n > 0) add.push({ localPath: path, partitionValues: { [FILE_ID]: fileId }, move: true });
+        if (n > 0) add.push({ localPath: path, partitionValues: { [FILE_ID]: fileId, [RUN_ID]: runId }, move: true });
       };
 
       // New rows. With keys, a later file's row wins over an earlier file's row with the same key.
@@ -224,8 +240,8 @@ export class UpsertService {
       for (const [order, source] of sources.entries()) {
         signal?.throwIfAborted();
         try {
-          if (keys === null) await write(source.table, source.columns, source.file.id);
-          else await write('__incoming', columns, source.file.id, `WHERE __order = ${order}`);
+          if (keys === null) await write(source.table, source.columns, source.file.id, source.file.run_id);
+          else await write('__incoming', dataColumns, source.file.id, source.file.run_id, `WHERE __order = ${order}`);
         } catch (error) {
           // The file is read while it is written: name it in whatever goes wrong.
           if (error instanceof Error) error.message = `${source.file.path}: ${error.message}`;
@@ -245,6 +261,9 @@ export class UpsertService {
           const fileId = file.partitionValues[FILE_ID] ?? '';
           const relation = `read_parquet(${quoteString(localPath)})`;
           const fileColumns = await connection.describe(`SELECT * FROM ${relation}`);
+          const runId = runIdInData
+            ? await this.runIdInFile(connection, relation)
+            : (file.partitionValues[RUN_ID] ?? null);
           const collides =
             keys !== null && sources.length > 0 ? `(${keyList}) IN (SELECT (${keyList}) FROM __incoming)` : null;
           if (collides !== null && !rewriteAll) {
@@ -254,7 +273,13 @@ export class UpsertService {
             if (hit === 0) continue;
           }
           // coalesce: a row whose key is NULL matches nothing and stays.
-          await write(relation, fileColumns, fileId, collides === null ? '' : `WHERE NOT coalesce(${collides}, false)`);
+          await write(
+            relation,
+            fileColumns,
+            fileId,
+            runId,
+            collides === null ? '' : `WHERE NOT coalesce(${collides}, false)`,
+          );
           remove.add(file.path);
         }
       }
@@ -262,12 +287,15 @@ export class UpsertService {
       signal?.throwIfAborted();
       await beforeCommit?.();
       const fileIdField = { name: FILE_ID, type: 'string' as const, nullable: true, metadata: {} };
-      const schema = deltaSchemaOf(await connection.describe(select('(SELECT 1)', [])));
+      const schema = deltaSchemaOf(await connection.describe(select('(SELECT 1)', [], '', columns)));
       const result = await table.commit({
         operation: overwrite ? 'WRITE' : keys !== null ? 'MERGE' : 'WRITE',
         operationParameters: { mode: overwrite ? 'Overwrite' : 'Append', source: 'upsert' },
         add,
-        ...(overwrite ? { removeAll: true, partitionColumns: [FILE_ID] } : { remove: [...remove] }),
+        // An empty table in the old layout has no file to list, yet its partition columns change.
+        ...(overwrite || (runIdInData && snapshot.files.length === 0) ? { removeAll: true } : { remove: [...remove] }),
+        // Accepted by the writer only when every file is replaced (an overwrite, or the rewrite above).
+        ...(overwrite || runIdInData ? { partitionColumns: PARTITION_COLUMNS } : {}),
         schema: { ...schema, fields: [...schema.fields, fileIdField] },
       });
 
@@ -394,6 +422,14 @@ export class UpsertService {
     const lease = await this.delta.files.acquire([{ key: file.storage_key, size: file.size }]);
     leases.push(lease);
     return lease.paths[0] as string;
+  }
+
+  /** The run id of a data file written before it was a partition value: one run per file, so any row tells. */
+  private async runIdInFile(connection: SqlConnection, relation: string): Promise<string | null> {
+    const [row] = (await connection.query(`SELECT ${quoteIdentifier(RUN_ID)} AS run FROM ${relation} LIMIT 1`)) as {
+      run: string | null;
+    }[];
+    return row?.run ?? null;
   }
 
   private async tableColumns(connection: SqlConnection, table: DeltaTable): Promise<SqlColumn[]> {

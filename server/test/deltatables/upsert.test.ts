@@ -1,3 +1,6 @@
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import {
   ADMIN,
@@ -144,7 +147,36 @@ describeEachDialect('upsert into Delta tables', (dialect) => {
     expect(versions.map((entry) => entry.version)).toEqual([0, 1, 2]);
   });
 
-  it('writes each row’s run id as a plain string column with its statistics, with and without keys', async () => {
+  /** The columns a data file of the table holds in its Parquet schema. */
+  async function parquetColumns(path: string): Promise<string[]> {
+    const connection = await server.context.duckdb.connect();
+    try {
+      const described = await connection.describe(`SELECT * FROM read_parquet(${quoteString(path)})`);
+      return described.map((column) => column.name);
+    } finally {
+      connection.close();
+    }
+  }
+
+  async function runIdsBySample(id: string): Promise<{ sample: string; _run_id: string | null }[]> {
+    const table = server.context.tableOf(id);
+    const connection = await server.context.duckdb.connect();
+    try {
+      const view = await table.view(connection, 'runs_under_test');
+      try {
+        return (await connection.query('SELECT sample, _run_id FROM runs_under_test ORDER BY sample')) as {
+          sample: string;
+          _run_id: string | null;
+        }[];
+      } finally {
+        await view.release();
+      }
+    } finally {
+      connection.close();
+    }
+  }
+
+  it('keeps each row’s run id as a partition value of its data file, with and without keys', async () => {
     for (const keys of [undefined, ['sample']]) {
       const id = await collection(`runs-${keys ? 'keyed' : 'plain'}`, 'csv', '(?<island>[^/]+)/runs\\.csv', {
         ...(keys ? { keys } : {}),
@@ -154,37 +186,75 @@ describeEachDialect('upsert into Delta tables', (dialect) => {
       expect(a.run_id).toBeDefined();
       expect(a.run_id).not.toBe(b.run_id);
       expect((await upsert(id)).status).toBe(200);
-      const table = server.context.tableOf(id);
-      const snapshot = await table.snapshot();
+      const snapshot = await server.context.tableOf(id).snapshot();
+      expect(snapshot.partitionColumns).toEqual(['_file_id', '_run_id']);
       expect(snapshot.schema.fields.find((field) => field.name === '_run_id')?.type).toBe('string');
-      const connection = await server.context.duckdb.connect();
-      try {
-        const view = await table.view(connection, 'runs_under_test');
-        try {
-          expect(await connection.query('SELECT sample, _run_id FROM runs_under_test ORDER BY sample')).toEqual([
-            { sample: 'A1', _run_id: a.run_id },
-            { sample: 'A2', _run_id: a.run_id },
-            { sample: 'B1', _run_id: b.run_id },
-          ]);
-        } finally {
-          await view.release();
-        }
-        for (const file of snapshot.files) {
-          const path = server.context.delta.storage.localPath(file.key) as string;
-          // A UTF-8 string in the Parquet schema (no ENUM), so that every Delta reader reads it as one.
-          expect(
-            await connection.query(
-              `SELECT type, converted_type, logical_type FROM parquet_schema(${quoteString(path)}) WHERE name = '_run_id'`,
-            ),
-          ).toEqual([{ type: 'BYTE_ARRAY', converted_type: 'UTF8', logical_type: null }]);
-          // Run ids are longer than Delta's 32-character string prefix: a prefix as minimum, no maximum.
-          expect([a.run_id?.slice(0, 32), b.run_id?.slice(0, 32)]).toContain(file.stats?.minValues?._run_id);
-          expect(file.stats?.maxValues).not.toHaveProperty('_run_id');
-          expect(file.stats?.nullCount?._run_id).toBe(0);
-        }
-      } finally {
-        connection.close();
+      expect(await runIdsBySample(id)).toEqual([
+        { sample: 'A1', _run_id: a.run_id },
+        { sample: 'A2', _run_id: a.run_id },
+        { sample: 'B1', _run_id: b.run_id },
+      ]);
+      expect(snapshot.files.map((file) => file.partitionValues._run_id).sort()).toEqual([a.run_id, b.run_id].sort());
+      for (const file of snapshot.files) {
+        // Stored once in the log, not on every row of the file.
+        const path = server.context.delta.storage.localPath(file.key) as string;
+        expect(await parquetColumns(path)).not.toContain('_run_id');
       }
+    }
+  });
+
+  it('moves the run id of a table written with it in its data files into partition values on the next write', async () => {
+    const id = await collection('legacy', 'csv', '(?<island>[^/]+)/legacy\\.csv');
+    const a = (await upload(id, 'Biscoe/legacy.csv', 'sample,mass\nA1,1\nA2,2\n', 'run_a')) as { run_id?: string };
+    expect((await upsert(id)).status).toBe(200);
+    const table = server.context.tableOf(id);
+    const current = await table.snapshot();
+
+    // Rewrite the table as earlier versions wrote it: the run id a column of every row, only
+    // `_file_id` a partition column.
+    const workDirectory = await mkdtemp(join(tmpdir(), 'legacy-layout-'));
+    const connection = await server.context.duckdb.connect();
+    try {
+      const add = [];
+      for (const file of current.files) {
+        const local = server.context.delta.storage.localPath(file.key) as string;
+        const path = join(workDirectory, `${add.length}.parquet`);
+        await connection.run(
+          `COPY (SELECT sample, mass, ${quoteString(file.partitionValues._run_id ?? '')} AS _run_id, island FROM read_parquet(${quoteString(local)})) TO ${quoteString(path)} (FORMAT parquet)`,
+        );
+        add.push({ localPath: path, partitionValues: { _file_id: file.partitionValues._file_id ?? null } });
+      }
+      await table.commit({
+        operation: 'WRITE',
+        add,
+        removeAll: true,
+        partitionColumns: ['_file_id'],
+        schema: current.schema,
+      });
+    } finally {
+      connection.close();
+      await rm(workDirectory, { recursive: true, force: true });
+    }
+    const legacy = await table.snapshot();
+    expect(legacy.partitionColumns).toEqual(['_file_id']);
+    expect(await parquetColumns(server.context.delta.storage.localPath(legacy.files[0]!.key) as string)).toContain(
+      '_run_id',
+    );
+
+    const b = (await upload(id, 'Dream/legacy.csv', 'sample,mass\nB1,3\n', 'run_b')) as { run_id?: string };
+    const answer = await upsert(id);
+    expect(answer.status).toBe(200);
+    expect(answer.body).toMatchObject({ rows: 3, files_added: 1, files_replaced: 0 });
+    expect(answer.body.columns).toEqual(['sample', 'mass', '_run_id', 'island', '_file_id']);
+    const upgraded = await table.snapshot();
+    expect(upgraded.partitionColumns).toEqual(['_file_id', '_run_id']);
+    expect(await runIdsBySample(id)).toEqual([
+      { sample: 'A1', _run_id: a.run_id },
+      { sample: 'A2', _run_id: a.run_id },
+      { sample: 'B1', _run_id: b.run_id },
+    ]);
+    for (const file of upgraded.files) {
+      expect(await parquetColumns(server.context.delta.storage.localPath(file.key) as string)).not.toContain('_run_id');
     }
   });
 
