@@ -81,7 +81,6 @@ describe('S3 storage against an unreachable service', () => {
 
   it('fails every operation with a clear error after bounded retries (connection refused)', async () => {
     const storage = storageAt(closedPort);
-    const started = Date.now();
     const expected = new RegExp(
       `^S3 \\w+ s3://some-bucket/p/\\S* failed after 5 attempts: cannot reach http://127\\.0\\.0\\.1:${closedPort}: connect ECONNREFUSED`,
     );
@@ -93,20 +92,17 @@ describe('S3 storage against an unreachable service', () => {
     await expect(keysOf(storage.list('a/'))).rejects.toThrow(expected);
     await expect(storage.delete(['a/b'])).rejects.toThrow(expected);
     await expect(storage.getBuffer('a/b')).rejects.toBeInstanceOf(S3StorageError);
-    // Seven operations with four backoff pauses each (standard mode: at most 0.1+0.2+0.4+0.8 s).
-    expect(Date.now() - started).toBeLessThan(20_000);
     storage.client.destroy();
   });
 
   it('gives up on a service that accepts connections but never answers', async () => {
+    // Without the socket timeout this would hang until the test's own timeout fails it.
     const storage = storageAt(silentPort, { socketTimeoutMs: 300, maxAttempts: 2 });
-    const started = Date.now();
     await expect(storage.getBuffer('a/b')).rejects.toThrow(
       new RegExp(
         `^S3 GetObject s3://some-bucket/p/a/b failed after 2 attempts: cannot reach http://127\\.0\\.0\\.1:${silentPort}`,
       ),
     );
-    expect(Date.now() - started).toBeLessThan(10_000);
     storage.client.destroy();
   });
 });
