@@ -1,4 +1,5 @@
 import { type Kysely, type SqlBool, sql } from 'kysely';
+import { pageRows } from '../db/paginate.js';
 import type { DashboardsTable, Tables } from '../db/tables.js';
 import type { MemberRecord } from '../sharing/members.js';
 
@@ -87,20 +88,16 @@ export class DashboardsRepository {
         return visible.length === 0 ? sql<SqlBool>`1 = 0` : eb.or(visible);
       });
     }
-    const [rows, count] = await Promise.all([
-      query
-        .selectAll('dashboards')
-        .orderBy('dashboards.created_at', 'desc')
-        .orderBy('dashboards.id', 'desc')
-        .limit(options.limit)
-        .offset(options.skip)
-        .execute(),
-      query.select((eb) => eb.fn.countAll<number>().as('total')).executeTakeFirstOrThrow(),
-    ]);
+    const { rows, total } = await pageRows(
+      query,
+      (filtered) =>
+        filtered.selectAll('dashboards').orderBy('dashboards.created_at', 'desc').orderBy('dashboards.id', 'desc'),
+      options,
+    );
     const members = await this.members(rows.map((row) => row.id));
     return {
       records: rows.map((row) => ({ row, members: members.get(row.id) ?? [] })),
-      total: Number(count.total),
+      total,
     };
   }
 

@@ -1,4 +1,5 @@
 import { type Kysely, type SqlBool, sql } from 'kysely';
+import { pageRows } from '../db/paginate.js';
 import type { ProjectMembersTable, ProjectsTable, Tables } from '../db/tables.js';
 import type { SharedResource } from '../policy/policy.js';
 import { asSharedResource as membersAsResource } from '../sharing/members.js';
@@ -79,20 +80,16 @@ export class ProjectsRepository {
         }
       }
     });
-    const [rows, count] = await Promise.all([
-      query
-        .selectAll('projects')
-        .orderBy('projects.created_at', 'desc')
-        .orderBy('projects.id', 'desc')
-        .limit(options.limit)
-        .offset(options.skip)
-        .execute(),
-      query.select((eb) => eb.fn.countAll<number>().as('total')).executeTakeFirstOrThrow(),
-    ]);
+    const { rows, total } = await pageRows(
+      query,
+      (filtered) =>
+        filtered.selectAll('projects').orderBy('projects.created_at', 'desc').orderBy('projects.id', 'desc'),
+      options,
+    );
     const members = await this.members(rows.map((row) => row.id));
     return {
       records: rows.map((row) => ({ row, members: members.filter((member) => member.project_id === row.id) })),
-      total: Number(count.total),
+      total,
     };
   }
 }
