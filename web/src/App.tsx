@@ -2,9 +2,11 @@ import { Alert, Button, Center, Loader, Stack, Title } from '@mantine/core';
 import { Navigate, Outlet, Route, Routes, useLocation } from 'react-router';
 import { errorMessage } from './api/client.js';
 import { AuthProvider, useAuth, useCapabilities } from './auth/session.js';
+import type { PreloadableModule } from './boot/first-screen.js';
 import { RequireAdmin } from './components/AdminNav.js';
 import { Layout } from './components/Layout.js';
 import { lazyPage } from './components/lazyPage.js';
+import { DataExplorer } from './explorer/lazy.js';
 
 // Each page is its own chunk, fetched when its route is first shown.
 const DashboardPage = lazyPage(() => import('./pages/DashboardPage.js'), 'DashboardPage');
@@ -17,6 +19,13 @@ const RegisterPage = lazyPage(() => import('./pages/RegisterPage.js'), 'Register
 const SignInPage = lazyPage(() => import('./pages/SignInPage.js'), 'SignInPage');
 const AuditPage = lazyPage(() => import('./pages/AuditPage.js'), 'AuditPage');
 const UsersPage = lazyPage(() => import('./pages/UsersPage.js'), 'UsersPage');
+
+/** Loads the code of the modules the boot script preloads (web/src/boot/first-screen.ts). */
+export const MODULE_LOADERS: Record<PreloadableModule, () => Promise<unknown>> = {
+  projects: ProjectsPage.preload,
+  project: ProjectDetailPage.preload,
+  explorer: DataExplorer.preload,
+};
 
 /** In auth mode nothing but the sign-in pages is visible without a user. */
 function RequireSignIn() {

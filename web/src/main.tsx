@@ -5,9 +5,12 @@ import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { BrowserRouter } from 'react-router';
-import { App } from './App.js';
+import { App, MODULE_LOADERS } from './App.js';
 import { ApiClient, isApiError, TokenStore } from './api/client.js';
+import { EarlyAnswers } from './api/early-answers.js';
 import { ApiProvider } from './auth/session.js';
+import { firstScreenModules } from './boot/first-screen.js';
+import { takeEarlyGets } from './boot/handoff.js';
 import { theme } from './theme.js';
 
 const queryClient = new QueryClient({
@@ -29,21 +32,31 @@ const storage = (() => {
 })();
 const api = new ApiClient({
   tokens: new TokenStore(storage),
+  // What the boot script in index.html already asked for: adopted, not asked again.
+  early: new EarlyAnswers(takeEarlyGets(window)),
   onSessionLost: () => queryClient.removeQueries({ predicate: (query) => query.queryKey[0] !== 'capabilities' }),
 });
 
-const root = document.getElementById('root');
-if (root === null) throw new Error('index.html lacks #root');
-createRoot(root).render(
-  <StrictMode>
-    <MantineProvider theme={theme} defaultColorScheme="auto">
-      <QueryClientProvider client={queryClient}>
-        <ApiProvider client={api}>
-          <BrowserRouter>
-            <App />
-          </BrowserRouter>
-        </ApiProvider>
-      </QueryClientProvider>
-    </MantineProvider>
-  </StrictMode>,
-);
+function render(): void {
+  const root = document.getElementById('root');
+  if (root === null) throw new Error('index.html lacks #root');
+  createRoot(root).render(
+    <StrictMode>
+      <MantineProvider theme={theme} defaultColorScheme="auto">
+        <QueryClientProvider client={queryClient}>
+          <ApiProvider client={api}>
+            <BrowserRouter>
+              <App />
+            </BrowserRouter>
+          </ApiProvider>
+        </QueryClientProvider>
+      </MantineProvider>
+    </StrictMode>,
+  );
+}
+
+// The first screen's code (preloaded by the boot script) is evaluated before the first render, so
+// that its pages render at once rather than behind a Suspense fallback; a failure shows where the
+// page renders. Not a top-level await: Rollup would split the entry chunk to keep the pages' chunks
+// from waiting on it.
+void Promise.allSettled(firstScreenModules(window.location).map((module) => MODULE_LOADERS[module]())).then(render);

@@ -2,6 +2,8 @@ import { capabilitiesSchema, userSchema } from '@service/common';
 import { describe, expect, it, vi } from 'vitest';
 import { z } from 'zod';
 import { ApiClient, ApiError, errorMessage, TokenStore } from '../src/api/client.js';
+import { EarlyAnswers } from '../src/api/early-answers.js';
+import type { EarlyGet } from '../src/boot/handoff.js';
 
 const USER = {
   user_id: 'u1',
@@ -176,5 +178,110 @@ describe('API client', () => {
     expect(new TokenStore(storage).get()).toBeNull();
     storage.setItem('service.session', JSON.stringify({ access_token: 'a' }));
     expect(new TokenStore(storage).get()).toBeNull();
+  });
+
+  describe("adopting the boot script's early answers", () => {
+    const early = (
+      url: string,
+      token: string | null,
+      response: Response | Promise<Response>,
+      sentAt = 0,
+    ): EarlyGet => ({
+      url,
+      token,
+      sentAt,
+      response: Promise.resolve(response),
+    });
+
+    it('adopts the answer to the very same GET once, instead of asking again', async () => {
+      const tokens = new TokenStore(null);
+      tokens.set(session('at', 'rt'));
+      const { fetch, calls } = fakeFetch(() => json(200, { ...USER, email: 'fetched@example.org' }));
+      const answers = new EarlyAnswers(
+        [
+          early('/service/api/v1/auth/me', 'at', json(200, USER)),
+          early('/service/api/v1/utils/capabilities', 'at', json(200, {})),
+        ],
+        () => 5,
+      );
+      const api = new ApiClient({ tokens, fetch, early: answers });
+      expect((await api.request('/auth/me', userSchema)).email).toBe('ada@example.org');
+      expect(calls).toHaveLength(0);
+      // Adopted once: the next call asks the server.
+      expect((await api.request('/auth/me', userSchema)).email).toBe('fetched@example.org');
+      // Sent with a token the app does not send (here: none): not the same request.
+      await api.request('/utils/capabilities', z.object({}), { auth: false }).catch(() => undefined);
+      expect(calls.map((call) => call.url)).toEqual(['/service/api/v1/auth/me', '/service/api/v1/utils/capabilities']);
+    });
+
+    it('refreshes and retries after an early 401, as after its own', async () => {
+      const tokens = new TokenStore(null);
+      tokens.set(session('expired-at', 'rt'));
+      const { fetch, calls } = fakeFetch((call) =>
+        call.url.endsWith('/auth/refresh')
+          ? json(200, {
+              access_token: 'new-at',
+              refresh_token: 'new-rt',
+              token_type: 'bearer',
+              expires_in: 900,
+              user: USER,
+            })
+          : json(200, USER),
+      );
+      const answers = new EarlyAnswers(
+        [early('/service/api/v1/auth/me', 'expired-at', problem(401, 'token_invalid', 'expired'))],
+        () => 5,
+      );
+      const api = new ApiClient({ tokens, fetch, early: answers });
+      expect((await api.request('/auth/me', userSchema)).user_id).toBe('u1');
+      expect(calls.map((call) => `${call.method} ${call.url} ${call.headers.authorization ?? ''}`)).toEqual([
+        'POST /service/api/v1/auth/refresh ',
+        'GET /service/api/v1/auth/me Bearer new-at',
+      ]);
+    });
+
+    it('reports a failed early request as a network error, and aborts as fetch would', async () => {
+      const tokens = new TokenStore(null);
+      const failed: EarlyGet = {
+        url: '/service/api/v1/utils/capabilities',
+        token: null,
+        sentAt: 0,
+        response: Promise.reject(new TypeError('Failed to fetch')),
+      };
+      failed.response.catch(() => {});
+      const never: EarlyGet = { url: '/service/api/v1/x', token: null, sentAt: 0, response: new Promise(() => {}) };
+      const { fetch } = fakeFetch(() => json(200, {}));
+      const api = new ApiClient({ tokens, fetch, early: new EarlyAnswers([failed, never], () => 0) });
+      await expect(api.request('/utils/capabilities', z.object({}), { auth: false })).rejects.toMatchObject({
+        code: 'network_error',
+      });
+      const controller = new AbortController();
+      const pending = api.request('/x', z.object({}), { auth: false, signal: controller.signal });
+      controller.abort();
+      await expect(pending).rejects.toMatchObject({ name: 'AbortError' });
+    });
+
+    it('drops every early answer after a write, and any that is no longer fresh', async () => {
+      const tokens = new TokenStore(null);
+      const { fetch, calls } = fakeFetch(() => json(200, {}));
+      let now = 0;
+      const answers = new EarlyAnswers(
+        [
+          early('/service/api/v1/a', null, json(200, {})),
+          early('/service/api/v1/b', null, json(200, {})),
+          early('/service/api/v1/c', null, json(200, {}), 1_000),
+        ],
+        () => now,
+      );
+      const api = new ApiClient({ tokens, fetch, early: answers });
+      now = 10_500;
+      await api.request('/a', z.object({}), { auth: false });
+      expect(calls).toHaveLength(1);
+      await api.request('/c', z.object({}), { auth: false });
+      expect(calls).toHaveLength(1);
+      await api.request('/w', z.object({}), { auth: false, method: 'POST', json: {} });
+      await api.request('/b', z.object({}), { auth: false });
+      expect(calls.map((call) => call.url)).toEqual(['/service/api/v1/a', '/service/api/v1/w', '/service/api/v1/b']);
+    });
   });
 });

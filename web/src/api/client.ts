@@ -1,8 +1,9 @@
 import { type Problem, problemSchema, type SessionAnswer, sessionAnswerSchema } from '@service/common';
 import type { z } from 'zod';
+import type { EarlyAnswers } from './early-answers.js';
+import { API_BASE, type ApiGet, apiHeaders, apiUrl, type QueryParams, SESSION_STORAGE_KEY } from './wire.js';
 
-/** Where the API lives, relative to the page's origin. */
-export const API_BASE = '/service/api/v1';
+export { API_BASE };
 
 /** A failed API call: the RFC 9457 problem when the server sent one, otherwise a synthetic one. */
 export class ApiError extends Error {
@@ -44,8 +45,6 @@ export interface StoredSession {
   user: SessionAnswer['user'];
 }
 
-const SESSION_KEY = 'service.session';
-
 /**
  * Tokens in memory, mirrored to sessionStorage so a reload (or a second tab opened from this one)
  * keeps the session, while closing the browser ends it.
@@ -61,7 +60,7 @@ export class TokenStore {
   private static read(storage: Pick<Storage, 'getItem'> | null): StoredSession | null {
     if (storage === null) return null;
     try {
-      const raw = storage.getItem(SESSION_KEY);
+      const raw = storage.getItem(SESSION_STORAGE_KEY);
       if (raw === null) return null;
       const parsed = sessionAnswerSchema
         .pick({ access_token: true, refresh_token: true, user: true })
@@ -79,8 +78,8 @@ export class TokenStore {
   set(session: StoredSession | null): void {
     this.current = session;
     try {
-      if (session === null) this.storage?.removeItem(SESSION_KEY);
-      else this.storage?.setItem(SESSION_KEY, JSON.stringify(session));
+      if (session === null) this.storage?.removeItem(SESSION_STORAGE_KEY);
+      else this.storage?.setItem(SESSION_STORAGE_KEY, JSON.stringify(session));
     } catch {
       // Storage full or blocked: the session still lives in memory.
     }
@@ -96,7 +95,7 @@ export class TokenStore {
 export interface RequestOptions {
   method?: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
   json?: unknown;
-  query?: Record<string, string | number | boolean | undefined>;
+  query?: QueryParams;
   signal?: AbortSignal;
   /** Send the bearer token (default true). */
   auth?: boolean;
@@ -108,6 +107,8 @@ export interface ApiClientOptions {
   fetch?: typeof fetch;
   /** Called when the session could not be refreshed and has been dropped. */
   onSessionLost?: () => void;
+  /** Answers the boot script already asked for (web/src/boot/), adopted instead of asking again. */
+  early?: EarlyAnswers;
 }
 
 /** Paths whose 401 means "wrong credentials", never "refresh and try again". */
@@ -118,6 +119,7 @@ export class ApiClient {
   private readonly baseUrl: string;
   private readonly fetchImpl: typeof fetch;
   private readonly onSessionLost: (() => void) | undefined;
+  private readonly early: EarlyAnswers | undefined;
   private refreshing: Promise<boolean> | null = null;
 
   constructor(options: ApiClientOptions) {
@@ -125,6 +127,12 @@ export class ApiClient {
     this.baseUrl = options.baseUrl ?? API_BASE;
     this.fetchImpl = options.fetch ?? ((input, init) => globalThis.fetch(input, init));
     this.onSessionLost = options.onSessionLost;
+    this.early = options.early;
+  }
+
+  /** `request` for one of the GETs built in `wire.ts`. */
+  get<S extends z.ZodType>(get: ApiGet, schema: S, signal?: AbortSignal): Promise<z.output<S>> {
+    return this.request(get.path, schema, { query: get.query, auth: get.auth, signal });
   }
 
   /** Calls the API and parses the answer with `schema`; throws `ApiError` on any failure. */
@@ -155,22 +163,15 @@ export class ApiClient {
   }
 
   private async fetchOnce(path: string, options: RequestOptions, token: string | null): Promise<Response> {
-    const headers: Record<string, string> = { accept: 'application/json, application/problem+json' };
-    if (options.json !== undefined) headers['content-type'] = 'application/json';
-    if (token !== null) headers.authorization = `Bearer ${token}`;
-    let url = `${this.baseUrl}${path}`;
-    if (options.query) {
-      const search = new URLSearchParams();
-      for (const [key, value] of Object.entries(options.query)) {
-        if (value !== undefined) search.set(key, String(value));
-      }
-      const text = search.toString();
-      if (text !== '') url += `${url.includes('?') ? '&' : '?'}${text}`;
-    }
+    const url = apiUrl(this.baseUrl, path, options.query);
+    const method = options.method ?? (options.json === undefined ? 'GET' : 'POST');
     try {
+      if (method !== 'GET') this.early?.forgetAll();
+      const early = method === 'GET' ? (this.early?.take(url, token) ?? null) : null;
+      if (early !== null) return await abortable(early, options.signal);
       return await this.fetchImpl(url, {
-        method: options.method ?? (options.json === undefined ? 'GET' : 'POST'),
-        headers,
+        method,
+        headers: apiHeaders(token, options.json !== undefined),
         body: options.json === undefined ? undefined : JSON.stringify(options.json),
         signal: options.signal,
       });
@@ -237,4 +238,15 @@ export class ApiClient {
       `The server answered ${response.status}${response.statusText ? ` ${response.statusText}` : ''}.`,
     );
   }
+}
+
+/** `response`, or an `AbortError` as soon as `signal` aborts, as `fetch` itself would. */
+function abortable(response: Promise<Response>, signal: AbortSignal | undefined): Promise<Response> {
+  if (signal === undefined) return response;
+  return new Promise<Response>((resolve, reject) => {
+    const abort = () => reject(signal.reason);
+    if (signal.aborted) abort();
+    signal.addEventListener('abort', abort, { once: true });
+    response.then(resolve, reject).finally(() => signal.removeEventListener('abort', abort));
+  });
 }

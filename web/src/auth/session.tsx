@@ -2,6 +2,7 @@ import { type Capabilities, capabilitiesSchema, type SessionAnswer, type User, u
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { createContext, type ReactNode, useCallback, useContext, useMemo, useSyncExternalStore } from 'react';
 import type { ApiClient } from '../api/client.js';
+import { capabilitiesGet, currentUserGet } from '../api/wire.js';
 import { type SignInPlan, signInPlan } from './plan.js';
 
 const ApiContext = createContext<ApiClient | null>(null);
@@ -20,7 +21,7 @@ export function useCapabilities() {
   const api = useApi();
   return useQuery({
     queryKey: ['capabilities'],
-    queryFn: ({ signal }) => api.request('/utils/capabilities', capabilitiesSchema, { auth: false, signal }),
+    queryFn: ({ signal }) => api.get(capabilitiesGet(), capabilitiesSchema, signal),
     staleTime: Number.POSITIVE_INFINITY,
   });
 }
@@ -63,7 +64,7 @@ export function AuthProvider({
   // is checked once (and refreshed by the client when its access token has expired).
   const me = useQuery({
     queryKey: ['me', singleUser ? 'single-user' : (session?.user.user_id ?? 'anonymous')],
-    queryFn: ({ signal }) => api.request('/auth/me', userSchema, { signal, auth: !singleUser }),
+    queryFn: ({ signal }) => api.get(currentUserGet(singleUser), userSchema, signal),
     enabled: singleUser || session !== null,
     staleTime: 60_000,
     retry: false,

@@ -18,6 +18,7 @@ import { type IngestionRun, ingestionRunListSchema, triggerAnswerSchema, trigger
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useEffect, useRef, useState } from 'react';
 import { errorMessage } from '../api/client.js';
+import { ingestionRunsGet, ingestionStatusGet } from '../api/wire.js';
 import { useApi } from '../auth/session.js';
 import { invalidateTableQueries } from '../explorer/queries.js';
 import { formatDate } from '../format/date.js';
@@ -40,10 +41,11 @@ function RunHistory({ projectId, live }: { projectId: string; live: boolean }) {
   const api = useApi();
   const runs = useQuery({
     queryKey: ['ingestion-runs', projectId],
-    queryFn: ({ signal }) =>
-      api.request(`/projects/ingestion-runs/${projectId}`, ingestionRunListSchema, { query: { limit: 20 }, signal }),
+    queryFn: ({ signal }) => api.get(ingestionRunsGet(projectId), ingestionRunListSchema, signal),
     // While a job runs its steps fill in; follow them.
     refetchInterval: live ? 2000 : false,
+    // The panel around it has just read the same list (it mounts this once that list is known).
+    staleTime: 5_000,
   });
   if (runs.isPending) return <Loader size="sm" aria-label="Loading ingestion history" />;
   if (runs.isError) return <Text c="red">{errorMessage(runs.error)}</Text>;
@@ -147,14 +149,12 @@ export function IngestionPanel({ projectId }: { projectId: string }) {
   const [notice, setNotice] = useState<string | null>(null);
   const status = useQuery({
     queryKey: ['ingestion-status', projectId],
-    queryFn: ({ signal }) =>
-      api.request(`/projects/ingestion/trigger-status/${projectId}`, triggerStatusSchema, { signal }),
+    queryFn: ({ signal }) => api.get(ingestionStatusGet(projectId), triggerStatusSchema, signal),
   });
   // A run still going when the page opens (started elsewhere) is followed too.
   const runs = useQuery({
     queryKey: ['ingestion-runs', projectId],
-    queryFn: ({ signal }) =>
-      api.request(`/projects/ingestion-runs/${projectId}`, ingestionRunListSchema, { query: { limit: 20 }, signal }),
+    queryFn: ({ signal }) => api.get(ingestionRunsGet(projectId), ingestionRunListSchema, signal),
   });
   const running = runs.data?.items.find((run) => run.status === 'pending' || run.status === 'running');
   const followed = jobId ?? running?.job_id ?? null;

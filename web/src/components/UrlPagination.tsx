@@ -1,9 +1,6 @@
 import { Pagination } from '@mantine/core';
 import { useSearchParams } from 'react-router';
-
-function pageOf(params: URLSearchParams, param: string): number {
-  return Math.max(1, Number(params.get(param) ?? '1') || 1);
-}
+import { pageOf } from './page-param.js';
 
 /**
  * The 1-based page number kept in the address bar (`?page=`, or `param` when a screen has two

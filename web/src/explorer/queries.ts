@@ -1,6 +1,7 @@
 import { previewAnswerSchema } from '@service/common';
 import { keepPreviousData, type QueryClient, queryOptions } from '@tanstack/react-query';
 import type { ApiClient } from '../api/client.js';
+import { PREVIEW_PAGE_SIZE, previewGet } from '../api/wire.js';
 import { formatSort } from './sort.js';
 import type { ExplorerState } from './url-state.js';
 
@@ -14,7 +15,7 @@ export function invalidateTableQueries(queryClient: QueryClient, collectionId?: 
   }
 }
 
-export const PREVIEW_PAGE_SIZE = 25;
+export { PREVIEW_PAGE_SIZE };
 
 /**
  * The preview's query: one page of rows, sorted and at a version as the address bar says. Shared
@@ -25,26 +26,14 @@ export function previewQuery(
   collectionId: string,
   { page, sort, version }: { page: number; sort: ExplorerState['sort']; version: number | null },
 ) {
-  const sortText = formatSort(sort) ?? undefined;
+  const sortText = formatSort(sort);
   return queryOptions({
     queryKey: ['preview', collectionId, page, sortText ?? '', version],
     queryFn: ({ signal }) =>
-      api.request(`/datacollections/${collectionId}/preview`, previewAnswerSchema, {
-        query: {
-          limit: PREVIEW_PAGE_SIZE,
-          skip: (page - 1) * PREVIEW_PAGE_SIZE,
-          sort: sortText,
-          version: version ?? undefined,
-        },
-        signal,
-      }),
+      api.get(previewGet(collectionId, { page, sort: sortText, version }), previewAnswerSchema, signal),
     placeholderData: keepPreviousData,
+    // Started by the project page (or the boot script) just before the explorer mounts: that mount
+    // must not ask again. Writes to the table refresh it anyway (invalidateTableQueries).
+    staleTime: 10_000,
   });
 }
-
-/** Starts downloading the explorer's code (once); the project page calls it as soon as a collection may be opened. */
-export function preloadExplorer(): Promise<typeof import('./DataExplorer.js')> {
-  explorerModule ??= import('./DataExplorer.js');
-  return explorerModule;
-}
-let explorerModule: Promise<typeof import('./DataExplorer.js')> | null = null;

@@ -1,16 +1,9 @@
 import type { SortKey } from '@service/common';
 import { useSearchParams } from 'react-router';
+import { type ExplorerView, readExplorerAddress } from './address.js';
 import { formatSort, parseSort } from './sort.js';
 
-/**
- * Everything the explorer shows is in the address bar, next to the project page's `dc` (the
- * collection) and `page` (the preview page), so a reload or a shared link opens the same view:
- * `view` (the tab), `sort` (as the API takes it), `values` (the column whose distinct values are
- * open), `version` (an earlier version of the table) and `vpage` (the page of the versions list).
- */
-
-export const EXPLORER_VIEWS = ['preview', 'columns', 'versions'] as const;
-export type ExplorerView = (typeof EXPLORER_VIEWS)[number];
+export type { ExplorerView };
 
 export interface ExplorerState {
   view: ExplorerView;
@@ -21,23 +14,10 @@ export interface ExplorerState {
   version: number | null;
 }
 
-function viewOf(text: string | null): ExplorerView {
-  return EXPLORER_VIEWS.find((view) => view === text) ?? 'preview';
-}
-
-function versionOf(text: string | null): number | null {
-  if (text === null || !/^\d+$/.test(text)) return null;
-  const version = Number(text);
-  return Number.isSafeInteger(version) ? version : null;
-}
-
+/** The explorer's state in the address bar (explorer/address.ts), its sort parsed. */
 export function readExplorerState(params: URLSearchParams): ExplorerState {
-  return {
-    view: viewOf(params.get('view')),
-    sort: parseSort(params.get('sort')),
-    valuesOf: params.get('values') || null,
-    version: versionOf(params.get('version')),
-  };
+  const { sortText, ...address } = readExplorerAddress(params);
+  return { ...address, sort: parseSort(sortText) };
 }
 
 export interface ExplorerActions {

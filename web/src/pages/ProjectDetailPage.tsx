@@ -23,26 +23,24 @@ import {
   workflowListSchema,
 } from '@service/common';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
-import { lazy, Suspense, useEffect } from 'react';
+import { useEffect } from 'react';
 import { Link, useParams, useSearchParams } from 'react-router';
 import { errorMessage, isApiError } from '../api/client.js';
+import { dataCollectionGet, projectDashboardsGet, projectGet, projectWorkflowsGet } from '../api/wire.js';
 import { useApi } from '../auth/session.js';
 import { IngestionPanel } from '../components/IngestionPanel.js';
 import { PermissionsPanel } from '../components/PermissionsPanel.js';
 import { usePageParam } from '../components/UrlPagination.js';
-import { preloadExplorer, previewQuery } from '../explorer/queries.js';
+import { DataExplorer } from '../explorer/lazy.js';
+import { previewQuery } from '../explorer/queries.js';
 import { readExplorerState } from '../explorer/url-state.js';
 import { formatDate } from '../format/date.js';
-
-// The explorer (its tables, tabs, drawer and their queries) loads only once a collection is chosen.
-const DataExplorer = lazy(() => preloadExplorer().then((module) => ({ default: module.DataExplorer })));
 
 function DashboardList({ projectId }: { projectId: string }) {
   const api = useApi();
   const dashboards = useQuery({
     queryKey: ['dashboards', projectId],
-    queryFn: ({ signal }) =>
-      api.request('/dashboards', dashboardListSchema, { query: { project_id: projectId, limit: 200 }, signal }),
+    queryFn: ({ signal }) => api.get(projectDashboardsGet(projectId), dashboardListSchema, signal),
   });
   return (
     <Stack gap="xs" component="section" aria-label="Dashboards">
@@ -169,17 +167,16 @@ export function ProjectDetailPage() {
   const selectedId = params.get('dc');
   const project = useQuery({
     queryKey: ['project', projectId],
-    queryFn: ({ signal }) => api.request(`/projects/${projectId}`, projectSchema, { signal }),
+    queryFn: ({ signal }) => api.get(projectGet(projectId), projectSchema, signal),
   });
   const workflows = useQuery({
     queryKey: ['workflows', projectId],
-    queryFn: ({ signal }) =>
-      api.request(`/projects/${projectId}/workflows`, workflowListSchema, { query: { limit: 200 }, signal }),
+    queryFn: ({ signal }) => api.get(projectWorkflowsGet(projectId), workflowListSchema, signal),
     enabled: project.isSuccess,
   });
   const selected = useQuery({
     queryKey: ['datacollection', selectedId],
-    queryFn: ({ signal }) => api.request(`/datacollections/${selectedId}`, dataCollectionSchema, { signal }),
+    queryFn: ({ signal }) => api.get(dataCollectionGet(selectedId ?? ''), dataCollectionSchema, signal),
     enabled: selectedId !== null,
   });
   // The explorer's code and the rows it will show first are fetched alongside the collection
@@ -189,7 +186,7 @@ export function ProjectDetailPage() {
   const search = params.toString();
   useEffect(() => {
     if (selectedId === null) return;
-    void preloadExplorer();
+    void DataExplorer.preload();
     const state = readExplorerState(new URLSearchParams(search));
     const preview = previewQuery(api, selectedId, { page, ...state });
     // Only what is not there yet: the explorer itself keeps its rows fresh.
@@ -199,7 +196,7 @@ export function ProjectDetailPage() {
   }, [api, queryClient, selectedId, page, search]);
   // Once the project shows its collections, a click on one needs no more code.
   useEffect(() => {
-    if (workflows.isSuccess) void preloadExplorer();
+    if (workflows.isSuccess) void DataExplorer.preload();
   }, [workflows.isSuccess]);
 
   if (project.isPending) return <Loader aria-label="Loading project" />;
@@ -271,13 +268,11 @@ export function ProjectDetailPage() {
         </Alert>
       )}
       {selected.data && (
-        <Suspense fallback={<Loader aria-label="Loading the explorer" />}>
-          <DataExplorer
-            key={selected.data.data_collection_id}
-            collection={selected.data}
-            canEdit={data.my_role === 'admin' || data.my_role === 'owner' || data.my_role === 'editor'}
-          />
-        </Suspense>
+        <DataExplorer
+          key={selected.data.data_collection_id}
+          collection={selected.data}
+          canEdit={data.my_role === 'admin' || data.my_role === 'owner' || data.my_role === 'editor'}
+        />
       )}
     </Stack>
   );

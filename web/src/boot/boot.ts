@@ -1,0 +1,52 @@
+/**
+ * The boot script, inlined into `index.html` by the build (web/build/boot-script.ts) and run while
+ * the page is parsed, before the app's code has even arrived. It starts what the first screen
+ * needs: the app's GETs for this address (with the stored session's token) and the code of the
+ * page it will show. The app adopts the answers (api/early-answers.ts) instead of asking again,
+ * so the network works while the browser downloads and evaluates the app (docs/performance.md,
+ * `web`). Kept tiny: it imports only modules without dependencies.
+ */
+import { API_BASE, apiHeaders, apiUrl, SESSION_STORAGE_KEY } from '../api/wire.js';
+import { firstScreenGets, firstScreenModules, type PreloadableModule } from './first-screen.js';
+import type { EarlyGet } from './handoff.js';
+
+/** Each preloadable module's chunk and the chunks it imports (URLs), filled in by the build. */
+declare const __BOOT_MODULE_CHUNKS__: Record<PreloadableModule, string[]>;
+
+/**
+ * The stored session's access token. Only the token is read here; the app checks the whole
+ * session (TokenStore), and if it refuses it, it sends no token and adopts none of these answers.
+ */
+function storedAccessToken(): string | null {
+  try {
+    const raw = window.sessionStorage.getItem(SESSION_STORAGE_KEY);
+    const session: unknown = raw === null ? null : JSON.parse(raw);
+    if (typeof session !== 'object' || session === null || !('access_token' in session)) return null;
+    return typeof session.access_token === 'string' ? session.access_token : null;
+  } catch {
+    return null;
+  }
+}
+
+function preloadModule(href: string): void {
+  const link = document.createElement('link');
+  link.rel = 'modulepreload';
+  link.href = href;
+  document.head.appendChild(link);
+}
+
+function boot(): void {
+  const token = storedAccessToken();
+  window.__serviceEarlyGets = firstScreenGets(window.location, token !== null).map((get): EarlyGet => {
+    const sent = get.auth === false ? null : token;
+    const url = apiUrl(API_BASE, get.path, get.query);
+    const response = fetch(url, { method: 'GET', headers: apiHeaders(sent, false) });
+    // A failure is the adopter's to see; never an unhandled rejection before the app has arrived.
+    response.catch(() => {});
+    return { url, token: sent, sentAt: performance.now(), response };
+  });
+  const chunks = new Set(firstScreenModules(window.location).flatMap((module) => __BOOT_MODULE_CHUNKS__[module]));
+  for (const href of chunks) preloadModule(href);
+}
+
+boot();

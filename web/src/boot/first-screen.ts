@@ -1,0 +1,80 @@
+import {
+  type ApiGet,
+  capabilitiesGet,
+  currentUserGet,
+  dataCollectionGet,
+  ingestionRunsGet,
+  ingestionStatusGet,
+  previewGet,
+  projectDashboardsGet,
+  projectGet,
+  projectWorkflowsGet,
+} from '../api/wire.js';
+import { pageOf } from '../components/page-param.js';
+import { readExplorerAddress } from '../explorer/address.js';
+
+/**
+ * The lazily loaded modules (paths under `web/src`) whose chunks the boot script may preload; the
+ * build maps each to its chunk and the chunks it imports (web/build/boot-script.ts).
+ */
+export const PRELOADABLE_MODULES = {
+  projects: 'pages/ProjectsPage.tsx',
+  project: 'pages/ProjectDetailPage.tsx',
+  explorer: 'explorer/DataExplorer.tsx',
+} as const;
+export type PreloadableModule = keyof typeof PRELOADABLE_MODULES;
+
+/** `/projects/{id}` (the id decoded, as React Router's `useParams` gives it), or null. */
+function projectIdOf(pathname: string): string | null {
+  const match = /^\/projects\/([^/]+)\/?$/.exec(pathname);
+  if (match?.[1] === undefined) return null;
+  try {
+    return decodeURIComponent(match[1]);
+  } catch {
+    return null;
+  }
+}
+
+/** Where the app is opened: `window.location` or a test's stand-in. */
+export interface Address {
+  pathname: string;
+  search: string;
+}
+
+/** The lazily loaded code the first screen at `address` shows. */
+export function firstScreenModules(address: Address): PreloadableModule[] {
+  if (address.pathname === '/' || /^\/projects\/?$/.test(address.pathname)) return ['projects'];
+  if (projectIdOf(address.pathname) === null) return [];
+  return new URLSearchParams(address.search).has('dc') ? ['project', 'explorer'] : ['project'];
+}
+
+/**
+ * The GETs the app will make first at `address`, as it makes them (`App.tsx`, `AuthProvider`,
+ * `ProjectDetailPage` and the explorer's preview), so that the boot script can send them while the
+ * app's code is still on its way. Signed out, only the capabilities are asked for: what shows then
+ * depends on the mode they give. A guess that turns out wrong costs an unused answer, never a wrong
+ * page: the app adopts an answer only for the very request it makes.
+ */
+export function firstScreenGets(address: Address, signedIn: boolean): ApiGet[] {
+  const gets = [capabilitiesGet()];
+  if (!signedIn) return gets;
+  gets.push(currentUserGet());
+  const projectId = projectIdOf(address.pathname);
+  if (projectId === null) return gets;
+  gets.push(
+    projectGet(projectId),
+    ingestionStatusGet(projectId),
+    ingestionRunsGet(projectId),
+    projectDashboardsGet(projectId),
+    projectWorkflowsGet(projectId),
+  );
+  const params = new URLSearchParams(address.search);
+  const collectionId = params.get('dc');
+  if (collectionId === null) return gets;
+  gets.push(dataCollectionGet(collectionId));
+  const explorer = readExplorerAddress(params);
+  if (explorer.view === 'preview') {
+    gets.push(previewGet(collectionId, { page: pageOf(params), sort: explorer.sortText, version: explorer.version }));
+  }
+  return gets;
+}

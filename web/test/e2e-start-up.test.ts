@@ -1,0 +1,125 @@
+import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import { describeBrowser, launchBrowser, startWebServer } from '../../test/support/browser.js';
+import { ADMIN, call, createProjectWithUpload, login, type TestServer } from '../../test/support/test-server.js';
+
+/**
+ * Start-up with a stored session: the boot script inlined into index.html sends the first screen's
+ * GETs before the app's code has arrived, and the app adopts their answers (docs/performance.md,
+ * `web`). These tests watch the requests the browser really sends, and who sent them.
+ */
+
+const TIMEOUT = 20_000;
+const API = '/service/api/v1/';
+
+interface SentRequest {
+  method: string;
+  /** Path and query under the API prefix. */
+  path: string;
+  /** The script that called fetch: the page itself (the inline boot script) or a bundle. */
+  initiator: 'boot script' | 'app bundle' | 'other';
+}
+
+let browser: Browser;
+
+// Run in the page, as text: the tests are compiled without the DOM's types.
+const STORED_SESSION = `JSON.parse(sessionStorage.getItem('service.session') ?? 'null')`;
+
+/** A fresh browser context holding `session` where the app keeps it, and the API requests of a page opened at `path`. */
+async function openSignedIn(
+  server: TestServer,
+  path: string,
+  session: { access_token: string; refresh_token: string; user: unknown },
+): Promise<{ context: BrowserContext; page: Page; sent: SentRequest[] }> {
+  const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
+  const stored = JSON.stringify(session);
+  await context.addInitScript(`sessionStorage.setItem('service.session', ${JSON.stringify(stored)})`);
+  const page = await context.newPage();
+  page.setDefaultTimeout(TIMEOUT);
+  const sent: SentRequest[] = [];
+  const cdp = await context.newCDPSession(page);
+  cdp.on('Network.requestWillBeSent', ({ request, initiator }) => {
+    const url = new URL(request.url);
+    if (!url.pathname.startsWith(API)) return;
+    const caller = initiator.stack?.callFrames[0]?.url ?? '';
+    sent.push({
+      method: request.method,
+      path: `${url.pathname.slice(API.length - 1)}${url.search}`,
+      initiator: caller.includes('/assets/') ? 'app bundle' : caller.startsWith(server.url) ? 'boot script' : 'other',
+    });
+  });
+  await cdp.send('Network.enable');
+  await page.goto(`${server.url}${path}`);
+  return { context, page, sent };
+}
+
+describeBrowser('start-up with a stored session', () => {
+  let server: TestServer;
+  let session: Awaited<ReturnType<typeof login>>;
+  let ids: Awaited<ReturnType<typeof createProjectWithUpload>>;
+  beforeAll(async () => {
+    browser = await launchBrowser();
+    server = await startWebServer();
+    session = await login(server, ADMIN.email, ADMIN.password);
+    ids = await createProjectWithUpload(server, session.access_token, 'Start-up project', 'a,b\n1,2\n3,4\n');
+    const upsert = await call(server, 'POST', '/deltatables/upsert', {
+      token: session.access_token,
+      json: { data_collection_id: ids.collectionId },
+    });
+    expect(upsert.status).toBe(200);
+  }, 180_000);
+  afterAll(async () => {
+    await browser?.close();
+    await server?.stop();
+  });
+
+  it("opens a deep link to a collection's rows with the first GETs sent once, by the boot script", async () => {
+    const { context, page, sent } = await openSignedIn(
+      server,
+      `/projects/${ids.projectId}?dc=${ids.collectionId}`,
+      session,
+    );
+    await page.getByRole('table', { name: 'Preview of t' }).getByRole('cell', { name: '3', exact: true }).waitFor();
+    await page.getByRole('heading', { name: 'Start-up project' }).waitFor();
+    await page.getByRole('button', { name: /^t/ }).waitFor();
+
+    const gets = sent.filter((request) => request.method === 'GET');
+    const byBoot = gets.filter((request) => request.initiator === 'boot script').map((request) => request.path);
+    expect(byBoot).toEqual(
+      expect.arrayContaining([
+        '/utils/capabilities',
+        '/auth/me',
+        `/projects/${ids.projectId}`,
+        `/projects/${ids.projectId}/workflows?limit=200`,
+        `/datacollections/${ids.collectionId}`,
+        `/datacollections/${ids.collectionId}/preview?limit=25&skip=0`,
+      ]),
+    );
+    // Nothing asked twice: the app adopted the boot script's answers instead of sending its own.
+    const paths = gets.map((request) => request.path);
+    expect(paths.length).toBeGreaterThan(byBoot.length);
+    expect(new Set(paths).size).toBe(paths.length);
+    await context.close();
+  });
+
+  it('ends on the sign-in page when the server refuses the stored session', async () => {
+    const refused = { access_token: 'not-a-token', refresh_token: 'not-a-refresh-token', user: session.user };
+    const { context, page, sent } = await openSignedIn(server, `/projects/${ids.projectId}`, refused);
+    await page.waitForURL(/\/auth\/sign-in\?next=/);
+    await page.getByRole('textbox', { name: 'Email' }).waitFor();
+    expect(sent.filter((request) => request.path === '/auth/refresh')).toHaveLength(1);
+    expect(await page.evaluate(STORED_SESSION)).toBeNull();
+    await context.close();
+  });
+
+  it('refreshes an access token refused at start-up once, then opens the page', async () => {
+    const fresh = await login(server, ADMIN.email, ADMIN.password);
+    const expired = { access_token: 'expired-access-token', refresh_token: fresh.refresh_token, user: fresh.user };
+    const { context, page, sent } = await openSignedIn(server, `/projects/${ids.projectId}`, expired);
+    await page.getByRole('heading', { name: 'Start-up project' }).waitFor();
+    expect(sent.filter((request) => request.path === '/auth/refresh')).toHaveLength(1);
+    const stored = (await page.evaluate(STORED_SESSION)) as { refresh_token: string } | null;
+    expect(stored?.refresh_token).not.toBe(fresh.refresh_token);
+    await context.close();
+  });
+});

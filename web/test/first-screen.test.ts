@@ -1,0 +1,46 @@
+import { describe, expect, it } from 'vitest';
+import { API_BASE, apiUrl } from '../src/api/wire.js';
+import { firstScreenGets, firstScreenModules } from '../src/boot/first-screen.js';
+
+const urls = (pathname: string, search = '', signedIn = true) =>
+  firstScreenGets({ pathname, search }, signedIn).map(
+    (get) => `${get.auth === false ? 'anonymous ' : ''}${apiUrl(API_BASE, get.path, get.query)}`,
+  );
+
+describe("the boot script's plan of the first screen", () => {
+  it("asks a deep link to a collection for the app's first GETs, the preview's page as the address gives it", () => {
+    expect(urls('/projects/p1', '?dc=c1&page=3')).toEqual([
+      'anonymous /service/api/v1/utils/capabilities',
+      '/service/api/v1/auth/me',
+      '/service/api/v1/projects/p1',
+      '/service/api/v1/projects/ingestion/trigger-status/p1',
+      '/service/api/v1/projects/ingestion-runs/p1?limit=20',
+      '/service/api/v1/dashboards?project_id=p1&limit=200',
+      '/service/api/v1/projects/p1/workflows?limit=200',
+      '/service/api/v1/datacollections/c1',
+      '/service/api/v1/datacollections/c1/preview?limit=25&skip=50',
+    ]);
+    expect(firstScreenModules({ pathname: '/projects/p1', search: '?dc=c1' })).toEqual(['project', 'explorer']);
+  });
+
+  it('keeps the sort and version of the link, and starts no preview for another tab', () => {
+    expect(urls('/projects/p1', '?dc=c1&sort=b%3Adesc&version=2').at(-1)).toBe(
+      '/service/api/v1/datacollections/c1/preview?limit=25&skip=0&sort=b%3Adesc&version=2',
+    );
+    expect(urls('/projects/p1', '?dc=c1&view=columns').at(-1)).toBe('/service/api/v1/datacollections/c1');
+  });
+
+  it('asks only for the capabilities without a stored session, and for the user elsewhere', () => {
+    expect(urls('/projects/p1', '?dc=c1', false)).toEqual(['anonymous /service/api/v1/utils/capabilities']);
+    expect(urls('/jobs')).toEqual(['anonymous /service/api/v1/utils/capabilities', '/service/api/v1/auth/me']);
+    expect(firstScreenModules({ pathname: '/projects/p1', search: '' })).toEqual(['project']);
+    expect(firstScreenModules({ pathname: '/', search: '' })).toEqual(['projects']);
+    expect(firstScreenModules({ pathname: '/jobs', search: '' })).toEqual([]);
+  });
+
+  it('decodes the project id as the router does, and leaves deeper paths alone', () => {
+    expect(urls('/projects/a%20b').at(2)).toBe('/service/api/v1/projects/a b');
+    expect(urls('/projects/p1/other')).toHaveLength(2);
+    expect(urls('/projects/%E0%A4%A')).toHaveLength(2);
+  });
+});
