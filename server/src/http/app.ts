@@ -5,7 +5,7 @@ import rateLimit from '@fastify/rate-limit';
 import fastifyStatic from '@fastify/static';
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
-import Fastify, { type FastifyBaseLogger, type FastifyInstance, LogController } from 'fastify';
+import Fastify, { type FastifyInstance, LogController } from 'fastify';
 import {
   jsonSchemaTransform,
   jsonSchemaTransformObject,
@@ -57,22 +57,25 @@ const defaultWebRoot = fileURLToPath(new URL('../../../web/dist', import.meta.ur
 export async function buildApp(context: AppContext, options: AppOptions = {}): Promise<FastifyInstance> {
   const { config } = context;
   const app = Fastify({
-    logger: {
-      level: config.logLevel,
-      redact: {
-        paths: [
-          'req.headers.authorization',
-          'req.headers["x-provisioning-key"]',
-          'req.headers["x-internal-key"]',
-          'req.headers.cookie',
-        ],
-        remove: true,
-      },
-      ...(options.logStream ? { stream: options.logStream } : {}),
-    },
+    // With logging off, no logger at all: Fastify then skips the per-request child logger and its
+    // checks, which cost a small request about a tenth of its time even with every line dropped.
+    logger:
+      config.logLevel === 'silent'
+        ? false
+        : {
+            level: config.logLevel,
+            redact: {
+              paths: [
+                'req.headers.authorization',
+                'req.headers["x-provisioning-key"]',
+                'req.headers["x-internal-key"]',
+                'req.headers.cookie',
+              ],
+              remove: true,
+            },
+            ...(options.logStream ? { stream: options.logStream } : {}),
+          },
     genReqId: requestIdGenerator(),
-    // With logging off, a per-request child logger would be built for nothing.
-    ...(config.logLevel === 'silent' ? { childLoggerFactory: (logger: FastifyBaseLogger) => logger } : {}),
     // One line per request (below) instead of Fastify's two.
     logController: new LogController({ disableRequestLogging: true }),
     bodyLimit: JSON_BODY_LIMIT,
