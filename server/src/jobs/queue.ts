@@ -194,6 +194,31 @@ export class JobQueue {
     return Number(result.numUpdatedRows) === 1;
   }
 
+  /**
+   * Hands a running job back to the queue at once, for a worker that shuts down: another worker
+   * need not wait for the lease to expire. The interrupted run does not count as an attempt (it
+   * did not fail; its work committed nothing), so rolling restarts cannot use up a job's attempts.
+   */
+  async release(jobId: string, worker: string): Promise<boolean> {
+    const result = await this.database.db
+      .updateTable('jobs')
+      .set((eb) => ({
+        status: 'pending',
+        attempts: eb('attempts', '-', 1),
+        step: 'requeued',
+        detail: 'its worker shut down',
+        updated_at: isoNow(),
+        lease_owner: null,
+        lease_expires_at: null,
+      }))
+      .where('job_id', '=', jobId)
+      .where('lease_owner', '=', worker)
+      .where('status', '=', 'running')
+      .where('cancel_requested', '=', 0)
+      .executeTakeFirst();
+    return Number(result.numUpdatedRows) === 1;
+  }
+
   /** Pending → cancelled at once; running → cancelled, and the holder's heartbeat aborts the task. */
   async cancel(jobId: string): Promise<JobsTable> {
     const now = isoNow();

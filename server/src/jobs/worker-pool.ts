@@ -167,6 +167,20 @@ export class WorkerPool {
       // A job queued while the claim ran has already sent its notification: claim again at once.
       else if (this.wakeups === wakeups) await this.idle();
     }
+    // Claimed with the end of the last job just as the pool stopped: not started, so handed back.
+    if (next) await this.handBack(next.job_id);
+  }
+
+  /** Returns a job this worker will not finish to the queue (see `JobQueue.release`). */
+  private async handBack(jobId: string): Promise<void> {
+    try {
+      if (await this.queue.release(jobId, this.id)) this.log.info({ jobId }, 'job handed back to the queue');
+    } catch (error) {
+      this.log.warn(
+        { err: error, jobId },
+        'handing a job back failed; its lease expires and another worker retries it',
+      );
+    }
   }
 
   /**
@@ -233,6 +247,8 @@ export class WorkerPool {
       }
       if ('error' in outcome && controller.signal.aborted) {
         log.info({ reason: String(controller.signal.reason) }, 'job stopped');
+        // Stopped by the shutdown rather than cancelled: another worker takes it over at once.
+        if (this.stopped) await this.handBack(job.job_id);
         return;
       }
       try {

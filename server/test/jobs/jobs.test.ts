@@ -219,6 +219,52 @@ describe('job cancellation and recovery', () => {
     expect(JSON.parse(failed?.error ?? '{}')).toMatchObject({ code: 'worker_lost' });
   });
 
+  it('hands a running job back to the queue when its worker shuts down, without counting the attempt', async () => {
+    const { jobs, jobHandlers, config } = server.context;
+    const { WorkerPool } = await import('../../src/jobs/worker-pool.js');
+    const until = async (what: string, done: () => Promise<boolean>) => {
+      for (let i = 0; i < 400; i++) {
+        if (await done()) return;
+        await new Promise((resolve) => setTimeout(resolve, 25));
+      }
+      throw new Error(`timed out waiting until ${what}`);
+    };
+    const queued = await jobs.enqueue('queue.probe', { hold_ms: 600_000 }, { userId: null, projectId: null });
+    const first = new WorkerPool(jobs, jobHandlers, config.database, server.app.log, 1);
+    await first.start();
+    let owner: string | null = null;
+    try {
+      await until('the first worker runs the job', async () => {
+        const row = await jobs.get(queued.job_id);
+        owner = row?.lease_owner ?? null;
+        return row?.status === 'running';
+      });
+    } finally {
+      await first.stop();
+    }
+    expect(await jobs.get(queued.job_id)).toMatchObject({
+      status: 'pending',
+      attempts: 0,
+      lease_owner: null,
+      lease_expires_at: null,
+      step: 'requeued',
+    });
+
+    // No lease to wait for: the next worker takes it over at once.
+    const second = new WorkerPool(jobs, jobHandlers, config.database, server.app.log, 1);
+    await second.start();
+    try {
+      await until('the second worker runs the job', async () => (await jobs.get(queued.job_id))?.status === 'running');
+      const taken = await jobs.get(queued.job_id);
+      expect(taken?.attempts).toBe(1);
+      expect(taken?.lease_owner).not.toBe(owner);
+      await jobs.cancel(queued.job_id);
+    } finally {
+      await second.stop();
+    }
+    expect((await jobs.get(queued.job_id))?.status).toBe('cancelled');
+  });
+
   it('stops a running job within about a second when it is cancelled, and commits nothing', async () => {
     // A file big enough that the upsert is still running when the cancel arrives.
     const rows = Array.from({ length: 1_000_000 }, (_, i) => `${i},${(i * 7) % 1000},label-${i % 97}`).join('\n');
