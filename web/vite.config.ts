@@ -1,6 +1,7 @@
 import react from '@vitejs/plugin-react';
 import { defaultClientConditions, defineConfig } from 'vite';
 import { bootScript } from './build/boot-script.js';
+import { compileHints } from './build/compile-hints.js';
 
 // The web UI is a static SPA; the server serves `web/dist` and the API
 // lives under `/service/api/v1`.
@@ -8,7 +9,7 @@ export default defineConfig({
   // Resolve everything relative to this folder, whatever the cwd.
   root: import.meta.dirname,
   base: '/',
-  plugins: [react(), bootScript()],
+  plugins: [react(), bootScript(), compileHints()],
   // Workspace packages (`@service/common`) resolve to their TypeScript sources.
   resolve: { conditions: ['source', ...defaultClientConditions] },
   server: {
