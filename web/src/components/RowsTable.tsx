@@ -4,7 +4,12 @@ import { formatCell } from '../explorer/format.js';
 
 const ARROWS = { asc: '▲', desc: '▼' } as const;
 
-/** The body of a table answer: one row per row, cells in monospace, long values cut. */
+/**
+ * The body of a table answer: one row per row, cells in monospace, long values cut. Each value is
+ * a plain span styled by `.table-cell-value` (styles.css) rather than Mantine's `Text`: a page of
+ * rows has hundreds of cells, and a `Text` computes its style props on every render, which made
+ * up much of the explorer's first render (docs/performance.md, `web`).
+ */
 export function TableRows({ columns, rows }: Pick<PreviewAnswer, 'columns' | 'rows'>) {
   return (
     <Table.Tbody>
@@ -13,9 +18,7 @@ export function TableRows({ columns, rows }: Pick<PreviewAnswer, 'columns' | 'ro
         <Table.Tr key={index}>
           {columns.map((column) => (
             <Table.Td key={column.name}>
-              <Text size="sm" ff="monospace" truncate maw={280}>
-                {formatCell(row[column.name])}
-              </Text>
+              <span className="table-cell-value">{formatCell(row[column.name])}</span>
             </Table.Td>
           ))}
         </Table.Tr>

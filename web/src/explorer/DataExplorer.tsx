@@ -14,7 +14,6 @@ import {
   Text,
   TextInput,
   Title,
-  Tooltip,
   UnstyledButton,
 } from '@mantine/core';
 import { useDebouncedValue } from '@mantine/hooks';
@@ -88,28 +87,25 @@ function PreviewView({ collection, state, actions }: ViewProps) {
                 return (
                   <Table.Th key={column.name} aria-sort={key ? ARIA_SORT[key.direction] : undefined}>
                     <Group gap={4} wrap="nowrap" justify="space-between">
-                      <Tooltip
-                        label={`${column.description ? `${column.description} · ` : ''}Click to sort; shift-click to sort by several columns`}
-                        openDelay={500}
+                      {/* The browser's own tooltip, as in RowsTable: a Mantine Tooltip per column weighed on the first render. */}
+                      <UnstyledButton
+                        title={`${column.description ? `${column.description} · ` : ''}Click to sort; shift-click to sort by several columns`}
+                        aria-label={`Sort by ${column.name}`}
+                        onClick={(event) => actions.setSort(nextSort(state.sort, column.name, event.shiftKey))}
                       >
-                        <UnstyledButton
-                          aria-label={`Sort by ${column.name}`}
-                          onClick={(event) => actions.setSort(nextSort(state.sort, column.name, event.shiftKey))}
-                        >
-                          <Text span fw={600} size="sm">
-                            {column.name}
+                        <Text span fw={600} size="sm">
+                          {column.name}
+                        </Text>
+                        <Text span size="xs" c="dimmed" ml={4}>
+                          {column.type}
+                        </Text>
+                        {key && (
+                          <Text span size="xs" ml={4} aria-hidden="true">
+                            {SORT_ARROW[key.direction]}
+                            {state.sort.length > 1 ? rank + 1 : ''}
                           </Text>
-                          <Text span size="xs" c="dimmed" ml={4}>
-                            {column.type}
-                          </Text>
-                          {key && (
-                            <Text span size="xs" ml={4} aria-hidden="true">
-                              {SORT_ARROW[key.direction]}
-                              {state.sort.length > 1 ? rank + 1 : ''}
-                            </Text>
-                          )}
-                        </UnstyledButton>
-                      </Tooltip>
+                        )}
+                      </UnstyledButton>
                       <ActionIcon
                         size="sm"
                         variant="subtle"
