@@ -11,6 +11,7 @@ import { EarlyAnswers } from './api/early-answers.js';
 import { ApiProvider } from './auth/session.js';
 import { firstScreenModules } from './boot/first-screen.js';
 import { takeEarlyGets } from './boot/handoff.js';
+import { prefetchFirstScreen } from './first-screen-queries.js';
 import { theme } from './theme.js';
 
 const queryClient = new QueryClient({
@@ -55,6 +56,7 @@ function render(): void {
   );
 }
 
+prefetchFirstScreen(queryClient, api, window.location);
 // The first screen's code (preloaded by the boot script) is evaluated before the first render, so
 // that its pages render at once rather than behind a Suspense fallback; a failure shows where the
 // page renders. Not a top-level await: Rollup would split the entry chunk to keep the pages' chunks

@@ -1,5 +1,5 @@
 import { type Capabilities, capabilitiesSchema, type SessionAnswer, type User, userSchema } from '@service/common';
-import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { queryOptions, useQuery, useQueryClient } from '@tanstack/react-query';
 import { createContext, type ReactNode, useCallback, useContext, useMemo, useSyncExternalStore } from 'react';
 import type { ApiClient } from '../api/client.js';
 import { capabilitiesGet, currentUserGet } from '../api/wire.js';
@@ -17,13 +17,16 @@ export function useApi(): ApiClient {
   return client;
 }
 
-export function useCapabilities() {
-  const api = useApi();
-  return useQuery({
+/** What the server offers (`GET /utils/capabilities`): asked once per page load. */
+export const capabilitiesQuery = (api: ApiClient) =>
+  queryOptions({
     queryKey: ['capabilities'],
     queryFn: ({ signal }) => api.get(capabilitiesGet(), capabilitiesSchema, signal),
     staleTime: Number.POSITIVE_INFINITY,
   });
+
+export function useCapabilities() {
+  return useQuery(capabilitiesQuery(useApi()));
 }
 
 export interface AuthState {

@@ -25,7 +25,7 @@ export const PRELOADABLE_MODULES = {
 export type PreloadableModule = keyof typeof PRELOADABLE_MODULES;
 
 /** `/projects/{id}` (the id decoded, as React Router's `useParams` gives it), or null. */
-function projectIdOf(pathname: string): string | null {
+export function projectIdOf(pathname: string): string | null {
   const match = /^\/projects\/([^/]+)\/?$/.exec(pathname);
   if (match?.[1] === undefined) return null;
   try {

@@ -1,6 +1,7 @@
 import { previewAnswerSchema } from '@service/common';
 import { keepPreviousData, type QueryClient, queryOptions } from '@tanstack/react-query';
 import type { ApiClient } from '../api/client.js';
+import { JUST_FETCHED_MS } from '../api/freshness.js';
 import { PREVIEW_PAGE_SIZE, previewGet } from '../api/wire.js';
 import { formatSort } from './sort.js';
 import type { ExplorerState } from './url-state.js';
@@ -32,8 +33,7 @@ export function previewQuery(
     queryFn: ({ signal }) =>
       api.get(previewGet(collectionId, { page, sort: sortText, version }), previewAnswerSchema, signal),
     placeholderData: keepPreviousData,
-    // Started by the project page (or the boot script) just before the explorer mounts: that mount
-    // must not ask again. Writes to the table refresh it anyway (invalidateTableQueries).
-    staleTime: 10_000,
+    // Writes to the table refresh it (invalidateTableQueries).
+    staleTime: JUST_FETCHED_MS,
   });
 }

@@ -17,8 +17,6 @@ import {
   type DataCollection,
   dashboardListSchema,
   dataCollectionListSchema,
-  dataCollectionSchema,
-  projectSchema,
   type Workflow,
   workflowListSchema,
 } from '@service/common';
@@ -26,7 +24,7 @@ import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useEffect } from 'react';
 import { Link, useParams, useSearchParams } from 'react-router';
 import { errorMessage, isApiError } from '../api/client.js';
-import { dataCollectionGet, projectDashboardsGet, projectGet, projectWorkflowsGet } from '../api/wire.js';
+import { projectDashboardsGet, projectWorkflowsGet } from '../api/wire.js';
 import { useApi } from '../auth/session.js';
 import { IngestionPanel } from '../components/IngestionPanel.js';
 import { PermissionsPanel } from '../components/PermissionsPanel.js';
@@ -35,6 +33,7 @@ import { DataExplorer } from '../explorer/lazy.js';
 import { previewQuery } from '../explorer/queries.js';
 import { readExplorerState } from '../explorer/url-state.js';
 import { formatDate } from '../format/date.js';
+import { dataCollectionQuery, projectQuery } from './project-queries.js';
 
 function DashboardList({ projectId }: { projectId: string }) {
   const api = useApi();
@@ -165,20 +164,13 @@ export function ProjectDetailPage() {
   const api = useApi();
   const [params, setParams] = useSearchParams();
   const selectedId = params.get('dc');
-  const project = useQuery({
-    queryKey: ['project', projectId],
-    queryFn: ({ signal }) => api.get(projectGet(projectId), projectSchema, signal),
-  });
+  const project = useQuery(projectQuery(api, projectId));
   const workflows = useQuery({
     queryKey: ['workflows', projectId],
     queryFn: ({ signal }) => api.get(projectWorkflowsGet(projectId), workflowListSchema, signal),
     enabled: project.isSuccess,
   });
-  const selected = useQuery({
-    queryKey: ['datacollection', selectedId],
-    queryFn: ({ signal }) => api.get(dataCollectionGet(selectedId ?? ''), dataCollectionSchema, signal),
-    enabled: selectedId !== null,
-  });
+  const selected = useQuery({ ...dataCollectionQuery(api, selectedId ?? ''), enabled: selectedId !== null });
   // The explorer's code and the rows it will show first are fetched alongside the collection
   // itself and the project, not one after the other (docs/performance.md, `web`).
   const queryClient = useQueryClient();
