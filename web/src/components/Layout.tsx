@@ -20,7 +20,11 @@ import { Link, Outlet, useLocation, useNavigate } from 'react-router';
 import { formatRemaining } from '../auth/plan.js';
 import { useAuth } from '../auth/session.js';
 import { AdminNavLinks } from './AdminNav.js';
-import { SignInModal } from './SignInOptions.js';
+import { lazyComponent } from './lazyPage.js';
+
+// Only anonymous visitors of a public or demo server see it: its forms, modal and their code are a
+// chunk of their own rather than part of every page's start-up.
+const SignInModal = lazyComponent(async () => (await import('./SignInOptions.js')).SignInModal, null);
 
 function ColorSchemeToggle() {
   const { setColorScheme } = useMantineColorScheme();
