@@ -1,6 +1,6 @@
 import { resolve } from 'node:path';
 import type { OutputBundle, OutputChunk } from 'rollup';
-import { build, type HtmlTagDescriptor, type Plugin } from 'vite';
+import { build, type Plugin } from 'vite';
 import { PRELOADABLE_MODULES, type PreloadableModule } from '../src/boot/first-screen.js';
 
 const SOURCES = resolve(import.meta.dirname, '../src');
@@ -51,28 +51,22 @@ const ENTRY_SCRIPT = /<script type="module"[^>]*><\/script>/;
 /**
  * Inlines the boot script (web/src/boot/boot.ts) into `index.html`, right after the app's entry
  * script (requested first) and before the stylesheet: a classic script placed after a stylesheet
- * would wait for it. In `vite dev` it is a module script of its own, with nothing to preload.
+ * would wait for it.
  */
 export function bootScript(): Plugin {
   let base = '/';
   return {
     name: 'service-boot-script',
-    config(_config, { command }) {
-      if (command !== 'serve') return {};
-      const nothing: Record<PreloadableModule, string[]> = { projects: [], project: [], explorer: [] };
-      return { define: { __BOOT_MODULE_CHUNKS__: JSON.stringify(nothing) } };
-    },
+    // `vite dev` serves the app without it: it only makes the built app start sooner.
+    apply: 'build',
     configResolved(config) {
       base = config.base;
     },
     transformIndexHtml: {
       order: 'post',
       async handler(html, context) {
-        if (context.bundle === undefined) {
-          const tag: HtmlTagDescriptor = { tag: 'script', attrs: { type: 'module', src: '/src/boot/boot.ts' } };
-          return { html, tags: [{ ...tag, injectTo: 'head-prepend' }] };
-        }
         const { bundle } = context;
+        if (bundle === undefined) throw new Error('boot script: transformIndexHtml outside a build');
         const entries = Object.entries(PRELOADABLE_MODULES) as [PreloadableModule, string][];
         const moduleChunks = Object.fromEntries(
           entries.map(([name, path]) => [
