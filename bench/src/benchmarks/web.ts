@@ -3,9 +3,9 @@
  * `BENCH_CHROMIUM`) against the real server on loopback, over a generated table of 10 million rows
  * (`BENCH_WEB_ROWS` for fewer), each figure next to a baseline measured in the same run:
  *
- * 1. **initial JavaScript**: the scripts `web/dist/index.html` loads before anything else (entry and
- *    module preloads), gzipped at level 9 as Vite reports them; and the JavaScript the project page
- *    with the preview really fetched (lazy chunks included).
+ * 1. **initial JavaScript**: the scripts `web/dist/index.html` loads before anything else (entry,
+ *    module preloads and scripts inline in the page), gzipped at level 9 as Vite reports them; and
+ *    the JavaScript the project page with the preview really fetched (lazy chunks included).
  * 2. **LCP**: the Largest Contentful Paint of a project page (`/projects/{id}`), signed in, each
  *    run in a fresh browser context (empty cache: a first visit); baseline: a static HTML page of
  *    similar text served by the same server from the same folder.
@@ -79,7 +79,10 @@ const fixed = (value: number, digits: number) => value.toFixed(digits);
 const grouped = (value: number) => value.toLocaleString('en-US').replaceAll(',', ' ');
 const kb = (bytes: number) => bytes / 1000;
 
-/** Gzipped size of each script `index.html` loads up front: the entry module and its preloads. */
+/**
+ * Gzipped size of each script `index.html` loads up front: the entry module and its preloads, then
+ * any script written into the page itself (the web app's boot script).
+ */
 async function initialScripts(dist: string): Promise<{ file: string; bytes: number; gzip: number }[]> {
   const html = await readFile(join(dist, 'index.html'), 'utf8');
   const paths = [
@@ -87,7 +90,11 @@ async function initialScripts(dist: string): Promise<{ file: string; bytes: numb
     ...html.matchAll(/<link[^>]*rel="modulepreload"[^>]*href="([^"]+)"/g),
   ].map((match) => match[1] ?? '');
   if (paths.length === 0) throw new Error(`${dist}/index.html loads no module script`);
-  return Promise.all(paths.map((path) => scriptSize(dist, path)));
+  const inline = [...html.matchAll(/<script(?![^>]*\ssrc=)[^>]*>([\s\S]*?)<\/script>/g)]
+    .map((match) => Buffer.from(match[1] ?? ''))
+    .filter((code) => code.length > 0)
+    .map((code) => ({ file: '(inline)', bytes: code.length, gzip: gzipSync(code, { level: 9 }).length }));
+  return [...(await Promise.all(paths.map((path) => scriptSize(dist, path)))), ...inline];
 }
 
 async function scriptSize(dist: string, path: string): Promise<{ file: string; bytes: number; gzip: number }> {
@@ -335,7 +342,7 @@ export async function run(args: string[]): Promise<void> {
         ['JavaScript', 'files', 'kB', 'kB gzipped'],
         [
           [
-            'initial (index.html: entry + module preloads)',
+            'initial (index.html: entry + module preloads + inline)',
             String(scripts.length),
             fixed(kb(scripts.reduce((sum, script) => sum + script.bytes, 0)), 1),
             fixed(kb(initialGzip), 1),
