@@ -144,15 +144,20 @@ export class JobQueue {
 
   /** Renews the lease; answers false when the job was cancelled or is no longer this worker's. */
   async heartbeat(jobId: string, worker: string): Promise<boolean> {
-    const result = await this.database.db
-      .updateTable('jobs')
+    const result = await this.updateHeld(jobId, worker)
       .set({ lease_expires_at: isoAfterSeconds(LEASE_SECONDS) })
+      .executeTakeFirst();
+    return Number(result.numUpdatedRows) === 1;
+  }
+
+  /** An update of `jobId` that applies only while `worker` holds it, running and not cancelled. */
+  private updateHeld(jobId: string, worker: string) {
+    return this.database.db
+      .updateTable('jobs')
       .where('job_id', '=', jobId)
       .where('lease_owner', '=', worker)
       .where('status', '=', 'running')
-      .where('cancel_requested', '=', 0)
-      .executeTakeFirst();
-    return Number(result.numUpdatedRows) === 1;
+      .where('cancel_requested', '=', 0);
   }
 
   async report(
@@ -200,8 +205,7 @@ export class JobQueue {
    * did not fail; its work committed nothing), so rolling restarts cannot use up a job's attempts.
    */
   async release(jobId: string, worker: string): Promise<boolean> {
-    const result = await this.database.db
-      .updateTable('jobs')
+    const result = await this.updateHeld(jobId, worker)
       .set((eb) => ({
         status: 'pending',
         attempts: eb('attempts', '-', 1),
@@ -211,10 +215,6 @@ export class JobQueue {
         lease_owner: null,
         lease_expires_at: null,
       }))
-      .where('job_id', '=', jobId)
-      .where('lease_owner', '=', worker)
-      .where('status', '=', 'running')
-      .where('cancel_requested', '=', 0)
       .executeTakeFirst();
     return Number(result.numUpdatedRows) === 1;
   }
