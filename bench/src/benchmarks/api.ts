@@ -14,6 +14,7 @@ import { type RunningTarget, startTarget } from '../lib/child-target.js';
 import { type LoadResult, type LoadSettings, type LoadTarget, loadSettingsFromEnv, measure } from '../lib/load.js';
 import { idleBusyFraction, processCpuSeconds } from '../lib/machine.js';
 import { CpuSpan, printVerdicts } from '../lib/report.js';
+import { median } from '../lib/stats.js';
 import { formatTable } from '../lib/table.js';
 import { UsageError } from '../lib/usage-error.js';
 import { BENCH_ADMIN_EMAIL, BENCH_ADMIN_PASSWORD } from './api-fixture.js';
@@ -117,12 +118,6 @@ let childrenCpuSeconds = 0;
 async function stopCounting(server: RunningTarget): Promise<void> {
   childrenCpuSeconds += processCpuSeconds(server.pid) ?? 0;
   await server.stop();
-}
-
-function median(values: number[]): number {
-  const sorted = [...values].sort((a, b) => a - b);
-  const middle = Math.floor(sorted.length / 2);
-  return sorted.length % 2 === 1 ? sorted[middle]! : (sorted[middle - 1]! + sorted[middle]!) / 2;
 }
 
 function roundsFromEnv(env: NodeJS.ProcessEnv = process.env): number {

@@ -22,6 +22,7 @@ import { fileURLToPath } from 'node:url';
 import { childReport, type RunningTarget, startTarget } from '../lib/child-target.js';
 import { processCpuSeconds } from '../lib/machine.js';
 import { CpuSpan, printMachine, printVerdicts } from '../lib/report.js';
+import { median, percentile } from '../lib/stats.js';
 import { formatTable } from '../lib/table.js';
 import { UsageError } from '../lib/usage-error.js';
 import { createBenchCollection, field } from './collection-fixture.js';
@@ -71,12 +72,6 @@ function execArgvForService(): string[] {
   return dir ? ['--cpu-prof', '--cpu-prof-dir', dir] : [];
 }
 
-/** The value at rank ceil(p·n) of the sorted samples (with 20 samples, p99 is the slowest). */
-function percentile(values: number[], p: number): number {
-  const sorted = [...values].sort((a, b) => a - b);
-  return sorted[Math.max(0, Math.ceil(p * sorted.length) - 1)] ?? Number.NaN;
-}
-
 const fixed = (value: number, digits: number) => value.toFixed(digits);
 const mib = (bytes: number | null) => (bytes === null ? '?' : fixed(bytes / MIB, 0));
 const grouped = (value: number) => value.toLocaleString('en-US').replaceAll(',', ' ');
@@ -89,12 +84,6 @@ function roundsFromEnv(env: NodeJS.ProcessEnv = process.env): number {
     throw new UsageError(`BENCH_INGEST_ROUNDS must be a whole number >= 1 (got "${raw}")`);
   }
   return rounds;
-}
-
-function median(values: number[]): number {
-  const sorted = [...values].sort((a, b) => a - b);
-  const middle = Math.floor(sorted.length / 2);
-  return sorted.length % 2 === 1 ? sorted[middle]! : (sorted[middle - 1]! + sorted[middle]!) / 2;
 }
 
 /** Runs the baseline child to its end and answers its report. */

@@ -26,6 +26,7 @@ import { fileURLToPath } from 'node:url';
 import pg from 'pg';
 import { idleBusyFraction, processCpuSeconds } from '../lib/machine.js';
 import { CpuSpan, printVerdicts } from '../lib/report.js';
+import { percentile } from '../lib/stats.js';
 import { formatTable } from '../lib/table.js';
 import { UsageError } from '../lib/usage-error.js';
 
@@ -56,12 +57,6 @@ function adminUrl(env: NodeJS.ProcessEnv = process.env): string {
     );
   }
   return url;
-}
-
-/** The value at rank ceil(p·n) of the sorted samples. */
-function percentile(values: number[], p: number): number {
-  const sorted = [...values].sort((a, b) => a - b);
-  return sorted[Math.max(0, Math.ceil(p * sorted.length) - 1)] ?? Number.NaN;
 }
 
 async function withClient<T>(url: string, work: (client: pg.Client) => Promise<T>): Promise<T> {
