@@ -3,6 +3,18 @@ import { defaultClientConditions, defineConfig } from 'vite';
 import { bootScript } from './build/boot-script.js';
 import { compileHints } from './build/compile-hints.js';
 
+/** Mantine and the libraries only its components use: one chunk, loaded with the entry. */
+const UI_LIBRARIES =
+  /node_modules\/(@mantine|@floating-ui|react-remove-scroll|react-style-singleton|use-callback-ref|use-sidecar|get-nonce|tslib|aria-hidden)\//;
+/** The small formatting modules that most pages share. */
+const FORMATTERS = /\/web\/src\/(format\/|jobs\/format\.ts|explorer\/format\.ts)/;
+
+function chunkGroup(id: string): string | undefined {
+  if (UI_LIBRARIES.test(id)) return 'ui';
+  if (FORMATTERS.test(id)) return 'formatters';
+  return undefined;
+}
+
 // The web UI is a static SPA; the server serves `web/dist` and the API
 // lives under `/service/api/v1`.
 export default defineConfig({
@@ -21,6 +33,10 @@ export default defineConfig({
     emptyOutDir: true,
     chunkSizeWarningLimit: 1024,
     rollupOptions: {
+      // Fewer, larger chunks: left to itself Rollup gave every Mantine component the app loads
+      // lazily a chunk of its own, and the deep link to a collection fetched 26 scripts; with
+      // these two groups it fetches 11 (docs/performance.md, `web`).
+      output: { manualChunks: chunkGroup },
       onwarn(warning, warn) {
         // zod's sources carry `@__PURE__` comments Rollup cannot place; harmless noise.
         if (warning.code === 'INVALID_ANNOTATION' && warning.id?.includes('node_modules')) return;

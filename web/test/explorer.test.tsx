@@ -7,6 +7,7 @@ import { DataExplorer } from '../src/explorer/DataExplorer.js';
 import { formatStatistic } from '../src/explorer/format.js';
 import { formatSort, nextSort, parseSort } from '../src/explorer/sort.js';
 import { readExplorerState } from '../src/explorer/url-state.js';
+import { formatCount } from '../src/format/number.js';
 import { renderWith } from './support/render-with-api.js';
 
 describe('preview sort', () => {
@@ -64,7 +65,18 @@ describe('explorer state in the address bar', () => {
     expect(formatStatistic(null)).toBe('—');
     expect(formatStatistic(0)).toBe('0');
     expect(formatStatistic(2.5e-7)).toBe('2.5000e-7');
-    expect(formatStatistic(1234.56789)).toBe((1234.57).toLocaleString());
+    expect(formatStatistic(1234.56789)).toBe('1,234.57');
+    expect(formatStatistic(-0.123456789)).toBe('-0.123457');
+  });
+
+  it('writes counts with thousands separators, — when unknown', () => {
+    expect(formatCount(null)).toBe('—');
+    expect(formatCount(0)).toBe('0');
+    expect(formatCount(999)).toBe('999');
+    expect(formatCount(1000)).toBe('1,000');
+    expect(formatCount(40003)).toBe('40,003');
+    expect(formatCount(10_000_000)).toBe('10,000,000');
+    expect(formatCount(-1234567)).toBe('-1,234,567');
   });
 });
 
@@ -253,7 +265,7 @@ describe('data explorer', () => {
       within(bill)
         .getAllByRole('cell')
         .map((cell) => cell.textContent),
-    ).toEqual(['double', '3', '0', '3', '39.1', '49.5', (44.9).toLocaleString(), '5.3141', 'Values']);
+    ).toEqual(['double', '3', '0', '3', '39.1', '49.5', '44.9', '5.3141', 'Values']);
     expect(screen.getByText('3 rows · 2 columns · version 2')).toBeTruthy();
     // The shared link named a column the table lacks: the drawer says so.
     expect((await screen.findByRole('alert')).textContent).toMatch(/Could not load the values/);

@@ -1,14 +1,13 @@
 /**
  * The boot script, inlined into `index.html` by the build (web/build/boot-script.ts) and run while
  * the page is parsed, before the app's code has even arrived. It starts what the first screen
- * needs: the app's GETs for this address (with the stored session's token), the code of the page
- * it will show and the locale's date format data. The app adopts the answers
+ * needs: the app's GETs for this address (with the stored session's token) and the code of the
+ * page it will show. The app adopts the answers
  * (api/early-answers.ts) instead of asking again, so the network works while the browser downloads
  * and evaluates the app (docs/performance.md, `web`). Kept tiny: it imports only modules without
  * dependencies.
  */
 import { API_BASE, apiHeaders, apiUrl, SESSION_STORAGE_KEY } from '../api/wire.js';
-import { DATE_TIME_FORMAT } from '../format/date.js';
 import { firstScreenGets, firstScreenModules, type PreloadableModule } from './first-screen.js';
 import type { EarlyGet } from './handoff.js';
 
@@ -49,9 +48,6 @@ function boot(): void {
   });
   const chunks = new Set(firstScreenModules(window.location).flatMap((module) => __BOOT_MODULE_CHUNKS__[module]));
   for (const href of chunks) preloadModule(href);
-  // The first date formatter loads the locale's data (15-30 ms), later ones reuse it: load it now,
-  // while the page waits for the app's code, rather than while the app renders its first screen.
-  new Intl.DateTimeFormat(undefined, DATE_TIME_FORMAT).format(0);
 }
 
 boot();

@@ -22,6 +22,7 @@ import { ingestionRunsGet, ingestionStatusGet } from '../api/wire.js';
 import { useApi } from '../auth/session.js';
 import { invalidateTableQueries } from '../explorer/queries.js';
 import { formatDate } from '../format/date.js';
+import { formatCount } from '../format/number.js';
 import { formatDuration, jobEnded, statusColor, triggerReasonText } from '../jobs/format.js';
 import { useJob } from '../jobs/useJob.js';
 import { JobStatusCard } from './JobStatusCard.js';
@@ -123,7 +124,7 @@ function RunRow({ run }: { run: IngestionRun }) {
               </Badge>
               <Text size="xs">
                 {collection.status === 'success'
-                  ? `${(collection.rows ?? 0).toLocaleString()} rows · v${collection.version ?? '—'}`
+                  ? `${formatCount(collection.rows ?? 0)} rows · v${collection.version ?? '—'}`
                   : (collection.error ?? collection.status)}
               </Text>
             </Group>

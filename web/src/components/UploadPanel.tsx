@@ -7,6 +7,7 @@ import { errorMessage, isApiError } from '../api/client.js';
 import { type UploadHandle, type UploadProgress, uploadWithProgress } from '../api/upload.js';
 import { useApi } from '../auth/session.js';
 import { invalidateTableQueries } from '../explorer/queries.js';
+import { formatCount } from '../format/number.js';
 import { formatBytes } from '../jobs/format.js';
 
 type Uploaded = z.infer<typeof fileSchema>;
@@ -160,7 +161,7 @@ export function UploadPanel({ collection }: { collection: DataCollection }) {
           </Button>
           {upsert.data && (
             <Text size="sm" c="teal">
-              Table updated: version {upsert.data.version ?? '—'}, {upsert.data.rows.toLocaleString()} rows.
+              Table updated: version {upsert.data.version ?? '—'}, {formatCount(upsert.data.rows)} rows.
             </Text>
           )}
           {upsert.isError && <Text c="red">{errorMessage(upsert.error)}</Text>}

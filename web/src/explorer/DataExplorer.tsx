@@ -26,7 +26,8 @@ import { TableRows } from '../components/RowsTable.js';
 import { UploadPanel } from '../components/UploadPanel.js';
 import { UrlPagination, usePageParam } from '../components/UrlPagination.js';
 import { formatDate } from '../format/date.js';
-import { formatCell, formatCount, formatStatistic } from './format.js';
+import { formatCount } from '../format/number.js';
+import { formatCell, formatStatistic } from './format.js';
 import { PREVIEW_PAGE_SIZE, previewQuery } from './queries.js';
 import { nextSort } from './sort.js';
 import { type ExplorerActions, type ExplorerState, type ExplorerView, useExplorerState } from './url-state.js';
@@ -64,7 +65,7 @@ function PreviewView({ collection, state, actions }: ViewProps) {
   return (
     <Stack gap="sm">
       <Text size="sm" c="dimmed">
-        {total.toLocaleString()} rows · version {preview.data.version ?? '—'}
+        {formatCount(total)} rows · version {preview.data.version ?? '—'}
         {state.sort.length > 0 &&
           ` · sorted by ${state.sort.map((key) => `${key.column} ${key.direction === 'asc' ? '↑' : '↓'}`).join(', ')}`}
       </Text>
@@ -145,7 +146,7 @@ function ColumnsView({ collection, state, actions }: ViewProps) {
   return (
     <Stack gap="sm">
       <Text size="sm" c="dimmed">
-        {rows.toLocaleString()} rows · {columns.length} columns · version {summary.data.version ?? '—'}
+        {formatCount(rows)} rows · {columns.length} columns · version {summary.data.version ?? '—'}
       </Text>
       <Table.ScrollContainer minWidth={900}>
         <Table striped withTableBorder aria-label={`Columns of ${collection.tag}`}>
@@ -225,7 +226,7 @@ function VersionsView({ collection, state, actions }: ViewProps) {
   return (
     <Stack gap="sm">
       <Text size="sm" c="dimmed">
-        {total.toLocaleString()} {total === 1 ? 'version' : 'versions'}, newest first
+        {formatCount(total)} {total === 1 ? 'version' : 'versions'}, newest first
       </Text>
       <Table.ScrollContainer minWidth={700}>
         <Table striped withTableBorder aria-label={`Versions of ${collection.tag}`}>
@@ -256,8 +257,8 @@ function VersionsView({ collection, state, actions }: ViewProps) {
                   <Table.Td>{formatDate(entry.timestamp)}</Table.Td>
                   <Table.Td>{entry.operation ?? '—'}</Table.Td>
                   <Table.Td ta="right">{formatCount(entry.rows)}</Table.Td>
-                  <Table.Td ta="right">{entry.files_added.toLocaleString()}</Table.Td>
-                  <Table.Td ta="right">{entry.files_removed.toLocaleString()}</Table.Td>
+                  <Table.Td ta="right">{formatCount(entry.files_added)}</Table.Td>
+                  <Table.Td ta="right">{formatCount(entry.files_removed)}</Table.Td>
                   <Table.Td>
                     <Button
                       size="compact-xs"
@@ -342,7 +343,7 @@ function ValuesDrawer({ collection, state, actions }: ViewProps) {
                         {formatCell(entry.value)}
                       </Text>
                     </Table.Td>
-                    <Table.Td ta="right">{entry.count.toLocaleString()}</Table.Td>
+                    <Table.Td ta="right">{formatCount(entry.count)}</Table.Td>
                     <Table.Td ta="right">{total > 0 ? `${((entry.count / total) * 100).toFixed(1)}%` : ''}</Table.Td>
                   </Table.Tr>
                 ))}

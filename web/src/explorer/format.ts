@@ -7,14 +7,16 @@ export function formatCell(value: unknown): string {
   return String(value);
 }
 
-/** A count with thousands separators; — when unknown. */
-export function formatCount(value: number | null): string {
-  return value === null ? '—' : value.toLocaleString();
-}
+let statisticFormat: Intl.NumberFormat | undefined;
 
-/** A computed statistic (mean, standard deviation): at most 6 significant digits; — when there is none. */
+/**
+ * A computed statistic (mean, standard deviation): at most 6 significant digits, grouped as counts
+ * are ("1,234.57"); — when there is none. One formatter serves every call: `toLocaleString` with
+ * options builds a new one each time.
+ */
 export function formatStatistic(value: number | null): string {
   if (value === null) return '—';
   if (value !== 0 && (Math.abs(value) >= 1e9 || Math.abs(value) < 1e-4)) return value.toExponential(4);
-  return Number(value.toPrecision(6)).toLocaleString(undefined, { maximumFractionDigits: 6 });
+  statisticFormat ??= new Intl.NumberFormat('en-US', { maximumFractionDigits: 6 });
+  return statisticFormat.format(Number(value.toPrecision(6)));
 }

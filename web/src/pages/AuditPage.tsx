@@ -6,6 +6,7 @@ import { errorMessage } from '../api/client.js';
 import { useApi } from '../auth/session.js';
 import { UrlPagination, usePageParam } from '../components/UrlPagination.js';
 import { formatDate } from '../format/date.js';
+import { formatCount } from '../format/number.js';
 
 const PAGE_SIZE = 50;
 
@@ -83,7 +84,7 @@ export function AuditPage() {
     body = (
       <Stack gap="sm">
         <Text size="sm" c="dimmed">
-          {events.data.total.toLocaleString()} {events.data.total === 1 ? 'event' : 'events'}, newest first.
+          {formatCount(events.data.total)} {events.data.total === 1 ? 'event' : 'events'}, newest first.
         </Text>
         <Table.ScrollContainer minWidth={860}>
           <Table striped verticalSpacing="xs" aria-label="Audit events">

@@ -17,6 +17,7 @@ import { useApi } from '../auth/session.js';
 import { Markdown } from '../components/Markdown.js';
 import { RowsTable } from '../components/RowsTable.js';
 import { formatSort, nextSort } from '../explorer/sort.js';
+import { formatCount } from '../format/number.js';
 
 /** Heights of components that have no layout entry, in grid rows. */
 const DEFAULT_HEIGHT: Record<DashboardComponent['type'], number> = { text: 2, table: 8 };
@@ -81,7 +82,7 @@ function TableView({ dashboardId, component }: { dashboardId: string; component:
     <Stack gap="xs" style={{ minHeight: 0, flex: 1 }}>
       <Group justify="space-between">
         <Text size="sm" c="dimmed">
-          {rows.data.total.toLocaleString()} rows
+          {formatCount(rows.data.total)} rows
         </Text>
         {rows.isFetching && <Loader size="xs" aria-label={`Updating ${label}`} />}
       </Group>

@@ -31,6 +31,7 @@ import { useApi, useAuth } from '../auth/session.js';
 import { ErrorList } from '../components/ProjectActions.js';
 import { UrlPagination, usePageParam } from '../components/UrlPagination.js';
 import { formatDate } from '../format/date.js';
+import { formatCount } from '../format/number.js';
 
 const PAGE_SIZE = 20;
 const ROLES = roleSchema.options.map((role) => ({ value: role, label: role === 'admin' ? 'Admin' : 'User' }));
@@ -240,8 +241,8 @@ export function UsersPage() {
     body = (
       <Stack gap="sm">
         <Text size="sm" c="dimmed">
-          {users.data.total.toLocaleString()} {users.data.total === 1 ? 'account' : 'accounts'}, newest first. Disabling
-          or deleting an account ends its sessions at once.
+          {formatCount(users.data.total)} {users.data.total === 1 ? 'account' : 'accounts'}, newest first. Disabling or
+          deleting an account ends its sessions at once.
         </Text>
         <Table.ScrollContainer minWidth={720}>
           <Table striped highlightOnHover verticalSpacing="sm" aria-label="Accounts">
