@@ -104,8 +104,7 @@ describeBrowser('data in a real browser: import, ingestion, jobs, upload', () =>
     const preview = page.getByRole('table', { name: 'Preview of measurements' });
     await preview.getByText('Chinstrap').waitFor();
     await page.getByText(/^3 rows · version/).waitFor();
-    await page.evaluate('window.scrollTo(0, 0)');
-    await saveScreenshot(page, 'ingestion');
+    await saveScreenshot(page.getByRole('region', { name: 'Ingestion', exact: true }), 'ingestion');
 
     // Upload a file into a new run with a progress bar, then update the table.
     const rows = ['species,island,bill_mm'];

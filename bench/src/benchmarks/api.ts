@@ -35,9 +35,10 @@ const TARGETS: Target[] = [
   { row: 'auth/me', label: 'GET /auth/me (bearer token)', minRatio: 0.5 },
 ];
 
-function execArgvForService(): string[] {
+/** `--cpu-prof` for the first round's server when BENCH_CPU_PROF_DIR names a folder. */
+function execArgvForService(round: number): string[] {
   const dir = process.env.BENCH_CPU_PROF_DIR;
-  return dir ? ['--cpu-prof', '--cpu-prof-dir', dir] : [];
+  return dir && round === 0 ? ['--cpu-prof', '--cpu-prof-dir', dir] : [];
 }
 
 async function expectOk(response: Response, what: string): Promise<unknown> {
@@ -63,51 +64,55 @@ async function preflight(target: LoadTarget): Promise<void> {
 }
 
 /**
- * Both servers run side by side (an idle one costs nothing) and are loaded one at a time, in
- * rounds: baseline, capabilities, auth/me, then again. The host's speed drifts by a factor of two
- * from one minute to the next on a shared machine; comparing each route with the baseline of its
- * own round, and taking the median over rounds, keeps that drift out of the ratios.
+ * Each round starts both servers afresh, side by side (an idle one costs nothing), loads them one
+ * at a time (baseline, capabilities, auth/me) and stops them. The host's speed drifts by a factor
+ * of two from one minute to the next on a shared machine, so each route is compared with the
+ * baseline of its own round. And a Node process of the real server settles, at start-up, into one
+ * of a few speeds that it keeps (docs/performance.md, `api`): fresh processes per round, and the
+ * median over rounds, measure the server rather than one process's luck.
  */
-async function measureRounds(targets: LoadTarget[], settings: LoadSettings, rounds: number): Promise<LoadResult[][]> {
-  for (const target of targets) await preflight(target);
-  const results: LoadResult[][] = [];
-  for (let round = 0; round < rounds; round++) {
-    const row: LoadResult[] = [];
-    for (const target of targets) {
-      process.stdout.write(`  round ${round + 1}/${rounds}: measuring ${target.name} ...\n`);
-      // Warm each server up once; later rounds find it warm.
-      row.push(await measure(target, round === 0 ? settings : { ...settings, warmupSeconds: 0 }));
-    }
-    results.push(row);
-  }
-  return results;
-}
-
-async function measureAll(settings: LoadSettings, rounds: number): Promise<LoadResult[][]> {
-  const dataDir = await mkdtemp(join(tmpdir(), 'service-bench-'));
+async function measureRound(
+  dataDir: string,
+  settings: LoadSettings,
+  round: number,
+  rounds: number,
+): Promise<LoadResult[]> {
   const servers: RunningTarget[] = [];
   try {
     const baseline = await startTarget(TARGET_SCRIPT, ['baseline']);
     servers.push(baseline);
-    const service = await startTarget(TARGET_SCRIPT, ['service', dataDir], execArgvForService());
+    const service = await startTarget(TARGET_SCRIPT, ['service', dataDir], execArgvForService(round));
     servers.push(service);
     const token = await login(service.url);
-    return await measureRounds(
-      [
-        { name: 'baseline', url: `${baseline.url}/`, serverPid: baseline.pid },
-        { name: 'capabilities', url: `${service.url}${API_PREFIX}/utils/capabilities`, serverPid: service.pid },
-        {
-          name: 'auth/me',
-          url: `${service.url}${API_PREFIX}/auth/me`,
-          headers: { authorization: `Bearer ${token}` },
-          serverPid: service.pid,
-        },
-      ],
-      settings,
-      rounds,
-    );
+    const targets: LoadTarget[] = [
+      { name: 'baseline', url: `${baseline.url}/`, serverPid: baseline.pid },
+      { name: 'capabilities', url: `${service.url}${API_PREFIX}/utils/capabilities`, serverPid: service.pid },
+      {
+        name: 'auth/me',
+        url: `${service.url}${API_PREFIX}/auth/me`,
+        headers: { authorization: `Bearer ${token}` },
+        serverPid: service.pid,
+      },
+    ];
+    for (const target of targets) await preflight(target);
+    const results: LoadResult[] = [];
+    for (const target of targets) {
+      process.stdout.write(`  round ${round + 1}/${rounds}: measuring ${target.name} ...\n`);
+      results.push(await measure(target, settings));
+    }
+    return results;
   } finally {
     for (const server of servers) await stopCounting(server);
+  }
+}
+
+async function measureAll(settings: LoadSettings, rounds: number): Promise<LoadResult[][]> {
+  const dataDir = await mkdtemp(join(tmpdir(), 'service-bench-'));
+  try {
+    const results: LoadResult[][] = [];
+    for (let round = 0; round < rounds; round++) results.push(await measureRound(dataDir, settings, round, rounds));
+    return results;
+  } finally {
     await rm(dataDir, { recursive: true, force: true });
   }
 }
@@ -144,10 +149,11 @@ export async function run(args: string[]): Promise<void> {
   out(`machine: ${cpu}, ${cpus().length} CPUs, Node ${process.version}, ${process.platform}/${process.arch}`);
   out(
     `load: autocannon, ${settings.connections} connections, pipelining ${settings.pipelining}, ` +
-      `${settings.warmupSeconds} s warm-up (first round) + ${settings.durationSeconds} s measured per route ` +
+      `${settings.warmupSeconds} s warm-up + ${settings.durationSeconds} s measured per route ` +
       `and round, ${rounds} rounds, 127.0.0.1`,
   );
-  out('each server runs in a child process and is loaded alone; the load generator runs in this process');
+  out('each server runs in a child process, started afresh every round, and is loaded alone;');
+  out('the load generator runs in this process');
   out('service: real server, embedded SQLite in a temp dir, logger silent (SERVICE_LOG_LEVEL=silent)');
   out('         so that logging does not dominate the figures');
 
