@@ -21,7 +21,7 @@ import {
   workflowListSchema,
 } from '@service/common';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
-import { useDeferredValue, useEffect } from 'react';
+import { useEffect } from 'react';
 import { Link, useParams, useSearchParams } from 'react-router';
 import { errorMessage, isApiError } from '../api/client.js';
 import { projectDashboardsGet, projectWorkflowsGet } from '../api/wire.js';
@@ -190,11 +190,6 @@ export function ProjectDetailPage() {
   useEffect(() => {
     if (workflows.isSuccess) void DataExplorer.preload();
   }, [workflows.isSuccess]);
-  // The panels below the data (dashboards, ingestion, sharing) are left out of the page's first
-  // render and drawn by a second one right after it: they took a deep link to a collection about a
-  // sixth of the time to its first rows (docs/performance.md, `web`). Being below, they move
-  // nothing already shown.
-  const showPanels = useDeferredValue(true, false);
 
   if (project.isPending) return <Loader aria-label="Loading project" />;
   if (project.isError) {
@@ -268,13 +263,10 @@ export function ProjectDetailPage() {
           canEdit={data.my_role === 'admin' || data.my_role === 'owner' || data.my_role === 'editor'}
         />
       )}
-      {showPanels && (
-        <>
-          <DashboardList projectId={data.project_id} />
-          <IngestionPanel projectId={data.project_id} />
-          <PermissionsPanel project={data} />
-        </>
-      )}
+      {/* The data first: on a laptop screen the explorer used to open below these, out of sight. */}
+      <DashboardList projectId={data.project_id} />
+      <IngestionPanel projectId={data.project_id} />
+      <PermissionsPanel project={data} />
     </Stack>
   );
 }
