@@ -35,7 +35,7 @@ export default defineConfig({
     rollupOptions: {
       // Fewer, larger chunks: left to itself Rollup gave every Mantine component the app loads
       // lazily a chunk of its own, and the deep link to a collection fetched 26 scripts; with
-      // these two groups it fetches 11 (docs/performance.md, `web`).
+      // these two groups it fetches 10 (docs/performance.md, `web`).
       output: { manualChunks: chunkGroup },
       onwarn(warning, warn) {
         // zod's sources carry `@__PURE__` comments Rollup cannot place; harmless noise.
