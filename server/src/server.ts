@@ -4,6 +4,7 @@ import { type AppContext, createContext } from './context.js';
 import { type AppOptions, buildApp } from './http/app.js';
 import { WorkerPool } from './jobs/worker-pool.js';
 import { startPeriodicCleanup } from './maintenance/periodic-cleanup.js';
+import { tuneV8ForServing } from './v8-flags.js';
 
 export interface RunningServer {
   app: FastifyInstance;
@@ -15,6 +16,7 @@ export interface RunningServer {
 }
 
 export async function startServer(config: Config, options: AppOptions = {}): Promise<RunningServer> {
+  tuneV8ForServing();
   const context = await createContext(config);
   let app: FastifyInstance;
   try {
