@@ -2,6 +2,7 @@ import react from '@vitejs/plugin-react';
 import { defaultClientConditions, defineConfig } from 'vite';
 import { bootScript } from './build/boot-script.js';
 import { compileHints } from './build/compile-hints.js';
+import { precompress } from './build/precompress.js';
 
 /** Mantine and the libraries only its components use: one chunk, loaded with the entry. */
 const UI_LIBRARIES =
@@ -21,7 +22,7 @@ export default defineConfig({
   // Resolve everything relative to this folder, whatever the cwd.
   root: import.meta.dirname,
   base: '/',
-  plugins: [react(), bootScript(), compileHints()],
+  plugins: [react(), bootScript(), compileHints(), precompress()],
   // Workspace packages (`@service/common`) resolve to their TypeScript sources.
   resolve: { conditions: ['source', ...defaultClientConditions] },
   server: {

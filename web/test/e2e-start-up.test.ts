@@ -24,6 +24,16 @@ let browser: Browser;
 
 // Run in the page, as text: the tests are compiled without the DOM's types.
 const STORED_SESSION = `JSON.parse(sessionStorage.getItem('service.session') ?? 'null')`;
+/** The app's scripts this page loaded, with their sizes from Resource Timing. */
+const SCRIPTS_LOADED = `performance.getEntriesByType('resource')
+  .filter((entry) => new URL(entry.name).pathname.startsWith('/assets/') && entry.name.endsWith('.js'))
+  .map((entry) => ({ name: new URL(entry.name).pathname, transferred: entry.transferSize, encoded: entry.encodedBodySize, decoded: entry.decodedBodySize }))`;
+interface LoadedScript {
+  name: string;
+  transferred: number;
+  encoded: number;
+  decoded: number;
+}
 
 /** A fresh browser context holding `session` where the app keeps it, and the API requests of a page opened at `path`. */
 async function openSignedIn(
@@ -100,6 +110,28 @@ describeBrowser('start-up with a stored session', () => {
     expect(paths.length).toBeGreaterThan(byBoot.length);
     const askedTwice = paths.filter((path, index) => paths.indexOf(path) !== index);
     expect(askedTwice).toEqual([]);
+    await context.close();
+  });
+
+  it('gets the scripts compressed, then on a second visit from the browser cache without asking', async () => {
+    const path = `/projects/${ids.projectId}?dc=${ids.collectionId}`;
+    const { context, page } = await openSignedIn(server, path, session);
+    await page.getByRole('table', { name: 'Preview of t' }).getByRole('cell', { name: '3', exact: true }).waitFor();
+    const first = (await page.evaluate(SCRIPTS_LOADED)) as LoadedScript[];
+    expect(first.length).toBeGreaterThan(1);
+    // The build's Brotli copies (of every script over 1 kB): far fewer bytes on the wire than the scripts hold.
+    for (const script of first.filter((loaded) => loaded.decoded >= 1024)) {
+      expect(script.encoded, script.name).toBeLessThan(script.decoded * 0.6);
+    }
+
+    const again = await context.newPage();
+    again.setDefaultTimeout(TIMEOUT);
+    await again.goto(`${server.url}${path}`);
+    await again.getByRole('table', { name: 'Preview of t' }).getByRole('cell', { name: '3', exact: true }).waitFor();
+    const second = (await again.evaluate(SCRIPTS_LOADED)) as LoadedScript[];
+    expect(second.map((script) => script.name).sort()).toEqual(first.map((script) => script.name).sort());
+    // Hashed names, cached for good: not even a revalidation goes out.
+    for (const script of second) expect(script.transferred, script.name).toBe(0);
     await context.close();
   });
 

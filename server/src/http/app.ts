@@ -2,7 +2,6 @@ import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import formbody from '@fastify/formbody';
 import rateLimit from '@fastify/rate-limit';
-import fastifyStatic from '@fastify/static';
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
 import Fastify, { type FastifyInstance, LogController } from 'fastify';
@@ -41,6 +40,7 @@ import { createAuthenticator } from './authentication.js';
 import { installErrorHandling, installNotFoundHandling } from './error-handler.js';
 import { API_PREFIX } from './prefix.js';
 import { requestIdGenerator } from './request-ids.js';
+import { serveWebApp } from './web-app.js';
 
 const JSON_BODY_LIMIT = 1024 * 1024;
 
@@ -169,8 +169,8 @@ export async function buildApp(context: AppContext, options: AppOptions = {}): P
   );
 
   const webRoot = options.webRoot === undefined ? defaultWebRoot : options.webRoot;
-  const serveWebApp = webRoot !== null && existsSync(webRoot);
-  if (serveWebApp) await app.register(fastifyStatic, { root: webRoot, wildcard: false });
-  installNotFoundHandling(app, serveWebApp);
+  const servesWebApp = webRoot !== null && existsSync(webRoot);
+  if (servesWebApp) await serveWebApp(app, webRoot);
+  installNotFoundHandling(app, servesWebApp);
   return app;
 }

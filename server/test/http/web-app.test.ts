@@ -1,6 +1,7 @@
 import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { brotliCompressSync, gzipSync } from 'node:zlib';
 import { loadConfig, startServer } from '@service/server';
 import { expect, it } from 'vitest';
 
@@ -32,6 +33,57 @@ it('serves the web app at / with deep links falling back to index.html, API miss
     const api = await fetch(`${server.url}/service/api/v1/nothing-here`, { headers: { accept: 'text/html' } });
     expect(api.status).toBe(404);
     expect(((await api.json()) as { code: string }).code).toBe('not_found');
+  } finally {
+    await server.close();
+    await rm(dataDir, { recursive: true, force: true });
+  }
+});
+
+it("sends the build's compressed copies of assets, caches hashed assets for good and revalidates pages", async () => {
+  const dataDir = await mkdtemp(join(tmpdir(), 'service-web-'));
+  const webRoot = join(dataDir, 'web');
+  await mkdir(join(webRoot, 'assets'), { recursive: true });
+  await writeFile(join(webRoot, 'index.html'), '<!doctype html><title>Service</title><div id="root"></div>');
+  const script = `console.log(${JSON.stringify('x'.repeat(4000))})`;
+  await writeFile(join(webRoot, 'assets', 'index-abc123.js'), script);
+  await writeFile(join(webRoot, 'assets', 'index-abc123.js.br'), brotliCompressSync(script));
+  await writeFile(join(webRoot, 'assets', 'index-abc123.js.gz'), gzipSync(script));
+  const server = await startServer(
+    loadConfig({ SERVICE_DATA_DIR: dataDir, SERVICE_PORT: '0', SERVICE_LOG_LEVEL: 'silent' }),
+    { webRoot },
+  );
+  try {
+    const assetUrl = `${server.url}/assets/index-abc123.js`;
+    const expected = Buffer.byteLength(script);
+    for (const [accepted, encoding, sent] of [
+      ['br, gzip', 'br', brotliCompressSync(script).length],
+      ['gzip', 'gzip', gzipSync(script).length],
+      ['identity', null, expected],
+    ] as const) {
+      const asset = await fetch(assetUrl, { headers: { 'accept-encoding': accepted } });
+      expect(asset.status).toBe(200);
+      expect(asset.headers.get('content-encoding')).toBe(encoding);
+      expect(Number(asset.headers.get('content-length'))).toBe(sent);
+      expect(asset.headers.get('content-type')).toContain('javascript');
+      expect(asset.headers.get('cache-control')).toBe('public, max-age=31536000, immutable');
+      expect(asset.headers.get('vary')).toBe('accept-encoding');
+      // fetch decodes the body: the same script whichever copy was sent.
+      expect(await asset.text()).toBe(script);
+    }
+
+    for (const path of ['/', '/projects/123']) {
+      const page = await fetch(`${server.url}${path}`, { headers: { accept: 'text/html' } });
+      expect(page.status).toBe(200);
+      expect(page.headers.get('cache-control')).toBe('no-cache');
+      const etag = page.headers.get('etag');
+      expect(etag).not.toBeNull();
+      await page.text();
+      // As a browser revalidates (fetch would otherwise add `cache-control: no-cache`, forcing a full answer).
+      const again = await fetch(`${server.url}${path}`, {
+        headers: { accept: 'text/html', 'if-none-match': etag ?? '', 'cache-control': 'max-age=0' },
+      });
+      expect(again.status).toBe(304);
+    }
   } finally {
     await server.close();
     await rm(dataDir, { recursive: true, force: true });

@@ -1,0 +1,32 @@
+import { sep } from 'node:path';
+import fastifyStatic from '@fastify/static';
+import type { FastifyInstance } from 'fastify';
+
+/**
+ * How long a browser may keep a file of `assets/`: Vite names each one after a hash of its
+ * content, so a file at a given URL never changes and a new build links new URLs.
+ */
+export const ASSET_CACHE_CONTROL = 'public, max-age=31536000, immutable';
+/** `index.html` and the other files at the root keep their names across builds: always revalidated (ETag). */
+export const PAGE_CACHE_CONTROL = 'no-cache';
+
+/**
+ * Serves the built web app (`web/dist`) at `/`. The build writes a Brotli and a gzip copy next to
+ * each script and stylesheet (web/build/precompress.ts); they are sent to browsers that accept
+ * them, so nothing is compressed per request. Hashed assets are cached for good, so a returning
+ * visitor loads no script again and Chromium can use the code it compiled last time.
+ */
+export async function serveWebApp(app: FastifyInstance, webRoot: string): Promise<void> {
+  const assets = `${webRoot.replace(/[\\/]+$/, '')}${sep}assets${sep}`;
+  await app.register(fastifyStatic, {
+    root: webRoot,
+    wildcard: false,
+    preCompressed: true,
+    cacheControl: false,
+    setHeaders(response, path) {
+      response.setHeader('cache-control', path.startsWith(assets) ? ASSET_CACHE_CONTROL : PAGE_CACHE_CONTROL);
+      // The same URL answers with a Brotli, gzip or plain body: caches between must keep them apart.
+      response.setHeader('vary', 'accept-encoding');
+    },
+  });
+}
