@@ -26,6 +26,7 @@ import { Link, useParams, useSearchParams } from 'react-router';
 import { errorMessage, isApiError } from '../api/client.js';
 import { projectDashboardsGet, projectWorkflowsGet } from '../api/wire.js';
 import { useApi } from '../auth/session.js';
+import { useAfterFirstRender } from '../components/after-first-render.js';
 import { IngestionPanel } from '../components/IngestionPanel.js';
 import { PermissionsPanel } from '../components/PermissionsPanel.js';
 import { usePageParam } from '../components/UrlPagination.js';
@@ -171,6 +172,7 @@ export function ProjectDetailPage() {
     enabled: project.isSuccess,
   });
   const selected = useQuery({ ...dataCollectionQuery(api, selectedId ?? ''), enabled: selectedId !== null });
+  const drawRest = useAfterFirstRender();
   // The explorer's code and the rows it will show first are fetched alongside the collection
   // itself and the project, not one after the other (docs/performance.md, `web`).
   const queryClient = useQueryClient();
@@ -264,9 +266,13 @@ export function ProjectDetailPage() {
         />
       )}
       {/* The data first: on a laptop screen the explorer used to open below these, out of sight. */}
-      <DashboardList projectId={data.project_id} />
-      <IngestionPanel projectId={data.project_id} />
-      <PermissionsPanel project={data} />
+      {drawRest && (
+        <>
+          <DashboardList projectId={data.project_id} />
+          <IngestionPanel projectId={data.project_id} />
+          <PermissionsPanel project={data} />
+        </>
+      )}
     </Stack>
   );
 }
