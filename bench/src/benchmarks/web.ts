@@ -12,7 +12,7 @@
  * 3. **first rows**: from navigation start to the first row of the preview in the DOM, for a deep
  *    link to the collection (`/projects/{id}?dc=...`), the same deep link a second and a third time
  *    in new tabs of the same context (a returning visitor: the scripts come from the browser's
- *    cache, and from the third visit on V8's compiled code too), and from a
+ *    cache; Chromium may also reuse V8's compiled code from the third), and from a
  *    click on the collection in an already loaded project page; the preview request's own duration
  *    as the browser saw it, and the bytes the page's scripts took on the wire.
  *    Baseline: the server's DuckDB alone, in a child process after the server has stopped, running
@@ -219,8 +219,8 @@ async function measureBrowser(
     await page.close();
 
     // A returning visitor: the same deep link in new tabs of the same context, whose cache holds the
-    // scripts. Chromium keeps V8's compiled code of a script from its second run on, and uses it from
-    // the third.
+    // scripts. Chromium may also keep V8's compiled code of a script from its second run on, for the
+    // third.
     const repeatRows: number[] = [];
     for (let visit = 2; visit <= 3; visit++) {
       page = await context.newPage();
@@ -406,7 +406,7 @@ export async function run(args: string[]): Promise<void> {
           row("baseline: DuckDB alone, the preview's 2 statements", duckdb, null),
           row('first rows, deep link to the collection', measured.deepLinkRows, duckdb),
           row('first rows, the deep link a 2nd time (scripts cached)', measured.secondVisitRows, duckdb),
-          row('first rows, the deep link a 3rd time (+ V8 code cache)', measured.thirdVisitRows, duckdb),
+          row('first rows, the deep link a 3rd time (scripts cached)', measured.thirdVisitRows, duckdb),
           row('first rows, click on the collection (ms from click)', measured.clickRows, duckdb),
           row('preview request as the browser saw it', measured.previewRequest, duckdb),
         ],
