@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { loadConfig, startServer } from '@service/server';
 import type { Browser, BrowserContext, Locator, Page } from 'playwright-core';
-import { describe } from 'vitest';
+import { afterEach, describe, expect } from 'vitest';
 import { ADMIN, createTestDatabase, type TestServer } from './test-server.js';
 
 /** Debian's Chromium; override with SERVICE_TEST_CHROMIUM. */
@@ -22,15 +22,38 @@ export function browserUnavailable(): string | null {
   return null;
 }
 
+/** Content-Security-Policy violations reported in watched contexts since the last test ended. */
+const policyViolations: string[] = [];
+
+/**
+ * Notes every Content-Security-Policy violation that a page of `context` reports (Chromium logs
+ * each as a console error); a browser suite's test fails when any was reported during it.
+ */
+export function watchPolicyViolations(context: BrowserContext): void {
+  context.on('console', (message) => {
+    if (message.type() === 'error' && message.text().includes('Content Security Policy')) {
+      policyViolations.push(message.text());
+    }
+  });
+}
+
 let announced = false;
-/** A suite that needs Chromium: skipped with one loud line when it is missing. */
+/**
+ * A suite that needs Chromium: skipped with one loud line when it is missing. Each of its tests
+ * fails if a watched page broke the pages' Content-Security-Policy (server/src/http/page-policy.ts).
+ */
 export function describeBrowser(name: string, suite: () => void): void {
   const reason = browserUnavailable();
   if (reason !== null && !announced) {
     announced = true;
     process.stderr.write(`[browser] SKIPPING browser suites: ${reason}\n`);
   }
-  (reason === null ? describe : describe.skip)(name, suite);
+  (reason === null ? describe : describe.skip)(name, () => {
+    afterEach(() => {
+      expect(policyViolations.splice(0), 'Content-Security-Policy violations').toEqual([]);
+    });
+    suite();
+  });
 }
 
 const SCREENSHOTS = join(REPO_ROOT, 'docs', 'screenshots');
@@ -59,6 +82,7 @@ export async function openPage(
   options: { height?: number; timeout?: number } = {},
 ): Promise<{ context: BrowserContext; page: Page }> {
   const context = await browser.newContext({ viewport: { width: 1280, height: options.height ?? 800 } });
+  watchPolicyViolations(context);
   const page = await context.newPage();
   page.setDefaultTimeout(options.timeout ?? 15_000);
   await page.goto(`${server.url}${path}`);

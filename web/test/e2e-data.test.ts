@@ -3,7 +3,13 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { describeBrowser, launchBrowser, saveScreenshot, startWebServer } from '../../test/support/browser.js';
+import {
+  describeBrowser,
+  launchBrowser,
+  saveScreenshot,
+  startWebServer,
+  watchPolicyViolations,
+} from '../../test/support/browser.js';
 import { ADMIN, type TestServer } from '../../test/support/test-server.js';
 
 const TIMEOUT = 20_000;
@@ -12,6 +18,7 @@ let browser: Browser;
 
 async function openPage(server: TestServer, path: string): Promise<{ context: BrowserContext; page: Page }> {
   const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
+  watchPolicyViolations(context);
   const page = await context.newPage();
   page.setDefaultTimeout(TIMEOUT);
   await page.goto(`${server.url}${path}`);

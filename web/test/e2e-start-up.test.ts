@@ -1,6 +1,6 @@
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { describeBrowser, launchBrowser, startWebServer } from '../../test/support/browser.js';
+import { describeBrowser, launchBrowser, startWebServer, watchPolicyViolations } from '../../test/support/browser.js';
 import { ADMIN, call, createProjectWithUpload, login, type TestServer } from '../../test/support/test-server.js';
 
 /**
@@ -24,6 +24,18 @@ let browser: Browser;
 
 // Run in the page, as text: the tests are compiled without the DOM's types.
 const STORED_SESSION = `JSON.parse(sessionStorage.getItem('service.session') ?? 'null')`;
+/** Keeps every Content-Security-Policy violation of the page in `window.__violations`. */
+const RECORD_POLICY_VIOLATIONS = `window.__violations = [];
+  document.addEventListener('securitypolicyviolation', (event) => {
+    window.__violations.push(event.effectiveDirective + ' ' + (event.blockedURI || 'inline'));
+  });`;
+/** Adds a script element to the page, as an injection would; whether it ran. */
+const INJECT_SCRIPT = `(() => {
+  const script = document.createElement('script');
+  script.textContent = 'window.__injected = true';
+  document.body.append(script);
+  return window.__injected === true;
+})()`;
 /** The app's scripts this page loaded, with their sizes from Resource Timing. */
 const SCRIPTS_LOADED = `performance.getEntriesByType('resource')
   .filter((entry) => new URL(entry.name).pathname.startsWith('/assets/') && entry.name.endsWith('.js'))
@@ -35,15 +47,21 @@ interface LoadedScript {
   decoded: number;
 }
 
-/** A fresh browser context holding `session` where the app keeps it, and the API requests of a page opened at `path`. */
+/**
+ * A fresh browser context holding `session` where the app keeps it, and the API requests of a page
+ * opened at `path`. A policy violation there fails the test unless `violationsExpected`.
+ */
 async function openSignedIn(
   server: TestServer,
   path: string,
   session: { access_token: string; refresh_token: string; user: unknown },
+  { violationsExpected = false } = {},
 ): Promise<{ context: BrowserContext; page: Page; sent: SentRequest[] }> {
   const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
+  if (!violationsExpected) watchPolicyViolations(context);
   const stored = JSON.stringify(session);
   await context.addInitScript(`sessionStorage.setItem('service.session', ${JSON.stringify(stored)})`);
+  await context.addInitScript(RECORD_POLICY_VIOLATIONS);
   const page = await context.newPage();
   page.setDefaultTimeout(TIMEOUT);
   const sent: SentRequest[] = [];
@@ -110,6 +128,23 @@ describeBrowser('start-up with a stored session', () => {
     expect(paths.length).toBeGreaterThan(byBoot.length);
     const askedTwice = paths.filter((path, index) => paths.indexOf(path) !== index);
     expect(askedTwice).toEqual([]);
+    await context.close();
+  });
+
+  it("runs under the pages' Content-Security-Policy: the boot script admitted by its hash, an injected one refused", async () => {
+    const { context, page, sent } = await openSignedIn(
+      server,
+      `/projects/${ids.projectId}?dc=${ids.collectionId}`,
+      session,
+      { violationsExpected: true },
+    );
+    await page.getByRole('table', { name: 'Preview of t' }).getByRole('cell', { name: '3', exact: true }).waitFor();
+    expect(await page.evaluate('window.__violations')).toEqual([]);
+    // The inline boot script ran (it sent the first GETs), so the header's hash is the built script's.
+    expect(sent.some((request) => request.initiator === 'boot script')).toBe(true);
+
+    expect(await page.evaluate(INJECT_SCRIPT)).toBe(false);
+    expect(await page.evaluate('window.__violations')).toEqual(['script-src-elem inline']);
     await context.close();
   });
 

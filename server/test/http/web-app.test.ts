@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -84,6 +85,48 @@ it("sends the build's compressed copies of assets, caches hashed assets for good
       });
       expect(again.status).toBe(304);
     }
+  } finally {
+    await server.close();
+    await rm(dataDir, { recursive: true, force: true });
+  }
+});
+
+it('gives pages a Content-Security-Policy that admits only their own inline scripts, by hash', async () => {
+  const dataDir = await mkdtemp(join(tmpdir(), 'service-web-'));
+  const webRoot = join(dataDir, 'web');
+  await mkdir(join(webRoot, 'assets'), { recursive: true });
+  const boot = 'window.booted = true;';
+  await writeFile(
+    join(webRoot, 'index.html'),
+    `<!doctype html><script type="module" src="/assets/app.js"></script><script>${boot}</script><div id="root"></div>`,
+  );
+  await writeFile(join(webRoot, 'assets', 'app.js'), 'console.log("app")');
+  const server = await startServer(
+    loadConfig({ SERVICE_DATA_DIR: dataDir, SERVICE_PORT: '0', SERVICE_LOG_LEVEL: 'silent' }),
+    { webRoot },
+  );
+  try {
+    const bootHash = `'sha256-${createHash('sha256').update(boot).digest('base64')}'`;
+    for (const path of ['/', '/projects/123?dc=4']) {
+      const page = await fetch(`${server.url}${path}`, { headers: { accept: 'text/html' } });
+      expect(page.status).toBe(200);
+      const policy = new Map(
+        (page.headers.get('content-security-policy') ?? '').split(';').map((directive) => {
+          const [name = '', ...sources] = directive.trim().split(/\s+/);
+          return [name, sources] as const;
+        }),
+      );
+      expect(policy.get('script-src')).toEqual(["'self'", bootHash]);
+      expect(policy.get('default-src')).toEqual(["'self'"]);
+      expect(policy.get('object-src')).toEqual(["'none'"]);
+      expect(policy.get('frame-ancestors')).toEqual(["'self'"]);
+      expect(policy.get('script-src')).not.toContain("'unsafe-inline'");
+      expect(policy.get('script-src')).not.toContain("'unsafe-eval'");
+    }
+    // Scripts and API answers are not pages.
+    expect((await fetch(`${server.url}/assets/app.js`)).headers.get('content-security-policy')).toBeNull();
+    const api = await fetch(`${server.url}/service/api/v1/health`);
+    expect(api.headers.get('content-security-policy')).toBeNull();
   } finally {
     await server.close();
     await rm(dataDir, { recursive: true, force: true });
