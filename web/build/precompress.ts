@@ -7,7 +7,7 @@ import type { Plugin } from 'vite';
 const brotli = promisify(brotliCompress);
 const gzipped = promisify(gzip);
 
-/** What is worth compressing: the scripts and stylesheets (the app's bulk), not images or tiny files. */
+/** What is worth compressing: scripts and stylesheets (the app's bulk) and other text, not tiny files. */
 const COMPRESSIBLE = /\.(js|css|svg|json)$/;
 const MIN_BYTES = 1024;
 

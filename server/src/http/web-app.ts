@@ -8,15 +8,15 @@ import { pageContentSecurityPolicy } from './page-policy.js';
  * How long a browser may keep a file of `assets/`: Vite names each one after a hash of its
  * content, so a file at a given URL never changes and a new build links new URLs.
  */
-export const ASSET_CACHE_CONTROL = 'public, max-age=31536000, immutable';
+const ASSET_CACHE_CONTROL = 'public, max-age=31536000, immutable';
 /** `index.html` and the other files at the root keep their names across builds: always revalidated (ETag). */
-export const PAGE_CACHE_CONTROL = 'no-cache';
+const PAGE_CACHE_CONTROL = 'no-cache';
 
 /**
  * Serves the built web app (`web/dist`) at `/`. The build writes a Brotli and a gzip copy next to
  * each script and stylesheet (web/build/precompress.ts); they are sent to browsers that accept
  * them, so nothing is compressed per request. Hashed assets are cached for good, so a returning
- * visitor loads no script again and Chromium can use the code it compiled last time. Pages carry
+ * visitor asks for no script again (and Chromium may reuse the code it compiled). Pages carry
  * a Content-Security-Policy that admits the inline scripts of `index.html` as it is at start-up.
  */
 export async function serveWebApp(app: FastifyInstance, webRoot: string): Promise<void> {
