@@ -158,6 +158,9 @@ export const dashboardSchema = z
     /** The caller's standing on the dashboard, its project's members included.
      * `null` only in the answer to a sharing change that left the caller without access. */
     my_role: projectRoleSchema.nullable(),
+    /** The caller's standing on the dashboard's project; `null` when they may not open the project
+     * (the dashboard alone was shared with them). */
+    project_role: projectRoleSchema.nullable(),
     layout: z.array(layoutItemSchema),
     components: z.array(dashboardComponentSchema),
     created_by: z.string().nullable(),

@@ -12,7 +12,14 @@ import {
   startWebServer,
   submitPasswordSignIn,
 } from '../../test/support/browser.js';
-import { ADMIN, call, createProjectWithUpload, login, type TestServer } from '../../test/support/test-server.js';
+import {
+  ADMIN,
+  call,
+  createProjectWithUpload,
+  createUser,
+  login,
+  type TestServer,
+} from '../../test/support/test-server.js';
 
 const KEY = 'provisioning-key-for-the-dashboard-browser-test';
 let browser: Browser;
@@ -112,6 +119,35 @@ describeBrowser('dashboards in a real browser', () => {
       await page.waitForURL((url) => url.pathname === next);
       await context.close();
     }, 120_000);
+
+    it('shows a member of the dashboard alone no link to the project they cannot open', async () => {
+      const { access_token: token } = await login(server, ADMIN.email, ADMIN.password);
+      const project = await createProjectWithUpload(server, token, 'Lab notebook', 'a,b\n1,x\n');
+      const dashboard = await call<{ dashboard_id: string }>(server, 'POST', '/dashboards', {
+        token,
+        json: {
+          project_id: project.projectId,
+          title: 'Shared with Eve',
+          components: [{ component_id: 'intro', type: 'text', markdown: 'Hello Eve' }],
+          layout: [{ component_id: 'intro', x: 0, y: 0, w: 6, h: 2 }],
+        },
+      });
+      expect(dashboard.status).toBe(201);
+      const eve = await createUser(server, token, 'eve-dashboard@example.org');
+      const shared = await call(server, 'PUT', `/dashboards/${dashboard.body.dashboard_id}/permissions`, {
+        token,
+        json: { owners: [ADMIN.email], viewers: ['eve-dashboard@example.org'], is_public: false },
+      });
+      expect(shared.status, shared.text).toBe(200);
+
+      const path = `/dashboards/${dashboard.body.dashboard_id}`;
+      const { context, page } = await open(server, `/auth/sign-in?next=${encodeURIComponent(path)}`);
+      await submitPasswordSignIn(page, eve.user.email, 'eve-dashboard@example.org-password');
+      await page.getByRole('heading', { name: 'Shared with Eve' }).waitFor();
+      await page.getByText('Hello Eve').waitFor();
+      expect(await page.getByRole('link', { name: 'Project', exact: true }).count()).toBe(0);
+      await context.close();
+    });
 
     it('sends an anonymous visitor to sign in, and shows a dashboard they cannot see as not found', async () => {
       const anonymous = await open(server, '/dashboards/0193a000-0000-7000-8000-000000000000');

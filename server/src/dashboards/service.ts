@@ -24,6 +24,8 @@ interface Access {
   record: DashboardRecord;
   /** The dashboard as the policy sees it, its project's members included. */
   resource: SharedResource;
+  /** Its project, as the policy sees it. */
+  project: SharedResource;
 }
 
 /**
@@ -53,11 +55,9 @@ export class DashboardsService {
     if (!record) throw notFound('dashboard');
     const project = await this.projects.repository.find(record.row.project_id);
     if (!project) throw notFound('dashboard');
-    const resource = dashboardResource(
-      asSharedResource(record.members, record.row.is_public === 1),
-      projectResource(project),
-    );
-    return { record, resource };
+    const projectAccess = projectResource(project);
+    const resource = dashboardResource(asSharedResource(record.members, record.row.is_public === 1), projectAccess);
+    return { record, resource, project: projectAccess };
   }
 
   async list(actor: Actor, query: { project_id?: string | undefined; limit: number; skip: number }) {
@@ -78,14 +78,13 @@ export class DashboardsService {
       const project = projects.get(record.row.project_id);
       if (!project) return [];
       const resource = dashboardResource(asSharedResource(record.members, record.row.is_public === 1), project);
-      return [present(record, resource, actor)];
+      return [present({ record, resource, project }, actor)];
     });
     return { items, total, limit: query.limit, skip: query.skip };
   }
 
   async get(actor: Actor, dashboardId: string): Promise<Dashboard> {
-    const { record, resource } = await this.access(actor, dashboardId, 'resource.read');
-    return present(record, resource, actor);
+    return present(await this.access(actor, dashboardId, 'resource.read'), actor);
   }
 
   /** Editors of the project create dashboards in it; the creator becomes the dashboard's owner. */
@@ -153,8 +152,7 @@ export class DashboardsService {
         .execute();
     });
     // The sharing as written, even when it leaves the caller unable to read the dashboard again.
-    const { record, resource } = await this.load(dashboardId);
-    return present(record, resource, actor);
+    return present(await this.load(dashboardId), actor);
   }
 
   async delete(actor: Actor, dashboardId: string): Promise<void> {
@@ -221,7 +219,7 @@ function componentsOf(record: DashboardRecord): DashboardComponent[] {
   return JSON.parse(record.row.components) as DashboardComponent[];
 }
 
-function present(record: DashboardRecord, resource: SharedResource, actor: Actor): Dashboard {
+function present({ record, resource, project }: Access, actor: Actor): Dashboard {
   return {
     dashboard_id: record.row.id,
     project_id: record.row.project_id,
@@ -231,6 +229,7 @@ function present(record: DashboardRecord, resource: SharedResource, actor: Actor
     permissions: presentMembers(record.members),
     // Only ever called for dashboards the actor can read, so a role exists.
     my_role: roleOn(actor, resource),
+    project_role: roleOn(actor, project),
     layout: JSON.parse(record.row.layout) as LayoutItem[],
     components: componentsOf(record),
     created_by: record.row.created_by,

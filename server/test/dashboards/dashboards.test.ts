@@ -15,6 +15,7 @@ interface Dashboard {
   title: string;
   is_public: boolean;
   my_role: string;
+  project_role: string | null;
   permissions: { owners: { email: string }[]; editors: { email: string }[]; viewers: { email: string }[] };
   components: Record<string, unknown>[];
   layout: Record<string, unknown>[];
@@ -113,6 +114,7 @@ describeEachDialect('dashboards', (dialect) => {
       description: '',
       is_public: false,
       my_role: 'owner',
+      project_role: 'owner',
       permissions: { owners: [{ email: 'ada@example.org' }], editors: [], viewers: [] },
       layout: [
         { component_id: 'intro', x: 0, y: 0, w: 12, h: 2 },
@@ -306,9 +308,8 @@ describeEachDialect('dashboards', (dialect) => {
     });
 
     // Eve reads the dashboard and its table, not the project nor its collection.
-    expect((await call<Dashboard>(server, 'GET', `/dashboards/${id}`, { token: eve.access_token })).body.my_role).toBe(
-      'viewer',
-    );
+    const evesView = await call<Dashboard>(server, 'GET', `/dashboards/${id}`, { token: eve.access_token });
+    expect(evesView.body).toMatchObject({ my_role: 'viewer', project_role: null });
     expect((await rows(eve.access_token, id, 'measures')).body.total).toBe(30);
     expect((await call(server, 'GET', `/projects/${penguins.projectId}`, { token: eve.access_token })).status).toBe(
       404,
@@ -473,7 +474,7 @@ describeEachDialect('public dashboards in public mode', (dialect) => {
       const options = token ? { token } : {};
       const dashboard = await call<Dashboard>(server, 'GET', `/dashboards/${publicId}`, options);
       expect(dashboard.status).toBe(200);
-      expect(dashboard.body.my_role).toBe('public');
+      expect(dashboard.body).toMatchObject({ my_role: 'public', project_role: null });
       const page = await call<Rows>(server, 'GET', `/dashboards/${publicId}/components/measures/rows`, options);
       expect(page.status).toBe(200);
       expect(page.body.total).toBe(30);

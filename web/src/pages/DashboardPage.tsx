@@ -163,8 +163,8 @@ export function DashboardPage() {
     );
   }
   const { data } = dashboard;
-  // Readers of a public dashboard may not be able to open its project.
-  const projectReader = data.my_role !== 'public';
+  // A dashboard can be shared without its project, and a public one can sit in a private project.
+  const projectReader = data.project_role !== null;
   return (
     <Stack gap="md">
       <Group justify="space-between" align="flex-start">
