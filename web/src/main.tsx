@@ -13,7 +13,7 @@ import { ApiProvider } from './auth/session.js';
 import { firstScreenModules } from './boot/first-screen.js';
 import { takeEarlyGets } from './boot/handoff.js';
 import { prefetchFirstScreen } from './first-screen-queries.js';
-import { theme } from './theme.js';
+import { cssVariablesResolver, theme } from './theme.js';
 
 const queryClient = new QueryClient({
   defaultOptions: {
@@ -44,7 +44,7 @@ function render(): void {
   if (root === null) throw new Error('index.html lacks #root');
   createRoot(root).render(
     <StrictMode>
-      <MantineProvider theme={theme} defaultColorScheme="auto">
+      <MantineProvider theme={theme} cssVariablesResolver={cssVariablesResolver} defaultColorScheme="auto">
         <QueryClientProvider client={queryClient}>
           <ApiProvider client={api}>
             <BrowserRouter>

@@ -2,6 +2,7 @@ import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import {
   describeBrowser,
+  expectAccessible,
   launchBrowser,
   openPage as openBrowserPage,
   saveScreenshot,
@@ -86,6 +87,7 @@ describeBrowser('admin pages and sharing in a real browser', () => {
       await email.press('Enter');
       await sharing.getByRole('switch', { name: /^Public/ }).check({ force: true });
       await saveScreenshot(page, 'project-sharing');
+      await expectAccessible(page, 'project-sharing');
       await save.click();
       await sharing.getByRole('status').getByText('Sharing saved.').waitFor();
       await page.getByText('public', { exact: true }).first().waitFor();
@@ -154,6 +156,7 @@ describeBrowser('admin pages and sharing in a real browser', () => {
       await accounts.getByRole('button', { name: 'Disable new.person@example.org' }).waitFor();
       await accounts.getByRole('combobox', { name: 'Role of new.person@example.org' }).selectOption('admin');
       await saveScreenshot(page, 'admin-users');
+      await expectAccessible(page, 'admin-users');
 
       const listed = await call<{ items: { user_id: string; email: string; role: string; disabled: boolean }[] }>(
         server,
@@ -225,6 +228,7 @@ describeBrowser('admin pages and sharing in a real browser', () => {
       await page.getByRole('combobox', { name: 'Event type' }).selectOption('login.succeeded');
       await expect.poll(() => events.getByText('user.created').count(), { timeout: TIMEOUT }).toBe(0);
       await saveScreenshot(page, 'admin-audit');
+      await expectAccessible(page, 'admin-audit');
       await context.close();
     });
 

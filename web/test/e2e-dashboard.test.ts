@@ -6,6 +6,7 @@ import { afterAll, beforeAll, expect, it } from 'vitest';
 import { runCli } from '../../cli/test/run-cli.js';
 import {
   describeBrowser,
+  expectAccessible,
   launchBrowser,
   openPage,
   saveScreenshot,
@@ -111,6 +112,7 @@ describeBrowser('dashboards in a real browser', () => {
       await penguins.locator('tbody tr').first().getByText('P30').waitFor();
       await page.getByLabel('Updating penguins').waitFor({ state: 'detached' });
       await saveScreenshot(page, 'dashboard');
+      await expectAccessible(page, 'dashboard');
 
       // The project page lists its dashboards, linking back here.
       await page.getByRole('link', { name: 'Project', exact: true }).click();

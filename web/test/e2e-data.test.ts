@@ -5,6 +5,7 @@ import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import {
   describeBrowser,
+  expectAccessible,
   launchBrowser,
   saveScreenshot,
   startWebServer,
@@ -112,6 +113,7 @@ describeBrowser('data in a real browser: import, ingestion, jobs, upload', () =>
     await preview.getByText('Chinstrap').waitFor();
     await page.getByText(/^3 rows · version/).waitFor();
     await saveScreenshot(page.getByRole('region', { name: 'Ingestion', exact: true }), 'ingestion');
+    await expectAccessible(page, 'ingestion');
 
     // Upload a file into a new run with a progress bar, then update the table.
     const rows = ['species,island,bill_mm'];
@@ -149,6 +151,7 @@ describeBrowser('data in a real browser: import, ingestion, jobs, upload', () =>
       "[...document.querySelectorAll('p')].find((p) => p.textContent === 'Upload a file')?.scrollIntoView(); window.scrollBy(0, -140);",
     );
     await saveScreenshot(page, 'upload');
+    await expectAccessible(page, 'upload');
 
     // The jobs page lists the ingestion; its detail shows the result.
     await page.getByRole('link', { name: 'Jobs' }).click();
@@ -156,6 +159,7 @@ describeBrowser('data in a real browser: import, ingestion, jobs, upload', () =>
     await jobs.getByText('project.ingest').waitFor();
     await jobs.getByText('success').first().waitFor();
     await saveScreenshot(page, 'jobs');
+    await expectAccessible(page, 'jobs');
     await jobs.getByRole('link').first().click();
     await page.getByRole('heading', { name: 'Job', exact: true }).waitFor();
     await page.getByLabel('Job result').waitFor();
@@ -225,6 +229,7 @@ describeBrowser('data in a real browser: import, ingestion, jobs, upload', () =>
     await sortedBy('descending');
     expect(await firstColumn()).toEqual(['Gentoo', 'Chinstrap', 'Gentoo', 'Adelie', 'Adelie']);
     await saveScreenshot(page.getByRole('region', { name: 'Data collection measurements' }), 'explorer');
+    await expectAccessible(page, 'explorer');
 
     // A column's distinct values with their counts, most frequent first.
     await page.getByRole('button', { name: 'Distinct values of species' }).click();

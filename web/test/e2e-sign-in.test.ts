@@ -2,6 +2,7 @@ import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import {
   describeBrowser,
+  expectAccessible,
   launchBrowser,
   openPage as openBrowserPage,
   saveScreenshot,
@@ -39,9 +40,11 @@ describeBrowser('web app in a real browser', () => {
       await page.getByLabel(/^Password/).waitFor();
       await page.getByRole('link', { name: 'Register' }).waitFor();
       await saveScreenshot(page, 'sign-in');
+      await expectAccessible(page, 'sign-in');
       await page.getByRole('link', { name: 'Register' }).click();
       await page.getByRole('heading', { name: 'Create an account' }).waitFor();
       await saveScreenshot(page, 'register');
+      await expectAccessible(page, 'register');
       await context.close();
     });
 
@@ -95,6 +98,7 @@ describeBrowser('web app in a real browser', () => {
       await page.waitForURL(/\/projects$/);
       await page.getByRole('link', { name: 'Penguin survey' }).waitFor();
       await saveScreenshot(page, 'projects');
+      await expectAccessible(page, 'projects');
 
       await page.getByRole('link', { name: 'Penguin survey' }).click();
       await page.getByRole('heading', { name: 'Penguin survey' }).waitFor();
@@ -102,11 +106,16 @@ describeBrowser('web app in a real browser', () => {
       await page.getByRole('table', { name: 'Preview of measurements' }).getByText('Chinstrap').waitFor();
       await page.getByText('3 rows').waitFor();
       await saveScreenshot(page, 'project-detail');
+      await expectAccessible(page, 'project-detail');
 
       // The dark theme is one keyboard-reachable toggle away.
       await page.getByRole('button', { name: 'Switch to dark theme' }).click();
       await page.getByRole('button', { name: 'Switch to light theme' }).waitFor();
+      // The toggle's tooltip, shown while the pointer rests on it, is not part of the screen.
+      await page.mouse.move(640, 850);
+      await page.getByRole('tooltip').waitFor({ state: 'detached' });
       await saveScreenshot(page, 'project-detail-dark');
+      await expectAccessible(page, 'project-detail-dark');
       await context.close();
     });
 
@@ -138,6 +147,7 @@ describeBrowser('web app in a real browser', () => {
       await again.page.getByRole('link', { name: 'Sign in' }).waitFor();
       expect(again.page.url()).not.toContain('ticket');
       await saveScreenshot(again.page, 'magic-link-spent');
+      await expectAccessible(again.page, 'magic-link-spent');
       await again.context.close();
     });
   });
@@ -178,6 +188,7 @@ describeBrowser('web app in a real browser', () => {
       expect(await page.getByRole('button', { name: 'Sign In' }).count()).toBe(0);
       expect(await page.getByLabel(/^Password/).count()).toBe(0);
       await saveScreenshot(page, 'single-user');
+      await expectAccessible(page, 'single-user');
       // The sign-in page does not exist in this mode.
       await page.goto(`${server.url}/auth/sign-in`);
       await page.waitForURL(/\/projects$/);
@@ -219,13 +230,15 @@ describeBrowser('web app in a real browser', () => {
       await modal.getByLabel('Access code').fill('wrong-code');
       await page.waitForTimeout(400); // let the modal's opening transition finish
       await saveScreenshot(page, 'public-sign-in-modal');
+      await expectAccessible(page, 'public-sign-in-modal');
       await modal.getByRole('button', { name: 'Continue with a temporary account' }).click();
       await modal.getByText('That access code is not right.').waitFor();
       await modal.getByLabel('Access code').fill('open-sesame');
       await modal.getByRole('button', { name: 'Continue with a temporary account' }).click();
-      await page.getByText(/Temporary · 2[34] h/).waitFor();
+      await page.getByText(/Temporary session · 2[34] h/).waitFor();
       await page.getByRole('tab', { name: 'My projects' }).waitFor();
       await saveScreenshot(page, 'public-temporary-user');
+      await expectAccessible(page, 'public-temporary-user');
       await context.close();
     });
   });
@@ -247,7 +260,7 @@ describeBrowser('web app in a real browser', () => {
       await modal.getByRole('button', { name: 'Continue with a temporary account' }).waitFor();
       expect(await modal.getByLabel('Access code').count()).toBe(0);
       await modal.getByRole('button', { name: 'Continue with a temporary account' }).click();
-      await page.getByText(/Temporary · 2[34] h/).waitFor();
+      await page.getByText(/Temporary session · 2[34] h/).waitFor();
       await context.close();
     });
   });

@@ -81,11 +81,12 @@ function AccountArea() {
       </Button>
     );
   }
+  const shownAs = user.is_temporary ? 'Temporary user' : user.email;
   return (
     <Group gap="xs" wrap="nowrap">
       {remaining !== null && (
-        <Badge color="orange" variant="light" aria-label={`Temporary session: ${remaining}`}>
-          Temporary · {remaining}
+        <Badge color="orange" variant="light">
+          Temporary session · {remaining}
         </Badge>
       )}
       {plan.mode === 'single_user' ? (
@@ -95,9 +96,12 @@ function AccountArea() {
       ) : (
         <Menu position="bottom-end">
           <Menu.Target>
-            <Button variant="default" aria-label={`Account menu for ${user.email}`}>
+            <Button
+              variant="default"
+              aria-label={`Account menu for ${shownAs}${user.is_temporary ? ` (${user.email})` : ''}`}
+            >
               <Text size="sm" truncate maw={200}>
-                {user.is_temporary ? 'Temporary user' : user.email}
+                {shownAs}
               </Text>
             </Button>
           </Menu.Target>

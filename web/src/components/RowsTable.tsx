@@ -52,31 +52,42 @@ export function RowsTable({
           <Table.Tr>
             {columns.map((column) => {
               const direction = sort?.column === column.name ? sort.direction : null;
-              const name = (
-                <>
-                  {column.name}
-                  <Text span size="xs" c="dimmed" ml={4}>
-                    {column.type}
-                  </Text>
-                  {direction && (
-                    <Text span size="xs" ml={4} aria-hidden="true">
-                      {ARROWS[direction]}
-                    </Text>
-                  )}
-                </>
+              const arrow = direction && (
+                <Text span size="xs" ml={4} aria-hidden="true">
+                  {ARROWS[direction]}
+                </Text>
+              );
+              // Outside the sort button, whose name ("Sort by …") must hold all the text it shows.
+              const type = (
+                <Text span size="xs" c="dimmed" ml={4}>
+                  {column.type}
+                </Text>
               );
               return (
                 <Table.Th
                   key={column.name}
+                  style={{ whiteSpace: 'nowrap' }}
                   title={column.description ?? column.type}
                   aria-sort={direction === null ? undefined : direction === 'asc' ? 'ascending' : 'descending'}
                 >
                   {onSort ? (
-                    <UnstyledButton onClick={() => onSort(column.name)} aria-label={`Sort by ${column.name}`} fw={700}>
-                      {name}
-                    </UnstyledButton>
+                    <>
+                      <UnstyledButton
+                        onClick={() => onSort(column.name)}
+                        aria-label={`Sort by ${column.name}`}
+                        fw={700}
+                      >
+                        {column.name}
+                        {arrow}
+                      </UnstyledButton>
+                      {type}
+                    </>
                   ) : (
-                    name
+                    <>
+                      {column.name}
+                      {type}
+                      {arrow}
+                    </>
                   )}
                 </Table.Th>
               );

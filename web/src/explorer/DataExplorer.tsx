@@ -15,6 +15,7 @@ import {
   TextInput,
   Title,
   UnstyledButton,
+  VisuallyHidden,
 } from '@mantine/core';
 import { useDebouncedValue } from '@mantine/hooks';
 import { type DataCollection, summaryAnswerSchema, tableVersionListSchema, valuesAnswerSchema } from '@service/common';
@@ -88,25 +89,28 @@ function PreviewView({ collection, state, actions }: ViewProps) {
                 return (
                   <Table.Th key={column.name} aria-sort={key ? ARIA_SORT[key.direction] : undefined}>
                     <Group gap={4} wrap="nowrap" justify="space-between">
-                      {/* The browser's own tooltip, as in RowsTable: a Mantine Tooltip per column weighed on the first render. */}
-                      <UnstyledButton
-                        title={`${column.description ? `${column.description} · ` : ''}Click to sort; shift-click to sort by several columns`}
-                        aria-label={`Sort by ${column.name}`}
-                        onClick={(event) => actions.setSort(nextSort(state.sort, column.name, event.shiftKey))}
-                      >
-                        <Text span fw={600} size="sm">
-                          {column.name}
-                        </Text>
-                        <Text span size="xs" c="dimmed" ml={4}>
+                      <Group gap={4} wrap="nowrap">
+                        {/* The browser's own tooltip, as in RowsTable: a Mantine Tooltip per column weighed on the first render. */}
+                        <UnstyledButton
+                          title={`${column.description ? `${column.description} · ` : ''}Click to sort; shift-click to sort by several columns`}
+                          aria-label={`Sort by ${column.name}`}
+                          onClick={(event) => actions.setSort(nextSort(state.sort, column.name, event.shiftKey))}
+                        >
+                          <Text span fw={600} size="sm">
+                            {column.name}
+                          </Text>
+                          {key && (
+                            <Text span size="xs" ml={4} aria-hidden="true">
+                              {SORT_ARROW[key.direction]}
+                              {state.sort.length > 1 ? rank + 1 : ''}
+                            </Text>
+                          )}
+                        </UnstyledButton>
+                        {/* Outside the button, whose name ("Sort by …") must hold all the text it shows. */}
+                        <Text span size="xs" c="dimmed">
                           {column.type}
                         </Text>
-                        {key && (
-                          <Text span size="xs" ml={4} aria-hidden="true">
-                            {SORT_ARROW[key.direction]}
-                            {state.sort.length > 1 ? rank + 1 : ''}
-                          </Text>
-                        )}
-                      </UnstyledButton>
+                      </Group>
                       <ActionIcon
                         size="sm"
                         variant="subtle"
@@ -161,7 +165,9 @@ function ColumnsView({ collection, state, actions }: ViewProps) {
               <Table.Th>Max</Table.Th>
               <Table.Th ta="right">Mean</Table.Th>
               <Table.Th ta="right">Std dev</Table.Th>
-              <Table.Th />
+              <Table.Th>
+                <VisuallyHidden>Distinct values</VisuallyHidden>
+              </Table.Th>
             </Table.Tr>
           </Table.Thead>
           <Table.Tbody>

@@ -9,7 +9,9 @@ export function AuthCard({ title, children }: { title: string; children: React.R
     <Center mih="100vh" p="md">
       <Card withBorder shadow="sm" radius="md" p="xl" w="100%" maw={420} component="main">
         <Stack gap="md">
-          <Title order={2}>{title}</Title>
+          <Title order={1} size="h2">
+            {title}
+          </Title>
           {children}
         </Stack>
       </Card>
