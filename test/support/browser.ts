@@ -66,6 +66,10 @@ export function describeBrowser(name: string, suite: () => void): void {
   });
 }
 
+/** CSS transitions still running in the page (not animations: a spinner's never ends). */
+const RUNNING_TRANSITIONS = `document.getAnimations()
+  .filter((animation) => animation instanceof CSSTransition && animation.playState === 'running').length`;
+
 /** axe-core, the accessibility rules engine, as the script a page evaluates. */
 const AXE_SOURCE = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
 
@@ -75,6 +79,8 @@ const AXE_SOURCE = readFileSync(createRequire(import.meta.url).resolve('axe-core
  * in the current theme, and so on. The main screens are checked where the tests show them.
  */
 export async function expectAccessible(page: Page, screen: string): Promise<void> {
+  // Colors are judged as shown: a drawer or dialog still fading in would read as low contrast.
+  await expect.poll(() => page.evaluate(RUNNING_TRANSITIONS), { timeout: 5_000, interval: 50 }).toBe(0);
   // Through evaluate, which the pages' Content-Security-Policy does not govern; it refuses a script tag.
   await page.evaluate(AXE_SOURCE);
   const violations = await page.evaluate(`axe.run(document, { resultTypes: ['violations'] }).then((result) =>

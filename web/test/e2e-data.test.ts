@@ -164,11 +164,13 @@ describeBrowser('data in a real browser: import, ingestion, jobs, upload', () =>
     await page.getByRole('heading', { name: 'Job', exact: true }).waitFor();
     await page.getByLabel('Job result').waitFor();
     expect(await page.getByRole('button', { name: 'Cancel' }).count()).toBe(0);
+    await expectAccessible(page, 'job detail');
 
     // Create project: name and description, then the new project's page.
     await page.getByRole('link', { name: 'Projects' }).click();
     await page.getByRole('button', { name: 'Create project' }).click();
     await page.getByRole('textbox', { name: 'Name' }).fill('Empty survey');
+    await expectAccessible(page, 'create project dialog');
     await page.getByRole('textbox', { name: 'Description' }).fill('Nothing here yet');
     await page.getByRole('button', { name: 'Create', exact: true }).click();
     await page.getByRole('heading', { name: 'Empty survey' }).waitFor();
@@ -241,6 +243,7 @@ describeBrowser('data in a real browser: import, ingestion, jobs, upload', () =>
       'Gentoo240.0%',
       'Chinstrap120.0%',
     ]);
+    await expectAccessible(page, 'explorer, distinct values');
     await page.keyboard.press('Escape');
     await values.waitFor({ state: 'detached' });
 
@@ -261,6 +264,7 @@ describeBrowser('data in a real browser: import, ingestion, jobs, upload', () =>
       'Values',
     ]);
     await columns.getByRole('row').filter({ hasText: 'species' }).getByText('string').waitFor();
+    await expectAccessible(page, 'explorer, columns');
 
     // The versions after two upserts, with the rows each wrote.
     await page.getByRole('tab', { name: 'Versions' }).click();
@@ -269,6 +273,7 @@ describeBrowser('data in a real browser: import, ingestion, jobs, upload', () =>
     const versionRows = await versions.locator('tbody tr').allTextContents();
     expect(versionRows).toHaveLength(2);
     expect(versionRows[0]).toMatch(/latest/);
+    await expectAccessible(page, 'explorer, versions');
     const before = page.url();
 
     // A run whose file takes minutes to hash (a sparse file of 256 GiB, nothing on disk): the
@@ -281,6 +286,7 @@ describeBrowser('data in a real browser: import, ingestion, jobs, upload', () =>
     await page.getByLabel('Job status: running').waitFor({ timeout: 60_000 });
     await page.getByRole('button', { name: 'Cancel', exact: true }).click();
     await page.getByLabel('Job status: cancelled').waitFor();
+    await expectAccessible(page, 'ingestion, cancelled');
     // The run itself ends cancelled once the worker has stopped hashing.
     const history = page.getByRole('table', { name: 'Ingestion history' });
     await expect

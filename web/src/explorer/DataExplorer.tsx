@@ -244,7 +244,9 @@ function VersionsView({ collection, state, actions }: ViewProps) {
               <Table.Th ta="right">Rows written</Table.Th>
               <Table.Th ta="right">Files added</Table.Th>
               <Table.Th ta="right">Files removed</Table.Th>
-              <Table.Th />
+              <Table.Th>
+                <VisuallyHidden>Browse</VisuallyHidden>
+              </Table.Th>
             </Table.Tr>
           </Table.Thead>
           <Table.Tbody>
@@ -269,7 +271,7 @@ function VersionsView({ collection, state, actions }: ViewProps) {
                     <Button
                       size="compact-xs"
                       variant={reading ? 'filled' : 'light'}
-                      aria-label={`Browse version ${entry.version}`}
+                      aria-label={`${reading ? 'Browsing' : 'Browse'} version ${entry.version}`}
                       onClick={() => actions.browseVersion(entry.version === latest ? null : entry.version)}
                     >
                       {reading ? 'Browsing' : 'Browse'}
