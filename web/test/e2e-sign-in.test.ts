@@ -1,4 +1,4 @@
-import type { Browser } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import {
   describeBrowser,
@@ -14,6 +14,21 @@ const TIMEOUT = 15_000;
 
 let browser: Browser;
 const openPage = (server: TestServer, path: string) => openBrowserPage(browser, server, path, { timeout: TIMEOUT });
+
+/** The accessible name of the focused element, as a test can compare it. */
+const FOCUSED_NAME = `(() => {
+  const element = document.activeElement;
+  return element ? (element.getAttribute('aria-label') ?? element.textContent ?? '').trim() : '';
+})()`;
+
+/** Presses Tab (or Shift+Tab) until the control named `name` has the focus; fails if it never does. */
+async function tabTo(page: Page, name: string, { backwards = false } = {}): Promise<void> {
+  for (let presses = 0; presses < 80; presses++) {
+    await page.keyboard.press(backwards ? 'Shift+Tab' : 'Tab');
+    if ((await page.evaluate(FOCUSED_NAME)) === name) return;
+  }
+  throw new Error(`"${name}" cannot be reached with the keyboard`);
+}
 
 describeBrowser('web app in a real browser', () => {
   beforeAll(async () => {
@@ -107,6 +122,18 @@ describeBrowser('web app in a real browser', () => {
       await page.getByText('3 rows').waitFor();
       await saveScreenshot(page, 'project-detail');
       await expectAccessible(page, 'project-detail');
+
+      // The explorer from the keyboard alone: Tab reaches a sort button and Enter sorts; the view
+      // tabs follow the arrow keys.
+      await tabTo(page, 'Sort by bill_mm');
+      await page.keyboard.press('Enter');
+      await page.waitForURL(/sort=bill_mm%3Aasc/);
+      await page.locator('th[aria-sort="ascending"]').getByRole('button', { name: 'Sort by bill_mm' }).waitFor();
+      await tabTo(page, 'Rows', { backwards: true });
+      await page.keyboard.press('ArrowRight');
+      await page.getByRole('table', { name: 'Columns of measurements' }).waitFor();
+      await page.keyboard.press('ArrowLeft');
+      await page.getByRole('table', { name: 'Preview of measurements' }).waitFor();
 
       // The dark theme is one keyboard-reachable toggle away.
       await page.getByRole('button', { name: 'Switch to dark theme' }).click();
