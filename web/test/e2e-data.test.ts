@@ -1,15 +1,16 @@
 import { mkdirSync, mkdtempSync, realpathSync, rmSync, truncateSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { Browser, BrowserContext, Page } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import {
   describeBrowser,
   expectAccessible,
   launchBrowser,
+  openPage,
   saveScreenshot,
   startWebServer,
-  watchPolicyViolations,
+  submitPasswordSignIn,
 } from '../../test/support/browser.js';
 import { ADMIN, type TestServer } from '../../test/support/test-server.js';
 
@@ -17,21 +18,8 @@ const TIMEOUT = 20_000;
 
 let browser: Browser;
 
-async function openPage(server: TestServer, path: string): Promise<{ context: BrowserContext; page: Page }> {
-  const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
-  watchPolicyViolations(context);
-  const page = await context.newPage();
-  page.setDefaultTimeout(TIMEOUT);
-  await page.goto(`${server.url}${path}`);
-  return { context, page };
-}
-
-async function signIn(page: Page): Promise<void> {
-  await page.waitForURL(/\/auth\/sign-in/);
-  await page.getByRole('textbox', { name: 'Email' }).fill(ADMIN.email);
-  await page.getByLabel(/^Password/).fill(ADMIN.password);
-  await page.getByRole('button', { name: 'Sign in' }).click();
-}
+const open = (server: TestServer, path: string) => openPage(browser, server, path, { height: 900, timeout: TIMEOUT });
+const signIn = (page: Page) => submitPasswordSignIn(page, ADMIN.email, ADMIN.password);
 
 /** A runs-structured results folder: two runs with one measures.csv each. */
 function resultsFolder(root: string, name = 'penguins'): string {
@@ -81,7 +69,7 @@ describeBrowser('data in a real browser: import, ingestion, jobs, upload', () =>
 
   it('imports a project.yaml, runs ingestion to success, lists the job and uploads a file', async () => {
     const results = resultsFolder(root);
-    const { context, page } = await openPage(server, '/projects');
+    const { context, page } = await open(server, '/projects');
     await signIn(page);
     await page.waitForURL(/\/projects$/);
 
@@ -181,7 +169,7 @@ describeBrowser('data in a real browser: import, ingestion, jobs, upload', () =>
 
   it('explores a table (sort, distinct values, statistics, versions) and cancels a running ingestion', async () => {
     const results = resultsFolder(root, 'explorer');
-    const { context, page } = await openPage(server, '/projects');
+    const { context, page } = await open(server, '/projects');
     await signIn(page);
     await page.waitForURL(/\/projects$/);
     await page.getByRole('button', { name: 'Import project.yaml' }).click();
