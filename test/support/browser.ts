@@ -81,8 +81,9 @@ const AXE_SOURCE = readFileSync(createRequire(import.meta.url).resolve('axe-core
 export async function expectAccessible(page: Page, screen: string): Promise<void> {
   // Colors are judged as shown: a drawer or dialog still fading in would read as low contrast.
   await expect.poll(() => page.evaluate(RUNNING_TRANSITIONS), { timeout: 5_000, interval: 50 }).toBe(0);
-  // Through evaluate, which the pages' Content-Security-Policy does not govern; it refuses a script tag.
-  await page.evaluate(AXE_SOURCE);
+  // Through evaluate, which the pages' Content-Security-Policy does not govern; it refuses a script
+  // tag. Once per document: later checks of the same page find it there.
+  if (!(await page.evaluate("typeof axe !== 'undefined'"))) await page.evaluate(AXE_SOURCE);
   const violations = await page.evaluate(`axe.run(document, { resultTypes: ['violations'] }).then((result) =>
     result.violations.map((violation) => violation.id + ' (' + violation.impact + '): ' +
       violation.nodes.slice(0, 3).map((node) => node.target.join(' ') + ' ' + node.failureSummary).join(' | ')).join('\\n'))`);
