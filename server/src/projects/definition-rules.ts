@@ -11,13 +11,41 @@ import { parseProjectDefinition } from './definition-parser.js';
  */
 export function validateProjectDefinition(text: string, allowedRoots: readonly string[]): ProjectDefinition {
   const { definition, locate } = parseProjectDefinition(text);
-  const problems = semanticProblems(definition, allowedRoots);
-  if (problems.length > 0)
-    throw new DomainError('validation_failed', 'the project definition has errors', locate(problems));
+  const refused = locationProblems(definition, allowedRoots);
+  const problems = locate([...refused, ...semanticProblems(definition)]).sort(inDocumentOrder);
+  if (refused.length > 0) {
+    // The refusal the contract names (ARCHITECTURE.md §10) wins; the other errors still come
+    // along, so one round of fixes is enough.
+    throw new DomainError(
+      'location_not_allowed',
+      'the server may only read folders inside its allowed roots',
+      problems,
+    );
+  }
+  if (problems.length > 0) throw new DomainError('validation_failed', 'the project definition has errors', problems);
   return definition;
 }
 
-function semanticProblems(definition: ProjectDefinition, allowedRoots: readonly string[]): FieldProblem[] {
+function inDocumentOrder(a: FieldProblem, b: FieldProblem): number {
+  return (a.line ?? 0) - (b.line ?? 0) || (a.column ?? 0) - (b.column ?? 0);
+}
+
+function locationProblems(definition: ProjectDefinition, allowedRoots: readonly string[]): FieldProblem[] {
+  return definition.workflows.flatMap((workflow, w) =>
+    (workflow.data_location?.locations ?? []).flatMap((location, l) =>
+      isInsideAllowedRoots(location, allowedRoots)
+        ? []
+        : [
+            {
+              path: `workflows[${w}].data_location.locations[${l}]`,
+              message: `${location} is not inside SERVICE_INGESTION_ALLOWED_ROOTS`,
+            },
+          ],
+    ),
+  );
+}
+
+function semanticProblems(definition: ProjectDefinition): FieldProblem[] {
   const problems: FieldProblem[] = [];
   const tags = new Map<string, number>();
   definition.workflows.forEach((workflow, w) => {
@@ -25,14 +53,6 @@ function semanticProblems(definition: ProjectDefinition, allowedRoots: readonly 
     if (definition.workflows.findIndex((other) => other.name === workflow.name) !== w) {
       problems.push({ path: `${at}.name`, message: 'another workflow has this name' });
     }
-    workflow.data_location?.locations.forEach((location, l) => {
-      if (!isInsideAllowedRoots(location, allowedRoots)) {
-        problems.push({
-          path: `${at}.data_location.locations[${l}]`,
-          message: `${location} is not inside SERVICE_INGESTION_ALLOWED_ROOTS`,
-        });
-      }
-    });
     const runsRegex = workflow.data_location?.runs_regex;
     if (runsRegex !== undefined) {
       try {
