@@ -1,5 +1,5 @@
 import type { FastifyBaseLogger, FastifyInstance } from 'fastify';
-import type { Config } from './config/config.js';
+import { type Config, ConfigError, ConfigErrors } from './config/config.js';
 import { type AppContext, createContext } from './context.js';
 import { type AppOptions, buildApp } from './http/app.js';
 import { WorkerPool } from './jobs/worker-pool.js';
@@ -22,7 +22,9 @@ export async function startServer(config: Config, options: AppOptions = {}): Pro
   try {
     app = await buildApp(context, options);
     for (const name of config.unknownSettings) app.log.warn({ setting: name }, 'unknown setting ignored (a typo?)');
-    await app.listen({ host: config.host, port: config.port });
+    await app.listen({ host: config.host, port: config.port }).catch((error: unknown) => {
+      throw listenError(error, config);
+    });
   } catch (error) {
     await context.close();
     throw error;
@@ -44,6 +46,23 @@ export async function startServer(config: Config, options: AppOptions = {}): Pro
       await context.close();
     },
   };
+}
+
+/** Turns the usual reasons `listen` fails into a configuration error naming the variable to fix. */
+function listenError(error: unknown, config: Config): unknown {
+  const code = (error as NodeJS.ErrnoException).code;
+  const at = `${config.host}:${config.port}`;
+  if (code === 'EADDRINUSE')
+    return new ConfigErrors([new ConfigError('SERVICE_PORT', `${at} is already in use (got "${config.port}")`)]);
+  if (code === 'EACCES')
+    return new ConfigErrors([
+      new ConfigError('SERVICE_PORT', `listening on ${at} is not permitted (got "${config.port}")`),
+    ]);
+  if (code === 'EADDRNOTAVAIL' || code === 'ENOTFOUND' || code === 'EAI_AGAIN')
+    return new ConfigErrors([
+      new ConfigError('SERVICE_HOST', `is not an address of this machine (got "${config.host}")`),
+    ]);
+  return error;
 }
 
 /** The in-process workers (SERVICE_JOBS_WORKERS; 0 = an API-only replica). */

@@ -5,12 +5,14 @@ import { serviceVersion } from '../version.js';
 import {
   envBoolean,
   envByteSize,
-  envCommaList,
+  envHost,
   envHttpUrl,
   envInteger,
   envNonEmpty,
+  envNonEmptyList,
   envNonNegativeNumber,
   envPositiveNumber,
+  envProxyList,
   envRate,
 } from './env-parsers.js';
 
@@ -22,24 +24,28 @@ const DUCKDB_MIN_MEMORY = 64 * 1024 ** 2;
  * Values stay optional here; defaults that depend on other settings are filled in `buildConfig`.
  */
 const envSchema = z.object({
-  SERVICE_HOST: envNonEmpty.optional(),
+  SERVICE_HOST: envHost.optional(),
   SERVICE_PORT: envInteger(0, 65535).optional(),
   SERVICE_PUBLIC_URL: envHttpUrl.optional(),
   SERVICE_DATA_DIR: envNonEmpty.optional(),
   SERVICE_DATABASE_URL: envNonEmpty.optional(),
   SERVICE_STORAGE_URL: envNonEmpty.optional(),
   SERVICE_S3_ENDPOINT: envHttpUrl.optional(),
-  SERVICE_S3_REGION: envNonEmpty.optional(),
+  SERVICE_S3_REGION: z
+    .string()
+    .trim()
+    .regex(/^[A-Za-z0-9_-]+$/, 'must be a region name like us-east-1')
+    .optional(),
   SERVICE_S3_ACCESS_KEY_ID: envNonEmpty.optional(),
   SERVICE_S3_SECRET_ACCESS_KEY: envNonEmpty.optional(),
   SERVICE_S3_FORCE_PATH_STYLE: envBoolean.optional(),
   SERVICE_LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).optional(),
-  SERVICE_TRUST_PROXY: envCommaList.optional(),
+  SERVICE_TRUST_PROXY: envProxyList.optional(),
   SERVICE_JOBS_ENABLED: envBoolean.optional(),
   SERVICE_JOBS_WORKERS: envInteger(0, 64).optional(),
   SERVICE_DELTATABLES_ASYNC_UPSERT_ENABLED: envBoolean.optional(),
   SERVICE_INGESTION_BROWSER_TRIGGER_ENABLED: envBoolean.optional(),
-  SERVICE_INGESTION_ALLOWED_ROOTS: envCommaList.optional(),
+  SERVICE_INGESTION_ALLOWED_ROOTS: envNonEmptyList.optional(),
   SERVICE_UPLOAD_MAX_BYTES: envInteger(1, Number.MAX_SAFE_INTEGER).optional(),
   SERVICE_DUCKDB_MEMORY_LIMIT: envByteSize(DUCKDB_MIN_MEMORY).optional(),
   SERVICE_AUTH_SINGLE_USER_MODE: envBoolean.optional(),
@@ -163,7 +169,8 @@ const LOOPBACK_HOSTS = new Set(['127.0.0.1', '::1', '[::1]', 'localhost']);
 function describeValue(variable: string, raw: string | undefined): string {
   if (raw === undefined || SECRET_SETTINGS.has(variable)) return '';
   const shown = raw.length > 60 ? `${raw.slice(0, 57)}...` : raw;
-  return ` (got "${shown}")`;
+  // JSON quoting escapes line breaks, so each error stays on its own line.
+  return ` (got ${JSON.stringify(shown)})`;
 }
 
 /** Reads and validates the configuration from an environment; throws ConfigErrors. */

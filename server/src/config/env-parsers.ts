@@ -1,3 +1,4 @@
+import { isIP } from 'node:net';
 import { z } from 'zod';
 
 /** Booleans as ARCHITECTURE.md §4 accepts them: true/false/1/0/yes/no, any case. */
@@ -40,7 +41,47 @@ export const envCommaList = z.string().transform((value) =>
     .filter((item) => item.length > 0),
 );
 
-export const envNonEmpty = z.string().trim().min(1, 'must not be empty');
+// A line break or other control character in a name, key or path is a copy-and-paste slip, never intended.
+export const envNonEmpty = z
+  .string()
+  .trim()
+  .min(1, 'must not be empty')
+  .refine((value) => !/\p{Cc}/u.test(value), 'must not contain line breaks or other control characters');
+
+/** A comma list that names at least one item (`,` alone is a slip, not "none"). */
+export const envNonEmptyList = envCommaList.refine((items) => items.length > 0, 'must name at least one item');
+
+const HOSTNAME = /^(?=.{1,253}$)[a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?(\.[a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?)*$/i;
+
+/** An address to listen on: an IP address or a host name (no brackets, scheme or port). */
+export const envHost = z
+  .string()
+  .trim()
+  .refine((value) => isIP(value) !== 0 || HOSTNAME.test(value), 'must be an IP address or a host name');
+
+/** The names proxy-addr (Fastify's `trustProxy`) knows besides addresses. */
+const PROXY_NAMES = new Set(['loopback', 'linklocal', 'uniquelocal']);
+
+/** What Fastify's `trustProxy` accepts: an IP address, `address/bits`, `address/netmask` or a proxy-addr name. */
+export function isProxyAddress(entry: string): boolean {
+  if (PROXY_NAMES.has(entry)) return true;
+  const [address = '', range, ...rest] = entry.split('/');
+  const version = isIP(address);
+  if (version === 0 || rest.length > 0) return false;
+  if (range === undefined) return true;
+  if (/^\d{1,3}$/.test(range)) return Number(range) <= (version === 4 ? 32 : 128);
+  return version === 4 && isIP(range) === 4;
+}
+
+export const envProxyList = envNonEmptyList.superRefine((entries, context) => {
+  const wrong = entries.filter((entry) => !isProxyAddress(entry));
+  if (wrong.length > 0) {
+    context.addIssue({
+      code: 'custom',
+      message: `${wrong.join(', ')}: each entry must be an IP address, a CIDR range (10.0.0.0/8) or loopback, linklocal, uniquelocal`,
+    });
+  }
+});
 
 export const envHttpUrl = z
   .string()
