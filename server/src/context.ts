@@ -140,6 +140,8 @@ export async function createContext(config: Config): Promise<AppContext> {
     const jobs = new JobQueue(database);
     const upserts = new UpsertService(database, config, dataCollections, delta, (id) => tableOf(id));
     const ingestion = new IngestionService(database, config, projects, upserts, jobs);
+    // Runs left active by jobs that ended before jobs ended their runs would block their project.
+    await ingestion.endOrphanedRuns();
     const jobHandlers = new JobHandlers()
       .register('deltatable.upsert', async (job, tools) => {
         const request = job.payload as { data_collection_id: string; file_ids?: string[]; overwrite?: boolean };

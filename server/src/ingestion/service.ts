@@ -15,6 +15,7 @@ import type { Actor, UserActor } from '../policy/actor.js';
 import { authorize, can } from '../policy/policy.js';
 import { asSharedResource } from '../projects/repository.js';
 import type { ProjectsService } from '../projects/service.js';
+import { endOrphanedRuns, endRunsOfEndedJobs } from './run-ends.js';
 import { scanWorkflow } from './scanner.js';
 
 type Step = IngestionRun['steps'][number];
@@ -34,7 +35,9 @@ export interface TriggerAnswer {
 /**
  * Ingestion (ARCHITECTURE.md §10): scan a project's workflow locations, register runs and files,
  * upsert every data collection, and record the whole as an ingestion run with its steps. At most
- * one ingestion per project is pending or running (a unique index decides, across replicas).
+ * one ingestion per project is pending or running (a unique index decides, across replicas). A
+ * run ends with its job: when the job is cancelled or fails, in the same transaction, so a run
+ * whose job is gone never holds the project's one active slot.
  */
 export class IngestionService {
   constructor(
@@ -43,7 +46,14 @@ export class IngestionService {
     private readonly projects: ProjectsService,
     private readonly upserts: UpsertService,
     private readonly jobs: JobQueue,
-  ) {}
+  ) {
+    jobs.onEnded(endRunsOfEndedJobs);
+  }
+
+  /** Ends every run left active although its job has ended (startup repair); answers how many. */
+  endOrphanedRuns(): Promise<number> {
+    return endOrphanedRuns(this.database.db);
+  }
 
   /** Whether a project has anything to ingest: a workflow location, or registered files. */
   private async hasData(projectId: string): Promise<boolean> {
@@ -86,6 +96,7 @@ export class IngestionService {
     authorize(actor, 'session.read_own');
     if (!(await this.hasData(projectId)))
       throw new DomainError('no_data', 'the project has neither data locations nor uploaded files');
+    await endOrphanedRuns(this.database.db, projectId);
     const active = await this.active(projectId);
     if (active) return { job_id: active.job_id, run_id: active.id, already_running: true };
     try {
@@ -165,12 +176,15 @@ export class IngestionService {
     };
   }
 
+  /** The project's run in progress: active itself, and (when it has a job) its job still pending or running. */
   private active(projectId: string) {
     return this.database.db
       .selectFrom('ingestion_runs')
-      .selectAll()
-      .where('project_id', '=', projectId)
-      .where('status', 'in', ['pending', 'running'])
+      .leftJoin('jobs', 'jobs.job_id', 'ingestion_runs.job_id')
+      .selectAll('ingestion_runs')
+      .where('ingestion_runs.project_id', '=', projectId)
+      .where('ingestion_runs.status', 'in', ['pending', 'running'])
+      .where((eb) => eb.or([eb('ingestion_runs.job_id', 'is', null), eb('jobs.status', 'in', ['pending', 'running'])]))
       .executeTakeFirst();
   }
 
@@ -189,6 +203,8 @@ export class IngestionService {
     const steps: Step[] = [];
     const results: CollectionResult[] = [];
     const sourcePaths: string[] = [];
+    // Writes only while the run is active: once its job was cancelled (which ends the run at once),
+    // the task's late writes cannot turn it into a success or a failure.
     const save = (values: Partial<IngestionRunsTable>) =>
       this.database.db
         .updateTable('ingestion_runs')
@@ -199,6 +215,7 @@ export class IngestionService {
           ...values,
         })
         .where('id', '=', runId)
+        .where('status', 'in', ['pending', 'running'])
         .execute();
     const step = async <T>(name: string, work: () => Promise<T>): Promise<T> => {
       const entry: Step = { name, status: 'running', started_at: isoNow(), finished_at: null, detail: null };

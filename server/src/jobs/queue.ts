@@ -14,6 +14,21 @@ export const LEASE_SECONDS = 15;
 
 const ENDED: JobsTable['status'][] = ['success', 'failed', 'cancelled'];
 
+/** Jobs that ended without success, told to whoever keeps records of them (an ingestion run). */
+export interface EndedJobs {
+  jobIds: string[];
+  status: 'failed' | 'cancelled';
+  error: { code: string; message: string };
+}
+/** Runs in the transaction that ended the jobs, so a record never outlives its job's end. */
+export type EndedListener = (db: Kysely<Tables>, ended: EndedJobs) => Promise<void>;
+
+const CANCELLED = { code: 'cancelled', message: 'the job was cancelled' };
+const WORKER_LOST = {
+  code: 'worker_lost',
+  message: 'the worker running this job stopped responding too many times',
+};
+
 /** A growing wait for clients that poll: 1 s at first, up to 10 s for long jobs; null once ended. */
 export function pollAfterSeconds(job: JobsTable, now = Date.now()): number | null {
   if (ENDED.includes(job.status)) return null;
@@ -53,7 +68,19 @@ export function presentJob(row: JobsTable): Job {
  * and cancellation is a flag the holder's heartbeat sees.
  */
 export class JobQueue {
+  private readonly endedListeners: EndedListener[] = [];
+
   constructor(private readonly database: Database) {}
+
+  /** Calls `listener` whenever jobs fail or are cancelled, inside the transaction that ends them. */
+  onEnded(listener: EndedListener): void {
+    this.endedListeners.push(listener);
+  }
+
+  private async ended(db: Kysely<Tables>, ended: EndedJobs): Promise<void> {
+    if (ended.jobIds.length === 0) return;
+    for (const listener of this.endedListeners) await listener(db, ended);
+  }
 
   async enqueue(
     kind: QueuedJobKind,
@@ -184,12 +211,26 @@ export class JobQueue {
   }
 
   async fail(jobId: string, worker: string, error: { code: string; message: string }): Promise<boolean> {
-    return this.end(jobId, worker, { status: 'failed', error: JSON.stringify(error), step: 'failed' });
+    return this.database.db.transaction().execute(async (trx) => {
+      const held = await this.end(
+        jobId,
+        worker,
+        { status: 'failed', error: JSON.stringify(error), step: 'failed' },
+        trx,
+      );
+      if (held) await this.ended(trx, { jobIds: [jobId], status: 'failed', error });
+      return held;
+    });
   }
 
-  private async end(jobId: string, worker: string, values: Partial<JobsTable>): Promise<boolean> {
+  private async end(
+    jobId: string,
+    worker: string,
+    values: Partial<JobsTable>,
+    db: Kysely<Tables> = this.database.db,
+  ): Promise<boolean> {
     const now = isoNow();
-    const result = await this.database.db
+    const result = await db
       .updateTable('jobs')
       .set({ ...values, finished_at: now, updated_at: now, lease_owner: null, lease_expires_at: null })
       .where('job_id', '=', jobId)
@@ -222,14 +263,18 @@ export class JobQueue {
   /** Pending → cancelled at once; running → cancelled, and the holder's heartbeat aborts the task. */
   async cancel(jobId: string): Promise<JobsTable> {
     const now = isoNow();
-    const result = await this.database.db
-      .updateTable('jobs')
-      .set({ status: 'cancelled', cancel_requested: 1, step: 'cancelled', finished_at: now, updated_at: now })
-      .where('job_id', '=', jobId)
-      .where('status', 'in', ['pending', 'running'])
-      .executeTakeFirst();
-    if (Number(result.numUpdatedRows) !== 1) throw new DomainError('job_ended', 'the job has already ended');
-    return (await this.get(jobId)) as JobsTable;
+    return this.database.db.transaction().execute(async (trx) => {
+      const cancelled = await trx
+        .updateTable('jobs')
+        .set({ status: 'cancelled', cancel_requested: 1, step: 'cancelled', finished_at: now, updated_at: now })
+        .where('job_id', '=', jobId)
+        .where('status', 'in', ['pending', 'running'])
+        .returningAll()
+        .executeTakeFirst();
+      if (!cancelled) throw new DomainError('job_ended', 'the job has already ended');
+      await this.ended(trx, { jobIds: [jobId], status: 'cancelled', error: CANCELLED });
+      return cancelled;
+    });
   }
 
   /**
@@ -238,23 +283,26 @@ export class JobQueue {
    */
   async recoverExpired(): Promise<number> {
     const now = isoNow();
-    const failed = await this.database.db
-      .updateTable('jobs')
-      .set({
-        status: 'failed',
-        error: JSON.stringify({
-          code: 'worker_lost',
-          message: 'the worker running this job stopped responding too many times',
-        }),
-        finished_at: now,
-        updated_at: now,
-        lease_owner: null,
-        lease_expires_at: null,
-      })
-      .where('status', '=', 'running')
-      .where('lease_expires_at', '<', now)
-      .whereRef('attempts', '>=', 'max_attempts')
-      .executeTakeFirst();
+    const failed = await this.database.db.transaction().execute(async (trx) => {
+      const rows = await trx
+        .updateTable('jobs')
+        .set({
+          status: 'failed',
+          error: JSON.stringify(WORKER_LOST),
+          finished_at: now,
+          updated_at: now,
+          lease_owner: null,
+          lease_expires_at: null,
+        })
+        .where('status', '=', 'running')
+        .where('lease_expires_at', '<', now)
+        .whereRef('attempts', '>=', 'max_attempts')
+        .returning('job_id')
+        .execute();
+      const jobIds = rows.map((row) => row.job_id);
+      await this.ended(trx, { jobIds, status: 'failed', error: WORKER_LOST });
+      return jobIds.length;
+    });
     const retried = await this.database.db
       .updateTable('jobs')
       .set({
@@ -269,7 +317,7 @@ export class JobQueue {
       .where('lease_expires_at', '<', now)
       .whereRef('attempts', '<', 'max_attempts')
       .executeTakeFirst();
-    return Number(failed.numUpdatedRows) + Number(retried.numUpdatedRows);
+    return failed + Number(retried.numUpdatedRows);
   }
 
   async list(filter: {
