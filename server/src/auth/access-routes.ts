@@ -32,6 +32,7 @@ export function accessRoutes(context: AppContext, actorOf: Authenticator): Fasti
           // The limiter runs first (on request, before the body is read); refused attempts count,
           // which is what keeps the access code from being guessed.
           config: {
+            access: 'open',
             rateLimit: {
               ...config.auth.temporaryUserRateLimit,
               timeWindow: config.auth.temporaryUserRateLimit.windowMs,
@@ -60,7 +61,10 @@ export function accessRoutes(context: AppContext, actorOf: Authenticator): Fasti
       app.post(
         '/auth/provision_user',
         {
-          config: { rateLimit: { ...PROVISIONING_LIMIT, keyGenerator: (request) => `provisioning:${request.ip}` } },
+          config: {
+            access: 'open',
+            rateLimit: { ...PROVISIONING_LIMIT, keyGenerator: (request) => `provisioning:${request.ip}` },
+          },
           // After the rate limiter (an onRequest hook), so guessing the key is limited too.
           preValidation: async (request) => {
             const presented = request.headers['x-provisioning-key'];
@@ -129,6 +133,7 @@ export function accessRoutes(context: AppContext, actorOf: Authenticator): Fasti
     app.post(
       '/auth/magic_link/redeem',
       {
+        config: { access: 'open' },
         schema: {
           tags: ['auth'],
           summary: 'Spend a sign-in ticket (magic link or identity-provider hand-off) for a session',

@@ -20,6 +20,7 @@ export function oauthRoutes(context: AppContext, oauth: OAuthSignIn): FastifyPlu
     app.get(
       '/auth/oauth/login',
       {
+        config: { access: 'open' },
         schema: {
           tags: ['auth'],
           summary: 'Start sign-in with the identity provider (browser redirect)',
@@ -39,6 +40,7 @@ export function oauthRoutes(context: AppContext, oauth: OAuthSignIn): FastifyPlu
     app.get(
       '/auth/oauth/callback',
       {
+        config: { access: 'open' },
         schema: {
           tags: ['auth'],
           summary: 'Where the identity provider sends the browser back',

@@ -48,7 +48,7 @@ export function authRoutes(context: AppContext, actorOf: Authenticator): Fastify
           }
         },
         preValidation: acceptLoginForm,
-        config: { rateLimit: { ...LOGIN_LIMIT, hook: 'preHandler', keyGenerator: loginKey } },
+        config: { access: 'open', rateLimit: { ...LOGIN_LIMIT, hook: 'preHandler', keyGenerator: loginKey } },
         schema: {
           tags: ['auth'],
           summary: 'Sign in with email and password',
@@ -65,6 +65,7 @@ export function authRoutes(context: AppContext, actorOf: Authenticator): Fastify
     app.post(
       '/auth/register',
       {
+        config: { access: 'open' },
         onRequest: async () => {
           if (config.auth.registrationDisabled || config.auth.mode !== 'auth') {
             throw new DomainError('registration_disabled', 'self-service registration is disabled on this instance');
@@ -86,6 +87,7 @@ export function authRoutes(context: AppContext, actorOf: Authenticator): Fastify
     app.post(
       '/auth/refresh',
       {
+        config: { access: 'open' },
         schema: {
           tags: ['auth'],
           summary: 'Exchange a refresh token for a new token pair',
@@ -141,6 +143,7 @@ export function authRoutes(context: AppContext, actorOf: Authenticator): Fastify
     app.get(
       '/auth/jwks.json',
       {
+        config: { access: 'open' },
         schema: {
           tags: ['auth'],
           summary: 'Public keys that verify access tokens',

@@ -89,6 +89,7 @@ export function dataCollectionQueryRoutes(context: AppContext, actorOf: Authenti
     app.post(
       '/datacollections/:id/aggregate',
       {
+        config: { access: 'read' },
         schema: {
           ...common,
           summary: 'Group, aggregate and filter rows',

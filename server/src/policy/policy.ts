@@ -110,6 +110,16 @@ export function authorize(actor: Actor, action: Action, resource?: SharedResourc
 }
 
 /**
+ * The first check of every route that takes a user's token, made before anything is looked up:
+ * anonymous callers never write, and in auth mode never read either. Deciding it before the
+ * lookup keeps a 401 from turning into a 404 that would tell which ids exist.
+ */
+export function admit(actor: Actor, access: 'read' | 'write'): void {
+  if (actor.kind === 'user') return;
+  if (access === 'write' || !actor.mayBrowsePublic) throw new DomainError('unauthenticated', 'sign in to do this');
+}
+
+/**
  * Things that belong to one user (jobs): the owner and admins see them; for anyone else they do
  * not exist (404, the same answer as for a missing one).
  */

@@ -72,7 +72,10 @@ export function definitionRoutes(context: AppContext, actorOf: Authenticator): F
 
     app.get(
       '/projects/schema',
-      { schema: { tags: ['projects'], summary: 'JSON Schema of project.yaml (no token needed)' } },
+      {
+        config: { access: 'open' },
+        schema: { tags: ['projects'], summary: 'JSON Schema of project.yaml (no token needed)' },
+      },
       async (_request, reply) => reply.type('application/schema+json').send(definitionJsonSchema),
     );
   };

@@ -12,6 +12,7 @@ export function utilsRoutes(config: Config): FastifyPluginAsyncZod {
     app.get(
       '/utils/capabilities',
       {
+        config: { access: 'open' },
         serializerCompiler: () => () => serialized,
         schema: {
           tags: ['utils'],
