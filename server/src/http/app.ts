@@ -36,6 +36,7 @@ import { databaseRateLimitStore } from '../rate-limit/database-store.js';
 import { usersRoutes } from '../users/routes.js';
 import { utilsRoutes } from '../utils/routes.js';
 import { workflowsRoutes } from '../workflows/routes.js';
+import { requireSession } from './access.js';
 import { createAuthenticator } from './authentication.js';
 import { installErrorHandling, installNotFoundHandling } from './error-handler.js';
 import { API_PREFIX } from './prefix.js';
@@ -43,6 +44,7 @@ import { requestIdGenerator } from './request-ids.js';
 import { serveWebApp } from './web-app.js';
 
 const JSON_BODY_LIMIT = 1024 * 1024;
+const DOCS_PREFIX = `${API_PREFIX}/docs`;
 
 export interface AppOptions {
   /** Where logs go (tests capture them); standard output when absent. */
@@ -88,6 +90,13 @@ export async function buildApp(context: AppContext, options: AppOptions = {}): P
   installErrorHandling(app);
   app.addHook('onRequest', (request, reply, done) => {
     reply.header('x-request-id', request.id);
+    // A JSON answer is never to be sniffed into a script or page.
+    reply.header('x-content-type-options', 'nosniff');
+    // API answers depend on who asks and many carry secrets (tokens, magic-link tickets): no
+    // cache, shared or private, keeps them (RFC 6749 §5.1). A route with a cache policy of its own
+    // (the public keys) sets it over this one; the docs UI is static and not the API's.
+    if (request.url.startsWith(API_PREFIX) && !request.url.startsWith(DOCS_PREFIX))
+      reply.header('cache-control', 'no-store');
     done();
   });
   // The request line is an info line: below that level the hook would only cost time.
@@ -126,7 +135,7 @@ export async function buildApp(context: AppContext, options: AppOptions = {}): P
     transform: jsonSchemaTransform,
     transformObject: jsonSchemaTransformObject,
   });
-  await app.register(swaggerUi, { routePrefix: `${API_PREFIX}/docs` });
+  await app.register(swaggerUi, { routePrefix: DOCS_PREFIX });
 
   const internalKey = config.auth.internalKey;
   if (internalKey !== null) {
@@ -143,7 +152,8 @@ export async function buildApp(context: AppContext, options: AppOptions = {}): P
   await app.register(healthRoutes(context));
   await app.register(
     async (api) => {
-      api.get('/openapi.json', { schema: { hide: true } }, async () => app.swagger());
+      requireSession(app, api, actorOf);
+      api.get('/openapi.json', { config: { access: 'open' }, schema: { hide: true } }, async () => app.swagger());
       await api.register(utilsRoutes(config));
       await api.register(authRoutes(context, actorOf));
       await api.register(accessRoutes(context, actorOf));
@@ -163,10 +173,11 @@ export async function buildApp(context: AppContext, options: AppOptions = {}): P
       await api.register(dashboardsRoutes(context, actorOf));
       // Without jobs there is no /jobs at all: 404, even without a token.
       if (config.jobs.enabled) await api.register(jobsRoutes(context, actorOf));
-      if (internalKey !== null) await api.register(internalRoutes(context, internalKey));
     },
     { prefix: API_PREFIX },
   );
+  // Beside the API's scope, not in it: the internal key is their only way in, no session needed.
+  if (internalKey !== null) await app.register(internalRoutes(context, internalKey), { prefix: API_PREFIX });
 
   const webRoot = options.webRoot === undefined ? defaultWebRoot : options.webRoot;
   const servesWebApp = webRoot !== null && existsSync(webRoot);

@@ -31,7 +31,11 @@ export async function serveWebApp(app: FastifyInstance, webRoot: string): Promis
       response.setHeader('cache-control', path.startsWith(assets) ? ASSET_CACHE_CONTROL : PAGE_CACHE_CONTROL);
       // The same URL answers with a Brotli, gzip or plain body: caches between must keep them apart.
       response.setHeader('vary', 'accept-encoding');
-      if (path.endsWith('.html')) response.setHeader('content-security-policy', pagePolicy);
+      if (path.endsWith('.html')) {
+        response.setHeader('content-security-policy', pagePolicy);
+        // Links out of the app must not tell other sites which page (which project id) led there.
+        response.setHeader('referrer-policy', 'no-referrer');
+      }
     },
   });
 }

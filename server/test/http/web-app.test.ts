@@ -116,6 +116,8 @@ it('gives pages a Content-Security-Policy that admits only their own inline scri
       expect(policy.get('frame-ancestors')).toEqual(["'self'"]);
       expect(policy.get('script-src')).not.toContain("'unsafe-inline'");
       expect(policy.get('script-src')).not.toContain("'unsafe-eval'");
+      expect(page.headers.get('referrer-policy')).toBe('no-referrer');
+      expect(page.headers.get('x-content-type-options')).toBe('nosniff');
     }
     // Scripts and API answers are not pages.
     expect((await fetch(`${url}/assets/app.js`)).headers.get('content-security-policy')).toBeNull();

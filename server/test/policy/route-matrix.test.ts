@@ -10,6 +10,7 @@ import {
   startTestServer,
   type TestServer,
 } from '../../../test/support/test-server.js';
+import { API_PREFIX } from '../../src/http/prefix.js';
 import type { UserActor } from '../../src/policy/actor.js';
 
 /**
@@ -666,9 +667,16 @@ for (const mode of Object.keys(modes) as AuthMode[]) {
               ? await fetch(
                   `${world.server.url}/metrics`,
                   token ? { headers: { authorization: `Bearer ${token}` } } : {},
-                ).then((response) => ({ status: response.status, text: '' }))
+                ).then((response) => ({ status: response.status, headers: response.headers, text: '' }))
               : await call(world.server, method, path, { ...options, ...(token ? { token } : {}) });
           expect(answer.status, answer.text).toBe(expected);
+          expect(answer.headers.get('x-content-type-options')).toBe('nosniff');
+          // Every API answer, and so every one carrying a token or a ticket, is kept by no cache.
+          if (template.startsWith(API_PREFIX)) {
+            expect(answer.headers.get('cache-control')).toBe(
+              route === `GET ${API_PREFIX}/auth/jwks.json` ? 'public, max-age=300' : 'no-store',
+            );
+          }
         });
       }
     }
