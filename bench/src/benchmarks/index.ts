@@ -29,6 +29,11 @@ export const benchmarks: readonly Benchmark[] = [
     run: async (args) => (await import('./jobs.js')).run(args),
   },
   {
+    name: 'preview',
+    summary: "warm preview request over HTTP vs. DuckDB alone running the preview's statements (ratio)",
+    run: async (args) => (await import('./preview.js')).run(args),
+  },
+  {
     name: 'web',
     summary: 'web app in Chromium: project page LCP, first preview rows of a 10 M-row table, initial JS size',
     run: async (args) => (await import('./web.js')).run(args),

@@ -1,0 +1,280 @@
+/**
+ * `preview`: the warm preview request of the web app's first screen (`GET
+ * /datacollections/{id}/preview?limit=25&skip=0` with a bearer token, as the browser sends it)
+ * against the real server in a child process, over a generated table of 1 million rows
+ * (`BENCH_PREVIEW_ROWS`), next to its baseline measured in the same run: the server's DuckDB
+ * alone, in another child process, running the preview's two statements (the first 25 rows, then
+ * `count(*)`) straight over the table's Parquet files. The two alternate (request then DuckDB, then
+ * DuckDB then request, ...), so that a busy moment of the shared machine hits both; medians.
+ *
+ * `BENCH_PREVIEW_DATA=<dir>` keeps the generated table there and reuses it in later runs (the
+ * upsert of 10 M rows takes minutes); `BENCH_PREVIEW_CPU_PROF=<dir>` writes a V8 CPU profile of
+ * the server process there (`--cpu-prof`).
+ */
+import { type ChildProcess, fork } from 'node:child_process';
+import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { Agent, request as httpRequest } from 'node:http';
+import { cpus, tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { startTarget } from '../lib/child-target.js';
+import { endedChildrenCpuSeconds } from '../lib/machine.js';
+import { CpuSpan, printMachine, printVerdicts } from '../lib/report.js';
+import { median, percentile } from '../lib/stats.js';
+import { formatTable } from '../lib/table.js';
+import { UsageError } from '../lib/usage-error.js';
+import { BENCH_ADMIN_EMAIL, BENCH_ADMIN_PASSWORD } from './api-fixture.js';
+import { createBenchCollection, field } from './collection-fixture.js';
+import { generateCsv } from './ingest-data.js';
+import { closeConnections, requestJson, uploadFile } from './ingest-http.js';
+import type { PreviewBaselineMessage } from './preview-baseline.js';
+
+const API_PREFIX = '/service/api/v1';
+const SERVER_SCRIPT = fileURLToPath(new URL('./ingest-target.js', import.meta.url));
+const BASELINE_SCRIPT = fileURLToPath(new URL('./preview-baseline.js', import.meta.url));
+const DEFAULT_ROWS = 1_000_000;
+const DEFAULT_RUNS = 31;
+const WARMUPS = 3;
+const MIB = 1024 ** 2;
+/** The preview request may take at most this multiple of DuckDB's own time. */
+const TARGET_RATIO = 2;
+const FIXTURE_FILE = 'bench-preview.json';
+
+interface Fixture {
+  rows: number;
+  projectId: string;
+  collectionId: string;
+}
+
+function wholeFromEnv(name: string, fallback: number, minimum: number): number {
+  const raw = process.env[name];
+  if (raw === undefined || raw.trim() === '') return fallback;
+  const value = Number(raw.replaceAll('_', ''));
+  if (!Number.isSafeInteger(value) || value < minimum) {
+    throw new UsageError(`${name} must be a whole number >= ${minimum} (got "${raw}")`);
+  }
+  return value;
+}
+
+const fixed = (value: number, digits: number) => value.toFixed(digits);
+const grouped = (value: number) => value.toLocaleString('en-US').replaceAll(',', ' ');
+
+/** Builds the table the way a user does (upload the CSV, then upsert); not timed. */
+async function buildTable(dataDir: string, rows: number, out: (line?: string) => void): Promise<Fixture> {
+  const csvPath = join(dataDir, 'rows.csv');
+  out(`generating ${grouped(rows)} rows ...`);
+  const generated = await generateCsv(csvPath, rows);
+  const server = await startTarget(SERVER_SCRIPT, [
+    'service',
+    join(dataDir, 'service'),
+    String(Math.max(1024 ** 3, generated.bytes + MIB)),
+  ]);
+  try {
+    const api = `${server.url}${API_PREFIX}`;
+    const collection = await createBenchCollection(api, {
+      project: 'preview benchmark',
+      workflow: 'generated',
+      tag: 'rows',
+      pattern: 'rows\\.csv',
+    });
+    await uploadFile(`${api}/datacollections/${collection.collectionId}/files`, collection.token, {
+      localPath: csvPath,
+      size: generated.bytes,
+      run: 'bench',
+      path: 'rows.csv',
+      contentType: 'text/csv',
+    });
+    const started = performance.now();
+    const upsert = await requestJson('POST', `${api}/deltatables/upsert`, {
+      token: collection.token,
+      body: { data_collection_id: collection.collectionId },
+    });
+    const tableRows = field<number>(upsert, 'rows', 'upsert');
+    if (tableRows !== rows) throw new Error(`upsert: the table has ${tableRows} rows, the file ${rows}`);
+    out(`  upserted in ${fixed((performance.now() - started) / 1000, 1)} s (not part of any figure)`);
+    closeConnections();
+    return { rows, projectId: collection.projectId, collectionId: collection.collectionId };
+  } finally {
+    await server.stop();
+    await rm(csvPath, { force: true });
+  }
+}
+
+/** The table of an earlier run kept in `dir`, or a new one built there. */
+async function fixtureIn(dir: string, rows: number, out: (line?: string) => void): Promise<Fixture> {
+  try {
+    const kept = JSON.parse(await readFile(join(dir, FIXTURE_FILE), 'utf8')) as Fixture;
+    if (kept.rows === rows) {
+      out(`reusing the table of ${grouped(rows)} rows kept in ${dir}`);
+      return kept;
+    }
+  } catch {
+    // Nothing kept yet.
+  }
+  await rm(dir, { recursive: true, force: true });
+  await mkdir(dir, { recursive: true });
+  const fixture = await buildTable(dir, rows, out);
+  await writeFile(join(dir, FIXTURE_FILE), JSON.stringify(fixture));
+  return fixture;
+}
+
+/** The DuckDB baseline child: `run()` times the two statements once more, in that process. */
+async function startBaseline(tableDir: string, scratchDir: string) {
+  const child: ChildProcess = fork(BASELINE_SCRIPT, [tableDir, scratchDir], {
+    stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+  });
+  let waiting: { resolve: (message: PreviewBaselineMessage) => void; reject: (error: Error) => void } | null = null;
+  const exited = new Promise<void>((done) => child.once('exit', () => done()));
+  void exited.then(() => waiting?.reject(new Error('the DuckDB baseline process exited')));
+  child.on('message', (message: PreviewBaselineMessage) => {
+    const current = waiting;
+    waiting = null;
+    if (message.type === 'failed') current?.reject(new Error(message.message));
+    else current?.resolve(message);
+  });
+  const next = () =>
+    new Promise<PreviewBaselineMessage>((resolve, reject) => {
+      waiting = { resolve, reject };
+    });
+  await next();
+  return {
+    async run(): Promise<{ ms: number; rows: number; files: number }> {
+      const answer = next();
+      child.send({ type: 'run' });
+      const message = await answer;
+      if (message.type !== 'ran') throw new Error(`baseline: unexpected ${message.type}`);
+      return message;
+    },
+    async stop(): Promise<void> {
+      if (child.connected) child.disconnect();
+      await exited;
+    },
+  };
+}
+
+export async function run(args: string[]): Promise<void> {
+  if (args.length > 0) throw new UsageError(`takes no arguments (got "${args.join(' ')}")`);
+  const rows = wholeFromEnv('BENCH_PREVIEW_ROWS', DEFAULT_ROWS, 1000);
+  const runs = wholeFromEnv('BENCH_PREVIEW_RUNS', DEFAULT_RUNS, 1);
+  const keptDir = process.env.BENCH_PREVIEW_DATA;
+  const profileDir = process.env.BENCH_PREVIEW_CPU_PROF;
+  const out = (line = '') => process.stdout.write(`${line}\n`);
+  out(`preview benchmark, ${new Date().toISOString()}`);
+  out(`rows: ${grouped(rows)}; ${runs} measured rounds after ${WARMUPS} warm-ups, request and DuckDB alternating`);
+  await printMachine(out);
+  out();
+
+  const workDir = await mkdtemp(join(tmpdir(), 'service-bench-preview-'));
+  try {
+    const dataDir = keptDir === undefined ? join(workDir, 'table') : resolve(keptDir);
+    const fixture = await fixtureIn(dataDir, rows, out);
+    const serviceDir = join(dataDir, 'service');
+    const execArgv =
+      profileDir === undefined
+        ? []
+        : ['--cpu-prof', `--cpu-prof-dir=${resolve(profileDir)}`, '--cpu-prof-interval=100'];
+    const server = await startTarget(SERVER_SCRIPT, ['service', serviceDir, String(1024 ** 3)], execArgv);
+    const baseline = await startBaseline(serviceDir, join(workDir, 'baseline'));
+    const agent = new Agent({ keepAlive: true, maxSockets: 1 });
+    const request: number[] = [];
+    const duckdb: number[] = [];
+    let files = 0;
+    const span = new CpuSpan();
+    const endedBefore = endedChildrenCpuSeconds() ?? 0;
+    try {
+      const api = `${server.url}${API_PREFIX}`;
+      const session = await requestJson('POST', `${api}/auth/login`, {
+        body: { email: BENCH_ADMIN_EMAIL, password: BENCH_ADMIN_PASSWORD },
+      });
+      const token = field<string>(session, 'access_token', 'POST /auth/login');
+      closeConnections();
+      const url = `${api}/datacollections/${fixture.collectionId}/preview?limit=25&skip=0`;
+      const preview = () =>
+        new Promise<number>((done, fail) => {
+          const started = performance.now();
+          const outgoing = httpRequest(
+            url,
+            { agent, headers: { authorization: `Bearer ${token}`, accept: 'application/json' } },
+            (response) => {
+              const chunks: Buffer[] = [];
+              response.on('data', (chunk: Buffer) => chunks.push(chunk));
+              response.on('end', () => {
+                const ms = performance.now() - started;
+                const body = Buffer.concat(chunks).toString('utf8');
+                if (response.statusCode !== 200) {
+                  fail(new Error(`preview: HTTP ${response.statusCode}: ${body.slice(0, 300)}`));
+                  return;
+                }
+                const answer = JSON.parse(body) as { total?: number; rows?: unknown[] };
+                if (answer.total !== fixture.rows || answer.rows?.length !== 25) {
+                  fail(new Error(`preview: total ${answer.total}, ${answer.rows?.length} rows`));
+                  return;
+                }
+                done(ms);
+              });
+              response.on('error', fail);
+            },
+          );
+          outgoing.once('error', fail);
+          outgoing.end();
+        });
+      const baselineRun = async () => {
+        const ran = await baseline.run();
+        if (ran.rows !== fixture.rows) throw new Error(`baseline: ${ran.rows} rows, not ${fixture.rows}`);
+        files = ran.files;
+        return ran.ms;
+      };
+      for (let round = 0; round < WARMUPS + runs; round++) {
+        // Alternate which goes first, so neither always follows the other's work.
+        let requestMs: number;
+        let duckdbMs: number;
+        if (round % 2 === 0) {
+          requestMs = await preview();
+          duckdbMs = await baselineRun();
+        } else {
+          duckdbMs = await baselineRun();
+          requestMs = await preview();
+        }
+        if (round < WARMUPS) continue;
+        request.push(requestMs);
+        duckdb.push(duckdbMs);
+      }
+    } finally {
+      agent.destroy();
+      await baseline.stop();
+      await server.stop();
+    }
+    span.end();
+    const childCpu = (endedChildrenCpuSeconds() ?? 0) - endedBefore;
+
+    const row = (name: string, values: number[], against: number[] | null) => [
+      name,
+      fixed(median(values), 1),
+      fixed(Math.min(...values), 1),
+      fixed(percentile(values, 0.9), 1),
+      against === null ? '' : `${fixed(median(values) / median(against), 2)}x`,
+    ];
+    out();
+    out(
+      formatTable(
+        ['ms', 'median', 'min', 'p90', 'x baseline'],
+        [
+          row(`baseline: DuckDB alone, the preview's 2 statements (${files} file(s))`, duckdb, null),
+          row('preview request over HTTP (limit=25, bearer token, warm)', request, duckdb),
+        ],
+      ),
+    );
+    out();
+    span.print(out, childCpu, cpus().length);
+    const ratio = median(request) / median(duckdb);
+    printVerdicts(out, [
+      [
+        ratio <= TARGET_RATIO,
+        `preview request <= ${TARGET_RATIO}x DuckDB's own time: ${fixed(median(request), 1)} ms against ` +
+          `${fixed(median(duckdb), 1)} ms (${fixed(ratio, 2)}x)`,
+      ],
+    ]);
+  } finally {
+    await rm(workDir, { recursive: true, force: true });
+  }
+}
