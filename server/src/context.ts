@@ -21,6 +21,7 @@ import { UpsertService } from './deltatables/upsert.js';
 import { createDeltaEngine, type DeltaEngine, DeltaTable, KyselyCommitClaims } from './engine/delta/index.js';
 import { DuckDB } from './engine/duckdb.js';
 import { LocalFileCache } from './engine/file-cache.js';
+import { SnapshotCache } from './engine/snapshot-cache.js';
 import { FilesService } from './files/service.js';
 import { API_PREFIX } from './http/prefix.js';
 import { IngestionService } from './ingestion/service.js';
@@ -57,6 +58,8 @@ export interface AppContext {
   storage: ObjectStorage;
   duckdb: DuckDB;
   delta: DeltaEngine;
+  /** Table versions already read, for the query path (checked against storage on every use). */
+  snapshots: SnapshotCache;
   files: FilesService;
   upserts: UpsertService;
   joins: JoinsService;
@@ -135,6 +138,7 @@ export async function createContext(config: Config): Promise<AppContext> {
         ? await LocalFileCache.open({ directory: cacheDirectory, maxBytes: CACHE_MAX_BYTES })
         : null;
     const delta = createDeltaEngine({ storage, duckdb, cache, tempDirectory: join(config.dataDir, 'tmp') });
+    const snapshots = new SnapshotCache(storage);
     const claims = KyselyCommitClaims.over(database.db);
     const openedDuckdb = duckdb;
     const jobs = new JobQueue(database);
@@ -160,7 +164,7 @@ export async function createContext(config: Config): Promise<AppContext> {
     const dashboards = new DashboardsService(
       database,
       projects,
-      new DataCollectionQueries({ dataCollections, duckdb: openedDuckdb, delta, tableOf }),
+      new DataCollectionQueries({ dataCollections, duckdb: openedDuckdb, delta, tableOf, snapshots }),
     );
     return {
       config,
@@ -187,6 +191,7 @@ export async function createContext(config: Config): Promise<AppContext> {
       storage,
       duckdb: openedDuckdb,
       delta,
+      snapshots,
       files: new FilesService(database, config, storage, workflows, dataCollections),
       tableOf,
       joins: new JoinsService(database, projects),

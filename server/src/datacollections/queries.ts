@@ -35,6 +35,7 @@ import {
 import { commitKey } from '../engine/delta/log-files.js';
 import { formatType } from '../engine/delta/schema.js';
 import type { JsonValue, SqlConnection, SqlRow, SqlValue } from '../engine/duckdb.js';
+import type { TableVersion } from '../engine/snapshot-cache.js';
 import { quoteIdentifier, quoteString } from '../engine/sql.js';
 import { DomainError } from '../errors.js';
 import type { Actor } from '../policy/actor.js';
@@ -127,6 +128,8 @@ interface Source {
   table: DeltaTable;
   /** Null while the collection has no Delta table. */
   snapshot: DeltaSnapshot | null;
+  /** What is known of the snapshot's version (row count, Parquet columns); null with the snapshot. */
+  version: TableVersion | null;
   columns: Column[];
   byName: Map<string, Column>;
 }
@@ -172,7 +175,7 @@ export interface Download {
   contentType: string;
 }
 
-const VIEW = 'dc_rows';
+const ROWS = quoteIdentifier('dc_rows');
 const CONTENT_TYPES: Record<DownloadFormat, string> = {
   csv: 'text/csv; charset=utf-8',
   parquet: 'application/vnd.apache.parquet',
@@ -186,7 +189,9 @@ const CONTENT_TYPES: Record<DownloadFormat, string> = {
 export class DataCollectionQueries {
   private readonly tempDirectory: string;
 
-  constructor(private readonly context: Pick<AppContext, 'dataCollections' | 'duckdb' | 'delta' | 'tableOf'>) {
+  constructor(
+    private readonly context: Pick<AppContext, 'dataCollections' | 'duckdb' | 'delta' | 'tableOf' | 'snapshots'>,
+  ) {
     this.tempDirectory = join(context.delta.tempDirectory ?? tmpdir(), 'downloads');
   }
 
@@ -247,12 +252,15 @@ export class DataCollectionQueries {
               `SELECT ${selected} FROM ${from}${where}${order} LIMIT ${limit} OFFSET ${skip}`,
               statement.params,
             );
-      const [totals] = await connection.query(`SELECT count(*) AS "n" FROM ${from}${where}`, statement.params);
+      // Unfiltered, the files' statistics already say how many rows there are.
+      const known = where === '' ? (source.version?.rows ?? null) : null;
+      const total =
+        known ?? count((await connection.query(`SELECT count(*) AS "n" FROM ${from}${where}`, statement.params))[0]?.n);
       return {
         version: source.snapshot?.version ?? null,
         columns: this.describe(source),
         rows: rows.map((row) => this.tableRow(source, row)),
-        total: count(totals?.n),
+        total,
         limit,
         skip,
       };
@@ -509,15 +517,16 @@ export class DataCollectionQueries {
   private async load(row: DataCollectionsTable, version: number | undefined): Promise<Source> {
     const id = row.id;
     const table = this.context.tableOf(id);
-    let snapshot: DeltaSnapshot | null;
+    let read: TableVersion | null;
     try {
-      snapshot = await table.snapshot(version === undefined ? {} : { version });
+      read = await this.context.snapshots.get(table, version);
     } catch (error) {
-      if (error instanceof DeltaTableNotFound) snapshot = null;
+      if (error instanceof DeltaTableNotFound) read = null;
       else if (error instanceof DeltaVersionNotFound) {
         throw new DomainError('not_found', `version ${version} of the data collection's table does not exist`);
       } else throw error;
     }
+    const snapshot = read?.snapshot ?? null;
     const columns: Column[] = (snapshot?.schema.fields ?? []).map((field) => ({
       name: field.name,
       sql: quoteIdentifier(field.name),
@@ -527,7 +536,14 @@ export class DataCollectionQueries {
       kind: kindOf(field.type),
       nullable: field.nullable,
     }));
-    return { row, table, snapshot, columns, byName: new Map(columns.map((column) => [column.name, column])) };
+    return {
+      row,
+      table,
+      snapshot,
+      version: read,
+      columns,
+      byName: new Map(columns.map((column) => [column.name, column])),
+    };
   }
 
   private describe(source: Source): TableColumn[] {
@@ -552,16 +568,19 @@ export class DataCollectionQueries {
     return out;
   }
 
-  /** Runs work over a temporary view of the snapshot in a connection of its own. */
+  /**
+   * Runs work over the snapshot's rows in a connection of its own; `from` is the scan as a
+   * subquery (not a view: creating and dropping one would be two more statements per request).
+   */
   private async withRows<T>(source: Source, work: (connection: SqlConnection, from: string) => Promise<T>): Promise<T> {
     const snapshot = source.snapshot;
     if (snapshot === null) throw new Error('no snapshot to query');
     return this.context.duckdb.withConnection(async (connection) => {
-      const view = await source.table.view(connection, VIEW, snapshot);
+      const scan = await source.table.scan(connection, snapshot, source.version?.columns);
       try {
-        return await work(connection, quoteIdentifier(VIEW));
+        return await work(connection, `(${scan.sql}) AS ${ROWS}`);
       } finally {
-        await view.release();
+        scan.release();
       }
     });
   }

@@ -215,7 +215,12 @@ export class S3Storage implements ObjectStorage {
     const objectKey = this.objectKey(key);
     try {
       const response = await this.client.send(new HeadObjectCommand({ Bucket: this.bucket, Key: objectKey }));
-      return { key, size: response.ContentLength ?? 0, modifiedAt: response.LastModified ?? new Date(0) };
+      return {
+        key,
+        size: response.ContentLength ?? 0,
+        modifiedAt: response.LastModified ?? new Date(0),
+        ...(response.ETag === undefined ? {} : { etag: response.ETag }),
+      };
     } catch (error) {
       const mapped = this.mapError('HeadObject', key, objectKey, error);
       if (mapped instanceof ObjectNotFound) return null;

@@ -4,6 +4,8 @@ export interface StoredObject {
   key: string;
   size: number;
   modifiedAt: Date;
+  /** The content's tag where the backend gives one (S3's ETag from `head`): tells objects apart within a second. */
+  etag?: string;
 }
 
 /**

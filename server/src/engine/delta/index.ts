@@ -22,7 +22,7 @@ export {
   UnsupportedTableFeature,
 } from './errors.js';
 export { type DeltaCommitsTable, KyselyCommitClaims } from './kysely-commit-claims.js';
-export { createDeltaView, type DeltaScan, type DeltaView, openScan } from './reader.js';
+export { createDeltaView, type DeltaScan, type DeltaView, openScan, type ParquetColumnsMemo } from './reader.js';
 export type { ArrayType, DeltaType, MapType, StructField, StructType } from './schema.js';
 export { parseSchemaString, serializeSchema } from './schema.js';
 export {

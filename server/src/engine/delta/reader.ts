@@ -28,6 +28,12 @@ function parquetSource(paths: readonly string[]): string {
 }
 
 /**
+ * The columns each `read_parquet` source has (lower-cased name to name), by source. Files are
+ * immutable, so a caller that reads one snapshot again can keep this and skip reading footers.
+ */
+export type ParquetColumnsMemo = Map<string, Map<string, string>>;
+
+/**
  * Builds the query over a snapshot's files: one `read_parquet` per distinct set of partition
  * values, with the partition columns as typed literals (so a filter on them drops whole groups),
  * columns a group's files lack (added by schema evolution) as typed NULLs, and every column cast
@@ -37,6 +43,7 @@ export async function openScan(
   engine: DeltaEngine,
   connection: SqlConnection,
   snapshot: DeltaSnapshot,
+  memo?: ParquetColumnsMemo,
 ): Promise<DeltaScan> {
   const fields = snapshot.schema.fields;
   const partitionColumns = new Set(snapshot.partitionColumns);
@@ -56,12 +63,15 @@ export async function openScan(
     const selects: string[] = [];
     for (const { file, paths } of groups.values()) {
       const source = parquetSource(paths);
-      const present = new Map(
-        (await connection.describe(`SELECT * FROM ${source}`)).map((column) => [
-          column.name.toLowerCase(),
-          column.name,
-        ]),
-      );
+      const present =
+        memo?.get(source) ??
+        new Map(
+          (await connection.describe(`SELECT * FROM ${source}`)).map((column) => [
+            column.name.toLowerCase(),
+            column.name,
+          ]),
+        );
+      memo?.set(source, present);
       const columns = fields.map((field) => {
         const name = quoteIdentifier(field.name);
         if (partitionColumns.has(field.name)) {

@@ -2,7 +2,7 @@ import type { SqlConnection } from '../duckdb.js';
 import type { CommitClaims } from './commit-claims.js';
 import type { DeltaEngine } from './engine.js';
 import { DeltaTableNotFound } from './errors.js';
-import { createDeltaView, type DeltaScan, type DeltaView, openScan } from './reader.js';
+import { createDeltaView, type DeltaScan, type DeltaView, openScan, type ParquetColumnsMemo } from './reader.js';
 import { type DeltaSnapshot, latestVersion, listLog, loadSnapshot, type SnapshotOptions } from './snapshot.js';
 import { type VacuumOptions, type VacuumResult, vacuum } from './vacuum.js';
 import { type CommitOptions, type CommitRequest, type CommitResult, commit } from './writer.js';
@@ -33,8 +33,8 @@ export class DeltaTable {
   }
 
   /** A SELECT over a snapshot (see `openScan`); release it when the queries are done. */
-  async scan(connection: SqlConnection, snapshot?: DeltaSnapshot): Promise<DeltaScan> {
-    return openScan(this.engine, connection, snapshot ?? (await this.snapshot()));
+  async scan(connection: SqlConnection, snapshot?: DeltaSnapshot, memo?: ParquetColumnsMemo): Promise<DeltaScan> {
+    return openScan(this.engine, connection, snapshot ?? (await this.snapshot()), memo);
   }
 
   /** A temporary view over a snapshot in the connection (see `createDeltaView`). */
