@@ -14,7 +14,14 @@ import type { Database } from '../db/database.js';
 import { isoNow } from '../db/time.js';
 import { DomainError, type FieldProblem, notFound } from '../errors.js';
 import type { Actor, UserActor } from '../policy/actor.js';
-import { authorize, dashboardResource, type ResourceAction, roleOn, type SharedResource } from '../policy/policy.js';
+import {
+  authorize,
+  can,
+  dashboardResource,
+  type ResourceAction,
+  roleOn,
+  type SharedResource,
+} from '../policy/policy.js';
 import { asSharedResource as projectResource } from '../projects/repository.js';
 import type { ProjectsService } from '../projects/service.js';
 import { asSharedResource, presentMembers, resolveMembers } from '../sharing/members.js';
@@ -89,7 +96,8 @@ export class DashboardsService {
 
   /** Editors of the project create dashboards in it; the creator becomes the dashboard's owner. */
   async create(actor: UserActor, request: CreateDashboardRequest): Promise<Dashboard> {
-    await this.projects.access(actor, request.project_id, 'resource.edit');
+    const project = await this.projects.access(actor, request.project_id, 'resource.edit');
+    if (request.is_public) mayPublish(actor, projectResource(project));
     await this.checkCollections(request.project_id, request.components);
     const id = uuidv7();
     const now = isoNow();
@@ -119,7 +127,14 @@ export class DashboardsService {
 
   /** Replaces title, description, components and layout (editors). */
   async update(actor: Actor, dashboardId: string, request: UpdateDashboardRequest): Promise<Dashboard> {
-    const { record } = await this.access(actor, dashboardId, 'resource.edit');
+    const { record, project } = await this.access(actor, dashboardId, 'resource.edit');
+    // Editors of the dashboard alone keep to what it already shows; a wider view needs the project.
+    if (widens(componentsOf(record), request.components) && !can(actor, 'resource.read', project)) {
+      throw new DomainError(
+        'forbidden',
+        "changing which collection or columns a component reads needs read access to the dashboard's project",
+      );
+    }
     await this.checkCollections(record.row.project_id, request.components);
     await this.database.db
       .updateTable('dashboards')
@@ -137,7 +152,8 @@ export class DashboardsService {
 
   /** Replaces the dashboard's own member lists and its public switch (owners). */
   async setPermissions(actor: Actor, dashboardId: string, request: SharingRequest): Promise<Dashboard> {
-    await this.access(actor, dashboardId, 'resource.share');
+    const { record, project } = await this.access(actor, dashboardId, 'resource.share');
+    if (request.is_public && record.row.is_public !== 1) mayPublish(actor, project);
     const members = await resolveMembers(this.database.db, request);
     await this.database.db.transaction().execute(async (trx) => {
       await trx.deleteFrom('dashboard_members').where('dashboard_id', '=', dashboardId).execute();
@@ -213,6 +229,40 @@ export class DashboardsService {
       throw new DomainError('validation_failed', "components may only show the project's data collections", problems);
     }
   }
+}
+
+/**
+ * Making a dashboard public opens its tables to everyone: that takes the right to share the
+ * project itself (its owners, admins), not only the dashboard (ARCHITECTURE §7, §11).
+ */
+function mayPublish(actor: Actor, project: SharedResource): void {
+  if (!can(actor, 'resource.share', project)) {
+    throw new DomainError('forbidden', 'making a dashboard public needs the right to share its project');
+  }
+}
+
+/** What a component reads: a collection and its columns (`null`: all of them). */
+type Reading = { collection: string; columns: readonly string[] | null };
+
+function readings(components: readonly DashboardComponent[]): Reading[] {
+  return components.flatMap((component) =>
+    component.type === 'table'
+      ? [{ collection: component.data_collection_id, columns: component.columns ?? null }]
+      : [],
+  );
+}
+
+/** Whether a component reading `have` already shows everything `wanted` reads. */
+function covers(have: Reading, wanted: Reading): boolean {
+  if (have.collection !== wanted.collection) return false;
+  const { columns } = have;
+  return columns === null || wanted.columns?.every((column) => columns.includes(column)) === true;
+}
+
+/** Whether `next` reads anything `current` does not: another collection, or more of its columns. */
+function widens(current: readonly DashboardComponent[], next: readonly DashboardComponent[]): boolean {
+  const shown = readings(current);
+  return readings(next).some((wanted) => !shown.some((have) => covers(have, wanted)));
 }
 
 function componentsOf(record: DashboardRecord): DashboardComponent[] {
