@@ -2,6 +2,8 @@ import { type ChildProcess, spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 
 export const CLI = fileURLToPath(new URL('../dist/main.js', import.meta.url));
+/** `service worker` plus the `jobs` benchmark's own `queue.probe` kind, for the queue's fault tests. */
+export const PROBE_WORKER = fileURLToPath(new URL('../../bench/dist/probe/worker.js', import.meta.url));
 
 export interface CliResult {
   code: number | null;

@@ -6,8 +6,9 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { JobQueue, migrateToLatest, openDatabase } from '@service/server';
 import { sql } from 'kysely';
 import { expect, it } from 'vitest';
+import { createProbeTable, PROBE_KIND } from '../../bench/src/probe/probe.js';
 import { startEmbeddedPostgres } from '../../test/support/embedded-postgres-server.js';
-import { CLI, exitOf } from './run-cli.js';
+import { exitOf, PROBE_WORKER } from './run-cli.js';
 
 interface LogLine {
   level: number;
@@ -29,7 +30,8 @@ it('keeps a worker through a database restart: it reconnects, and the job it was
   const server = await startEmbeddedPostgres();
   const dataDir = await mkdtemp(join(tmpdir(), 'service-test-'));
   const database = openDatabase({ kind: 'postgres', url: server.url });
-  const worker = spawn(process.execPath, [CLI, 'worker', '--concurrency', '1'], {
+  // `service worker` plus the benchmark's `queue.probe` (bench/src/probe).
+  const worker = spawn(process.execPath, [PROBE_WORKER, '--concurrency', '1'], {
     env: {
       PATH: process.env.PATH,
       SERVICE_DATABASE_URL: server.url,
@@ -53,6 +55,7 @@ it('keeps a worker through a database restart: it reconnects, and the job it was
       .map((line) => JSON.parse(line) as LogLine);
   try {
     await migrateToLatest(database);
+    await createProbeTable(database.db);
     const queue = new JobQueue(database);
     await eventually(async () => (stderr.includes('Worker running') ? true : undefined), 'worker start');
     const listening = () =>
@@ -63,11 +66,11 @@ it('keeps a worker through a database restart: it reconnects, and the job it was
     await eventually(listening, 'LISTEN before the restart');
 
     const owner = { userId: null, projectId: null };
-    const held = await queue.enqueue('queue.probe', { hold_ms: 5_000, record: true }, owner);
+    const held = await queue.enqueue(PROBE_KIND, { hold_ms: 5_000, record: true }, owner);
     // Its record is written when the task starts: from then on it only holds its worker.
     await eventually(
       async () =>
-        (await database.db.selectFrom('queue_probe_runs').select('job_id').where('job_id', '=', held.job_id).execute())
+        (await sql`select job_id from queue_probe_runs where job_id = ${held.job_id}`.execute(database.db)).rows
           .length === 1
           ? true
           : undefined,
@@ -83,12 +86,12 @@ it('keeps a worker through a database restart: it reconnects, and the job it was
       return job?.finished_at ? job : undefined;
     }, 'the held job ending');
     expect(ended).toMatchObject({ status: 'success', attempts: 1 });
-    const runs = await database.db.selectFrom('queue_probe_runs').selectAll().execute();
+    const runs = (await sql<{ job_id: string }>`select job_id from queue_probe_runs`.execute(database.db)).rows;
     expect(runs.map((run) => run.job_id)).toEqual([held.job_id]);
 
     // The worker is still the same process, listens again and takes new work.
     await eventually(listening, 'LISTEN after the restart');
-    const next = await queue.enqueue('queue.probe', {}, owner);
+    const next = await queue.enqueue(PROBE_KIND, {}, owner);
     const nextEnded = await eventually(async () => {
       const job = await queue.get(next.job_id);
       return job?.finished_at ? job : undefined;

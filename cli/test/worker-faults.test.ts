@@ -1,6 +1,7 @@
 import { spawn } from 'node:child_process';
 import { sql } from 'kysely';
 import { expect, inject, it } from 'vitest';
+import { createProbeTable, PROBE_KIND } from '../../bench/src/probe/probe.js';
 import {
   ADMIN,
   call,
@@ -10,10 +11,11 @@ import {
   login,
   startTestServer,
 } from '../../test/support/test-server.js';
-import { CLI, exitOf } from './run-cli.js';
+import { exitOf, PROBE_WORKER } from './run-cli.js';
 
+/** `service worker` that can also run the benchmark's `queue.probe` (see bench/src/probe). */
 function startWorker(database: { url: string; dataDir: string }, concurrency = 1) {
-  const worker = spawn(process.execPath, [CLI, 'worker', '--concurrency', String(concurrency)], {
+  const worker = spawn(process.execPath, [PROBE_WORKER, '--concurrency', String(concurrency)], {
     env: {
       PATH: process.env.PATH,
       SERVICE_DATABASE_URL: database.url,
@@ -50,6 +52,7 @@ it.skipIf(inject('postgresAdminUrl') === '')(
   async () => {
     const database = await createTestDatabase('postgres');
     const api = await startTestServer(database, { SERVICE_JOBS_WORKERS: '0' });
+    await createProbeTable(api.context.database.db);
     const workers = Array.from({ length: WORKERS }, () => startWorker(database, 2));
     try {
       await Promise.all(workers.map(running));
@@ -59,7 +62,7 @@ it.skipIf(inject('postgresAdminUrl') === '')(
       for (let batch = 0; batch < PROBES / 10; batch++) {
         const rows = await Promise.all(
           Array.from({ length: 10 }, () =>
-            jobs.enqueue('queue.probe', { record: true }, { userId: null, projectId: null }),
+            jobs.enqueue(PROBE_KIND, { record: true }, { userId: null, projectId: null }),
           ),
         );
         ids.push(...rows.map((row) => row.job_id));

@@ -4,21 +4,6 @@ import { listAnswerSchema } from './pagination.js';
 /** The kinds users see: each is created by the route that owns the work (spec §2). */
 export const jobKindSchema = z.enum(['deltatable.upsert', 'project.ingest']);
 export type JobKind = z.infer<typeof jobKindSchema>;
-/**
- * Kinds the server queues for itself and never shows through `/jobs` (no route creates them, the
- * listing leaves them out, reading one answers 404). `queue.probe` does no work of its own: fault
- * tests and the `jobs` benchmark send it through the queue to measure the queue.
- */
-export const internalJobKindSchema = z.enum(['queue.probe']);
-/** Every kind a worker may claim; each needs a handler. */
-export const queuedJobKindSchema = z.enum([...jobKindSchema.options, ...internalJobKindSchema.options]);
-export type QueuedJobKind = z.infer<typeof queuedJobKindSchema>;
-/** What a `queue.probe` job does: optionally holds its worker for `hold_ms`, optionally records each run. */
-export const queueProbePayloadSchema = z.strictObject({
-  hold_ms: z.number().int().min(0).max(600_000).optional(),
-  record: z.boolean().optional(),
-});
-export type QueueProbePayload = z.infer<typeof queueProbePayloadSchema>;
 export const jobStatusSchema = z.enum(['pending', 'running', 'success', 'failed', 'cancelled']);
 export type JobStatus = z.infer<typeof jobStatusSchema>;
 

@@ -26,7 +26,6 @@ import { FilesService } from './files/service.js';
 import { API_PREFIX } from './http/prefix.js';
 import { IngestionService } from './ingestion/service.js';
 import { JobHandlers } from './jobs/handlers.js';
-import { queueProbeHandler } from './jobs/probe.js';
 import { JobQueue } from './jobs/queue.js';
 import { ProjectDefinitions } from './projects/definition-service.js';
 import { JoinsService } from './projects/joins.js';
@@ -157,8 +156,7 @@ export async function createContext(config: Config): Promise<AppContext> {
         await tools.report({ step: 'upsert', detail: `building ${collection.tag}`, progress: null });
         return upserts.run(collection, request, tools.signal, tools.checkpoint);
       })
-      .register('project.ingest', (job, tools) => ingestion.execute((job.payload as { run_id: string }).run_id, tools))
-      .register('queue.probe', queueProbeHandler(database));
+      .register('project.ingest', (job, tools) => ingestion.execute((job.payload as { run_id: string }).run_id, tools));
     const tableOf = (dataCollectionId: string) =>
       new DeltaTable(delta, claims, dataCollectionId, `deltatables/${dataCollectionId}`);
     const dashboards = new DashboardsService(

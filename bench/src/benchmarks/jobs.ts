@@ -1,6 +1,8 @@
 /**
  * `jobs`: the job queue on PostgreSQL, with `queue.probe` jobs (they do nothing, so what is
- * measured is the queue: enqueue, NOTIFY, claim, finish) run by real `service worker` processes.
+ * measured is the queue: enqueue, NOTIFY, claim, finish) run by real worker processes: the
+ * benchmark's probe worker (`probe/worker.ts`), which is `service worker` plus the probe's handler,
+ * since the probe is not part of the product.
  *
  * The database is a fresh one on `BENCH_DATABASE_URL` (else `SERVICE_TEST_DATABASE_URL`), created
  * for the run and dropped after it. For 1 and then 4 worker processes (one job at a time each):
@@ -29,8 +31,9 @@ import { CpuSpan, printVerdicts } from '../lib/report.js';
 import { percentile } from '../lib/stats.js';
 import { formatTable } from '../lib/table.js';
 import { UsageError } from '../lib/usage-error.js';
+import { PROBE_KIND } from '../probe/probe.js';
 
-const CLI = fileURLToPath(new URL('../../../cli/dist/main.js', import.meta.url));
+const PROBE_WORKER = fileURLToPath(new URL('../probe/worker.js', import.meta.url));
 const CHANNEL = 'service_jobs';
 const WORKER_COUNTS = [1, 4] as const;
 const LATENCY_JOBS = 200;
@@ -38,7 +41,7 @@ const LATENCY_GAP_MS = 20;
 const THROUGHPUT_JOBS = 2_000;
 const TARGET_P50_MS = 50;
 const TARGET_JOBS_PER_SECOND = 500;
-const PROBE = { kind: 'queue.probe', payload: '{}' } as const;
+const PROBE = { kind: PROBE_KIND, payload: '{}' } as const;
 
 type Queue = InstanceType<typeof import('@service/server')['JobQueue']>;
 type Database = import('@service/server').Database;
@@ -88,9 +91,9 @@ interface WorkerProcess {
   stop(): Promise<void>;
 }
 
-/** Starts `service worker --concurrency 1` and waits until it says it runs. */
+/** Starts a probe worker (`service worker --concurrency 1` plus `queue.probe`) and waits until it says it runs. */
 function startWorker(url: string, dataDir: string): Promise<WorkerProcess> {
-  const child = spawn(process.execPath, [CLI, 'worker', '--concurrency', '1'], {
+  const child = spawn(process.execPath, [PROBE_WORKER, '--concurrency', '1'], {
     env: { PATH: process.env.PATH, SERVICE_DATABASE_URL: url, SERVICE_DATA_DIR: dataDir, SERVICE_LOG_LEVEL: 'warn' },
     stdio: ['ignore', 'inherit', 'pipe'],
   });
@@ -99,11 +102,11 @@ function startWorker(url: string, dataDir: string): Promise<WorkerProcess> {
     let stderr = '';
     const timer = setTimeout(() => {
       child.kill('SIGKILL');
-      reject(new Error(`service worker did not start within 60 s: ${stderr.trim()}`));
+      reject(new Error(`probe worker did not start within 60 s: ${stderr.trim()}`));
     }, 60_000);
     child.once('exit', (code) => {
       clearTimeout(timer);
-      reject(new Error(`service worker exited (${code}) before running: ${stderr.trim()}`));
+      reject(new Error(`probe worker exited (${code}) before running: ${stderr.trim()}`));
     });
     child.stderr.on('data', (chunk) => {
       stderr += chunk;
@@ -275,7 +278,8 @@ export async function run(args: string[]): Promise<void> {
   out(`jobs benchmark, ${new Date().toISOString()}`);
   out(`machine: ${cpus()[0]?.model.trim() ?? 'unknown CPU'}, ${cpuCount} CPUs, Node ${process.version}`);
   out(
-    `queue.probe jobs on a fresh PostgreSQL database; workers are \`service worker --concurrency 1\` processes; ` +
+    `queue.probe jobs on a fresh PostgreSQL database; workers are probe worker processes ` +
+      `(\`service worker --concurrency 1\` plus the probe's handler); ` +
       `latency: ${LATENCY_JOBS} jobs one every ${LATENCY_GAP_MS} ms; throughput: ${THROUGHPUT_JOBS} jobs at once`,
   );
   const idleBusy = await idleBusyFraction(cpuCount);

@@ -233,15 +233,6 @@ export interface JobsTable {
   updated_at: string;
 }
 
-/** One execution of a recorded `queue.probe` job. */
-export interface QueueProbeRunsTable {
-  job_id: string;
-  /** The worker that ran it (`host:pid:id`). */
-  worker: string;
-  attempt: number;
-  ran_at: string;
-}
-
 export interface IngestionRunsTable {
   id: string;
   project_id: string;
@@ -286,7 +277,6 @@ export interface Tables {
   ingestion_runs: IngestionRunsTable;
   dashboards: DashboardsTable;
   dashboard_members: DashboardMembersTable;
-  queue_probe_runs: QueueProbeRunsTable;
 }
 
 export type UserRow = Selectable<UsersTable>;

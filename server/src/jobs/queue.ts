@@ -1,4 +1,4 @@
-import { type Job, type JobKind, jobKindSchema, type QueuedJobKind } from '@service/common';
+import { type Job, type JobKind, jobKindSchema } from '@service/common';
 import { type Kysely, sql } from 'kysely';
 import { v7 as uuidv7 } from 'uuid';
 import type { Database } from '../db/database.js';
@@ -82,8 +82,9 @@ export class JobQueue {
     for (const listener of this.endedListeners) await listener(db, ended);
   }
 
+  /** Queues a job; `kind` is the product's, or one registered with `JobHandlers.registerExtra`. */
   async enqueue(
-    kind: QueuedJobKind,
+    kind: string,
     payload: unknown,
     owner: { userId: string | null; projectId: string | null },
     db: Kysely<Tables> = this.database.db,
@@ -328,7 +329,7 @@ export class JobQueue {
     limit: number;
     skip: number;
   }) {
-    // Internal kinds (queue.probe) are the server's own and never listed.
+    // Kinds outside the product (a benchmark's) are never listed.
     let query = this.database.db.selectFrom('jobs').where('kind', 'in', jobKindSchema.options);
     if (filter.userId !== null) query = query.where('user_id', '=', filter.userId);
     if (filter.kind !== undefined) query = query.where('kind', '=', filter.kind);

@@ -21,8 +21,8 @@ export function jobsRoutes(context: AppContext, actorOf: Authenticator): Fastify
   const { jobs } = context;
   const load = async (actor: Awaited<ReturnType<Authenticator>>, jobId: string) => {
     const job = await jobs.get(jobId);
-    // Someone else's job answers exactly like a missing one, and so does the server's own
-    // (an internal kind such as queue.probe), even for admins.
+    // Someone else's job answers exactly like a missing one, and so does one of a kind outside
+    // the product (a benchmark's), even for admins.
     if (!job || !jobKindSchema.safeParse(job.kind).success) {
       authorize(actor, 'session.read_own');
       throw notFound('job');

@@ -31,6 +31,7 @@ describeEachDialect('startup on a shared database', (dialect) => {
         '0006_jobs',
         '0007_dashboards',
         '0008_queue',
+        '0009_drop_queue_probe',
       ]);
       expect((await migrateToLatest(database)).applied).toEqual([]);
       const tables = await database.db.introspection.getTables();

@@ -121,13 +121,15 @@ describeEachDialect('jobs', (dialect) => {
     expect(ended.body.code).toBe('job_ended');
   });
 
-  it('runs queue.probe jobs for the server alone: never listed, read or cancelled through /jobs, even by admins', async () => {
-    const { jobs, database } = server.context;
+  it('keeps kinds outside the product out of /jobs, even for admins, and has no handler for queue.probe', async () => {
+    const { jobs, jobHandlers, database } = server.context;
     const token = admin.access_token;
+    // A task of the test's own, run by the server's in-process workers.
+    jobHandlers.registerExtra('test.noop', async () => ({ ok: true }));
     const listed = async () => (await call<{ items: Job[]; total: number }>(server, 'GET', '/jobs', { token })).body;
     const before = await listed();
-    const probe = await jobs.enqueue('queue.probe', { record: true }, { userId: null, projectId: null });
-    const malformed = await jobs.enqueue('queue.probe', { hold_ms: -1 }, { userId: null, projectId: null });
+    const extra = await jobs.enqueue('test.noop', {}, { userId: null, projectId: null });
+    const probe = await jobs.enqueue('queue.probe', {}, { userId: null, projectId: null });
     const ended = async (jobId: string) => {
       for (let i = 0; i < 200; i++) {
         const row = await jobs.get(jobId);
@@ -136,26 +138,28 @@ describeEachDialect('jobs', (dialect) => {
       }
       throw new Error(`job ${jobId} did not end`);
     };
-    expect((await ended(probe.job_id)).status).toBe('success');
-    const refused = await ended(malformed.job_id);
+    expect((await ended(extra.job_id)).status).toBe('success');
+    // The benchmark's probe is not the product's: a product worker has nothing to run it with.
+    const refused = await ended(probe.job_id);
     expect(refused.status).toBe('failed');
-    expect(JSON.parse(refused.error ?? '{}')).toMatchObject({ code: 'internal_error' });
-    const runs = await database.db
-      .selectFrom('queue_probe_runs')
-      .selectAll()
-      .where('job_id', '=', probe.job_id)
-      .execute();
-    expect(runs).toMatchObject([{ attempt: 1 }]);
+    expect(JSON.parse(refused.error ?? '{}')).toEqual({
+      code: 'internal_error',
+      message: 'no handler for job kind queue.probe',
+    });
+    const tables = (await database.db.introspection.getTables()).map((table) => table.name);
+    expect(tables).toContain('jobs');
+    expect(tables).not.toContain('queue_probe_runs');
+    expect(() => jobHandlers.registerExtra('project.ingest', async () => null)).toThrow(/product/);
 
     const after = await listed();
     expect(after.total).toBe(before.total);
-    expect(after.items.map((job) => job.kind)).not.toContain('queue.probe');
+    expect(after.items.map((job) => job.kind)).not.toContain('test.noop');
     const missing = await call(server, 'GET', '/jobs/00000000-0000-7000-8000-000000000000', { token });
-    const read = await call(server, 'GET', `/jobs/${probe.job_id}`, { token });
+    const read = await call(server, 'GET', `/jobs/${extra.job_id}`, { token });
     expect(read.status).toBe(404);
     expect(read.body).toEqual(missing.body);
-    expect((await call(server, 'POST', `/jobs/${probe.job_id}/cancel`, { token })).status).toBe(404);
-    expect((await call(server, 'GET', '/jobs?kind=queue.probe', { token })).status).toBe(400);
+    expect((await call(server, 'POST', `/jobs/${extra.job_id}/cancel`, { token })).status).toBe(404);
+    expect((await call(server, 'GET', '/jobs?kind=test.noop', { token })).status).toBe(400);
   });
 });
 
@@ -234,7 +238,13 @@ describe('job cancellation and recovery', () => {
   it('hands a running job back to the queue when its worker shuts down, without counting the attempt', async () => {
     const { jobs, jobHandlers, config } = server.context;
     const { WorkerPool } = await import('../../src/jobs/worker-pool.js');
-    const queued = await jobs.enqueue('queue.probe', { hold_ms: 600_000 }, { userId: null, projectId: null });
+    // A task of the test's own that holds its worker until it is aborted.
+    jobHandlers.registerExtra(
+      'test.hold',
+      (_job, tools) =>
+        new Promise((_resolve, reject) => tools.signal.addEventListener('abort', () => reject(tools.signal.reason))),
+    );
+    const queued = await jobs.enqueue('test.hold', {}, { userId: null, projectId: null });
     const first = new WorkerPool(jobs, jobHandlers, config.database, server.app.log, 1);
     await first.start();
     let owner: string | null = null;
@@ -331,8 +341,8 @@ describeEachDialect('finishing a job and claiming the next at once', (dialect) =
     try {
       const { jobs } = server.context;
       const owner = { userId: null, projectId: null };
-      const first = await jobs.enqueue('queue.probe', {}, owner);
-      const second = await jobs.enqueue('queue.probe', {}, owner);
+      const first = await jobs.enqueue('test.noop', {}, owner);
+      const second = await jobs.enqueue('test.noop', {}, owner);
       expect((await jobs.claim('w1'))?.job_id).toBe(first.job_id);
 
       const handedOver = await jobs.succeedAndClaim(first.job_id, 'w1', { ok: true });

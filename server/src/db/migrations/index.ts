@@ -7,6 +7,7 @@ import * as deltaSources from './0005_delta_sources.js';
 import * as jobs from './0006_jobs.js';
 import * as dashboards from './0007_dashboards.js';
 import * as queue from './0008_queue.js';
+import * as dropQueueProbe from './0009_drop_queue_probe.js';
 
 /** Every migration, in order. Bundled as modules so the built server needs no migrations folder. */
 const migrations: Record<string, Migration> = {
@@ -18,6 +19,7 @@ const migrations: Record<string, Migration> = {
   '0006_jobs': jobs,
   '0007_dashboards': dashboards,
   '0008_queue': queue,
+  '0009_drop_queue_probe': dropQueueProbe,
 };
 
 export const migrationProvider: MigrationProvider = {
