@@ -3,6 +3,7 @@ export * from './auth.js';
 export * from './capabilities.js';
 export * from './dashboards.js';
 export * from './jobs.js';
+export * from './maintenance.js';
 export * from './pagination.js';
 export * from './problem.js';
 export * from './project-definition.js';

@@ -27,10 +27,13 @@ import { API_PREFIX } from './http/prefix.js';
 import { IngestionService } from './ingestion/service.js';
 import { JobHandlers } from './jobs/handlers.js';
 import { JobQueue } from './jobs/queue.js';
+import { StoragePurger } from './maintenance/owned-storage.js';
+import { StorageVacuum } from './maintenance/storage-vacuum.js';
 import { ProjectDefinitions } from './projects/definition-service.js';
 import { JoinsService } from './projects/joins.js';
 import { ProjectsService } from './projects/service.js';
 import { openStorage } from './storage/index.js';
+import { tableRoot } from './storage/layout.js';
 import type { ObjectStorage } from './storage/storage.js';
 import { UsersService } from './users/service.js';
 import { WorkflowsService } from './workflows/service.js';
@@ -67,6 +70,9 @@ export interface AppContext {
   jobHandlers: JobHandlers;
   ingestion: IngestionService;
   dashboards: DashboardsService;
+  /** Deletes the storage of deleted rows. */
+  purger: StoragePurger;
+  vacuum: StorageVacuum;
   /** The Delta table holding a data collection's rows. */
   tableOf(dataCollectionId: string): DeltaTable;
   /** Releases the database, DuckDB and the local file cache. */
@@ -121,12 +127,6 @@ export async function createContext(config: Config): Promise<AppContext> {
             tickets,
             audit,
           );
-    const projects = new ProjectsService(database);
-    const workflows = new WorkflowsService(database, config, projects);
-    const dataCollections = new DataCollectionsService(database, workflows);
-    const temporaryUsers = new TemporaryUsers(database.db, sessions, audit, config.auth.temporaryUserExpiryHours);
-    // A temporary user's projects go with them, unless someone else co-owns them.
-    temporaryUsers.ownedDataCleaners.push((trx, userId) => projects.deleteSolelyOwnedBy(trx, userId));
     const storage = openStorage(config);
     duckdb = await DuckDB.open({
       tempDirectory: join(config.dataDir, 'tmp', 'duckdb'),
@@ -139,6 +139,17 @@ export async function createContext(config: Config): Promise<AppContext> {
     const delta = createDeltaEngine({ storage, duckdb, cache, tempDirectory: join(config.dataDir, 'tmp') });
     const snapshots = new SnapshotCache(storage);
     const claims = KyselyCommitClaims.over(database.db);
+    const purger = new StoragePurger(storage, delta.files, claims);
+    const projects = new ProjectsService(database, purger);
+    const workflows = new WorkflowsService(database, config, projects, purger);
+    const dataCollections = new DataCollectionsService(database, workflows, purger);
+    const temporaryUsers = new TemporaryUsers(database.db, sessions, audit, config.auth.temporaryUserExpiryHours);
+    // A temporary user's projects go with them, unless someone else co-owns them; their storage
+    // once the user's removal has committed.
+    temporaryUsers.ownedDataCleaners.push(async (trx, userId) => {
+      const owned = await projects.deleteSolelyOwnedBy(trx, userId);
+      return () => purger.purge(owned);
+    });
     const openedDuckdb = duckdb;
     const jobs = new JobQueue(database);
     const upserts = new UpsertService(database, config, dataCollections, delta, (id) => tableOf(id));
@@ -158,7 +169,7 @@ export async function createContext(config: Config): Promise<AppContext> {
       })
       .register('project.ingest', (job, tools) => ingestion.execute((job.payload as { run_id: string }).run_id, tools));
     const tableOf = (dataCollectionId: string) =>
-      new DeltaTable(delta, claims, dataCollectionId, `deltatables/${dataCollectionId}`);
+      new DeltaTable(delta, claims, dataCollectionId, tableRoot(dataCollectionId));
     const dashboards = new DashboardsService(
       database,
       projects,
@@ -192,6 +203,8 @@ export async function createContext(config: Config): Promise<AppContext> {
       snapshots,
       files: new FilesService(database, config, storage, workflows, dataCollections),
       tableOf,
+      purger,
+      vacuum: new StorageVacuum(database.db, purger, tableOf, config.vacuum.retentionHours),
       joins: new JoinsService(database, projects),
       upserts,
       jobs,

@@ -7,8 +7,11 @@ import { isoAfterSeconds, isoNow } from '../db/time.js';
 import { normalizeEmail } from '../users/repository.js';
 import type { SessionService } from './session-service.js';
 
-/** Removes what a user owns before the user row goes; resources register one as they arrive. */
-export type OwnedDataCleaner = (trx: Transaction<Tables>, userId: string) => Promise<void>;
+/**
+ * Removes what a user owns before the user row goes; resources register one as they arrive. It
+ * may answer work to do once the removal has committed (deleting storage), never before.
+ */
+export type OwnedDataCleaner = (trx: Transaction<Tables>, userId: string) => Promise<undefined | (() => Promise<void>)>;
 
 const CLEANUP_BATCH = 100;
 
@@ -70,8 +73,12 @@ export class TemporaryUsers {
         .execute();
       let removedInBatch = 0;
       for (const user of expired) {
+        const afterCommit: (() => Promise<void>)[] = [];
         const deleted = await this.db.transaction().execute(async (trx) => {
-          for (const clean of this.ownedDataCleaners) await clean(trx, user.id);
+          for (const clean of this.ownedDataCleaners) {
+            const then = await clean(trx, user.id);
+            if (then !== undefined) afterCommit.push(then);
+          }
           const result = await trx
             .deleteFrom('users')
             .where('id', '=', user.id)
@@ -85,6 +92,8 @@ export class TemporaryUsers {
           );
           return true;
         });
+        // The transaction committed, whether or not this replica was the one to remove the user.
+        for (const then of afterCommit) await then();
         if (deleted) removedInBatch++;
       }
       removed += removedInBatch;

@@ -44,6 +44,11 @@ const envSchema = z.object({
   SERVICE_JOBS_ENABLED: envBoolean.optional(),
   SERVICE_JOBS_WORKERS: envInteger(0, 64).optional(),
   SERVICE_DELTATABLES_ASYNC_UPSERT_ENABLED: envBoolean.optional(),
+  // Vacuum's age threshold is what keeps the files of a write in progress (engine/delta/vacuum.ts):
+  // below an hour, a long upsert could outlast it.
+  SERVICE_DELTATABLES_VACUUM_RETENTION_HOURS: envPositiveNumber
+    .refine((value) => value >= 1, 'must be at least 1 (hour): a write in progress must never look abandoned')
+    .optional(),
   SERVICE_INGESTION_BROWSER_TRIGGER_ENABLED: envBoolean.optional(),
   SERVICE_INGESTION_ALLOWED_ROOTS: envNonEmptyList.optional(),
   SERVICE_UPLOAD_MAX_BYTES: envInteger(1, Number.MAX_SAFE_INTEGER).optional(),
@@ -118,6 +123,8 @@ export interface Config {
     forcePathStyle: boolean;
   };
   jobs: { enabled: boolean; workers: number; asyncUpsert: boolean };
+  /** `POST /internal/vacuum`: how long removed table files (time travel) and unreferenced files stay. */
+  vacuum: { retentionHours: number };
   ingestion: { browserTrigger: boolean; allowedRoots: string[] };
   uploadMaxBytes: number;
   /** `memoryLimitBytes`: DuckDB's `memory_limit`; beyond it, statements spill to `<dataDir>/tmp/duckdb`. Null: DuckDB's default, 80% of RAM. */
@@ -329,6 +336,7 @@ function buildConfig(env: Env, unknownSettings: string[], cwd: string): Config {
       workers: env.SERVICE_JOBS_WORKERS ?? 2,
       asyncUpsert: jobsEnabled && (env.SERVICE_DELTATABLES_ASYNC_UPSERT_ENABLED ?? true),
     },
+    vacuum: { retentionHours: env.SERVICE_DELTATABLES_VACUUM_RETENTION_HOURS ?? 168 },
     ingestion: {
       browserTrigger: jobsEnabled && (env.SERVICE_INGESTION_BROWSER_TRIGGER_ENABLED ?? true),
       allowedRoots: (env.SERVICE_INGESTION_ALLOWED_ROOTS ?? [resolve(dataDir, 'imports')]).map((root) =>

@@ -7,6 +7,7 @@ import { paginate } from '../db/paginate.js';
 import type { DataCollectionsTable, Tables, WorkflowsTable } from '../db/tables.js';
 import { isoNow } from '../db/time.js';
 import { DomainError, notFound } from '../errors.js';
+import type { StoragePurger } from '../maintenance/owned-storage.js';
 import type { Actor } from '../policy/actor.js';
 import type { ResourceAction } from '../policy/policy.js';
 import { presentDataCollection, presentFile } from '../workflows/presenters.js';
@@ -40,6 +41,7 @@ export class DataCollectionsService {
   constructor(
     private readonly database: Database,
     private readonly workflows: WorkflowsService,
+    private readonly purger: StoragePurger,
   ) {}
 
   /** Loads a data collection with its workflow and checks `action` on the project. */
@@ -134,6 +136,8 @@ export class DataCollectionsService {
   async delete(actor: Actor, dataCollectionId: string): Promise<void> {
     await this.access(actor, dataCollectionId, 'resource.edit');
     await this.database.db.deleteFrom('data_collections').where('id', '=', dataCollectionId).execute();
+    // Its table, now that no row names it (the uploads belong to the workflow's runs and stay).
+    await this.purger.purge({ uploadKeys: [], tableIds: [dataCollectionId] });
   }
 
   /** Registered files of the workflow's runs whose path matches the collection's pattern. */

@@ -25,11 +25,14 @@ export interface LocalFileCacheOptions {
 }
 
 interface Entry {
+  key: string;
   path: string;
   size: number;
   pins: number;
   /** Resolves once the file is complete; rejects when the download failed. */
   ready: Promise<void>;
+  /** Discarded while pinned: the file goes when the last lease lets go. */
+  discarded: boolean;
 }
 
 /**
@@ -63,7 +66,10 @@ export class LocalFileCache {
     const release = () => {
       if (released) return;
       released = true;
-      for (const entry of pinned) entry.pins -= 1;
+      for (const entry of pinned) {
+        entry.pins -= 1;
+        if (entry.discarded && entry.pins === 0) void removeFile(entry);
+      }
       this.evict();
     };
     try {
@@ -87,7 +93,14 @@ export class LocalFileCache {
     }
     const name = createHash('sha256').update(id).digest('hex').slice(0, 40) + safeExtension(object.key);
     const path = join(this.options.directory, name);
-    const entry: Entry = { path, size: object.size, pins: 1, ready: Promise.resolve() };
+    const entry: Entry = {
+      key: object.key,
+      path,
+      size: object.size,
+      pins: 1,
+      ready: Promise.resolve(),
+      discarded: false,
+    };
     entry.ready = this.download(storage, object, path).catch(async (error: unknown) => {
       if (this.entries.get(id) === entry) {
         this.entries.delete(id);
@@ -130,6 +143,22 @@ export class LocalFileCache {
     }
   }
 
+  /**
+   * Drops the copies of the objects `matches` picks (their objects were deleted, e.g. with their
+   * project), so no local copy outlives them; a copy a query still reads goes when it is released.
+   */
+  async discard(matches: (key: string) => boolean): Promise<void> {
+    const removals: Promise<void>[] = [];
+    for (const [id, entry] of this.entries) {
+      if (!matches(entry.key)) continue;
+      this.entries.delete(id);
+      this.bytes -= entry.size;
+      entry.discarded = true;
+      if (entry.pins === 0) removals.push(removeFile(entry));
+    }
+    await Promise.all(removals);
+  }
+
   /** Forgets every unpinned file. */
   async clear(): Promise<void> {
     const removals: Promise<void>[] = [];
@@ -141,6 +170,11 @@ export class LocalFileCache {
     }
     await Promise.all(removals);
   }
+}
+
+/** Deletes a settled entry's file (a failed download left none). */
+function removeFile(entry: Entry): Promise<void> {
+  return entry.ready.then(() => rm(entry.path, { force: true })).catch(() => undefined);
 }
 
 function safeExtension(key: string): string {

@@ -29,4 +29,9 @@ export class ObjectFiles {
     const paths = direct.map((path) => path ?? lease.paths[next++]!);
     return { paths, release: () => lease.release() };
   }
+
+  /** Forgets local copies of deleted objects (see `LocalFileCache.discard`); local storage has none. */
+  async discard(matches: (key: string) => boolean): Promise<void> {
+    await this.cache?.discard(matches);
+  }
 }

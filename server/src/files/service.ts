@@ -11,6 +11,7 @@ import { isoNow } from '../db/time.js';
 import { DomainError, notFound } from '../errors.js';
 import { realPathInsideRoots } from '../ingestion/scan-fs.js';
 import type { Actor } from '../policy/actor.js';
+import { uploadKey } from '../storage/layout.js';
 import type { ObjectStorage } from '../storage/storage.js';
 import { presentFile } from '../workflows/presenters.js';
 import { registerRun } from '../workflows/runs.js';
@@ -50,7 +51,7 @@ export class FilesService {
       ]);
     }
     const fileId = uuidv7();
-    const key = `files/${fileId}`;
+    const key = uploadKey(fileId);
     const hashing = new HashingStream(this.config.uploadMaxBytes);
     const stored = this.storage.put(key, hashing);
     try {

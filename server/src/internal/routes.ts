@@ -1,3 +1,4 @@
+import { vacuumAnswerSchema, vacuumRequestSchema } from '@service/common';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import type { AppContext } from '../context.js';
@@ -17,6 +18,20 @@ export function internalRoutes(context: AppContext, internalKey: string): Fastif
         },
       },
       async () => ({ removed_temporary_users: await context.temporaryUsers.removeExpired() }),
+    );
+    app.post(
+      '/internal/vacuum',
+      {
+        schema: {
+          tags: ['operations'],
+          summary:
+            'Vacuum every Delta table and remove storage whose owner was deleted, older than the retention (X-Internal-Key)',
+          // Without a body, Fastify hands the schema null.
+          body: vacuumRequestSchema.nullish(),
+          response: { 200: vacuumAnswerSchema },
+        },
+      },
+      async (request) => context.vacuum.run({ dryRun: request.body?.dry_run === true }),
     );
   };
 }

@@ -6,6 +6,7 @@ import { isUniqueViolation } from '../db/errors.js';
 import type { Tables } from '../db/tables.js';
 import { isoNow } from '../db/time.js';
 import { DomainError, notFound } from '../errors.js';
+import { type OwnedStorage, ownedStorage, type StoragePurger } from '../maintenance/owned-storage.js';
 import type { Actor, UserActor } from '../policy/actor.js';
 import { authorize, type ResourceAction } from '../policy/policy.js';
 import { resolveMembers } from '../sharing/members.js';
@@ -18,7 +19,10 @@ const nameTaken = () => new DomainError('name_taken', 'you already have a projec
 export class ProjectsService {
   readonly repository: ProjectsRepository;
 
-  constructor(private readonly database: Database) {
+  constructor(
+    private readonly database: Database,
+    private readonly purger: StoragePurger,
+  ) {
     this.repository = new ProjectsRepository(database.db);
   }
 
@@ -133,7 +137,12 @@ export class ProjectsService {
 
   async delete(actor: Actor, projectId: string): Promise<void> {
     await this.access(actor, projectId, 'resource.delete');
-    await this.database.db.deleteFrom('projects').where('id', '=', projectId).execute();
+    const owned = await this.database.db.transaction().execute(async (trx) => {
+      const storage = await ownedStorage(trx, { projects: [projectId] });
+      await trx.deleteFrom('projects').where('id', '=', projectId).execute();
+      return storage;
+    });
+    await this.purger.purge(owned);
   }
 
   /** The project a definition names, among those the actor created. */
@@ -147,15 +156,19 @@ export class ProjectsService {
     return row?.id;
   }
 
-  /** Deletes the projects whose only owner is this user (used when a temporary user expires). */
-  async deleteSolelyOwnedBy(db: Kysely<Tables>, userId: string): Promise<void> {
-    const owned = await db
+  /**
+   * Deletes the projects whose only owner is this user (used when a temporary user expires);
+   * answers their storage, for the caller to purge once its transaction has committed.
+   */
+  async deleteSolelyOwnedBy(db: Kysely<Tables>, userId: string): Promise<OwnedStorage> {
+    const doomed: string[] = [];
+    const candidates = await db
       .selectFrom('project_members')
       .select('project_id')
       .where('user_id', '=', userId)
       .where('role', '=', 'owner')
       .execute();
-    for (const { project_id } of owned) {
+    for (const { project_id } of candidates) {
       const otherOwners = await db
         .selectFrom('project_members')
         .select('user_id')
@@ -163,7 +176,11 @@ export class ProjectsService {
         .where('role', '=', 'owner')
         .where('user_id', '!=', userId)
         .executeTakeFirst();
-      if (!otherOwners) await db.deleteFrom('projects').where('id', '=', project_id).execute();
+      if (!otherOwners) doomed.push(project_id);
     }
+    if (doomed.length === 0) return { uploadKeys: [], tableIds: [] };
+    const owned = await ownedStorage(db, { projects: doomed });
+    await db.deleteFrom('projects').where('id', 'in', doomed).execute();
+    return owned;
   }
 }

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { createReadStream, createWriteStream } from 'node:fs';
-import { copyFile, mkdir, readdir, readFile, rename, rm, stat } from 'node:fs/promises';
-import { dirname, join, relative, sep } from 'node:path';
+import { copyFile, mkdir, readdir, readFile, rename, rm, rmdir, stat } from 'node:fs/promises';
+import { dirname, join, relative, resolve, sep } from 'node:path';
 import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { assertSafeKey, ObjectNotFound, type ObjectStorage, type StoredObject } from './storage.js';
@@ -27,8 +27,18 @@ export class LocalStorage implements ObjectStorage {
 
   private async commit(temporary: string, key: string): Promise<{ size: number }> {
     const target = this.path(key);
-    await mkdir(dirname(target), { recursive: true });
-    await rename(temporary, target);
+    for (let attempt = 1; ; attempt++) {
+      try {
+        await mkdir(dirname(target), { recursive: true });
+        await rename(temporary, target);
+        break;
+      } catch (error) {
+        // A delete pruned the directory between mkdir and rename: make it again (unless the
+        // file to move is what is missing).
+        if ((error as NodeJS.ErrnoException).code !== 'ENOENT' || attempt >= 5) throw error;
+        await stat(temporary);
+      }
+    }
     return { size: (await stat(target)).size };
   }
 
@@ -135,6 +145,23 @@ export class LocalStorage implements ObjectStorage {
 
   async delete(keys: string[]): Promise<void> {
     await Promise.all(keys.map((key) => rm(this.path(key), { force: true })));
+    // Directories left empty go too, so a deleted table or project leaves no trace (not even its id).
+    const directories = new Set(keys.map((key) => resolve(dirname(this.path(key)))));
+    for (const directory of [...directories].sort((a, b) => b.length - a.length)) await this.prune(directory);
+  }
+
+  /** Removes `directory` and its parents while they are empty, up to the root. */
+  private async prune(directory: string): Promise<void> {
+    const root = resolve(this.root);
+    for (let current = directory; current.startsWith(root + sep); current = dirname(current)) {
+      try {
+        await rmdir(current);
+      } catch (error) {
+        const code = (error as NodeJS.ErrnoException).code;
+        if (code === 'ENOENT') continue;
+        return;
+      }
+    }
   }
 
   localPath(key: string): string {

@@ -9,6 +9,7 @@ import type { Tables, WorkflowsTable } from '../db/tables.js';
 import { isoNow } from '../db/time.js';
 import { DomainError, notFound } from '../errors.js';
 import { assertLocationsAllowed } from '../ingestion/allowed-roots.js';
+import { ownedStorage, type Scope, type StoragePurger } from '../maintenance/owned-storage.js';
 import type { Actor } from '../policy/actor.js';
 import type { ResourceAction } from '../policy/policy.js';
 import type { ProjectsService } from '../projects/service.js';
@@ -34,7 +35,18 @@ export class WorkflowsService {
     private readonly database: Database,
     private readonly config: Config,
     private readonly projects: ProjectsService,
+    private readonly purger: StoragePurger,
   ) {}
+
+  /** Deletes rows (cascading), then, once that committed, the storage that was theirs. */
+  private async deleteWithStorage(scope: Scope, remove: (trx: Kysely<Tables>) => Promise<unknown>): Promise<void> {
+    const owned = await this.database.db.transaction().execute(async (trx) => {
+      const storage = await ownedStorage(trx, scope);
+      await remove(trx);
+      return storage;
+    });
+    await this.purger.purge(owned);
+  }
 
   /** Loads a workflow and checks `action` on its project. */
   async access(actor: Actor, workflowId: string, action: ResourceAction): Promise<WorkflowsTable> {
@@ -132,7 +144,9 @@ export class WorkflowsService {
 
   async delete(actor: Actor, workflowId: string): Promise<void> {
     await this.access(actor, workflowId, 'resource.edit');
-    await this.database.db.deleteFrom('workflows').where('id', '=', workflowId).execute();
+    await this.deleteWithStorage({ workflows: [workflowId] }, (trx) =>
+      trx.deleteFrom('workflows').where('id', '=', workflowId).execute(),
+    );
   }
 
   async listRunConfigurations(actor: Actor, workflowId: string, query: { limit: number; skip: number }) {
@@ -200,6 +214,6 @@ export class WorkflowsService {
 
   async deleteRun(actor: Actor, runId: string): Promise<void> {
     await this.accessRun(actor, runId, 'resource.edit');
-    await this.database.db.deleteFrom('runs').where('id', '=', runId).execute();
+    await this.deleteWithStorage({ runs: [runId] }, (trx) => trx.deleteFrom('runs').where('id', '=', runId).execute());
   }
 }

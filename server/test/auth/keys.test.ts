@@ -21,9 +21,9 @@ describe('with the keys unset', () => {
         headers: { 'x-provisioning-key': PROVISIONING_KEY },
       });
       expect(provision.status).toBe(404);
-      expect(
-        (await call(server, 'POST', '/internal/cleanup', { headers: { 'x-internal-key': INTERNAL_KEY } })).status,
-      ).toBe(404);
+      for (const path of ['/internal/cleanup', '/internal/vacuum']) {
+        expect((await call(server, 'POST', path, { headers: { 'x-internal-key': INTERNAL_KEY } })).status).toBe(404);
+      }
       expect((await fetch(`${server.url}/metrics`, { headers: { 'x-internal-key': INTERNAL_KEY } })).status).toBe(404);
     } finally {
       await server.stop();
@@ -104,9 +104,11 @@ describeEachDialect('provisioning and internal keys', (dialect) => {
       {} as Record<string, string>,
     ]) {
       expect((await fetch(`${server.url}/metrics`, { headers })).status).toBe(401);
-      const cleanup = await call(server, 'POST', '/internal/cleanup', { headers });
-      expect(cleanup.status).toBe(401);
-      expect(cleanup.body.code).toBe('invalid_key');
+      for (const path of ['/internal/cleanup', '/internal/vacuum']) {
+        const refused = await call(server, 'POST', path, { headers });
+        expect(refused.status).toBe(401);
+        expect(refused.body.code).toBe('invalid_key');
+      }
     }
     const cleanup = await call(server, 'POST', '/internal/cleanup', { headers: { 'x-internal-key': INTERNAL_KEY } });
     expect(cleanup.status).toBe(200);

@@ -26,6 +26,7 @@ describe('configuration', () => {
     expect(config.auth.magicLinkExpiryMinutes).toBe(10);
     expect(config.auth.temporaryUserExpiryHours).toBe(24);
     expect(config.duckdb).toEqual({ memoryLimitBytes: null });
+    expect(config.vacuum).toEqual({ retentionHours: 168 });
   });
 
   it.each([
@@ -55,6 +56,7 @@ describe('configuration', () => {
     });
     expect(config.auth.accessTokenTtlSeconds).toBe(30);
     expect(config.auth.temporaryUserExpiryHours).toBe(1.5);
+    expect(loadConfig({ SERVICE_DELTATABLES_VACUUM_RETENTION_HOURS: '36.5' }).vacuum.retentionHours).toBe(36.5);
   });
 
   it('trusts a session for 2 s by default, never longer than an access token lives, and 0 turns it off', () => {
@@ -91,6 +93,14 @@ describe('configuration', () => {
     [{ SERVICE_DUCKDB_MEMORY_LIMIT: '1024' }, 'SERVICE_DUCKDB_MEMORY_LIMIT: must be a size like 512MiB or 2GB'],
     [{ SERVICE_DUCKDB_MEMORY_LIMIT: '1 GB per query' }, 'SERVICE_DUCKDB_MEMORY_LIMIT: must be a size'],
     [{ SERVICE_DUCKDB_MEMORY_LIMIT: '10MiB' }, 'at least 64 MiB (got "10MiB")'],
+    [
+      { SERVICE_DELTATABLES_VACUUM_RETENTION_HOURS: '0.5' },
+      'SERVICE_DELTATABLES_VACUUM_RETENTION_HOURS: must be at least 1 (hour)',
+    ],
+    [
+      { SERVICE_DELTATABLES_VACUUM_RETENTION_HOURS: 'a week' },
+      'SERVICE_DELTATABLES_VACUUM_RETENTION_HOURS: must be a positive number',
+    ],
   ])('refuses %o with one line naming the variable', (env, expected) => {
     const message = failure(env);
     expect(message).toContain(expected);

@@ -45,6 +45,25 @@ afterEach(async () => {
 const ref = (name: string) => ({ key: `objects/${name}.parquet`, size: 100 });
 
 describe('LocalFileCache', () => {
+  it('discards copies of deleted objects, a leased one once it is released', async () => {
+    const cache = await LocalFileCache.open({ directory: join(dir, 'cache'), maxBytes: 1000 });
+    const held = await cache.acquire(remote, [ref('a')]);
+    (await cache.acquire(remote, [ref('b'), ref('c')])).release();
+    expect((await readdir(join(dir, 'cache'))).length).toBe(3);
+
+    await cache.discard((key) => key !== 'objects/c.parquet');
+    // b went at once; a is still being read, so it stays until released.
+    expect((await readdir(join(dir, 'cache'))).length).toBe(2);
+    expect(await readFile(held.paths[0]!, 'utf8')).toBe('a'.repeat(100));
+    expect(cache.size).toBe(100);
+    held.release();
+    await expect.poll(async () => (await readdir(join(dir, 'cache'))).length).toBe(1);
+
+    // A discarded object is fetched again if asked for (here it still exists).
+    (await cache.acquire(remote, [ref('b')])).release();
+    expect(gets.filter((key) => key === 'objects/b.parquet')).toHaveLength(2);
+  });
+
   it('downloads once and serves the local copy after', async () => {
     const cache = await LocalFileCache.open({ directory: join(dir, 'cache'), maxBytes: 1000 });
     const first = await cache.acquire(remote, [ref('a'), ref('b')]);

@@ -165,6 +165,10 @@ const rows: Record<string, Row> = {
     request: async () => ({ path: '/internal/cleanup' }),
     expected: anyone(401),
   },
+  'POST /service/api/v1/internal/vacuum': {
+    request: async () => ({ path: '/internal/vacuum' }),
+    expected: anyone(401),
+  },
   'GET /metrics': { request: async () => ({ path: '/metrics' }), expected: anyone(401) },
 
   'GET /service/api/v1/projects': {

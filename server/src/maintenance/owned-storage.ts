@@ -1,0 +1,114 @@
+import type { Kysely } from 'kysely';
+import type { Tables } from '../db/tables.js';
+import type { CommitClaims } from '../engine/delta/commit-claims.js';
+import type { ObjectFiles } from '../engine/object-files.js';
+import { tableRoot } from '../storage/layout.js';
+import type { ObjectStorage, StoredObject } from '../storage/storage.js';
+
+/** Storage that belonged to database rows about to be deleted: uploads and Delta tables. */
+export interface OwnedStorage {
+  uploadKeys: string[];
+  /** Data collection ids; each owns the table under `tableRoot(id)`. */
+  tableIds: string[];
+}
+
+/** Some of the ids the `in` lists of one query take (well under any database's parameter limit). */
+const CHUNK = 500;
+
+function chunks<T>(items: readonly T[]): T[][] {
+  const result: T[][] = [];
+  for (let start = 0; start < items.length; start += CHUNK) result.push(items.slice(start, start + CHUNK));
+  return result;
+}
+
+export type Scope =
+  | { projects: string[] }
+  | { workflows: string[] }
+  | { dataCollections: string[] }
+  | { runs: string[] };
+
+/**
+ * The storage of projects, workflows, data collections or runs (and of everything below them that
+ * the database's cascades would delete with them). Read it in the transaction that deletes them.
+ */
+export async function ownedStorage(db: Kysely<Tables>, scope: Scope): Promise<OwnedStorage> {
+  let workflowIds: string[] = [];
+  let runIds: string[] = [];
+  let tableIds: string[] = [];
+  if ('projects' in scope) {
+    for (const ids of chunks(scope.projects)) {
+      const rows = await db.selectFrom('workflows').select('id').where('project_id', 'in', ids).execute();
+      workflowIds.push(...rows.map((row) => row.id));
+    }
+  } else if ('workflows' in scope) {
+    workflowIds = scope.workflows;
+  } else if ('dataCollections' in scope) {
+    tableIds = scope.dataCollections;
+  } else {
+    runIds = scope.runs;
+  }
+  for (const ids of chunks(workflowIds)) {
+    const collections = await db.selectFrom('data_collections').select('id').where('workflow_id', 'in', ids).execute();
+    tableIds.push(...collections.map((row) => row.id));
+    const runs = await db.selectFrom('runs').select('id').where('workflow_id', 'in', ids).execute();
+    runIds.push(...runs.map((row) => row.id));
+  }
+  const uploadKeys: string[] = [];
+  for (const ids of chunks(runIds)) {
+    const files = await db
+      .selectFrom('files')
+      .select('storage_key')
+      .where('run_id', 'in', ids)
+      .where('storage_key', 'is not', null)
+      .execute();
+    for (const file of files) if (file.storage_key !== null) uploadKeys.push(file.storage_key);
+  }
+  return { uploadKeys, tableIds };
+}
+
+export interface PurgeLog {
+  warn(details: Record<string, unknown>, message: string): void;
+}
+
+/**
+ * Deletes storage whose rows are gone: called after the deleting transaction committed, never
+ * before (a rolled-back delete must leave the data). Idempotent: absent objects are skipped, so a
+ * repeat, or vacuum later, finishes what a failure interrupted. A failure is logged, not thrown:
+ * the rows are already gone, and vacuum collects objects whose owner row no longer exists.
+ */
+export class StoragePurger {
+  log: PurgeLog | null = null;
+
+  constructor(
+    readonly storage: ObjectStorage,
+    readonly files: ObjectFiles,
+    private readonly claims: CommitClaims,
+  ) {}
+
+  async purge(owned: OwnedStorage): Promise<void> {
+    const roots = owned.tableIds.map((id) => `${tableRoot(id)}/`);
+    const uploads = new Set(owned.uploadKeys);
+    try {
+      for (const keys of chunks(owned.uploadKeys)) await this.storage.delete(keys);
+      for (const id of owned.tableIds) await this.dropTable(id);
+    } catch (error) {
+      this.log?.warn(
+        { err: error, tables: owned.tableIds.length, uploads: owned.uploadKeys.length },
+        'deleting the storage of deleted rows failed; POST /internal/vacuum removes what is left',
+      );
+    } finally {
+      // Local copies of remote objects go too (this process's; see docs/data.md for the others).
+      await this.files.discard((key) => uploads.has(key) || roots.some((root) => key.startsWith(root)));
+    }
+  }
+
+  /** Every object of a data collection's table, and its commit claims. */
+  async dropTable(dataCollectionId: string, options: { dryRun?: boolean } = {}): Promise<StoredObject[]> {
+    const objects: StoredObject[] = [];
+    for await (const object of this.storage.list(`${tableRoot(dataCollectionId)}/`)) objects.push(object);
+    if (options.dryRun) return objects;
+    for (const batch of chunks(objects)) await this.storage.delete(batch.map((object) => object.key));
+    await this.claims.forget(dataCollectionId);
+    return objects;
+  }
+}

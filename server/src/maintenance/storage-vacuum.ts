@@ -1,0 +1,136 @@
+import { VACUUM_LISTED_KEYS, type VacuumAnswer } from '@service/common';
+import type { Kysely } from 'kysely';
+import type { Tables } from '../db/tables.js';
+import type { DeltaTable } from '../engine/delta/table.js';
+import { TABLES_PREFIX, UPLOADS_PREFIX } from '../storage/layout.js';
+import type { StoredObject } from '../storage/storage.js';
+import type { StoragePurger } from './owned-storage.js';
+
+const HOUR = 60 * 60 * 1000;
+const CHUNK = 500;
+
+export interface VacuumRunOptions {
+  dryRun?: boolean;
+  /** The clock (ms); now by default. */
+  now?: number;
+}
+
+/**
+ * `POST /internal/vacuum`: vacuums every data collection's Delta table, and removes what deleted
+ * rows left in storage. Safe to run on several replicas at once (deleting is idempotent) and
+ * beside writers (see the comments on each part).
+ */
+export class StorageVacuum {
+  constructor(
+    private readonly db: Kysely<Tables>,
+    private readonly purger: StoragePurger,
+    private readonly tableOf: (dataCollectionId: string) => DeltaTable,
+    readonly retentionHours: number,
+  ) {}
+
+  async run(options: VacuumRunOptions = {}): Promise<VacuumAnswer> {
+    const dryRun = options.dryRun === true;
+    const now = options.now ?? Date.now();
+    const retentionMs = this.retentionHours * HOUR;
+    const removed: StoredObject[] = [];
+    const answer: VacuumAnswer = {
+      dry_run: dryRun,
+      retention_hours: this.retentionHours,
+      tables_vacuumed: 0,
+      removed_data_files: 0,
+      removed_tables: 0,
+      removed_uploads: 0,
+      removed_objects: 0,
+      removed_bytes: 0,
+      removed_keys: [],
+      removed_keys_truncated: false,
+      failures: [],
+    };
+    const fail = (target: string, error: unknown) =>
+      answer.failures.push({ target, message: error instanceof Error ? error.message : String(error) });
+
+    // Storage is listed before the database is asked who owns what: a collection's row exists
+    // before anything is written under its table, so an object listed here whose row is missing
+    // afterwards belongs to a deleted collection, never to one being created meanwhile.
+    const tables = new Map<string, StoredObject[]>();
+    for await (const object of this.purger.storage.list(TABLES_PREFIX)) {
+      const id = object.key.slice(TABLES_PREFIX.length).split('/')[0]!;
+      if (id === object.key.slice(TABLES_PREFIX.length)) continue;
+      const objects = tables.get(id) ?? [];
+      objects.push(object);
+      tables.set(id, objects);
+    }
+    const living = await this.existing([...tables.keys()], (ids) =>
+      this.db.selectFrom('data_collections').select('id as value').where('id', 'in', ids).execute(),
+    );
+    for (const [id, objects] of tables) {
+      try {
+        if (living.has(id)) {
+          const result = await this.tableOf(id).vacuum({ retentionMs, now, dryRun });
+          const sizes = new Map(objects.map((object) => [object.key, object]));
+          answer.tables_vacuumed += 1;
+          answer.removed_data_files += result.deleted.length;
+          for (const key of result.deleted) removed.push(sizes.get(key) ?? { key, size: 0, modifiedAt: new Date(now) });
+        } else {
+          // The collection is gone, so are its readers: no retention to keep, whatever the age.
+          removed.push(...(await this.purger.dropTable(id, { dryRun })));
+          answer.removed_tables += 1;
+        }
+      } catch (error) {
+        fail(`deltatables/${id}`, error);
+      }
+    }
+    if (!dryRun) {
+      // Claims of tables whose collection is gone (a table never written has no objects to find).
+      await this.db
+        .deleteFrom('delta_commits')
+        .where('table_id', 'not in', (eb) => eb.selectFrom('data_collections').select('id'))
+        .execute();
+    }
+
+    // An upload is stored before its file record is written, so an unnamed upload may be one in
+    // flight: only those older than the retention go.
+    const uploads: StoredObject[] = [];
+    for await (const object of this.purger.storage.list(UPLOADS_PREFIX)) {
+      if (object.modifiedAt.getTime() < now - retentionMs) uploads.push(object);
+    }
+    const named = await this.existing(
+      uploads.map((object) => object.key),
+      (keys) => this.db.selectFrom('files').select('storage_key as value').where('storage_key', 'in', keys).execute(),
+    );
+    const orphans = uploads.filter((object) => !named.has(object.key));
+    try {
+      if (!dryRun) {
+        for (let start = 0; start < orphans.length; start += CHUNK) {
+          await this.purger.storage.delete(orphans.slice(start, start + CHUNK).map((object) => object.key));
+        }
+      }
+      answer.removed_uploads = orphans.length;
+      removed.push(...orphans);
+    } catch (error) {
+      fail(UPLOADS_PREFIX, error);
+    }
+
+    if (!dryRun) {
+      const gone = new Set(removed.map((object) => object.key));
+      await this.purger.files.discard((key) => gone.has(key));
+    }
+    answer.removed_objects = removed.length;
+    answer.removed_bytes = removed.reduce((total, object) => total + object.size, 0);
+    answer.removed_keys = removed.slice(0, VACUUM_LISTED_KEYS).map((object) => object.key);
+    answer.removed_keys_truncated = removed.length > VACUUM_LISTED_KEYS;
+    return answer;
+  }
+
+  /** Which of `values` the query finds, asked in chunks. */
+  private async existing(
+    values: string[],
+    query: (chunk: string[]) => Promise<{ value: string | null }[]>,
+  ): Promise<Set<string>> {
+    const found = new Set<string>();
+    for (let start = 0; start < values.length; start += CHUNK) {
+      for (const row of await query(values.slice(start, start + CHUNK))) if (row.value !== null) found.add(row.value);
+    }
+    return found;
+  }
+}

@@ -1,0 +1,16 @@
+/**
+ * Where things live in object storage. Vacuum walks these prefixes to find objects whose owner
+ * (a data collection, a file record) no longer exists, so every writer must use them.
+ */
+export const TABLES_PREFIX = 'deltatables/';
+export const UPLOADS_PREFIX = 'files/';
+
+/** The Delta table of a data collection. */
+export function tableRoot(dataCollectionId: string): string {
+  return `${TABLES_PREFIX}${dataCollectionId}`;
+}
+
+/** The stored content of an uploaded file. */
+export function uploadKey(fileId: string): string {
+  return `${UPLOADS_PREFIX}${fileId}`;
+}
