@@ -2,6 +2,7 @@ export * from './audit.js';
 export * from './auth.js';
 export * from './capabilities.js';
 export * from './dashboards.js';
+export * from './file-pattern.js';
 export * from './jobs.js';
 export * from './maintenance.js';
 export * from './pagination.js';

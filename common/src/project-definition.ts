@@ -10,7 +10,9 @@ export const dataCollectionDefinitionSchema = z.strictObject({
     .string()
     .min(1)
     .max(1000)
-    .describe('ECMAScript regex, full match on the path relative to the run folder; named groups become columns'),
+    .describe(
+      'RE2 regex (linear-time matching), full match on the path relative to the run folder; named groups become columns',
+    ),
   format: formatSchema,
   read_options: readOptionsSchema.optional(),
   keys: z.array(z.string().min(1).max(200)).min(1).max(20).optional(),

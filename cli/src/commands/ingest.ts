@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import { createReadStream, openAsBlob } from 'node:fs';
 import { open, readdir, readFile, stat } from 'node:fs/promises';
 import { basename, join, relative, sep } from 'node:path';
+import { compileFilePattern } from '@service/common';
 import { API_PREFIX } from '@service/server';
 import { Command } from 'commander';
 import { parse, stringify } from 'yaml';
@@ -173,7 +174,7 @@ project.yaml, upload refused, ingestion failed, dashboard refused); 2 wrong comm
               workflows?: { data_location?: { structure?: string; runs_regex?: string } }[];
             });
       const location = definition?.workflows?.[0]?.data_location;
-      const runsRegex = location?.structure === 'runs' ? new RegExp(location.runs_regex ?? '', 'u') : null;
+      const runsRegex = location?.structure === 'runs' ? compileFilePattern(location.runs_regex ?? '', 'search') : null;
 
       const files: LocalFile[] = [];
       for await (const absolute of walk(resultsDir)) {
@@ -209,9 +210,7 @@ project.yaml, upload refused, ingestion failed, dashboard refused); 2 wrong comm
       ).flatMap((page) => page.items);
 
       const matched = files.flatMap((file) => {
-        const collection = collections.find((candidate) =>
-          new RegExp(`^(?:${candidate.pattern})$`, 'u').test(file.path),
-        );
+        const collection = collections.find((candidate) => compileFilePattern(candidate.pattern).test(file.path));
         return collection ? [{ file, collection }] : [];
       });
       const sizes = await Promise.all(matched.map(({ file }) => stat(file.absolute).then((info) => info.size)));

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { mkdir, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Config } from '../config/config.js';
-import { compilePattern, patternColumns } from '../datacollections/pattern.js';
+import { compilePattern } from '../datacollections/pattern.js';
 import type { DataCollectionsService } from '../datacollections/service.js';
 import type { Database } from '../db/database.js';
 import type { DataCollectionsTable, FilesTable } from '../db/tables.js';
@@ -368,7 +368,7 @@ export class UpsertService {
     signal?: AbortSignal,
   ): Promise<Source[]> {
     const pattern = compilePattern(collection.pattern);
-    const groups = patternColumns(pattern);
+    const groups = pattern.columns;
     const options = JSON.parse(collection.read_options) as ReadOptions;
     const sources: Source[] = [];
     for (const [index, file] of files.entries()) {
@@ -376,7 +376,7 @@ export class UpsertService {
       if (file.size === 0) continue; // An empty file holds no rows (and no columns).
       const localPath = await this.localPathOf(file, leases);
       names.set(localPath, file.path);
-      const values = pattern.exec(file.path)?.groups ?? {};
+      const values = pattern.match(file.path) ?? {};
       const extra = [
         `${quoteString(file.run_id)} AS ${quoteIdentifier(RUN_ID)}`,
         ...groups.map(

@@ -1,7 +1,7 @@
 import type { Dirent } from 'node:fs';
 import { readdir, realpath, stat } from 'node:fs/promises';
 import { basename, join, resolve } from 'node:path';
-import { type DataLocation, dataLocationSchema } from '@service/common';
+import { compileFilePattern, type DataLocation, dataLocationSchema, type FilePattern } from '@service/common';
 import { v7 as uuidv7 } from 'uuid';
 import type { Database } from '../db/database.js';
 import type { FilesTable, WorkflowsTable } from '../db/tables.js';
@@ -101,9 +101,9 @@ export async function scanWorkflow(
   const roots = await realRoots(allowedRoots);
 
   progress('finding runs', null);
-  let runsRegex: RegExp;
+  let runsRegex: FilePattern;
   try {
-    runsRegex = new RegExp(dataLocation.runs_regex ?? '', 'u');
+    runsRegex = compileFilePattern(dataLocation.runs_regex ?? '', 'search');
   } catch {
     for (const location of dataLocation.locations)
       summary.errors.push({ location, message: 'runs_regex is not a valid regular expression' });
@@ -214,7 +214,7 @@ async function checkLocation(
 async function findRuns(
   location: { logical: string; real: string },
   dataLocation: DataLocation,
-  runsRegex: RegExp,
+  runsRegex: FilePattern,
   roots: readonly string[],
   summary: ScanSummary,
 ): Promise<RunFolder[] | null> {

@@ -1,5 +1,5 @@
 import type { ProjectDefinition } from '@service/common';
-import { compilePattern } from '../datacollections/pattern.js';
+import { compilePattern, compileRunsRegex } from '../datacollections/pattern.js';
 import { DomainError, type FieldProblem } from '../errors.js';
 import { isInsideAllowedRoots } from '../ingestion/allowed-roots.js';
 import { parseProjectDefinition } from './definition-parser.js';
@@ -56,9 +56,9 @@ function semanticProblems(definition: ProjectDefinition): FieldProblem[] {
     const runsRegex = workflow.data_location?.runs_regex;
     if (runsRegex !== undefined) {
       try {
-        new RegExp(runsRegex, 'u');
+        compileRunsRegex(runsRegex, `${at}.data_location.runs_regex`);
       } catch (error) {
-        problems.push({ path: `${at}.data_location.runs_regex`, message: (error as Error).message });
+        problems.push(...(error instanceof DomainError ? (error.errors ?? []) : []));
       }
     }
     workflow.data_collections.forEach((collection, c) => {

@@ -2,6 +2,7 @@ import type { DataLocation } from '@service/common';
 import type { Kysely } from 'kysely';
 import { v7 as uuidv7 } from 'uuid';
 import type { Config } from '../config/config.js';
+import { compileRunsRegex } from '../datacollections/pattern.js';
 import type { Database } from '../db/database.js';
 import { isUniqueViolation } from '../db/errors.js';
 import { paginate } from '../db/paginate.js';
@@ -63,15 +64,7 @@ export class WorkflowsService {
   validateLocation(dataLocation: DataLocation | null | undefined, pathPrefix: string): void {
     if (!dataLocation) return;
     assertLocationsAllowed(dataLocation.locations, this.config.ingestion.allowedRoots, `${pathPrefix}.locations`);
-    if (dataLocation.runs_regex !== undefined) {
-      try {
-        new RegExp(dataLocation.runs_regex, 'u');
-      } catch (error) {
-        throw new DomainError('validation_failed', 'runs_regex is not a valid regular expression', [
-          { path: `${pathPrefix}.runs_regex`, message: (error as Error).message },
-        ]);
-      }
-    }
+    if (dataLocation.runs_regex !== undefined) compileRunsRegex(dataLocation.runs_regex, `${pathPrefix}.runs_regex`);
   }
 
   async list(actor: Actor, projectId: string, query: { limit: number; skip: number }) {

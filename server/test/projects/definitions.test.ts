@@ -174,7 +174,7 @@ workflows:
       },
       {
         path: 'workflows[0].data_collections[0].pattern',
-        message: expect.stringContaining('Invalid regular expression'),
+        message: expect.stringContaining('missing closing )'),
         line: 10,
         column: 18,
       },
