@@ -12,6 +12,8 @@ export type ErrorCode =
   | 'access_code_invalid'
   | 'token_invalid'
   | 'forbidden'
+  | 'cross_origin_request'
+  | 'host_not_allowed'
   | 'registration_disabled'
   | 'password_login_disabled'
   | 'email_taken'

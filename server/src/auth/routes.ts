@@ -1,3 +1,4 @@
+import formbody from '@fastify/formbody';
 import {
   jwksSchema,
   loginRequestSchema,
@@ -8,7 +9,7 @@ import {
   userSchema,
 } from '@service/common';
 import type { FastifyRequest } from 'fastify';
-import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import type { FastifyPluginAsyncZod, ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import type { AppContext } from '../context.js';
 import { DomainError } from '../errors.js';
@@ -18,6 +19,7 @@ import { presentUser } from '../users/presenters.js';
 import { normalizeEmail } from '../users/repository.js';
 
 const LOGIN_LIMIT = { max: 10, timeWindow: 60_000 };
+const FORM_BODY_LIMIT = 64 * 1024;
 
 /** The OAuth2 password-grant form (`username`, `password`, maybe `grant_type`…) as our JSON body. */
 function acceptLoginForm(request: FastifyRequest, _reply: unknown, done: () => void) {
@@ -38,29 +40,38 @@ export function authRoutes(context: AppContext, actorOf: Authenticator): Fastify
   const errors = { 400: problemSchema, 401: problemSchema, 403: problemSchema, 429: problemSchema };
 
   return async (app) => {
-    app.post(
-      '/auth/login',
-      {
-        // Refused before the body is even parsed: no credential is looked at.
-        onRequest: async () => {
-          if (config.auth.passwordLoginDisabled) {
-            throw new DomainError('password_login_disabled', 'password sign-in is disabled; use the identity provider');
-          }
+    // The only route that takes a form (the OAuth2 password grant's shape): in a scope of its own,
+    // so no other route parses one and a cross-site HTML form can post to nothing else.
+    await app.register(async (scope) => {
+      await scope.register(formbody, { bodyLimit: FORM_BODY_LIMIT });
+      const login = scope.withTypeProvider<ZodTypeProvider>();
+      login.post(
+        '/auth/login',
+        {
+          // Refused before the body is even parsed: no credential is looked at.
+          onRequest: async () => {
+            if (config.auth.passwordLoginDisabled) {
+              throw new DomainError(
+                'password_login_disabled',
+                'password sign-in is disabled; use the identity provider',
+              );
+            }
+          },
+          preValidation: acceptLoginForm,
+          config: { access: 'open', rateLimit: { ...LOGIN_LIMIT, hook: 'preHandler', keyGenerator: loginKey } },
+          schema: {
+            tags: ['auth'],
+            summary: 'Sign in with email and password',
+            description:
+              'JSON `{email, password}`, or an `application/x-www-form-urlencoded` form with `username` and `password`. ' +
+              'Rate-limited to 10 attempts a minute per client address and email.',
+            body: loginRequestSchema,
+            response: { 200: sessionAnswerSchema, ...errors },
+          },
         },
-        preValidation: acceptLoginForm,
-        config: { access: 'open', rateLimit: { ...LOGIN_LIMIT, hook: 'preHandler', keyGenerator: loginKey } },
-        schema: {
-          tags: ['auth'],
-          summary: 'Sign in with email and password',
-          description:
-            'JSON `{email, password}`, or an `application/x-www-form-urlencoded` form with `username` and `password`. ' +
-            'Rate-limited to 10 attempts a minute per client address and email.',
-          body: loginRequestSchema,
-          response: { 200: sessionAnswerSchema, ...errors },
-        },
-      },
-      async (request) => sessions.login(request.body.email, request.body.password, request.ip),
-    );
+        async (request) => sessions.login(request.body.email, request.body.password, request.ip),
+      );
+    });
 
     app.post(
       '/auth/register',

@@ -3,6 +3,7 @@ import type { AuthMode } from '@service/common';
 import { z } from 'zod';
 import { serviceVersion } from '../version.js';
 import {
+  envAllowedHosts,
   envBoolean,
   envByteSize,
   envHost,
@@ -41,6 +42,7 @@ const envSchema = z.object({
   SERVICE_S3_FORCE_PATH_STYLE: envBoolean.optional(),
   SERVICE_LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).optional(),
   SERVICE_TRUST_PROXY: envProxyList.optional(),
+  SERVICE_ALLOWED_HOSTS: envAllowedHosts.optional(),
   SERVICE_JOBS_ENABLED: envBoolean.optional(),
   SERVICE_JOBS_WORKERS: envInteger(0, 64).optional(),
   SERVICE_DELTATABLES_ASYNC_UPSERT_ENABLED: envBoolean.optional(),
@@ -113,6 +115,11 @@ export interface Config {
   dataDir: string;
   logLevel: NonNullable<Env['SERVICE_LOG_LEVEL']>;
   trustProxy: string[];
+  /**
+   * `Host` values (`name` or `name:port`) requests may carry besides the public URL's and loopback
+   * names; null: any. Single-user mode always checks (DNS rebinding would otherwise reach its admin).
+   */
+  allowedHosts: string[] | null;
   database: DatabaseConfig;
   storage: StorageConfig;
   s3: {
@@ -322,6 +329,7 @@ function buildConfig(env: Env, unknownSettings: string[], cwd: string): Config {
     dataDir,
     logLevel: env.SERVICE_LOG_LEVEL ?? 'info',
     trustProxy: env.SERVICE_TRUST_PROXY ?? [],
+    allowedHosts: env.SERVICE_ALLOWED_HOSTS ?? (mode === 'single_user' ? [] : null),
     database,
     storage,
     s3: {

@@ -83,6 +83,27 @@ export const envProxyList = envNonEmptyList.superRefine((entries, context) => {
   }
 });
 
+/** One `Host` a browser may use: a host name or IP address, with an optional `:port` (IPv6 in brackets). */
+export function isAllowedHostEntry(entry: string): boolean {
+  const match = /^(\[[0-9a-f:.]+\]|[^:[\]]+)(?::(\d{1,5}))?$/i.exec(entry);
+  if (!match?.[1]) return false;
+  const name = match[1].startsWith('[') ? match[1].slice(1, -1) : match[1];
+  if (match[2] !== undefined && Number(match[2]) > 65535) return false;
+  return match[1].startsWith('[') ? isIP(name) === 6 : isIP(name) === 4 || HOSTNAME.test(name);
+}
+
+export const envAllowedHosts = envNonEmptyList
+  .transform((entries) => entries.map((entry) => entry.toLowerCase()))
+  .superRefine((entries, context) => {
+    const wrong = entries.filter((entry) => !isAllowedHostEntry(entry));
+    if (wrong.length > 0) {
+      context.addIssue({
+        code: 'custom',
+        message: `${wrong.join(', ')}: each entry must be a host name or IP address, optionally with :port`,
+      });
+    }
+  });
+
 export const envHttpUrl = z
   .string()
   .trim()

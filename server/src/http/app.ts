@@ -1,6 +1,5 @@
 import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import formbody from '@fastify/formbody';
 import rateLimit from '@fastify/rate-limit';
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
@@ -41,6 +40,7 @@ import { createAuthenticator } from './authentication.js';
 import { installErrorHandling, installNotFoundHandling } from './error-handler.js';
 import { API_PREFIX } from './prefix.js';
 import { requestIdGenerator } from './request-ids.js';
+import { installRequestOriginChecks } from './request-origin.js';
 import { serveWebApp } from './web-app.js';
 
 const JSON_BODY_LIMIT = 1024 * 1024;
@@ -116,9 +116,10 @@ export async function buildApp(context: AppContext, options: AppOptions = {}): P
       done();
     });
 
-  // Only JSON and forms are accepted; anything else is a 415, not a string to guess at.
+  installRequestOriginChecks(app, config);
+  // Only JSON is accepted (forms only where a route asks for them: the sign-in); anything else is a
+  // 415, not a string to guess at. A cross-site form can then change nothing.
   app.removeContentTypeParser('text/plain');
-  await app.register(formbody, { bodyLimit: JSON_BODY_LIMIT });
   await app.register(rateLimit, { global: false, store: databaseRateLimitStore(context.database) as never });
 
   await app.register(swagger, {

@@ -11,6 +11,8 @@ const statusAndTitle: Record<ErrorCode, [number, string]> = {
   access_code_invalid: [403, 'Access Code Invalid'],
   token_invalid: [401, 'Invalid Token'],
   forbidden: [403, 'Forbidden'],
+  cross_origin_request: [403, 'Cross-Origin Request Refused'],
+  host_not_allowed: [403, 'Host Not Allowed'],
   registration_disabled: [403, 'Registration Disabled'],
   password_login_disabled: [403, 'Password Sign-in Disabled'],
   email_taken: [409, 'Email Already Registered'],

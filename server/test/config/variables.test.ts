@@ -21,6 +21,7 @@ const WRONG: Record<string, { value: string; with?: Record<string, string> }> = 
   SERVICE_S3_FORCE_PATH_STYLE: { value: 'maybe' },
   SERVICE_LOG_LEVEL: { value: 'loud' },
   SERVICE_TRUST_PROXY: { value: '10.0.0.1, not-an-address' },
+  SERVICE_ALLOWED_HOSTS: { value: 'data.example.org, http://evil.example/' },
   SERVICE_JOBS_ENABLED: { value: 'maybe' },
   SERVICE_JOBS_WORKERS: { value: '65' },
   SERVICE_DELTATABLES_ASYNC_UPSERT_ENABLED: { value: 'maybe' },
