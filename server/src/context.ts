@@ -36,6 +36,7 @@ import { openStorage } from './storage/index.js';
 import { tableRoot } from './storage/layout.js';
 import type { ObjectStorage } from './storage/storage.js';
 import { UsersService } from './users/service.js';
+import { DataLocationGuard } from './workflows/location-guard.js';
 import { WorkflowsService } from './workflows/service.js';
 
 /** Everything a request handler may need, built once per process. */
@@ -141,7 +142,8 @@ export async function createContext(config: Config): Promise<AppContext> {
     const claims = KyselyCommitClaims.over(database.db);
     const purger = new StoragePurger(storage, delta.files, claims);
     const projects = new ProjectsService(database, purger);
-    const workflows = new WorkflowsService(database, config, projects, purger);
+    const locationGuard = new DataLocationGuard(database, config.ingestion.userLocations);
+    const workflows = new WorkflowsService(database, config, projects, purger, locationGuard);
     const dataCollections = new DataCollectionsService(database, workflows, purger);
     const temporaryUsers = new TemporaryUsers(database.db, sessions, audit, config.auth.temporaryUserExpiryHours);
     // A temporary user's projects go with them, unless someone else co-owns them; their storage
@@ -153,7 +155,7 @@ export async function createContext(config: Config): Promise<AppContext> {
     const openedDuckdb = duckdb;
     const jobs = new JobQueue(database);
     const upserts = new UpsertService(database, config, dataCollections, delta, (id) => tableOf(id));
-    const ingestion = new IngestionService(database, config, projects, upserts, jobs);
+    const ingestion = new IngestionService(database, config, projects, upserts, jobs, locationGuard);
     // Runs left active by jobs that ended before jobs ended their runs would block their project.
     await ingestion.endOrphanedRuns();
     const jobHandlers = new JobHandlers()

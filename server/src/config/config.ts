@@ -53,6 +53,7 @@ const envSchema = z.object({
     .optional(),
   SERVICE_INGESTION_BROWSER_TRIGGER_ENABLED: envBoolean.optional(),
   SERVICE_INGESTION_ALLOWED_ROOTS: envNonEmptyList.optional(),
+  SERVICE_INGESTION_USER_LOCATIONS: envBoolean.optional(),
   SERVICE_UPLOAD_MAX_BYTES: envInteger(1, Number.MAX_SAFE_INTEGER).optional(),
   SERVICE_DUCKDB_MEMORY_LIMIT: envByteSize(DUCKDB_MIN_MEMORY).optional(),
   SERVICE_AUTH_SINGLE_USER_MODE: envBoolean.optional(),
@@ -132,7 +133,8 @@ export interface Config {
   jobs: { enabled: boolean; workers: number; asyncUpsert: boolean };
   /** `POST /internal/vacuum`: how long removed table files (time travel) and unreferenced files stay. */
   vacuum: { retentionHours: number };
-  ingestion: { browserTrigger: boolean; allowedRoots: string[] };
+  /** `userLocations`: whether non-admin users may declare data locations (admins always may). */
+  ingestion: { browserTrigger: boolean; allowedRoots: string[]; userLocations: boolean };
   uploadMaxBytes: number;
   /** `memoryLimitBytes`: DuckDB's `memory_limit`; beyond it, statements spill to `<dataDir>/tmp/duckdb`. Null: DuckDB's default, 80% of RAM. */
   duckdb: { memoryLimitBytes: number | null };
@@ -350,6 +352,7 @@ function buildConfig(env: Env, unknownSettings: string[], cwd: string): Config {
       allowedRoots: (env.SERVICE_INGESTION_ALLOWED_ROOTS ?? [resolve(dataDir, 'imports')]).map((root) =>
         resolve(cwd, root),
       ),
+      userLocations: env.SERVICE_INGESTION_USER_LOCATIONS ?? true,
     },
     uploadMaxBytes: env.SERVICE_UPLOAD_MAX_BYTES ?? 1024 * 1024 * 1024,
     duckdb: { memoryLimitBytes: env.SERVICE_DUCKDB_MEMORY_LIMIT ?? null },

@@ -1,5 +1,5 @@
 import { hostname } from 'node:os';
-import type { IngestionRun } from '@service/common';
+import type { DataLocation, IngestionRun } from '@service/common';
 import { v7 as uuidv7 } from 'uuid';
 import type { Config } from '../config/config.js';
 import type { Database } from '../db/database.js';
@@ -15,6 +15,7 @@ import type { Actor, UserActor } from '../policy/actor.js';
 import { authorize, can } from '../policy/policy.js';
 import { asSharedResource } from '../projects/repository.js';
 import type { ProjectsService } from '../projects/service.js';
+import { type DataLocationGuard, locationsAt } from '../workflows/location-guard.js';
 import { endOrphanedRuns, endRunsOfEndedJobs } from './run-ends.js';
 import { scanWorkflow } from './scanner.js';
 
@@ -46,6 +47,7 @@ export class IngestionService {
     private readonly projects: ProjectsService,
     private readonly upserts: UpsertService,
     private readonly jobs: JobQueue,
+    private readonly locations: DataLocationGuard,
   ) {
     jobs.onEnded(endRunsOfEndedJobs);
   }
@@ -248,6 +250,12 @@ export class IngestionService {
       for (const [index, workflow] of located.entries()) {
         await tools.report({ step: `scan ${workflow.name}`, progress: (index / Math.max(1, located.length)) * 0.3 });
         await step(`scan ${workflow.name}`, async () => {
+          // Who may read what can change after a location was declared (ARCHITECTURE.md §10).
+          await this.locations.authorizeScan(
+            run.triggered_by,
+            run.project_id,
+            locationsAt(JSON.parse(workflow.data_location as string) as DataLocation, 'data_location'),
+          );
           const summary = await scanWorkflow(this.database, this.config.ingestion.allowedRoots, workflow, {
             signal: tools.signal,
             onProgress: (detail) => void tools.report({ detail }).catch(() => undefined),

@@ -2,7 +2,7 @@ import type { ProjectDefinition } from '@service/common';
 import { compilePattern, compileRunsRegex } from '../datacollections/pattern.js';
 import { DomainError, type FieldProblem } from '../errors.js';
 import { isInsideAllowedRoots } from '../ingestion/allowed-roots.js';
-import { parseProjectDefinition } from './definition-parser.js';
+import { type ParsedDefinition, parseProjectDefinition } from './definition-parser.js';
 
 /**
  * Parses a project.yaml and checks what the schema cannot say: locations inside the allowed
@@ -10,7 +10,13 @@ import { parseProjectDefinition } from './definition-parser.js';
  * validates with it too.
  */
 export function validateProjectDefinition(text: string, allowedRoots: readonly string[]): ProjectDefinition {
-  const { definition, locate } = parseProjectDefinition(text);
+  return checkProjectDefinition(text, allowedRoots).definition;
+}
+
+/** `validateProjectDefinition`, also answering how to give later problems their line and column. */
+export function checkProjectDefinition(text: string, allowedRoots: readonly string[]): ParsedDefinition {
+  const parsed = parseProjectDefinition(text);
+  const { definition, locate } = parsed;
   const refused = locationProblems(definition, allowedRoots);
   const problems = locate([...refused, ...semanticProblems(definition)]).sort(inDocumentOrder);
   if (refused.length > 0) {
@@ -23,7 +29,7 @@ export function validateProjectDefinition(text: string, allowedRoots: readonly s
     );
   }
   if (problems.length > 0) throw new DomainError('validation_failed', 'the project definition has errors', problems);
-  return definition;
+  return parsed;
 }
 
 function inDocumentOrder(a: FieldProblem, b: FieldProblem): number {

@@ -6,10 +6,13 @@ import { type DataCollectionsService, dataCollectionColumns } from '../datacolle
 import type { Database } from '../db/database.js';
 import type { Tables } from '../db/tables.js';
 import { isoNow } from '../db/time.js';
+import { DomainError } from '../errors.js';
 import type { Actor, UserActor } from '../policy/actor.js';
 import { authorize } from '../policy/policy.js';
+import { locationsAt, sameDataLocation } from '../workflows/location-guard.js';
 import { type WorkflowsService, workflowColumns } from '../workflows/service.js';
-import { validateProjectDefinition } from './definition-rules.js';
+import type { ParsedDefinition } from './definition-parser.js';
+import { checkProjectDefinition, validateProjectDefinition } from './definition-rules.js';
 import { asSharedResource } from './repository.js';
 import type { ProjectsService } from './service.js';
 
@@ -33,10 +36,11 @@ export class ProjectDefinitions {
   }
 
   async import(actor: UserActor, text: string): Promise<{ project_id: string; created: boolean; changed: boolean }> {
-    const definition = this.validate(text);
+    const { definition, locate } = checkProjectDefinition(text, this.allowedRoots);
     const existingId = await this.projects.findOwnByName(actor, definition);
     if (existingId === undefined) {
       authorize(actor, 'resource.create');
+      await this.authorizeLocations(actor, undefined, definition, locate);
       const projectId = await this.database.db.transaction().execute(async (trx) => {
         const id = await this.projects.create(
           actor,
@@ -57,6 +61,7 @@ export class ProjectDefinitions {
     if (definition.is_public !== undefined && definition.is_public !== (record.row.is_public === 1)) {
       authorize(actor, 'resource.share', asSharedResource(record));
     }
+    await this.authorizeLocations(actor, existingId, definition, locate);
     const before = stringify(await this.definitionOf(existingId));
     await this.database.db.transaction().execute(async (trx) => {
       const changes = {
@@ -75,6 +80,35 @@ export class ProjectDefinitions {
         .where('id', '=', existingId)
         .execute();
     return { project_id: existingId, created: false, changed };
+  }
+
+  /** The location rules for the locations the file adds or changes (unchanged ones are re-checked at scan). */
+  private async authorizeLocations(
+    actor: UserActor,
+    projectId: string | undefined,
+    definition: ProjectDefinition,
+    locate: ParsedDefinition['locate'],
+  ): Promise<void> {
+    const stored =
+      projectId === undefined
+        ? []
+        : await this.database.db
+            .selectFrom('workflows')
+            .select(['name', 'data_location'])
+            .where('project_id', '=', projectId)
+            .execute();
+    const declared = definition.workflows.flatMap((workflow, w) => {
+      const current = stored.find((row) => row.name === workflow.name);
+      if (current && sameDataLocation(current.data_location, workflow.data_location)) return [];
+      return locationsAt(workflow.data_location, `workflows[${w}].data_location`);
+    });
+    try {
+      await this.workflows.locations.authorizeDeclared(actor, projectId, declared);
+    } catch (error) {
+      if (error instanceof DomainError && error.errors)
+        throw new DomainError(error.code, error.message, locate(error.errors));
+      throw error;
+    }
   }
 
   private async apply(projectId: string, definition: ProjectDefinition, trx: Kysely<Tables>): Promise<void> {

@@ -12,8 +12,10 @@ import { DomainError, notFound } from '../errors.js';
 import { assertLocationsAllowed } from '../ingestion/allowed-roots.js';
 import { ownedStorage, type Scope, type StoragePurger } from '../maintenance/owned-storage.js';
 import type { Actor } from '../policy/actor.js';
-import type { ResourceAction } from '../policy/policy.js';
+import { authorize, type ResourceAction } from '../policy/policy.js';
 import type { ProjectsService } from '../projects/service.js';
+import type { DataLocationGuard } from './location-guard.js';
+import { locationsAt, sameDataLocation } from './location-guard.js';
 import { presentRun, presentRunConfiguration, presentWorkflow } from './presenters.js';
 
 export interface WorkflowInput {
@@ -37,6 +39,7 @@ export class WorkflowsService {
     private readonly config: Config,
     private readonly projects: ProjectsService,
     private readonly purger: StoragePurger,
+    readonly locations: DataLocationGuard,
   ) {}
 
   /** Deletes rows (cascading), then, once that committed, the storage that was theirs. */
@@ -104,6 +107,9 @@ export class WorkflowsService {
 
   async create(actor: Actor, projectId: string, input: WorkflowInput) {
     await this.projects.access(actor, projectId, 'resource.edit');
+    authorize(actor, 'session.read_own');
+    this.validateLocation(input.data_location, 'body.data_location');
+    await this.locations.authorizeDeclared(actor, projectId, locationsAt(input.data_location, 'body.data_location'));
     return this.get(actor, await this.insert(projectId, input));
   }
 
@@ -112,8 +118,16 @@ export class WorkflowsService {
   }
 
   async update(actor: Actor, workflowId: string, changes: Partial<WorkflowInput>) {
-    await this.access(actor, workflowId, 'resource.edit');
+    const current = await this.access(actor, workflowId, 'resource.edit');
+    authorize(actor, 'session.read_own');
     this.validateLocation(changes.data_location, 'body.data_location');
+    if (changes.data_location !== undefined && !sameDataLocation(current.data_location, changes.data_location)) {
+      await this.locations.authorizeDeclared(
+        actor,
+        current.project_id,
+        locationsAt(changes.data_location, 'body.data_location'),
+      );
+    }
     try {
       await this.database.db
         .updateTable('workflows')

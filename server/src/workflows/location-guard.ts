@@ -1,0 +1,105 @@
+import type { DataLocation } from '@service/common';
+import type { Kysely } from 'kysely';
+import type { Database } from '../db/database.js';
+import type { Tables } from '../db/tables.js';
+import { DomainError } from '../errors.js';
+import type { UserActor } from '../policy/actor.js';
+import {
+  authorizeLocationDeclaration,
+  authorizeLocationReach,
+  type ClaimedLocation,
+  type LocationAtPath,
+} from '../policy/locations.js';
+import { asSharedResource } from '../sharing/members.js';
+
+/** The locations of a data location, each with its field path. */
+export function locationsAt(dataLocation: DataLocation | null | undefined, pathPrefix: string): LocationAtPath[] {
+  return (dataLocation?.locations ?? []).map((location, index) => ({
+    path: `${pathPrefix}.locations[${index}]`,
+    location,
+  }));
+}
+
+/** Whether a stored data location (JSON text) already says what `next` says. */
+export function sameDataLocation(stored: string | null, next: DataLocation | null | undefined): boolean {
+  return stored === (next ? JSON.stringify(next) : null);
+}
+
+/**
+ * Gathers what the location rules need (policy/locations.ts) from the database: which projects
+ * already read which folders, and who can edit them. Used where a location is declared and
+ * before every scan.
+ */
+export class DataLocationGuard {
+  constructor(
+    private readonly database: Database,
+    private readonly userLocations: boolean,
+  ) {}
+
+  /** A new or changed location of `projectId` (undefined: a project not created yet). */
+  async authorizeDeclared(
+    actor: UserActor,
+    projectId: string | undefined,
+    declared: readonly LocationAtPath[],
+    db: Kysely<Tables> = this.database.db,
+  ): Promise<void> {
+    if (declared.length === 0) return;
+    authorizeLocationDeclaration(actor, this.userLocations);
+    authorizeLocationReach(actor, declared, await this.claimedElsewhere(projectId, db));
+  }
+
+  /** Before a scan, as the user who started it; a run whose user is gone scans nothing. */
+  async authorizeScan(userId: string | null, projectId: string, locations: readonly LocationAtPath[]): Promise<void> {
+    const user =
+      userId === null
+        ? undefined
+        : await this.database.db
+            .selectFrom('users')
+            .select(['id', 'role', 'is_temporary', 'disabled'])
+            .where('id', '=', userId)
+            .executeTakeFirst();
+    if (!user || user.disabled === 1)
+      throw new DomainError('forbidden', 'the account that started this ingestion can no longer scan locations');
+    const actor: UserActor = {
+      kind: 'user',
+      userId: user.id,
+      role: user.role,
+      isTemporary: user.is_temporary === 1,
+      sessionId: null,
+    };
+    if (actor.isTemporary)
+      throw new DomainError('forbidden', 'temporary accounts cannot have the server scan data locations');
+    try {
+      authorizeLocationReach(actor, locations, await this.claimedElsewhere(projectId, this.database.db));
+    } catch (error) {
+      // A scan reports one line per step: name the refused locations in it.
+      if (!(error instanceof DomainError) || !error.errors) throw error;
+      throw new DomainError(error.code, error.errors.map((problem) => problem.message).join('; '));
+    }
+  }
+
+  /** Every location of every other project, with that project's members. */
+  private async claimedElsewhere(projectId: string | undefined, db: Kysely<Tables>): Promise<ClaimedLocation[]> {
+    let query = db
+      .selectFrom('workflows')
+      .innerJoin('projects', 'projects.id', 'workflows.project_id')
+      .select(['workflows.project_id', 'workflows.data_location', 'projects.is_public'])
+      .where('workflows.data_location', 'is not', null);
+    if (projectId !== undefined) query = query.where('workflows.project_id', '!=', projectId);
+    const rows = await query.execute();
+    if (rows.length === 0) return [];
+    const members = await db
+      .selectFrom('project_members')
+      .select(['project_id', 'user_id', 'role'])
+      .where('project_id', 'in', [...new Set(rows.map((row) => row.project_id))])
+      .execute();
+    return rows.flatMap((row) => {
+      const project = asSharedResource(
+        members.filter((member) => member.project_id === row.project_id).map((member) => ({ ...member, email: '' })),
+        row.is_public === 1,
+      );
+      const { locations } = JSON.parse(row.data_location as string) as DataLocation;
+      return locations.map((location) => ({ location, project }));
+    });
+  }
+}
