@@ -23,11 +23,7 @@ export function deltatablesRoutes(context: AppContext, actorOf: Authenticator): 
       async (request, reply) => {
         const actor = await actorOf(request);
         if (request.body.async_mode === true && context.config.jobs.asyncUpsert) {
-          const { workflow } = await context.dataCollections.access(
-            actor,
-            request.body.data_collection_id,
-            'resource.edit',
-          );
+          const workflow = await context.upserts.authorizeLater(actor, request.body);
           const { async_mode: _async, ...payload } = request.body;
           const job = await context.jobs.enqueue('deltatable.upsert', payload, {
             userId: actor.kind === 'user' ? actor.userId : null,

@@ -5,7 +5,7 @@ import type { Config } from '../config/config.js';
 import { compilePattern } from '../datacollections/pattern.js';
 import type { DataCollectionsService } from '../datacollections/service.js';
 import type { Database } from '../db/database.js';
-import type { DataCollectionsTable, FilesTable } from '../db/tables.js';
+import type { DataCollectionsTable, FilesTable, WorkflowsTable } from '../db/tables.js';
 import {
   CommitConflict,
   type DeltaEngine,
@@ -74,6 +74,16 @@ export class UpsertService {
     return this.run(row, request, signal);
   }
 
+  /**
+   * What an upsert run later (a job) needs checked now: the caller may edit the collection, and
+   * every file named is one of its registered files, so a job is never queued for another's files.
+   */
+  async authorizeLater(actor: Actor, request: UpsertRequest): Promise<WorkflowsTable> {
+    const { row, workflow } = await this.dataCollections.access(actor, request.data_collection_id, 'resource.edit');
+    if (request.file_ids !== undefined) chosenFiles(await this.dataCollections.matchingFiles(row), request.file_ids);
+    return workflow;
+  }
+
   /** The upsert itself, for callers that already checked permissions (ingestion jobs). */
   async run(
     collection: DataCollectionsTable,
@@ -108,18 +118,7 @@ export class UpsertService {
     const table = this.tableOf(collection.id);
     const snapshot = (await table.exists()) ? await table.snapshot() : null;
     const registered = (await this.dataCollections.matchingFiles(collection)) as (FilesTable & { run_id: string })[];
-    let wanted = registered;
-    if (request.file_ids !== undefined) {
-      const unknown = request.file_ids.filter((id) => !registered.some((file) => file.id === id));
-      if (unknown.length > 0) {
-        throw new DomainError(
-          'validation_failed',
-          'some files are not registered files of this data collection',
-          unknown.map((id) => ({ path: 'body.file_ids', message: `unknown file ${id}` })),
-        );
-      }
-      wanted = registered.filter((file) => request.file_ids?.includes(file.id));
-    }
+    const wanted = request.file_ids === undefined ? registered : chosenFiles(registered, request.file_ids);
 
     const recorded = new Map(
       (
@@ -476,4 +475,20 @@ class SampleTooSmall extends Error {
     super(refusal.message);
     this.name = 'SampleTooSmall';
   }
+}
+
+/**
+ * The registered files among `fileIds`; any other id (missing, or a file of another collection or
+ * user) is refused with the same answer, so it tells nothing of what exists elsewhere.
+ */
+function chosenFiles<File extends { id: string }>(registered: File[], fileIds: readonly string[]): File[] {
+  const unknown = fileIds.filter((id) => !registered.some((file) => file.id === id));
+  if (unknown.length > 0) {
+    throw new DomainError(
+      'validation_failed',
+      'some files are not registered files of this data collection',
+      unknown.map((id) => ({ path: 'body.file_ids', message: `unknown file ${id}` })),
+    );
+  }
+  return registered.filter((file) => fileIds.includes(file.id));
 }
