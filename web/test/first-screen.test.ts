@@ -8,8 +8,9 @@ const urls = (pathname: string, search = '', signedIn = true) =>
   );
 
 describe("the boot script's plan of the first screen", () => {
-  it("asks a deep link to a collection for the app's first GETs, the preview's page as the address gives it", () => {
+  it("asks a deep link to a collection for the app's first GETs, the preview's page (as the address gives it) first", () => {
     expect(urls('/projects/p1', '?dc=c1&page=3')).toEqual([
+      '/service/api/v1/datacollections/c1/preview?limit=25&skip=50',
       'anonymous /service/api/v1/utils/capabilities',
       '/service/api/v1/auth/me',
       '/service/api/v1/projects/p1',
@@ -18,13 +19,12 @@ describe("the boot script's plan of the first screen", () => {
       '/service/api/v1/dashboards?project_id=p1&limit=200',
       '/service/api/v1/projects/p1/workflows?limit=200',
       '/service/api/v1/datacollections/c1',
-      '/service/api/v1/datacollections/c1/preview?limit=25&skip=50',
     ]);
     expect(firstScreenModules({ pathname: '/projects/p1', search: '?dc=c1' })).toEqual(['project', 'explorer']);
   });
 
   it('keeps the sort and version of the link, and starts no preview for another tab', () => {
-    expect(urls('/projects/p1', '?dc=c1&sort=b%3Adesc&version=2').at(-1)).toBe(
+    expect(urls('/projects/p1', '?dc=c1&sort=b%3Adesc&version=2').at(0)).toBe(
       '/service/api/v1/datacollections/c1/preview?limit=25&skip=0&sort=b%3Adesc&version=2',
     );
     expect(urls('/projects/p1', '?dc=c1&view=columns').at(-1)).toBe('/service/api/v1/datacollections/c1');

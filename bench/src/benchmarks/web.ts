@@ -14,7 +14,9 @@
  *    in new tabs of the same context (a returning visitor: the scripts come from the browser's
  *    cache; Chromium may also reuse V8's compiled code from the third), and from a
  *    click on the collection in an already loaded project page; the preview request's own duration
- *    as the browser saw it, and the bytes the page's scripts took on the wire.
+ *    as the browser saw it (waiting for a connection, to the first byte, the body), the same
+ *    request sent again from the loaded page (warm, nothing else in flight), and the bytes the
+ *    page's scripts took on the wire.
  *    Baseline: the server's DuckDB alone, in a child process after the server has stopped, running
  *    the preview's two statements (first 25 rows, then the row count) over the table's Parquet files.
  *
@@ -125,9 +127,37 @@ const WATCH_FIRST_ROWS = `(() => {
   });
   document.addEventListener('DOMContentLoaded', () => observer.observe(document.body, { childList: true, subtree: true }));
 })()`;
+/**
+ * The preview request of the page as the browser saw it, in parts: waiting in the browser (for a
+ * connection: HTTP/1.1 allows 6 per host, shared with the scripts and the other GETs), the
+ * server's answer (request sent to first byte) and the rest of the body.
+ */
 const PREVIEW_REQUEST_MS = `(() => {
   const entry = performance.getEntriesByType('resource').find((e) => e.name.includes('/preview?'));
-  return entry ? entry.responseEnd - entry.startTime : null;
+  return entry ? {
+    total: entry.responseEnd - entry.startTime,
+    queued: entry.requestStart - entry.startTime,
+    server: entry.responseStart - entry.requestStart,
+    body: entry.responseEnd - entry.responseStart,
+  } : null;
+})()`;
+/**
+ * The same preview request sent again from the loaded page (its URL, the session's bearer token),
+ * one at a time: the warm request as the browser sends it, with nothing else in flight.
+ */
+const WARM_PREVIEWS = 5;
+const WARM_PREVIEW_MS = `(async () => {
+  const url = performance.getEntriesByType('resource').find((e) => e.name.includes('/preview?')).name;
+  const token = JSON.parse(sessionStorage.getItem('service.session')).access_token;
+  const times = [];
+  for (let i = 0; i < ${WARM_PREVIEWS}; i++) {
+    const started = performance.now();
+    const answer = await fetch(url, { headers: { authorization: 'Bearer ' + token } });
+    await answer.text();
+    if (!answer.ok) throw new Error('preview: HTTP ' + answer.status);
+    times.push(performance.now() - started);
+  }
+  return times;
 })()`;
 const SCRIPTS_LOADED = `performance.getEntriesByType('resource').map((e) => new URL(e.name).pathname).filter((p) => p.endsWith('.js'))`;
 /** Bytes the page's scripts took on the wire (as the server sent them: compressed), headers included. */
@@ -161,6 +191,11 @@ interface Measured {
   thirdVisitRows: number[];
   clickRows: number[];
   previewRequest: number[];
+  previewQueued: number[];
+  previewServer: number[];
+  previewBody: number[];
+  /** The warm request sent again from the loaded page, `WARM_PREVIEWS` per run. */
+  warmPreview: number[];
   loadedScripts: string[];
   scriptTransferBytes: number;
 }
@@ -193,6 +228,10 @@ async function measureBrowser(
     thirdVisitRows: [],
     clickRows: [],
     previewRequest: [],
+    previewQueued: [],
+    previewServer: [],
+    previewBody: [],
+    warmPreview: [],
     loadedScripts: [],
     scriptTransferBytes: 0,
   };
@@ -223,8 +262,14 @@ async function measureBrowser(
     const deepLink = `${url}/projects/${projectId}?dc=${collectionId}`;
     await page.goto(deepLink);
     const deepLinkRows = await waitForFirstRows(page);
-    const previewRequest = (await page.evaluate(PREVIEW_REQUEST_MS)) as number | null;
+    const previewRequest = (await page.evaluate(PREVIEW_REQUEST_MS)) as {
+      total: number;
+      queued: number;
+      server: number;
+      body: number;
+    } | null;
     if (previewRequest === null) throw new Error('the deep link made no preview request');
+    const warmPreview = (await page.evaluate(WARM_PREVIEW_MS)) as number[];
     const loadedScripts = (await page.evaluate(SCRIPTS_LOADED)) as string[];
     const scriptTransferBytes = (await page.evaluate(SCRIPT_TRANSFER_BYTES)) as number;
     await page.close();
@@ -249,7 +294,11 @@ async function measureBrowser(
     measured.deepLinkRows.push(deepLinkRows);
     measured.secondVisitRows.push(repeatRows[0] ?? Number.NaN);
     measured.thirdVisitRows.push(repeatRows[1] ?? Number.NaN);
-    measured.previewRequest.push(previewRequest);
+    measured.previewRequest.push(previewRequest.total);
+    measured.previewQueued.push(previewRequest.queued);
+    measured.previewServer.push(previewRequest.server);
+    measured.previewBody.push(previewRequest.body);
+    measured.warmPreview.push(...warmPreview);
     measured.loadedScripts = loadedScripts;
     measured.scriptTransferBytes = scriptTransferBytes;
   }
@@ -418,7 +467,15 @@ export async function run(args: string[]): Promise<void> {
           row('first rows, the deep link a 2nd time (scripts cached)', measured.secondVisitRows, duckdb),
           row('first rows, the deep link a 3rd time (scripts cached)', measured.thirdVisitRows, duckdb),
           row('first rows, click on the collection (ms from click)', measured.clickRows, duckdb),
-          row('preview request as the browser saw it', measured.previewRequest, duckdb),
+          row('preview request as the browser saw it (deep link)', measured.previewRequest, duckdb),
+          row('  of which waiting in the browser for a connection', measured.previewQueued, null),
+          row('  of which request sent to first byte', measured.previewServer, duckdb),
+          row('  of which the rest of the body', measured.previewBody, null),
+          row(
+            `preview request, warm, again from the loaded page (${WARM_PREVIEWS} a run)`,
+            measured.warmPreview,
+            duckdb,
+          ),
         ],
       ),
     );
