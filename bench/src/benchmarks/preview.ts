@@ -118,8 +118,11 @@ async function fixtureIn(dir: string, rows: number, out: (line?: string) => void
   return fixture;
 }
 
-/** The DuckDB baseline child: `run()` times the two statements once more, in that process. */
-async function startBaseline(tableDir: string, scratchDir: string) {
+/**
+ * DuckDB alone in a child process over the Parquet files under `tableDir` (`preview-baseline.ts`):
+ * `run()` times the preview's two statements once more, in that process.
+ */
+export async function startBaseline(tableDir: string, scratchDir: string) {
   const child: ChildProcess = fork(BASELINE_SCRIPT, [tableDir, scratchDir], {
     stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
   });
