@@ -32,10 +32,12 @@ export class SnapshotCache {
   private readonly entries = new Map<string, Entry>();
   /** The newest version cached per table root. */
   private readonly latest = new Map<string, number>();
+  /** Files and tombstones of the cached snapshots: what their memory grows with. */
+  private weight = 0;
 
   constructor(
     private readonly storage: ObjectStorage,
-    private readonly maxEntries = 64,
+    private readonly limits: { versions: number; files: number } = { versions: 64, files: 100_000 },
   ) {}
 
   /** The table at `version`, the latest by default; errors as `DeltaTable.snapshot`. */
@@ -52,7 +54,7 @@ export class SnapshotCache {
     const snapshot = await table.snapshot(version === undefined ? {} : { version });
     const commit = await this.storage.head(commitKey(root, snapshot.version));
     const loaded: TableVersion = { snapshot, rows: rowCount(snapshot), columns: new Map() };
-    if (commit === null) return loaded;
+    if (commit === null || weightOf(snapshot) > this.limits.files) return loaded;
     const entry: Entry = { ...loaded, commit };
     this.touch(key(root, snapshot.version), entry);
     if (version === undefined || snapshot.version >= (this.latest.get(root) ?? -1)) {
@@ -71,15 +73,25 @@ export class SnapshotCache {
   }
 
   private touch(id: string, entry: Entry): void {
-    this.entries.delete(id);
+    const previous = this.entries.get(id);
+    if (previous !== undefined) {
+      this.entries.delete(id);
+      this.weight -= weightOf(previous.snapshot);
+    }
     this.entries.set(id, entry);
+    this.weight += weightOf(entry.snapshot);
     for (const [oldest, evicted] of this.entries) {
-      if (this.entries.size <= this.maxEntries) break;
+      if (this.entries.size <= this.limits.versions && this.weight <= this.limits.files) break;
       this.entries.delete(oldest);
-      if (this.latest.get(evicted.snapshot.root) === evicted.snapshot.version)
-        this.latest.delete(evicted.snapshot.root);
+      this.weight -= weightOf(evicted.snapshot);
+      const { root, version } = evicted.snapshot;
+      if (this.latest.get(root) === version) this.latest.delete(root);
     }
   }
+}
+
+function weightOf(snapshot: DeltaSnapshot): number {
+  return 1 + snapshot.files.length + snapshot.tombstones.length;
 }
 
 function key(root: string, version: number): string {

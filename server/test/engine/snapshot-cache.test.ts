@@ -98,6 +98,29 @@ describe.each(storages)('snapshot cache on %s', (_name, open) => {
     expect(storage.reads).toBe(readsAfterFirst);
   });
 
+  it('keeps at most as many versions and files as its limits allow, least recently used out', async () => {
+    const { storage, table } = await setUp();
+    await table.commit({ operation: 'WRITE', add: [{ localPath: await parquet(5) }] });
+    await table.commit({ operation: 'WRITE', add: [{ localPath: await parquet(7) }] });
+    const readsOf = async (work: () => Promise<unknown>) => {
+      const before = storage.reads;
+      await work();
+      return storage.reads - before;
+    };
+    const oneVersion = new SnapshotCache(storage, { versions: 1, files: 100 });
+    await oneVersion.get(table, 0);
+    expect(await readsOf(() => oneVersion.get(table, 0))).toBe(0);
+    await oneVersion.get(table);
+    expect(await readsOf(() => oneVersion.get(table))).toBe(0);
+    expect(await readsOf(() => oneVersion.get(table, 0))).toBeGreaterThan(0);
+    // Version 1 has two files: with room for one file and its version, it is never kept.
+    const fewFiles = new SnapshotCache(storage, { versions: 64, files: 2 });
+    await fewFiles.get(table, 0);
+    expect(await readsOf(() => fewFiles.get(table, 0))).toBe(0);
+    await fewFiles.get(table);
+    expect(await readsOf(() => fewFiles.get(table))).toBeGreaterThan(0);
+  });
+
   it('sees a new commit at the next read, and keeps serving earlier versions as they were', async () => {
     const { table, snapshots } = await setUp();
     await table.commit({ operation: 'WRITE', add: [{ localPath: await parquet(5) }] });
