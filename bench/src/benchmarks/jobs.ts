@@ -41,6 +41,9 @@ const LATENCY_GAP_MS = 20;
 const THROUGHPUT_JOBS = 2_000;
 const TARGET_P50_MS = 50;
 const TARGET_JOBS_PER_SECOND = 500;
+const CANCELS = 10;
+/** docs/jobs.md: a cancelled job's task stops within about a second (the heartbeat is every 0.5 s). */
+const TARGET_CANCEL_STOP_MS = 1_000;
 const PROBE = { kind: PROBE_KIND, payload: '{}' } as const;
 
 type Queue = InstanceType<typeof import('@service/server')['JobQueue']>;
@@ -205,6 +208,44 @@ const INSERT = `
   insert into jobs (job_id, kind, status, step, payload, attempts, max_attempts, cancel_requested, created_at, updated_at)
   select gen_random_uuid()::text, $1, 'pending', 'queued', $2, 0, 3, 0, $3, $3 from generate_series(1, $4)`;
 
+/** Polls `query` (every 5 ms, up to 30 s) until it answers a row. */
+async function rowOf<T>(client: pg.Client, query: string, values: unknown[], what: string): Promise<T> {
+  const deadline = Date.now() + 30_000;
+  for (;;) {
+    const row = (await client.query(query, values)).rows[0] as T | undefined;
+    if (row !== undefined) return row;
+    if (Date.now() > deadline) throw new Error(`${what}: not after 30 s`);
+    await sleep(5);
+  }
+}
+
+/**
+ * Cancel-to-stop (ms) with one worker: a probe holds the worker until cancelled; right after the
+ * cancel a second job is queued, and the worker can only start it once the cancelled task has
+ * stopped, so its `started_at` minus the moment of the cancel is how long the stop took.
+ */
+async function cancelStops(queue: Queue, client: pg.Client): Promise<number[]> {
+  await client.query('truncate jobs cascade');
+  const owner = { userId: null, projectId: null };
+  const ms: number[] = [];
+  for (let i = 0; i < CANCELS; i++) {
+    const held = await queue.enqueue(PROBE.kind, { hold_ms: 600_000 }, owner);
+    await rowOf(client, `select 1 from jobs where job_id = $1 and status = 'running'`, [held.job_id], 'probe start');
+    const cancelledAt = Date.now();
+    await queue.cancel(held.job_id);
+    const next = await queue.enqueue(PROBE.kind, {}, owner);
+    const started = await rowOf<{ started_at: string }>(
+      client,
+      'select started_at from jobs where job_id = $1 and started_at is not null',
+      [next.job_id],
+      'the next job starting',
+    );
+    ms.push(Date.parse(started.started_at) - cancelledAt);
+    await rowOf(client, `select 1 from jobs where job_id = $1 and status = 'success'`, [next.job_id], 'the next job');
+  }
+  return ms;
+}
+
 /** The bare statements: `count` loops in this process, each with a LISTEN connection and a working one. */
 async function measureBaseline(url: string, client: pg.Client, count: number): Promise<Figures> {
   let stopped = false;
@@ -297,6 +338,7 @@ export async function run(args: string[]): Promise<void> {
   const workers: WorkerProcess[] = [];
   const rows: { name: string; service: Figures; baseline: Figures; cpuMsPerJob: number }[] = [];
   let workerCpu = 0;
+  let stops: number[] = [];
   try {
     await migrateToLatest(database);
     await client.connect();
@@ -321,6 +363,11 @@ export async function run(args: string[]): Promise<void> {
       workerCpu += cpu;
       const cpuMsPerJob = (cpu * 1000) / (LATENCY_JOBS + THROUGHPUT_JOBS);
       rows.push({ name: `${count} worker${count === 1 ? '' : 's'}`, service, baseline, cpuMsPerJob });
+      // With one worker only that worker can take the next job, so its start marks the stop.
+      if (count === 1) {
+        out(`cancel-to-stop, 1 worker, ${CANCELS} cancels ...`);
+        stops = await cancelStops(queue, client);
+      }
     }
     span.end();
 
@@ -355,6 +402,10 @@ export async function run(args: string[]): Promise<void> {
       '(latency is enqueue-to-start, timestamps have 1 ms resolution; worker CPU is all worker processes together, ' +
         'per job of the latency and throughput phases)',
     );
+    out(
+      `cancel-to-stop (a running job cancelled until its worker starts the next one), ${CANCELS} cancels: ` +
+        `p50 ${fixed(percentile(stops, 0.5), 0)} ms, max ${fixed(Math.max(...stops), 0)} ms`,
+    );
     out();
     // PostgreSQL's own CPU counts as "other processes": it serves both the baseline and the service.
     span.print(out, workerCpu, cpuCount, 'other processes (PostgreSQL included)');
@@ -368,6 +419,10 @@ export async function run(args: string[]): Promise<void> {
       [
         four.service.jobsPerSecond >= TARGET_JOBS_PER_SECOND,
         `>= ${TARGET_JOBS_PER_SECOND} jobs/s with 4 workers: ${fixed(four.service.jobsPerSecond, 0)} jobs/s`,
+      ],
+      [
+        Math.max(...stops) < TARGET_CANCEL_STOP_MS,
+        `cancel-to-stop < ${TARGET_CANCEL_STOP_MS} ms: max ${fixed(Math.max(...stops), 0)} ms`,
       ],
     ];
     printVerdicts(out, verdicts);
