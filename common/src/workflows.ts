@@ -23,7 +23,8 @@ export const workflowSchema = z
     data_location: z
       .object({
         structure: z.enum(['flat', 'runs']),
-        locations: z.array(z.string()),
+        /** Absolute server paths: only for those who may edit the project, absent for its readers. */
+        locations: z.array(z.string()).optional(),
         runs_regex: z.string().optional(),
       })
       .nullable(),
@@ -110,7 +111,8 @@ export const runSchema = z
     run_id: z.string(),
     workflow_id: z.string(),
     tag: z.string(),
-    location: z.string().nullable(),
+    /** The run's folder on the server: only for those who may edit the project, absent for its readers. */
+    location: z.string().nullable().optional(),
     status: z.enum(['registered', 'ingested', 'failed']),
     run_configuration_id: z.string().nullable(),
     started_at: z.string().nullable(),

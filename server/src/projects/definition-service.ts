@@ -8,8 +8,9 @@ import type { Tables } from '../db/tables.js';
 import { isoNow } from '../db/time.js';
 import { DomainError } from '../errors.js';
 import type { Actor, UserActor } from '../policy/actor.js';
-import { authorize } from '../policy/policy.js';
+import { authorize, can } from '../policy/policy.js';
 import { locationsAt, sameDataLocation } from '../workflows/location-guard.js';
+import { withoutPaths } from '../workflows/presenters.js';
 import { type WorkflowsService, workflowColumns } from '../workflows/service.js';
 import type { ParsedDefinition } from './definition-parser.js';
 import { checkProjectDefinition, validateProjectDefinition } from './definition-rules.js';
@@ -259,8 +260,14 @@ export class ProjectDefinitions {
     };
   }
 
+  /** The project.yaml; for its readers who may not edit it, without the data locations' server paths. */
   async export(actor: Actor, projectId: string): Promise<string> {
-    await this.projects.access(actor, projectId, 'resource.read');
-    return stringify(await this.definitionOf(projectId), { lineWidth: 0 });
+    const project = await this.projects.access(actor, projectId, 'resource.read');
+    const definition = await this.definitionOf(projectId);
+    if (can(actor, 'resource.edit', asSharedResource(project))) return stringify(definition, { lineWidth: 0 });
+    const workflows = definition.workflows.map((workflow) =>
+      workflow.data_location ? { ...workflow, data_location: withoutPaths(workflow.data_location) } : workflow,
+    );
+    return stringify({ ...definition, workflows }, { lineWidth: 0 });
   }
 }

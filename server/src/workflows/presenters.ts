@@ -1,4 +1,4 @@
-import type { DataCollection, Workflow } from '@service/common';
+import type { DataCollection, DataLocation, Workflow } from '@service/common';
 import type {
   DataCollectionsTable,
   FilesTable,
@@ -7,13 +7,19 @@ import type {
   WorkflowsTable,
 } from '../db/tables.js';
 
-export function presentWorkflow(row: WorkflowsTable): Workflow {
+/**
+ * Absolute server paths (data locations, run folders) are shown only to those who may edit the
+ * project (`showPaths`); its readers, anonymous visitors of a public project included, see the
+ * rest. Ingestion runs hide theirs the same way.
+ */
+export function presentWorkflow(row: WorkflowsTable, showPaths: boolean): Workflow {
+  const location = row.data_location === null ? null : (JSON.parse(row.data_location) as DataLocation);
   return {
     workflow_id: row.id,
     project_id: row.project_id,
     name: row.name,
     engine: row.engine === null ? null : (JSON.parse(row.engine) as Workflow['engine']),
-    data_location: row.data_location === null ? null : (JSON.parse(row.data_location) as Workflow['data_location']),
+    data_location: location === null || showPaths ? location : withoutPaths(location),
     created_at: row.created_at,
     updated_at: row.updated_at,
   };
@@ -47,12 +53,12 @@ export function presentRunConfiguration(row: RunConfigurationsTable) {
   };
 }
 
-export function presentRun(row: RunsTable) {
+export function presentRun(row: RunsTable, showPaths: boolean) {
   return {
     run_id: row.id,
     workflow_id: row.workflow_id,
     tag: row.tag,
-    location: row.location,
+    ...(showPaths ? { location: row.location } : {}),
     status: row.status,
     run_configuration_id: row.run_configuration_id,
     started_at: row.started_at,
@@ -75,4 +81,9 @@ export function presentFile(row: FilesTable) {
     created_at: row.created_at,
     updated_at: row.updated_at,
   };
+}
+
+/** A data location without its paths: how the data is laid out, not where. */
+export function withoutPaths({ locations: _paths, ...location }: DataLocation): Omit<DataLocation, 'locations'> {
+  return location;
 }

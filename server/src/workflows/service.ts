@@ -12,7 +12,8 @@ import { DomainError, notFound } from '../errors.js';
 import { assertLocationsAllowed } from '../ingestion/allowed-roots.js';
 import { ownedStorage, type Scope, type StoragePurger } from '../maintenance/owned-storage.js';
 import type { Actor } from '../policy/actor.js';
-import { authorize, type ResourceAction } from '../policy/policy.js';
+import { authorize, can, type ResourceAction } from '../policy/policy.js';
+import { asSharedResource } from '../projects/repository.js';
 import type { ProjectsService } from '../projects/service.js';
 import type { DataLocationGuard } from './location-guard.js';
 import { locationsAt, sameDataLocation } from './location-guard.js';
@@ -70,13 +71,19 @@ export class WorkflowsService {
     if (dataLocation.runs_regex !== undefined) compileRunsRegex(dataLocation.runs_regex, `${pathPrefix}.runs_regex`);
   }
 
+  /** Reads the project (404 if the actor may not); whether they may see its server paths. */
+  private async readWithPaths(actor: Actor, projectId: string): Promise<boolean> {
+    const project = await this.projects.access(actor, projectId, 'resource.read');
+    return can(actor, 'resource.edit', asSharedResource(project));
+  }
+
   async list(actor: Actor, projectId: string, query: { limit: number; skip: number }) {
-    await this.projects.access(actor, projectId, 'resource.read');
+    const showPaths = await this.readWithPaths(actor, projectId);
     return paginate(
       this.database.db.selectFrom('workflows').where('project_id', '=', projectId),
       (rows) => rows.selectAll().orderBy('created_at', 'desc').orderBy('id', 'desc'),
       query,
-      presentWorkflow,
+      (row) => presentWorkflow(row, showPaths),
     );
   }
 
@@ -114,7 +121,8 @@ export class WorkflowsService {
   }
 
   async get(actor: Actor, workflowId: string) {
-    return presentWorkflow(await this.access(actor, workflowId, 'resource.read'));
+    const row = await this.access(actor, workflowId, 'resource.read');
+    return presentWorkflow(row, await this.readWithPaths(actor, row.project_id));
   }
 
   async update(actor: Actor, workflowId: string, changes: Partial<WorkflowInput>) {
@@ -199,24 +207,26 @@ export class WorkflowsService {
   }
 
   async listRuns(actor: Actor, workflowId: string, query: { limit: number; skip: number }) {
-    await this.access(actor, workflowId, 'resource.read');
+    const workflow = await this.access(actor, workflowId, 'resource.read');
+    const showPaths = await this.readWithPaths(actor, workflow.project_id);
     return paginate(
       this.database.db.selectFrom('runs').where('workflow_id', '=', workflowId),
       (rows) => rows.selectAll().orderBy('created_at', 'desc').orderBy('id', 'desc'),
       query,
-      presentRun,
+      (row) => presentRun(row, showPaths),
     );
   }
 
   private async accessRun(actor: Actor, runId: string, action: ResourceAction) {
     const run = await this.database.db.selectFrom('runs').selectAll().where('id', '=', runId).executeTakeFirst();
     if (!run) throw notFound('run');
-    await this.access(actor, run.workflow_id, action);
-    return run;
+    const workflow = await this.access(actor, run.workflow_id, action);
+    return { run, workflow };
   }
 
   async getRun(actor: Actor, runId: string) {
-    return presentRun(await this.accessRun(actor, runId, 'resource.read'));
+    const { run, workflow } = await this.accessRun(actor, runId, 'resource.read');
+    return presentRun(run, await this.readWithPaths(actor, workflow.project_id));
   }
 
   async deleteRun(actor: Actor, runId: string): Promise<void> {

@@ -117,7 +117,10 @@ function WorkflowCard({
         </Group>
         <Text size="xs" c="dimmed">
           {workflow.data_location
-            ? `${workflow.data_location.structure} · ${workflow.data_location.locations.join(', ')}`
+            ? // The server sends the paths only to those who may edit the project.
+              [workflow.data_location.structure, workflow.data_location.locations?.join(', ')]
+                .filter((part) => part !== undefined)
+                .join(' · ')
             : 'Uploads only'}
         </Text>
         {collections.isPending && <Loader size="sm" aria-label="Loading data collections" />}
