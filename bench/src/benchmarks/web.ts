@@ -353,12 +353,14 @@ export async function run(args: string[]): Promise<void> {
     out(`  ${grouped(rows)} rows, ${fixed(generated.bytes / MIB, 0)} MiB in ${fixed(generated.seconds, 1)} s`);
 
     const dataDir = join(workDir, 'service');
-    const server = await startTarget(TARGET_SCRIPT, [
-      'service',
-      dataDir,
-      String(Math.max(UPLOAD_MAX, generated.bytes + MIB)),
-      webRoot,
-    ]);
+    const profileDir = process.env.BENCH_WEB_CPU_PROF;
+    const server = await startTarget(
+      TARGET_SCRIPT,
+      ['service', dataDir, String(Math.max(UPLOAD_MAX, generated.bytes + MIB)), webRoot],
+      profileDir === undefined
+        ? []
+        : ['--cpu-prof', `--cpu-prof-dir=${resolve(profileDir)}`, '--cpu-prof-interval=200'],
+    );
     let measured: Measured;
     // The measured part: Chromium, then the DuckDB baseline. Their CPU is ours, counted from the
     // ended-children times once they have exited, less what the server used before it started.
