@@ -14,6 +14,7 @@ import { join, resolve } from 'node:path';
 import { loadConfig, startServer } from '@service/server';
 import type { Browser, BrowserContext, Locator, Page } from 'playwright-core';
 import { afterEach, describe, expect } from 'vitest';
+import { handleMissingService } from './missing-service.js';
 import { ADMIN, createTestDatabase, type TestServer } from './test-server.js';
 
 /** Debian's Chromium; override with SERVICE_TEST_CHROMIUM. */
@@ -49,14 +50,15 @@ export function watchPolicyViolations(context: BrowserContext): void {
 
 let announced = false;
 /**
- * A suite that needs Chromium: skipped with one loud line when it is missing. Each of its tests
- * fails if a watched page broke the pages' Content-Security-Policy (server/src/http/page-policy.ts).
+ * A suite that needs Chromium: skipped with one loud line when it is missing (on CI its file fails
+ * instead). Each of its tests fails if a watched page broke the pages' Content-Security-Policy
+ * (server/src/http/page-policy.ts).
  */
 export function describeBrowser(name: string, suite: () => void): void {
   const reason = browserUnavailable();
   if (reason !== null && !announced) {
+    handleMissingService('browser', 'browser suites', reason);
     announced = true;
-    process.stderr.write(`[browser] SKIPPING browser suites: ${reason}\n`);
   }
   (reason === null ? describe : describe.skip)(name, () => {
     afterEach(() => {

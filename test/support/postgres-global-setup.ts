@@ -1,6 +1,7 @@
 import pg from 'pg';
 import type { TestProject } from 'vitest/node';
 import { startEmbeddedPostgres } from './embedded-postgres-server.js';
+import { handleMissingService } from './missing-service.js';
 import './postgres-context.js';
 
 const ENV_URL = 'SERVICE_TEST_DATABASE_URL';
@@ -10,7 +11,7 @@ const MIN_SERVER_VERSION_NUM = 130000;
 /**
  * Provides `postgresAdminUrl` to tests: the server named by
  * SERVICE_TEST_DATABASE_URL (which must work), else a throwaway embedded
- * server, else '' so that PostgreSQL suites skip.
+ * server, else '' so that PostgreSQL suites skip (on CI: the run fails instead).
  */
 export default async function setup(project: TestProject): Promise<(() => Promise<void>) | undefined> {
   const envUrl = process.env[ENV_URL];
@@ -32,7 +33,7 @@ export default async function setup(project: TestProject): Promise<(() => Promis
     return () => server.stop();
   } catch (error) {
     const reason = error instanceof Error ? error.message : String(error);
-    process.stderr.write(`[postgres] SKIPPING PostgreSQL suites: ${reason}\n`);
+    handleMissingService('postgres', 'PostgreSQL suites', reason);
     project.provide('postgresAdminUrl', '');
     return undefined;
   }

@@ -2,6 +2,7 @@ import { execFile } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { ListBucketsCommand, S3Client } from '@aws-sdk/client-s3';
 import type { TestProject } from 'vitest/node';
+import { handleMissingService } from './missing-service.js';
 import './s3-context.js';
 
 const ENV_ENDPOINT = 'SERVICE_TEST_S3_ENDPOINT';
@@ -15,7 +16,7 @@ const SCRIPT_TIMEOUT_MS = 5 * 60_000;
 /**
  * Provides `s3Endpoint` to tests: the service named by SERVICE_TEST_S3_ENDPOINT (which must work),
  * else a Swift already answering on 127.0.0.1:8089 (S3_SWIFT_PORT), else one started by scripts/s3-swift.sh
- * (and left running), else '' so that S3 suites skip.
+ * (and left running), else '' so that S3 suites skip (on CI: the run fails instead).
  */
 export default async function setup(project: TestProject): Promise<void> {
   const envEndpoint = process.env[ENV_ENDPOINT];
@@ -51,7 +52,7 @@ export default async function setup(project: TestProject): Promise<void> {
     project.provide('s3Endpoint', SWIFT_ENDPOINT);
   } catch (error) {
     const reason = (error instanceof Error ? error.message : String(error)).replace(/\s+/g, ' ').trim();
-    process.stderr.write(`[s3] SKIPPING S3 suites: ${reason}\n`);
+    handleMissingService('s3', 'S3 suites', reason);
     project.provide('s3Endpoint', '');
   }
 }
