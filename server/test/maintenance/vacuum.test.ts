@@ -1,6 +1,9 @@
+import { readdir } from 'node:fs/promises';
+import { dirname, join, relative, sep } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import type { VacuumAnswer } from '@service/common';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { ADMIN, call, login, type Session } from '../../../test/support/test-server.js';
+import { ADMIN, call, createProjectWithUpload, login, type Session } from '../../../test/support/test-server.js';
 import {
   type BackendServer,
   describeEachBackend,
@@ -11,6 +14,7 @@ import {
 } from './support.js';
 
 const HOUR = 60 * 60 * 1000;
+const FIXTURES = join(dirname(fileURLToPath(import.meta.url)), '..', 'fixtures', 'delta');
 
 describeEachBackend('POST /internal/vacuum', (dialect, storage) => {
   let backend: BackendServer;
@@ -113,6 +117,31 @@ describeEachBackend('POST /internal/vacuum', (dialect, storage) => {
       .execute();
     expect(claims).toEqual([]);
     expect((await vacuum()).body.removed_tables).toBe(0);
+  });
+
+  it('reports a table it cannot vacuum and goes on with the others', async () => {
+    const { server } = backend;
+    const healthy = await projectWithTable(server, admin.access_token, 'healthy');
+    const foreign = await createProjectWithUpload(server, admin.access_token, 'foreign-table');
+    // A Databricks table with deletion vectors where the collection's table would be.
+    const source = join(FIXTURES, 'table-with-dv-small', 'delta');
+    const root = server.context.tableOf(foreign.collectionId).root;
+    for (const entry of await readdir(source, { recursive: true, withFileTypes: true })) {
+      if (!entry.isFile()) continue;
+      const path = join(entry.parentPath, entry.name);
+      await server.context.storage.putFile(`${root}/${relative(source, path).split(sep).join('/')}`, path);
+    }
+
+    const answer = await vacuum();
+    expect(answer.status).toBe(200);
+    expect(answer.body.failures).toEqual([
+      { target: `deltatables/${foreign.collectionId}`, message: expect.stringMatching(/deletionVectors/) },
+    ]);
+    expect(answer.body.tables_vacuumed).toBeGreaterThanOrEqual(1);
+    // Nothing of the table it could not read was touched.
+    expect(naming(answer.body.removed_keys, [foreign.collectionId])).toEqual([]);
+    expect(naming(await backend.keys(), [healthy.collectionId]).length).toBeGreaterThan(1);
+    await server.context.database.db.deleteFrom('data_collections').where('id', '=', foreign.collectionId).execute();
   });
 
   it('refuses a wrong key and a malformed body', async () => {

@@ -316,6 +316,18 @@ for (const backend of backends) {
       await storage.delete([`${ns}/a`]);
     });
 
+    it('lands writes that race deletes of the last object in the same folder', async () => {
+      fresh();
+      // The window is small: many rounds locally, where they are cheap.
+      const rounds = storage.kind === 'local' ? 500 : 10;
+      for (let round = 0; round < rounds; round++) {
+        await storage.put(`${ns}/d/last`, 'x');
+        await Promise.all([storage.delete([`${ns}/d/last`]), storage.put(`${ns}/d/new-${round}`, 'y')]);
+        expect(await storage.head(`${ns}/d/new-${round}`)).not.toBeNull();
+        await storage.delete([`${ns}/d/new-${round}`]);
+      }
+    });
+
     it('reports absent objects as ObjectNotFound', async () => {
       fresh();
       const key = `${ns}/absent`;
@@ -377,3 +389,25 @@ for (const backend of backends) {
     });
   });
 }
+
+describe('local storage', () => {
+  it('removes the folders a delete leaves empty, up to its root', async () => {
+    const root = await mkdtemp(join(tmpdir(), 'storage-local-'));
+    try {
+      const storage = new LocalStorage(root);
+      await storage.put('tables/t1/_log/0.json', '{}');
+      await storage.put('tables/t1/part-0.parquet', 'p');
+      await storage.put('tables/t2/part-0.parquet', 'p');
+      await storage.delete(['tables/t1/_log/0.json', 'tables/t1/part-0.parquet']);
+      expect(await readdir(join(root, 'tables'))).toEqual(['t2']);
+      await storage.delete(['tables/t2/part-0.parquet']);
+      // Only the storage's own folder for writes in progress is left.
+      expect(await readdir(root)).toEqual(['.tmp']);
+      // The root itself stays, and writing goes on.
+      await storage.put('tables/t3/x', 'x');
+      expect(await storage.head('tables/t3/x')).not.toBeNull();
+    } finally {
+      await rm(root, { recursive: true, force: true });
+    }
+  });
+});
