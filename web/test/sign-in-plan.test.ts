@@ -67,7 +67,17 @@ describe('sign-in decisions from capabilities', () => {
 describe('sign-in helpers', () => {
   it('keeps `next` on this site', () => {
     expect(safeNextPath('/projects/42?x=1')).toBe('/projects/42?x=1');
-    for (const bad of ['//evil.example', '/\\evil.example', 'https://evil.example', 'projects', '', null]) {
+    expect(safeNextPath('/projects/../dashboards/3')).toBe('/dashboards/3');
+    for (const bad of [
+      '//evil.example',
+      '/\\evil.example',
+      '/..//evil.example',
+      '/.%2e//evil.example',
+      'https://evil.example',
+      'projects',
+      '',
+      null,
+    ]) {
       expect(safeNextPath(bad)).toBe('/projects');
     }
     expect(oauthLoginUrl('/projects/1')).toBe('/service/api/v1/auth/oauth/login?next=%2Fprojects%2F1');

@@ -13,6 +13,8 @@ export function safeNextPath(next: string | undefined, publicUrl: string): strin
   }
   const origin = new URL(publicUrl).origin;
   const resolved = new URL(next, origin);
-  if (resolved.origin !== origin) throw refused;
+  // Dot segments can turn a harmless-looking path into a protocol-relative one: `/..//evil.example`
+  // and `/.%2e//evil.example` resolve to `//evil.example`, which a browser reads as another host.
+  if (resolved.origin !== origin || /^\/[/\\]/.test(resolved.pathname)) throw refused;
   return `${resolved.pathname}${resolved.search}${resolved.hash}`;
 }

@@ -74,6 +74,10 @@ describeEachDialect('magic links', (dialect) => {
     '//evil.example/path',
     'https://evil.example/',
     '/\\evil.example',
+    // Dot segments that resolve to a protocol-relative `//evil.example`.
+    '/..//evil.example',
+    '/.%2e//evil.example/x',
+    '/a/../..//evil.example',
     'javascript:alert(1)',
     'dashboards/1',
     '/ok\nSet-Cookie: x=1',

@@ -59,7 +59,12 @@ export function safeNextPath(next: string | null | undefined, fallback = '/proje
   if (!next.startsWith('/') || next.startsWith('//') || next.startsWith('/\\')) return fallback;
   // biome-ignore lint/suspicious/noControlCharactersInRegex: control characters are what we refuse.
   if (/[\u0000-\u001f\\]/.test(next)) return fallback;
-  return next;
+  // Resolve dot segments the way the browser will: `/..//evil.example` becomes `//evil.example`,
+  // which is another host.
+  const base = 'http://this.invalid';
+  const resolved = new URL(next, base);
+  if (resolved.origin !== base || /^\/[/\\]/.test(resolved.pathname)) return fallback;
+  return `${resolved.pathname}${resolved.search}${resolved.hash}`;
 }
 
 export function oauthLoginUrl(next: string): string {
