@@ -15,10 +15,32 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import type { AppContext } from '../context.js';
 import { DomainError } from '../errors.js';
+import { cutOff, MultipartEnd } from '../files/multipart-end.js';
 import type { Authenticator } from '../http/authentication.js';
 
 const errors = { 400: problemSchema, 401: problemSchema, 403: problemSchema, 404: problemSchema };
 const common = { tags: ['data collections'], security: [{ bearerAuth: [] }] };
+
+/**
+ * The multipart parser (busboy) fails with plain errors when the body is not well-formed: no
+ * boundary, a bad part header, a body that ends before its closing boundary. Those are the
+ * client's mistake, not ours.
+ */
+const MALFORMED_MULTIPART = [
+  'Multipart: Boundary not found',
+  'Malformed part header',
+  'Unexpected end of multipart data',
+  'Part terminated early due to unexpected end of multipart data',
+  'File terminated early due to unexpected end of multipart data',
+  'Field terminated early due to unexpected end of multipart data',
+];
+
+function asMalformedMultipart(error: unknown): unknown {
+  if (error instanceof Error && !(error instanceof DomainError) && MALFORMED_MULTIPART.includes(error.message)) {
+    return new DomainError('malformed_body', `the multipart body is malformed or cut off: ${error.message}`);
+  }
+  return error;
+}
 
 export function dataCollectionsRoutes(context: AppContext, actorOf: Authenticator): FastifyPluginAsyncZod {
   const { dataCollections, files } = context;
@@ -47,35 +69,47 @@ export function dataCollectionsRoutes(context: AppContext, actorOf: Authenticato
         await dataCollections.access(actor, request.params.id, 'resource.edit');
         const fields: { run: string; path?: string } = { run: 'uploads' };
         let uploaded: Awaited<ReturnType<typeof files.upload>> | undefined;
-        for await (const part of request.parts()) {
-          if (part.type === 'field') {
-            if (uploaded !== undefined) throw new DomainError('validation_failed', 'send the fields before the file');
-            const value = String(part.value);
-            if (part.fieldname === 'run') {
-              const tag = tagSchema.safeParse(value);
-              if (!tag.success) {
-                throw new DomainError('validation_failed', 'invalid run tag', [
-                  { path: 'run', message: tag.error.issues[0]?.message ?? 'invalid' },
+        let end: MultipartEnd | undefined;
+        try {
+          const parts = request.parts();
+          // The first step pipes the request into the parser; the watcher must see every byte after that.
+          const first = parts.next();
+          end = new MultipartEnd(request.raw);
+          for (let next = await first; next.done !== true; next = await parts.next()) {
+            const part = next.value;
+            if (part.type === 'field') {
+              if (uploaded !== undefined) throw new DomainError('validation_failed', 'send the fields before the file');
+              const value = String(part.value);
+              if (part.fieldname === 'run') {
+                const tag = tagSchema.safeParse(value);
+                if (!tag.success) {
+                  throw new DomainError('validation_failed', 'invalid run tag', [
+                    { path: 'run', message: tag.error.issues[0]?.message ?? 'invalid' },
+                  ]);
+                }
+                fields.run = tag.data;
+              } else if (part.fieldname === 'path') {
+                fields.path = value;
+              } else {
+                throw new DomainError('validation_failed', 'unknown form field', [
+                  { path: part.fieldname, message: 'unknown field' },
                 ]);
               }
-              fields.run = tag.data;
-            } else if (part.fieldname === 'path') {
-              fields.path = value;
+            } else if (part.fieldname === 'file' && uploaded === undefined) {
+              uploaded = await files.upload(actor, request.params.id, {
+                runTag: fields.run,
+                path: fields.path ?? part.filename,
+                content: end.guard(part.file),
+              });
             } else {
-              throw new DomainError('validation_failed', 'unknown form field', [
-                { path: part.fieldname, message: 'unknown field' },
-              ]);
+              part.file.resume();
+              throw new DomainError('validation_failed', 'send exactly one file, in the part named `file`');
             }
-          } else if (part.fieldname === 'file' && uploaded === undefined) {
-            uploaded = await files.upload(actor, request.params.id, {
-              runTag: fields.run,
-              path: fields.path ?? part.filename,
-              content: part.file,
-            });
-          } else {
-            part.file.resume();
-            throw new DomainError('validation_failed', 'send exactly one file, in the part named `file`');
           }
+        } catch (error) {
+          // Whatever failed after the body was cut off short, the cause is the cut.
+          if (end?.cutOff && !(error instanceof DomainError)) throw cutOff();
+          throw asMalformedMultipart(error);
         }
         if (uploaded === undefined) {
           throw new DomainError('validation_failed', 'no file was sent', [{ path: 'file', message: 'required' }]);

@@ -37,6 +37,7 @@ import { utilsRoutes } from '../utils/routes.js';
 import { workflowsRoutes } from '../workflows/routes.js';
 import { requireSession } from './access.js';
 import { createAuthenticator } from './authentication.js';
+import { clientErrorHandler, frameworkErrors } from './client-errors.js';
 import { installErrorHandling, installNotFoundHandling } from './error-handler.js';
 import { API_PREFIX } from './prefix.js';
 import { requestIdGenerator } from './request-ids.js';
@@ -83,6 +84,8 @@ export async function buildApp(context: AppContext, options: AppOptions = {}): P
     bodyLimit: JSON_BODY_LIMIT,
     trustProxy: config.trustProxy.length > 0 ? config.trustProxy : false,
     routerOptions: { ignoreTrailingSlash: true },
+    clientErrorHandler,
+    frameworkErrors,
   }).withTypeProvider<ZodTypeProvider>();
 
   app.setValidatorCompiler(validatorCompiler);

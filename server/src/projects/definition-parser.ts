@@ -1,5 +1,5 @@
 import { type ProjectDefinition, projectDefinitionSchema } from '@service/common';
-import { isNode, LineCounter, parseDocument } from 'yaml';
+import { type Document, isNode, LineCounter, parseDocument, visit } from 'yaml';
 import { DomainError, type FieldProblem } from '../errors.js';
 import { formatPath } from '../http/error-handler.js';
 
@@ -10,6 +10,34 @@ export interface ParsedDefinition {
   definition: ProjectDefinition;
   /** Adds `line`/`column` to problems whose path names a place in the document. */
   locate(problems: FieldProblem[]): FieldProblem[];
+}
+
+/**
+ * The document as plain data. Aliases that expand past a few hundred nodes (a "billion laughs"
+ * document) are refused instead of built: the yaml library stops at `maxAliasCount`.
+ */
+function expandAliases(document: Document, lineCounter: LineCounter): unknown {
+  try {
+    return document.toJS({ maxAliasCount: 100 });
+  } catch (error) {
+    if (!(error instanceof ReferenceError)) throw error;
+    let position = { line: 1, col: 1 };
+    visit(document, {
+      Alias(_key, node) {
+        if (!node.range) return undefined;
+        position = lineCounter.linePos(node.range[0]);
+        return visit.BREAK;
+      },
+    });
+    throw new DomainError('validation_failed', 'the project definition is not valid YAML', [
+      {
+        path: '',
+        message: `${error.message}: its aliases expand too much`,
+        line: position.line,
+        column: position.col,
+      },
+    ]);
+  }
 }
 
 /**
@@ -52,7 +80,7 @@ export function parseProjectDefinition(text: string): ParsedDefinition {
       return problem;
     });
 
-  const parsed = projectDefinitionSchema.safeParse(document.toJS({ maxAliasCount: 100 }));
+  const parsed = projectDefinitionSchema.safeParse(expandAliases(document, lineCounter));
   if (!parsed.success) {
     const problems = parsed.error.issues.flatMap((issue) => {
       if (issue.code === 'unrecognized_keys') {
