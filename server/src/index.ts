@@ -9,6 +9,7 @@ export { seedExampleData } from './examples/seed.js';
 export { type AppOptions, buildApp } from './http/app.js';
 export { API_PREFIX } from './http/prefix.js';
 export { JobQueue } from './jobs/queue.js';
+export { startPeriodicCleanup } from './maintenance/periodic-cleanup.js';
 export { validateProjectDefinition } from './projects/definition-rules.js';
 export { createWorkerPool, type RunningServer, startServer } from './server.js';
 export { UsersService } from './users/service.js';

@@ -30,7 +30,7 @@ export async function startServer(config: Config, options: AppOptions = {}): Pro
     throw error;
   }
   context.purger.log = app.log;
-  const stopCleanup = startPeriodicCleanup(context.temporaryUsers, app.log);
+  const stopCleanup = startPeriodicCleanup(context, app.log);
   const workers = createWorkerPool(context, app.log, config.jobs.enabled ? config.jobs.workers : 0);
   await workers.start();
   const address = app.server.address();

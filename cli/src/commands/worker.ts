@@ -1,4 +1,4 @@
-import { createContext, createWorkerPool, loadConfig } from '@service/server';
+import { createContext, createWorkerPool, loadConfig, startPeriodicCleanup } from '@service/server';
 import { Command } from 'commander';
 import pino from 'pino';
 
@@ -22,10 +22,13 @@ export function workerCommand(): Command {
       const log = pino({ level: config.logLevel });
       const pool = createWorkerPool(context, log, concurrency);
       await pool.start();
+      // Workers cache uploads too: drop copies of what was deleted (the API replicas remove users).
+      const stopCleanup = startPeriodicCleanup(context, log, { temporaryUsers: false });
       process.stderr.write(
         `Worker running ${concurrency} job${concurrency === 1 ? '' : 's'} at a time; stop with Ctrl-C.\n`,
       );
       const stop = () => {
+        stopCleanup();
         pool
           .stop()
           .then(() => context.close())

@@ -143,6 +143,11 @@ export class LocalFileCache {
     }
   }
 
+  /** Keys of the objects copied here. */
+  keys(): string[] {
+    return [...new Set([...this.entries.values()].map((entry) => entry.key))];
+  }
+
   /**
    * Drops the copies of the objects `matches` picks (their objects were deleted, e.g. with their
    * project), so no local copy outlives them; a copy a query still reads goes when it is released.

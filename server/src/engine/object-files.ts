@@ -30,6 +30,11 @@ export class ObjectFiles {
     return { paths, release: () => lease.release() };
   }
 
+  /** Keys of the objects with a local copy (none on local storage). */
+  cachedKeys(): string[] {
+    return this.cache?.keys() ?? [];
+  }
+
   /** Forgets local copies of deleted objects (see `LocalFileCache.discard`); local storage has none. */
   async discard(matches: (key: string) => boolean): Promise<void> {
     await this.cache?.discard(matches);

@@ -2,7 +2,7 @@ import type { Kysely } from 'kysely';
 import type { Tables } from '../db/tables.js';
 import type { CommitClaims } from '../engine/delta/commit-claims.js';
 import type { ObjectFiles } from '../engine/object-files.js';
-import { tableRoot } from '../storage/layout.js';
+import { TABLES_PREFIX, tableRoot, UPLOADS_PREFIX } from '../storage/layout.js';
 import type { ObjectStorage, StoredObject } from '../storage/storage.js';
 
 /** Storage that belonged to database rows about to be deleted: uploads and Delta tables. */
@@ -100,6 +100,40 @@ export class StoragePurger {
       // Local copies of remote objects go too (this process's; see docs/data.md for the others).
       await this.files.discard((key) => uploads.has(key) || roots.some((root) => key.startsWith(root)));
     }
+  }
+
+  /**
+   * Drops this process's local copies of objects whose owner row is gone. Deletion drops the
+   * copies of the process that deleted; every other replica and worker catches up with this.
+   */
+  async sweepLocalCopies(db: Kysely<Tables>): Promise<number> {
+    const keys = this.files.cachedKeys();
+    if (keys.length === 0) return 0;
+    const tableIds = new Set<string>();
+    const uploads: string[] = [];
+    for (const key of keys) {
+      if (key.startsWith(TABLES_PREFIX)) tableIds.add(key.slice(TABLES_PREFIX.length).split('/')[0]!);
+      else if (key.startsWith(UPLOADS_PREFIX)) uploads.push(key);
+    }
+    const livingTables = new Set<string>();
+    for (const ids of chunks([...tableIds])) {
+      const rows = await db.selectFrom('data_collections').select('id').where('id', 'in', ids).execute();
+      for (const row of rows) livingTables.add(row.id);
+    }
+    const livingUploads = new Set<string>();
+    for (const batch of chunks(uploads)) {
+      const rows = await db.selectFrom('files').select('storage_key').where('storage_key', 'in', batch).execute();
+      for (const row of rows) if (row.storage_key !== null) livingUploads.add(row.storage_key);
+    }
+    const orphaned = new Set(
+      keys.filter((key) =>
+        key.startsWith(TABLES_PREFIX)
+          ? !livingTables.has(key.slice(TABLES_PREFIX.length).split('/')[0]!)
+          : key.startsWith(UPLOADS_PREFIX) && !livingUploads.has(key),
+      ),
+    );
+    if (orphaned.size > 0) await this.files.discard((key) => orphaned.has(key));
+    return orphaned.size;
   }
 
   /** Every object of a data collection's table, and its commit claims. */

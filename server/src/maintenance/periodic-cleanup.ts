@@ -1,19 +1,33 @@
 import type { FastifyBaseLogger } from 'fastify';
-import type { TemporaryUsers } from '../auth/temporary-users.js';
+import type { AppContext } from '../context.js';
 
 const EVERY_MS = 5 * 60_000;
 
 /**
- * Removes expired temporary users every few minutes. Every replica runs it; the removal itself is
- * safe to run concurrently, and a random offset keeps replicas from all waking at once.
+ * Every few minutes: removes expired temporary users (unless `temporaryUsers` is false), and drops
+ * this process's local copies of stored objects whose owner was deleted, wherever that happened.
+ * Every replica and worker runs it; both are safe to run concurrently, and a random offset keeps
+ * replicas from all waking at once.
  */
-export function startPeriodicCleanup(temporaryUsers: TemporaryUsers, log: FastifyBaseLogger): () => void {
+export function startPeriodicCleanup(
+  context: Pick<AppContext, 'temporaryUsers' | 'purger' | 'database'>,
+  log: FastifyBaseLogger,
+  options: { temporaryUsers?: boolean } = {},
+): () => void {
   const run = () => {
-    temporaryUsers.removeExpired().then(
-      (removed) => {
-        if (removed > 0) log.info({ removed }, 'removed expired temporary users');
+    if (options.temporaryUsers !== false) {
+      context.temporaryUsers.removeExpired().then(
+        (removed) => {
+          if (removed > 0) log.info({ removed }, 'removed expired temporary users');
+        },
+        (error: unknown) => log.error({ err: error }, 'temporary-user cleanup failed'),
+      );
+    }
+    context.purger.sweepLocalCopies(context.database.db).then(
+      (dropped) => {
+        if (dropped > 0) log.info({ dropped }, 'dropped local copies of deleted objects');
       },
-      (error: unknown) => log.error({ err: error }, 'temporary-user cleanup failed'),
+      (error: unknown) => log.error({ err: error }, 'sweeping local copies of deleted objects failed'),
     );
   };
   const first = setTimeout(run, Math.floor(Math.random() * 30_000));

@@ -36,6 +36,35 @@ describeEachBackend('deleting removes the stored data', (dialect, storage) => {
     expect(await backend.cachedFiles()).toEqual([]);
   });
 
+  it.skipIf(storage === 'local')('every replica drops its local copies of a project another one deleted', async () => {
+    const { server } = backend;
+    const other = await backend.replica();
+    const project = await projectWithTable(server, admin.access_token, 'seen-by-two');
+    // The other replica reads the table too, so it holds copies of its own.
+    const preview = await call(other, 'GET', `/datacollections/${project.collectionId}/preview`, {
+      token: admin.access_token,
+    });
+    expect(preview.status).toBe(200);
+    const copiesOn = (replica: typeof server) =>
+      naming(replica.context.delta.files.cachedKeys(), [project.collectionId]);
+    expect(copiesOn(other).length).toBeGreaterThan(0);
+
+    expect((await call(server, 'DELETE', `/projects/${project.projectId}`, { token: admin.access_token })).status).toBe(
+      204,
+    );
+    expect(copiesOn(server)).toEqual([]);
+    expect(copiesOn(other).length).toBeGreaterThan(0);
+    // What the periodic cleanup runs on every replica.
+    expect(await other.context.purger.sweepLocalCopies(other.context.database.db)).toBeGreaterThan(0);
+    expect(copiesOn(other)).toEqual([]);
+    // On disk, only copies of objects that still exist remain.
+    const cached = [server, other].reduce(
+      (total, replica) => total + replica.context.delta.files.cachedKeys().length,
+      0,
+    );
+    expect((await backend.cachedFiles()).length).toBe(cached);
+  });
+
   it('deleting a workflow removes its uploads and tables, and nothing of other projects', async () => {
     const { server } = backend;
     const kept = await projectWithTable(server, admin.access_token, 'kept-project');

@@ -29,8 +29,10 @@ export interface BackendServer {
   server: TestServer;
   /** Every key in the server's storage. */
   keys(): Promise<string[]>;
-  /** Files in the local copies of remote objects (S3 only). */
+  /** Files in the local copies of remote objects (S3 only), of every server on this data directory. */
   cachedFiles(): Promise<string[]>;
+  /** Another server on the same database and storage, as a second replica; stopped with this one. */
+  replica(): Promise<TestServer>;
   stop(): Promise<void>;
 }
 
@@ -51,12 +53,14 @@ export async function startBackendServer(
       SERVICE_S3_SECRET_ACCESS_KEY: settings.secretAccessKey as string,
     });
   }
-  const server = await startTestServer(dialect, {
+  const serverEnv = {
     SERVICE_JOBS_ENABLED: 'false',
     SERVICE_AUTH_INTERNAL_API_KEY_ENV: INTERNAL_KEY,
     ...storageEnv,
     ...env,
-  });
+  };
+  const server = await startTestServer(dialect, serverEnv);
+  const replicas: TestServer[] = [];
   return {
     server,
     async keys() {
@@ -74,7 +78,13 @@ export async function startBackendServer(
       const entries = await readdir(root, { recursive: true, withFileTypes: true }).catch(() => []);
       return entries.filter((entry) => entry.isFile()).map((entry) => entry.name);
     },
+    async replica() {
+      const replica = await startTestServer(server.database, serverEnv);
+      replicas.push(replica);
+      return replica;
+    },
     async stop() {
+      for (const replica of replicas) await replica.stop();
       await server.stop();
       await server.database.drop();
       await bucket?.drop();
