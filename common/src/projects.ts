@@ -19,7 +19,8 @@ export const tagSchema = z
   .max(100)
   .regex(/^[A-Za-z0-9][A-Za-z0-9_.-]*$/, 'use letters, digits, `_`, `.` and `-`, starting with a letter or digit');
 
-export const memberSchema = z.object({ user_id: z.string(), email: z.string() });
+/** A member; the email only in answers to the resource's members (and admins), never to its public. */
+export const memberSchema = z.object({ user_id: z.string(), email: z.string().optional() });
 /** The members of a shared resource (project, dashboard) by role. */
 export const membersSchema = z.object({
   owners: z.array(memberSchema),

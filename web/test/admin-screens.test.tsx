@@ -249,6 +249,18 @@ describe('Sharing panel', () => {
       unmount();
     }
   });
+
+  it('names no one to the public of a public project, whose answer carries no emails', () => {
+    const permissions = { owners: [{ user_id: 'u-owner' }], editors: [], viewers: [{ user_id: 'u-viewer' }] };
+    renderSignedIn(<PermissionsPanel project={project({ my_role: 'public', is_public: true, permissions })} />, {
+      user: { ...OWNER, user_id: 'u-other', email: 'other@example.org' },
+    });
+    const list = screen.getByRole('list', { name: 'Members' });
+    expect(list.textContent).toContain('A member');
+    expect(list.textContent).toContain('viewer');
+    expect(list.textContent).not.toContain('@');
+    expect(screen.getByText(/Members see who the members are\./)).toBeTruthy();
+  });
 });
 
 describe('admin pages', () => {

@@ -270,15 +270,16 @@ function componentsOf(record: DashboardRecord): DashboardComponent[] {
 }
 
 function present({ record, resource, project }: Access, actor: Actor): Dashboard {
+  // Only ever called for dashboards the actor can read, so a role exists.
+  const role = roleOn(actor, resource);
   return {
     dashboard_id: record.row.id,
     project_id: record.row.project_id,
     title: record.row.title,
     description: record.row.description,
     is_public: record.row.is_public === 1,
-    permissions: presentMembers(record.members),
-    // Only ever called for dashboards the actor can read, so a role exists.
-    my_role: roleOn(actor, resource),
+    permissions: presentMembers(record.members, role),
+    my_role: role,
     project_role: roleOn(actor, project),
     layout: JSON.parse(record.row.layout) as LayoutItem[],
     components: componentsOf(record),

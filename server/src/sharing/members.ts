@@ -1,7 +1,7 @@
 import type { Kysely } from 'kysely';
 import type { Tables } from '../db/tables.js';
 import { DomainError } from '../errors.js';
-import type { SharedResource } from '../policy/policy.js';
+import type { ResourceRole, SharedResource } from '../policy/policy.js';
 import { normalizeEmail } from '../users/repository.js';
 
 /** What projects and dashboards share: member lists by role. */
@@ -20,10 +20,17 @@ export function asSharedResource(members: readonly MemberRecord[], isPublic: boo
   return { owners: by('owner'), editors: by('editor'), viewers: by('viewer'), isPublic };
 }
 
-/** Member lists by role, as answers present them. */
-export function presentMembers(members: readonly MemberRecord[]) {
-  const by = (role: MemberRole) =>
-    members.filter((m) => m.role === role).map((m) => ({ user_id: m.user_id, email: m.email }));
+/**
+ * Member lists by role, as answers present them to a caller with `role` on the resource. Emails
+ * are for its members and admins; a public resource's other readers (anonymous visitors included)
+ * get the lists without them. `null` is the owner who just shared it away: they wrote the list.
+ */
+export function presentMembers(members: readonly MemberRecord[], role: ResourceRole) {
+  const showEmails = role !== 'public';
+  const by = (wanted: MemberRole) =>
+    members
+      .filter((m) => m.role === wanted)
+      .map((m) => (showEmails ? { user_id: m.user_id, email: m.email } : { user_id: m.user_id }));
   return { owners: by('owner'), editors: by('editor'), viewers: by('viewer') };
 }
 

@@ -39,16 +39,18 @@ function isMemberRole(value: string): value is MemberRole {
 /** Who may do what on the project; what editors and viewers see instead of the editor. */
 function MemberList({ project }: { project: Project }) {
   const { members, isPublic } = draftFromProject(project);
+  // The server names members only to members; a public project's visitors see roles alone.
+  const named = members.every((member) => member.email !== '');
   return (
     <Stack gap="xs">
       <Text size="sm" c="dimmed">
         {isPublic ? 'Public: everyone who can sign in sees this project.' : 'Private: only the people below see it.'}{' '}
-        Only owners change who has access.
+        Only owners change who has access.{named ? '' : ' Members see who the members are.'}
       </Text>
       <List size="sm" aria-label="Members" spacing={2}>
         {members.map((member) => (
           <List.Item key={member.userId ?? member.email}>
-            {member.email}{' '}
+            {member.email === '' ? 'A member' : member.email}{' '}
             <Badge size="xs" variant="light">
               {member.role}
             </Badge>

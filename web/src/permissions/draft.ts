@@ -27,9 +27,10 @@ export type PermissionsRequest = z.input<typeof permissionsRequestSchema>;
 export function draftFromProject(project: Pick<Project, 'permissions' | 'is_public'>): PermissionsDraft {
   const { owners, editors, viewers } = project.permissions;
   const members = [
-    ...owners.map((m) => ({ userId: m.user_id, email: m.email, role: 'owner' as const })),
-    ...editors.map((m) => ({ userId: m.user_id, email: m.email, role: 'editor' as const })),
-    ...viewers.map((m) => ({ userId: m.user_id, email: m.email, role: 'viewer' as const })),
+    // Only members (who alone edit sharing) are sent emails; others see the list without them.
+    ...owners.map((m) => ({ userId: m.user_id, email: m.email ?? '', role: 'owner' as const })),
+    ...editors.map((m) => ({ userId: m.user_id, email: m.email ?? '', role: 'editor' as const })),
+    ...viewers.map((m) => ({ userId: m.user_id, email: m.email ?? '', role: 'viewer' as const })),
   ];
   return { members, isPublic: project.is_public };
 }
