@@ -359,6 +359,10 @@ export async function deliverCallback(serverUrl: string, callbackUrl: URL): Prom
   if (response.status !== 302 || location === null) {
     throw new Error(`the callback answered ${response.status} ${await response.text()}`);
   }
+  // The hand-off carries a sign-in ticket: no cache may keep it (RFC 6749 §5.1).
+  if (response.headers.get('cache-control') !== 'no-store') {
+    throw new Error(`the callback's redirect may be cached: Cache-Control ${response.headers.get('cache-control')}`);
+  }
   return location;
 }
 
