@@ -29,6 +29,11 @@ export const benchmarks: readonly Benchmark[] = [
     run: async (args) => (await import('./jobs.js')).run(args),
   },
   {
+    name: 'login-timing',
+    summary: 'sign-in with an unknown email vs. a known one with a wrong password: the same argon2 work (ratio)',
+    run: async (args) => (await import('./login-timing.js')).run(args),
+  },
+  {
     name: 'preview',
     summary: "warm preview request over HTTP vs. DuckDB alone running the preview's statements (ratio)",
     run: async (args) => (await import('./preview.js')).run(args),

@@ -1,5 +1,6 @@
 import type { FastifyInstance, onResponseHookHandler } from 'fastify';
 import { Counter, collectDefaultMetrics, Histogram, Registry } from 'prom-client';
+import { passwordVerifications } from '../auth/passwords.js';
 
 /** Prometheus metrics of one process: runtime defaults plus HTTP traffic by route. */
 export function installMetrics(app: FastifyInstance): Registry {
@@ -17,6 +18,18 @@ export function installMetrics(app: FastifyInstance): Registry {
     labelNames: ['method', 'route'] as const,
     buckets: [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10],
     registers: [registry],
+  });
+  new Counter({
+    name: 'password_verifications_total',
+    help: 'argon2 password verifications, against a stored hash or the decoy that unknown emails cost',
+    labelNames: ['against'] as const,
+    registers: [registry],
+    collect() {
+      this.reset();
+      const counts = passwordVerifications();
+      this.labels('stored').inc(counts.stored);
+      this.labels('decoy').inc(counts.decoy);
+    },
   });
   // Each route gets its own hook holding its labelled children: prom-client hashes a labels
   // object on every call, and Fastify builds `request.routeOptions` on every access, both of
