@@ -39,7 +39,7 @@ import type { TableVersion } from '../engine/snapshot-cache.js';
 import { quoteIdentifier, quoteString } from '../engine/sql.js';
 import { DomainError } from '../errors.js';
 import type { Actor } from '../policy/actor.js';
-import { ObjectNotFound } from '../storage/storage.js';
+import { ObjectNotFound, type ObjectStorage } from '../storage/storage.js';
 
 /** How a column's values behave in SQL and how they leave as JSON. */
 type Kind = 'integer' | 'float' | 'decimal' | 'boolean' | 'string' | 'binary' | 'date' | 'timestamp' | 'nested';
@@ -575,14 +575,24 @@ export class DataCollectionQueries {
   private async withRows<T>(source: Source, work: (connection: SqlConnection, from: string) => Promise<T>): Promise<T> {
     const snapshot = source.snapshot;
     if (snapshot === null) throw new Error('no snapshot to query');
-    return this.context.duckdb.withConnection(async (connection) => {
-      const scan = await source.table.scan(connection, snapshot, source.version?.columns);
-      try {
-        return await work(connection, `(${scan.sql}) AS ${ROWS}`);
-      } finally {
-        scan.release();
-      }
-    });
+    try {
+      return await this.context.duckdb.withConnection(async (connection) => {
+        const scan = await source.table.scan(connection, snapshot, source.version?.columns);
+        try {
+          return await work(connection, `(${scan.sql}) AS ${ROWS}`);
+        } finally {
+          scan.release();
+        }
+      });
+    } catch (error) {
+      // Time travel past the vacuum retention: the log still lists the version, its files are gone.
+      const missing = await firstMissingFile(this.context.delta.storage, snapshot.files);
+      if (missing === null) throw error;
+      throw new DomainError(
+        'not_found',
+        `version ${snapshot.version} of the data collection's table can no longer be read: vacuum removed its data files (versions older than the retention)`,
+      );
+    }
   }
 
   private where(source: Source, filters: readonly Filter[], statement: Statement, path: string): string {
@@ -597,6 +607,12 @@ export class DataCollectionQueries {
       return `(${filterSql(filter, column, statement, at)})`;
     });
   }
+}
+
+/** Whether any data file of a snapshot is gone from storage (asked only after a read failed). */
+async function firstMissingFile(storage: ObjectStorage, files: readonly { key: string }[]): Promise<string | null> {
+  for (const file of files) if ((await storage.head(file.key)) === null) return file.key;
+  return null;
 }
 
 /** The SQL of one filter; its values become parameters. */

@@ -66,6 +66,11 @@ describeEachBackend('POST /internal/vacuum', (dialect, storage) => {
     const orphan = `${table.root}/part-failed-write.parquet`;
     await server.context.storage.put(orphan, 'never committed');
 
+    const travel = await call(server, 'GET', `/datacollections/${project.collectionId}/preview?version=0`, {
+      token: admin.access_token,
+    });
+    expect(travel.status).toBe(200);
+
     // Now: everything is younger than the retention.
     const now = await vacuum();
     expect(now.status).toBe(200);
@@ -86,6 +91,16 @@ describeEachBackend('POST /internal/vacuum', (dialect, storage) => {
     for (const key of [...replaced, orphan]) expect(await server.context.storage.head(key)).toBeNull();
     expect(await rowsAt(project.collectionId)).toBe(2);
     await expect(rowsAt(project.collectionId, 0)).rejects.toThrow();
+    // Asking for it is the client's mistake, answered as such.
+    const gone = await call<{ code: string; detail: string }>(
+      server,
+      'GET',
+      `/datacollections/${project.collectionId}/preview?version=0`,
+      { token: admin.access_token },
+    );
+    expect(gone.status).toBe(404);
+    expect(gone.body.code).toBe('not_found');
+    expect(gone.body.detail).toContain('vacuum');
     const preview = await call(server, 'GET', `/datacollections/${project.collectionId}/preview`, {
       token: admin.access_token,
     });
