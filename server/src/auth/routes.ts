@@ -76,7 +76,16 @@ export function authRoutes(context: AppContext, actorOf: Authenticator): Fastify
     app.post(
       '/auth/register',
       {
-        config: { access: 'open' },
+        // On request, before the body is read: every attempt counts, refused ones too, so that
+        // nobody mass-creates accounts (or probes which emails exist) from one address.
+        config: {
+          access: 'open',
+          rateLimit: {
+            max: config.auth.registrationRateLimit.max,
+            timeWindow: config.auth.registrationRateLimit.windowMs,
+            keyGenerator: (request: FastifyRequest) => `register:${request.ip}`,
+          },
+        },
         onRequest: async () => {
           if (config.auth.registrationDisabled || config.auth.mode !== 'auth') {
             throw new DomainError('registration_disabled', 'self-service registration is disabled on this instance');

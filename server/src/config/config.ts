@@ -65,6 +65,7 @@ const envSchema = z.object({
   SERVICE_AUTH_PUBLIC_ACCESS_CODE: envNonEmpty.optional(),
   SERVICE_AUTH_TEMPORARY_USER_EXPIRY_HOURS: envPositiveNumber.optional(),
   SERVICE_AUTH_TEMP_USER_RATE_LIMIT: envRate.optional(),
+  SERVICE_AUTH_REGISTRATION_RATE_LIMIT: envRate.optional(),
   SERVICE_AUTH_PROVISIONING_API_KEY: envNonEmpty.optional(),
   SERVICE_AUTH_INTERNAL_API_KEY_ENV: envNonEmpty.optional(),
   SERVICE_AUTH_MAGIC_LINK_EXPIRY_MINUTES: envPositiveNumber.optional(),
@@ -147,6 +148,8 @@ export interface Config {
     publicAccessCode: string | null;
     temporaryUserExpiryHours: number;
     temporaryUserRateLimit: { max: number; windowMs: number };
+    /** Registrations per client address; shared by replicas through the database. */
+    registrationRateLimit: { max: number; windowMs: number };
     provisioningKey: string | null;
     internalKey: string | null;
     magicLinkExpiryMinutes: number;
@@ -364,6 +367,7 @@ function buildConfig(env: Env, unknownSettings: string[], cwd: string): Config {
       publicAccessCode: env.SERVICE_AUTH_PUBLIC_ACCESS_CODE ?? null,
       temporaryUserExpiryHours: env.SERVICE_AUTH_TEMPORARY_USER_EXPIRY_HOURS ?? 24,
       temporaryUserRateLimit: env.SERVICE_AUTH_TEMP_USER_RATE_LIMIT ?? { max: 10, windowMs: 60_000 },
+      registrationRateLimit: env.SERVICE_AUTH_REGISTRATION_RATE_LIMIT ?? { max: 10, windowMs: 3_600_000 },
       provisioningKey,
       internalKey,
       magicLinkExpiryMinutes: env.SERVICE_AUTH_MAGIC_LINK_EXPIRY_MINUTES ?? 10,

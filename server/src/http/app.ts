@@ -47,6 +47,26 @@ import { serveWebApp } from './web-app.js';
 const JSON_BODY_LIMIT = 1024 * 1024;
 const DOCS_PREFIX = `${API_PREFIX}/docs`;
 
+/**
+ * The docs page's Content-Security-Policy: the plugin's (its scripts by hash, no other inline code)
+ * without what it does not need (fonts from any https site, the public validator's badge) or what
+ * breaks a local http set-up (upgrade-insecure-requests); inline styles allowed (Swagger UI sets
+ * them); the API the only thing it connects to; no site may frame it.
+ */
+function docsContentSecurityPolicy(plugins: string): string {
+  const directives = plugins
+    .split(';')
+    .map((directive) => directive.trim().replace(/ https:| validator\.swagger\.io/g, ''))
+    .filter((directive) => directive !== '' && directive !== 'upgrade-insecure-requests')
+    .map((directive) => {
+      if (directive.startsWith('frame-ancestors')) return "frame-ancestors 'none'";
+      // Swagger UI sets inline styles as the web app does; scripts stay hash-only.
+      if (directive.startsWith('style-src')) return "style-src 'self' 'unsafe-inline'";
+      return directive;
+    });
+  return [...directives, "connect-src 'self'", "form-action 'self'"].join('; ');
+}
+
 export interface AppOptions {
   /** Where logs go (tests capture them); standard output when absent. */
   logStream?: DestinationStream;
@@ -139,7 +159,11 @@ export async function buildApp(context: AppContext, options: AppOptions = {}): P
     transform: jsonSchemaTransform,
     transformObject: jsonSchemaTransformObject,
   });
-  await app.register(swaggerUi, { routePrefix: DOCS_PREFIX });
+  await app.register(swaggerUi, {
+    routePrefix: DOCS_PREFIX,
+    staticCSP: true,
+    transformStaticCSP: docsContentSecurityPolicy,
+  });
 
   const internalKey = config.auth.internalKey;
   if (internalKey !== null) {

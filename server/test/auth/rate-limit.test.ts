@@ -36,3 +36,38 @@ describeEachDialect('login rate limit', (dialect) => {
     }
   });
 });
+
+describeEachDialect('registration rate limit', (dialect) => {
+  it('answers 429 once an address has used its registrations, counted in the database across replicas', async () => {
+    const database = await createTestDatabase(dialect);
+    const env = { SERVICE_AUTH_REGISTRATION_RATE_LIMIT: '3/hour' };
+    const first = await startTestServer(database, env);
+    const second = await startTestServer(database, env);
+    try {
+      const register = (server: typeof first, n: number) =>
+        call(server, 'POST', '/auth/register', {
+          json: { email: `new-${n}@example.org`, password: 'long-enough-password' },
+        });
+      expect((await register(first, 1)).status).toBe(201);
+      expect((await register(second, 2)).status).toBe(201);
+      // A refused attempt counts too: it is what probes which emails exist.
+      expect((await register(first, 1)).status).toBe(409);
+      for (const server of [first, second]) {
+        const refused = await register(server, 9);
+        expect(refused.status).toBe(429);
+        expect(refused.body.code).toBe('rate_limited');
+        expect(Number(refused.headers.get('retry-after'))).toBeGreaterThan(0);
+      }
+      const users = await first.context.database.db
+        .selectFrom('users')
+        .select('email')
+        .where('email', 'like', 'new-%')
+        .execute();
+      expect(users.map((user) => user.email).sort()).toEqual(['new-1@example.org', 'new-2@example.org']);
+    } finally {
+      await first.stop();
+      await second.stop();
+      await database.drop();
+    }
+  });
+});

@@ -40,6 +40,7 @@ const WRONG: Record<string, { value: string; with?: Record<string, string> }> = 
   SERVICE_AUTH_PUBLIC_ACCESS_CODE: { value: 'open\nsesame' },
   SERVICE_AUTH_TEMPORARY_USER_EXPIRY_HOURS: { value: '0' },
   SERVICE_AUTH_TEMP_USER_RATE_LIMIT: { value: '10 per minute' },
+  SERVICE_AUTH_REGISTRATION_RATE_LIMIT: { value: '0/hour' },
   SERVICE_AUTH_PROVISIONING_API_KEY: { value: 'too-short' },
   SERVICE_AUTH_INTERNAL_API_KEY_ENV: { value: 'too-short' },
   SERVICE_AUTH_MAGIC_LINK_EXPIRY_MINUTES: { value: '-1' },
