@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { withClockAhead } from '../../../test/support/clock.js';
 import {
   ADMIN,
   call,
@@ -8,8 +9,6 @@ import {
   startTestServer,
   type TestServer,
 } from '../../../test/support/test-server.js';
-
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 describe('single-user mode', () => {
   let server: TestServer;
@@ -98,15 +97,21 @@ describeEachDialect('public mode temporary users', (dialect) => {
     });
     expect(register.status).toBe(403);
 
-    await sleep(3700);
-    expect((await call(server, 'GET', '/auth/me', { token: a.body.access_token })).status).toBe(401);
-    const refresh = await call(server, 'POST', '/auth/refresh', { json: { refresh_token: a.body.refresh_token } });
+    // Ten seconds later: past the user's 3.6 s lifetime.
+    const {
+      me: late,
+      refresh,
+      removed,
+    } = await withClockAhead(10_000, async () => ({
+      me: await call(server, 'GET', '/auth/me', { token: a.body.access_token }),
+      refresh: await call(server, 'POST', '/auth/refresh', { json: { refresh_token: a.body.refresh_token } }),
+      removed: await Promise.all([
+        server.context.temporaryUsers.removeExpired(),
+        server.context.temporaryUsers.removeExpired(),
+      ]),
+    }));
+    expect(late.status).toBe(401);
     expect(refresh.status).toBe(401);
-
-    const removed = await Promise.all([
-      server.context.temporaryUsers.removeExpired(),
-      server.context.temporaryUsers.removeExpired(),
-    ]);
     // The server's own periodic cleanup may have got there first; between them, both are gone.
     expect(removed[0] + removed[1]).toBeLessThanOrEqual(2);
     const left = await server.context.database.db
