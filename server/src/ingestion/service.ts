@@ -98,6 +98,9 @@ export class IngestionService {
     authorize(actor, 'session.read_own');
     if (!(await this.hasData(projectId)))
       throw new DomainError('no_data', 'the project has neither data locations nor uploaded files');
+    // A job whose worker died stays `running` until some worker's recovery sweep sees its lease
+    // expired; with no live worker none will, and its run would hold the project for good.
+    await this.jobs.recoverExpired();
     await endOrphanedRuns(this.database.db, projectId);
     const active = await this.active(projectId);
     if (active) return { job_id: active.job_id, run_id: active.id, already_running: true };

@@ -125,6 +125,25 @@ describeEachDialect('an ingestion run ends with its job', (dialect) => {
     await startsAnew(projectId, first.body.run_id);
   });
 
+  it('does not count a job whose worker died with its last attempt as running, with no worker left to notice', async () => {
+    const { projectId } = await createProjectWithUpload(server, token, 'last worker lost');
+    const first = await trigger(projectId);
+    const { jobs } = server.context;
+    for (let attempt = 1; attempt <= 3; attempt++) {
+      expect((await jobs.claim(`dying-${attempt}`))?.job_id).toBe(first.body.job_id);
+      await expireLease(first.body.job_id);
+      // The recovery sweep of a live worker; none runs after the last attempt's worker died.
+      if (attempt < 3) expect(await jobs.recoverExpired()).toBe(1);
+    }
+    expect(await jobs.get(first.body.job_id)).toMatchObject({ status: 'running', attempts: 3 });
+    await startsAnew(projectId, first.body.run_id);
+    expect(await jobs.get(first.body.job_id)).toMatchObject({
+      status: 'failed',
+      error: expect.stringContaining('worker_lost'),
+    });
+    expect(await run(projectId, first.body.run_id)).toMatchObject({ status: 'failed', error: { code: 'worker_lost' } });
+  });
+
   it('never answers already_running with a run whose job has ended, however the run was left behind', async () => {
     const { projectId } = await createProjectWithUpload(server, token, 'left behind');
     const first = await trigger(projectId);
