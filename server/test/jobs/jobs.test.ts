@@ -163,11 +163,11 @@ describeEachDialect('jobs', (dialect) => {
   });
 });
 
-describe('job cancellation and recovery', () => {
+describeEachDialect('job cancellation and recovery', (dialect) => {
   let server: TestServer;
   let admin: Session;
   beforeAll(async () => {
-    server = await startTestServer('sqlite', { SERVICE_JOBS_WORKERS: '0' });
+    server = await startTestServer(dialect, { SERVICE_JOBS_WORKERS: '0' });
     admin = await login(server, ADMIN.email, ADMIN.password);
   });
   afterAll(async () => {
