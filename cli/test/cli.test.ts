@@ -156,36 +156,55 @@ describe('service serve', () => {
       const health = await fetch(`${server.url}/health`);
       expect(health.status).toBe(200);
 
-      // A sign-in whose body is still arriving when the signal comes.
+      // A sign-in whose body is still on its way when the signal comes. `Expect: 100-continue` makes
+      // the server say when it has the request in hand; the body follows once it stops accepting
+      // new connections, i.e. is shutting down.
       const body = JSON.stringify({ email: 'late@example.org', password: 'in-flight-password' });
-      const pending = new Promise<{ status: number; text: string }>((resolve, reject) => {
-        const req = request(
-          `${server.url}/service/api/v1/auth/login`,
-          {
-            method: 'POST',
-            headers: { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) },
-          },
-          (res) => {
-            let text = '';
-            res.on('data', (chunk) => {
-              text += chunk;
-            });
-            res.on('end', () => resolve({ status: res.statusCode ?? 0, text }));
-          },
-        );
-        req.on('error', reject);
-        req.write(body.slice(0, 10));
-        setTimeout(() => {
-          server.child.kill('SIGTERM');
-          setTimeout(() => req.end(body.slice(10)), 500);
-        }, 200);
+      let inHand: () => void = () => undefined;
+      const accepted = new Promise<void>((resolve) => {
+        inHand = resolve;
       });
+      const req = request(`${server.url}/service/api/v1/auth/login`, {
+        method: 'POST',
+        headers: {
+          'content-type': 'application/json',
+          'content-length': Buffer.byteLength(body),
+          expect: '100-continue',
+        },
+      });
+      const pending = new Promise<{ status: number; text: string }>((resolve, reject) => {
+        req.on('response', (res) => {
+          let text = '';
+          res.on('data', (chunk) => {
+            text += chunk;
+          });
+          res.on('end', () => resolve({ status: res.statusCode ?? 0, text }));
+        });
+        req.on('error', reject);
+      });
+      req.on('continue', () => inHand());
+      req.flushHeaders();
+      await accepted;
+      server.child.kill('SIGTERM');
+      await expect
+        .poll(
+          () =>
+            fetch(`${server.url}/health`).then(
+              () => 'answering',
+              () => 'refused',
+            ),
+          {
+            timeout: 10_000,
+            interval: 20,
+          },
+        )
+        .toBe('refused');
+      req.end(body);
 
       const answer = await pending;
       expect(answer.status).toBe(401);
       expect(JSON.parse(answer.text).code).toBe('invalid_credentials');
       expect(await exitOf(server.child)).toBe(0);
-      await expect(fetch(`${server.url}/health`)).rejects.toThrow();
     } finally {
       server.child.kill('SIGKILL');
       await database.drop();

@@ -72,6 +72,11 @@ export function describeBrowser(name: string, suite: () => void): void {
 const RUNNING_TRANSITIONS = `document.getAnimations()
   .filter((animation) => animation instanceof CSSTransition && animation.playState === 'running').length`;
 
+/** Waits until no CSS transition runs in the page (a dialog opening, a drawer sliding in). */
+export async function transitionsEnded(page: Page): Promise<void> {
+  await expect.poll(() => page.evaluate(RUNNING_TRANSITIONS), { timeout: 5_000, interval: 50 }).toBe(0);
+}
+
 /** axe-core, the accessibility rules engine, as the script a page evaluates. */
 const AXE_SOURCE = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
 
@@ -82,7 +87,7 @@ const AXE_SOURCE = readFileSync(createRequire(import.meta.url).resolve('axe-core
  */
 export async function expectAccessible(page: Page, screen: string): Promise<void> {
   // Colors are judged as shown: a drawer or dialog still fading in would read as low contrast.
-  await expect.poll(() => page.evaluate(RUNNING_TRANSITIONS), { timeout: 5_000, interval: 50 }).toBe(0);
+  await transitionsEnded(page);
   // Through evaluate, which the pages' Content-Security-Policy does not govern; it refuses a script
   // tag. Once per document: later checks of the same page find it there.
   if (!(await page.evaluate("typeof axe !== 'undefined'"))) await page.evaluate(AXE_SOURCE);

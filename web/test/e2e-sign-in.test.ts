@@ -7,6 +7,7 @@ import {
   openPage as openBrowserPage,
   saveScreenshot,
   startWebServer,
+  transitionsEnded,
 } from '../../test/support/browser.js';
 import { ADMIN, call, login, type TestServer } from '../../test/support/test-server.js';
 
@@ -255,7 +256,7 @@ describeBrowser('web app in a real browser', () => {
       const modal = page.getByRole('dialog', { name: 'Sign in' });
       await modal.getByText('24 hours').waitFor();
       await modal.getByLabel('Access code').fill('wrong-code');
-      await page.waitForTimeout(400); // let the modal's opening transition finish
+      await transitionsEnded(page);
       await saveScreenshot(page, 'public-sign-in-modal');
       await expectAccessible(page, 'public-sign-in-modal');
       await modal.getByRole('button', { name: 'Continue with a temporary account' }).click();
