@@ -304,6 +304,19 @@ class CookieJar {
   }
 }
 
+/**
+ * The provider's redirect back to our callback, with the cookies our login route set in the
+ * browser that started the sign-in (which the callback requires).
+ */
+export class ProviderCallback extends URL {
+  constructor(
+    url: URL,
+    readonly cookie: string,
+  ) {
+    super(url.href);
+  }
+}
+
 export interface ProviderSignInOptions {
   /** The `next` path handed to the login route. */
   next?: string;
@@ -323,9 +336,11 @@ export async function authorizeThroughProvider(
   idp: OidcProviderHandle,
   email: string,
   options: ProviderSignInOptions = {},
-): Promise<URL> {
+): Promise<ProviderCallback> {
   const query = options.next === undefined ? '' : `?${new URLSearchParams({ next: options.next })}`;
   const start = await fetch(`${serverUrl}${API_PREFIX}/auth/oauth/login${query}`, { redirect: 'manual' });
+  const ours = new CookieJar();
+  ours.store(start);
   const authorization = start.headers.get('location');
   if (start.status !== 302 || authorization === null || !authorization.startsWith(`${idp.issuer}/`)) {
     throw new Error(`sign-in did not start: ${start.status} ${authorization ?? (await start.text())}`);
@@ -334,7 +349,7 @@ export async function authorizeThroughProvider(
   options.rewriteAuthorizationUrl?.(url);
   const jar = new CookieJar();
   for (let hop = 0; hop < 10; hop++) {
-    if (url.origin !== idp.issuer) return url;
+    if (url.origin !== idp.issuer) return new ProviderCallback(url, ours.header());
     if (url.pathname.startsWith('/interaction/')) {
       if (options.deny !== undefined) url.searchParams.set('deny', options.deny);
       else url.searchParams.set('login', email);
@@ -350,10 +365,15 @@ export async function authorizeThroughProvider(
   throw new Error('too many redirects at the provider');
 }
 
-/** Delivers the provider's redirect to a server's callback route; answers where the server sends the browser. */
-export async function deliverCallback(serverUrl: string, callbackUrl: URL): Promise<string> {
+/**
+ * Delivers the provider's redirect to a server's callback route, from the browser that started the
+ * sign-in (its cookies) unless `cookie` says otherwise; answers where the server sends the browser.
+ */
+export async function deliverCallback(serverUrl: string, callbackUrl: URL, cookie?: string): Promise<string> {
+  const sent = cookie ?? (callbackUrl instanceof ProviderCallback ? callbackUrl.cookie : '');
   const response = await fetch(`${serverUrl}${API_PREFIX}/auth/oauth/callback${callbackUrl.search}`, {
     redirect: 'manual',
+    headers: sent === '' ? {} : { cookie: sent },
   });
   const location = response.headers.get('location');
   if (response.status !== 302 || location === null) {

@@ -7,7 +7,7 @@ import { isoAfterSeconds, isoNow } from '../db/time.js';
 import { DomainError } from '../errors.js';
 import type { UsersService } from '../users/service.js';
 import type { LoginTickets } from './login-tickets.js';
-import { hashSecret } from './secrets.js';
+import { hashSecret, secretsMatch } from './secrets.js';
 
 const STATE_TTL_SECONDS = 10 * 60;
 const HANDOFF_TTL_SECONDS = 2 * 60;
@@ -79,8 +79,11 @@ export class OAuthSignIn {
     return this.configuration;
   }
 
-  /** Starts a sign-in: remembers the request and answers the provider URL to send the browser to. */
-  async begin(nextPath: string): Promise<string> {
+  /**
+   * Starts a sign-in: remembers the request and answers the provider URL to send the browser to,
+   * and the binding (a hash of the state) the starting browser must present to finish it.
+   */
+  async begin(nextPath: string): Promise<{ url: string; binding: string }> {
     const configuration = await this.discover();
     const state = client.randomState();
     const nonce = client.randomNonce();
@@ -107,13 +110,17 @@ export class OAuthSignIn {
       code_challenge: await client.calculatePKCECodeChallenge(codeVerifier),
       code_challenge_method: 'S256',
     });
-    return url.href;
+    return { url: url.href, binding: hashSecret(state) };
   }
 
   /** Finishes a sign-in from the provider's redirect; answers a one-time ticket and where to go next. */
-  async finish(callbackUrl: URL, clientAddress: string): Promise<{ ticket: string; nextPath: string }> {
+  async finish(
+    callbackUrl: URL,
+    clientAddress: string,
+    binding: string | undefined,
+  ): Promise<{ ticket: string; nextPath: string }> {
     try {
-      return await this.complete(callbackUrl, clientAddress);
+      return await this.complete(callbackUrl, clientAddress, binding);
     } catch (error) {
       if (error instanceof OAuthRefused) {
         await this.audit.record({ type: 'oauth.refused', clientAddress, details: { reason: error.reason } });
@@ -122,10 +129,16 @@ export class OAuthSignIn {
     }
   }
 
-  private async complete(callbackUrl: URL, clientAddress: string) {
+  private async complete(callbackUrl: URL, clientAddress: string, binding: string | undefined) {
     const params = callbackUrl.searchParams;
     const providerError = params.get('error');
     const state = params.get('state');
+    // Only the browser that started the sign-in may finish it: otherwise an attacker could start
+    // one, stop at the provider's redirect and have a victim's browser finish it (signing the victim
+    // in as the attacker). A redirect from another browser leaves the state for the right one.
+    if (state !== null && (binding === undefined || !secretsMatch(binding, hashSecret(state)))) {
+      throw new OAuthRefused('oauth_state_invalid', 'the sign-in was started in another browser');
+    }
     const pending = state === null ? undefined : await this.spendState(state);
     if (providerError !== null) {
       throw new OAuthRefused('idp_error', `the identity provider refused the sign-in (${providerError.slice(0, 64)})`);

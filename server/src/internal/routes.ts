@@ -1,6 +1,7 @@
 import { vacuumAnswerSchema, vacuumRequestSchema } from '@service/common';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
+import { purgeExpiredCredentials } from '../auth/expired-credentials.js';
 import type { AppContext } from '../context.js';
 import { requireInternalKey } from './key.js';
 
@@ -13,11 +14,25 @@ export function internalRoutes(context: AppContext, internalKey: string): Fastif
       {
         schema: {
           tags: ['operations'],
-          summary: 'Remove expired temporary users and what they own, now (X-Internal-Key)',
-          response: { 200: z.object({ removed_temporary_users: z.number().int() }) },
+          summary:
+            'Remove expired temporary users and what they own, and expired sign-in records, now (X-Internal-Key)',
+          response: {
+            200: z.object({
+              removed_temporary_users: z.number().int(),
+              purged: z.object({
+                oauth_states: z.number().int(),
+                login_tickets: z.number().int(),
+                sessions: z.number().int(),
+                refresh_tokens: z.number().int(),
+              }),
+            }),
+          },
         },
       },
-      async () => ({ removed_temporary_users: await context.temporaryUsers.removeExpired() }),
+      async () => ({
+        removed_temporary_users: await context.temporaryUsers.removeExpired(),
+        purged: await purgeExpiredCredentials(context.database.db),
+      }),
     );
     app.post(
       '/internal/vacuum',

@@ -1,10 +1,12 @@
 import type { FastifyBaseLogger } from 'fastify';
+import { purgeExpiredCredentials } from '../auth/expired-credentials.js';
 import type { AppContext } from '../context.js';
 
 const EVERY_MS = 5 * 60_000;
 
 /**
- * Every few minutes: removes expired temporary users (unless `temporaryUsers` is false), and drops
+ * Every few minutes: removes expired temporary users (unless `temporaryUsers` is false), deletes
+ * expired OAuth states, sign-in tickets and ended sessions with their refresh tokens, and drops
  * this process's local copies of stored objects whose owner was deleted, wherever that happened.
  * Every replica and worker runs it; both are safe to run concurrently, and a random offset keeps
  * replicas from all waking at once.
@@ -23,6 +25,12 @@ export function startPeriodicCleanup(
         (error: unknown) => log.error({ err: error }, 'temporary-user cleanup failed'),
       );
     }
+    purgeExpiredCredentials(context.database.db).then(
+      (purged) => {
+        if (Object.values(purged).some((count) => count > 0)) log.info(purged, 'purged expired sign-in records');
+      },
+      (error: unknown) => log.error({ err: error }, 'purging expired sign-in records failed'),
+    );
     context.purger.sweepLocalCopies(context.database.db).then(
       (dropped) => {
         if (dropped > 0) log.info({ dropped }, 'dropped local copies of deleted objects');

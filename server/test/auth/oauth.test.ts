@@ -244,15 +244,39 @@ describeEachDialect('identity-provider sign-in', (dialect) => {
     const callback = await authorizeThroughProvider(setup.server.url, setup.idp, 'forged@example.org');
     const forged = new URL(callback);
     forged.searchParams.set('state', 'an-attacker-chosen-state-value');
-    await expectRefused(setup, 'oauth_state_invalid', () => deliverCallback(setup.server.url, forged));
+    await expectRefused(setup, 'oauth_state_invalid', () => deliverCallback(setup.server.url, forged, callback.cookie));
     const missing = new URL(callback);
     missing.searchParams.delete('state');
-    await expectRefused(setup, 'oauth_state_invalid', () => deliverCallback(setup.server.url, missing));
+    await expectRefused(setup, 'oauth_state_invalid', () =>
+      deliverCallback(setup.server.url, missing, callback.cookie),
+    );
     expect(await findUser(setup.server, 'forged@example.org')).toBeUndefined();
 
     // The genuine redirect still completes.
     const location = await deliverCallback(setup.server.url, callback);
     expect((await redeem(setup.server, location, setup.publicUrl)).user.email).toBe('forged@example.org');
+  });
+
+  it('lets only the browser that started a sign-in finish it, by a cookie bound to its state', async () => {
+    const start = await fetch(`${setup.server.url}${API_PREFIX}/auth/oauth/login`, { redirect: 'manual' });
+    const state = new URL(start.headers.get('location') as string).searchParams.get('state') as string;
+    const cookie = start.headers.get('set-cookie') ?? '';
+    expect(cookie).toBe(
+      `service_oauth_state=${hashSecret(state)}; Max-Age=600; Path=${API_PREFIX}/auth/oauth; HttpOnly; SameSite=Lax`,
+    );
+
+    setup.idp.addAccount('victim@example.org');
+    const attackers = await authorizeThroughProvider(setup.server.url, setup.idp, 'victim@example.org');
+    const victims = await authorizeThroughProvider(setup.server.url, setup.idp, 'victim@example.org');
+    // The attacker's redirect, opened in another browser: with no cookie, or with that browser's own.
+    await expectRefused(setup, 'oauth_state_invalid', () => deliverCallback(setup.server.url, attackers, ''));
+    await expectRefused(setup, 'oauth_state_invalid', () =>
+      deliverCallback(setup.server.url, attackers, victims.cookie),
+    );
+    expect(await findUser(setup.server, 'victim@example.org')).toBeUndefined();
+    // Neither spent the state: the browser that started the sign-in still finishes it.
+    const location = await deliverCallback(setup.server.url, attackers);
+    expect((await redeem(setup.server, location, setup.publicUrl)).user.email).toBe('victim@example.org');
   });
 
   it('refuses a replayed callback: the state is single use', async () => {
@@ -522,5 +546,85 @@ describeEachDialect('identity-provider sign-in across replicas', (dialect) => {
       `${replicaA.publicUrl}/auth/sign-in?error=oauth_state_invalid`,
     );
     expect(replicaA.idp.errors).toEqual([]);
+  });
+});
+
+describeEachDialect('identity-provider sign-in upkeep', (dialect) => {
+  const INTERNAL_KEY = 'internal-key-0123456789-abcdefghijklmnopq';
+  let setup: OAuthSetup;
+  beforeAll(async () => {
+    setup = await startWithProvider(dialect, { SERVICE_AUTH_INTERNAL_API_KEY_ENV: INTERNAL_KEY });
+  });
+  afterAll(async () => {
+    await stopSetup(setup);
+  });
+
+  it('purges expired states, tickets and ended sessions on cleanup, keeping what still works', async () => {
+    setup.idp.addAccount('kept@example.org');
+    const db = setup.server.context.database.db;
+    const past = new Date(Date.now() - 1000).toISOString();
+    // Two sign-ins finished (two sessions, two spent tickets), one left waiting at the provider.
+    const ended = await redeem(
+      setup.server,
+      await signInThroughProvider(setup.server.url, setup.idp, 'kept@example.org'),
+      setup.publicUrl,
+    );
+    const live = await redeem(
+      setup.server,
+      await signInThroughProvider(setup.server.url, setup.idp, 'kept@example.org'),
+      setup.publicUrl,
+    );
+    const waiting = await authorizeThroughProvider(setup.server.url, setup.idp, 'kept@example.org');
+    await db.updateTable('login_tickets').set({ expires_at: past }).execute();
+    await db
+      .updateTable('oauth_states')
+      .set({ expires_at: past })
+      .where('state_hash', '!=', hashSecret(waiting.searchParams.get('state') as string))
+      .execute();
+    expect((await call(setup.server, 'POST', '/auth/logout', { token: ended.access_token })).status).toBe(204);
+
+    const cleanup = await call(setup.server, 'POST', '/internal/cleanup', {
+      headers: { 'x-internal-key': INTERNAL_KEY },
+    });
+    expect(cleanup.status).toBe(200);
+    expect(cleanup.body.purged).toEqual({ oauth_states: 2, login_tickets: 2, sessions: 1, refresh_tokens: 1 });
+    expect(await countRows(setup.server, 'oauth_states')).toBe(1);
+    expect(await countRows(setup.server, 'login_tickets')).toBe(0);
+    // What was not expired still works: the live session refreshes, the waiting sign-in finishes.
+    const refreshed = await call(setup.server, 'POST', '/auth/refresh', {
+      json: { refresh_token: live.refresh_token },
+    });
+    expect(refreshed.status).toBe(200);
+    handOff(await deliverCallback(setup.server.url, waiting), setup.publicUrl);
+  });
+
+  it('marks the binding cookie Secure when the public URL is https', async () => {
+    const behindTls = await startTestServer(setup.server.database, {
+      ...setup.idp.serverEnv,
+      SERVICE_PUBLIC_URL: 'https://data.example.org/analytics',
+    });
+    try {
+      const start = await fetch(`${behindTls.url}${API_PREFIX}/auth/oauth/login`, { redirect: 'manual' });
+      expect(start.status).toBe(302);
+      expect(start.headers.get('set-cookie')).toMatch(
+        new RegExp(`; Path=/analytics${API_PREFIX}/auth/oauth; HttpOnly; SameSite=Lax; Secure$`),
+      );
+    } finally {
+      await behindTls.stop();
+    }
+  });
+
+  it('rate-limits starting sign-ins per client address, in the database', async () => {
+    const start = () => fetch(`${setup.server.url}${API_PREFIX}/auth/oauth/login`, { redirect: 'manual' });
+    let status = 302;
+    let started = 0;
+    while (status === 302 && started < 50) {
+      status = (await start()).status;
+      if (status === 302) started++;
+    }
+    expect(status).toBe(429);
+    expect(started).toBeLessThanOrEqual(20);
+    const counters = await setup.server.context.database.db.selectFrom('rate_limit_counters').selectAll().execute();
+    expect(counters.some((row) => row.key.startsWith('oauth-login:'))).toBe(true);
   });
 });
