@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import type { DataLocation } from '@service/common';
 import { afterAll, beforeAll, expect, it } from 'vitest';
+import { withClockAhead } from '../../../test/support/clock.js';
 import {
   ADMIN,
   call,
@@ -224,7 +225,6 @@ describeEachDialect('scanning workflow locations', (dialect) => {
     const row = await workflow({ structure: 'runs', locations: [location] });
     await scan(row);
     const before = new Map((await filesOf(row.id)).map((file) => [file.path, file]));
-    await new Promise((done) => setTimeout(done, 5));
 
     await writeFile(grown, 'a\n1\n2\n');
     await writeFile(sameSize, 'a\n9\n');
@@ -232,7 +232,8 @@ describeEachDialect('scanning workflow locations', (dialect) => {
     await utimes(sameSize, later, later);
     await utimes(touched, later, later);
 
-    const summary = await scan(row);
+    // A second later, so that a changed record's updated_at differs from the first scan's.
+    const summary = await withClockAhead(1_000, () => scan(row));
     expect(summary).toMatchObject({ files: 3, added: 0, changed: 2, unchanged: 1, removed: 0, hashed: 3 });
     const after = new Map((await filesOf(row.id)).map((file) => [file.path, file]));
     expect(after.get('grown.csv')).toMatchObject({
