@@ -1,5 +1,5 @@
 import { request } from 'node:http';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { migrationProvider } from '../../server/src/db/migrations/index.js';
 import {
   ADMIN,
@@ -10,6 +10,10 @@ import {
   type TestDatabase,
 } from '../../test/support/test-server.js';
 import { exitOf, runCli, startCliServer } from './run-cli.js';
+
+// A hang guard, not a speed check: a case here starts up to five Node processes that each load the
+// server and DuckDB, which on a loaded two-core machine has taken more than the default 30 s.
+vi.setConfig({ testTimeout: 120_000 });
 
 describe('service --help', () => {
   it.each([

@@ -2,9 +2,13 @@ import { spawn } from 'node:child_process';
 import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it, vi } from 'vitest';
 import { call, type Session, startTestServer } from '../../test/support/test-server.js';
 import { CLI, runCli } from './run-cli.js';
+
+// A hang guard, not a speed check: these cases start Node processes that each load the server and
+// DuckDB, which on a loaded two-core machine has taken more than the default 30 s.
+vi.setConfig({ testTimeout: 120_000 });
 
 const KEY = 'provisioning-key-for-the-cli-test-0123456789';
 

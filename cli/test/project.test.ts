@@ -1,9 +1,13 @@
 import { mkdtemp, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { expect, it } from 'vitest';
+import { expect, it, vi } from 'vitest';
 import { ADMIN, login, startTestServer } from '../../test/support/test-server.js';
 import { runCli } from './run-cli.js';
+
+// A hang guard, not a speed check: these cases start Node processes that each load the server and
+// DuckDB, which on a loaded two-core machine has taken more than the default 30 s.
+vi.setConfig({ testTimeout: 120_000 });
 
 it('service project validate checks a file offline and points at each error', async () => {
   const dir = await mkdtemp(join(tmpdir(), 'service-cli-project-'));

@@ -1,6 +1,6 @@
 import { spawn } from 'node:child_process';
 import { sql } from 'kysely';
-import { expect, it } from 'vitest';
+import { expect, it, vi } from 'vitest';
 import {
   ADMIN,
   call,
@@ -11,6 +11,10 @@ import {
   startTestServer,
 } from '../../test/support/test-server.js';
 import { CLI, exitOf } from './run-cli.js';
+
+// A hang guard, not a speed check: these cases start Node processes that each load the server and
+// DuckDB, which on a loaded two-core machine has taken more than the default 30 s.
+vi.setConfig({ testTimeout: 120_000 });
 
 describeEachDialect('service worker', (dialect) => {
   it('runs the jobs an API replica without workers queues, and stops cleanly on SIGTERM', async () => {
