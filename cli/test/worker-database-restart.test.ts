@@ -77,8 +77,16 @@ it('keeps a worker through a database restart: it reconnects, and the job it was
       'the job starting',
     );
     await server.shutDown();
-    // Heartbeats, claims and the notification connection fail while it is down.
-    await sleep(2_000);
+    // Down until the worker has noticed: a heartbeat (or claim, or recovery) failed, and its
+    // notification connection is lost.
+    await eventually(async () => {
+      const messages = logs().map((line) => line.msg);
+      const databaseLost = messages.some((message) =>
+        message.endsWith('workers keep retrying until the database answers'),
+      );
+      const listenLost = messages.some((message) => message.startsWith('job notification connection lost'));
+      return databaseLost && listenLost ? true : undefined;
+    }, 'the worker noticing the outage');
     await server.startAgain();
 
     const ended = await eventually(async () => {

@@ -6,6 +6,7 @@ import SQLite from 'better-sqlite3';
 import { Kysely, PostgresDialect, SqliteDialect } from 'kysely';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { withClockAhead } from '../../../test/support/clock.js';
 import { createTestPostgresDatabase, type TestPostgresDatabase } from '../../../test/support/postgres-database.js';
 import { down, up } from '../../src/db/migrations/0003_delta_commits.js';
 import { type CommitClaims, InMemoryCommitClaims } from '../../src/engine/delta/commit-claims.js';
@@ -43,13 +44,15 @@ function claimContract(name: string, open: () => Promise<{ claims: CommitClaims;
       expect(await claims.claim(table, 3)).toBe(true);
       const past = new Date(Date.now() - 60_000);
       expect(await claims.reclaimStale!(table, 3, past)).toBe(false);
-      await new Promise((resolve) => setTimeout(resolve, 30));
-      // Claims made before this are stale: the old one is, a fresh takeover is not.
-      const staleBefore = new Date(Date.now() - 10);
-      const takeovers = await Promise.all([1, 2, 3].map(() => claims.reclaimStale!(table, 3, staleBefore)));
-      expect(takeovers.filter(Boolean)).toHaveLength(1);
-      const future = new Date(Date.now() + 60_000);
-      expect(await claims.reclaimStale!(table, 4, future)).toBe(false);
+      // A minute on, claims older than 30 s are stale: the old one is, a fresh takeover is not.
+      await withClockAhead(60_000, async () => {
+        const staleBefore = new Date(Date.now() - 30_000);
+        const takeovers = await Promise.all([1, 2, 3].map(() => claims.reclaimStale!(table, 3, staleBefore)));
+        expect(takeovers.filter(Boolean)).toHaveLength(1);
+        expect(await claims.reclaimStale!(table, 3, staleBefore)).toBe(false);
+        const future = new Date(Date.now() + 60_000);
+        expect(await claims.reclaimStale!(table, 4, future)).toBe(false);
+      });
     });
 
     it('forgets a table', async () => {

@@ -180,7 +180,11 @@ describe.skipIf(!s3Available())('S3 storage specifics', () => {
     sent = recordCommands(storage);
     async function* failing() {
       yield body.subarray(0, 6 * MiB);
-      await new Promise((resolve) => setTimeout(resolve, 200));
+      // Fails once the multipart upload exists on the service, so there is one to abort.
+      await vi.waitFor(async () => expect(await bucket.pendingUploads()).toEqual(['multipart/big']), {
+        timeout: 20_000,
+        interval: 50,
+      });
       throw new Error('body failed');
     }
     await expect(storage.put('big', Readable.from(failing()))).rejects.toThrow('body failed');

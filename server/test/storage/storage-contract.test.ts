@@ -75,20 +75,34 @@ async function sha256(stream: Readable): Promise<string> {
 
 /**
  * `total` random bytes in chunks of an odd size (so parts never line up with chunks); `failAt`
- * makes the stream error once that many bytes are out, `delayMs` pauses after each chunk.
+ * makes the stream error once that many bytes are out; `holdAt` stops it once that many bytes are
+ * out (`held` resolves then) until `release()`.
  */
-function generated(total: number, options: { failAt?: number; delayMs?: number; chunkSize?: number } = {}) {
+function generated(total: number, options: { failAt?: number; holdAt?: number; chunkSize?: number } = {}) {
   const hash = createHash('sha256');
   const chunks: Buffer[] = [];
+  let reached = () => {};
+  const held = new Promise<void>((resolve) => {
+    reached = resolve;
+  });
+  let release = () => {};
+  const released = new Promise<void>((resolve) => {
+    release = resolve;
+  });
   async function* produce(): AsyncGenerator<Buffer> {
     let sent = 0;
+    let holding = options.holdAt !== undefined;
     while (sent < total) {
       if (options.failAt !== undefined && sent >= options.failAt) throw new Error('source failed midway');
+      if (holding && sent >= (options.holdAt ?? 0)) {
+        holding = false;
+        reached();
+        await released;
+      }
       const chunk = randomBytes(Math.min(total - sent, options.chunkSize ?? 1_000_003));
       hash.update(chunk);
       chunks.push(chunk);
       sent += chunk.length;
-      if (options.delayMs) await new Promise((resolve) => setTimeout(resolve, options.delayMs));
       yield chunk;
     }
     if (options.failAt !== undefined) throw new Error('source failed midway');
@@ -97,6 +111,8 @@ function generated(total: number, options: { failAt?: number; delayMs?: number; 
     stream: Readable.from(produce(), { objectMode: false }),
     sha256: () => hash.digest('hex'),
     bytes: () => Buffer.concat(chunks),
+    held,
+    release,
   };
 }
 
@@ -231,10 +247,16 @@ for (const backend of backends) {
       fresh();
       const key = `${ns}/object`;
       await storage.put(key, 'old content, longer than the new one');
-      const slow = generated(64 * 1024, { delayMs: 10, chunkSize: 4096 });
+      const slow = generated(64 * 1024, { holdAt: 32 * 1024, chunkSize: 4096 });
       const writing = storage.put(key, slow.stream);
-      await new Promise((resolve) => setTimeout(resolve, 30));
-      expect((await storage.getBuffer(key)).toString()).toBe('old content, longer than the new one');
+      // Half the new content is out of the source; the rest is held back until the read is done.
+      try {
+        const first = await Promise.race([slow.held.then(() => 'held'), writing.then(() => 'write ended')]);
+        expect(first).toBe('held');
+        expect((await storage.getBuffer(key)).toString()).toBe('old content, longer than the new one');
+      } finally {
+        slow.release();
+      }
       expect(await writing).toEqual({ size: 64 * 1024 });
       expect((await storage.getBuffer(key)).equals(slow.bytes())).toBe(true);
       expect((await storage.head(key))?.size).toBe(64 * 1024);

@@ -20,7 +20,8 @@ export interface CommitClaims {
 export class InMemoryCommitClaims implements CommitClaims {
   private readonly claims = new Map<string, Map<number, number>>();
 
-  constructor(private readonly now: () => number = Date.now) {}
+  // Reads `Date.now` at each call rather than keeping the function, so a test's clock applies.
+  constructor(private readonly now: () => number = () => Date.now()) {}
 
   async claim(tableId: string, version: number): Promise<boolean> {
     const table = this.claims.get(tableId) ?? new Map<number, number>();
