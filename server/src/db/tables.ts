@@ -128,6 +128,11 @@ export interface WorkflowsTable {
   engine: string | null;
   /** JSON `{structure, locations, runs_regex?}` or null (uploads only). */
   data_location: string | null;
+  /**
+   * The user who declared or last changed `data_location` (null without one, or when unknown); no
+   * foreign key, so a removed declarer stays recorded and their locations scan nothing.
+   */
+  locations_declared_by: string | null;
   created_at: string;
   updated_at: string;
 }

@@ -256,6 +256,7 @@ export class IngestionService {
           // Who may read what can change after a location was declared (ARCHITECTURE.md §10).
           await this.locations.authorizeScan(
             run.triggered_by,
+            workflow.locations_declared_by,
             run.project_id,
             locationsAt(JSON.parse(workflow.data_location as string) as DataLocation, 'data_location'),
           );

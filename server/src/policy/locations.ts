@@ -64,3 +64,45 @@ export function authorizeLocationReach(
   if (problems.length > 0)
     throw new DomainError('forbidden', 'a data location may not reach into projects you cannot edit', problems);
 }
+
+/** The accounts behind a scan as they are now; null when the account is gone or disabled. */
+export interface ScanAccounts {
+  /** Who started the ingestion. */
+  triggeredBy: UserActor | null;
+  /** Who declared (or last changed) the location. */
+  declaredBy: UserActor | null;
+}
+
+/**
+ * Before every scan, the declaration and reach rules again, as things are now: the declarer chose
+ * the folder and the user who started the ingestion has it read into a project they can read, so
+ * both must still be allowed — the stricter of the two decides. A location whose declarer is gone,
+ * temporary, or (with SERVICE_INGESTION_USER_LOCATIONS=false) not an admin scans nothing until
+ * someone allowed declares it again.
+ */
+export function authorizeLocationScan(
+  accounts: ScanAccounts,
+  userLocations: boolean,
+  locations: readonly LocationAtPath[],
+  claimed: readonly ClaimedLocation[],
+): void {
+  const { triggeredBy, declaredBy } = accounts;
+  if (!triggeredBy)
+    throw new DomainError('forbidden', 'the account that started this ingestion can no longer scan locations');
+  if (triggeredBy.isTemporary)
+    throw new DomainError('forbidden', 'temporary accounts cannot have the server scan data locations');
+  if (!declaredBy)
+    throw new DomainError(
+      'forbidden',
+      'the account that declared this data location no longer exists; declare it again to scan it',
+    );
+  if (declaredBy.isTemporary)
+    throw new DomainError('forbidden', 'this data location was declared by a temporary account; declare it again');
+  if (!userLocations && declaredBy.role !== 'admin')
+    throw new DomainError(
+      'forbidden',
+      'on this server only locations an administrator declared are scanned; an administrator declares it again',
+    );
+  authorizeLocationReach(declaredBy, locations, claimed);
+  if (triggeredBy.userId !== declaredBy.userId) authorizeLocationReach(triggeredBy, locations, claimed);
+}

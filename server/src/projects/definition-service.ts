@@ -52,7 +52,7 @@ export class ProjectDefinitions {
           },
           trx,
         );
-        await this.apply(id, definition, trx);
+        await this.apply(id, definition, actor.userId, trx);
         return id;
       });
       return { project_id: projectId, created: true, changed: true };
@@ -71,7 +71,7 @@ export class ProjectDefinitions {
       };
       if (Object.keys(changes).length > 0)
         await trx.updateTable('projects').set(changes).where('id', '=', existingId).execute();
-      await this.apply(existingId, definition, trx);
+      await this.apply(existingId, definition, actor.userId, trx);
     });
     const changed = stringify(await this.definitionOf(existingId)) !== before;
     if (changed)
@@ -112,12 +112,18 @@ export class ProjectDefinitions {
     }
   }
 
-  private async apply(projectId: string, definition: ProjectDefinition, trx: Kysely<Tables>): Promise<void> {
+  /** Writes the definition; `declaredBy` declares the locations it adds or changes. */
+  private async apply(
+    projectId: string,
+    definition: ProjectDefinition,
+    declaredBy: string,
+    trx: Kysely<Tables>,
+  ): Promise<void> {
     const collectionIds = new Map<string, string>();
     for (const [w, workflow] of definition.workflows.entries()) {
       const existing = await trx
         .selectFrom('workflows')
-        .select('id')
+        .select(['id', 'data_location'])
         .where('project_id', '=', projectId)
         .where('name', '=', workflow.name)
         .executeTakeFirst();
@@ -125,16 +131,20 @@ export class ProjectDefinitions {
       let workflowId: string;
       if (existing) {
         workflowId = existing.id;
+        // Only a new or changed location is declared anew (and authorized so in `authorizeLocations`).
+        const declared = sameDataLocation(existing.data_location, workflow.data_location)
+          ? {}
+          : { locations_declared_by: dataLocation === null ? null : declaredBy };
         await trx
           .updateTable('workflows')
-          .set({ engine, data_location: dataLocation })
+          .set({ engine, data_location: dataLocation, ...declared })
           .where('id', '=', workflowId)
           .where((eb) =>
             eb.or([eb('engine', 'is distinct from', engine), eb('data_location', 'is distinct from', dataLocation)]),
           )
           .execute();
       } else {
-        workflowId = await this.workflows.insert(projectId, workflow, trx);
+        workflowId = await this.workflows.insert(projectId, workflow, declaredBy, trx);
       }
       for (const [c, collection] of workflow.data_collections.entries()) {
         const current = await trx

@@ -7,6 +7,7 @@ import type { UserActor } from '../policy/actor.js';
 import {
   authorizeLocationDeclaration,
   authorizeLocationReach,
+  authorizeLocationScan,
   type ClaimedLocation,
   type LocationAtPath,
 } from '../policy/locations.js';
@@ -48,29 +49,38 @@ export class DataLocationGuard {
     authorizeLocationReach(actor, declared, await this.claimedElsewhere(projectId, db));
   }
 
-  /** Before a scan, as the user who started it; a run whose user is gone scans nothing. */
-  async authorizeScan(userId: string | null, projectId: string, locations: readonly LocationAtPath[]): Promise<void> {
-    const user =
-      userId === null
-        ? undefined
+  /**
+   * Before a scan of a workflow's locations: as the user who started it and as the one who declared
+   * them, both as they are now (policy/locations.ts, authorizeLocationScan).
+   */
+  async authorizeScan(
+    triggeredBy: string | null,
+    declaredBy: string | null,
+    projectId: string,
+    locations: readonly LocationAtPath[],
+  ): Promise<void> {
+    const ids = [triggeredBy, declaredBy].filter((id): id is string => id !== null);
+    const users =
+      ids.length === 0
+        ? []
         : await this.database.db
             .selectFrom('users')
             .select(['id', 'role', 'is_temporary', 'disabled'])
-            .where('id', '=', userId)
-            .executeTakeFirst();
-    if (!user || user.disabled === 1)
-      throw new DomainError('forbidden', 'the account that started this ingestion can no longer scan locations');
-    const actor: UserActor = {
-      kind: 'user',
-      userId: user.id,
-      role: user.role,
-      isTemporary: user.is_temporary === 1,
-      sessionId: null,
+            .where('id', 'in', ids)
+            .execute();
+    const actorOf = (id: string | null): UserActor | null => {
+      const user = users.find((row) => row.id === id);
+      // A disabled account is as good as removed: it may not have anything scanned.
+      if (!user || user.disabled === 1) return null;
+      return { kind: 'user', userId: user.id, role: user.role, isTemporary: user.is_temporary === 1, sessionId: null };
     };
-    if (actor.isTemporary)
-      throw new DomainError('forbidden', 'temporary accounts cannot have the server scan data locations');
     try {
-      authorizeLocationReach(actor, locations, await this.claimedElsewhere(projectId, this.database.db));
+      authorizeLocationScan(
+        { triggeredBy: actorOf(triggeredBy), declaredBy: actorOf(declaredBy) },
+        this.userLocations,
+        locations,
+        await this.claimedElsewhere(projectId, this.database.db),
+      );
     } catch (error) {
       // A scan reports one line per step: name the refused locations in it.
       if (!(error instanceof DomainError) || !error.errors) throw error;

@@ -87,8 +87,16 @@ export class WorkflowsService {
     );
   }
 
-  /** Inserts a workflow (inside a caller's transaction when given); `name_taken` on a duplicate name. */
-  async insert(projectId: string, input: WorkflowInput, db: Kysely<Tables> = this.database.db): Promise<string> {
+  /**
+   * Inserts a workflow (inside a caller's transaction when given); `name_taken` on a duplicate name.
+   * `declaredBy`: the user declaring its data location, re-checked at every scan.
+   */
+  async insert(
+    projectId: string,
+    input: WorkflowInput,
+    declaredBy: string,
+    db: Kysely<Tables> = this.database.db,
+  ): Promise<string> {
     this.validateLocation(input.data_location, 'body.data_location');
     const id = uuidv7();
     const now = isoNow();
@@ -100,6 +108,7 @@ export class WorkflowsService {
           project_id: projectId,
           name: input.name,
           ...workflowColumns(input),
+          locations_declared_by: input.data_location ? declaredBy : null,
           created_at: now,
           updated_at: now,
         })
@@ -117,7 +126,7 @@ export class WorkflowsService {
     authorize(actor, 'session.read_own');
     this.validateLocation(input.data_location, 'body.data_location');
     await this.locations.authorizeDeclared(actor, projectId, locationsAt(input.data_location, 'body.data_location'));
-    return this.get(actor, await this.insert(projectId, input));
+    return this.get(actor, await this.insert(projectId, input, actor.userId));
   }
 
   async get(actor: Actor, workflowId: string) {
@@ -129,7 +138,9 @@ export class WorkflowsService {
     const current = await this.access(actor, workflowId, 'resource.edit');
     authorize(actor, 'session.read_own');
     this.validateLocation(changes.data_location, 'body.data_location');
-    if (changes.data_location !== undefined && !sameDataLocation(current.data_location, changes.data_location)) {
+    const declares =
+      changes.data_location !== undefined && !sameDataLocation(current.data_location, changes.data_location);
+    if (declares) {
       await this.locations.authorizeDeclared(
         actor,
         current.project_id,
@@ -142,9 +153,12 @@ export class WorkflowsService {
         .set({
           ...(changes.name === undefined ? {} : { name: changes.name }),
           ...(changes.engine === undefined ? {} : { engine: changes.engine ? JSON.stringify(changes.engine) : null }),
-          ...(changes.data_location === undefined
-            ? {}
-            : { data_location: changes.data_location ? JSON.stringify(changes.data_location) : null }),
+          ...(declares
+            ? {
+                data_location: changes.data_location ? JSON.stringify(changes.data_location) : null,
+                locations_declared_by: changes.data_location ? actor.userId : null,
+              }
+            : {}),
           updated_at: isoNow(),
         })
         .where('id', '=', workflowId)

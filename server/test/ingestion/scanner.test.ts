@@ -60,10 +60,11 @@ describeEachDialect('scanning workflow locations', (dialect) => {
 
   async function workflow(dataLocation: DataLocation): Promise<WorkflowsTable> {
     workflowCount += 1;
-    const id = await server.context.workflows.insert(projectId, {
-      name: `wf${workflowCount}`,
-      data_location: dataLocation,
-    });
+    const id = await server.context.workflows.insert(
+      projectId,
+      { name: `wf${workflowCount}`, data_location: dataLocation },
+      owner.user.user_id,
+    );
     return readWorkflow(id);
   }
 

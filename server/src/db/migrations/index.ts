@@ -8,6 +8,7 @@ import * as jobs from './0006_jobs.js';
 import * as dashboards from './0007_dashboards.js';
 import * as queue from './0008_queue.js';
 import * as dropQueueProbe from './0009_drop_queue_probe.js';
+import * as locationsDeclaredBy from './0010_locations_declared_by.js';
 
 /** Every migration, in order. Bundled as modules so the built server needs no migrations folder. */
 const migrations: Record<string, Migration> = {
@@ -20,6 +21,7 @@ const migrations: Record<string, Migration> = {
   '0007_dashboards': dashboards,
   '0008_queue': queue,
   '0009_drop_queue_probe': dropQueueProbe,
+  '0010_locations_declared_by': locationsDeclaredBy,
 };
 
 export const migrationProvider: MigrationProvider = {
