@@ -71,6 +71,8 @@ export interface AppContext {
   jobHandlers: JobHandlers;
   ingestion: IngestionService;
   dashboards: DashboardsService;
+  /** Read-only queries over data collections' tables (collection routes and dashboards). */
+  queries: DataCollectionQueries;
   /** Deletes the storage of deleted rows. */
   purger: StoragePurger;
   vacuum: StorageVacuum;
@@ -172,11 +174,15 @@ export async function createContext(config: Config): Promise<AppContext> {
       .register('project.ingest', (job, tools) => ingestion.execute((job.payload as { run_id: string }).run_id, tools));
     const tableOf = (dataCollectionId: string) =>
       new DeltaTable(delta, claims, dataCollectionId, tableRoot(dataCollectionId));
-    const dashboards = new DashboardsService(
-      database,
-      projects,
-      new DataCollectionQueries({ dataCollections, duckdb: openedDuckdb, delta, tableOf, snapshots }),
-    );
+    const queries = new DataCollectionQueries({
+      dataCollections,
+      duckdb: openedDuckdb,
+      storage: delta.storage,
+      tempDirectory: delta.tempDirectory,
+      tableOf,
+      snapshots,
+    });
+    const dashboards = new DashboardsService(database, projects, queries);
     return {
       config,
       database,
@@ -213,6 +219,7 @@ export async function createContext(config: Config): Promise<AppContext> {
       jobHandlers,
       ingestion,
       dashboards,
+      queries,
       async close() {
         await invalidations?.close();
         openedDuckdb.close();

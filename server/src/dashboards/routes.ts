@@ -13,15 +13,17 @@ import {
 } from '@service/common';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import type { AppContext } from '../context.js';
 import type { Authenticator } from '../http/authentication.js';
 import { authorize } from '../policy/policy.js';
+import type { DashboardsService } from './service.js';
 
 const errors = { 400: problemSchema, 401: problemSchema, 403: problemSchema, 404: problemSchema };
 const common = { tags: ['dashboards'], security: [{ bearerAuth: [] }] };
 
-export function dashboardsRoutes(context: AppContext, actorOf: Authenticator): FastifyPluginAsyncZod {
-  const { dashboards } = context;
+export function dashboardsRoutes(
+  { dashboards }: { dashboards: DashboardsService },
+  actorOf: Authenticator,
+): FastifyPluginAsyncZod {
   return async (app) => {
     app.get(
       '/dashboards',

@@ -18,16 +18,17 @@ import {
 } from '@service/common';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import type { AppContext } from '../context.js';
 import type { Authenticator } from '../http/authentication.js';
-import { DataCollectionQueries } from './queries.js';
+import type { DataCollectionQueries } from './queries.js';
 
 const errors = { 400: problemSchema, 401: problemSchema, 403: problemSchema, 404: problemSchema };
 const common = { tags: ['data collections'], security: [{ bearerAuth: [] }] };
 
 /** Reading a data collection's rows: schema, preview, summary, values, aggregates, download, versions. */
-export function dataCollectionQueryRoutes(context: AppContext, actorOf: Authenticator): FastifyPluginAsyncZod {
-  const queries = new DataCollectionQueries(context);
+export function dataCollectionQueryRoutes(
+  { queries }: { queries: DataCollectionQueries },
+  actorOf: Authenticator,
+): FastifyPluginAsyncZod {
   return async (app) => {
     app.get(
       '/datacollections/:id/schema',

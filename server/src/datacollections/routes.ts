@@ -13,10 +13,13 @@ import {
 } from '@service/common';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import type { AppContext } from '../context.js';
+import type { Config } from '../config/config.js';
 import { DomainError } from '../errors.js';
 import { cutOff, MultipartEnd } from '../files/multipart-end.js';
+import type { FilesService } from '../files/service.js';
 import type { Authenticator } from '../http/authentication.js';
+
+import type { DataCollectionsService } from './service.js';
 
 const errors = { 400: problemSchema, 401: problemSchema, 403: problemSchema, 404: problemSchema };
 const common = { tags: ['data collections'], security: [{ bearerAuth: [] }] };
@@ -42,7 +45,17 @@ function asMalformedMultipart(error: unknown): unknown {
   return error;
 }
 
-export function dataCollectionsRoutes(context: AppContext, actorOf: Authenticator): FastifyPluginAsyncZod {
+/** What the collection routes call; the composition root (context.ts) hands them over. */
+export interface DataCollectionsRoutesDeps {
+  config: Pick<Config, 'uploadMaxBytes'>;
+  dataCollections: DataCollectionsService;
+  files: FilesService;
+}
+
+export function dataCollectionsRoutes(
+  context: DataCollectionsRoutesDeps,
+  actorOf: Authenticator,
+): FastifyPluginAsyncZod {
   const { dataCollections, files } = context;
   return async (app) => {
     await app.register(multipart, {

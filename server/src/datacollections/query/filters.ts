@@ -1,0 +1,68 @@
+import type { Filter, FilterScalar } from '@service/common';
+import { type Column, columnOf, INTEGER_TEXT, invalid, isNumeric, NUMBER_TEXT, type Source } from './columns.js';
+import type { Statement } from './statement.js';
+
+/** ` WHERE …` of the filters (all must hold), or '' without filters. */
+export function where(source: Source, filters: readonly Filter[], statement: Statement, path: string): string {
+  const all = conditions(source, filters, statement, path);
+  return all.length === 0 ? '' : ` WHERE ${all.join(' AND ')}`;
+}
+
+/** One parenthesized condition per filter, so callers can add their own. */
+export function conditions(source: Source, filters: readonly Filter[], statement: Statement, path: string): string[] {
+  return filters.map((filter, index) => {
+    const at = `${path}[${index}]`;
+    const column = columnOf(source, filter.column, `${at}.column`);
+    return `(${filterSql(filter, column, statement, at)})`;
+  });
+}
+
+/** The SQL of one filter; its values become parameters. */
+export function filterSql(filter: Filter, column: Column, statement: Statement, path: string): string {
+  const c = column.sql;
+  const value = (scalar: FilterScalar, at: string) => valueSql(scalar, column, statement, at);
+  switch (filter.op) {
+    case 'eq':
+      return `${c} = ${value(filter.value, `${path}.value`)}`;
+    case 'ne':
+      return `${c} IS DISTINCT FROM ${value(filter.value, `${path}.value`)}`;
+    case 'lt':
+      return `${c} < ${value(filter.value, `${path}.value`)}`;
+    case 'le':
+      return `${c} <= ${value(filter.value, `${path}.value`)}`;
+    case 'gt':
+      return `${c} > ${value(filter.value, `${path}.value`)}`;
+    case 'ge':
+      return `${c} >= ${value(filter.value, `${path}.value`)}`;
+    case 'in':
+    case 'not_in': {
+      const list = filter.value.map((scalar, index) => value(scalar, `${path}.value[${index}]`)).join(', ');
+      return filter.op === 'in' ? `${c} IN (${list})` : `${c} IS NULL OR ${c} NOT IN (${list})`;
+    }
+    case 'between':
+      return `${c} BETWEEN ${value(filter.value[0], `${path}.value[0]`)} AND ${value(filter.value[1], `${path}.value[1]`)}`;
+    case 'contains':
+      return `contains(lower(CAST(${c} AS VARCHAR)), lower(${statement.param(filter.value)}))`;
+    case 'is_null':
+      return `${c} IS NULL`;
+    case 'not_null':
+      return `${c} IS NOT NULL`;
+  }
+}
+
+/**
+ * A filter value as a parameter of the column's type: numbers compare as numbers (so 1.5 never
+ * matches an integer 2), text is cast to the column's type after `Statement.validate` checked it.
+ */
+export function valueSql(value: FilterScalar, column: Column, statement: Statement, path: string): string {
+  if (isNumeric(column)) {
+    if (typeof value === 'number') return statement.param(value);
+    const text = typeof value === 'string' ? value.trim() : '';
+    if (INTEGER_TEXT.test(text)) return statement.cast(text, column, path, 'HUGEINT');
+    if (NUMBER_TEXT.test(text) && Number.isFinite(Number(text))) return statement.param(Number(text));
+    throw invalid(path, `${JSON.stringify(value)} is not a valid ${column.typeName}`);
+  }
+  if (column.kind === 'string') return statement.param(String(value));
+  if (column.kind === 'boolean' && typeof value === 'boolean') return statement.param(value);
+  return statement.cast(String(value), column, path);
+}

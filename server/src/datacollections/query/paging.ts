@@ -1,0 +1,67 @@
+import type { Filter, PreviewAnswer, SortKey } from '@service/common';
+import { columnOf, count, describe, type Source, tableRow } from './columns.js';
+import { where as whereClause } from './filters.js';
+import type { TableReader } from './reader.js';
+import { Statement } from './statement.js';
+
+/** Which rows of a table a page shows. */
+export interface PageQuery {
+  limit: number;
+  skip: number;
+  sort?: SortKey[] | undefined;
+}
+
+/** The source showing only `columns` (in that order); names the table no longer has are left out. */
+export function onlyColumns(source: Source, columns: readonly string[]): Source {
+  const shown = columns.flatMap((name) => source.byName.get(name) ?? []);
+  return { ...source, columns: shown, byName: new Map(shown.map((column) => [column.name, column])) };
+}
+
+/** A page of rows (filtered, sorted with every other column as tie-breaker) and the total count. */
+export async function page(
+  reader: TableReader,
+  source: Source,
+  query: PageQuery & { filters?: readonly Filter[] },
+): Promise<PreviewAnswer> {
+  const { limit, skip } = query;
+  if (source.snapshot === null) return { version: null, columns: [], rows: [], total: 0, limit, skip };
+  const statement = new Statement();
+  const where = whereClause(source, query.filters ?? [], statement, 'querystring.filters');
+  const keys = (query.sort ?? []).map((key) => ({
+    column: columnOf(source, key.column, 'querystring.sort'),
+    direction: key.direction,
+  }));
+  let order = '';
+  if (keys.length > 0) {
+    // The other columns break ties, so pages don't overlap or skip rows.
+    const sorted = new Set(keys.map((key) => key.column.name));
+    const tieBreakers = source.columns.filter((column) => !sorted.has(column.name) && column.kind !== 'nested');
+    order = ` ORDER BY ${[
+      ...keys.map((key) => `${key.column.sql} ${key.direction.toUpperCase()} NULLS LAST`),
+      ...tieBreakers.map((column) => `${column.sql} ASC NULLS LAST`),
+    ].join(', ')}`;
+  }
+  const selected = source.columns.length === 0 ? null : source.columns.map((column) => column.sql).join(', ');
+  return reader.withRows(source, async (connection, from) => {
+    await statement.validate(connection);
+    const rows =
+      selected === null
+        ? []
+        : await connection.query(
+            `SELECT ${selected} FROM ${from}${where}${order} LIMIT ${limit} OFFSET ${skip}`,
+            statement.params,
+          );
+    // Unfiltered, the files' statistics already say how many rows there are.
+    const known = where === '' ? (source.version?.rows ?? null) : null;
+    const total =
+      known ?? count((await connection.query(`SELECT count(*) AS "n" FROM ${from}${where}`, statement.params))[0]?.n);
+    return {
+      version: source.snapshot?.version ?? null,
+      columns: describe(source),
+      rows: rows.map((row) => tableRow(source, row)),
+      total,
+      limit,
+      skip,
+    };
+  });
+}

@@ -1,0 +1,96 @@
+import type { DataCollectionsTable } from '../../db/tables.js';
+import { type DeltaTable, DeltaTableNotFound, DeltaVersionNotFound, sqlTypeOf } from '../../engine/delta/index.js';
+import { formatType } from '../../engine/delta/schema.js';
+import type { DuckDB, SqlConnection } from '../../engine/duckdb.js';
+import type { SnapshotCache, TableVersion } from '../../engine/snapshot-cache.js';
+import { quoteIdentifier } from '../../engine/sql.js';
+import { DomainError } from '../../errors.js';
+import type { ObjectStorage } from '../../storage/storage.js';
+import { type Column, kindOf, type Source } from './columns.js';
+
+/** What reading a collection's table needs, handed over by the composition root (context.ts). */
+export interface TableReaderDeps {
+  duckdb: Pick<DuckDB, 'withConnection'>;
+  /** Where the table's data files live (checked when a read fails). */
+  storage: Pick<ObjectStorage, 'head'>;
+  /** The Delta table holding a data collection's rows. */
+  tableOf(dataCollectionId: string): DeltaTable;
+  /** Table versions already read. */
+  snapshots: Pick<SnapshotCache, 'get'>;
+}
+
+const ROWS = quoteIdentifier('dc_rows');
+
+/** Loads a collection's snapshot and runs statements over its rows in DuckDB. */
+export class TableReader {
+  constructor(private readonly deps: TableReaderDeps) {}
+
+  /** Loads the snapshot of a collection's table (null while there is no table). */
+  async load(row: DataCollectionsTable, version: number | undefined): Promise<Source> {
+    const id = row.id;
+    const table = this.deps.tableOf(id);
+    let read: TableVersion | null;
+    try {
+      read = await this.deps.snapshots.get(table, version);
+    } catch (error) {
+      if (error instanceof DeltaTableNotFound) read = null;
+      else if (error instanceof DeltaVersionNotFound) {
+        throw new DomainError('not_found', `version ${version} of the data collection's table does not exist`);
+      } else throw error;
+    }
+    const snapshot = read?.snapshot ?? null;
+    const columns: Column[] = (snapshot?.schema.fields ?? []).map((field) => ({
+      name: field.name,
+      sql: quoteIdentifier(field.name),
+      type: field.type,
+      typeName: formatType(field.type),
+      sqlType: sqlTypeOf(field.type),
+      kind: kindOf(field.type),
+      nullable: field.nullable,
+    }));
+    return {
+      row,
+      table,
+      snapshot,
+      version: read,
+      columns,
+      byName: new Map(columns.map((column) => [column.name, column])),
+    };
+  }
+
+  /**
+   * Runs work over the snapshot's rows in a connection of its own; `from` is the scan as a
+   * subquery (not a view: creating and dropping one would be two more statements per request).
+   */
+  async withRows<T>(source: Source, work: (connection: SqlConnection, from: string) => Promise<T>): Promise<T> {
+    const snapshot = source.snapshot;
+    if (snapshot === null) throw new Error('no snapshot to query');
+    try {
+      return await this.deps.duckdb.withConnection(async (connection) => {
+        const scan = await source.table.scan(connection, snapshot, source.version?.columns);
+        try {
+          return await work(connection, `(${scan.sql}) AS ${ROWS}`);
+        } finally {
+          scan.release();
+        }
+      });
+    } catch (error) {
+      // Time travel past the vacuum retention: the log still lists the version, its files are gone.
+      const missing = await firstMissingFile(this.deps.storage, snapshot.files);
+      if (missing === null) throw error;
+      throw new DomainError(
+        'not_found',
+        `version ${snapshot.version} of the data collection's table can no longer be read: vacuum removed its data files (versions older than the retention)`,
+      );
+    }
+  }
+}
+
+/** Whether any data file of a snapshot is gone from storage (asked only after a read failed). */
+async function firstMissingFile(
+  storage: Pick<ObjectStorage, 'head'>,
+  files: readonly { key: string }[],
+): Promise<string | null> {
+  for (const file of files) if ((await storage.head(file.key)) === null) return file.key;
+  return null;
+}
