@@ -15,7 +15,16 @@ export interface RunningServer {
   close(): Promise<void>;
 }
 
-export async function startServer(config: Config, options: AppOptions = {}): Promise<RunningServer> {
+export interface ServerOptions extends AppOptions {
+  /**
+   * The periodic upkeep (expired temporary users and sign-in records, local copies of deleted
+   * objects), on by default. In-process test servers turn it off: its first run comes at a random
+   * moment after start and would race the tests that check what one upkeep run does.
+   */
+  periodicCleanup?: boolean;
+}
+
+export async function startServer(config: Config, options: ServerOptions = {}): Promise<RunningServer> {
   tuneV8ForServing();
   const context = await createContext(config);
   let app: FastifyInstance;
@@ -30,7 +39,7 @@ export async function startServer(config: Config, options: AppOptions = {}): Pro
     throw error;
   }
   context.purger.log = app.log;
-  const stopCleanup = startPeriodicCleanup(context, app.log);
+  const stopCleanup = options.periodicCleanup === false ? () => {} : startPeriodicCleanup(context, app.log);
   const workers = createWorkerPool(context, app.log, config.jobs.enabled ? config.jobs.workers : 0);
   await workers.start();
   const address = app.server.address();

@@ -76,7 +76,7 @@ export async function startTestServer(
     SERVICE_BOOTSTRAP_ADMIN_PASSWORD: ADMIN.password,
     ...env,
   });
-  const server = await startServer(config, { webRoot: null });
+  const server = await startServer(config, { webRoot: null, periodicCleanup: false });
   return { ...server, database, stop: () => server.close() };
 }
 

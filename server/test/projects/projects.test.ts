@@ -236,8 +236,7 @@ describe('projects in public mode', () => {
       token,
       json: { owners: [temp.body.user.user_id, ADMIN.email], is_public: false },
     });
-    // Ten seconds later (the lifetime is 0.001 h, 3.6 s). The server's periodic cleanup may run
-    // first; either way the user and its own project go.
+    // Ten seconds later (the lifetime is 0.001 h, 3.6 s): the user and its own project go.
     await withClockAhead(10_000, () => server.context.temporaryUsers.removeExpired());
     const projects = await server.context.database.db.selectFrom('projects').select('name').execute();
     expect(projects.map((p) => p.name).sort()).toEqual(['Closed', 'Joint', 'Open']);
