@@ -1,6 +1,5 @@
-import { createServer, request as httpRequest, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type S3FaultProxy, startS3FaultProxy } from '../../../test/support/s3-fault-proxy.js';
 import { createTestBucket, s3Available, type TestBucket, testS3Settings } from '../../../test/support/s3-storage.js';
 import {
   ADMIN,
@@ -11,42 +10,9 @@ import {
   type TestServer,
 } from '../../../test/support/test-server.js';
 
-/** A pass-through to the S3 service that can be told to fail every write, as a broken endpoint would. */
-function failingProxy(target: string): Promise<{ server: Server; url: string; failWrites: (on: boolean) => void }> {
-  let failing = false;
-  const upstream = new URL(target);
-  const server = createServer((req, res) => {
-    if (failing && (req.method === 'PUT' || req.method === 'POST')) {
-      req.resume();
-      res.writeHead(503, { 'content-type': 'application/xml' }).end('<Error><Code>ServiceUnavailable</Code></Error>');
-      return;
-    }
-    const forward = httpRequest(
-      { host: upstream.hostname, port: upstream.port, method: req.method, path: req.url, headers: req.headers },
-      (answer) => {
-        res.writeHead(answer.statusCode ?? 502, answer.headers);
-        answer.pipe(res);
-      },
-    );
-    forward.on('error', () => res.destroy());
-    req.pipe(forward);
-  });
-  return new Promise((resolve) =>
-    server.listen(0, '127.0.0.1', () =>
-      resolve({
-        server,
-        url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
-        failWrites: (on) => {
-          failing = on;
-        },
-      }),
-    ),
-  );
-}
-
 (s3Available() ? describe : describe.skip)('data collections on S3 storage', () => {
   let bucket: TestBucket;
-  let proxy: Awaited<ReturnType<typeof failingProxy>>;
+  let proxy: S3FaultProxy;
   let server: TestServer;
   let admin: Session;
   let collectionId: string;
@@ -54,7 +20,11 @@ function failingProxy(target: string): Promise<{ server: Server; url: string; fa
   beforeAll(async () => {
     bucket = await createTestBucket();
     const settings = testS3Settings();
-    proxy = await failingProxy(settings.endpoint as string);
+    // Every write fails, as on a broken endpoint.
+    proxy = await startS3FaultProxy(
+      settings.endpoint as string,
+      (req) => req.method === 'PUT' || req.method === 'POST',
+    );
     server = await startTestServer('sqlite', {
       SERVICE_STORAGE_URL: `s3://${bucket.bucket}/tenant`,
       SERVICE_S3_ENDPOINT: proxy.url,
@@ -136,12 +106,12 @@ function failingProxy(target: string): Promise<{ server: Server; url: string; fa
 
   it('leaves the table exactly as it was when the endpoint fails mid-write, and recovers after', async () => {
     expect(await upload('b/m.csv', 'v\n30\n31\n')).toBe(201);
-    proxy.failWrites(true);
+    proxy.fail(true);
     const failed = await call(server, 'POST', '/deltatables/upsert', {
       token: admin.access_token,
       json: { data_collection_id: collectionId },
     });
-    proxy.failWrites(false);
+    proxy.fail(false);
     expect(failed.status).toBe(503);
     expect(failed.body.code).toBe('service_unavailable');
     expect(await server.context.tableOf(collectionId).latestVersion()).toBe(0);
