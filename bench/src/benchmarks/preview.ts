@@ -18,6 +18,7 @@ import { cpus, tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { startTarget } from '../lib/child-target.js';
+import { wholeFromEnv } from '../lib/env.js';
 import { endedChildrenCpuSeconds } from '../lib/machine.js';
 import { CpuSpan, printMachine, printVerdicts } from '../lib/report.js';
 import { median, percentile } from '../lib/stats.js';
@@ -44,16 +45,6 @@ interface Fixture {
   rows: number;
   projectId: string;
   collectionId: string;
-}
-
-function wholeFromEnv(name: string, fallback: number, minimum: number): number {
-  const raw = process.env[name];
-  if (raw === undefined || raw.trim() === '') return fallback;
-  const value = Number(raw.replaceAll('_', ''));
-  if (!Number.isSafeInteger(value) || value < minimum) {
-    throw new UsageError(`${name} must be a whole number >= ${minimum} (got "${raw}")`);
-  }
-  return value;
 }
 
 const fixed = (value: number, digits: number) => value.toFixed(digits);

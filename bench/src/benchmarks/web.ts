@@ -30,6 +30,7 @@ import { fileURLToPath } from 'node:url';
 import { gzipSync } from 'node:zlib';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { childReport, startTarget } from '../lib/child-target.js';
+import { wholeFromEnv } from '../lib/env.js';
 import { endedChildrenCpuSeconds, processCpuSeconds } from '../lib/machine.js';
 import { CpuSpan, printMachine, printVerdicts } from '../lib/report.js';
 import { percentile } from '../lib/stats.js';
@@ -69,16 +70,6 @@ const STATIC_HTML = `<!doctype html>
 baseline for the project page's Largest Contentful Paint.</p>
 </body></html>
 `;
-
-function wholeFromEnv(name: string, fallback: number, minimum: number): number {
-  const raw = process.env[name];
-  if (raw === undefined || raw.trim() === '') return fallback;
-  const value = Number(raw.replaceAll('_', ''));
-  if (!Number.isSafeInteger(value) || value < minimum) {
-    throw new UsageError(`${name} must be a whole number >= ${minimum} (got "${raw}")`);
-  }
-  return value;
-}
 
 // The lower middle value for an even count, as the figures in docs/performance.md were taken.
 const median = (values: number[]) => percentile(values, 0.5);
