@@ -1,28 +1,25 @@
 import { z } from 'zod';
+import {
+  cardComponentSchema,
+  componentIdSchema,
+  componentTitleSchema,
+  figureComponentSchema,
+  interactiveComponentSchema,
+} from './dashboard-components.js';
 import { listAnswerSchema } from './pagination.js';
 import { membersSchema, nameSchema, projectRoleSchema, sharingRequestSchema } from './projects.js';
 import { columnNameSchema, sortKeySchema, sortParamSchema } from './queries.js';
 
 /**
  * Dashboards (ARCHITECTURE.md §11): components of a project's data laid out on a grid. Components
- * are a union on `type`; this slice implements `table` and `text`, and the other types of §11
- * (`figure`, `card`, `interactive`) are refused with a 400 until they exist.
+ * are a union on `type`: `figure`, `card`, `interactive` (dashboard-components.ts), `table`, `text`.
  */
 
 /** Columns of the layout grid; `x + w` never exceeds it. */
 export const DASHBOARD_GRID_COLUMNS = 12;
 
-export const COMPONENT_TYPES = ['table', 'text'] as const;
+export const COMPONENT_TYPES = ['figure', 'card', 'interactive', 'table', 'text'] as const;
 export type ComponentType = (typeof COMPONENT_TYPES)[number];
-
-/** Names a component inside its dashboard (the layout and the rows route refer to it). */
-export const componentIdSchema = z
-  .string()
-  .min(1)
-  .max(64)
-  .regex(/^[A-Za-z0-9][A-Za-z0-9_.-]*$/, 'use letters, digits, `_`, `.` and `-`, starting with a letter or digit');
-
-const componentTitleSchema = z.string().trim().max(200).optional();
 
 /** A paged, sortable view of one data collection of the dashboard's project. */
 export const tableComponentSchema = z
@@ -52,12 +49,14 @@ export const textComponentSchema = z
 export type TextComponent = z.infer<typeof textComponentSchema>;
 
 export const dashboardComponentSchema = z
-  .discriminatedUnion('type', [tableComponentSchema, textComponentSchema], {
-    error: (issue) =>
-      issue.code === 'invalid_union'
-        ? `type must be one of ${COMPONENT_TYPES.join(', ')} (figure, card and interactive components are not supported yet)`
-        : undefined,
-  })
+  .discriminatedUnion(
+    'type',
+    [figureComponentSchema, cardComponentSchema, interactiveComponentSchema, tableComponentSchema, textComponentSchema],
+    {
+      error: (issue) =>
+        issue.code === 'invalid_union' ? `type must be one of ${COMPONENT_TYPES.join(', ')}` : undefined,
+    },
+  )
   .meta({ id: 'DashboardComponent' });
 export type DashboardComponent = z.infer<typeof dashboardComponentSchema>;
 export type DashboardComponentInput = z.input<typeof dashboardComponentSchema>;

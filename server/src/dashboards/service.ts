@@ -212,13 +212,11 @@ export class DashboardsService {
 
   /** Components may only show data collections of the dashboard's project. */
   private async checkCollections(projectId: string, components: readonly DashboardComponent[]): Promise<void> {
-    const wanted = components.flatMap((component) =>
-      component.type === 'table' ? [component.data_collection_id] : [],
-    );
+    const wanted = components.flatMap((component) => (component.type === 'text' ? [] : [component.data_collection_id]));
     const known = await this.repository.collectionsOfProject(projectId, wanted);
     const problems: FieldProblem[] = [];
     components.forEach((component, index) => {
-      if (component.type === 'table' && !known.has(component.data_collection_id)) {
+      if (component.type !== 'text' && !known.has(component.data_collection_id)) {
         problems.push({
           path: `body.components[${index}].data_collection_id`,
           message: 'no data collection of this project has this id',
@@ -245,11 +243,23 @@ function mayPublish(actor: Actor, project: SharedResource): void {
 type Reading = { collection: string; columns: readonly string[] | null };
 
 function readings(components: readonly DashboardComponent[]): Reading[] {
-  return components.flatMap((component) =>
-    component.type === 'table'
-      ? [{ collection: component.data_collection_id, columns: component.columns ?? null }]
-      : [],
-  );
+  return components.flatMap((component): Reading[] => {
+    switch (component.type) {
+      case 'text':
+        return [];
+      case 'table':
+        return [{ collection: component.data_collection_id, columns: component.columns ?? null }];
+      case 'figure': {
+        const { x, y, color, size } = component;
+        const columns = [x, y, color, size].filter((column) => column !== undefined);
+        return [{ collection: component.data_collection_id, columns }];
+      }
+      case 'card':
+        return [{ collection: component.data_collection_id, columns: component.column ? [component.column] : [] }];
+      case 'interactive':
+        return [{ collection: component.data_collection_id, columns: [component.column] }];
+    }
+  });
 }
 
 /** Whether a component reading `have` already shows everything `wanted` reads. */

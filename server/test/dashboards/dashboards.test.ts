@@ -135,13 +135,29 @@ describeEachDialect('dashboards', (dialect) => {
     expect(again.body).toEqual(created.body);
   });
 
-  it('refuses malformed content field by field, and component types that do not exist yet', async () => {
+  it('refuses malformed content field by field, and component types that do not exist', async () => {
     const base = overview(penguins.projectId, penguins.collectionId);
     const cases: [unknown, string, RegExp][] = [
       [
-        { ...base, components: [{ component_id: 'f', type: 'figure', chart: 'scatter' }] },
+        { ...base, components: [{ component_id: 'm', type: 'map', data_collection_id: penguins.collectionId }] },
         'body.components[0].type',
-        /table, text.*not supported yet/,
+        /figure, card, interactive, table, text/,
+      ],
+      [
+        {
+          ...base,
+          components: [
+            {
+              component_id: 'f',
+              type: 'figure',
+              chart: 'scatter',
+              y: 'mass',
+              data_collection_id: penguins.collectionId,
+            },
+          ],
+        },
+        'body.components[0].x',
+        /scatter needs x/,
       ],
       [
         { ...base, layout: [{ component_id: 'ghost', x: 0, y: 0, w: 4, h: 2 }] },

@@ -20,7 +20,13 @@ import { formatSort, nextSort } from '../explorer/sort.js';
 import { formatCount } from '../format/number.js';
 
 /** Heights of components that have no layout entry, in grid rows. */
-const DEFAULT_HEIGHT: Record<DashboardComponent['type'], number> = { text: 2, table: 8 };
+const DEFAULT_HEIGHT: Record<DashboardComponent['type'], number> = {
+  text: 2,
+  table: 8,
+  figure: 6,
+  card: 2,
+  interactive: 2,
+};
 
 /**
  * Every component with its place: the layout's entries first, then the components it leaves out,
@@ -139,8 +145,10 @@ function ComponentCard({
         <div style={{ overflow: 'auto' }}>
           <Markdown text={component.markdown} />
         </div>
-      ) : (
+      ) : component.type === 'table' ? (
         <TableView dashboardId={dashboardId} component={component} />
+      ) : (
+        <Text c="dimmed">This component is drawn by a newer version of the app.</Text>
       )}
     </Card>
   );

@@ -1,0 +1,135 @@
+import { z } from 'zod';
+import { columnNameSchema } from './queries.js';
+
+/**
+ * The analytic components of a dashboard (ARCHITECTURE.md §11): figures, cards and interactive
+ * filters. Each reads one data collection of the dashboard's project; everything they show is
+ * computed on the server (`POST /dashboards/{id}/data`, dashboard-data.ts).
+ */
+
+/** Names a component inside its dashboard (the layout, filters and the rows route refer to it). */
+export const componentIdSchema = z
+  .string()
+  .min(1)
+  .max(64)
+  .regex(/^[A-Za-z0-9][A-Za-z0-9_.-]*$/, 'use letters, digits, `_`, `.` and `-`, starting with a letter or digit');
+
+export const componentTitleSchema = z.string().trim().max(200).optional();
+
+const dataCollectionIdSchema = z.string().min(1).max(64);
+
+export const CHART_TYPES = ['scatter', 'line', 'bar', 'area', 'histogram', 'box', 'violin', 'heatmap', 'pie'] as const;
+export const chartTypeSchema = z.enum(CHART_TYPES);
+export type ChartType = z.infer<typeof chartTypeSchema>;
+
+/** Aggregates of figures and cards; `count` counts rows and needs no column. */
+export const componentAggSchema = z.enum(['count', 'sum', 'mean', 'median', 'min', 'max', 'count_distinct']);
+export type ComponentAgg = z.infer<typeof componentAggSchema>;
+
+/** Points a scatter draws before it is sampled (the answer then says `sampled: true`). */
+export const DEFAULT_POINT_BUDGET = 5000;
+/** Categories a bar, pie or heatmap axis keeps before the rest fold into one "other". */
+export const DEFAULT_CATEGORY_BUDGET = 20;
+/** Bins of a histogram, violin or binned heatmap axis when `bins` is not given. */
+export const DEFAULT_BINS = 30;
+
+/**
+ * What each chart reads (checked on save and again against the table's schema when data is asked):
+ * - `scatter`: `x`, `y` (numeric or temporal), `color?` (groups), `size?` (numeric).
+ * - `line`, `area`: `x` (any orderable column), `agg` of `y` per `x` (and `color`); `count` needs no `y`.
+ * - `bar`: `x` (categories, top `max_categories` kept, the rest folded into "other"), `agg` of `y`, `color?`.
+ * - `histogram`: `x` (numeric or temporal) in `bins` equal-width bins, counted; `color?` stacks.
+ * - `box`, `violin`: `y` (numeric) summarized per `x?` group; violins add `bins` density bins.
+ * - `heatmap`: `x` by `y` (numeric axes binned, text axes top-N), the cell is `agg` of `color` (or a count).
+ * - `pie`: slices by `color` (top-N plus "other"), sized by `agg` of `y` (a count without `y`).
+ */
+export const figureComponentSchema = z
+  .strictObject({
+    component_id: componentIdSchema,
+    type: z.literal('figure'),
+    title: componentTitleSchema,
+    data_collection_id: dataCollectionIdSchema,
+    chart: chartTypeSchema,
+    x: columnNameSchema.optional(),
+    y: columnNameSchema.optional(),
+    color: columnNameSchema.optional(),
+    size: columnNameSchema.optional(),
+    agg: componentAggSchema.optional(),
+    bins: z.number().int().min(2).max(500).optional(),
+    log_x: z.boolean().optional(),
+    log_y: z.boolean().optional(),
+    /** Scatter points drawn before sampling (default 5,000). */
+    max_points: z.number().int().min(100).max(50_000).optional(),
+    /** Categories kept before folding the rest into "other" (default 20). */
+    max_categories: z.number().int().min(2).max(500).optional(),
+  })
+  .superRefine((figure, context) => {
+    const need = (field: 'x' | 'y' | 'color', why: string) => {
+      if (figure[field] === undefined) context.addIssue({ code: 'custom', path: [field], message: why });
+    };
+    const agg = figure.agg ?? 'count';
+    switch (figure.chart) {
+      case 'scatter':
+        need('x', 'a scatter needs x');
+        need('y', 'a scatter needs y');
+        break;
+      case 'line':
+      case 'area':
+      case 'bar':
+        need('x', `a ${figure.chart} chart needs x`);
+        if (agg !== 'count') need('y', `${agg} needs y`);
+        break;
+      case 'histogram':
+        need('x', 'a histogram needs x');
+        break;
+      case 'box':
+      case 'violin':
+        need('y', `a ${figure.chart} plot needs y`);
+        break;
+      case 'heatmap':
+        need('x', 'a heatmap needs x');
+        need('y', 'a heatmap needs y');
+        if (agg !== 'count') need('color', `${agg} of the cells needs color`);
+        break;
+      case 'pie':
+        need('color', 'a pie needs color (its slices)');
+        if (agg !== 'count') need('y', `${agg} needs y`);
+        break;
+    }
+  })
+  .meta({ id: 'FigureComponent' });
+export type FigureComponent = z.infer<typeof figureComponentSchema>;
+
+/** One number (`agg` of `column`, or a row count), shown with the same number on the unfiltered table. */
+export const cardComponentSchema = z
+  .strictObject({
+    component_id: componentIdSchema,
+    type: z.literal('card'),
+    title: componentTitleSchema,
+    data_collection_id: dataCollectionIdSchema,
+    column: columnNameSchema.optional(),
+    agg: componentAggSchema,
+  })
+  .refine((card) => card.column !== undefined || card.agg === 'count', {
+    message: 'this aggregate needs a column',
+    path: ['column'],
+  })
+  .meta({ id: 'CardComponent' });
+export type CardComponent = z.infer<typeof cardComponentSchema>;
+
+export const INTERACTIVE_WIDGETS = ['select', 'multiselect', 'range', 'date_range', 'switch', 'search'] as const;
+export const interactiveWidgetSchema = z.enum(INTERACTIVE_WIDGETS);
+export type InteractiveWidget = z.infer<typeof interactiveWidgetSchema>;
+
+/** A filter the reader sets; it narrows every component on its collection and those joined to it. */
+export const interactiveComponentSchema = z
+  .strictObject({
+    component_id: componentIdSchema,
+    type: z.literal('interactive'),
+    title: componentTitleSchema,
+    data_collection_id: dataCollectionIdSchema,
+    widget: interactiveWidgetSchema,
+    column: columnNameSchema,
+  })
+  .meta({ id: 'InteractiveComponent' });
+export type InteractiveComponent = z.infer<typeof interactiveComponentSchema>;

@@ -1,0 +1,214 @@
+import { z } from 'zod';
+import type { FigureComponent, InteractiveComponent } from './dashboard-components.js';
+import { componentIdSchema } from './dashboard-components.js';
+import { previewAnswerSchema, tableVersionEntrySchema } from './queries.js';
+
+/**
+ * `POST /dashboards/{id}/data` (ARCHITECTURE.md §11): every (or the named) component's data for a
+ * set of filters, in one round trip, computed in DuckDB. The same filter list goes into the rows
+ * route of a table component (`filters` query parameter, JSON) and into exports.
+ */
+
+const scalarSchema = z.union([z.string().max(10_000), z.number(), z.boolean()]);
+export type DashboardFilterScalar = z.infer<typeof scalarSchema>;
+
+/**
+ * The value of a filter; its shape depends on the component it names (checked by
+ * `filterValueProblem`): `select`/`multiselect` and a clicked bar or pie slice a list of values
+ * (null included); `range`/`date_range` and a brushed scatter, line, area or histogram
+ * `[low, high]` (either may be null: open-ended); `switch` a boolean; `search` a string.
+ */
+export const dashboardFilterValueSchema = z.union([
+  z.boolean(),
+  z.string().max(1000),
+  z.array(z.union([scalarSchema, z.null()])).max(1000),
+]);
+export type DashboardFilterValue = z.infer<typeof dashboardFilterValueSchema>;
+
+export const dashboardFilterSchema = z
+  .strictObject({ component_id: componentIdSchema, value: dashboardFilterValueSchema })
+  .meta({ id: 'DashboardFilter' });
+export type DashboardFilter = z.infer<typeof dashboardFilterSchema>;
+
+export const dashboardFiltersSchema = z.array(dashboardFilterSchema).max(100);
+
+/** `filters` in a query string (rows route, exports, the web app's address bar): the list as JSON. */
+export const dashboardFiltersParamSchema = z
+  .string()
+  .max(100_000)
+  .transform((text, context): unknown => {
+    try {
+      return JSON.parse(text);
+    } catch {
+      context.addIssue({ code: 'custom', message: 'filters must be a JSON array of {component_id, value}' });
+      return z.NEVER;
+    }
+  })
+  .pipe(dashboardFiltersSchema);
+
+/** Charts a reader can filter by clicking categories, and those brushed along x. */
+export const CLICK_FILTER_CHARTS: readonly FigureComponent['chart'][] = ['bar', 'pie'];
+export const BRUSH_FILTER_CHARTS: readonly FigureComponent['chart'][] = ['scatter', 'line', 'area', 'histogram'];
+
+/**
+ * Why a filter value doesn't fit the component it names, or null when it does. Shared by the
+ * server (400 `validation_failed`) and the web app (a stale address-bar filter is dropped).
+ */
+export function filterValueProblem(
+  component: Pick<InteractiveComponent, 'type' | 'widget'> | Pick<FigureComponent, 'type' | 'chart'> | { type: string },
+  value: DashboardFilterValue,
+): string | null {
+  const isList = Array.isArray(value);
+  const isRange = isList && value.length === 2 && value.every((bound) => bound === null || typeof bound !== 'boolean');
+  if (component.type === 'interactive' && 'widget' in component) {
+    switch (component.widget) {
+      case 'select':
+      case 'multiselect':
+        return isList ? null : `a ${component.widget} filter is a list of values`;
+      case 'range':
+      case 'date_range':
+        return isRange ? null : `a ${component.widget} filter is [low, high] (either may be null)`;
+      case 'switch':
+        return typeof value === 'boolean' ? null : 'a switch filter is true or false';
+      case 'search':
+        return typeof value === 'string' ? null : 'a search filter is a string';
+    }
+  }
+  if (component.type === 'figure' && 'chart' in component) {
+    if (CLICK_FILTER_CHARTS.includes(component.chart)) {
+      return isList ? null : `a ${component.chart} chart filters by a list of its categories`;
+    }
+    if (BRUSH_FILTER_CHARTS.includes(component.chart)) {
+      return isRange ? null : `a ${component.chart} chart filters by a range [low, high] of x`;
+    }
+    return `a ${component.chart} chart cannot filter other components`;
+  }
+  return `a ${component.type} component cannot filter other components`;
+}
+
+/**
+ * Time travel: a table version per data collection (collections not named read their current
+ * version), or an ISO-8601 timestamp (every collection as it was then: its last commit at or before it).
+ */
+export const asOfSchema = z
+  .union([z.record(z.string().min(1).max(64), z.number().int().min(0)), z.iso.datetime({ offset: true })])
+  .meta({ id: 'AsOf' });
+export type AsOf = z.infer<typeof asOfSchema>;
+
+export const dashboardDataRequestSchema = z
+  .strictObject({
+    filters: dashboardFiltersSchema.default([]),
+    /** Only these components (default: every component but text). */
+    components: z.array(componentIdSchema).min(1).max(100).optional(),
+    as_of: asOfSchema.optional(),
+  })
+  .meta({ id: 'DashboardDataRequest' });
+export type DashboardDataRequest = z.infer<typeof dashboardDataRequestSchema>;
+export type DashboardDataRequestInput = z.input<typeof dashboardDataRequestSchema>;
+
+/** A column of a figure's answer: its role (`x`, `y`, `count`, `q1`, …), Delta type, and the table column it shows. */
+export const figureColumnSchema = z
+  .object({ name: z.string(), type: z.string(), column: z.string().nullable() })
+  .meta({ id: 'FigureColumn' });
+export type FigureColumn = z.infer<typeof figureColumnSchema>;
+
+/**
+ * A figure's rows, aggregated/binned/sampled on the server and ready to draw; each row an array
+ * in the order of `columns`. The columns by chart (optional ones only when the figure has them):
+ * - scatter: `x`, `y`, `color?`, `size?` (at most `max_points` rows; `sampled` when more matched)
+ * - line, area: `x`, `color?`, `y` (ordered by x)
+ * - bar: `x`, `color?`, `y`, `other` (true on the row folding the categories beyond `max_categories`)
+ * - histogram: `x_low`, `x_high`, `color?`, `count`
+ * - box: `x?`, `count`, `mean`, `min`, `q1`, `median`, `q3`, `max`, `whisker_low`, `whisker_high`
+ *   (whiskers: the furthest values within 1.5 × IQR of the quartiles)
+ * - violin: `x?`, `y_low`, `y_high`, `count` (density bins per group)
+ * - heatmap: `x`, `y`, `value` (numeric axes as the low edge of their bin)
+ * - pie: `color`, `y`, `other`
+ */
+export const figureDataSchema = z
+  .object({
+    columns: z.array(figureColumnSchema),
+    rows: z.array(z.array(z.unknown())),
+    /** More points matched than the figure draws; the rows are a uniform sample. */
+    sampled: z.boolean(),
+    /** Rows of the table matching the filters. */
+    total_rows: z.number().int(),
+  })
+  .meta({ id: 'FigureData' });
+export type FigureData = z.infer<typeof figureDataSchema>;
+
+export const cardDataSchema = z.object({ value: z.unknown(), unfiltered_value: z.unknown() }).meta({ id: 'CardData' });
+export type CardData = z.infer<typeof cardDataSchema>;
+
+/** select, multiselect, switch and search: the column's values with their counts under the other filters. */
+export const optionsDataSchema = z
+  .object({
+    options: z.array(z.object({ value: z.unknown(), count: z.number().int() })),
+    /** More distinct values exist than were listed. */
+    truncated: z.boolean(),
+  })
+  .meta({ id: 'InteractiveOptions' });
+export type OptionsData = z.infer<typeof optionsDataSchema>;
+
+/** range and date_range: the column's bounds on the whole table (the slider's ends). */
+export const rangeDataSchema = z.object({ min: z.unknown(), max: z.unknown() }).meta({ id: 'InteractiveRange' });
+export type RangeData = z.infer<typeof rangeDataSchema>;
+
+/** A component that cannot be drawn (its column was dropped or changed type since it was saved). */
+export const componentErrorSchema = z
+  .object({
+    error: z.object({
+      code: z.string(),
+      message: z.string(),
+      /** The component's field at fault (`x`, `column`, …). */
+      field: z.string().nullable(),
+    }),
+  })
+  .meta({ id: 'ComponentError' });
+export type ComponentError = z.infer<typeof componentErrorSchema>;
+
+export const componentDataSchema = z
+  .union([
+    componentErrorSchema,
+    figureDataSchema,
+    cardDataSchema,
+    optionsDataSchema,
+    rangeDataSchema,
+    previewAnswerSchema,
+  ])
+  .meta({ id: 'ComponentData' });
+export type ComponentData = z.infer<typeof componentDataSchema>;
+
+export const dashboardDataAnswerSchema = z
+  .object({
+    /** The table version read per data collection (null: no table yet). */
+    version: z.record(z.string(), z.number().int().nullable()),
+    components: z.record(z.string(), componentDataSchema),
+  })
+  .meta({ id: 'DashboardData' });
+export type DashboardDataAnswer = z.infer<typeof dashboardDataAnswerSchema>;
+
+/**
+ * With `Accept: application/x-ndjson` the same answer streams as lines, so a client draws each
+ * component as soon as it is computed: first `{version}`, then one `{component_id, data}` per component.
+ */
+export const dashboardDataLineSchema = z.union([
+  z.object({ version: z.record(z.string(), z.number().int().nullable()) }),
+  z.object({ component_id: z.string(), data: componentDataSchema }),
+]);
+export type DashboardDataLine = z.infer<typeof dashboardDataLineSchema>;
+
+/** `GET /dashboards/{id}/versions`: the commits of every collection the dashboard reads (the version picker). */
+export const dashboardVersionsSchema = z
+  .object({
+    collections: z.array(
+      z.object({
+        data_collection_id: z.string(),
+        name: z.string(),
+        /** Newest first, at most 100. */
+        versions: z.array(tableVersionEntrySchema),
+      }),
+    ),
+  })
+  .meta({ id: 'DashboardVersions' });
+export type DashboardVersions = z.infer<typeof dashboardVersionsSchema>;
