@@ -1,10 +1,10 @@
 import { auditListSchema, auditQuerySchema, problemSchema } from '@service/common';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import type { AppContext } from '../context.js';
 import type { Authenticator } from '../http/authentication.js';
 import { authorize } from '../policy/policy.js';
+import type { AuditLog } from './service.js';
 
-export function auditRoutes(context: AppContext, actorOf: Authenticator): FastifyPluginAsyncZod {
+export function auditRoutes(context: { audit: Pick<AuditLog, 'list'> }, actorOf: Authenticator): FastifyPluginAsyncZod {
   return async (app) => {
     app.get(
       '/audit-events',

@@ -9,18 +9,46 @@ import {
   temporaryUserRequestSchema,
 } from '@service/common';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import type { AppContext } from '../context.js';
+import type { AuditLog } from '../audit/service.js';
+import type { Config } from '../config/config.js';
 import { DomainError } from '../errors.js';
 import type { Authenticator } from '../http/authentication.js';
 import { authorize } from '../policy/policy.js';
+import type { UsersService } from '../users/service.js';
+import type { LoginTickets } from './login-tickets.js';
 import { safeNextPath } from './next-path.js';
+import type { Provisioning } from './provisioning.js';
 import { secretsMatch } from './secrets.js';
+import type { SessionService } from './session-service.js';
+import type { TemporaryUsers } from './temporary-users.js';
 
 const PROVISIONING_LIMIT = { max: 30, timeWindow: 60_000 };
 
 /** Sign-ins without a password: temporary users, provisioning, magic links. */
-export function accessRoutes(context: AppContext, actorOf: Authenticator): FastifyPluginAsyncZod {
-  const { config, audit, provisioning, sessions, temporaryUsers, tickets, users } = context;
+export interface AccessRoutesDeps {
+  config: Pick<Config, 'publicUrl'> & {
+    auth: Pick<
+      Config['auth'],
+      | 'mode'
+      | 'publicAccessCode'
+      | 'temporaryUserRateLimit'
+      | 'temporaryUserExpiryHours'
+      | 'provisioningKey'
+      | 'magicLinkExpiryMinutes'
+    >;
+  };
+  audit: Pick<AuditLog, 'record'>;
+  provisioning: Pick<Provisioning, 'provision'>;
+  sessions: Pick<SessionService, 'start'>;
+  temporaryUsers: Pick<TemporaryUsers, 'create'>;
+  tickets: Pick<LoginTickets, 'issue' | 'redeem'>;
+  users: Pick<UsersService, 'repository'>;
+}
+
+export function accessRoutes(
+  { config, audit, provisioning, sessions, temporaryUsers, tickets, users }: AccessRoutesDeps,
+  actorOf: Authenticator,
+): FastifyPluginAsyncZod {
   const errors = { 400: problemSchema, 401: problemSchema, 403: problemSchema, 429: problemSchema };
 
   return async (app) => {

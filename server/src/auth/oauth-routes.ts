@@ -1,7 +1,7 @@
 import { oauthLoginQuerySchema } from '@service/common';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import type { AppContext } from '../context.js';
+import type { Config } from '../config/config.js';
 import { API_PREFIX } from '../http/prefix.js';
 import { safeNextPath } from './next-path.js';
 import { type OAuthRefusal, OAuthRefused, type OAuthSignIn } from './oauth.js';
@@ -27,8 +27,11 @@ function cookieOf(request: FastifyRequest, name: string): string | undefined {
  * callback requires: HttpOnly, SameSite=Lax (the provider's redirect back is a top-level
  * navigation, which Lax cookies accompany), Secure on https, and sent to these two routes only.
  */
-export function oauthRoutes(context: AppContext, oauth: OAuthSignIn): FastifyPluginAsyncZod {
-  const { publicUrl } = context.config;
+export function oauthRoutes(
+  { config }: { config: Pick<Config, 'publicUrl'> },
+  oauth: OAuthSignIn,
+): FastifyPluginAsyncZod {
+  const { publicUrl } = config;
   const base = new URL(publicUrl);
   const cookieAttributes = [
     `Path=${base.pathname.replace(/\/+$/, '')}${API_PREFIX}/auth/oauth`,

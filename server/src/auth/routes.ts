@@ -11,12 +11,15 @@ import {
 import type { FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod, ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import type { AppContext } from '../context.js';
+import type { Config } from '../config/config.js';
 import { DomainError } from '../errors.js';
 import type { Authenticator } from '../http/authentication.js';
 import { authorize } from '../policy/policy.js';
 import { presentUser } from '../users/presenters.js';
 import { normalizeEmail } from '../users/repository.js';
+import type { UsersService } from '../users/service.js';
+import type { AccessTokens } from './access-tokens.js';
+import type { SessionService } from './session-service.js';
 
 const LOGIN_LIMIT = { max: 10, timeWindow: 60_000 };
 const FORM_BODY_LIMIT = 64 * 1024;
@@ -35,7 +38,16 @@ function loginKey(request: FastifyRequest): string {
   return `login:${request.ip}:${typeof email === 'string' ? normalizeEmail(email) : ''}`;
 }
 
-export function authRoutes(context: AppContext, actorOf: Authenticator): FastifyPluginAsyncZod {
+export interface AuthRoutesDeps {
+  config: {
+    auth: Pick<Config['auth'], 'mode' | 'passwordLoginDisabled' | 'registrationDisabled' | 'registrationRateLimit'>;
+  };
+  sessions: Pick<SessionService, 'login' | 'refresh' | 'revokeSession'>;
+  users: Pick<UsersService, 'createAccount' | 'repository'>;
+  tokens: Pick<AccessTokens, 'publicJwk'>;
+}
+
+export function authRoutes(context: AuthRoutesDeps, actorOf: Authenticator): FastifyPluginAsyncZod {
   const { config, sessions, users } = context;
   const errors = { 400: problemSchema, 401: problemSchema, 403: problemSchema, 429: problemSchema };
 

@@ -1,11 +1,19 @@
 import { acceptedJobSchema, problemSchema, upsertAnswerSchema, upsertRequestSchema } from '@service/common';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import type { AppContext } from '../context.js';
+import type { Config } from '../config/config.js';
 import type { Authenticator } from '../http/authentication.js';
+import type { JobQueue } from '../jobs/queue.js';
+import type { UpsertService } from './upsert.js';
 
 const errors = { 400: problemSchema, 401: problemSchema, 403: problemSchema, 404: problemSchema };
 
-export function deltatablesRoutes(context: AppContext, actorOf: Authenticator): FastifyPluginAsyncZod {
+export interface DeltatablesRoutesDeps {
+  config: { jobs: Pick<Config['jobs'], 'asyncUpsert'> };
+  upserts: Pick<UpsertService, 'upsert' | 'authorizeLater'>;
+  jobs: Pick<JobQueue, 'enqueue'>;
+}
+
+export function deltatablesRoutes(context: DeltatablesRoutesDeps, actorOf: Authenticator): FastifyPluginAsyncZod {
   return async (app) => {
     app.post(
       '/deltatables/upsert',

@@ -2,9 +2,15 @@ import { createReadStream } from 'node:fs';
 import { readdir, readFile } from 'node:fs/promises';
 import { join, relative, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import type { AppContext } from '../context.js';
+import type { Config } from '../config/config.js';
 import { compilePattern } from '../datacollections/pattern.js';
+import type { DataCollectionsService } from '../datacollections/service.js';
+import type { UpsertService } from '../deltatables/upsert.js';
+import type { FilesService } from '../files/service.js';
 import type { UserActor } from '../policy/actor.js';
+import type { ProjectDefinitions } from '../projects/definition-service.js';
+import type { UsersService } from '../users/service.js';
+import type { WorkflowsService } from '../workflows/service.js';
 
 /** The example project shipped with the repository (examples/penguins). */
 export const EXAMPLE_FOLDER = fileURLToPath(new URL('../../../examples/penguins', import.meta.url));
@@ -18,12 +24,23 @@ async function* walk(dir: string): AsyncGenerator<string> {
   }
 }
 
+/** What loading the example uses: the services a user would go through to do the same. */
+export interface SeedDeps {
+  config: { auth: Pick<Config['auth'], 'bootstrapAdmin'> };
+  users: Pick<UsersService, 'repository' | 'createAccount'>;
+  definitions: Pick<ProjectDefinitions, 'import'>;
+  workflows: Pick<WorkflowsService, 'list'>;
+  dataCollections: Pick<DataCollectionsService, 'list'>;
+  files: Pick<FilesService, 'upload'>;
+  upserts: Pick<UpsertService, 'upsert'>;
+}
+
 /**
  * Loads the example project (public, so every signed-in user can look at it) the first time:
  * imports its project.yaml, uploads its run folders and builds its tables. Owned by the bootstrap
  * admin when there is one, otherwise by a password-less examples account nobody signs in as.
  */
-export async function seedExampleData(context: AppContext, folder = EXAMPLE_FOLDER): Promise<'created' | 'exists'> {
+export async function seedExampleData(context: SeedDeps, folder = EXAMPLE_FOLDER): Promise<'created' | 'exists'> {
   const { users, definitions, dataCollections, files, upserts } = context;
   const ownerEmail = context.config.auth.bootstrapAdmin?.email ?? EXAMPLES_EMAIL;
   let owner = await users.repository.findByEmail(ownerEmail);

@@ -1,8 +1,8 @@
 import { fileSchema, idParamsSchema, problemSchema } from '@service/common';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import type { AppContext } from '../context.js';
 import { DomainError } from '../errors.js';
 import type { Authenticator } from '../http/authentication.js';
+import type { FilesService } from './service.js';
 
 const errors = { 400: problemSchema, 401: problemSchema, 403: problemSchema, 404: problemSchema };
 const common = { tags: ['files'], security: [{ bearerAuth: [] }] };
@@ -24,8 +24,7 @@ export function parseRange(header: string, size: number): { start: number; end: 
   return { start, end };
 }
 
-export function filesRoutes(context: AppContext, actorOf: Authenticator): FastifyPluginAsyncZod {
-  const { files } = context;
+export function filesRoutes({ files }: { files: FilesService }, actorOf: Authenticator): FastifyPluginAsyncZod {
   return async (app) => {
     app.get(
       '/files/:id',

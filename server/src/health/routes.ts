@@ -1,7 +1,8 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { sql } from 'kysely';
 import { z } from 'zod';
-import type { AppContext } from '../context.js';
+import type { Config } from '../config/config.js';
+import type { Database } from '../db/database.js';
 
 const healthSchema = z.object({
   status: z.enum(['ok', 'unavailable']),
@@ -9,8 +10,13 @@ const healthSchema = z.object({
   database: z.enum(['ok', 'unreachable']),
 });
 
+export interface HealthRoutesDeps {
+  config: Pick<Config, 'version'>;
+  database: Pick<Database, 'db'>;
+}
+
 /** `/health` for load balancers and orchestrators: 200 while the database answers, 503 otherwise. */
-export function healthRoutes(context: AppContext): FastifyPluginAsyncZod {
+export function healthRoutes(context: HealthRoutesDeps): FastifyPluginAsyncZod {
   return async (app) => {
     app.get(
       '/health',

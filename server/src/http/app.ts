@@ -14,12 +14,15 @@ import {
 import type { DestinationStream } from 'pino';
 import { auditRoutes } from '../audit/routes.js';
 import { accessRoutes } from '../auth/access-routes.js';
+import type { OAuthSignIn } from '../auth/oauth.js';
 import { oauthRoutes } from '../auth/oauth-routes.js';
 import { authRoutes } from '../auth/routes.js';
-import type { AppContext } from '../context.js';
+import type { SessionService } from '../auth/session-service.js';
+import type { Config } from '../config/config.js';
 import { dashboardsRoutes } from '../dashboards/routes.js';
 import { dataCollectionQueryRoutes } from '../datacollections/query-routes.js';
 import { dataCollectionsRoutes } from '../datacollections/routes.js';
+import type { Database } from '../db/database.js';
 import { deltatablesRoutes } from '../deltatables/routes.js';
 import { filesRoutes } from '../files/routes.js';
 import { healthRoutes } from '../health/routes.js';
@@ -74,10 +77,40 @@ export interface AppOptions {
   webRoot?: string | null;
 }
 
+/**
+ * What the HTTP application uses: its own settings and sign-in, and whatever each route plugin
+ * asks for. The composition root (context.ts) builds it; nothing here reaches past it.
+ */
+export type AppDeps = {
+  config: Config;
+  database: Database;
+  sessions: SessionService;
+  /** Single-user mode: the one admin every request acts as. */
+  singleUserId: string | null;
+  /** Present only when identity-provider sign-in is configured. */
+  oauth: OAuthSignIn | null;
+} & Parameters<typeof healthRoutes>[0] &
+  Parameters<typeof authRoutes>[0] &
+  Parameters<typeof accessRoutes>[0] &
+  Parameters<typeof usersRoutes>[0] &
+  Parameters<typeof auditRoutes>[0] &
+  Parameters<typeof projectsRoutes>[0] &
+  Parameters<typeof definitionRoutes>[0] &
+  Parameters<typeof joinRoutes>[0] &
+  Parameters<typeof workflowsRoutes>[0] &
+  Parameters<typeof dataCollectionsRoutes>[0] &
+  Parameters<typeof dataCollectionQueryRoutes>[0] &
+  Parameters<typeof filesRoutes>[0] &
+  Parameters<typeof deltatablesRoutes>[0] &
+  Parameters<typeof ingestionRoutes>[0] &
+  Parameters<typeof dashboardsRoutes>[0] &
+  Parameters<typeof jobsRoutes>[0] &
+  Parameters<typeof internalRoutes>[0];
+
 const defaultWebRoot = fileURLToPath(new URL('../../../web/dist', import.meta.url));
 
 /** The HTTP application: routes, validation, errors, docs, logs. Does not listen. */
-export async function buildApp(context: AppContext, options: AppOptions = {}): Promise<FastifyInstance> {
+export async function buildApp(context: AppDeps, options: AppOptions = {}): Promise<FastifyInstance> {
   const { config } = context;
   const app = Fastify({
     // With logging off, no logger at all: Fastify then skips the per-request child logger and its

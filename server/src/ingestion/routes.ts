@@ -10,15 +10,23 @@ import {
 } from '@service/common';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import type { AppContext } from '../context.js';
+import type { Config } from '../config/config.js';
 import type { Authenticator } from '../http/authentication.js';
+import type { IngestionService } from './service.js';
 
 const errors = { 400: problemSchema, 401: problemSchema, 403: problemSchema, 404: problemSchema, 409: problemSchema };
 const common = { tags: ['ingestion'], security: [{ bearerAuth: [] }] };
 const projectParams = z.strictObject({ project_id: z.string().min(1).max(64) });
 
-export function ingestionRoutes(context: AppContext, actorOf: Authenticator): FastifyPluginAsyncZod {
-  const { ingestion, config } = context;
+export interface IngestionRoutesDeps {
+  config: { ingestion: Pick<Config['ingestion'], 'browserTrigger'>; jobs: Pick<Config['jobs'], 'enabled'> };
+  ingestion: IngestionService;
+}
+
+export function ingestionRoutes(
+  { ingestion, config }: IngestionRoutesDeps,
+  actorOf: Authenticator,
+): FastifyPluginAsyncZod {
   return async (app) => {
     // The browser's "Run ingestion" button exists only while the switch (and jobs) are on.
     if (config.ingestion.browserTrigger) {

@@ -2,11 +2,19 @@ import { vacuumAnswerSchema, vacuumRequestSchema } from '@service/common';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { purgeExpiredCredentials } from '../auth/expired-credentials.js';
-import type { AppContext } from '../context.js';
+import type { TemporaryUsers } from '../auth/temporary-users.js';
+import type { Database } from '../db/database.js';
+import type { StorageVacuum } from '../maintenance/storage-vacuum.js';
 import { requireInternalKey } from './key.js';
 
+export interface InternalRoutesDeps {
+  database: Pick<Database, 'db'>;
+  temporaryUsers: Pick<TemporaryUsers, 'removeExpired'>;
+  vacuum: Pick<StorageVacuum, 'run'>;
+}
+
 /** `/internal/*`: maintenance that operators (or a scheduler) trigger with the internal key. */
-export function internalRoutes(context: AppContext, internalKey: string): FastifyPluginAsyncZod {
+export function internalRoutes(context: InternalRoutesDeps, internalKey: string): FastifyPluginAsyncZod {
   return async (app) => {
     app.addHook('onRequest', requireInternalKey(internalKey));
     app.post(

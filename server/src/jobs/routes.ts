@@ -7,18 +7,16 @@ import {
   problemSchema,
 } from '@service/common';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import type { AppContext } from '../context.js';
 import { notFound } from '../errors.js';
 import type { Authenticator } from '../http/authentication.js';
 import { authorize, authorizeOwned } from '../policy/policy.js';
-import { presentJob } from './queue.js';
+import { type JobQueue, presentJob } from './queue.js';
 
 const errors = { 400: problemSchema, 401: problemSchema, 403: problemSchema, 404: problemSchema };
 const common = { tags: ['jobs'], security: [{ bearerAuth: [] }] };
 
 /** `/jobs`: exists only while SERVICE_JOBS_ENABLED is true. There is no route that creates a job. */
-export function jobsRoutes(context: AppContext, actorOf: Authenticator): FastifyPluginAsyncZod {
-  const { jobs } = context;
+export function jobsRoutes({ jobs }: { jobs: JobQueue }, actorOf: Authenticator): FastifyPluginAsyncZod {
   const load = async (actor: Awaited<ReturnType<Authenticator>>, jobId: string) => {
     const job = await jobs.get(jobId);
     // Someone else's job answers exactly like a missing one, and so does one of a kind outside

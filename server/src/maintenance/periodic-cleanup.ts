@@ -1,8 +1,16 @@
 import type { FastifyBaseLogger } from 'fastify';
 import { purgeExpiredCredentials } from '../auth/expired-credentials.js';
-import type { AppContext } from '../context.js';
+import type { TemporaryUsers } from '../auth/temporary-users.js';
+import type { Database } from '../db/database.js';
+import type { StoragePurger } from './owned-storage.js';
 
 const EVERY_MS = 5 * 60_000;
+
+export interface PeriodicCleanupDeps {
+  database: Pick<Database, 'db'>;
+  temporaryUsers: Pick<TemporaryUsers, 'removeExpired'>;
+  purger: Pick<StoragePurger, 'sweepLocalCopies'>;
+}
 
 /**
  * Every few minutes: removes expired temporary users (unless `temporaryUsers` is false), deletes
@@ -12,7 +20,7 @@ const EVERY_MS = 5 * 60_000;
  * replicas from all waking at once.
  */
 export function startPeriodicCleanup(
-  context: Pick<AppContext, 'temporaryUsers' | 'purger' | 'database'>,
+  context: PeriodicCleanupDeps,
   log: FastifyBaseLogger,
   options: { temporaryUsers?: boolean } = {},
 ): () => void {

@@ -1,18 +1,20 @@
 import { idParamsSchema, importAnswerSchema, problemSchema, projectDefinitionSchema } from '@service/common';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import type { AppContext } from '../context.js';
 import type { Authenticator } from '../http/authentication.js';
 import { authorize } from '../policy/policy.js';
 import { MAX_DEFINITION_BYTES } from './definition-parser.js';
+import type { ProjectDefinitions } from './definition-service.js';
 
 const errors = { 400: problemSchema, 401: problemSchema, 403: problemSchema, 404: problemSchema };
 const yamlTypes = ['application/yaml', 'application/x-yaml', 'text/yaml', 'text/x-yaml'];
 const definitionJsonSchema = z.toJSONSchema(projectDefinitionSchema, { io: 'input', target: 'draft-2020-12' });
 
 /** project.yaml: import, validate, export, and its JSON Schema. */
-export function definitionRoutes(context: AppContext, actorOf: Authenticator): FastifyPluginAsyncZod {
-  const { definitions } = context;
+export function definitionRoutes(
+  { definitions }: { definitions: ProjectDefinitions },
+  actorOf: Authenticator,
+): FastifyPluginAsyncZod {
   return async (app) => {
     app.addContentTypeParser(
       yamlTypes,

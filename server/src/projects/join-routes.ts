@@ -8,14 +8,13 @@ import {
 } from '@service/common';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import type { AppContext } from '../context.js';
 import type { Authenticator } from '../http/authentication.js';
+import type { JoinsService } from './joins.js';
 
 const errors = { 400: problemSchema, 401: problemSchema, 403: problemSchema, 404: problemSchema };
 const common = { tags: ['projects'], security: [{ bearerAuth: [] }] };
 
-export function joinRoutes(context: AppContext, actorOf: Authenticator): FastifyPluginAsyncZod {
-  const { joins } = context;
+export function joinRoutes({ joins }: { joins: JoinsService }, actorOf: Authenticator): FastifyPluginAsyncZod {
   return async (app) => {
     app.get(
       '/projects/:id/joins',

@@ -10,15 +10,17 @@ import {
 } from '@service/common';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import type { AppContext } from '../context.js';
 import type { Authenticator } from '../http/authentication.js';
 import { authorize } from '../policy/policy.js';
+import type { ProjectsService } from './service.js';
 
 const errors = { 400: problemSchema, 401: problemSchema, 403: problemSchema, 404: problemSchema };
 const common = { tags: ['projects'], security: [{ bearerAuth: [] }] };
 
-export function projectsRoutes(context: AppContext, actorOf: Authenticator): FastifyPluginAsyncZod {
-  const { projects } = context;
+export function projectsRoutes(
+  { projects }: { projects: ProjectsService },
+  actorOf: Authenticator,
+): FastifyPluginAsyncZod {
   return async (app) => {
     app.get(
       '/projects',

@@ -10,13 +10,12 @@ import {
 import type { FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import type { AppContext } from '../context.js';
 import type { Authenticator } from '../http/authentication.js';
 import { authorize } from '../policy/policy.js';
+import type { UsersService } from './service.js';
 
 /** Account administration; admins only. */
-export function usersRoutes(context: AppContext, actorOf: Authenticator): FastifyPluginAsyncZod {
-  const { users } = context;
+export function usersRoutes({ users }: { users: UsersService }, actorOf: Authenticator): FastifyPluginAsyncZod {
   const errors = { 400: problemSchema, 401: problemSchema, 403: problemSchema };
   const common = { tags: ['users'], security: [{ bearerAuth: [] }] };
 

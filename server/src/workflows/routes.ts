@@ -14,15 +14,17 @@ import {
 } from '@service/common';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import type { AppContext } from '../context.js';
 import type { Authenticator } from '../http/authentication.js';
+import type { WorkflowsService } from './service.js';
 
 const errors = { 400: problemSchema, 401: problemSchema, 403: problemSchema, 404: problemSchema };
 const common = { tags: ['workflows'], security: [{ bearerAuth: [] }] };
 
 /** Workflows, their run configurations and runs. */
-export function workflowsRoutes(context: AppContext, actorOf: Authenticator): FastifyPluginAsyncZod {
-  const { workflows } = context;
+export function workflowsRoutes(
+  { workflows }: { workflows: WorkflowsService },
+  actorOf: Authenticator,
+): FastifyPluginAsyncZod {
   return async (app) => {
     app.get(
       '/projects/:id/workflows',

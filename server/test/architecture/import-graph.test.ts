@@ -1,0 +1,116 @@
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { dirname, join, relative, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import ts from 'typescript';
+import { describe, expect, it } from 'vitest';
+
+const repository = fileURLToPath(new URL('../../../', import.meta.url));
+const PACKAGES = ['server/src', 'cli/src', 'common/src', 'web/src', 'bench/src'];
+/** The modules that build the application context (and the package's entry, which re-exports it). */
+const COMPOSITION_ROOTS = ['server/src/context.ts', 'server/src/server.ts', 'server/src/index.ts'];
+
+function sourceFiles(folder: string): string[] {
+  return readdirSync(folder, { withFileTypes: true }).flatMap((entry) => {
+    const path = join(folder, entry.name);
+    if (entry.isDirectory()) return sourceFiles(path);
+    return /\.tsx?$/.test(entry.name) && !entry.name.endsWith('.d.ts') ? [path] : [];
+  });
+}
+
+/** A relative specifier as the compiler resolves it under NodeNext: `./x.js` is `./x.ts` or `./x.tsx`. */
+function resolveRelative(from: string, specifier: string): string {
+  const target = resolve(dirname(from), specifier);
+  const stem = target.replace(/\.js$/, '');
+  const candidates = [target, `${stem}.ts`, `${stem}.tsx`, join(target, 'index.ts')];
+  const found = candidates.find((candidate) => /\.tsx?$/.test(candidate) && existsSync(candidate));
+  if (found === undefined) throw new Error(`${relative(repository, from)}: cannot resolve ${specifier}`);
+  return found;
+}
+
+/**
+ * Every module's relative imports, type-only ones included: a type import ties two modules together
+ * as much as a value import does, even though the compiler erases it.
+ */
+function importGraph(): Map<string, string[]> {
+  const graph = new Map<string, string[]>();
+  for (const folder of PACKAGES) {
+    for (const file of sourceFiles(join(repository, folder))) {
+      const { importedFiles } = ts.preProcessFile(readFileSync(file, 'utf8'), true, true);
+      const targets = importedFiles
+        .map((imported) => imported.fileName)
+        // Stylesheets and other assets the web app imports are not modules of the graph.
+        .filter((specifier) => specifier.startsWith('.') && !/\.(css|svg|png|json)$/.test(specifier))
+        .map((specifier) => resolveRelative(file, specifier));
+      graph.set(relative(repository, file), [...new Set(targets.map((target) => relative(repository, target)))]);
+    }
+  }
+  return graph;
+}
+
+/** The strongly connected components with more than one module (or a module importing itself). */
+function cycles(graph: Map<string, string[]>): string[][] {
+  let next = 0;
+  const index = new Map<string, number>();
+  const low = new Map<string, number>();
+  const stack: string[] = [];
+  const onStack = new Set<string>();
+  const found: string[][] = [];
+  const visit = (module: string): void => {
+    index.set(module, next);
+    low.set(module, next);
+    next += 1;
+    stack.push(module);
+    onStack.add(module);
+    for (const target of graph.get(module) ?? []) {
+      if (!index.has(target)) {
+        visit(target);
+        low.set(module, Math.min(low.get(module) as number, low.get(target) as number));
+      } else if (onStack.has(target)) {
+        low.set(module, Math.min(low.get(module) as number, index.get(target) as number));
+      }
+    }
+    if (low.get(module) !== index.get(module)) return;
+    const component: string[] = [];
+    let member: string | undefined;
+    do {
+      member = stack.pop() as string;
+      onStack.delete(member);
+      component.push(member);
+    } while (member !== module);
+    if (component.length > 1 || graph.get(module)?.includes(module)) found.push(component.sort());
+  };
+  for (const module of graph.keys()) if (!index.has(module)) visit(module);
+  return found;
+}
+
+describe('the import graph', () => {
+  const graph = importGraph();
+
+  it('covers the sources', () => {
+    expect(graph.has('server/src/context.ts')).toBe(true);
+    expect(graph.get('server/src/server.ts')).toContain('server/src/context.ts');
+  });
+
+  it('has no cycles', () => {
+    expect(cycles(graph)).toEqual([]);
+  });
+
+  it('finds a cycle when there is one', () => {
+    const looped = new Map([
+      ['a.ts', ['b.ts']],
+      ['b.ts', ['c.ts']],
+      ['c.ts', ['a.ts']],
+      ['d.ts', ['d.ts']],
+      ['e.ts', ['a.ts']],
+    ]);
+    expect(cycles(looped)).toEqual([['a.ts', 'b.ts', 'c.ts'], ['d.ts']]);
+  });
+
+  it('reaches the application context only from the composition roots', () => {
+    // Everything else is handed the collaborators it uses, so its imports say what it depends on.
+    const importers = [...graph]
+      .filter(([, targets]) => targets.includes('server/src/context.ts'))
+      .map(([module]) => module);
+    expect(importers.filter((module) => !COMPOSITION_ROOTS.includes(module))).toEqual([]);
+  });
+});
