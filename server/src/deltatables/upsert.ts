@@ -2,7 +2,6 @@ import { randomUUID } from 'node:crypto';
 import { mkdir, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Config } from '../config/config.js';
-import { compilePattern } from '../datacollections/pattern.js';
 import type { DataCollectionsService } from '../datacollections/service.js';
 import type { Database } from '../db/database.js';
 import type { DataCollectionsTable, FilesTable, WorkflowsTable } from '../db/tables.js';
@@ -18,10 +17,19 @@ import {
 import type { SqlColumn, SqlConnection } from '../engine/duckdb.js';
 import { quoteIdentifier, quoteString } from '../engine/sql.js';
 import { DomainError } from '../errors.js';
-import { realPathInsideRoots } from '../ingestion/scan-fs.js';
 import type { Actor } from '../policy/actor.js';
-import { type ReadOptions, readFunction } from './read-source.js';
 import { mergeColumns, sqlTypeText } from './schema-merge.js';
+import { recordedSources, recordSources } from './source-records.js';
+import {
+  FILE_ID,
+  RUN_ID,
+  readingRefusal,
+  readSources,
+  runIdInFile,
+  SampleTooSmall,
+  type Source,
+  type SourceFile,
+} from './sources.js';
 
 export interface UpsertRequest {
   data_collection_id: string;
@@ -38,8 +46,6 @@ export interface UpsertAnswer {
   columns: string[];
 }
 
-const RUN_ID = '_run_id';
-const FILE_ID = '_file_id';
 /**
  * Both are constant within a data file (one data file per source file), so they are partition
  * values, stored once per file in the log rather than on every row of the Parquet file. Tables
@@ -47,12 +53,6 @@ const FILE_ID = '_file_id';
  */
 const PARTITION_COLUMNS = [FILE_ID, RUN_ID];
 const MAX_ATTEMPTS = 5;
-
-interface Source {
-  file: FilesTable & { run_id: string };
-  table: string;
-  columns: SqlColumn[];
-}
 
 /**
  * Builds or updates a data collection's Delta table from its registered files (ARCHITECTURE.md §8).
@@ -63,9 +63,9 @@ interface Source {
 export class UpsertService {
   constructor(
     private readonly database: Database,
-    private readonly config: Config,
-    private readonly dataCollections: DataCollectionsService,
-    private readonly delta: DeltaEngine,
+    private readonly config: Pick<Config, 'dataDir' | 'ingestion'>,
+    private readonly dataCollections: Pick<DataCollectionsService, 'access' | 'matchingFiles'>,
+    private readonly delta: Pick<DeltaEngine, 'duckdb' | 'files'>,
     private readonly tableOf: (dataCollectionId: string) => DeltaTable,
   ) {}
 
@@ -117,18 +117,10 @@ export class UpsertService {
   ): Promise<UpsertAnswer> {
     const table = this.tableOf(collection.id);
     const snapshot = (await table.exists()) ? await table.snapshot() : null;
-    const registered = (await this.dataCollections.matchingFiles(collection)) as (FilesTable & { run_id: string })[];
+    const registered = (await this.dataCollections.matchingFiles(collection)) as SourceFile[];
     const wanted = request.file_ids === undefined ? registered : chosenFiles(registered, request.file_ids);
 
-    const recorded = new Map(
-      (
-        await this.database.db
-          .selectFrom('delta_sources')
-          .select(['file_id', 'sha256'])
-          .where('data_collection_id', '=', collection.id)
-          .execute()
-      ).map((source) => [source.file_id, source.sha256]),
-    );
+    const recorded = await recordedSources(this.database.db, collection.id);
     const dataFilesOf = new Map<string, DeltaFile[]>();
     for (const file of snapshot?.files ?? []) {
       const source = file.partitionValues[FILE_ID] ?? '';
@@ -154,7 +146,19 @@ export class UpsertService {
     // Local paths DuckDB reads → the files' own paths, to name them in errors without revealing where they sit.
     const names = new Map<string, string>();
     try {
-      const sources = await this.readSources(connection, collection, changed, leases, fullSample, names, signal);
+      const sources = await readSources(
+        {
+          connection,
+          collection,
+          allowedRoots: this.config.ingestion.allowedRoots,
+          files: this.delta.files,
+          leases,
+          fullSample,
+          names,
+          signal,
+        },
+        changed,
+      );
       const keys = collection.keys === null ? null : (JSON.parse(collection.keys) as string[]);
 
       // The table's columns from now on: today's, widened and extended by the new files'.
@@ -260,9 +264,7 @@ export class UpsertService {
           const fileId = file.partitionValues[FILE_ID] ?? '';
           const relation = `read_parquet(${quoteString(localPath)})`;
           const fileColumns = await connection.describe(`SELECT * FROM ${relation}`);
-          const runId = runIdInData
-            ? await this.runIdInFile(connection, relation)
-            : (file.partitionValues[RUN_ID] ?? null);
+          const runId = runIdInData ? await runIdInFile(connection, relation) : (file.partitionValues[RUN_ID] ?? null);
           const collides =
             keys !== null && sources.length > 0 ? `(${keyList}) IN (SELECT (${keyList}) FROM __incoming)` : null;
           if (collides !== null && !rewriteAll) {
@@ -302,24 +304,7 @@ export class UpsertService {
       const replaced = sources.filter((source) => recorded.has(source.file.id)).length;
       return this.describe(collection, table, result.version, sources.length - replaced, replaced);
     } catch (error) {
-      // DuckDB reads the files lazily, so a bad line deep in a file surfaces here, while writing.
-      if (
-        error instanceof Error &&
-        /Conversion Error|Could not convert|CSV Error|Invalid Input Error/i.test(error.message)
-      ) {
-        let text = error.message;
-        for (const [local, name] of names) text = text.replaceAll(local, name);
-        const reason = (text.split('\n').find((line) => /convert|error/i.test(line)) ?? text.split('\n')[0] ?? '')
-          .replace(/(?:\/[^\s/:;,'"()]+){2,}/g, '<path>')
-          .slice(0, 300);
-        const refusal = new DomainError(
-          'validation_failed',
-          `a file cannot be read as ${collection.format}: ${reason}`,
-          [{ path: 'files', message: reason }],
-        );
-        throw /Conversion Error|Could not convert/i.test(error.message) ? new SampleTooSmall(refusal) : refusal;
-      }
-      throw error;
+      throw readingRefusal(error, collection, names) ?? error;
     } finally {
       for (const lease of leases) lease.release();
       connection.close();
@@ -328,107 +313,15 @@ export class UpsertService {
   }
 
   /** Remembers which content of each source file the table now holds. */
-  private async recordSources(
+  private recordSources(
     dataCollectionId: string,
     sources: Source[],
     changed: FilesTable[],
     gone: string[],
     overwrite: boolean,
   ): Promise<void> {
-    await this.database.db.transaction().execute(async (trx) => {
-      if (overwrite) await trx.deleteFrom('delta_sources').where('data_collection_id', '=', dataCollectionId).execute();
-      if (gone.length > 0) {
-        await trx
-          .deleteFrom('delta_sources')
-          .where('data_collection_id', '=', dataCollectionId)
-          .where('file_id', 'in', gone)
-          .execute();
-      }
-      // Empty files hold no rows but count as taken in, so they are not read again.
-      const taken = [...sources.map((source) => source.file), ...changed.filter((file) => file.size === 0)];
-      for (const file of taken) {
-        await trx
-          .insertInto('delta_sources')
-          .values({ data_collection_id: dataCollectionId, file_id: file.id, sha256: file.sha256 })
-          .onConflict((oc) => oc.columns(['data_collection_id', 'file_id']).doUpdateSet({ sha256: file.sha256 }))
-          .execute();
-      }
-    });
-  }
-
-  /** Makes each changed file a temporary DuckDB view (read lazily, so nothing is held in memory) with its run, file and pattern columns. */
-  private async readSources(
-    connection: SqlConnection,
-    collection: DataCollectionsTable,
-    files: (FilesTable & { run_id: string })[],
-    leases: { release(): void }[],
-    fullSample: boolean,
-    names: Map<string, string>,
-    signal?: AbortSignal,
-  ): Promise<Source[]> {
-    const pattern = compilePattern(collection.pattern);
-    const groups = pattern.columns;
-    const options = JSON.parse(collection.read_options) as ReadOptions;
-    const sources: Source[] = [];
-    for (const [index, file] of files.entries()) {
-      signal?.throwIfAborted();
-      if (file.size === 0) continue; // An empty file holds no rows (and no columns).
-      const localPath = await this.localPathOf(file, leases);
-      names.set(localPath, file.path);
-      const values = pattern.match(file.path) ?? {};
-      const extra = [
-        `${quoteString(file.run_id)} AS ${quoteIdentifier(RUN_ID)}`,
-        ...groups.map(
-          (name) =>
-            `${values[name] === undefined ? 'NULL' : quoteString(values[name])}::VARCHAR AS ${quoteIdentifier(name)}`,
-        ),
-      ];
-      const name = `__source_${index}`;
-      try {
-        const read = readFunction(collection.format, localPath, options, fullSample);
-        const columns = await connection.describe(`SELECT * FROM ${read}`);
-        const clash = columns.find(
-          (column) => column.name === RUN_ID || column.name === FILE_ID || groups.includes(column.name),
-        );
-        if (clash) {
-          throw new DomainError(
-            'validation_failed',
-            `${file.path}: the file has a column ${clash.name}, which the pattern or the table already provides`,
-          );
-        }
-        await connection.run(`CREATE TEMP VIEW ${name} AS SELECT *, ${extra.join(', ')} FROM ${read}`);
-        sources.push({ file, table: name, columns: await connection.describe(`SELECT * FROM ${name}`) });
-      } catch (error) {
-        if (error instanceof DomainError) throw error;
-        const reason =
-          (error instanceof Error ? error.message : String(error)).split('\n')[0]?.slice(0, 300) ?? 'unreadable';
-        throw new DomainError('validation_failed', `${file.path} cannot be read as ${collection.format}: ${reason}`, [
-          { path: file.path, message: reason },
-        ]);
-      }
-    }
-    return sources;
-  }
-
-  private async localPathOf(file: FilesTable, leases: { release(): void }[]): Promise<string> {
-    if (file.source_path !== null) {
-      const real = await realPathInsideRoots(file.source_path, this.config.ingestion.allowedRoots);
-      if (real === null)
-        throw new DomainError('validation_failed', `${file.path} is no longer readable inside the allowed roots`);
-      return real;
-    }
-    if (file.storage_key === null) throw new DomainError('not_found', `${file.path} has no content`);
-    const lease = await this.delta.files.acquire([{ key: file.storage_key, size: file.size }]);
-    leases.push(lease);
-    return lease.paths[0] as string;
-  }
-
-  /** The run id of a data file written before it was a partition value: one run per file, so any row tells. */
-  private async runIdInFile(connection: SqlConnection, relation: string): Promise<string | null> {
-    const [row] = (await connection.query(`SELECT ${quoteIdentifier(RUN_ID)} AS run FROM ${relation} LIMIT 1`)) as {
-      run: string | null;
-    }[];
-    return row?.run ?? null;
+    const taken = [...sources.map((source) => source.file), ...changed.filter((file) => file.size === 0)];
+    return recordSources(this.database.db, dataCollectionId, taken, gone, overwrite);
   }
 
   private async tableColumns(connection: SqlConnection, table: DeltaTable): Promise<SqlColumn[]> {
@@ -466,14 +359,6 @@ export class UpsertService {
       files_replaced: filesReplaced,
       columns: snapshot.schema.fields.map((field) => field.name),
     };
-  }
-}
-
-/** The sampled column types did not hold for the whole file; `refusal` is the answer if a full read fails too. */
-class SampleTooSmall extends Error {
-  constructor(readonly refusal: DomainError) {
-    super(refusal.message);
-    this.name = 'SampleTooSmall';
   }
 }
 
