@@ -243,23 +243,25 @@ function mayPublish(actor: Actor, project: SharedResource): void {
 type Reading = { collection: string; columns: readonly string[] | null };
 
 function readings(components: readonly DashboardComponent[]): Reading[] {
-  return components.flatMap((component): Reading[] => {
-    switch (component.type) {
-      case 'text':
-        return [];
-      case 'table':
-        return [{ collection: component.data_collection_id, columns: component.columns ?? null }];
-      case 'figure': {
-        const { x, y, color, size } = component;
-        const columns = [x, y, color, size].filter((column) => column !== undefined);
-        return [{ collection: component.data_collection_id, columns }];
-      }
-      case 'card':
-        return [{ collection: component.data_collection_id, columns: component.column ? [component.column] : [] }];
-      case 'interactive':
-        return [{ collection: component.data_collection_id, columns: [component.column] }];
+  return components.flatMap(readingOf);
+}
+
+function readingOf(component: DashboardComponent): Reading[] {
+  switch (component.type) {
+    case 'text':
+      return [];
+    case 'table':
+      return [{ collection: component.data_collection_id, columns: component.columns ?? null }];
+    case 'figure': {
+      const { x, y, color, size } = component;
+      const columns = [x, y, color, size].filter((column) => column !== undefined);
+      return [{ collection: component.data_collection_id, columns }];
     }
-  });
+    case 'card':
+      return [{ collection: component.data_collection_id, columns: component.column ? [component.column] : [] }];
+    case 'interactive':
+      return [{ collection: component.data_collection_id, columns: [component.column] }];
+  }
 }
 
 /** Whether a component reading `have` already shows everything `wanted` reads. */
