@@ -1,9 +1,12 @@
 /**
- * The data collection the `ingest` and `web` benchmarks fill: the bench admin signs in, then
- * creates a project, a workflow and a CSV collection through the API, as a user would.
+ * The data collection the benchmarks fill: the bench admin signs in, then creates a project, a
+ * workflow and a collection through the API, uploads a file and upserts it, as a user would. A
+ * table built once can be kept in a folder and reused by later runs (`keptFixture`).
  */
+import { mkdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
 import { BENCH_ADMIN_EMAIL, BENCH_ADMIN_PASSWORD } from './api-fixture.js';
-import { requestJson } from './ingest-http.js';
+import { requestJson, uploadFile } from './ingest-http.js';
 
 /** `name` of a JSON answer; throws naming the request when it is missing. */
 export function field<T>(value: unknown, name: string, what: string): T {
@@ -20,10 +23,13 @@ export interface BenchCollection {
   collectionId: string;
 }
 
-/** Signs in as the bench admin and creates `project` › `workflow` › collection `tag` (CSV files matching `pattern`). */
+/**
+ * Signs in as the bench admin and creates `project` › `workflow` › collection `tag` (files matching
+ * `pattern`, CSV unless `format` says otherwise).
+ */
 export async function createBenchCollection(
   api: string,
-  names: { project: string; workflow: string; tag: string; pattern: string },
+  names: { project: string; workflow: string; tag: string; pattern: string; format?: 'csv' | 'parquet' },
 ): Promise<BenchCollection> {
   const session = await requestJson('POST', `${api}/auth/login`, {
     body: { email: BENCH_ADMIN_EMAIL, password: BENCH_ADMIN_PASSWORD },
@@ -38,8 +44,55 @@ export async function createBenchCollection(
   const workflowId = field<string>(workflow, 'workflow_id', 'POST /projects/{id}/workflows');
   const collection = await requestJson('POST', `${api}/workflows/${workflowId}/datacollections`, {
     token,
-    body: { tag: names.tag, pattern: names.pattern, format: 'csv' },
+    body: { tag: names.tag, pattern: names.pattern, format: names.format ?? 'csv' },
   });
   const collectionId = field<string>(collection, 'data_collection_id', 'POST /workflows/{id}/datacollections');
   return { session: session as Record<string, unknown>, token, projectId, collectionId };
+}
+
+/**
+ * Uploads one local file into the collection (run `bench`) and upserts it; throws unless the table
+ * then holds `rows` rows. Answers the upsert's seconds (never part of a figure).
+ */
+export async function uploadAndUpsert(
+  api: string,
+  collection: Pick<BenchCollection, 'token' | 'collectionId'>,
+  file: { localPath: string; size: number; path: string; contentType: string },
+  rows: number,
+): Promise<number> {
+  await uploadFile(`${api}/datacollections/${collection.collectionId}/files`, collection.token, {
+    ...file,
+    run: 'bench',
+  });
+  const started = performance.now();
+  const upsert = await requestJson('POST', `${api}/deltatables/upsert`, {
+    token: collection.token,
+    body: { data_collection_id: collection.collectionId },
+  });
+  const tableRows = field<number>(upsert, 'rows', 'upsert');
+  if (tableRows !== rows) throw new Error(`upsert: the table has ${tableRows} rows, the file ${rows}`);
+  return (performance.now() - started) / 1000;
+}
+
+/**
+ * The fixture an earlier run kept in `dir` (described by `dir/file`) when `reusable` accepts it;
+ * otherwise `dir` is emptied and `build` makes a new one there, which is kept for the next run.
+ */
+export async function keptFixture<T>(
+  dir: string,
+  file: string,
+  reusable: (kept: T) => boolean,
+  build: (dir: string) => Promise<T>,
+): Promise<{ fixture: T; reused: boolean }> {
+  try {
+    const kept = JSON.parse(await readFile(join(dir, file), 'utf8')) as T;
+    if (reusable(kept)) return { fixture: kept, reused: true };
+  } catch {
+    // Nothing kept yet.
+  }
+  await rm(dir, { recursive: true, force: true });
+  await mkdir(dir, { recursive: true });
+  const fixture = await build(dir);
+  await writeFile(join(dir, file), JSON.stringify(fixture));
+  return { fixture, reused: false };
 }

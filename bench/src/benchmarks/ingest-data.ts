@@ -43,7 +43,7 @@ const DAYS = 3650;
 const SEED = 0x5eed1234;
 
 /** mulberry32: a fast 32-bit generator, good enough for test data and identical across runs. */
-function generator(seed: number): () => number {
+export function generator(seed: number): () => number {
   let state = seed >>> 0;
   return () => {
     state = (state + 0x6d2b79f5) >>> 0;

@@ -11,13 +11,13 @@
  * upsert of 10 M rows takes minutes); `BENCH_PREVIEW_CPU_PROF=<dir>` writes a V8 CPU profile of
  * the server process there (`--cpu-prof`).
  */
-import { type ChildProcess, fork } from 'node:child_process';
-import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, rm } from 'node:fs/promises';
 import { Agent, request as httpRequest } from 'node:http';
 import { cpus, tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { startTarget } from '../lib/child-target.js';
+import { startWorker } from '../lib/child-worker.js';
 import { wholeFromEnv } from '../lib/env.js';
 import { endedChildrenCpuSeconds } from '../lib/machine.js';
 import { CpuSpan, printMachine, printVerdicts } from '../lib/report.js';
@@ -25,9 +25,9 @@ import { median, percentile } from '../lib/stats.js';
 import { formatTable } from '../lib/table.js';
 import { UsageError } from '../lib/usage-error.js';
 import { BENCH_ADMIN_EMAIL, BENCH_ADMIN_PASSWORD } from './api-fixture.js';
-import { createBenchCollection, field } from './collection-fixture.js';
+import { createBenchCollection, field, keptFixture, uploadAndUpsert } from './collection-fixture.js';
 import { generateCsv } from './ingest-data.js';
-import { closeConnections, requestJson, uploadFile } from './ingest-http.js';
+import { closeConnections, requestJson } from './ingest-http.js';
 import type { PreviewBaselineMessage } from './preview-baseline.js';
 
 const API_PREFIX = '/service/api/v1';
@@ -68,21 +68,13 @@ async function buildTable(dataDir: string, rows: number, out: (line?: string) =>
       tag: 'rows',
       pattern: 'rows\\.csv',
     });
-    await uploadFile(`${api}/datacollections/${collection.collectionId}/files`, collection.token, {
-      localPath: csvPath,
-      size: generated.bytes,
-      run: 'bench',
-      path: 'rows.csv',
-      contentType: 'text/csv',
-    });
-    const started = performance.now();
-    const upsert = await requestJson('POST', `${api}/deltatables/upsert`, {
-      token: collection.token,
-      body: { data_collection_id: collection.collectionId },
-    });
-    const tableRows = field<number>(upsert, 'rows', 'upsert');
-    if (tableRows !== rows) throw new Error(`upsert: the table has ${tableRows} rows, the file ${rows}`);
-    out(`  upserted in ${fixed((performance.now() - started) / 1000, 1)} s (not part of any figure)`);
+    const seconds = await uploadAndUpsert(
+      api,
+      collection,
+      { localPath: csvPath, size: generated.bytes, path: 'rows.csv', contentType: 'text/csv' },
+      rows,
+    );
+    out(`  upserted in ${fixed(seconds, 1)} s (not part of any figure)`);
     closeConnections();
     return { rows, projectId: collection.projectId, collectionId: collection.collectionId };
   } finally {
@@ -93,19 +85,13 @@ async function buildTable(dataDir: string, rows: number, out: (line?: string) =>
 
 /** The table of an earlier run kept in `dir`, or a new one built there. */
 async function fixtureIn(dir: string, rows: number, out: (line?: string) => void): Promise<Fixture> {
-  try {
-    const kept = JSON.parse(await readFile(join(dir, FIXTURE_FILE), 'utf8')) as Fixture;
-    if (kept.rows === rows) {
-      out(`reusing the table of ${grouped(rows)} rows kept in ${dir}`);
-      return kept;
-    }
-  } catch {
-    // Nothing kept yet.
-  }
-  await rm(dir, { recursive: true, force: true });
-  await mkdir(dir, { recursive: true });
-  const fixture = await buildTable(dir, rows, out);
-  await writeFile(join(dir, FIXTURE_FILE), JSON.stringify(fixture));
+  const { fixture, reused } = await keptFixture<Fixture>(
+    dir,
+    FIXTURE_FILE,
+    (kept) => kept.rows === rows,
+    (empty) => buildTable(empty, rows, out),
+  );
+  if (reused) out(`reusing the table of ${grouped(rows)} rows kept in ${dir}`);
   return fixture;
 }
 
@@ -114,35 +100,14 @@ async function fixtureIn(dir: string, rows: number, out: (line?: string) => void
  * `run()` times the preview's two statements once more, in that process.
  */
 export async function startBaseline(tableDir: string, scratchDir: string) {
-  const child: ChildProcess = fork(BASELINE_SCRIPT, [tableDir, scratchDir], {
-    stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
-  });
-  let waiting: { resolve: (message: PreviewBaselineMessage) => void; reject: (error: Error) => void } | null = null;
-  const exited = new Promise<void>((done) => child.once('exit', () => done()));
-  void exited.then(() => waiting?.reject(new Error('the DuckDB baseline process exited')));
-  child.on('message', (message: PreviewBaselineMessage) => {
-    const current = waiting;
-    waiting = null;
-    if (message.type === 'failed') current?.reject(new Error(message.message));
-    else current?.resolve(message);
-  });
-  const next = () =>
-    new Promise<PreviewBaselineMessage>((resolve, reject) => {
-      waiting = { resolve, reject };
-    });
-  await next();
+  const worker = await startWorker<PreviewBaselineMessage>(BASELINE_SCRIPT, [tableDir, scratchDir]);
   return {
     async run(): Promise<{ ms: number; rows: number; files: number }> {
-      const answer = next();
-      child.send({ type: 'run' });
-      const message = await answer;
+      const message = await worker.ask({ type: 'run' });
       if (message.type !== 'ran') throw new Error(`baseline: unexpected ${message.type}`);
       return message;
     },
-    async stop(): Promise<void> {
-      if (child.connected) child.disconnect();
-      await exited;
-    },
+    stop: () => worker.stop(),
   };
 }
 

@@ -1,0 +1,98 @@
+/**
+ * The `dashboard` benchmark in Chromium (playwright-core, headless): the dashboard page of the
+ * built web app, signed in, then filter changes, each timed in the page from the change to every
+ * component redrawn.
+ *
+ * The change goes through the address bar, where the app keeps its filters (`?filters=`): a
+ * `pushState` and the `popstate` a Back/Forward would fire, so the app's own state, data request
+ * and drawing run as after a click, without the widget's own animation. "Redrawn" is what the app
+ * says on the page: the grid's `data-view-key` names the filters shown, and each cell
+ * (`data-component-id`) carries the same key in `data-drawn-key` once it has drawn their data;
+ * the time is taken at the next animation frame after the last cell got there.
+ */
+import type { DashboardFilter } from '@service/common';
+import type { Browser } from 'playwright-core';
+
+export const CHROMIUM = process.env.BENCH_CHROMIUM ?? process.env.SERVICE_TEST_CHROMIUM ?? '/usr/bin/chromium';
+const PAGE_TIMEOUT_MS = 120_000;
+
+/**
+ * Answers (in the page) when every cell has drawn the view the grid names, and that view differs
+ * from `previous`: `{ms, key}` from `started`. Kept as text: this package is compiled without the
+ * DOM's types, and the pages' Content-Security-Policy allows no eval of a predicate.
+ */
+const whenDrawn = (previous: string, started: string) => `new Promise((resolve, reject) => {
+  const drawn = () => {
+    const grid = document.querySelector('[data-view-key]');
+    const cells = [...document.querySelectorAll('[data-component-id]')];
+    if (!grid || cells.length === 0) return null;
+    const key = grid.getAttribute('data-view-key');
+    if (key === ${JSON.stringify(previous)}) return null;
+    return cells.every((cell) => cell.getAttribute('data-drawn-key') === key) ? key : null;
+  };
+  const finish = (key) => requestAnimationFrame(() => resolve({ ms: performance.now() - ${started}, key }));
+  const now = drawn();
+  if (now !== null) return finish(now);
+  const timer = setTimeout(() => { observer.disconnect(); reject(new Error('not drawn after ${PAGE_TIMEOUT_MS} ms')); }, ${PAGE_TIMEOUT_MS});
+  const observer = new MutationObserver(() => {
+    const key = drawn();
+    if (key === null) return;
+    observer.disconnect();
+    clearTimeout(timer);
+    finish(key);
+  });
+  observer.observe(document.body, { subtree: true, childList: true, attributes: true, attributeFilter: ['data-drawn-key', 'data-view-key'] });
+})`;
+
+/** Sets the filters in the address bar as a new history entry, then waits for every cell to draw them. */
+const changeFilters = (filters: DashboardFilter[], previous: string) => `(() => {
+  const started = performance.now();
+  const url = new URL(location.href);
+  const filters = ${JSON.stringify(JSON.stringify(filters))};
+  if (filters === '[]') url.searchParams.delete('filters');
+  else url.searchParams.set('filters', filters);
+  history.pushState(history.state, '', url);
+  dispatchEvent(new PopStateEvent('popstate', { state: history.state }));
+  return ${whenDrawn(previous, 'started')};
+})()`;
+
+export interface BrowserFigures {
+  /** Navigation start to every component drawn, unfiltered (ms). */
+  firstPaintMs: number;
+  /** Each filter change to every component redrawn (ms). */
+  changeMs: number[];
+}
+
+export async function measureDashboardInBrowser(
+  browser: Browser,
+  appUrl: string,
+  session: Record<string, unknown>,
+  dashboardId: string,
+  /** The filter lists to apply, one after the other. */
+  changes: DashboardFilter[][],
+  /** How many of the first changes only warm up (not counted). */
+  warmups: number,
+): Promise<BrowserFigures> {
+  const stored = JSON.stringify({
+    access_token: session.access_token,
+    refresh_token: session.refresh_token,
+    user: session.user,
+  });
+  const context = await browser.newContext({ viewport: { width: 1440, height: 1400 } });
+  try {
+    await context.addInitScript(`sessionStorage.setItem('service.session', ${JSON.stringify(stored)})`);
+    const page = await context.newPage();
+    await page.goto(`${appUrl}/dashboards/${dashboardId}`);
+    const first = (await page.evaluate(whenDrawn('\u0000', '0'))) as { ms: number; key: string };
+    let key = first.key;
+    const changeMs: number[] = [];
+    for (const [index, filters] of changes.entries()) {
+      const drawn = (await page.evaluate(changeFilters(filters, key))) as { ms: number; key: string };
+      key = drawn.key;
+      if (index >= warmups) changeMs.push(drawn.ms);
+    }
+    return { firstPaintMs: first.ms, changeMs };
+  } finally {
+    await context.close();
+  }
+}

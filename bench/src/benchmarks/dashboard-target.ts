@@ -1,0 +1,166 @@
+/**
+ * Child process of the `dashboard` benchmark; every mode opens the server's DuckDB with the
+ * server's own settings (2 threads, UTC, its spill directory).
+ *
+ * - `dashboard-target.js service <data dir> <upload max bytes> [web root]` runs the real server
+ *   (embedded SQLite, local storage) and reports `{type: 'ready', url}`. It notes every statement
+ *   the server's DuckDB runs (SQL, parameters, connection) and answers `{type: 'take'}` with those
+ *   noted since the last take: the statements one `POST /data` ran, for the baseline to replay.
+ *   The server closes when the parent disconnects.
+ * - `dashboard-target.js generate <scratch dir> <parquet> <rows>` writes the benchmark's table
+ *   (dashboard-data.ts) and reports `{type: 'generated', seconds, bytes}`.
+ * - `dashboard-target.js baseline <scratch dir>` reports ready, then answers each
+ *   `{type: 'replay', statements}` with `{type: 'replayed', ms}`: DuckDB alone running those
+ *   statements back to back (each connection's in order, one connection after the other).
+ */
+import { stat } from 'node:fs/promises';
+import type { TargetMessage } from '../lib/child-target.js';
+import { serviceEnvironment } from './api-fixture.js';
+import { generateTableSql } from './dashboard-data.js';
+
+type SqlValue = string | number | boolean | bigint | null;
+type Method = 'run' | 'query' | 'describe';
+const METHODS: readonly string[] = ['run', 'query', 'describe'] satisfies Method[];
+
+/** One statement the server ran: which of its connections, which method, the SQL and its parameters. */
+export interface RecordedStatement {
+  connection: number;
+  method: Method;
+  sql: string;
+  params: SqlValue[] | undefined;
+}
+
+export type DashboardTargetMessage =
+  | TargetMessage
+  | { type: 'statements'; statements: RecordedStatement[] }
+  | { type: 'generated'; seconds: number; bytes: number }
+  | { type: 'replayed'; ms: number };
+
+type Connection = Record<Method, (sql: string, params?: SqlValue[]) => Promise<unknown>> & { close(): void };
+interface Engine {
+  connect(): Promise<Connection>;
+  withConnection<T>(work: (connection: Connection) => Promise<T>): Promise<T>;
+}
+
+function send(message: DashboardTargetMessage): void {
+  process.send?.(message);
+}
+
+function failed(error: unknown): void {
+  send({ type: 'failed', message: error instanceof Error ? (error.stack ?? error.message) : String(error) });
+  process.disconnect?.();
+  process.exitCode = 1;
+}
+
+async function openContext(dataDir: string) {
+  const { createContext, loadConfig } = await import('@service/server');
+  return createContext(loadConfig(serviceEnvironment(dataDir), dataDir));
+}
+
+/**
+ * Makes every connection `engine` hands out note the statements it runs into `into`. Only this
+ * benchmark's child does it, after the server has started; the server's code is unchanged.
+ */
+function recordStatements(engine: Engine, into: RecordedStatement[]): void {
+  const connect = engine.connect.bind(engine);
+  let connections = 0;
+  engine.connect = async () => {
+    const connection = await connect();
+    const number = ++connections;
+    return new Proxy(connection, {
+      get(target, property, receiver) {
+        const value: unknown = Reflect.get(target, property, receiver);
+        if (typeof property !== 'string' || !METHODS.includes(property) || typeof value !== 'function') return value;
+        return (sql: string, params?: SqlValue[]) => {
+          into.push({ connection: number, method: property as Method, sql, params: params && [...params] });
+          return (value as (sql: string, params?: SqlValue[]) => Promise<unknown>).call(target, sql, params);
+        };
+      },
+    });
+  };
+}
+
+async function serve(dataDir: string, uploadMaxBytes: string, webRoot: string | null): Promise<void> {
+  const { loadConfig, startServer } = await import('@service/server');
+  const environment = { ...serviceEnvironment(dataDir), SERVICE_UPLOAD_MAX_BYTES: uploadMaxBytes };
+  const server = await startServer(loadConfig(environment, dataDir), { webRoot });
+  let recorded: RecordedStatement[] = [];
+  const into: RecordedStatement[] = [];
+  recordStatements(server.context.duckdb as unknown as Engine, into);
+  process.on('message', (message: { type?: string }) => {
+    if (message.type !== 'take') return;
+    recorded = into.splice(0);
+    send({ type: 'statements', statements: recorded });
+  });
+  process.once('disconnect', () => {
+    server.close().catch((error: unknown) => {
+      process.stderr.write(`dashboard-target service: close failed: ${String(error)}\n`);
+      process.exitCode = 1;
+    });
+  });
+  send({ type: 'ready', url: server.url });
+}
+
+async function generate(scratchDir: string, parquet: string, rows: number): Promise<void> {
+  const context = await openContext(scratchDir);
+  try {
+    const started = performance.now();
+    await context.duckdb.withConnection((connection) => connection.run(generateTableSql(parquet, rows)));
+    send({ type: 'generated', seconds: (performance.now() - started) / 1000, bytes: (await stat(parquet)).size });
+  } finally {
+    await context.close();
+  }
+  process.disconnect?.();
+}
+
+async function baseline(scratchDir: string): Promise<void> {
+  const context = await openContext(scratchDir);
+  const engine = context.duckdb as unknown as Engine;
+  let queue = Promise.resolve();
+  process.on('message', (message: { type?: string; statements?: RecordedStatement[] }) => {
+    if (message.type !== 'replay') return;
+    const statements = message.statements ?? [];
+    // One replay at a time, in the order asked.
+    queue = queue.then(async () => {
+      try {
+        const started = performance.now();
+        for (const number of new Set(statements.map((statement) => statement.connection))) {
+          await engine.withConnection(async (connection) => {
+            for (const statement of statements) {
+              if (statement.connection === number) await connection[statement.method](statement.sql, statement.params);
+            }
+          });
+        }
+        send({ type: 'replayed', ms: performance.now() - started });
+      } catch (error) {
+        send({ type: 'failed', message: error instanceof Error ? (error.stack ?? error.message) : String(error) });
+      }
+    });
+  });
+  process.once('disconnect', () => {
+    void queue.finally(() => context.close());
+  });
+  send({ type: 'ready', url: '' });
+}
+
+async function main(): Promise<void> {
+  const [kind, dir, ...rest] = process.argv.slice(2);
+  try {
+    if (kind === 'service' && dir && (rest.length === 1 || rest.length === 2)) {
+      await serve(dir, rest[0] ?? '', rest[1] ?? null);
+    } else if (kind === 'generate' && dir && rest.length === 2) {
+      await generate(dir, rest[0] ?? '', Number(rest[1]));
+    } else if (kind === 'baseline' && dir && rest.length === 0) {
+      await baseline(dir);
+    } else {
+      throw new Error(
+        'usage: dashboard-target.js service <data dir> <upload max bytes> [web root] | ' +
+          `generate <scratch dir> <parquet> <rows> | baseline <scratch dir> (got "${process.argv.slice(2).join(' ')}")`,
+      );
+    }
+  } catch (error) {
+    failed(error);
+  }
+}
+
+await main();

@@ -1,0 +1,379 @@
+/**
+ * `dashboard`: the analytic dashboard of Depictio's performance report on a table of 12 M rows
+ * (`BENCH_DASHBOARD_ROWS` for fewer): 4 figures, 3 cards, 3 interactive components and 1 table
+ * (dashboard-data.ts), against the real server in a child process, measured in one run:
+ *
+ * 1. the first whole `POST /dashboards/{id}/data` after the server started (cold), then the same
+ *    request again (warm: the server's answer cache);
+ * 2. `BENCH_DASHBOARD_CHANGES` (300) random filter changes, each one request streamed as the web
+ *    app asks (NDJSON): to the first component, to the last, failures. Baseline, taking turns with
+ *    it: DuckDB alone, in another process, running back to back the very statements the server's
+ *    DuckDB ran for that request (noted in the server's process, dashboard-target.ts);
+ * 3. in Chromium, `BENCH_DASHBOARD_BROWSER_CHANGES` (50) filter changes, each from the change to
+ *    every component redrawn (dashboard-browser.ts; needs `npm run build`; 0 skips it);
+ * 4. the server's peak resident memory (VmHWM) over all of it.
+ *
+ * The table is written as Parquet by DuckDB, uploaded into a Parquet collection and upserted, as
+ * a user would (not timed). `BENCH_DASHBOARD_DATA=<dir>` keeps it there for later runs.
+ */
+import { readFile, rm } from 'node:fs/promises';
+import { cpus, tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import type { DashboardFilter } from '@service/common';
+import { childReport } from '../lib/child-target.js';
+import { type ChildWorker, startWorker } from '../lib/child-worker.js';
+import { wholeFromEnv } from '../lib/env.js';
+import { endedChildrenCpuSeconds } from '../lib/machine.js';
+import { CpuSpan, printMachine, printVerdicts } from '../lib/report.js';
+import { median, percentile } from '../lib/stats.js';
+import { formatTable } from '../lib/table.js';
+import { UsageError } from '../lib/usage-error.js';
+import { BENCH_ADMIN_EMAIL, BENCH_ADMIN_PASSWORD } from './api-fixture.js';
+import { createBenchCollection, field, keptFixture, uploadAndUpsert } from './collection-fixture.js';
+import { CHROMIUM, measureDashboardInBrowser } from './dashboard-browser.js';
+import { benchDashboard, filterWalk } from './dashboard-data.js';
+import { dataClient } from './dashboard-requests.js';
+import type { DashboardTargetMessage, RecordedStatement } from './dashboard-target.js';
+import { closeConnections, requestJson } from './ingest-http.js';
+import { peakResidentBytes } from './ingest-memory.js';
+
+const API_PREFIX = '/service/api/v1';
+const TARGET_SCRIPT = fileURLToPath(new URL('./dashboard-target.js', import.meta.url));
+const WEB_DIST = resolve(fileURLToPath(new URL('.', import.meta.url)), '../../../web/dist');
+const FIXTURE_FILE = 'bench-dashboard.json';
+const DEFAULT_ROWS = 12_000_000;
+const DEFAULT_CHANGES = 300;
+const DEFAULT_BROWSER_CHANGES = 50;
+const WARM_REQUESTS = 5;
+const BROWSER_WARMUPS = 3;
+const UPLOAD_MAX = 4 * 1024 ** 3;
+const GIB = 1024 ** 3;
+const MIB = 1024 ** 2;
+const SEED = 0x0da5b0a2;
+
+const TARGET_SERVER_P95_MS = 300;
+const TARGET_BASELINE_RATIO = 1.5;
+const TARGET_BROWSER_P95_MS = 500;
+const TARGET_PEAK_RSS_BYTES = 1.5 * GIB;
+
+interface Fixture {
+  rows: number;
+  projectId: string;
+  collectionId: string;
+  parquetBytes: number;
+}
+
+type Out = (line?: string) => void;
+const fixed = (value: number, digits: number) => value.toFixed(digits);
+const grouped = (value: number) => value.toLocaleString('en-US').replaceAll(',', ' ');
+
+/** Generates the Parquet file, uploads it into a new Parquet collection and upserts it; not timed. */
+async function buildTable(dir: string, rows: number, out: Out): Promise<Fixture> {
+  const parquet = join(dir, 'rows.parquet');
+  out(`generating ${grouped(rows)} rows with DuckDB ...`);
+  const generated = await childReport<Extract<DashboardTargetMessage, { type: 'generated' }>>(
+    TARGET_SCRIPT,
+    ['generate', join(dir, 'generate'), parquet, String(rows)],
+    'generated',
+  );
+  out(`  ${fixed(generated.bytes / MIB, 0)} MiB of Parquet in ${fixed(generated.seconds, 1)} s`);
+  const server = await startWorker<DashboardTargetMessage>(TARGET_SCRIPT, [
+    'service',
+    join(dir, 'service'),
+    String(Math.max(UPLOAD_MAX, generated.bytes + MIB)),
+  ]);
+  try {
+    const api = `${server.url}${API_PREFIX}`;
+    const collection = await createBenchCollection(api, {
+      project: 'dashboard benchmark',
+      workflow: 'generated',
+      tag: 'samples',
+      pattern: 'rows\\.parquet',
+      format: 'parquet',
+    });
+    const seconds = await uploadAndUpsert(
+      api,
+      collection,
+      { localPath: parquet, size: generated.bytes, path: 'rows.parquet', contentType: 'application/octet-stream' },
+      rows,
+    );
+    out(`  uploaded and upserted in ${fixed(seconds, 1)} s (not part of any figure)`);
+    closeConnections();
+    return {
+      rows,
+      projectId: collection.projectId,
+      collectionId: collection.collectionId,
+      parquetBytes: generated.bytes,
+    };
+  } finally {
+    await server.stop();
+    await rm(parquet, { force: true });
+  }
+}
+
+/** Whether the web app is built (the browser part needs it). */
+async function webBuilt(): Promise<boolean> {
+  try {
+    await readFile(join(WEB_DIST, 'index.html'));
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** `count` filter lists of the random walk, no two in a row the same. */
+function filterChanges(count: number, seed: number): DashboardFilter[][] {
+  const walk = filterWalk(seed);
+  const changes: DashboardFilter[][] = [];
+  let previous = '[]';
+  while (changes.length < count) {
+    const filters = walk();
+    const text = JSON.stringify(filters);
+    if (text === previous) continue;
+    previous = text;
+    changes.push(filters);
+  }
+  return changes;
+}
+
+interface ServerFigures {
+  coldMs: number;
+  warmMs: number[];
+  firstMs: number[];
+  allMs: number[];
+  baselineMs: number[];
+  statements: number[];
+  failures: string[];
+}
+
+async function measureServer(
+  server: ChildWorker<DashboardTargetMessage>,
+  baseline: ChildWorker<DashboardTargetMessage>,
+  client: ReturnType<typeof dataClient>,
+  changes: DashboardFilter[][],
+  out: Out,
+): Promise<ServerFigures> {
+  const take = async (): Promise<RecordedStatement[]> => {
+    const answer = await server.ask({ type: 'take' });
+    if (answer.type !== 'statements') throw new Error(`server: unexpected ${answer.type}`);
+    return answer.statements;
+  };
+  const replay = async (statements: RecordedStatement[]): Promise<number> => {
+    const answer = await baseline.ask({ type: 'replay', statements });
+    if (answer.type !== 'replayed') throw new Error(`baseline: unexpected ${answer.type}`);
+    return answer.ms;
+  };
+  const cold = await client.json([]);
+  if (cold.failure !== null) throw new Error(`the first POST /data failed: ${cold.failure}`);
+  const warmMs: number[] = [];
+  for (let run = 0; run < WARM_REQUESTS; run++) {
+    const warm = await client.json([]);
+    if (warm.failure !== null) throw new Error(`a warm POST /data failed: ${warm.failure}`);
+    warmMs.push(warm.ms);
+  }
+  const figures: ServerFigures = {
+    coldMs: cold.ms,
+    warmMs,
+    firstMs: [],
+    allMs: [],
+    baselineMs: [],
+    statements: [],
+    failures: [],
+  };
+  out(`${changes.length} filter changes, each then DuckDB alone on its statements ...`);
+  await take();
+  for (const [index, filters] of changes.entries()) {
+    const timing = await client.ndjson(filters);
+    const statements = await take();
+    if (timing.failure !== null) {
+      figures.failures.push(`change ${index + 1} ${JSON.stringify(filters)}: ${timing.failure}`);
+      continue;
+    }
+    figures.firstMs.push(timing.firstMs);
+    figures.allMs.push(timing.ms);
+    figures.statements.push(statements.length);
+    figures.baselineMs.push(await replay(statements));
+  }
+  return figures;
+}
+
+export async function run(args: string[]): Promise<void> {
+  if (args.length > 0) throw new UsageError(`takes no arguments (got "${args.join(' ')}")`);
+  const rows = wholeFromEnv('BENCH_DASHBOARD_ROWS', DEFAULT_ROWS, 1000);
+  const changeCount = wholeFromEnv('BENCH_DASHBOARD_CHANGES', DEFAULT_CHANGES, 1);
+  const browserChanges = wholeFromEnv('BENCH_DASHBOARD_BROWSER_CHANGES', DEFAULT_BROWSER_CHANGES, 0);
+  const keptDir = process.env.BENCH_DASHBOARD_DATA;
+  const withBrowser = browserChanges > 0;
+  if (withBrowser && !(await webBuilt())) {
+    throw new UsageError(
+      `${WEB_DIST}/index.html is missing: run \`npm run build\` first (or BENCH_DASHBOARD_BROWSER_CHANGES=0)`,
+    );
+  }
+  const out: Out = (line = '') => process.stdout.write(`${line}\n`);
+  out(`dashboard benchmark, ${new Date().toISOString()}`);
+  out(
+    `rows: ${grouped(rows)}${rows === DEFAULT_ROWS ? '' : ' (BENCH_DASHBOARD_ROWS)'}; ${changeCount} filter changes ` +
+      `over HTTP; ${withBrowser ? `${browserChanges} in ${CHROMIUM} (headless)` : 'no browser part'}`,
+  );
+  await printMachine(out);
+  out();
+
+  const workDir = join(tmpdir(), `service-bench-dashboard-${process.pid}`);
+  try {
+    const dataDir = keptDir === undefined ? join(workDir, 'table') : resolve(keptDir);
+    const { fixture, reused } = await keptFixture<Fixture>(
+      dataDir,
+      FIXTURE_FILE,
+      (kept) => kept.rows === rows,
+      (empty) => buildTable(empty, rows, out),
+    );
+    if (reused) out(`reusing the table of ${grouped(rows)} rows kept in ${dataDir}`);
+    const serverArgs = ['service', join(dataDir, 'service'), String(UPLOAD_MAX)];
+    const server = await startWorker<DashboardTargetMessage>(
+      TARGET_SCRIPT,
+      withBrowser ? [...serverArgs, WEB_DIST] : serverArgs,
+    );
+    const baseline = await startWorker<DashboardTargetMessage>(TARGET_SCRIPT, ['baseline', join(workDir, 'baseline')]);
+    const span = new CpuSpan();
+    const endedBefore = endedChildrenCpuSeconds() ?? 0;
+    let figures: ServerFigures;
+    let browserMs: number[] = [];
+    let browserFirstMs = Number.NaN;
+    let peakBytes: number | null;
+    try {
+      const api = `${server.url}${API_PREFIX}`;
+      const session = (await requestJson('POST', `${api}/auth/login`, {
+        body: { email: BENCH_ADMIN_EMAIL, password: BENCH_ADMIN_PASSWORD },
+      })) as Record<string, unknown>;
+      const token = field<string>(session, 'access_token', 'POST /auth/login');
+      const definition = benchDashboard(fixture.collectionId);
+      const dashboard = await requestJson('POST', `${api}/dashboards`, {
+        token,
+        body: { project_id: fixture.projectId, title: `Dashboard benchmark, ${grouped(rows)} rows`, ...definition },
+      });
+      const dashboardId = field<string>(dashboard, 'dashboard_id', 'POST /dashboards');
+      closeConnections();
+      const expected = definition.components.map((component) => component.component_id);
+      const client = dataClient(`${api}/dashboards/${dashboardId}/data`, token, expected);
+      try {
+        figures = await measureServer(server, baseline, client, filterChanges(changeCount, SEED), out);
+      } finally {
+        client.close();
+      }
+      if (withBrowser) {
+        out(`${browserChanges} filter changes in Chromium ...`);
+        const { chromium } = await import('playwright-core');
+        const browser = await chromium.launch({
+          executablePath: CHROMIUM,
+          args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--no-first-run'],
+        });
+        try {
+          const measured = await measureDashboardInBrowser(
+            browser,
+            server.url,
+            session,
+            dashboardId,
+            filterChanges(BROWSER_WARMUPS + browserChanges, SEED + 1),
+            BROWSER_WARMUPS,
+          );
+          browserMs = measured.changeMs;
+          browserFirstMs = measured.firstPaintMs;
+        } finally {
+          await browser.close();
+        }
+      }
+      peakBytes = peakResidentBytes(server.pid);
+    } finally {
+      await baseline.stop();
+      await server.stop();
+    }
+    span.end();
+    report(out, { rows, fixture, figures, browserMs, browserFirstMs, peakBytes, withBrowser });
+    span.print(out, (endedChildrenCpuSeconds() ?? 0) - endedBefore, cpus().length);
+    verdicts(out, figures, browserMs, peakBytes, withBrowser);
+  } finally {
+    await rm(workDir, { recursive: true, force: true });
+  }
+}
+
+function report(
+  out: Out,
+  run: {
+    rows: number;
+    fixture: Fixture;
+    figures: ServerFigures;
+    browserMs: number[];
+    browserFirstMs: number;
+    peakBytes: number | null;
+    withBrowser: boolean;
+  },
+): void {
+  const { figures } = run;
+  const row = (name: string, values: number[], against: number[] | null) => [
+    name,
+    String(values.length),
+    fixed(median(values), 1),
+    fixed(percentile(values, 0.95), 1),
+    fixed(Math.max(...values), 1),
+    against === null ? '' : `${fixed(percentile(values, 0.95) / percentile(against, 0.95), 2)}x`,
+  ];
+  out();
+  out(`table: ${grouped(run.rows)} rows, ${fixed(run.fixture.parquetBytes / MIB, 0)} MiB of Parquet`);
+  out(`first POST /data after start (cold, JSON): ${fixed(figures.coldMs, 1)} ms`);
+  out(`the same again (warm, from the answer cache): median ${fixed(median(figures.warmMs), 1)} ms`);
+  out();
+  const rows = [
+    row('baseline: DuckDB alone, the same statements back to back', figures.baselineMs, null),
+    row('filter change, POST /data (NDJSON) to the first component', figures.firstMs, null),
+    row('filter change, POST /data (NDJSON) to every component', figures.allMs, figures.baselineMs),
+  ];
+  if (run.withBrowser && run.browserMs.length > 0) {
+    rows.push(row('browser: filter change to every component redrawn', run.browserMs, null));
+  }
+  out(formatTable(['ms', 'n', 'p50', 'p95', 'max', 'p95 x baseline'], rows));
+  out(
+    `failures: ${figures.failures.length} of ${figures.failures.length + figures.allMs.length}; ` +
+      `statements per change (median): ${median(figures.statements)}`,
+  );
+  for (const failure of figures.failures.slice(0, 5)) out(`  ${failure}`);
+  if (run.withBrowser)
+    out(`browser: first paint of every component ${fixed(run.browserFirstMs, 0)} ms after navigation`);
+  out(`server peak resident memory: ${run.peakBytes === null ? '?' : `${fixed(run.peakBytes / MIB, 0)} MiB`}`);
+  out();
+}
+
+function verdicts(
+  out: Out,
+  figures: ServerFigures,
+  browserMs: number[],
+  peakBytes: number | null,
+  withBrowser: boolean,
+): void {
+  const p95 = percentile(figures.allMs, 0.95);
+  const baselineP95 = percentile(figures.baselineMs, 0.95);
+  const list: [boolean, string][] = [
+    [p95 < TARGET_SERVER_P95_MS, `server p95 per filter change < ${TARGET_SERVER_P95_MS} ms: ${fixed(p95, 1)} ms`],
+    [
+      p95 <= TARGET_BASELINE_RATIO * baselineP95,
+      `server p95 <= ${TARGET_BASELINE_RATIO}x DuckDB alone's p95: ${fixed(p95, 1)} ms against ` +
+        `${fixed(baselineP95, 1)} ms (${fixed(p95 / baselineP95, 2)}x)`,
+    ],
+    [
+      figures.failures.length === 0,
+      `no failed answer: ${figures.failures.length} of ${figures.failures.length + figures.allMs.length}`,
+    ],
+    [
+      peakBytes !== null && peakBytes < TARGET_PEAK_RSS_BYTES,
+      `server peak RSS < 1.5 GiB: ${peakBytes === null ? 'unknown' : `${fixed(peakBytes / GIB, 2)} GiB`}`,
+    ],
+  ];
+  if (withBrowser) {
+    const browserP95 = percentile(browserMs, 0.95);
+    list.push([
+      browserP95 < TARGET_BROWSER_P95_MS,
+      `browser p95 filter change to every component redrawn < ${TARGET_BROWSER_P95_MS} ms: ${fixed(browserP95, 0)} ms`,
+    ]);
+  }
+  printVerdicts(out, list);
+}
