@@ -1,6 +1,7 @@
 export { AccessTokens } from './auth/access-tokens.js';
 export { hashSecret, randomSecret } from './auth/secrets.js';
-export { type Config, ConfigErrors, describeConfig, loadConfig } from './config/config.js';
+export { type Config, ConfigErrors, loadConfig } from './config/config.js';
+export { describeConfig } from './config/describe.js';
 export { type AppContext, createContext } from './context.js';
 export { type Database, openDatabase } from './db/database.js';
 export { migrateToLatest } from './db/migrate.js';
