@@ -1,0 +1,75 @@
+import type { DashboardFilterScalar } from '@service/common';
+import { type Column, invalid } from '../../datacollections/query/columns.js';
+import { valueSql } from '../../datacollections/query/filters.js';
+import type { Statement } from '../../datacollections/query/statement.js';
+
+/** What a dashboard filter asks of its column, whichever component set it. */
+export type Match =
+  /** select, multiselect, a clicked bar or pie slice: one of the values (null matches nulls). */
+  | { kind: 'in'; values: readonly (DashboardFilterScalar | null)[] }
+  /** range, date_range, a brush: low ≤ column ≤ high; a null end is open. */
+  | { kind: 'range'; low: DashboardFilterScalar | null; high: DashboardFilterScalar | null }
+  /** switch */
+  | { kind: 'equals'; value: boolean }
+  /** search: the value's text contains this, ignoring case. */
+  | { kind: 'search'; text: string };
+
+const DATE_ONLY = /^\d{4}-\d{2}-\d{2}$/;
+
+/**
+ * The condition a match puts on a column (parenthesized), or null when it holds for every row
+ * (`[null, null]`, an empty search). Values become parameters of the statement; texts that must
+ * convert to the column's type are checked by `Statement.validate`, the rest refused here, at
+ * `path` (`body.filters[2]`).
+ */
+export function matchSql(match: Match, column: Column, statement: Statement, path: string): string | null {
+  const c = column.sql;
+  switch (match.kind) {
+    case 'in': {
+      const parts: string[] = [];
+      const listed: string[] = [];
+      match.values.forEach((value, index) => {
+        if (value !== null) listed.push(scalarSql(value, column, statement, `${path}.value[${index}]`));
+      });
+      if (listed.length > 0) parts.push(`${c} IN (${listed.join(', ')})`);
+      if (match.values.includes(null)) parts.push(`${c} IS NULL`);
+      // Nothing chosen matches nothing: a client clears a filter by leaving it out.
+      return parts.length === 0 ? '(FALSE)' : `(${parts.join(' OR ')})`;
+    }
+    case 'range': {
+      const parts: string[] = [];
+      if (match.low !== null) parts.push(`${c} >= ${scalarSql(match.low, column, statement, `${path}.value[0]`)}`);
+      if (match.high !== null) parts.push(upperBound(match.high, column, statement, `${path}.value[1]`));
+      return parts.length === 0 ? null : `(${parts.join(' AND ')})`;
+    }
+    case 'equals':
+      return `(${c} = ${scalarSql(match.value, column, statement, `${path}.value`)})`;
+    case 'search':
+      if (match.text === '') return null;
+      return `(contains(lower(CAST(${c} AS VARCHAR)), lower(${statement.param(match.text)})))`;
+  }
+}
+
+/** `column <= high`; a day as the high end of a timestamp range takes in the whole day. */
+function upperBound(high: DashboardFilterScalar, column: Column, statement: Statement, path: string): string {
+  if (column.kind === 'timestamp' && typeof high === 'string' && DATE_ONLY.test(high.trim())) {
+    const day = statement.cast(high.trim(), column, path, 'DATE');
+    return `${column.sql} < CAST(${day} + INTERVAL 1 DAY AS ${column.sqlType})`;
+  }
+  return `${column.sql} <= ${scalarSql(high, column, statement, path)}`;
+}
+
+/**
+ * A value of the column's type. Charts brush time axes in epoch milliseconds, so a number on a
+ * date or timestamp column is taken as one; everything else converts as the rows route's filters do.
+ */
+function scalarSql(value: DashboardFilterScalar, column: Column, statement: Statement, path: string): string {
+  if ((column.kind === 'timestamp' || column.kind === 'date') && typeof value === 'number') {
+    if (!Number.isFinite(value)) throw invalid(path, `${value} is not a time`);
+    return `CAST(epoch_ms(CAST(${statement.param(Math.round(value))} AS BIGINT)) AS ${column.sqlType})`;
+  }
+  if (column.kind === 'nested' || column.kind === 'binary') {
+    throw invalid(path, `a ${column.typeName} column cannot be compared with a value`);
+  }
+  return valueSql(value, column, statement, path);
+}

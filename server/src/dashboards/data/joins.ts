@@ -1,0 +1,19 @@
+import type { Kysely } from 'kysely';
+import type { Tables } from '../../db/tables.js';
+import type { FilterJoin } from './narrowing.js';
+
+/** The joins a project declares, which carry a dashboard's filters between its collections. */
+export async function projectJoins(db: Kysely<Tables>, projectId: string): Promise<FilterJoin[]> {
+  const rows = await db
+    .selectFrom('joins')
+    .select(['name', 'left_data_collection_id', 'right_data_collection_id', 'on_columns'])
+    .where('project_id', '=', projectId)
+    .orderBy('name')
+    .execute();
+  return rows.map((row) => ({
+    name: row.name,
+    left: row.left_data_collection_id,
+    right: row.right_data_collection_id,
+    on: JSON.parse(row.on_columns) as string[],
+  }));
+}

@@ -1,0 +1,290 @@
+import {
+  BRUSH_FILTER_CHARTS,
+  CLICK_FILTER_CHARTS,
+  type DashboardComponent,
+  type DashboardFilter,
+  type DashboardFilterScalar,
+  type FigureComponent,
+  filterValueProblem,
+  type InteractiveComponent,
+} from '@service/common';
+import { type Column, invalid, type Source } from '../../datacollections/query/columns.js';
+import type { Narrowing } from '../../datacollections/query/narrowing.js';
+import { Statement } from '../../datacollections/query/statement.js';
+import type { DeltaScan } from '../../engine/delta/index.js';
+import type { DuckDB } from '../../engine/duckdb.js';
+import { quoteIdentifier } from '../../engine/sql.js';
+import { type Match, matchSql } from './filter-sql.js';
+
+/** A join the project declares between two of its collections: what carries filters across. */
+export interface FilterJoin {
+  name: string;
+  left: string;
+  right: string;
+  /** Columns both collections have, matched by name. */
+  on: readonly string[];
+}
+
+/** A request's filter, checked and tied to the column it constrains. */
+interface BoundFilter {
+  /** Where the filter sits in the request (`body.filters[2]`). */
+  at: string;
+  componentId: string;
+  collection: string;
+  column: string;
+  match: Match;
+}
+
+/** How the filters reach one component. */
+export interface ComponentNarrowing {
+  narrowing: Narrowing;
+  /**
+   * The filters reaching the component, canonical (same filters in any order, same key): with
+   * the table versions of `collections` it says whether a cached answer still holds.
+   */
+  key: string;
+  /** Other collections whose rows the narrowing reads (joined ones), besides the component's own. */
+  collections: string[];
+}
+
+export interface FilterPlanInput {
+  /** The dashboard's components (filters may name any of them). */
+  components: readonly DashboardComponent[];
+  filters: readonly DashboardFilter[];
+  /** The project's joins. */
+  joins: readonly FilterJoin[];
+  /** The snapshot read of every collection the components read. */
+  sources: ReadonlyMap<string, Source>;
+  /** Where the filters are in the request: `body.filters`, `querystring.filters`. */
+  path: string;
+}
+
+/**
+ * The dashboard's filters as one narrowing per component (ARCHITECTURE §11). A filter narrows
+ * every component on its collection except the one that set it (a select keeps listing its other
+ * options; a clicked chart stays whole), and components on a collection joined to its own by a
+ * declared join of the project, one hop, in either direction, whatever the join's `how`: their
+ * rows whose join keys some row of the filter's collection matching the filter has. Every
+ * filter is checked before any data is read: an unknown component, a second filter for one
+ * component, a value of the wrong shape or not of its column's type → 400 at its place.
+ */
+export class FilterPlan {
+  private constructor(
+    private readonly input: FilterPlanInput,
+    private readonly filters: readonly BoundFilter[],
+  ) {}
+
+  static async build(input: FilterPlanInput, duckdb: Pick<DuckDB, 'withConnection'>): Promise<FilterPlan> {
+    const filters = bindFilters(input.components, input.filters, input.path);
+    // Each filter's SQL against its own collection: what cannot convert is refused now, once.
+    const statement = new Statement();
+    for (const filter of filters) {
+      const source = input.sources.get(filter.collection);
+      if (source?.snapshot == null) continue;
+      matchSql(filter.match, filterColumn(source, filter), statement, filter.at);
+    }
+    await duckdb.withConnection((connection) => statement.validate(connection));
+    const plan = new FilterPlan(input, filters);
+    for (const component of input.components) {
+      if (component.type !== 'text') plan.reachOf(component);
+    }
+    return plan;
+  }
+
+  /** The narrowing of a component that reads a collection. */
+  of(component: Exclude<DashboardComponent, { type: 'text' }>): ComponentNarrowing {
+    const { own, joined } = this.reachOf(component);
+    const key = JSON.stringify([
+      own.map(canonical).sort(),
+      joined.map(({ join, filters }) => [join.collection, join.theirs, join.ours, filters.map(canonical).sort()]),
+    ]);
+    const target = this.input.sources.get(component.data_collection_id);
+    const narrowing: Narrowing = async (connection, statement) => {
+      const conditions: string[] = [];
+      const scans: DeltaScan[] = [];
+      try {
+        for (const filter of own) {
+          if (target?.snapshot == null) break;
+          const sql = matchSql(filter.match, filterColumn(target, filter), statement, filter.at);
+          if (sql !== null) conditions.push(sql);
+        }
+        for (const { join, filters } of joined) {
+          const other = this.input.sources.get(join.collection);
+          if (other?.snapshot == null) {
+            // Nothing in a collection without a table matches a filter.
+            conditions.push('(FALSE)');
+            continue;
+          }
+          const inner = filters.flatMap(
+            (filter) => matchSql(filter.match, filterColumn(other, filter), statement, filter.at) ?? [],
+          );
+          if (inner.length === 0) continue;
+          const scan = await other.table.scan(connection, other.snapshot, other.version?.columns);
+          scans.push(scan);
+          const alias = quoteIdentifier(`dashboard_join_${scans.length}`);
+          conditions.push(
+            `(${join.ours} IN (SELECT ${join.theirs} FROM (${scan.sql}) AS ${alias} WHERE ${inner.join(' AND ')}))`,
+          );
+        }
+      } catch (error) {
+        for (const scan of scans) scan.release();
+        throw error;
+      }
+      return {
+        conditions,
+        release: () => {
+          for (const scan of scans) scan.release();
+        },
+      };
+    };
+    return { narrowing, key, collections: [...new Set(joined.map(({ join }) => join.collection))].sort() };
+  }
+
+  /** The filters reaching a component: on its collection, and through joins, grouped by collection. */
+  private reachOf(component: Exclude<DashboardComponent, { type: 'text' }>) {
+    const collection = component.data_collection_id;
+    const others = this.filters.filter((filter) => filter.componentId !== component.component_id);
+    const own = others.filter((filter) => filter.collection === collection);
+    const byCollection = new Map<string, BoundFilter[]>();
+    for (const filter of others) {
+      if (filter.collection === collection) continue;
+      byCollection.set(filter.collection, [...(byCollection.get(filter.collection) ?? []), filter]);
+    }
+    const joined = [...byCollection].flatMap(([other, filters]) => {
+      const join = this.joinBetween(collection, other, filters[0]!);
+      return join === null ? [] : [{ join, filters }];
+    });
+    return { own, joined };
+  }
+
+  /**
+   * The key columns of the first join (by name) between two collections, as SQL lists of ours
+   * and theirs; key columns of different types compare as text.
+   */
+  private joinBetween(ours: string, theirs: string, filter: BoundFilter) {
+    const join = [...this.input.joins]
+      .sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0))
+      .find(
+        (candidate) =>
+          (candidate.left === ours && candidate.right === theirs) ||
+          (candidate.left === theirs && candidate.right === ours),
+      );
+    if (join === undefined) return null;
+    const ourSource = this.input.sources.get(ours);
+    const theirSource = this.input.sources.get(theirs);
+    const pairs = join.on.map((name) => {
+      const [a, b] = [ourSource, theirSource].map((source) => {
+        if (source?.snapshot == null) return null;
+        const column = source.byName.get(name);
+        if (column === undefined) {
+          throw invalid(
+            `${filter.at}.component_id`,
+            `the join ${JSON.stringify(join.name)} that carries this filter to other collections is on ${JSON.stringify(name)}, which the table of data collection ${source.row.id} no longer has`,
+          );
+        }
+        return column;
+      });
+      const sameType = a == null || b == null || a.sqlType === b.sqlType;
+      const sql = (column: Column | null | undefined) =>
+        sameType ? quoteIdentifier(name) : `CAST(${column?.sql ?? quoteIdentifier(name)} AS VARCHAR)`;
+      return [sql(a), sql(b)] as const;
+    });
+    const list = (side: 0 | 1) => {
+      const items = pairs.map((pair) => pair[side]);
+      return items.length === 1 ? items[0]! : `(${items.join(', ')})`;
+    };
+    return { collection: theirs, ours: list(0), theirs: list(1) };
+  }
+}
+
+/** Each filter with its component, the column it constrains and what it asks. */
+function bindFilters(
+  components: readonly DashboardComponent[],
+  filters: readonly DashboardFilter[],
+  path: string,
+): BoundFilter[] {
+  const byId = new Map(components.map((component) => [component.component_id, component]));
+  const seen = new Map<string, number>();
+  return filters.map((filter, index) => {
+    const at = `${path}[${index}]`;
+    const component = byId.get(filter.component_id);
+    if (component === undefined) throw invalid(`${at}.component_id`, 'the dashboard has no component with this id');
+    const previous = seen.get(filter.component_id);
+    if (previous !== undefined) {
+      // Two values for one component would be ambiguous: which one is the reader's?
+      throw invalid(`${at}.component_id`, `${path}[${previous}] already filters by this component`);
+    }
+    seen.set(filter.component_id, index);
+    const problem = filterValueProblem(component, filter.value);
+    if (!filterer(component)) {
+      throw invalid(`${at}.component_id`, problem ?? `a ${component.type} component cannot filter`);
+    }
+    if (problem !== null) throw invalid(`${at}.value`, problem);
+    const { column, match } = matchOf(component, filter);
+    return { at, componentId: component.component_id, collection: component.data_collection_id, column, match };
+  });
+}
+
+/** Whether a component can set filters at all (the value may still have the wrong shape). */
+function filterer(component: DashboardComponent): component is InteractiveComponent | FigureComponent {
+  if (component.type === 'interactive') return true;
+  return (
+    component.type === 'figure' &&
+    (CLICK_FILTER_CHARTS.includes(component.chart) || BRUSH_FILTER_CHARTS.includes(component.chart))
+  );
+}
+
+type Scalar = DashboardFilterScalar | null;
+
+/** The column a component filters and the match its value (already of the right shape) asks. */
+function matchOf(
+  component: InteractiveComponent | FigureComponent,
+  filter: DashboardFilter,
+): { column: string; match: Match } {
+  const { value } = filter;
+  const list = (Array.isArray(value) ? value : []) as Scalar[];
+  if (component.type === 'interactive') {
+    const column = component.column;
+    switch (component.widget) {
+      case 'select':
+      case 'multiselect':
+        return { column, match: { kind: 'in', values: list } };
+      case 'range':
+      case 'date_range':
+        return { column, match: { kind: 'range', low: list[0] ?? null, high: list[1] ?? null } };
+      case 'switch':
+        return { column, match: { kind: 'equals', value: value === true } };
+      case 'search':
+        return { column, match: { kind: 'search', text: typeof value === 'string' ? value : '' } };
+    }
+  }
+  if (component.chart === 'pie') return { column: component.color ?? '', match: { kind: 'in', values: list } };
+  if (component.chart === 'bar') return { column: component.x ?? '', match: { kind: 'in', values: list } };
+  return { column: component.x ?? '', match: { kind: 'range', low: list[0] ?? null, high: list[1] ?? null } };
+}
+
+/** The filter's column in a collection's table, or a 400 when the table no longer has it. */
+function filterColumn(source: Source, filter: BoundFilter): Column {
+  const column = source.byName.get(filter.column);
+  if (column === undefined) {
+    throw invalid(
+      `${filter.at}.component_id`,
+      `this component filters on ${JSON.stringify(filter.column)}, which the table of its data collection no longer has`,
+    );
+  }
+  return column;
+}
+
+/** A filter as the cache sees it: what it constrains and how, not which component set it. */
+function canonical(filter: BoundFilter): string {
+  const { match } = filter;
+  const value =
+    match.kind === 'in'
+      ? [...new Set(match.values.map((item) => JSON.stringify(item)))].sort()
+      : match.kind === 'range'
+        ? [match.low, match.high]
+        : match.kind === 'equals'
+          ? match.value
+          : match.text;
+  return JSON.stringify([filter.collection, filter.column, match.kind, value]);
+}
