@@ -2,7 +2,9 @@ import { createReadStream } from 'node:fs';
 import { readdir, readFile } from 'node:fs/promises';
 import { join, relative, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { type CreateDashboardRequest, createDashboardRequestSchema } from '@service/common';
 import type { Config } from '../config/config.js';
+import type { DashboardsService } from '../dashboards/service.js';
 import { compilePattern } from '../datacollections/pattern.js';
 import type { DataCollectionsService } from '../datacollections/service.js';
 import type { UpsertService } from '../deltatables/upsert.js';
@@ -33,11 +35,39 @@ export interface SeedDeps {
   dataCollections: Pick<DataCollectionsService, 'list'>;
   files: Pick<FilesService, 'upload'>;
   upserts: Pick<UpsertService, 'upsert'>;
+  dashboards: Pick<DashboardsService, 'create'>;
+}
+
+/**
+ * The example's dashboard from `dashboard.json` in its folder (none when there is no such file).
+ * The file names collections by tag, since their ids are only known once the project exists.
+ */
+export async function exampleDashboard(
+  folder: string,
+  projectId: string,
+  collectionIds: ReadonlyMap<string, string>,
+): Promise<CreateDashboardRequest | null> {
+  let text: string;
+  try {
+    text = await readFile(join(folder, 'dashboard.json'), 'utf8');
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return null;
+    throw error;
+  }
+  const definition = JSON.parse(text) as { components?: { data_collection_id?: string }[] };
+  const components = (definition.components ?? []).map((component) => {
+    const tag = component.data_collection_id;
+    if (tag === undefined) return component;
+    const id = collectionIds.get(tag);
+    if (id === undefined) throw new Error(`dashboard.json names the collection "${tag}", which the project lacks`);
+    return { ...component, data_collection_id: id };
+  });
+  return createDashboardRequestSchema.parse({ ...definition, components, project_id: projectId });
 }
 
 /**
  * Loads the example project (public, so every signed-in user can look at it) the first time:
- * imports its project.yaml, uploads its run folders and builds its tables. Owned by the bootstrap
+ * imports its project.yaml, uploads its run folders, builds its tables and creates its dashboard. Owned by the bootstrap
  * admin when there is one, otherwise by a password-less examples account nobody signs in as.
  */
 export async function seedExampleData(context: SeedDeps, folder = EXAMPLE_FOLDER): Promise<'created' | 'exists'> {
@@ -71,5 +101,8 @@ export async function seedExampleData(context: SeedDeps, folder = EXAMPLE_FOLDER
   }
   for (const collection of collections)
     await upserts.upsert(actor, { data_collection_id: collection.data_collection_id });
+  const ids = new Map(collections.map((collection) => [collection.tag, collection.data_collection_id]));
+  const dashboard = await exampleDashboard(folder, projectId, ids);
+  if (dashboard !== null) await context.dashboards.create(actor, dashboard);
   return 'created';
 }

@@ -1,6 +1,10 @@
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { CHART_TYPES, type Dashboard, INTERACTIVE_WIDGETS } from '@service/common';
 import { expect, it } from 'vitest';
 import { ADMIN, call, createUser, login, startTestServer } from '../../../test/support/test-server.js';
-import { seedExampleData } from '../../src/examples/seed.js';
+import { exampleDashboard, seedExampleData } from '../../src/examples/seed.js';
 
 it('loads the example project once, public, with its tables built', async () => {
   const server = await startTestServer('sqlite');
@@ -34,7 +38,7 @@ it('loads the example project once, public, with its tables built', async () => 
       { token: visitor.access_token },
     );
     const measurements = collections.body.items.find((collection) => collection.tag === 'measurements');
-    const preview = await call<{ total: number }>(
+    const preview = await call<{ total: number; columns: { name: string; type: string }[] }>(
       server,
       'GET',
       `/datacollections/${measurements?.data_collection_id}/preview?limit=5`,
@@ -43,8 +47,64 @@ it('loads the example project once, public, with its tables built', async () => 
       },
     );
     expect(preview.body.total).toBe(195);
+    // The example has a date and a boolean column, for the date_range and switch widgets.
+    expect(preview.body.columns).toContainEqual(expect.objectContaining({ name: 'observed_on', type: 'date' }));
+    expect(preview.body.columns).toContainEqual(expect.objectContaining({ name: 'clutch_complete', type: 'boolean' }));
+
+    // Its dashboard shows every kind of component, one of them on the joined sites collection.
+    const dashboards = await call<{ items: Dashboard[] }>(
+      server,
+      'GET',
+      `/dashboards?project_id=${example?.project_id}`,
+      { token: visitor.access_token },
+    );
+    expect(dashboards.body.items).toHaveLength(1);
+    const components = dashboards.body.items[0]?.components ?? [];
+    const kinds = new Set(
+      components.map((component) =>
+        component.type === 'figure'
+          ? `figure:${component.chart}`
+          : component.type === 'interactive'
+            ? `interactive:${component.widget}`
+            : component.type,
+      ),
+    );
+    expect([...kinds].sort()).toEqual(
+      [
+        ...CHART_TYPES.map((chart) => `figure:${chart}`),
+        ...INTERACTIVE_WIDGETS.map((widget) => `interactive:${widget}`),
+        'card',
+        'table',
+        'text',
+      ].sort(),
+    );
+    const sites = collections.body.items.find((collection) => collection.tag === 'sites');
+    expect(
+      components.some(
+        (component) => 'data_collection_id' in component && component.data_collection_id === sites?.data_collection_id,
+      ),
+    ).toBe(true);
   } finally {
     await server.stop();
     await server.database.drop();
+  }
+});
+
+it('refuses an example dashboard naming a collection the project lacks', async () => {
+  const folder = await mkdtemp(join(tmpdir(), 'example-dashboard-'));
+  try {
+    await writeFile(
+      join(folder, 'dashboard.json'),
+      JSON.stringify({
+        title: 'x',
+        components: [{ component_id: 'n', type: 'card', agg: 'count', data_collection_id: 'nests' }],
+      }),
+    );
+    await expect(exampleDashboard(folder, 'p', new Map([['measurements', 'dc1']]))).rejects.toThrow(
+      'dashboard.json names the collection "nests", which the project lacks',
+    );
+    expect(await exampleDashboard(join(folder, 'none'), 'p', new Map())).toBeNull();
+  } finally {
+    await rm(folder, { recursive: true, force: true });
   }
 });
