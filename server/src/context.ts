@@ -12,6 +12,7 @@ import { SessionService } from './auth/session-service.js';
 import { loadSigningKey } from './auth/signing-keys.js';
 import { TemporaryUsers } from './auth/temporary-users.js';
 import type { Config } from './config/config.js';
+import { DashboardDataService } from './dashboards/data/service.js';
 import { DashboardsService } from './dashboards/service.js';
 import { DataCollectionQueries } from './datacollections/queries.js';
 import { DataCollectionsService } from './datacollections/service.js';
@@ -71,6 +72,8 @@ export interface AppContext {
   jobHandlers: JobHandlers;
   ingestion: IngestionService;
   dashboards: DashboardsService;
+  /** Dashboard components' data (`POST /dashboards/{id}/data`). */
+  dashboardData: DashboardDataService;
   /** Read-only queries over data collections' tables (collection routes and dashboards). */
   queries: DataCollectionQueries;
   /** Deletes the storage of deleted rows. */
@@ -219,6 +222,7 @@ export async function createContext(config: Config): Promise<AppContext> {
       jobHandlers,
       ingestion,
       dashboards,
+      dashboardData: new DashboardDataService(dashboards, queries),
       queries,
       async close() {
         await invalidations?.close();

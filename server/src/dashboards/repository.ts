@@ -1,6 +1,6 @@
 import { type Kysely, type SqlBool, sql } from 'kysely';
 import { pageRows } from '../db/paginate.js';
-import type { DashboardsTable, Tables } from '../db/tables.js';
+import type { DashboardsTable, DataCollectionsTable, Tables } from '../db/tables.js';
 import type { MemberRecord } from '../sharing/members.js';
 
 export interface DashboardRecord {
@@ -101,16 +101,15 @@ export class DashboardsRepository {
     };
   }
 
-  /** Of `ids`, those that are data collections of the project. */
-  async collectionsOfProject(projectId: string, ids: readonly string[]): Promise<Set<string>> {
-    if (ids.length === 0) return new Set();
-    const rows = await this.db
+  /** Of `ids`, the rows of those that are data collections of the project. */
+  async collectionRowsOfProject(projectId: string, ids: readonly string[]): Promise<DataCollectionsTable[]> {
+    if (ids.length === 0) return [];
+    return this.db
       .selectFrom('data_collections')
       .innerJoin('workflows', 'workflows.id', 'data_collections.workflow_id')
-      .select('data_collections.id')
+      .selectAll('data_collections')
       .where('workflows.project_id', '=', projectId)
       .where('data_collections.id', 'in', [...ids])
       .execute();
-    return new Set(rows.map((row) => row.id));
   }
 }

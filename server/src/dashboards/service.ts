@@ -9,8 +9,9 @@ import type {
   UpdateDashboardRequest,
 } from '@service/common';
 import { v7 as uuidv7 } from 'uuid';
-import type { DataCollectionQueries } from '../datacollections/queries.js';
+import type { DataCollectionQueries, TableSnapshot } from '../datacollections/queries.js';
 import type { Database } from '../db/database.js';
+import type { DataCollectionsTable } from '../db/tables.js';
 import { isoNow } from '../db/time.js';
 import { DomainError, type FieldProblem, notFound } from '../errors.js';
 import type { Actor, UserActor } from '../policy/actor.js';
@@ -210,21 +211,45 @@ export class DashboardsService {
     });
   }
 
-  /** Components may only show data collections of the dashboard's project. */
+  /**
+   * Components may only show data collections of the dashboard's project, and the columns a
+   * figure, card or filter reads must exist in its collection's table with a type it can use
+   * (a collection without a table yet is checked when its data is asked for).
+   */
   private async checkCollections(projectId: string, components: readonly DashboardComponent[]): Promise<void> {
     const wanted = components.flatMap((component) => (component.type === 'text' ? [] : [component.data_collection_id]));
-    const known = await this.repository.collectionsOfProject(projectId, wanted);
+    const rows = await this.repository.collectionRowsOfProject(projectId, wanted);
+    const known = new Map(rows.map((row) => [row.id, row]));
+    const snapshots = new Map<string, Promise<TableSnapshot>>();
+    const snapshotOf = (row: DataCollectionsTable) => {
+      const loaded = snapshots.get(row.id) ?? this.queries.snapshotOf(row);
+      snapshots.set(row.id, loaded);
+      return loaded;
+    };
     const problems: FieldProblem[] = [];
-    components.forEach((component, index) => {
-      if (component.type !== 'text' && !known.has(component.data_collection_id)) {
+    for (const [index, component] of components.entries()) {
+      if (component.type === 'text') continue;
+      const row = known.get(component.data_collection_id);
+      if (row === undefined) {
         problems.push({
           path: `body.components[${index}].data_collection_id`,
           message: 'no data collection of this project has this id',
         });
+        continue;
       }
-    });
+      if (component.type === 'table') continue;
+      const snapshot = await snapshotOf(row);
+      if (snapshot.snapshot === null) continue;
+      for (const problem of this.queries.fitProblems(snapshot, component)) {
+        problems.push({ path: `body.components[${index}].${problem.field}`, message: problem.message });
+      }
+    }
     if (problems.length > 0) {
-      throw new DomainError('validation_failed', "components may only show the project's data collections", problems);
+      throw new DomainError(
+        'validation_failed',
+        "components may only show the project's data collections, with columns their tables have",
+        problems,
+      );
     }
   }
 }
@@ -277,7 +302,7 @@ function widens(current: readonly DashboardComponent[], next: readonly Dashboard
   return readings(next).some((wanted) => !shown.some((have) => covers(have, wanted)));
 }
 
-function componentsOf(record: DashboardRecord): DashboardComponent[] {
+export function componentsOf(record: DashboardRecord): DashboardComponent[] {
   return JSON.parse(record.row.components) as DashboardComponent[];
 }
 

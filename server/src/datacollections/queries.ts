@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import type {
   AggregateAnswer,
   AggregateRequest,
+  ComponentData,
   DownloadFormat,
   Filter,
   PreviewAnswer,
@@ -15,13 +16,19 @@ import type { Actor } from '../policy/actor.js';
 import type { ObjectStorage } from '../storage/storage.js';
 import { aggregate, distinctValues, summarize } from './query/aggregates.js';
 import { describe, type Source } from './query/columns.js';
+import { componentData, type DataComponent } from './query/components.js';
 import { type Download, download } from './query/download.js';
+import { type AnalyticComponent, type FitProblem, fitProblems } from './query/fit.js';
+import type { Narrowing } from './query/narrowing.js';
 import { onlyColumns, type PageQuery, page } from './query/paging.js';
 import { TableReader, type TableReaderDeps } from './query/reader.js';
 import { tableVersions } from './query/versions.js';
 import type { DataCollectionsService } from './service.js';
 
+export type { Source as TableSnapshot } from './query/columns.js';
+export type { DataComponent } from './query/components.js';
 export type { Download } from './query/download.js';
+export type { AnalyticComponent, FitProblem } from './query/fit.js';
 
 /**
  * What the queries use, handed over by the composition root (context.ts) rather than the whole
@@ -68,9 +75,36 @@ export class DataCollectionQueries {
    * dashboard's table component), showing only `columns` (in that order) when given; columns the
    * table no longer has are left out, and `sort` may only name shown columns.
    */
-  async componentPage(row: DataCollectionsTable, query: PageQuery & { columns?: readonly string[] }) {
+  async componentPage(
+    row: DataCollectionsTable,
+    query: PageQuery & { columns?: readonly string[] },
+    narrowing?: Narrowing,
+  ) {
     const source = await this.reader.load(row, undefined);
-    return page(this.reader, query.columns === undefined ? source : onlyColumns(source, query.columns), query);
+    return page(
+      this.reader,
+      query.columns === undefined ? source : onlyColumns(source, query.columns),
+      query,
+      narrowing,
+    );
+  }
+
+  /**
+   * The snapshot of a collection's table a dashboard reads (authorized by the dashboard), at
+   * `version` or the current one; its `snapshot` is null while there is no table.
+   */
+  snapshotOf(row: DataCollectionsTable, version?: number): Promise<Source> {
+    return this.reader.load(row, version);
+  }
+
+  /** Why a component cannot be computed from the snapshot's columns (none: it can). */
+  fitProblems(source: Source, component: AnalyticComponent): FitProblem[] {
+    return fitProblems(source.byName, component);
+  }
+
+  /** One dashboard component's data over a snapshot, narrowed by the dashboard's filters. */
+  componentData(source: Source, component: DataComponent, narrowing: Narrowing): Promise<ComponentData> {
+    return componentData(this.reader, source, component, narrowing);
   }
 
   async summary(actor: Actor, id: string, version?: number): Promise<SummaryAnswer> {

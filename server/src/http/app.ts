@@ -19,6 +19,7 @@ import { oauthRoutes } from '../auth/oauth-routes.js';
 import { authRoutes } from '../auth/routes.js';
 import type { SessionService } from '../auth/session-service.js';
 import type { Config } from '../config/config.js';
+import { dashboardDataRoutes } from '../dashboards/data-routes.js';
 import { dashboardsRoutes } from '../dashboards/routes.js';
 import { dataCollectionQueryRoutes } from '../datacollections/query-routes.js';
 import { dataCollectionsRoutes } from '../datacollections/routes.js';
@@ -104,6 +105,7 @@ export type AppDeps = {
   Parameters<typeof deltatablesRoutes>[0] &
   Parameters<typeof ingestionRoutes>[0] &
   Parameters<typeof dashboardsRoutes>[0] &
+  Parameters<typeof dashboardDataRoutes>[0] &
   Parameters<typeof jobsRoutes>[0] &
   Parameters<typeof internalRoutes>[0];
 
@@ -232,6 +234,7 @@ export async function buildApp(context: AppDeps, options: AppOptions = {}): Prom
       await api.register(deltatablesRoutes(context, actorOf));
       await api.register(ingestionRoutes(context, actorOf));
       await api.register(dashboardsRoutes(context, actorOf));
+      await api.register(dashboardDataRoutes(context, actorOf));
       // Without jobs there is no /jobs at all: 404, even without a token.
       if (config.jobs.enabled) await api.register(jobsRoutes(context, actorOf));
     },

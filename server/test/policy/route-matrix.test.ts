@@ -406,6 +406,10 @@ const rows: Record<string, Row> = {
     request: async (w) => ({ path: `/dashboards/${w.p.dashboardId}/components/table/rows?limit=5&sort=sample:desc` }),
     expected: reading,
   },
+  'POST /service/api/v1/dashboards/{id}/data': {
+    request: async (w) => ({ path: `/dashboards/${w.p.dashboardId}/data`, options: { json: {} } }),
+    expected: reading,
+  },
   'GET /service/api/v1/jobs': { request: async () => ({ path: '/jobs' }), expected: signedIn(200) },
   'GET /service/api/v1/jobs/{id}': {
     request: async (w) => ({ path: `/jobs/${await ownersJob(w)}` }),

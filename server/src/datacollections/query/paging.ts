@@ -1,6 +1,8 @@
 import type { Filter, PreviewAnswer, SortKey } from '@service/common';
 import { columnOf, count, describe, type Source, tableRow } from './columns.js';
-import { where as whereClause } from './filters.js';
+import { conditions as filterConditions } from './filters.js';
+import { whereOf, withNarrowedRows } from './narrowed.js';
+import { everyRow, type Narrowing } from './narrowing.js';
 import type { TableReader } from './reader.js';
 import { Statement } from './statement.js';
 
@@ -17,16 +19,20 @@ export function onlyColumns(source: Source, columns: readonly string[]): Source 
   return { ...source, columns: shown, byName: new Map(shown.map((column) => [column.name, column])) };
 }
 
-/** A page of rows (filtered, sorted with every other column as tie-breaker) and the total count. */
+/**
+ * A page of rows (filtered, narrowed by a dashboard's filters, sorted with every other column as
+ * tie-breaker) and the total count.
+ */
 export async function page(
   reader: TableReader,
   source: Source,
   query: PageQuery & { filters?: readonly Filter[] },
+  narrowing: Narrowing = everyRow,
 ): Promise<PreviewAnswer> {
   const { limit, skip } = query;
   if (source.snapshot === null) return { version: null, columns: [], rows: [], total: 0, limit, skip };
   const statement = new Statement();
-  const where = whereClause(source, query.filters ?? [], statement, 'querystring.filters');
+  const filtered = filterConditions(source, query.filters ?? [], statement, 'querystring.filters');
   const keys = (query.sort ?? []).map((key) => ({
     column: columnOf(source, key.column, 'querystring.sort'),
     direction: key.direction,
@@ -42,8 +48,8 @@ export async function page(
     ].join(', ')}`;
   }
   const selected = source.columns.length === 0 ? null : source.columns.map((column) => column.sql).join(', ');
-  return reader.withRows(source, async (connection, from) => {
-    await statement.validate(connection);
+  return withNarrowedRows(reader, source, narrowing, statement, async ({ connection, from, conditions }) => {
+    const where = whereOf(filtered, conditions);
     const rows =
       selected === null
         ? []

@@ -1,0 +1,61 @@
+import { Readable } from 'node:stream';
+import {
+  type DashboardDataLine,
+  dashboardDataAnswerSchema,
+  dashboardDataRequestSchema,
+  idParamsSchema,
+  problemSchema,
+} from '@service/common';
+import type { FastifyReply } from 'fastify';
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import type { Authenticator } from '../http/authentication.js';
+import type { DashboardDataService, PreparedData } from './data/service.js';
+
+const errors = { 400: problemSchema, 401: problemSchema, 403: problemSchema, 404: problemSchema };
+const NDJSON = 'application/x-ndjson';
+
+/** `POST /dashboards/{id}/data`: the components' data for a set of filters, whole or streamed. */
+export function dashboardDataRoutes(
+  { dashboardData }: { dashboardData: DashboardDataService },
+  actorOf: Authenticator,
+): FastifyPluginAsyncZod {
+  return async (app) => {
+    app.post(
+      '/dashboards/:id/data',
+      {
+        // Only reads: a POST because filters can outgrow a URL.
+        config: { access: 'read' },
+        schema: {
+          tags: ['dashboards'],
+          security: [{ bearerAuth: [] }],
+          summary: "Every (or the named) component's data for a set of filters (readers of the dashboard)",
+          description:
+            'Figures come aggregated, binned or sampled, cards with their unfiltered number, select-like ' +
+            'widgets with their options under the other filters, range widgets with their bounds, tables ' +
+            `with their first page. With \`Accept: ${NDJSON}\` the answer streams as lines: first ` +
+            '`{version}`, then `{component_id, data}` as each component finishes. A component that cannot ' +
+            'be drawn (a column dropped since the dashboard was saved) answers `{error}` in its slot.',
+          params: idParamsSchema,
+          body: dashboardDataRequestSchema,
+          response: { 200: dashboardDataAnswerSchema, ...errors },
+        },
+      },
+      async (request, reply) => {
+        const actor = await actorOf(request);
+        const prepared = await dashboardData.prepare(actor, request.params.id, request.body, (componentId, error) =>
+          request.log.error({ err: error, componentId }, 'a dashboard component failed'),
+        );
+        if (!(request.headers.accept ?? '').includes(NDJSON)) return dashboardData.answer(prepared);
+        // A stream bypasses the JSON answer's serializer; the lines follow dashboardDataLineSchema.
+        const untyped: FastifyReply = reply;
+        return untyped.type(NDJSON).send(Readable.from(lines(prepared)));
+      },
+    );
+  };
+}
+
+async function* lines(prepared: PreparedData): AsyncGenerator<string> {
+  const line = (value: DashboardDataLine) => `${JSON.stringify(value)}\n`;
+  yield line({ version: prepared.version });
+  for await (const { component_id, data } of prepared.components()) yield line({ component_id, data });
+}

@@ -1,0 +1,34 @@
+import type { CardComponent, CardData } from '@service/common';
+import { columnOf, jsonValue, type Source } from './columns.js';
+import { aggSql } from './fit.js';
+import { withNarrowedRows } from './narrowed.js';
+import type { Narrowing } from './narrowing.js';
+import type { TableReader } from './reader.js';
+import { Statement } from './statement.js';
+
+/**
+ * A card's number on the filtered rows and on the whole table, in one scan: the filtered one is
+ * the same aggregate restricted (`FILTER (WHERE …)`) to the rows the dashboard's filters keep.
+ */
+export async function cardData(
+  reader: TableReader,
+  source: Source,
+  card: CardComponent,
+  narrowing: Narrowing,
+): Promise<CardData> {
+  const column = card.column === undefined ? null : columnOf(source, card.column, 'column');
+  if (source.snapshot === null) {
+    const empty = card.agg === 'count' || card.agg === 'count_distinct' ? 0 : null;
+    return { value: empty, unfiltered_value: empty };
+  }
+  const statement = new Statement();
+  return withNarrowedRows(reader, source, narrowing, statement, async ({ connection, from, conditions }) => {
+    const all = aggSql(card.agg, column);
+    const narrowed = conditions.length === 0 ? all : aggSql(card.agg, column, conditions.join(' AND '));
+    const [row = {}] = await connection.query(
+      `SELECT ${narrowed.sql} AS "value", ${all.sql} AS "unfiltered" FROM ${from}`,
+      statement.params,
+    );
+    return { value: jsonValue(row.value, all.output), unfiltered_value: jsonValue(row.unfiltered, all.output) };
+  });
+}

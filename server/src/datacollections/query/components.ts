@@ -1,0 +1,54 @@
+import type { ComponentData, ComponentError, FigureData, TableComponent } from '@service/common';
+import { cardData } from './cards.js';
+import type { Source } from './columns.js';
+import { figureData } from './figures.js';
+import { type AnalyticComponent, fitProblems } from './fit.js';
+import type { Narrowing } from './narrowing.js';
+import { interactiveData } from './options.js';
+import { onlyColumns, page } from './paging.js';
+import type { TableReader } from './reader.js';
+
+/** A component a dashboard computes from its collection's rows. */
+export type DataComponent = AnalyticComponent | TableComponent;
+
+/** A component-level error: the others still draw. */
+export function componentError(code: string, message: string, field: string | null = null): ComponentError {
+  return { error: { code, message, field } };
+}
+
+const EMPTY_FIGURE: FigureData = { columns: [], rows: [], sampled: false, total_rows: 0 };
+
+/**
+ * One component's data over a snapshot, narrowed by the dashboard's filters. A component whose
+ * columns the table no longer has (or no longer with a type it can use) answers an error in its
+ * slot rather than failing the dashboard.
+ */
+export async function componentData(
+  reader: TableReader,
+  source: Source,
+  component: DataComponent,
+  narrowing: Narrowing,
+): Promise<ComponentData> {
+  if (component.type === 'table') {
+    const shown = component.columns === undefined ? source : onlyColumns(source, component.columns);
+    return page(reader, shown, { limit: component.page_size, skip: 0, sort: usableSort(shown, component) }, narrowing);
+  }
+  if (source.snapshot === null && component.type === 'figure') return EMPTY_FIGURE;
+  if (source.snapshot !== null) {
+    const [problem] = fitProblems(source.byName, component);
+    if (problem !== undefined) return componentError(problem.code, problem.message, problem.field);
+  }
+  switch (component.type) {
+    case 'figure':
+      return figureData(reader, source, component, narrowing);
+    case 'card':
+      return cardData(reader, source, component, narrowing);
+    case 'interactive':
+      return interactiveData(reader, source, component, narrowing);
+  }
+}
+
+/** The saved sort, without columns the table (or the component's column list) no longer has. */
+function usableSort(source: Source, component: TableComponent) {
+  return component.sort.filter((key) => source.byName.has(key.column));
+}

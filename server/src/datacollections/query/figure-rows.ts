@@ -1,0 +1,124 @@
+import type { FigureColumn, FigureComponent, FigureData } from '@service/common';
+import type { JsonValue, SqlConnection, SqlValue } from '../../engine/duckdb.js';
+import { type Column, columnOf, count, jsonValue, type Output, outputOf, type Source } from './columns.js';
+import { isTemporal } from './fit.js';
+import { whereOf } from './narrowed.js';
+
+/** A column of a figure's answer, and how its values leave as JSON. */
+export interface Role extends FigureColumn {
+  output: Output;
+}
+
+export const roleOf = (name: string, column: Column): Role => ({
+  name,
+  type: column.typeName,
+  column: column.name,
+  output: outputOf(column.kind),
+});
+
+export const numberRole = (name: string, column: Column | null, type = 'double'): Role => ({
+  name,
+  type,
+  column: column?.name ?? null,
+  output: type === 'long' ? 'integer' : type === 'timestamp' ? 'timestamp' : 'plain',
+});
+
+/** The answer: one array per row in the order of `roles`, read from SQL rows keyed by role name. */
+export function figureAnswer(
+  roles: readonly Role[],
+  rows: readonly Record<string, JsonValue | undefined>[],
+  sampled: boolean,
+  total: number,
+): FigureData {
+  return {
+    columns: roles.map(({ name, type, column }) => ({ name, type, column })),
+    rows: rows.map((row) => roles.map((role) => jsonValue(row[role.name], role.output))),
+    sampled,
+    total_rows: total,
+  };
+}
+
+/** The columns a figure names; fit.ts checked them against the schema already. */
+export function figureColumns(source: Source, figure: FigureComponent) {
+  const named = (field: 'x' | 'y' | 'color' | 'size') => {
+    const name = figure[field];
+    return name === undefined ? null : columnOf(source, name, field);
+  };
+  return { x: named('x'), y: named('y'), color: named('color'), size: named('size') };
+}
+
+/** The same column read under another name (a CTE's output), for aggregates over it. */
+export const renamed = (column: Column, sql: string): Column => ({ ...column, sql });
+
+/** Rows matching the filters. */
+export async function countRows(
+  connection: SqlConnection,
+  from: string,
+  conditions: readonly string[],
+  params: SqlValue[],
+): Promise<number> {
+  const [row] = await connection.query(`SELECT count(*) AS "n" FROM ${from}${whereOf(conditions)}`, params);
+  return count(row?.n);
+}
+
+/**
+ * A numeric or temporal column as a number to bin: its value, timestamps and dates as
+ * microseconds since 1970, and with `log` its natural logarithm (only of positive values: the
+ * others become null and are left out).
+ */
+export interface Axis {
+  value: string;
+  /** A bin edge back as the column's kind of value: a number, or an ISO-8601 timestamp. */
+  edge(value: number): JsonValue;
+  type: string;
+}
+
+export function axisOf(column: Column, log = false): Axis {
+  const c = column.sql;
+  if (isTemporal(column)) {
+    const instant = column.kind === 'date' ? `CAST(${c} AS TIMESTAMP)` : c;
+    return {
+      value: `CAST(epoch_us(${instant}) AS DOUBLE)`,
+      edge: (value) => new Date(Math.round(value / 1000)).toISOString(),
+      type: 'timestamp',
+    };
+  }
+  if (log) {
+    return { value: `CASE WHEN ${c} > 0 THEN ln(CAST(${c} AS DOUBLE)) END`, edge: Math.exp, type: 'double' };
+  }
+  return { value: `CAST(${c} AS DOUBLE)`, edge: (value) => value, type: 'double' };
+}
+
+/** Equal-width bins between the lowest and highest value (one bin when they are equal). */
+export class Bins {
+  readonly count: number;
+  readonly width: number;
+
+  constructor(
+    readonly low: number,
+    readonly high: number,
+    bins: number,
+  ) {
+    this.count = high > low ? bins : 1;
+    this.width = (high - low) / this.count;
+  }
+
+  /** The SQL of a value's bin number, 0 … count − 1 (the highest value falls in the last bin). */
+  indexSql(value: string, param: (value: SqlValue) => string): string {
+    if (this.width === 0) return '0';
+    return `least(CAST(floor((${value} - ${param(this.low)}) / ${param(this.width)}) AS BIGINT), ${this.count - 1})`;
+  }
+
+  /** Bin `index`'s edges; the last bin ends exactly at the highest value. */
+  edges(index: number): [number, number] {
+    const high = index === this.count - 1 ? this.high : this.low + (index + 1) * this.width;
+    return [this.low + index * this.width, high];
+  }
+}
+
+/** Numbers of a stats row (null when there were no values). */
+export function numberOf(value: JsonValue | undefined): number | null {
+  if (value === null || value === undefined) return null;
+  const number = Number(value);
+  return Number.isFinite(number) ? number : null;
+}

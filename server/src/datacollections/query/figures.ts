@@ -1,0 +1,139 @@
+import { DEFAULT_POINT_BUDGET, type FigureComponent, type FigureData } from '@service/common';
+import { heatmapData, histogramData, violinData } from './binning.js';
+import { boxData } from './box.js';
+import { categoryData } from './categories.js';
+import { count, isNumeric, type Source } from './columns.js';
+import { axisOf, Bins, figureAnswer, figureColumns, numberOf, numberRole, type Role, roleOf } from './figure-rows.js';
+import { aggSql, isTemporal } from './fit.js';
+import { type NarrowedRows, whereOf, withNarrowedRows } from './narrowed.js';
+import type { Narrowing } from './narrowing.js';
+import type { TableReader } from './reader.js';
+import { Statement } from './statement.js';
+
+/** A figure's rows, aggregated, binned or sampled in DuckDB, in the column roles of its chart. */
+export function figureData(
+  reader: TableReader,
+  source: Source,
+  figure: FigureComponent,
+  narrowing: Narrowing,
+): Promise<FigureData> {
+  const statement = new Statement();
+  return withNarrowedRows(reader, source, narrowing, statement, (rows) => {
+    switch (figure.chart) {
+      case 'scatter':
+        return scatterData(rows, source, figure, statement);
+      case 'line':
+      case 'area':
+        return lineData(rows, source, figure, statement);
+      case 'bar':
+      case 'pie':
+        return categoryData(rows, source, figure, statement);
+      case 'histogram':
+        return histogramData(rows, source, figure, statement);
+      case 'box':
+        return boxData(rows, source, figure, statement);
+      case 'violin':
+        return violinData(rows, source, figure, statement);
+      case 'heatmap':
+        return heatmapData(rows, source, figure, statement);
+    }
+  });
+}
+
+/**
+ * Points with both coordinates; beyond the point budget a uniform sample of them, the same one
+ * every time for the same rows: the points whose hash of their values comes first.
+ */
+async function scatterData(
+  { connection, from, conditions }: NarrowedRows,
+  source: Source,
+  figure: FigureComponent,
+  statement: Statement,
+): Promise<FigureData> {
+  const { x, y, color, size } = figureColumns(source, figure);
+  if (x === null || y === null) throw new Error('a scatter needs x and y');
+  const budget = figure.max_points ?? DEFAULT_POINT_BUDGET;
+  const shown = [
+    { role: roleOf('x', x), column: x },
+    { role: roleOf('y', y), column: y },
+    ...(color === null ? [] : [{ role: roleOf('color', color), column: color }]),
+    ...(size === null ? [] : [{ role: roleOf('size', size), column: size }]),
+  ];
+  const drawable = `${x.sql} IS NOT NULL AND ${y.sql} IS NOT NULL`;
+  const [counts = {}] = await connection.query(
+    `SELECT count(*) AS "n", count(*) FILTER (WHERE ${drawable}) AS "drawable" FROM ${from}${whereOf(conditions)}`,
+    statement.params,
+  );
+  const sampled = count(counts.drawable) > budget;
+  const select = shown.map(({ role, column }) => `${column.sql} AS "${role.name}"`).join(', ');
+  const order = sampled ? `hash(${shown.map(({ column }) => column.sql).join(', ')}), 1, 2` : '1, 2';
+  const rows = await connection.query(
+    `SELECT * FROM (SELECT ${select} FROM ${from}${whereOf(conditions, drawable)} ORDER BY ${order} LIMIT ${budget}) ` +
+      'ORDER BY 1, 2',
+    statement.params,
+  );
+  return figureAnswer(
+    shown.map(({ role }) => role),
+    rows,
+    sampled,
+    count(counts.n),
+  );
+}
+
+/**
+ * `agg` of y per x (and color), ordered by x. More distinct x than the point budget: numeric and
+ * temporal x fall into that many equal-width bins (x is each bin's low edge), other x keep their
+ * first values in order; either way the answer says `sampled`.
+ */
+async function lineData(
+  rows: NarrowedRows,
+  source: Source,
+  figure: FigureComponent,
+  statement: Statement,
+): Promise<FigureData> {
+  const { connection, from, conditions } = rows;
+  const { x, y, color } = figureColumns(source, figure);
+  if (x === null) throw new Error('a line needs x');
+  const budget = figure.max_points ?? DEFAULT_POINT_BUDGET;
+  const agg = figure.agg ?? 'count';
+  const value = aggSql(agg, agg === 'count' ? null : y);
+  const yRole = numberRole('y', agg === 'count' ? null : y, value.type);
+  const colorRole = color === null ? [] : [roleOf('color', color)];
+  const colorSql = color === null ? '' : `, ${color.sql} AS "color"`;
+  if (isNumeric(x) || isTemporal(x)) {
+    const axis = axisOf(x);
+    const [stats = {}] = await connection.query(
+      `SELECT count(*) AS "n", count(DISTINCT ${x.sql}) AS "distinct", min(${axis.value}) AS "low", ` +
+        `max(${axis.value}) AS "high" FROM ${from}${whereOf(conditions)}`,
+      statement.params,
+    );
+    const low = numberOf(stats.low);
+    const high = numberOf(stats.high);
+    if (count(stats.distinct) > budget && low !== null && high !== null) {
+      const bins = new Bins(low, high, budget);
+      const binned = await connection.query(
+        `SELECT ${bins.indexSql(axis.value, (v) => statement.param(v))} AS "bin"${colorSql}, ${value.sql} AS "y" ` +
+          `FROM ${from}${whereOf(conditions, `${x.sql} IS NOT NULL`)} GROUP BY ALL ORDER BY 1, 2 NULLS LAST`,
+        statement.params,
+      );
+      const xRole: Role = { name: 'x', type: axis.type, column: x.name, output: 'plain' };
+      const points = binned.map((row) => ({ ...row, x: axis.edge(bins.edges(Number(row.bin))[0]) }));
+      return figureAnswer([xRole, ...colorRole, yRole], points, true, count(stats.n));
+    }
+  }
+  const grouped = await connection.query(
+    'SELECT * FROM (SELECT *, max("rank") OVER () AS "last", sum("n") OVER () AS "total" FROM (' +
+      `SELECT ${x.sql} AS "x"${colorSql}, ${value.sql} AS "y", count(*) AS "n", ` +
+      `dense_rank() OVER (ORDER BY ${x.sql} ASC NULLS LAST) AS "rank" FROM ${from}${whereOf(conditions)} ` +
+      `GROUP BY ${color === null ? '1' : '1, 2'})) ` +
+      `WHERE "rank" <= ${budget} ORDER BY "rank"${color === null ? '' : ', "color" ASC NULLS LAST'}`,
+    statement.params,
+  );
+  const first = grouped[0];
+  return figureAnswer(
+    [roleOf('x', x), ...colorRole, yRole],
+    grouped,
+    first !== undefined && count(first.last) > budget,
+    count(first?.total),
+  );
+}

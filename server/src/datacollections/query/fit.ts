@@ -1,0 +1,157 @@
+import type { CardComponent, ComponentAgg, FigureComponent, InteractiveComponent } from '@service/common';
+import { type Column, isNumeric, type Output, outputOf } from './columns.js';
+
+/** The components that compute something from a collection's rows (tables only page them). */
+export type AnalyticComponent = FigureComponent | CardComponent | InteractiveComponent;
+
+/** What a component needs of a column it reads. */
+type Need = 'simple' | 'numeric' | 'plottable' | 'temporal' | 'boolean';
+
+const NEEDS: Record<Need, { fits: (column: Column) => boolean; what: string }> = {
+  simple: { fits: (column) => column.kind !== 'nested', what: 'a column of a simple type' },
+  numeric: { fits: isNumeric, what: 'a numeric column' },
+  plottable: { fits: (column) => isNumeric(column) || isTemporal(column), what: 'a numeric, date or timestamp column' },
+  temporal: { fits: (column) => isTemporal(column), what: 'a date or timestamp column' },
+  boolean: { fits: (column) => column.kind === 'boolean', what: 'a boolean column' },
+};
+
+export const isTemporal = (column: Column) => column.kind === 'date' || column.kind === 'timestamp';
+
+/** One column a component reads: the field naming it, and what the component does with it. */
+interface Use {
+  field: string;
+  column: string;
+  need: Need;
+  why: string;
+}
+
+/** A column a component names that its table lacks or cannot serve. */
+export interface FitProblem {
+  code: 'unknown_column' | 'unsuitable_column';
+  field: string;
+  message: string;
+}
+
+/** What an aggregate needs of its column (`count` of rows needs none). */
+function aggNeed(agg: ComponentAgg): Need {
+  return agg === 'sum' || agg === 'mean' || agg === 'median' ? 'numeric' : 'simple';
+}
+
+function usesOf(component: AnalyticComponent): Use[] {
+  const uses: Use[] = [];
+  const use = (field: string, column: string | undefined, need: Need, why: string) => {
+    if (column !== undefined) uses.push({ field, column, need, why });
+  };
+  if (component.type === 'card') {
+    use('column', component.column, aggNeed(component.agg), `${component.agg} needs`);
+    return uses;
+  }
+  if (component.type === 'interactive') {
+    const need: Need =
+      component.widget === 'range'
+        ? 'numeric'
+        : component.widget === 'date_range'
+          ? 'temporal'
+          : component.widget === 'switch'
+            ? 'boolean'
+            : 'simple';
+    use('column', component.column, need, `a ${component.widget} filter needs`);
+    return uses;
+  }
+  const agg = component.agg ?? 'count';
+  const aggregated = (field: 'y' | 'color') => {
+    if (agg !== 'count') use(field, component[field], aggNeed(agg), `${agg} needs`);
+  };
+  const chart = `a ${component.chart} chart needs`;
+  switch (component.chart) {
+    case 'scatter':
+      use('x', component.x, 'plottable', chart);
+      use('y', component.y, 'plottable', chart);
+      use('color', component.color, 'simple', chart);
+      use('size', component.size, 'numeric', chart);
+      break;
+    case 'line':
+    case 'area':
+    case 'bar':
+      use('x', component.x, 'simple', chart);
+      aggregated('y');
+      use('color', component.color, 'simple', chart);
+      break;
+    case 'histogram':
+      use('x', component.x, component.log_x ? 'numeric' : 'plottable', component.log_x ? 'log bins need' : chart);
+      use('color', component.color, 'simple', chart);
+      break;
+    case 'box':
+    case 'violin':
+      use('y', component.y, 'numeric', chart);
+      use('x', component.x, 'simple', chart);
+      break;
+    case 'heatmap':
+      use('x', component.x, 'simple', chart);
+      use('y', component.y, 'simple', chart);
+      aggregated('color');
+      break;
+    case 'pie':
+      use('color', component.color, 'simple', chart);
+      aggregated('y');
+      break;
+  }
+  return uses;
+}
+
+/** Whether a component's columns exist in a table's schema with a type it can use. */
+export function fitProblems(byName: ReadonlyMap<string, Column>, component: AnalyticComponent): FitProblem[] {
+  return usesOf(component).flatMap((use): FitProblem[] => {
+    const column = byName.get(use.column);
+    if (column === undefined) {
+      return [
+        {
+          code: 'unknown_column',
+          field: use.field,
+          message: `the table has no column ${JSON.stringify(use.column)}`,
+        },
+      ];
+    }
+    const need = NEEDS[use.need];
+    if (need.fits(column)) return [];
+    return [
+      {
+        code: 'unsuitable_column',
+        field: use.field,
+        message: `${use.why} ${need.what}; ${column.name} is ${column.typeName}`,
+      },
+    ];
+  });
+}
+
+/** An aggregate's SQL (optionally over the rows `filter` keeps), cast so its output type is known. */
+export interface AggSql {
+  sql: string;
+  /** The Delta type of the result. */
+  type: string;
+  output: Output;
+}
+
+export function aggSql(agg: ComponentAgg, column: Column | null, filter?: string): AggSql {
+  const where = filter === undefined ? '' : ` FILTER (WHERE ${filter})`;
+  if (agg === 'count' || column === null) {
+    return { sql: `count(${column === null ? '*' : column.sql})${where}`, type: 'long', output: 'integer' };
+  }
+  const c = column.sql;
+  switch (agg) {
+    case 'count_distinct':
+      return { sql: `count(DISTINCT ${c})${where}`, type: 'long', output: 'integer' };
+    case 'sum':
+      return column.kind === 'integer'
+        ? { sql: `CAST(sum(${c})${where} AS HUGEINT)`, type: 'long', output: 'integer' }
+        : { sql: `CAST(sum(${c})${where} AS DOUBLE)`, type: 'double', output: 'plain' };
+    case 'mean':
+      return { sql: `CAST(avg(${c})${where} AS DOUBLE)`, type: 'double', output: 'plain' };
+    case 'median':
+      // Interpolated between the two middle values, as pandas and numpy do.
+      return { sql: `CAST(quantile_cont(${c}, 0.5)${where} AS DOUBLE)`, type: 'double', output: 'plain' };
+    case 'min':
+    case 'max':
+      return { sql: `${agg}(${c})${where}`, type: column.typeName, output: outputOf(column.kind) };
+  }
+}

@@ -1,0 +1,49 @@
+import type { InteractiveComponent, OptionsData, RangeData } from '@service/common';
+import { columnOf, count, jsonValue, outputOf, type Source } from './columns.js';
+import { whereOf, withNarrowedRows } from './narrowed.js';
+import type { Narrowing } from './narrowing.js';
+import type { TableReader } from './reader.js';
+import { Statement } from './statement.js';
+
+/** Options a select, multiselect, switch or search widget lists before saying `truncated`. */
+export const OPTIONS_LIMIT = 1000;
+
+/**
+ * What an interactive component offers: a range widget the column's bounds on the whole table
+ * (the slider's ends must not move as other filters change), the others the column's values with
+ * their counts under the filters they are given (the service leaves the widget's own filter out),
+ * most frequent first.
+ */
+export async function interactiveData(
+  reader: TableReader,
+  source: Source,
+  component: InteractiveComponent,
+  narrowing: Narrowing,
+): Promise<OptionsData | RangeData> {
+  const column = columnOf(source, component.column, 'column');
+  const output = outputOf(column.kind);
+  const ranged = component.widget === 'range' || component.widget === 'date_range';
+  if (source.snapshot === null) return ranged ? { min: null, max: null } : { options: [], truncated: false };
+  if (ranged) {
+    return reader.withRows(source, async (connection, from) => {
+      const [row = {}] = await connection.query(
+        `SELECT min(${column.sql}) AS "min", max(${column.sql}) AS "max" FROM ${from}`,
+      );
+      return { min: jsonValue(row.min, output), max: jsonValue(row.max, output) };
+    });
+  }
+  const statement = new Statement();
+  return withNarrowedRows(reader, source, narrowing, statement, async ({ connection, from, conditions }) => {
+    const rows = await connection.query(
+      `SELECT ${column.sql} AS "value", count(*) AS "count" FROM ${from}${whereOf(conditions)} GROUP BY 1 ` +
+        `ORDER BY 2 DESC, 1 ASC NULLS LAST LIMIT ${OPTIONS_LIMIT + 1}`,
+      statement.params,
+    );
+    return {
+      options: rows
+        .slice(0, OPTIONS_LIMIT)
+        .map((row) => ({ value: jsonValue(row.value, output), count: count(row.count) })),
+      truncated: rows.length > OPTIONS_LIMIT,
+    };
+  });
+}

@@ -1,0 +1,71 @@
+import {
+  call,
+  createProjectWithUpload,
+  type Session,
+  startTestServer,
+  type TestServer,
+} from '../../../test/support/test-server.js';
+
+/**
+ * The small known table the dashboard data tests compute on: 120 penguins, `i` = 0…119.
+ * - sample `S000`…`S119`; species Adelie (i < 60), Gentoo (60 ≤ i < 100), Chinstrap (i ≥ 100)
+ * - island Dream (even i) / Biscoe (odd i); mass 3000 + 10·i; flipper (i mod 10) + 0.5
+ * - day 2024-01-01 + (i mod 30) days; male when i mod 4 = 0
+ * The expected numbers in the tests were worked out from these rules by hand (or a calculator),
+ * not by the code under test.
+ */
+export const PENGUINS = [
+  'sample,species,island,mass,flipper,day,male',
+  ...Array.from({ length: 120 }, (_, i) => {
+    const species = i < 60 ? 'Adelie' : i < 100 ? 'Gentoo' : 'Chinstrap';
+    const day = `2024-01-${String((i % 30) + 1).padStart(2, '0')}`;
+    return [
+      `S${String(i).padStart(3, '0')}`,
+      species,
+      i % 2 ? 'Biscoe' : 'Dream',
+      3000 + 10 * i,
+      (i % 10) + 0.5,
+      day,
+      i % 4 === 0,
+    ].join(',');
+  }),
+  '',
+].join('\n');
+
+/** A server with accounts made directly (public mode has no user administration routes). */
+export async function serverWithPeople(dialect: 'sqlite' | 'postgres', env: Record<string, string> = {}) {
+  const server = await startTestServer(dialect, env);
+  const session = async (email: string): Promise<Session> => {
+    const row =
+      (await server.context.users.repository.findByEmail(email)) ??
+      (await server.context.users.createAccount({ email, password: null, role: 'user' }, { via: 'admin' }));
+    return server.context.sessions.start(row);
+  };
+  return { server, session };
+}
+
+/** A project owned by `token` with one collection holding `csv` in its table. */
+export async function projectWithTable(server: TestServer, token: string, name: string, csv = PENGUINS) {
+  const project = await createProjectWithUpload(server, token, name, csv);
+  await upsert(server, token, project.collectionId);
+  return project;
+}
+
+export async function upsert(server: TestServer, token: string, collectionId: string) {
+  const answer = await call(server, 'POST', '/deltatables/upsert', {
+    token,
+    json: { data_collection_id: collectionId },
+  });
+  if (answer.status !== 200) throw new Error(`upsert failed: ${answer.text}`);
+}
+
+export interface DataAnswer {
+  version: Record<string, number | null>;
+  components: Record<string, Record<string, unknown>>;
+}
+
+/** The figure answer's rows as objects keyed by column role. */
+export function rowsOf(data: Record<string, unknown>): Record<string, unknown>[] {
+  const columns = (data.columns as { name: string }[]).map((column) => column.name);
+  return (data.rows as unknown[][]).map((row) => Object.fromEntries(columns.map((name, index) => [name, row[index]])));
+}
