@@ -9,7 +9,11 @@ export async function* inCompletionOrder<T>(tasks: readonly (() => Promise<T>)[]
   const start = () => {
     const index = next++;
     const task = tasks[index];
-    if (task !== undefined) running.set(index, task().then((result) => ({ index, result })));
+    if (task !== undefined)
+      running.set(
+        index,
+        task().then((result) => ({ index, result })),
+      );
   };
   while (next < tasks.length && running.size < limit) start();
   while (running.size > 0) {

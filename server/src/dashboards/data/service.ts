@@ -6,10 +6,10 @@ import type {
   DashboardFilter,
 } from '@service/common';
 import { filterValueProblem } from '@service/common';
-import type { DataCollectionsTable } from '../../db/tables.js';
 import type { DataCollectionQueries, DataComponent, TableSnapshot } from '../../datacollections/queries.js';
 import { componentError } from '../../datacollections/query/components.js';
 import { everyRow, type Narrowing } from '../../datacollections/query/narrowing.js';
+import type { DataCollectionsTable } from '../../db/tables.js';
 import { DomainError, type FieldProblem } from '../../errors.js';
 import type { Actor } from '../../policy/actor.js';
 import type { DashboardRecord } from '../repository.js';
@@ -152,7 +152,10 @@ function checkFilters(components: readonly DashboardComponent[], filters: readon
     const component = byId.get(filter.component_id);
     if (component === undefined) {
       return [
-        { path: `body.filters[${index}].component_id`, message: `the dashboard has no component ${filter.component_id}` },
+        {
+          path: `body.filters[${index}].component_id`,
+          message: `the dashboard has no component ${filter.component_id}`,
+        },
       ];
     }
     const problem = filterValueProblem(component, filter.value);
