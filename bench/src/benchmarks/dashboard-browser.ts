@@ -21,7 +21,7 @@ const PAGE_TIMEOUT_MS = 120_000;
  * from `previous`: `{ms, key}` from `started`. Kept as text: this package is compiled without the
  * DOM's types, and the pages' Content-Security-Policy allows no eval of a predicate.
  */
-const whenDrawn = (previous: string, started: string) => `new Promise((resolve, reject) => {
+export const whenDrawn = (previous: string, started: string) => `new Promise((resolve, reject) => {
   const drawn = () => {
     const grid = document.querySelector('[data-view-key]');
     const cells = [...document.querySelectorAll('[data-component-id]')];

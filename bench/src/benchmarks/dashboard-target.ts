@@ -7,6 +7,8 @@
  *   the server's DuckDB runs (SQL, parameters, connection) and answers `{type: 'take'}` with those
  *   noted since the last take: the statements one `POST /data` ran, for the baseline to replay.
  *   The server closes when the parent disconnects.
+ * - `dashboard-target.js example <data dir> <web root>` runs the real server with the example
+ *   project loaded (as `service serve --example-data` does) and the web app, for screenshots.
  * - `dashboard-target.js generate <scratch dir> <parquet> <rows>` writes the benchmark's table
  *   (dashboard-data.ts) and reports `{type: 'generated', seconds, bytes}`.
  * - `dashboard-target.js baseline <scratch dir>` reports ready, then answers each
@@ -101,6 +103,16 @@ async function serve(dataDir: string, uploadMaxBytes: string, webRoot: string | 
   send({ type: 'ready', url: server.url });
 }
 
+async function serveExample(dataDir: string, webRoot: string): Promise<void> {
+  const { loadConfig, seedExampleData, startServer } = await import('@service/server');
+  const server = await startServer(loadConfig(serviceEnvironment(dataDir), dataDir), { webRoot });
+  await seedExampleData(server.context);
+  process.once('disconnect', () => {
+    void server.close();
+  });
+  send({ type: 'ready', url: server.url });
+}
+
 async function generate(scratchDir: string, parquet: string, rows: number): Promise<void> {
   const context = await openContext(scratchDir);
   try {
@@ -148,13 +160,15 @@ async function main(): Promise<void> {
   try {
     if (kind === 'service' && dir && (rest.length === 1 || rest.length === 2)) {
       await serve(dir, rest[0] ?? '', rest[1] ?? null);
+    } else if (kind === 'example' && dir && rest.length === 1) {
+      await serveExample(dir, rest[0] ?? '');
     } else if (kind === 'generate' && dir && rest.length === 2) {
       await generate(dir, rest[0] ?? '', Number(rest[1]));
     } else if (kind === 'baseline' && dir && rest.length === 0) {
       await baseline(dir);
     } else {
       throw new Error(
-        'usage: dashboard-target.js service <data dir> <upload max bytes> [web root] | ' +
+        'usage: dashboard-target.js service <data dir> <upload max bytes> [web root] | example <data dir> <web root> | ' +
           `generate <scratch dir> <parquet> <rows> | baseline <scratch dir> (got "${process.argv.slice(2).join(' ')}")`,
       );
     }

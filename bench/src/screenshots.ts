@@ -1,0 +1,80 @@
+/**
+ * `npm run screenshots` (after `npm run build`): the example project's dashboard in Chromium, light
+ * and dark, saved as `docs/screenshots/dashboard-example.png` and `dashboard-example-dark.png` for
+ * the README and docs/dashboards.md. The real server runs in a child process with the example
+ * data loaded (as `service serve --example-data` does) in a throw-away folder; the dashboard opens
+ * with one filter set, so its chip and the narrowed charts show.
+ */
+import { mkdir, mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { fileURLToPath } from 'node:url';
+import { BENCH_ADMIN_EMAIL, BENCH_ADMIN_PASSWORD } from './benchmarks/api-fixture.js';
+import { field } from './benchmarks/collection-fixture.js';
+import { CHROMIUM, whenDrawn } from './benchmarks/dashboard-browser.js';
+import type { DashboardTargetMessage } from './benchmarks/dashboard-target.js';
+import { closeConnections, requestJson } from './benchmarks/ingest-http.js';
+import { startWorker } from './lib/child-worker.js';
+
+const HERE = fileURLToPath(new URL('.', import.meta.url));
+const TARGET_SCRIPT = join(HERE, 'benchmarks', 'dashboard-target.js');
+const WEB_DIST = resolve(HERE, '../../web/dist');
+const SCREENSHOTS = resolve(HERE, '../../docs/screenshots');
+const API_PREFIX = '/service/api/v1';
+const EXAMPLE_TITLE = 'Penguins at a glance';
+const FILTERS = [{ component_id: 'species', value: ['Adelie', 'Gentoo'] }];
+/**
+ * ECharts eases new data in on its canvas for up to a second after a cell reports it drawn;
+ * nothing in the page says when that ends, so the picture waits that long.
+ */
+const ANIMATION_MS = 1500;
+
+async function main(): Promise<void> {
+  const dataDir = await mkdtemp(join(tmpdir(), 'service-screenshots-'));
+  const server = await startWorker<DashboardTargetMessage>(TARGET_SCRIPT, ['example', dataDir, WEB_DIST]);
+  try {
+    const api = `${server.url}${API_PREFIX}`;
+    const session = (await requestJson('POST', `${api}/auth/login`, {
+      body: { email: BENCH_ADMIN_EMAIL, password: BENCH_ADMIN_PASSWORD },
+    })) as Record<string, unknown>;
+    const token = field<string>(session, 'access_token', 'POST /auth/login');
+    const list = await requestJson('GET', `${api}/dashboards?limit=100`, { token });
+    const example = field<{ dashboard_id: string; title: string }[]>(list, 'items', 'GET /dashboards').find(
+      (dashboard) => dashboard.title === EXAMPLE_TITLE,
+    );
+    if (example === undefined) throw new Error(`the example project has no dashboard "${EXAMPLE_TITLE}"`);
+    closeConnections();
+
+    const stored = JSON.stringify({
+      access_token: session.access_token,
+      refresh_token: session.refresh_token,
+      user: session.user,
+    });
+    const { chromium } = await import('playwright-core');
+    const browser = await chromium.launch({ executablePath: CHROMIUM, args: ['--no-sandbox', '--disable-gpu'] });
+    await mkdir(SCREENSHOTS, { recursive: true });
+    try {
+      for (const scheme of ['light', 'dark'] as const) {
+        const context = await browser.newContext({ viewport: { width: 1440, height: 1000 }, colorScheme: scheme });
+        await context.addInitScript(`sessionStorage.setItem('service.session', ${JSON.stringify(stored)})`);
+        const page = await context.newPage();
+        const filters = encodeURIComponent(JSON.stringify(FILTERS));
+        await page.goto(`${server.url}/dashboards/${example.dashboard_id}?filters=${filters}`);
+        await page.evaluate(whenDrawn('\u0000', '0'));
+        await sleep(ANIMATION_MS);
+        const path = join(SCREENSHOTS, `dashboard-example${scheme === 'dark' ? '-dark' : ''}.png`);
+        await page.screenshot({ path, fullPage: true });
+        process.stdout.write(`wrote ${path}\n`);
+        await context.close();
+      }
+    } finally {
+      await browser.close();
+    }
+  } finally {
+    await server.stop();
+    await rm(dataDir, { recursive: true, force: true });
+  }
+}
+
+await main();
