@@ -78,6 +78,24 @@ it('loads the example project once, public, with its tables built', async () => 
         'text',
       ].sort(),
     );
+    // Every component computes: none answers an error in its slot.
+    const data = await call<{ components: Record<string, unknown> }>(
+      server,
+      'POST',
+      `/dashboards/${dashboards.body.items[0]?.dashboard_id}/data`,
+      { token: visitor.access_token, json: { filters: [{ component_id: 'species', value: ['Adelie'] }] } },
+    );
+    expect(data.status).toBe(200);
+    const failed = Object.entries(data.body.components).filter(
+      ([, answer]) => (answer as object) && 'error' in (answer as object),
+    );
+    expect(failed).toEqual([]);
+    expect(Object.keys(data.body.components).sort()).toEqual(
+      components
+        .filter((component) => component.type !== 'text')
+        .map((component) => component.component_id)
+        .sort(),
+    );
     const sites = collections.body.items.find((collection) => collection.tag === 'sites');
     expect(
       components.some(
