@@ -53,3 +53,13 @@ export class DomainError extends Error {
 }
 
 export const notFound = (what: string) => new DomainError('not_found', `${what} was not found`);
+
+/** `a.b[0].c` from a path of keys and indexes. */
+export function formatPath(prefix: string | undefined, path: ReadonlyArray<PropertyKey>): string {
+  let out = prefix ?? '';
+  for (const key of path) {
+    if (typeof key === 'number') out += `[${key}]`;
+    else out += out === '' ? String(key) : `.${String(key)}`;
+  }
+  return out;
+}

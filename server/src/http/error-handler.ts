@@ -1,19 +1,9 @@
 import type { FieldError } from '@service/common';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
-import { DomainError, type ErrorCode } from '../errors.js';
+import { DomainError, type ErrorCode, formatPath } from '../errors.js';
 import { S3StorageError } from '../storage/s3.js';
 import { problem, statusOf } from './problem.js';
-
-/** `a.b[0].c` from a path of keys and indexes. */
-export function formatPath(prefix: string | undefined, path: ReadonlyArray<PropertyKey>): string {
-  let out = prefix ?? '';
-  for (const key of path) {
-    if (typeof key === 'number') out += `[${key}]`;
-    else out += out === '' ? String(key) : `.${String(key)}`;
-  }
-  return out;
-}
 
 function validationErrors(error: FastifyError): FieldError[] {
   const context = error.validationContext;

@@ -1,7 +1,6 @@
 import { type ProjectDefinition, projectDefinitionSchema } from '@service/common';
 import { type Document, isNode, LineCounter, parseDocument, visit } from 'yaml';
-import { DomainError, type FieldProblem } from '../errors.js';
-import { formatPath } from '../http/error-handler.js';
+import { DomainError, type FieldProblem, formatPath } from '../errors.js';
 
 export const MAX_DEFINITION_BYTES = 512 * 1024;
 

@@ -113,4 +113,14 @@ describe('the import graph', () => {
       .map(([module]) => module);
     expect(importers.filter((module) => !COMPOSITION_ROOTS.includes(module))).toEqual([]);
   });
+
+  it('keeps HTTP to the route plugins: services and the layers below never import http/', () => {
+    const reachingUp = [...graph]
+      .filter(([module]) => module.startsWith('server/src/') && !module.startsWith('server/src/http/'))
+      .filter(([module]) => !module.endsWith('routes.ts') && !COMPOSITION_ROOTS.includes(module))
+      .flatMap(([module, targets]) =>
+        targets.filter((target) => target.startsWith('server/src/http/')).map((target) => `${module} -> ${target}`),
+      );
+    expect(reachingUp).toEqual([]);
+  });
 });
