@@ -18,7 +18,7 @@ import { DataCollectionQueries } from './datacollections/queries.js';
 import { DataCollectionsService } from './datacollections/service.js';
 import { type Database, openDatabase } from './db/database.js';
 import { migrateToLatest } from './db/migrate.js';
-import { UpsertService } from './deltatables/upsert.js';
+import { type UpsertRequest, UpsertService } from './deltatables/upsert.js';
 import { createDeltaEngine, type DeltaEngine, DeltaTable, KyselyCommitClaims } from './engine/delta/index.js';
 import { DuckDB } from './engine/duckdb.js';
 import { LocalFileCache } from './engine/file-cache.js';
@@ -164,16 +164,7 @@ export async function createContext(config: Config): Promise<AppContext> {
     // Runs left active by jobs that ended before jobs ended their runs would block their project.
     await ingestion.endOrphanedRuns();
     const jobHandlers = new JobHandlers()
-      .register('deltatable.upsert', async (job, tools) => {
-        const request = job.payload as { data_collection_id: string; file_ids?: string[]; overwrite?: boolean };
-        const collection = await database.db
-          .selectFrom('data_collections')
-          .selectAll()
-          .where('id', '=', request.data_collection_id)
-          .executeTakeFirstOrThrow();
-        await tools.report({ step: 'upsert', detail: `building ${collection.tag}`, progress: null });
-        return upserts.run(collection, request, tools.signal, tools.checkpoint);
-      })
+      .register('deltatable.upsert', (job, tools) => upserts.runQueued(job.payload as UpsertRequest, tools))
       .register('project.ingest', (job, tools) => ingestion.execute((job.payload as { run_id: string }).run_id, tools));
     const tableOf = (dataCollectionId: string) =>
       new DeltaTable(delta, claims, dataCollectionId, tableRoot(dataCollectionId));

@@ -17,6 +17,7 @@ import {
 import type { SqlColumn, SqlConnection } from '../engine/duckdb.js';
 import { quoteIdentifier, quoteString } from '../engine/sql.js';
 import { DomainError } from '../errors.js';
+import type { JobTools } from '../jobs/handlers.js';
 import type { Actor } from '../policy/actor.js';
 import { mergeColumns, sqlTypeText } from './schema-merge.js';
 import { recordedSources, recordSources } from './source-records.js';
@@ -82,6 +83,17 @@ export class UpsertService {
     const { row, workflow } = await this.dataCollections.access(actor, request.data_collection_id, 'resource.edit');
     if (request.file_ids !== undefined) chosenFiles(await this.dataCollections.matchingFiles(row), request.file_ids);
     return workflow;
+  }
+
+  /** A queued upsert (a `deltatable.upsert` job), whose caller `authorizeLater` checked when queueing it. */
+  async runQueued(request: UpsertRequest, tools: JobTools): Promise<UpsertAnswer> {
+    const collection = await this.database.db
+      .selectFrom('data_collections')
+      .selectAll()
+      .where('id', '=', request.data_collection_id)
+      .executeTakeFirstOrThrow();
+    await tools.report({ step: 'upsert', detail: `building ${collection.tag}`, progress: null });
+    return this.run(collection, request, tools.signal, tools.checkpoint);
   }
 
   /** The upsert itself, for callers that already checked permissions (ingestion jobs). */
