@@ -1,0 +1,51 @@
+import type { DatasetComponentOption, SeriesOption, VisualMapComponentOption } from 'echarts';
+import type { FigureComponent } from '../dashboard-components.js';
+import type { FigureData } from '../dashboard-data.js';
+import { type AxisKind, FigureColumns } from './columns.js';
+import type { ChartPalette } from './palette.js';
+import type { AxisSpec } from './parts.js';
+
+/** What one chart type contributes to the option; `chartOption` adds the frame around it. */
+export interface ChartBody {
+  dataset: DatasetComponentOption[];
+  series: SeriesOption[];
+  x?: AxisSpec | undefined;
+  y?: AxisSpec | undefined;
+  /** A second x axis over the first (violins place their shapes on a hidden value axis). */
+  extraX?: AxisSpec;
+  /** More than one series (or the slices of a pie): a legend that toggles them. */
+  legend: boolean;
+  trigger: 'item' | 'axis';
+  visualMap?: VisualMapComponentOption;
+  /** Zoom and brush along x. */
+  zoom: boolean;
+  /** The accessible description after the title: what is drawn, in a sentence or two. */
+  description: string;
+}
+
+export interface ChartInput {
+  component: FigureComponent;
+  data: FigureData;
+  columns: FigureColumns;
+  palette: ChartPalette;
+}
+
+export function chartInput(component: FigureComponent, data: FigureData, palette: ChartPalette): ChartInput {
+  return { component, data, columns: new FigureColumns(data), palette };
+}
+
+/** What the y of a bar, line, area or pie shows: "count", or "mean body_mass_g". */
+export function aggregateLabel(input: ChartInput, role = 'y'): string {
+  const agg = input.component.agg ?? 'count';
+  if (agg === 'count' || !input.columns.has(role)) return 'count';
+  return `${agg.replace('_', ' ')} ${input.columns.label(role)}`;
+}
+
+/** The dataset dimension type of an axis kind: ECharts parses times and keeps categories as names. */
+export function dimensionType(kind: AxisKind): 'float' | 'time' | 'ordinal' {
+  return kind === 'value' ? 'float' : kind === 'time' ? 'time' : 'ordinal';
+}
+
+export function plural(count: number, one: string, many = `${one}s`): string {
+  return `${count.toLocaleString('en-US')} ${count === 1 ? one : many}`;
+}

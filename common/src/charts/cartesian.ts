@@ -1,0 +1,264 @@
+import type { BarSeriesOption, DatasetComponentOption, LineSeriesOption, ScatterSeriesOption } from 'echarts';
+import { aggregateLabel, type ChartBody, type ChartInput, dimensionType, plural } from './body.js';
+import { Categories, type Cell, cell, listAt, rounded, toNumber } from './columns.js';
+
+/** Rows split by their `color` (one series each, toggled from the legend); one group without it. */
+function colorGroups(input: ChartInput): { groups: Categories; rows: Cell[][][] } {
+  const groups = new Categories();
+  const rows: Cell[][][] = [];
+  const hasColor = input.columns.has('color');
+  for (const row of input.data.rows) {
+    const group = groups.add(hasColor ? input.columns.value(row, 'color') : null);
+    listAt(rows, group).push(row.map(cell));
+  }
+  return { groups, rows };
+}
+
+function seriesName(input: ChartInput, groups: Categories, group: number, fallback: string): string {
+  return input.columns.has('color') ? (groups.labels[group] ?? '') : fallback;
+}
+
+/** Dataset dimensions named by role, shown in tooltips by the table column they come from. */
+function dimensions(input: ChartInput): DatasetComponentOption['dimensions'] {
+  return input.data.columns.map((column) => ({
+    name: column.name,
+    displayName: column.column ?? column.name,
+    ...(column.name === 'x' || column.name === 'y' ? { type: dimensionType(input.columns.axisKind(column.name)) } : {}),
+  }));
+}
+
+export function scatter(input: ChartInput): ChartBody {
+  const { columns, component } = input;
+  const { groups, rows } = colorGroups(input);
+  const dims = dimensions(input);
+  const dataset = rows.map((source) => ({ dimensions: dims, source }));
+  const tooltipRoles = ['x', 'y', 'size'].filter((role) => columns.has(role));
+  const series = dataset.map(
+    (_, index): ScatterSeriesOption => ({
+      type: 'scatter',
+      name: seriesName(input, groups, index, columns.label('y')),
+      datasetIndex: index,
+      encode: { x: 'x', y: 'y', tooltip: tooltipRoles },
+      symbolSize: 6,
+      itemStyle: { opacity: 0.75 },
+      emphasis: { focus: 'series' },
+    }),
+  );
+  const sizes = input.data.rows.map((row) => columns.number(row, 'size')).filter((size) => size !== null);
+  return {
+    dataset,
+    series,
+    x: { name: columns.label('x'), kind: columns.axisKind('x'), log: component.log_x, days: columns.isDate('x') },
+    y: { name: columns.label('y'), kind: columns.axisKind('y'), log: component.log_y, days: columns.isDate('y') },
+    legend: columns.has('color'),
+    trigger: 'item',
+    ...(sizes.length > 0
+      ? {
+          visualMap: {
+            show: false,
+            type: 'continuous' as const,
+            dimension: input.data.columns.findIndex((column) => column.name === 'size'),
+            min: Math.min(...sizes),
+            max: Math.max(...sizes),
+            inRange: { symbolSize: [4, 22] },
+          },
+        }
+      : {}),
+    zoom: true,
+    description: `Scatter plot of ${columns.label('y')} against ${columns.label('x')}, ${plural(input.data.rows.length, 'point')}${groupsSentence(input, groups)}.`,
+  };
+}
+
+function groupsSentence(input: ChartInput, groups: Categories): string {
+  if (!input.columns.has('color')) return '';
+  return ` in ${plural(groups.size, 'group')} by ${input.columns.label('color')} (${groups.labels.join(', ')})`;
+}
+
+/** Lines (and areas) of `agg` of y along x, one per color group. */
+export function line(input: ChartInput, area: boolean): ChartBody {
+  const { columns, component } = input;
+  const xKind = columns.axisKind('x');
+  const { groups, rows } = colorGroups(input);
+  // Text x: the axis lists the categories in the answer's order, and the rows name them.
+  const categories = new Categories();
+  if (xKind === 'category') for (const row of input.data.rows) categories.add(columns.value(row, 'x'));
+  const dims = dimensions(input);
+  const xAt = input.data.columns.findIndex((column) => column.name === 'x');
+  const yAt = input.data.columns.findIndex((column) => column.name === 'y');
+  const dataset = rows.map((groupRows) => ({
+    dimensions: dims,
+    source: groupRows.map((row) =>
+      row.map((value, position) => {
+        if (position === xAt && xKind === 'category') return categories.labels[categories.add(value)] ?? null;
+        return position === yAt ? rounded(value) : value;
+      }),
+    ),
+  }));
+  const yName = aggregateLabel(input);
+  const series = dataset.map(
+    (source, index): LineSeriesOption => ({
+      type: 'line',
+      name: seriesName(input, groups, index, yName),
+      datasetIndex: index,
+      encode: { x: 'x', y: 'y' },
+      showSymbol: source.source.length <= 60,
+      symbolSize: 5,
+      emphasis: { focus: 'series' },
+      ...(area ? { areaStyle: { opacity: 0.25 } } : {}),
+    }),
+  );
+  const kind = area ? 'Area chart' : 'Line chart';
+  return {
+    dataset,
+    series,
+    x: {
+      name: columns.label('x'),
+      kind: xKind,
+      log: component.log_x,
+      days: columns.isDate('x'),
+      ...(xKind === 'category' ? { categories: categories.labels } : {}),
+    },
+    y: { name: yName, kind: 'value', log: component.log_y, fromZero: area },
+    legend: columns.has('color'),
+    trigger: 'axis',
+    zoom: true,
+    description: `${kind} of ${yName} by ${columns.label('x')}, ${plural(input.data.rows.length, 'point')}${groupsSentence(input, groups)}.`,
+  };
+}
+
+/**
+ * Bars of `agg` of y per x category, stacked by color. The dataset is the table the chart shows:
+ * a row per category (the folded ones last, as "Other"), a column per color group.
+ */
+export function bar(input: ChartInput): ChartBody {
+  const { columns, component } = input;
+  const model = barModel(input);
+  const yName = aggregateLabel(input);
+  const hasColor = columns.has('color');
+  const groupNames = hasColor ? model.groups.labels : [yName];
+  const dataset: DatasetComponentOption = {
+    dimensions: [
+      { name: 'x', displayName: columns.label('x'), type: 'ordinal' },
+      ...groupNames.map((name, index) => ({ name: `g${index}`, displayName: name })),
+    ],
+    source: model.categories.labels.map((label, category) => [
+      label,
+      ...groupNames.map((_, group) => model.cells[category]?.[group] ?? null),
+    ]),
+  };
+  const series = groupNames.map(
+    (name, index): BarSeriesOption => ({
+      type: 'bar',
+      name,
+      datasetIndex: 0,
+      encode: { x: 'x', y: `g${index}` },
+      ...(hasColor ? { stack: 'total' } : {}),
+      emphasis: { focus: 'series' },
+    }),
+  );
+  const shown = model.categories.labels.slice(0, 10).join(', ');
+  const more = model.categories.size > 10 ? `, and ${model.categories.size - 10} more` : '';
+  return {
+    dataset: [dataset],
+    series,
+    x: { name: columns.label('x'), kind: 'category', categories: model.categories.labels },
+    y: { name: yName, kind: 'value', log: component.log_y, fromZero: true },
+    legend: hasColor,
+    trigger: 'axis',
+    zoom: false,
+    description: `Bar chart of ${yName} by ${columns.label('x')}: ${plural(model.categories.size, 'category', 'categories')} (${shown}${more})${groupsSentence(input, model.groups)}.`,
+  };
+}
+
+/** A bar chart's categories (x, "Other" included) by color groups, with the value of each cell. */
+export function barModel(input: ChartInput): {
+  categories: Categories;
+  groups: Categories;
+  cells: (number | null)[][];
+} {
+  const { columns } = input;
+  const categories = new Categories();
+  const groups = new Categories();
+  const cells: (number | null)[][] = [];
+  for (const row of input.data.rows) {
+    const category = categories.add(columns.value(row, 'x'), columns.isOther(row));
+    const group = groups.add(columns.has('color') ? columns.value(row, 'color') : null);
+    listAt(cells, category)[group] = rounded(columns.value(row, 'y'));
+  }
+  return { categories, groups, cells };
+}
+
+/** Where a histogram bin's edge sits on its axis (timestamps as milliseconds). */
+function edge(value: unknown): number | null {
+  const number = toNumber(value);
+  if (number !== null) return number;
+  const time = typeof value === 'string' ? Date.parse(value) : Number.NaN;
+  return Number.isNaN(time) ? null : time;
+}
+
+/** Equal-width bins as bars on a value (or time) axis, one bar per bin, stacked by color. */
+export function histogram(input: ChartInput): ChartBody {
+  const { columns, component } = input;
+  const hasColor = columns.has('color');
+  const bins = new Categories();
+  const groups = new Categories();
+  const cells: { low: unknown; high: unknown; counts: number[] }[] = [];
+  for (const row of input.data.rows) {
+    const low = columns.value(row, 'x_low');
+    const bin = bins.add(low);
+    const group = groups.add(hasColor ? columns.value(row, 'color') : null);
+    if (cells[bin] === undefined) cells[bin] = { low, high: columns.value(row, 'x_high'), counts: [] };
+    const counts = cells[bin].counts;
+    counts[group] = (counts[group] ?? 0) + (columns.number(row, 'count') ?? 0);
+  }
+  const groupNames = hasColor ? groups.labels : ['count'];
+  const xName = columns.label('x_low');
+  const source = cells
+    .map((bin): Cell[] => {
+      const low = edge(bin.low);
+      const high = edge(bin.high);
+      const middle = low !== null && high !== null ? (low + high) / 2 : null;
+      return [middle, cell(bin.low), cell(bin.high), ...groupNames.map((_, group) => bin.counts[group] ?? 0)];
+    })
+    .filter((row) => row[0] !== null);
+  const lows = cells.map((bin) => edge(bin.low)).filter((value) => value !== null);
+  const highs = cells.map((bin) => edge(bin.high)).filter((value) => value !== null);
+  const dataset: DatasetComponentOption = {
+    dimensions: [
+      { name: 'x', displayName: xName },
+      { name: 'x_low', displayName: `${xName} from` },
+      { name: 'x_high', displayName: `${xName} to` },
+      ...groupNames.map((name, index) => ({ name: `g${index}`, displayName: name })),
+    ],
+    source,
+  };
+  const series = groupNames.map(
+    (name, index): BarSeriesOption => ({
+      type: 'bar',
+      name,
+      datasetIndex: 0,
+      encode: { x: 'x', y: `g${index}`, tooltip: ['x_low', 'x_high', `g${index}`] },
+      // The bins touch, as a histogram's do.
+      barWidth: '98%',
+      ...(hasColor ? { stack: 'total' } : {}),
+      emphasis: { focus: 'series' },
+    }),
+  );
+  const kind = columns.axisKind('x_low') === 'time' ? 'time' : 'value';
+  return {
+    dataset: [dataset],
+    series,
+    x: {
+      name: xName,
+      kind,
+      log: component.log_x,
+      days: columns.isDate('x_low'),
+      ...(lows.length > 0 ? { min: Math.min(...lows), max: Math.max(...highs) } : {}),
+    },
+    y: { name: 'count', kind: 'value', log: component.log_y, fromZero: true },
+    legend: hasColor,
+    trigger: 'item',
+    zoom: true,
+    description: `Histogram of ${xName} in ${plural(source.length, 'bin')}${groupsSentence(input, groups)}.`,
+  };
+}

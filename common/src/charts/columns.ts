@@ -1,0 +1,166 @@
+import type { FigureColumn, FigureData } from '../dashboard-data.js';
+
+/** How a folded category ("other", beyond a figure's category budget) is written on a chart. */
+export const OTHER_LABEL = 'Other';
+/** How a null category is written (a legend entry or an axis label cannot be empty). */
+export const MISSING_LABEL = '(missing)';
+
+export type AxisKind = 'value' | 'time' | 'category';
+
+/** The roles of a figure's answer (`x`, `y`, `q1`, …) and where each sits in a row. */
+export class FigureColumns {
+  private readonly index: Map<string, number>;
+
+  constructor(readonly data: FigureData) {
+    this.index = new Map(data.columns.map((column, position) => [column.name, position]));
+  }
+
+  has(role: string): boolean {
+    return this.index.has(role);
+  }
+
+  column(role: string): FigureColumn | undefined {
+    const position = this.index.get(role);
+    return position === undefined ? undefined : this.data.columns[position];
+  }
+
+  /** The table column a role shows (axis names, legends), or the role itself when none. */
+  label(role: string): string {
+    return this.column(role)?.column ?? role;
+  }
+
+  /** A row's value in a role (undefined when the answer has no such role). */
+  value(row: readonly unknown[], role: string): unknown {
+    const position = this.index.get(role);
+    return position === undefined ? undefined : row[position];
+  }
+
+  number(row: readonly unknown[], role: string): number | null {
+    return toNumber(this.value(row, role));
+  }
+
+  isOther(row: readonly unknown[]): boolean {
+    return this.value(row, 'other') === true;
+  }
+
+  /** A date column (no time of day): its time axis ticks whole days. */
+  isDate(role: string): boolean {
+    return /^date$/i.test(this.column(role)?.type ?? '');
+  }
+
+  axisKind(role: string): AxisKind {
+    return axisKindOf(this.column(role)?.type ?? 'string');
+  }
+}
+
+const NUMERIC_TYPE = /^(byte|short|integer|int|long|bigint|float|double|decimal.*|tinyint|smallint)$/i;
+const TEMPORAL_TYPE = /^(date|timestamp.*)$/i;
+
+/** The axis a Delta type is drawn on: numbers on a value axis, dates and timestamps on a time axis. */
+export function axisKindOf(deltaType: string): AxisKind {
+  if (NUMERIC_TYPE.test(deltaType)) return 'value';
+  if (TEMPORAL_TYPE.test(deltaType)) return 'time';
+  return 'category';
+}
+
+export function toNumber(value: unknown): number | null {
+  if (typeof value === 'number') return Number.isFinite(value) ? value : null;
+  // DECIMAL and BIGINT values may arrive as strings to keep their precision.
+  if (typeof value === 'string' && value.trim() !== '') {
+    const parsed = Number(value);
+    return Number.isFinite(parsed) ? parsed : null;
+  }
+  return null;
+}
+
+/**
+ * An aggregate as the chart shows it: 6 significant digits. The option holds no formatter
+ * functions (it must stay JSON for exports), so tooltips print the dataset's values as they are.
+ */
+export function rounded(value: unknown): number | null {
+  const number = toNumber(value);
+  if (number === null || Number.isInteger(number)) return number;
+  return Number(number.toPrecision(6));
+}
+
+/** A category as text: axis labels, legend entries and pie slices. */
+export function categoryLabel(value: unknown, other = false): string {
+  if (other) return OTHER_LABEL;
+  if (value === null || value === undefined) return MISSING_LABEL;
+  if (typeof value === 'object') return JSON.stringify(value);
+  return String(value);
+}
+
+/** A category's identity: the raw value (so 1 and "1" stay apart), or the fold. */
+export function categoryKey(value: unknown, other = false): string {
+  return other ? '\u0000other' : JSON.stringify(value ?? null);
+}
+
+/** Distinct categories in order of first appearance, with the raw value each stands for. */
+export class Categories {
+  private readonly byKey = new Map<string, number>();
+  readonly values: unknown[] = [];
+  readonly others: boolean[] = [];
+  readonly labels: string[] = [];
+
+  add(value: unknown, other = false): number {
+    const key = categoryKey(value, other);
+    let position = this.byKey.get(key);
+    if (position === undefined) {
+      position = this.values.length;
+      this.byKey.set(key, position);
+      this.values.push(other ? null : value);
+      this.others.push(other);
+      this.labels.push(uniqueLabel(this.labels, categoryLabel(value, other)));
+    }
+    return position;
+  }
+
+  get size(): number {
+    return this.values.length;
+  }
+}
+
+/** Two categories that print alike (1 and "1") still need two names: ECharts matches by name. */
+function uniqueLabel(taken: readonly string[], label: string): string {
+  if (!taken.includes(label)) return label;
+  let suffix = 2;
+  while (taken.includes(`${label} (${suffix})`)) suffix++;
+  return `${label} (${suffix})`;
+}
+
+/** Numeric categories (binned heatmap axes) in numeric order, text ones as they came. */
+export function sortedCategories(values: readonly unknown[], kind: AxisKind): Categories {
+  const distinct = [...new Map(values.map((value) => [categoryKey(value), value])).values()];
+  if (kind !== 'category') distinct.sort((a, b) => orderOf(a) - orderOf(b));
+  const categories = new Categories();
+  for (const value of distinct) categories.add(value);
+  return categories;
+}
+
+/** Where a number or a date sits on its axis; nulls last. */
+function orderOf(value: unknown): number {
+  const number = toNumber(value);
+  if (number !== null) return number;
+  const time = typeof value === 'string' ? Date.parse(value) : Number.NaN;
+  return Number.isNaN(time) ? Number.POSITIVE_INFINITY : time;
+}
+
+/** A dataset cell: what ECharts reads (numbers, text, null); anything else as its text. */
+export type Cell = string | number | null;
+
+export function cell(value: unknown): Cell {
+  if (value === null || value === undefined) return null;
+  if (typeof value === 'number' || typeof value === 'string') return value;
+  return typeof value === 'object' ? JSON.stringify(value) : String(value);
+}
+
+/** The list at `index` of `lists`, made empty on first use. */
+export function listAt<T>(lists: T[][], index: number): T[] {
+  let list = lists[index];
+  if (list === undefined) {
+    list = [];
+    lists[index] = list;
+  }
+  return list;
+}

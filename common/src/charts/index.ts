@@ -1,0 +1,85 @@
+import type { EChartsOption } from 'echarts';
+import type { ChartType, FigureComponent } from '../dashboard-components.js';
+import type { FigureData } from '../dashboard-data.js';
+import { type ChartBody, type ChartInput, chartInput, plural } from './body.js';
+import { bar, histogram, line, scatter } from './cartesian.js';
+import { box, violin } from './distribution.js';
+import { heatmap, pie } from './heatmap-pie.js';
+import { type ChartTheme, PALETTES } from './palette.js';
+import { axis, brush, dataZoom, grid, type Header, legend, title, tooltip } from './parts.js';
+
+export { MISSING_LABEL, OTHER_LABEL } from './columns.js';
+export { brushedRange, type ChartBrushArea, type ChartClick, clickedCategory, toggleCategory } from './filters.js';
+export { type ChartPalette, type ChartTheme, PALETTES } from './palette.js';
+
+export interface ChartOptions {
+  theme: ChartTheme;
+}
+
+const BUILDERS: Record<ChartType, (input: ChartInput) => ChartBody> = {
+  scatter,
+  line: (input) => line(input, false),
+  area: (input) => line(input, true),
+  bar,
+  histogram,
+  box,
+  violin,
+  heatmap,
+  pie,
+};
+
+/** The line under the title: a sample says how much of the table it shows; no rows say so. */
+function subtitle(data: FigureData): string | undefined {
+  if (data.rows.length === 0) return 'no rows match the filters';
+  if (!data.sampled) return undefined;
+  return `sampled: ${data.rows.length.toLocaleString('en-US')} of ${plural(data.total_rows, 'point')}`;
+}
+
+/**
+ * The complete ECharts option of a figure with its data inlined: the web app draws it and the
+ * export serves it (ARCHITECTURE.md §11), so it is plain JSON — no functions; tooltips and labels
+ * use ECharts' template strings.
+ */
+export function chartOption(component: FigureComponent, data: FigureData, options: ChartOptions): EChartsOption {
+  const palette = PALETTES[options.theme];
+  const body = BUILDERS[component.chart](chartInput(component, data, palette));
+  const header: Header = { title: component.title ?? '', subtitle: subtitle(data), legend: body.legend };
+  const option: EChartsOption = {
+    backgroundColor: 'transparent',
+    color: palette.series,
+    textStyle: { color: palette.text },
+    title: title(header, palette),
+    legend: legend(header, palette),
+    tooltip: tooltip(body.trigger, palette),
+    aria: { enabled: true, label: { description: describe(component, data, body) } },
+    dataset: body.dataset,
+    series: body.series,
+  };
+  if (body.x && body.y) {
+    option.grid = grid(header, body.zoom || body.visualMap !== undefined);
+    const x = axis(body.x, palette, 'x');
+    option.xAxis = body.extraX ? [x, axis(body.extraX, palette, 'x')] : x;
+    option.yAxis = axis(body.y, palette, 'y');
+  }
+  if (body.visualMap) option.visualMap = body.visualMap;
+  if (body.zoom) {
+    option.dataZoom = dataZoom(palette);
+    option.brush = brush(palette);
+    // ECharts adds brush buttons to a toolbox; the web app turns the brush on itself (FigureView).
+    option.toolbox = { show: false };
+  }
+  return option;
+}
+
+function describe(component: FigureComponent, data: FigureData, body: ChartBody): string {
+  const note = subtitle(data);
+  return [component.title, body.description, note && `${note[0]?.toUpperCase()}${note.slice(1)}.`]
+    .filter(Boolean)
+    .join('. ')
+    .replace('..', '.');
+}
+
+/** A figure's accessible description (the chart's `aria` label), for the element that draws it. */
+export function chartDescription(component: FigureComponent, data: FigureData): string {
+  return describe(component, data, BUILDERS[component.chart](chartInput(component, data, PALETTES.light)));
+}

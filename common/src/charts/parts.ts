@@ -1,0 +1,161 @@
+import type {
+  BrushComponentOption,
+  DataZoomComponentOption,
+  GridComponentOption,
+  LegendComponentOption,
+  TitleComponentOption,
+  TooltipComponentOption,
+  XAXisComponentOption,
+  YAXisComponentOption,
+} from 'echarts';
+import type { AxisKind } from './columns.js';
+import type { ChartPalette } from './palette.js';
+
+/** An x or y axis (the two share every field this module sets). */
+export type AxisOption = XAXisComponentOption & YAXisComponentOption;
+
+export interface AxisSpec {
+  /** The table column it shows: the axis name. */
+  name: string;
+  kind: AxisKind;
+  log?: boolean;
+  /** A category axis's labels, in order. */
+  categories?: string[];
+  /** A value axis that starts at 0 (bars and areas measure from it). */
+  fromZero?: boolean;
+  min?: number;
+  max?: number;
+  show?: boolean;
+  /** A time axis of dates: no ticks between days. */
+  days?: boolean;
+}
+
+export function axis(spec: AxisSpec, palette: ChartPalette, position: 'x' | 'y'): AxisOption {
+  const type = spec.kind === 'value' && spec.log ? 'log' : spec.kind;
+  return {
+    type,
+    name: spec.name,
+    nameLocation: 'middle',
+    nameGap: position === 'x' ? 28 : 44,
+    nameTextStyle: { color: palette.dimmed },
+    ...(spec.categories ? { data: spec.categories } : {}),
+    // Values need not start at 0 (body masses, years) unless the marks measure from it.
+    ...(type === 'value' ? { scale: !spec.fromZero } : {}),
+    ...(spec.min !== undefined ? { min: spec.min } : {}),
+    ...(spec.max !== undefined ? { max: spec.max } : {}),
+    ...(spec.show === false ? { show: false } : {}),
+    ...(spec.days ? { minInterval: 86_400_000 } : {}),
+    // On the plot's edge, not where the other axis crosses 0 (violins centre a group on 0).
+    axisLine: { show: true, onZero: false, lineStyle: { color: palette.axisLine } },
+    axisTick: { lineStyle: { color: palette.axisLine } },
+    axisLabel: { color: palette.dimmed, hideOverlap: true },
+    splitLine: { show: type !== 'category', lineStyle: { color: palette.splitLine } },
+  } as AxisOption;
+}
+
+/** Room above the plot: the title, the "sampled" line and the legend, stacked. */
+export interface Header {
+  title: string;
+  subtitle?: string;
+  legend: boolean;
+}
+
+const TITLE_HEIGHT = 28;
+const SUBTITLE_HEIGHT = 18;
+const LEGEND_HEIGHT = 26;
+
+export function headerHeight(header: Header): number {
+  return (
+    (header.title ? TITLE_HEIGHT : 4) + (header.subtitle ? SUBTITLE_HEIGHT : 0) + (header.legend ? LEGEND_HEIGHT : 0)
+  );
+}
+
+export function title(header: Header, palette: ChartPalette): TitleComponentOption {
+  return {
+    text: header.title,
+    ...(header.subtitle ? { subtext: header.subtitle } : {}),
+    left: 0,
+    top: 4,
+    padding: 0,
+    itemGap: 4,
+    textStyle: { color: palette.text, fontSize: 14, fontWeight: 'bold', lineHeight: 20 },
+    subtextStyle: { color: palette.dimmed, fontSize: 12, lineHeight: 16 },
+  };
+}
+
+export function legend(header: Header, palette: ChartPalette): LegendComponentOption {
+  return {
+    show: header.legend,
+    type: 'scroll',
+    left: 0,
+    top: headerHeight(header) - LEGEND_HEIGHT + 2,
+    textStyle: { color: palette.text },
+    pageTextStyle: { color: palette.dimmed },
+    pageIconColor: palette.text,
+    pageIconInactiveColor: palette.axisLine,
+    inactiveColor: palette.axisLine,
+  };
+}
+
+export function grid(header: Header, slider: boolean): GridComponentOption {
+  return {
+    left: 8,
+    right: 24,
+    top: headerHeight(header) + 12,
+    bottom: slider ? 44 : 8,
+    // Labels and axis names inside the cell, however long the numbers.
+    outerBoundsMode: 'same',
+    outerBoundsContain: 'all',
+  };
+}
+
+export function tooltip(trigger: 'item' | 'axis', palette: ChartPalette): TooltipComponentOption {
+  return {
+    trigger,
+    confine: true,
+    backgroundColor: palette.tooltipBackground,
+    borderColor: palette.axisLine,
+    textStyle: { color: palette.text },
+    ...(trigger === 'axis' ? { axisPointer: { type: 'shadow' } } : {}),
+  };
+}
+
+/**
+ * Zoom along x: a slider under the plot, and the wheel with Shift (a bare wheel scrolls the
+ * dashboard; a drag brushes, see `brush`).
+ */
+export function dataZoom(palette: ChartPalette): DataZoomComponentOption[] {
+  return [
+    {
+      type: 'inside',
+      xAxisIndex: 0,
+      filterMode: 'none',
+      zoomOnMouseWheel: 'shift',
+      moveOnMouseWheel: false,
+      moveOnMouseMove: false,
+    },
+    {
+      type: 'slider',
+      xAxisIndex: 0,
+      filterMode: 'none',
+      height: 18,
+      bottom: 6,
+      borderColor: palette.axisLine,
+      textStyle: { color: palette.dimmed },
+    },
+  ];
+}
+
+/** A range of x, one at a time: the figure's cross-filter (`brushFilterValue`). */
+export function brush(palette: ChartPalette): BrushComponentOption {
+  return {
+    xAxisIndex: 0,
+    brushType: 'lineX',
+    brushMode: 'single',
+    throttleType: 'debounce',
+    throttleDelay: 300,
+    brushStyle: { borderWidth: 1, color: 'rgba(76, 110, 245, 0.15)', borderColor: palette.series[9] },
+    outOfBrush: { colorAlpha: 0.3 },
+    toolbox: ['lineX', 'clear'],
+  };
+}
