@@ -16,11 +16,11 @@ export async function cardData(
   card: CardComponent,
   narrowing: Narrowing,
 ): Promise<CardData> {
-  const column = card.column === undefined ? null : columnOf(source, card.column, 'column');
   if (source.snapshot === null) {
     const empty = card.agg === 'count' || card.agg === 'count_distinct' ? 0 : null;
     return { value: empty, unfiltered_value: empty };
   }
+  const column = card.column === undefined ? null : columnOf(source, card.column, 'column');
   const statement = new Statement();
   return withNarrowedRows(reader, source, narrowing, statement, async ({ connection, from, conditions }) => {
     const all = aggSql(card.agg, column);

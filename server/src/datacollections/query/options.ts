@@ -20,10 +20,10 @@ export async function interactiveData(
   component: InteractiveComponent,
   narrowing: Narrowing,
 ): Promise<OptionsData | RangeData> {
-  const column = columnOf(source, component.column, 'column');
-  const output = outputOf(column.kind);
   const ranged = component.widget === 'range' || component.widget === 'date_range';
   if (source.snapshot === null) return ranged ? { min: null, max: null } : { options: [], truncated: false };
+  const column = columnOf(source, component.column, 'column');
+  const output = outputOf(column.kind);
   if (ranged) {
     return reader.withRows(source, async (connection, from) => {
       const [row = {}] = await connection.query(
