@@ -46,6 +46,7 @@ const DEFAULT_ROWS = 12_000_000;
 const DEFAULT_CHANGES = 300;
 const DEFAULT_BROWSER_CHANGES = 50;
 const WARM_REQUESTS = 5;
+const PROGRESS_EVERY = 25;
 const BROWSER_WARMUPS = 3;
 const UPLOAD_MAX = 4 * 1024 ** 3;
 const GIB = 1024 ** 3;
@@ -194,6 +195,7 @@ async function measureServer(
     figures.allMs.push(timing.ms);
     figures.statements.push(statements.length);
     figures.baselineMs.push(await replay(statements));
+    if ((index + 1) % PROGRESS_EVERY === 0) out(`  ${index + 1} done, ${figures.failures.length} failed`);
   }
   return figures;
 }
