@@ -12,8 +12,9 @@
  * - `dashboard-target.js generate <scratch dir> <parquet> <rows>` writes the benchmark's table
  *   (dashboard-data.ts) and reports `{type: 'generated', seconds, bytes}`.
  * - `dashboard-target.js baseline <scratch dir>` reports ready, then answers each
- *   `{type: 'replay', statements}` with `{type: 'replayed', ms}`: DuckDB alone running those
- *   statements back to back (each connection's in order, one connection after the other).
+ *   `{type: 'replay', statements}` with `{type: 'replayed', ms, each}`: DuckDB alone running those
+ *   statements back to back (each connection's in order, one connection after the other), and
+ *   each statement's own time.
  */
 import { stat } from 'node:fs/promises';
 import type { TargetMessage } from '../lib/child-target.js';
@@ -36,7 +37,7 @@ export type DashboardTargetMessage =
   | TargetMessage
   | { type: 'statements'; statements: RecordedStatement[] }
   | { type: 'generated'; seconds: number; bytes: number }
-  | { type: 'replayed'; ms: number };
+  | { type: 'replayed'; ms: number; each: number[] };
 
 type Connection = Record<Method, (sql: string, params?: SqlValue[]) => Promise<unknown>> & { close(): void };
 interface Engine {
@@ -135,15 +136,19 @@ async function baseline(scratchDir: string): Promise<void> {
     // One replay at a time, in the order asked.
     queue = queue.then(async () => {
       try {
+        const each = statements.map(() => 0);
         const started = performance.now();
         for (const number of new Set(statements.map((statement) => statement.connection))) {
           await engine.withConnection(async (connection) => {
-            for (const statement of statements) {
-              if (statement.connection === number) await connection[statement.method](statement.sql, statement.params);
+            for (const [index, statement] of statements.entries()) {
+              if (statement.connection !== number) continue;
+              const begun = performance.now();
+              await connection[statement.method](statement.sql, statement.params);
+              each[index] = performance.now() - begun;
             }
           });
         }
-        send({ type: 'replayed', ms: performance.now() - started });
+        send({ type: 'replayed', ms: performance.now() - started, each });
       } catch (error) {
         send({ type: 'failed', message: error instanceof Error ? (error.stack ?? error.message) : String(error) });
       }

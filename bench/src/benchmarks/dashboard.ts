@@ -145,7 +145,18 @@ interface ServerFigures {
   allMs: number[];
   baselineMs: number[];
   statements: number[];
+  /** DuckDB alone's milliseconds per kind of statement (its first words), over all changes. */
+  byStatement: Map<string, number>;
   failures: string[];
+}
+
+/** A statement's kind: its first words, spaces collapsed and file lists cut (the filters come later). */
+function statementKind(sql: string): string {
+  return sql
+    .replace(/\s+/g, ' ')
+    .replace(/read_parquet\(\[[^\]]*\]/g, 'read_parquet([…]')
+    .trim()
+    .slice(0, 110);
 }
 
 async function measureServer(
@@ -163,6 +174,10 @@ async function measureServer(
   const replay = async (statements: RecordedStatement[]): Promise<number> => {
     const answer = await baseline.ask({ type: 'replay', statements });
     if (answer.type !== 'replayed') throw new Error(`baseline: unexpected ${answer.type}`);
+    statements.forEach((statement, index) => {
+      const kind = statementKind(statement.sql);
+      figures.byStatement.set(kind, (figures.byStatement.get(kind) ?? 0) + (answer.each[index] ?? 0));
+    });
     return answer.ms;
   };
   const cold = await client.json([]);
@@ -180,6 +195,7 @@ async function measureServer(
     allMs: [],
     baselineMs: [],
     statements: [],
+    byStatement: new Map(),
     failures: [],
   };
   out(`${changes.length} filter changes, each then DuckDB alone on its statements ...`);
@@ -339,6 +355,11 @@ function report(
       `statements per change (median): ${median(figures.statements)}`,
   );
   for (const failure of figures.failures.slice(0, 5)) out(`  ${failure}`);
+  const total = [...figures.byStatement.values()].reduce((sum, ms) => sum + ms, 0);
+  out("where DuckDB alone's time went (statement kinds, share of its total):");
+  for (const [kind, ms] of [...figures.byStatement].sort((a, b) => b[1] - a[1]).slice(0, 8)) {
+    out(`  ${fixed((100 * ms) / total, 0).padStart(3)}%  ${kind}`);
+  }
   if (run.withBrowser)
     out(`browser: first paint of every component ${fixed(run.browserFirstMs, 0)} ms after navigation`);
   out(`server peak resident memory: ${run.peakBytes === null ? '?' : `${fixed(run.peakBytes / MIB, 0)} MiB`}`);
