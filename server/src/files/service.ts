@@ -30,7 +30,7 @@ export interface Upload {
 export class FilesService {
   constructor(
     private readonly database: Database,
-    private readonly config: Config,
+    private readonly config: Pick<Config, 'uploadMaxBytes'> & { ingestion: Pick<Config['ingestion'], 'allowedRoots'> },
     private readonly storage: ObjectStorage,
     private readonly workflows: WorkflowsService,
     private readonly dataCollections: DataCollectionsService,

@@ -10,7 +10,11 @@ import type { Actor } from '../policy/actor.js';
  * public route does no harm) and at most once per request. In single-user mode every request is
  * the one admin and any token is ignored.
  */
-export function createAuthenticator(config: Config, sessions: SessionService, singleUserId: string | null) {
+export function createAuthenticator(
+  config: { auth: Pick<Config['auth'], 'mode'> },
+  sessions: Pick<SessionService, 'authenticate'>,
+  singleUserId: string | null,
+) {
   const resolved = new WeakMap<FastifyRequest, Promise<Actor>>();
   // The user row read while authenticating, so a route that shows it need not read it again.
   const rows = new WeakMap<FastifyRequest, UserRow>();

@@ -31,7 +31,10 @@ function isLoopback(name: string): boolean {
  *   an attacker re-pointed at this server (DNS rebinding) would otherwise reach it as same-origin.
  *   `/health` stays open to probes that address the server by IP.
  */
-export function installRequestOriginChecks(app: FastifyInstance, config: Config): void {
+export function installRequestOriginChecks(
+  app: FastifyInstance,
+  config: Pick<Config, 'publicUrl' | 'allowedHosts'>,
+): void {
   const publicUrl = new URL(config.publicUrl);
   const allowedHosts = config.allowedHosts === null ? null : new Set([publicUrl.host, ...config.allowedHosts]);
 

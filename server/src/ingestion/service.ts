@@ -16,16 +16,11 @@ import { authorize, can } from '../policy/policy.js';
 import { asSharedResource } from '../projects/repository.js';
 import type { ProjectsService } from '../projects/service.js';
 import { type DataLocationGuard, locationsAt } from '../workflows/location-guard.js';
+import { type CollectionResult, presentRun, type Step } from './presenters.js';
 import { endOrphanedRuns, endRunsOfEndedJobs } from './run-ends.js';
 import { scanWorkflow } from './scanner.js';
 
-type Step = IngestionRun['steps'][number];
-type CollectionResult = IngestionRun['data_collections'][number];
 export type Trigger = IngestionRunsTable['trigger'];
-
-/** Absolute paths in a text, for callers who may not see the server's folders. */
-const PATHS = /(?:\/[^\s/:;,'"()]+)+\/?/g;
-const hidePaths = (text: string | null) => (text === null ? null : text.replace(PATHS, '<path>'));
 
 export interface TriggerAnswer {
   job_id: string | null;
@@ -43,7 +38,10 @@ export interface TriggerAnswer {
 export class IngestionService {
   constructor(
     private readonly database: Database,
-    private readonly config: Config,
+    private readonly config: {
+      ingestion: Pick<Config['ingestion'], 'allowedRoots' | 'browserTrigger'>;
+      jobs: Pick<Config['jobs'], 'enabled'>;
+    },
     private readonly projects: ProjectsService,
     private readonly upserts: UpsertService,
     private readonly jobs: JobQueue,
@@ -372,30 +370,4 @@ export class IngestionService {
       .executeTakeFirstOrThrow();
     return presentRun(row, canEdit);
   }
-}
-
-/** An ingestion run as the API shows it; without paths or host for callers who cannot edit. */
-export function presentRun(row: IngestionRunsTable, canEdit: boolean): IngestionRun {
-  const scrub = (text: string | null) => (canEdit ? text : hidePaths(text));
-  const steps = (JSON.parse(row.steps) as Step[]).map((step) => ({ ...step, detail: scrub(step.detail) }));
-  const collections = (JSON.parse(row.data_collections) as CollectionResult[]).map((result) => ({
-    ...result,
-    error: scrub(result.error),
-  }));
-  const error = row.error === null ? null : (JSON.parse(row.error) as { code: string; message: string });
-  return {
-    run_id: row.id,
-    project_id: row.project_id,
-    job_id: row.job_id,
-    status: row.status,
-    trigger: row.trigger,
-    triggered_by: row.triggered_by,
-    started_at: row.started_at,
-    finished_at: row.finished_at,
-    overwrite: row.overwrite === 1,
-    steps,
-    data_collections: collections,
-    error: error === null ? null : { ...error, message: scrub(error.message) ?? '' },
-    ...(canEdit ? { source_paths: JSON.parse(row.source_paths) as string[], host: row.host } : {}),
-  };
 }

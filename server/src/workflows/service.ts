@@ -37,7 +37,7 @@ export function workflowColumns(input: Pick<WorkflowInput, 'engine' | 'data_loca
 export class WorkflowsService {
   constructor(
     private readonly database: Database,
-    private readonly config: Config,
+    private readonly config: { ingestion: Pick<Config['ingestion'], 'allowedRoots'> },
     private readonly projects: ProjectsService,
     private readonly purger: StoragePurger,
     readonly locations: DataLocationGuard,
