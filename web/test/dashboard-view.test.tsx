@@ -3,7 +3,7 @@ import { MantineProvider } from '@mantine/core';
 import { cleanup, render, screen } from '@testing-library/react';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { Markdown, parseBlocks, safeHref } from '../src/components/Markdown.js';
-import { placeComponents } from '../src/pages/DashboardPage.js';
+import { placeComponents } from '../src/dashboard/layout.js';
 import { installMantineShims } from './support/jsdom.js';
 
 beforeAll(installMantineShims);

@@ -1,6 +1,7 @@
 import { type Problem, problemSchema, type SessionAnswer, sessionAnswerSchema } from '@service/common';
 import type { z } from 'zod';
 import type { EarlyAnswers } from './early-answers.js';
+import { NDJSON, readJsonLines } from './json-lines.js';
 import { API_BASE, type ApiGet, apiHeaders, apiUrl, type QueryParams, SESSION_STORAGE_KEY } from './wire.js';
 
 export { API_BASE };
@@ -99,6 +100,8 @@ export interface RequestOptions {
   signal?: AbortSignal;
   /** Send the bearer token (default true). */
   auth?: boolean;
+  /** The answer's media type asked for, instead of JSON (`Accept`). */
+  accept?: string;
 }
 
 export interface ApiClientOptions {
@@ -150,7 +153,35 @@ export class ApiClient {
     await this.send(path, options);
   }
 
+  /**
+   * Calls a route that can stream its answer as JSON lines (`application/x-ndjson`), handing each
+   * line to `onValue` as soon as it arrives; an answer in plain JSON is handed over whole, once.
+   * Resolves when the answer has ended; throws `ApiError` on any failure.
+   */
+  async stream(path: string, options: RequestOptions, onValue: (value: unknown) => void): Promise<void> {
+    const response = await this.respond(path, { ...options, accept: options.accept ?? NDJSON });
+    const type = response.headers.get('content-type') ?? '';
+    if (!response.ok || !type.includes('ndjson') || response.body === null) {
+      onValue(await ApiClient.readAnswer(response));
+      return;
+    }
+    try {
+      await readJsonLines(response.body, onValue);
+    } catch (error) {
+      if (options.signal?.aborted || error instanceof ApiError) throw error;
+      if (error instanceof SyntaxError) {
+        throw new ApiError(0, 'unexpected_answer', `The server's answer to ${path} had a line that is not JSON.`);
+      }
+      throw new ApiError(0, 'network_error', 'The answer was cut off. Check your connection and try again.');
+    }
+  }
+
   private async send(path: string, options: RequestOptions): Promise<unknown> {
+    return ApiClient.readAnswer(await this.respond(path, options));
+  }
+
+  /** The response to the request, after refreshing the session once if the access token had expired. */
+  private async respond(path: string, options: RequestOptions): Promise<Response> {
     const useAuth = options.auth ?? true;
     const sentToken = useAuth ? (this.tokens.get()?.access_token ?? null) : null;
     let response = await this.fetchOnce(path, options, sentToken);
@@ -159,7 +190,7 @@ export class ApiClient {
         response = await this.fetchOnce(path, options, this.tokens.get()?.access_token ?? null);
       }
     }
-    return ApiClient.readAnswer(response);
+    return response;
   }
 
   private async fetchOnce(path: string, options: RequestOptions, token: string | null): Promise<Response> {
@@ -171,7 +202,10 @@ export class ApiClient {
       if (early !== null) return await abortable(early, options.signal);
       return await this.fetchImpl(url, {
         method,
-        headers: apiHeaders(token, options.json !== undefined),
+        headers: {
+          ...apiHeaders(token, options.json !== undefined),
+          ...(options.accept === undefined ? {} : { accept: `${options.accept}, application/problem+json` }),
+        },
         body: options.json === undefined ? undefined : JSON.stringify(options.json),
         signal: options.signal,
       });

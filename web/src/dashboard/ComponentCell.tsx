@@ -1,0 +1,164 @@
+import { Alert, Card, Group, Loader, Text, Title } from '@mantine/core';
+import {
+  type AsOf,
+  type ComponentData,
+  componentErrorSchema,
+  type DashboardComponent,
+  type DashboardFilter,
+  type DashboardFilterValue,
+  type LayoutItem,
+  previewAnswerSchema,
+} from '@service/common';
+import type { CSSProperties, ReactNode } from 'react';
+import { errorMessage } from '../api/client.js';
+import { Markdown } from '../components/Markdown.js';
+import { componentLabel } from './chips.js';
+import type { HistoryMode } from './filter-state.js';
+import { InteractiveView } from './InteractiveView.js';
+import { CardStandIn, FigureStandIn } from './pending-views.js';
+import { TableView } from './TableView.js';
+
+export interface CellData {
+  /** The component's latest data (possibly for the previous filters while `waiting`). */
+  data: ComponentData | undefined;
+  waiting: boolean;
+  /** The dashboard's data request failed as a whole. */
+  error: unknown;
+}
+
+export interface CellFilters {
+  filters: readonly DashboardFilter[];
+  asOf: AsOf | null;
+  /** The key of the filters being shown (`data-drawn-key` once this cell has drawn them). */
+  viewKey: string;
+  onFilter: (componentId: string, value: DashboardFilterValue | null, mode?: HistoryMode) => void;
+}
+
+function cellState(component: DashboardComponent, cell: CellData): 'loading' | 'ready' | 'error' {
+  if (component.type === 'text') return 'ready';
+  if (cell.error !== null) return 'error';
+  if (cell.data !== undefined && componentErrorSchema.safeParse(cell.data).success) return 'error';
+  return cell.waiting ? 'loading' : 'ready';
+}
+
+function CellBody({
+  dashboardId,
+  component,
+  cell,
+  view,
+}: {
+  dashboardId: string;
+  component: DashboardComponent;
+  cell: CellData;
+  view: CellFilters;
+}): ReactNode {
+  if (component.type === 'text') {
+    return (
+      <div style={{ overflow: 'auto' }}>
+        <Markdown text={component.markdown} />
+      </div>
+    );
+  }
+  const label = componentLabel(component);
+  if (cell.error !== null) {
+    return (
+      <Alert color="red" role="alert" title={`Could not load ${label}`}>
+        {errorMessage(cell.error)}
+      </Alert>
+    );
+  }
+  const { data } = cell;
+  if (data === undefined) {
+    return cell.waiting ? <Loader size="sm" aria-label={`Loading ${label}`} /> : <Text c="dimmed">No data yet.</Text>;
+  }
+  const failed = componentErrorSchema.safeParse(data);
+  if (failed.success) {
+    const { message, field } = failed.data.error;
+    return (
+      <Alert color="red" role="alert" title={`Could not load ${label}`}>
+        {field === null ? message : `${message} (${field})`}
+      </Alert>
+    );
+  }
+  const filterValue = view.filters.find((filter) => filter.component_id === component.component_id)?.value;
+  const onFilter = (value: DashboardFilterValue | null, mode?: HistoryMode) =>
+    view.onFilter(component.component_id, value, mode);
+  switch (component.type) {
+    case 'table': {
+      const page = previewAnswerSchema.safeParse(data);
+      if (!page.success) return <Text c="dimmed">No data yet.</Text>;
+      return (
+        <TableView
+          dashboardId={dashboardId}
+          component={component}
+          firstPage={page.data}
+          filters={view.filters}
+          asOf={view.asOf}
+          updating={cell.waiting}
+        />
+      );
+    }
+    case 'interactive':
+      return <InteractiveView component={component} data={data} value={filterValue} onFilter={onFilter} />;
+    case 'figure':
+      return <FigureStandIn component={component} data={data} />;
+    case 'card':
+      return <CardStandIn component={component} data={data} />;
+  }
+}
+
+/** One component in its place on the grid: its title, then its content, loader or error. */
+export function ComponentCell({
+  dashboardId,
+  component,
+  item,
+  cell,
+  view,
+}: {
+  dashboardId: string;
+  component: DashboardComponent;
+  item: LayoutItem;
+  cell: CellData;
+  view: CellFilters;
+}) {
+  const style = {
+    '--dashboard-x': item.x + 1,
+    '--dashboard-y': item.y + 1,
+    '--dashboard-w': item.w,
+    '--dashboard-h': item.h,
+  } as CSSProperties;
+  const state = cellState(component, cell);
+  const label = component.title || (component.type === 'text' ? 'Text' : componentLabel(component));
+  const titled =
+    component.title && (component.type === 'table' || component.type === 'figure' || component.type === 'card');
+  // Tables show their own "Updating" next to their row count.
+  const updating = cell.waiting && cell.data !== undefined && component.type !== 'table';
+  return (
+    <Card
+      withBorder
+      radius="md"
+      className="dashboard-cell"
+      style={style}
+      component="section"
+      aria-label={label}
+      aria-busy={state === 'loading'}
+      data-component-id={component.component_id}
+      data-state={state}
+      data-drawn-key={state === 'loading' ? undefined : view.viewKey}
+    >
+      {(titled || updating) && (
+        <Group justify="space-between" wrap="nowrap" mb="xs">
+          {titled ? (
+            <Title order={2} size="h4">
+              {component.title}
+            </Title>
+          ) : (
+            <span />
+          )}
+          {updating && <Loader size="xs" aria-label={`Updating ${label}`} />}
+        </Group>
+      )}
+      <CellBody dashboardId={dashboardId} component={component} cell={cell} view={view} />
+    </Card>
+  );
+}

@@ -1,0 +1,109 @@
+import { Alert, Group, Loader, Pagination, Stack, Text } from '@mantine/core';
+import {
+  type AsOf,
+  type DashboardFilter,
+  type PreviewAnswer,
+  previewAnswerSchema,
+  type SortKey,
+  type TableComponent,
+} from '@service/common';
+import { keepPreviousData, useQuery } from '@tanstack/react-query';
+import { useState } from 'react';
+import { errorMessage } from '../api/client.js';
+import { useApi } from '../auth/session.js';
+import { RowsTable } from '../components/RowsTable.js';
+import { formatSort, nextSort } from '../explorer/sort.js';
+import { formatCount } from '../format/number.js';
+
+/**
+ * A table component's rows. Its first page in its own order comes with the rest of the dashboard's
+ * data (`POST /data`); other pages and orders from the rows route, under the same filters and
+ * version. New filters or another version start again at the first page.
+ */
+export function TableView({
+  dashboardId,
+  component,
+  firstPage,
+  filters,
+  asOf,
+  updating,
+}: {
+  dashboardId: string;
+  component: TableComponent;
+  firstPage: PreviewAnswer;
+  filters: readonly DashboardFilter[];
+  asOf: AsOf | null;
+  /** The dashboard's data for new filters is on its way. */
+  updating: boolean;
+}) {
+  const api = useApi();
+  const filtersParam = filters.length === 0 ? undefined : JSON.stringify(filters);
+  const asOfParam = asOf === null ? undefined : typeof asOf === 'string' ? asOf : JSON.stringify(asOf);
+  const [page, setPage] = useState(1);
+  // null: the component's own default order.
+  const [sort, setSort] = useState<SortKey[] | null>(null);
+  const view = `${filtersParam} ${asOfParam}`;
+  const [shownFor, setShownFor] = useState(view);
+  if (shownFor !== view) {
+    setShownFor(view);
+    setPage(1);
+  }
+  const pageSize = component.page_size;
+  const ownFirstPage = page === 1 && sort === null;
+  const rows = useQuery({
+    queryKey: ['dashboard-rows', dashboardId, component.component_id, page, sort, filtersParam, asOfParam],
+    queryFn: ({ signal }) =>
+      api.request(`/dashboards/${dashboardId}/components/${component.component_id}/rows`, previewAnswerSchema, {
+        query: {
+          limit: pageSize,
+          skip: (page - 1) * pageSize,
+          // An empty list asks for the component's default order too.
+          sort: formatSort(sort ?? []) ?? undefined,
+          filters: filtersParam,
+          as_of: asOfParam,
+        },
+        signal,
+      }),
+    placeholderData: keepPreviousData,
+    enabled: !ownFirstPage,
+  });
+  const label = component.title || 'Table';
+  const answer = ownFirstPage ? firstPage : rows.data;
+  if (!ownFirstPage && rows.isError) {
+    return (
+      <Alert color="red" role="alert" title={`Could not load ${label}`}>
+        {errorMessage(rows.error)}
+      </Alert>
+    );
+  }
+  if (answer === undefined) return <Loader size="sm" aria-label={`Loading ${label}`} />;
+  if (answer.columns.length === 0) return <Text c="dimmed">No data yet.</Text>;
+  const pages = Math.max(1, Math.ceil(answer.total / pageSize));
+  const shownSort = sort ?? component.sort;
+  return (
+    <Stack gap="xs" style={{ minHeight: 0, flex: 1 }}>
+      <Group justify="space-between">
+        <Text size="sm" c="dimmed">
+          {formatCount(answer.total)} rows
+        </Text>
+        {(updating || (!ownFirstPage && rows.isFetching)) && <Loader size="xs" aria-label={`Updating ${label}`} />}
+      </Group>
+      <div style={{ minHeight: 0, flex: 1, overflow: 'auto' }}>
+        <RowsTable
+          answer={answer}
+          label={label}
+          sort={shownSort[0] ?? null}
+          onSort={(column) => {
+            // Ascending, descending, then back to the component's default order.
+            const next = nextSort(sort ?? [], column, false);
+            setSort(next.length === 0 ? null : next);
+            setPage(1);
+          }}
+        />
+      </div>
+      {pages > 1 && (
+        <Pagination size="sm" total={pages} value={page} onChange={setPage} aria-label={`${label} pages`} />
+      )}
+    </Stack>
+  );
+}

@@ -1,0 +1,133 @@
+import {
+  type AsOf,
+  asOfSchema,
+  type DashboardComponent,
+  type DashboardFilter,
+  type DashboardFilterValue,
+  dashboardFilterSchema,
+  filterValueProblem,
+} from '@service/common';
+import { useSearchParams } from 'react-router';
+
+/**
+ * What a dashboard shows, kept in the address bar so a reload or a shared link opens the same
+ * view: `?filters=<JSON list of {component_id, value}>` and `?as_of=<ISO timestamp, or JSON
+ * {collection: version}>`.
+ */
+export interface DashboardView {
+  filters: DashboardFilter[];
+  /** null: every collection's latest version (live). */
+  asOf: AsOf | null;
+}
+
+/**
+ * The value as a filter, or null when it filters nothing (an empty list, an open range, an empty
+ * search): such a filter is left out rather than sent.
+ */
+export function effectiveValue(value: DashboardFilterValue | null): DashboardFilterValue | null {
+  if (value === null) return null;
+  if (typeof value === 'string') return value.trim() === '' ? null : value;
+  if (Array.isArray(value)) {
+    if (value.length === 0) return null;
+    return value.length === 2 && value[0] === null && value[1] === null ? null : value;
+  }
+  return value;
+}
+
+function parseJson(text: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * The filters of `?filters=` that still fit the dashboard: an entry naming a component that no
+ * longer exists, or whose value has the wrong shape for it, is dropped (the rest still apply),
+ * as is a second entry for the same component.
+ */
+export function readFilters(text: string | null, components: readonly DashboardComponent[]): DashboardFilter[] {
+  if (text === null) return [];
+  const list = parseJson(text);
+  if (!Array.isArray(list)) return [];
+  const byId = new Map(components.map((component) => [component.component_id, component]));
+  const filters: DashboardFilter[] = [];
+  for (const entry of list) {
+    const parsed = dashboardFilterSchema.safeParse(entry);
+    if (!parsed.success) continue;
+    const { component_id, value } = parsed.data;
+    const component = byId.get(component_id);
+    if (component === undefined || filterValueProblem(component, value) !== null) continue;
+    if (effectiveValue(value) === null || filters.some((filter) => filter.component_id === component_id)) continue;
+    filters.push({ component_id, value });
+  }
+  return filters;
+}
+
+/** `?as_of=`: an ISO timestamp, or a JSON object of versions by collection; anything else reads live. */
+export function readAsOf(text: string | null): AsOf | null {
+  if (text === null || text === '') return null;
+  const parsed = asOfSchema.safeParse(text.startsWith('{') ? parseJson(text) : text);
+  return parsed.success ? parsed.data : null;
+}
+
+export function readDashboardView(params: URLSearchParams, components: readonly DashboardComponent[]): DashboardView {
+  return { filters: readFilters(params.get('filters'), components), asOf: readAsOf(params.get('as_of')) };
+}
+
+/** `params` with the view written into it; the other parameters are kept. */
+export function writeDashboardView(params: URLSearchParams, view: DashboardView): URLSearchParams {
+  const next = new URLSearchParams(params);
+  if (view.filters.length === 0) next.delete('filters');
+  else next.set('filters', JSON.stringify(view.filters));
+  if (view.asOf === null) next.delete('as_of');
+  else next.set('as_of', typeof view.asOf === 'string' ? view.asOf : JSON.stringify(view.asOf));
+  return next;
+}
+
+/** `filters` with the component's filter set to `value` (in its place, or last), or removed when null or empty. */
+export function withFilter(
+  filters: readonly DashboardFilter[],
+  componentId: string,
+  value: DashboardFilterValue | null,
+): DashboardFilter[] {
+  const effective = effectiveValue(value);
+  const index = filters.findIndex((filter) => filter.component_id === componentId);
+  if (effective === null) return filters.filter((filter) => filter.component_id !== componentId);
+  const next = [...filters];
+  if (index === -1) next.push({ component_id: componentId, value: effective });
+  else next[index] = { component_id: componentId, value: effective };
+  return next;
+}
+
+/**
+ * How a change enters the browser's history: `push` for a committed choice (a click, a released
+ * slider, a chosen option), so Back undoes it; `replace` for the steps on the way there.
+ */
+export type HistoryMode = 'push' | 'replace';
+
+export interface DashboardViewActions {
+  setFilter(componentId: string, value: DashboardFilterValue | null, mode?: HistoryMode): void;
+  clearFilters(): void;
+  setAsOf(asOf: AsOf | null): void;
+}
+
+/** The dashboard's view from the address bar, and the changes that write it back. */
+export function useDashboardView(components: readonly DashboardComponent[]): [DashboardView, DashboardViewActions] {
+  const [params, setParams] = useSearchParams();
+  // From the address as it stands when the change is made: two changes in one event both count.
+  const change = (update: (view: DashboardView) => DashboardView, mode: HistoryMode = 'push') =>
+    setParams((current) => writeDashboardView(current, update(readDashboardView(current, components))), {
+      replace: mode === 'replace',
+    });
+  return [
+    readDashboardView(params, components),
+    {
+      setFilter: (componentId, value, mode) =>
+        change((view) => ({ ...view, filters: withFilter(view.filters, componentId, value) }), mode),
+      clearFilters: () => change((view) => ({ ...view, filters: [] })),
+      setAsOf: (asOf) => change((view) => ({ ...view, asOf })),
+    },
+  ];
+}

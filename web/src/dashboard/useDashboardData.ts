@@ -1,0 +1,118 @@
+import {
+  type AsOf,
+  type ComponentData,
+  type DashboardDataRequestInput,
+  type DashboardFilter,
+  dashboardDataAnswerSchema,
+  dashboardDataLineSchema,
+} from '@service/common';
+import { useEffect, useReducer } from 'react';
+import { ApiError } from '../api/client.js';
+import { useApi } from '../auth/session.js';
+
+type Versions = Record<string, number | null>;
+
+export interface DashboardData {
+  /**
+   * Each component's latest data: from the current request once its line has arrived, until then
+   * from the previous one, so a filter change redraws components in place instead of blanking them.
+   */
+  components: ReadonlyMap<string, ComponentData>;
+  /** Components whose data for the current filters is still on its way. */
+  waiting: ReadonlySet<string>;
+  /** The table version read per collection, by the current request once it said so. */
+  version: Versions | null;
+  /** The current request failed as a whole (its components keep nothing of an earlier answer). */
+  error: unknown;
+}
+
+type Action =
+  | { type: 'start'; ids: readonly string[] }
+  | { type: 'version'; version: Versions }
+  | { type: 'component'; id: string; data: ComponentData }
+  | { type: 'done' }
+  | { type: 'failed'; error: unknown };
+
+export const EMPTY_DATA: DashboardData = { components: new Map(), waiting: new Set(), version: null, error: null };
+
+export function dataReducer(state: DashboardData, action: Action): DashboardData {
+  switch (action.type) {
+    case 'start':
+      return { ...state, waiting: new Set(action.ids), error: null };
+    case 'version':
+      return { ...state, version: action.version };
+    case 'component': {
+      const components = new Map(state.components).set(action.id, action.data);
+      const waiting = new Set(state.waiting);
+      waiting.delete(action.id);
+      return { ...state, components, waiting };
+    }
+    case 'done':
+      return { ...state, waiting: new Set() };
+    case 'failed':
+      return { ...state, components: new Map(), waiting: new Set(), error: action.error };
+  }
+}
+
+/** The actions one value of the data route's answer stands for: an NDJSON line, or the whole JSON answer. */
+export function actionsOfAnswer(value: unknown): Action[] {
+  // The whole answer first: its `version` alone would pass for the first line.
+  const whole = dashboardDataAnswerSchema.safeParse(value);
+  if (whole.success) {
+    return [
+      { type: 'version', version: whole.data.version },
+      ...Object.entries(whole.data.components).map(([id, data]): Action => ({ type: 'component', id, data })),
+    ];
+  }
+  const line = dashboardDataLineSchema.safeParse(value);
+  if (line.success) {
+    return 'component_id' in line.data
+      ? [{ type: 'component', id: line.data.component_id, data: line.data.data }]
+      : [{ type: 'version', version: line.data.version }];
+  }
+  throw new ApiError(0, 'unexpected_answer', "The server's answer to the dashboard's data had an unexpected shape.");
+}
+
+/**
+ * Every data component's data for the filters and `as_of`, from `POST /dashboards/{id}/data` in
+ * one request, streamed (NDJSON) so each component is drawn as soon as its line arrives. A change
+ * of filters aborts the request still running and starts the next.
+ */
+export function useDashboardData(
+  dashboardId: string,
+  componentIds: readonly string[],
+  filters: readonly DashboardFilter[],
+  asOf: AsOf | null,
+): DashboardData {
+  const api = useApi();
+  const [state, dispatch] = useReducer(dataReducer, EMPTY_DATA);
+  const body: DashboardDataRequestInput = { filters: [...filters], ...(asOf === null ? {} : { as_of: asOf }) };
+  // The effect runs again when what is asked changes, not when the same thing is rebuilt.
+  const request = JSON.stringify(body);
+  const ids = componentIds.join('\n');
+  useEffect(() => {
+    const wanted = ids === '' ? [] : ids.split('\n');
+    if (wanted.length === 0) return;
+    const controller = new AbortController();
+    dispatch({ type: 'start', ids: wanted });
+    api
+      .stream(
+        `/dashboards/${dashboardId}/data`,
+        { method: 'POST', json: JSON.parse(request), signal: controller.signal },
+        (value) => {
+          if (controller.signal.aborted) return;
+          for (const action of actionsOfAnswer(value)) dispatch(action);
+        },
+      )
+      .then(
+        () => {
+          if (!controller.signal.aborted) dispatch({ type: 'done' });
+        },
+        (error: unknown) => {
+          if (!controller.signal.aborted) dispatch({ type: 'failed', error });
+        },
+      );
+    return () => controller.abort();
+  }, [api, dashboardId, ids, request]);
+  return state;
+}
