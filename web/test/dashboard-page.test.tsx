@@ -4,6 +4,7 @@ import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { Route, Routes, useLocation } from 'react-router';
 import { describe, expect, it } from 'vitest';
 import { ApiClient, TokenStore } from '../src/api/client.js';
+import { describeAsOf, versionChoices } from '../src/dashboard/VersionPicker.js';
 import { DashboardPage } from '../src/pages/DashboardPage.js';
 import { capabilitiesFor } from './support/fixtures.js';
 import { json, renderWithProviders } from './support/render-with-api.js';
@@ -78,6 +79,23 @@ const PAGE = {
   skip: 0,
 };
 
+const VERSIONS = {
+  collections: [
+    {
+      data_collection_id: 'dc1',
+      name: 'penguins',
+      versions: [1, 0].map((version) => ({
+        version,
+        timestamp: `2026-11-2${version + 1}T10:00:00.000Z`,
+        operation: 'WRITE',
+        rows: 3,
+        files_added: 1,
+        files_removed: 0,
+      })),
+    },
+  ],
+};
+
 /** One answer of the data route in the making: the test writes its lines when it wants them to arrive. */
 class Stream {
   private controller!: ReadableStreamDefaultController<Uint8Array>;
@@ -119,7 +137,7 @@ function renderDashboard(search: string) {
     const path = url.pathname.replace('/service/api/v1', '');
     if (path === '/auth/me') return json({});
     if (path === '/dashboards/d1') return json(DASHBOARD);
-    if (path === '/dashboards/d1/versions') return json({ collections: [] });
+    if (path === '/dashboards/d1/versions') return json(VERSIONS);
     if (path === '/dashboards/d1/data') {
       expect(new Headers(init?.headers).get('accept')).toContain('application/x-ndjson');
       const stream = new Stream(JSON.parse(String(init?.body)));
@@ -221,5 +239,29 @@ describe('the dashboard page', () => {
     fireEvent.click(screen.getByRole('button', { name: 'Remove filter Name: “bis”' }));
     await waitFor(() => expect(location()).toBe('?filters=[{"component_id":"male","value":true}]'));
     expect((screen.getByRole('searchbox', { name: 'Name' }) as HTMLInputElement).value).toBe('');
+  });
+});
+
+describe('time travel', () => {
+  it('lists the commits newest first, and reads versions by collection from a shared link', () => {
+    expect(versionChoices(VERSIONS).map((choice) => choice.value)).toEqual([
+      '2026-11-22T10:00:00.000Z',
+      '2026-11-21T10:00:00.000Z',
+    ]);
+    expect(versionChoices(VERSIONS)[1]?.label).toMatch(/ · penguins v0 \(write\)$/);
+    expect(describeAsOf({ dc1: 0, other: 2 }, VERSIONS)).toBe('penguins v0, other v2');
+  });
+
+  it('asks for the data as of the address bar, says so, and goes back to live', async () => {
+    const streams = renderDashboard('?as_of=2026-11-21T10:00:00.000Z&filters=%5B%5D');
+    await waitFor(() => expect(streams).toHaveLength(1));
+    expect(streams[0]?.body).toEqual({ filters: [], as_of: '2026-11-21T10:00:00.000Z' });
+    const banner = screen.getByRole('status', { name: 'Time travel' });
+    expect(banner.textContent).toMatch(/Viewing the data as of 2026-11-2\d \d\d:\d\d/);
+    fireEvent.click(within(banner).getByRole('button', { name: 'Back to live' }));
+    await waitFor(() => expect(streams).toHaveLength(2));
+    expect(streams[1]?.body).toEqual({ filters: [] });
+    expect(location()).toBe('');
+    expect(screen.queryByRole('status', { name: 'Time travel' })).toBeNull();
   });
 });
