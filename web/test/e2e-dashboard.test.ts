@@ -206,13 +206,14 @@ describeBrowser('dashboards in a real browser', () => {
       await page.goto(`${server.url}/projects/${project.projectId}`);
       await page.getByRole('alert').getByText('Project not found').waitFor();
 
-      // A table whose data collection is gone says so in its cell; the rest of the dashboard stays.
+      // A table whose data collection is gone says so in its cell (a component-level error of
+      // POST /data); the rest of the dashboard stays.
       await call(server, 'DELETE', `/datacollections/${project.collectionId}`, { token });
       await page.goto(`${server.url}/dashboards/${dashboard.body.dashboard_id}`);
       await page.getByRole('alert').getByText('Could not load Rows').waitFor();
       await page
         .getByRole('alert')
-        .getByText(/data collection was not found/)
+        .getByText(/data collection no longer exists/)
         .waitFor();
       await page.getByText('Read').locator('strong', { hasText: 'this' }).waitFor();
       await context.close();
