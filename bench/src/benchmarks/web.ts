@@ -27,8 +27,6 @@ import { cp, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { cpus, tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { gzipSync } from 'node:zlib';
-import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { childReport, startTarget } from '../lib/child-target.js';
 import { wholeFromEnv } from '../lib/env.js';
 import { endedChildrenCpuSeconds, processCpuSeconds } from '../lib/machine.js';
@@ -41,6 +39,16 @@ import { generateCsv } from './ingest-data.js';
 import { closeConnections, requestJson, uploadFile } from './ingest-http.js';
 import type { FirstPageReport } from './ingest-target.js';
 import { startBaseline } from './preview.js';
+import {
+  initialScripts,
+  type Measured,
+  measureBrowser,
+  STATIC_HTML,
+  STATIC_PAGE,
+  scriptSize,
+  WARM_PREVIEWS,
+  WARMUPS,
+} from './web-browser.js';
 
 const API_PREFIX = '/service/api/v1';
 const TARGET_SCRIPT = fileURLToPath(new URL('./ingest-target.js', import.meta.url));
@@ -49,7 +57,6 @@ const CHROMIUM = process.env.BENCH_CHROMIUM ?? process.env.SERVICE_TEST_CHROMIUM
 
 const DEFAULT_ROWS = 10_000_000;
 const DEFAULT_RUNS = 7;
-const WARMUPS = 1;
 const UPLOAD_MAX = 1024 ** 3;
 const MIB = 1024 ** 2;
 
@@ -59,255 +66,11 @@ const TARGET_INITIAL_JS_KB = 300;
 /** The warm preview request may take at most this multiple of DuckDB's own time. */
 const TARGET_PREVIEW_RATIO = 2;
 
-const STATIC_PAGE = 'bench-static.html';
-/** A page of about the project page's text, no script: the best LCP this server can give. */
-const STATIC_HTML = `<!doctype html>
-<html lang="en"><head><meta charset="utf-8"><title>Static page</title>
-<meta name="viewport" content="width=device-width, initial-scale=1"></head>
-<body style="font-family: sans-serif; margin: 2rem">
-<h1 style="font-size: 34px">web benchmark</h1>
-<p>The same server, the same folder: a static page with a heading and a few lines of text, as the
-baseline for the project page's Largest Contentful Paint.</p>
-</body></html>
-`;
-
 // The lower middle value for an even count, as the figures in docs/performance.md were taken.
 const median = (values: number[]) => percentile(values, 0.5);
 const fixed = (value: number, digits: number) => value.toFixed(digits);
 const grouped = (value: number) => value.toLocaleString('en-US').replaceAll(',', ' ');
 const kb = (bytes: number) => bytes / 1000;
-
-/**
- * Gzipped size of each script `index.html` loads up front: the entry module and its preloads, then
- * any script written into the page itself (the web app's boot script).
- */
-async function initialScripts(dist: string): Promise<{ file: string; bytes: number; gzip: number }[]> {
-  const html = await readFile(join(dist, 'index.html'), 'utf8');
-  const paths = [
-    ...html.matchAll(/<script[^>]*type="module"[^>]*src="([^"]+)"/g),
-    ...html.matchAll(/<link[^>]*rel="modulepreload"[^>]*href="([^"]+)"/g),
-  ].map((match) => match[1] ?? '');
-  if (paths.length === 0) throw new Error(`${dist}/index.html loads no module script`);
-  const inline = [...html.matchAll(/<script(?![^>]*\ssrc=)[^>]*>([\s\S]*?)<\/script>/g)]
-    .map((match) => Buffer.from(match[1] ?? ''))
-    .filter((code) => code.length > 0)
-    .map((code) => ({ file: '(inline)', bytes: code.length, gzip: gzipSync(code, { level: 9 }).length }));
-  return [...(await Promise.all(paths.map((path) => scriptSize(dist, path)))), ...inline];
-}
-
-async function scriptSize(dist: string, path: string): Promise<{ file: string; bytes: number; gzip: number }> {
-  const content = await readFile(join(dist, path.replace(/^\//, '')));
-  return { file: path, bytes: content.length, gzip: gzipSync(content, { level: 9 }).length };
-}
-
-// Scripts run in the page, kept as text: this package is compiled without the DOM's types.
-const READ_LCP = `new Promise((resolve) => {
-  setTimeout(() => resolve(null), 3000);
-  new PerformanceObserver((list) => {
-    const entries = list.getEntries();
-    const last = entries[entries.length - 1];
-    const element = last && last.element
-      ? last.element.tagName.toLowerCase() + ' "' + (last.element.textContent || '').trim().slice(0, 30) + '"'
-      : '?';
-    resolve(last ? { ms: last.startTime, element } : null);
-  }).observe({ type: 'largest-contentful-paint', buffered: true });
-})`;
-/** Records when the preview's first row enters the DOM (performance.now(), from navigation start). */
-const FIRST_ROW = 'table[aria-label^="Preview of"] tbody tr';
-const WATCH_FIRST_ROWS = `(() => {
-  const selector = '${FIRST_ROW}';
-  const observer = new MutationObserver(() => {
-    if (window.__firstRows === undefined && document.querySelector(selector)) window.__firstRows = performance.now();
-  });
-  document.addEventListener('DOMContentLoaded', () => observer.observe(document.body, { childList: true, subtree: true }));
-})()`;
-/**
- * The preview request of the page as the browser saw it, in parts: waiting in the browser (for a
- * connection: HTTP/1.1 allows 6 per host, shared with the scripts and the other GETs), the
- * server's answer (request sent to first byte) and the rest of the body.
- */
-const PREVIEW_REQUEST_MS = `(() => {
-  const entry = performance.getEntriesByType('resource').find((e) => e.name.includes('/preview?'));
-  return entry ? {
-    total: entry.responseEnd - entry.startTime,
-    queued: entry.requestStart - entry.startTime,
-    server: entry.responseStart - entry.requestStart,
-    body: entry.responseEnd - entry.responseStart,
-  } : null;
-})()`;
-/**
- * The same preview request sent again from the loaded page (its URL, the session's bearer token):
- * the warm request as the browser sends it, with nothing else in flight. Answers its duration.
- */
-const WARM_PREVIEWS = 5;
-const WARM_PREVIEW_MS = `(async () => {
-  const url = performance.getEntriesByType('resource').find((e) => e.name.includes('/preview?')).name;
-  const token = JSON.parse(sessionStorage.getItem('service.session')).access_token;
-  const started = performance.now();
-  const answer = await fetch(url, { headers: { authorization: 'Bearer ' + token } });
-  await answer.text();
-  if (!answer.ok) throw new Error('preview: HTTP ' + answer.status);
-  return performance.now() - started;
-})()`;
-const SCRIPTS_LOADED = `performance.getEntriesByType('resource').map((e) => new URL(e.name).pathname).filter((p) => p.endsWith('.js'))`;
-/** Bytes the page's scripts took on the wire (as the server sent them: compressed), headers included. */
-const SCRIPT_TRANSFER_BYTES = `performance.getEntriesByType('resource').filter((e) => new URL(e.name).pathname.endsWith('.js')).reduce((sum, e) => sum + e.transferSize, 0)`;
-/** The collection's entry in its workflow card. */
-const COLLECTION_BUTTON = 'li button[aria-pressed]';
-const CLICK_COLLECTION = `(() => {
-  window.__clickedAt = performance.now();
-  document.querySelector('${COLLECTION_BUTTON}').click();
-})()`;
-
-/**
- * Waits until the preview's first row is in the DOM, then answers when it came
- * (`performance.now()`, as WATCH_FIRST_ROWS noted it). Through a selector, not `waitForFunction`:
- * the pages' Content-Security-Policy forbids the eval that a predicate given as text needs.
- */
-async function waitForFirstRows(page: Page): Promise<number> {
-  await page.waitForSelector(FIRST_ROW, { state: 'attached', timeout: 60_000 });
-  const at: unknown = await page.evaluate('window.__firstRows');
-  if (typeof at !== 'number') throw new Error('the first row is in the page, but its time was not noted');
-  return at;
-}
-
-interface Measured {
-  staticLcp: number[];
-  projectLcp: number[];
-  lcpElement: string;
-  deepLinkRows: number[];
-  /** The same deep link opened a second and a third time in the same browser context: the scripts come from its cache. */
-  secondVisitRows: number[];
-  thirdVisitRows: number[];
-  clickRows: number[];
-  previewRequest: number[];
-  previewQueued: number[];
-  previewServer: number[];
-  previewBody: number[];
-  /** The warm request sent again from the loaded page, `WARM_PREVIEWS` per run. */
-  warmPreview: number[];
-  /** DuckDB alone running the preview's statements, taking turns with `warmPreview`. */
-  warmBaseline: number[];
-  loadedScripts: string[];
-  scriptTransferBytes: number;
-}
-
-async function measureBrowser(
-  browser: Browser,
-  url: string,
-  session: Record<string, unknown>,
-  projectId: string,
-  collectionId: string,
-  runs: number,
-  /** Runs the preview's two statements in DuckDB alone once more; answers the milliseconds. */
-  baseline: () => Promise<number>,
-): Promise<Measured> {
-  const stored = JSON.stringify({
-    access_token: session.access_token,
-    refresh_token: session.refresh_token,
-    user: session.user,
-  });
-  const fresh = async (signedIn: boolean): Promise<BrowserContext> => {
-    const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
-    if (signedIn) await context.addInitScript(`sessionStorage.setItem('service.session', ${JSON.stringify(stored)})`);
-    await context.addInitScript(WATCH_FIRST_ROWS);
-    return context;
-  };
-  const measured: Measured = {
-    staticLcp: [],
-    projectLcp: [],
-    lcpElement: '?',
-    deepLinkRows: [],
-    secondVisitRows: [],
-    thirdVisitRows: [],
-    clickRows: [],
-    previewRequest: [],
-    previewQueued: [],
-    previewServer: [],
-    previewBody: [],
-    warmPreview: [],
-    warmBaseline: [],
-    loadedScripts: [],
-    scriptTransferBytes: 0,
-  };
-  for (let run = 0; run < WARMUPS + runs; run++) {
-    const keep = run >= WARMUPS;
-    // Baseline: the static page.
-    let context = await fresh(false);
-    let page = await context.newPage();
-    await page.goto(`${url}/${STATIC_PAGE}`, { waitUntil: 'load' });
-    const staticLcp = (await page.evaluate(READ_LCP)) as { ms: number } | null;
-    if (staticLcp === null) throw new Error('the static page reported no LCP');
-    await context.close();
-
-    // The project page, then a click on the collection.
-    context = await fresh(true);
-    page = await context.newPage();
-    await page.goto(`${url}/projects/${projectId}`, { waitUntil: 'networkidle' });
-    const projectLcp = (await page.evaluate(READ_LCP)) as { ms: number; element: string } | null;
-    if (projectLcp === null) throw new Error('the project page reported no LCP');
-    await page.waitForSelector(COLLECTION_BUTTON);
-    await page.evaluate(CLICK_COLLECTION);
-    const clickRows = (await waitForFirstRows(page)) - ((await page.evaluate('window.__clickedAt')) as number);
-    await context.close();
-
-    // A deep link to the collection: the whole app loads, then the preview.
-    context = await fresh(true);
-    page = await context.newPage();
-    const deepLink = `${url}/projects/${projectId}?dc=${collectionId}`;
-    await page.goto(deepLink);
-    const deepLinkRows = await waitForFirstRows(page);
-    const previewRequest = (await page.evaluate(PREVIEW_REQUEST_MS)) as {
-      total: number;
-      queued: number;
-      server: number;
-      body: number;
-    } | null;
-    if (previewRequest === null) throw new Error('the deep link made no preview request');
-    // Taking turns with DuckDB alone (which one goes first alternates), so that a busy moment of
-    // the machine hits both.
-    const warmPreview: number[] = [];
-    const warmBaseline: number[] = [];
-    for (let turn = 0; turn < WARM_PREVIEWS; turn++) {
-      if (turn % 2 === 1) warmBaseline.push(await baseline());
-      warmPreview.push((await page.evaluate(WARM_PREVIEW_MS)) as number);
-      if (turn % 2 === 0) warmBaseline.push(await baseline());
-    }
-    const loadedScripts = (await page.evaluate(SCRIPTS_LOADED)) as string[];
-    const scriptTransferBytes = (await page.evaluate(SCRIPT_TRANSFER_BYTES)) as number;
-    await page.close();
-
-    // A returning visitor: the same deep link in new tabs of the same context, whose cache holds the
-    // scripts. Chromium may also keep V8's compiled code of a script from its second run on, for the
-    // third.
-    const repeatRows: number[] = [];
-    for (let visit = 2; visit <= 3; visit++) {
-      page = await context.newPage();
-      await page.goto(deepLink);
-      repeatRows.push(await waitForFirstRows(page));
-      await page.close();
-    }
-    await context.close();
-
-    if (!keep) continue;
-    measured.staticLcp.push(staticLcp.ms);
-    measured.projectLcp.push(projectLcp.ms);
-    measured.lcpElement = projectLcp.element;
-    measured.clickRows.push(clickRows);
-    measured.deepLinkRows.push(deepLinkRows);
-    measured.secondVisitRows.push(repeatRows[0] ?? Number.NaN);
-    measured.thirdVisitRows.push(repeatRows[1] ?? Number.NaN);
-    measured.previewRequest.push(previewRequest.total);
-    measured.previewQueued.push(previewRequest.queued);
-    measured.previewServer.push(previewRequest.server);
-    measured.previewBody.push(previewRequest.body);
-    measured.warmPreview.push(...warmPreview);
-    measured.warmBaseline.push(...warmBaseline);
-    measured.loadedScripts = loadedScripts;
-    measured.scriptTransferBytes = scriptTransferBytes;
-  }
-  return measured;
-}
 
 export async function run(args: string[]): Promise<void> {
   if (args.length > 0) throw new UsageError(`takes no arguments (got "${args.join(' ')}")`);
