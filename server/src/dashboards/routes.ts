@@ -6,6 +6,7 @@ import {
   dashboardListSchema,
   dashboardPermissionsRequestSchema,
   dashboardSchema,
+  dashboardVersionsSchema,
   idParamsSchema,
   previewAnswerSchema,
   problemSchema,
@@ -114,6 +115,21 @@ export function dashboardsRoutes(
         await dashboards.delete(await actorOf(request), request.params.id);
         return reply.code(204).send(null);
       },
+    );
+
+    app.get(
+      '/dashboards/:id/versions',
+      {
+        schema: {
+          ...common,
+          summary: 'The commits of every collection the dashboard reads, newest first (readers of the dashboard)',
+          description:
+            'At most 100 per collection. Pick one per collection (or a time) for `as_of` of `POST /dashboards/{id}/data`.',
+          params: idParamsSchema,
+          response: { 200: dashboardVersionsSchema, ...errors },
+        },
+      },
+      async (request) => dashboards.versions(await actorOf(request), request.params.id),
     );
 
     app.get(

@@ -3,6 +3,7 @@ import type {
   CreateDashboardRequest,
   Dashboard,
   DashboardComponent,
+  DashboardVersions,
   LayoutItem,
   PreviewAnswer,
   SharingRequest,
@@ -26,6 +27,7 @@ import {
 import { asSharedResource as projectResource } from '../projects/repository.js';
 import type { ProjectsService } from '../projects/service.js';
 import { asSharedResource, presentMembers, resolveMembers } from '../sharing/members.js';
+import { dashboardVersions } from './data/versions.js';
 import { type DashboardRecord, DashboardsRepository } from './repository.js';
 
 interface Access {
@@ -209,6 +211,12 @@ export class DashboardsService {
       sort: query.sort ?? component.sort,
       ...(component.columns === undefined ? {} : { columns: component.columns }),
     });
+  }
+
+  /** The commits of every collection the dashboard reads, for its readers (the version picker). */
+  async versions(actor: Actor, dashboardId: string): Promise<DashboardVersions> {
+    const { record } = await this.access(actor, dashboardId, 'resource.read');
+    return dashboardVersions(this.database.db, this.queries, record.row.project_id, componentsOf(record));
   }
 
   /**

@@ -140,6 +140,11 @@ export class DataCollectionQueries {
     return tableVersions(this.deps.tableOf(id), this.deps.storage, page);
   }
 
+  /** The commits of a collection's table the caller was authorized for elsewhere (a dashboard). */
+  componentVersions(id: string, page: { limit: number; skip: number }) {
+    return tableVersions(this.deps.tableOf(id), this.deps.storage, page);
+  }
+
   /** Checks read access and loads the snapshot (null while there is no table). */
   private async open(actor: Actor, id: string, version: number | undefined): Promise<Source> {
     const { row } = await this.deps.dataCollections.access(actor, id, 'resource.read');

@@ -402,6 +402,10 @@ const rows: Record<string, Row> = {
     request: async (w) => ({ path: `/dashboards/${(await w.freshFixture()).dashboardId}` }),
     expected: onProject(204, editors),
   },
+  'GET /service/api/v1/dashboards/{id}/versions': {
+    request: async (w) => ({ path: `/dashboards/${w.p.dashboardId}/versions` }),
+    expected: reading,
+  },
   'GET /service/api/v1/dashboards/{id}/components/{component_id}/rows': {
     request: async (w) => ({ path: `/dashboards/${w.p.dashboardId}/components/table/rows?limit=5&sort=sample:desc` }),
     expected: reading,
