@@ -12,6 +12,7 @@ import { SessionService } from './auth/session-service.js';
 import { loadSigningKey } from './auth/signing-keys.js';
 import { TemporaryUsers } from './auth/temporary-users.js';
 import type { Config } from './config/config.js';
+import { AnswerCache } from './dashboards/data/cache.js';
 import { DashboardDataService } from './dashboards/data/service.js';
 import { DashboardsService } from './dashboards/service.js';
 import { DataCollectionQueries } from './datacollections/queries.js';
@@ -74,6 +75,8 @@ export interface AppContext {
   dashboards: DashboardsService;
   /** Dashboard components' data (`POST /dashboards/{id}/data`). */
   dashboardData: DashboardDataService;
+  /** Dashboard components' answers, keyed by table versions (hits and misses on /metrics). */
+  dashboardAnswers: AnswerCache;
   /** Read-only queries over data collections' tables (collection routes and dashboards). */
   queries: DataCollectionQueries;
   /** Deletes the storage of deleted rows. */
@@ -176,6 +179,7 @@ export async function createContext(config: Config): Promise<AppContext> {
       tableOf,
       snapshots,
     });
+    const dashboardAnswers = new AnswerCache();
     const dashboards = new DashboardsService(database, projects, queries);
     return {
       config,
@@ -213,7 +217,15 @@ export async function createContext(config: Config): Promise<AppContext> {
       jobHandlers,
       ingestion,
       dashboards,
-      dashboardData: new DashboardDataService(dashboards, queries),
+      dashboardData: new DashboardDataService(dashboards, queries, {
+        database,
+        duckdb: openedDuckdb,
+        tableOf,
+        snapshots,
+        storage: delta.storage,
+        answers: dashboardAnswers,
+      }),
+      dashboardAnswers,
       queries,
       async close() {
         await invalidations?.close();

@@ -29,7 +29,7 @@ import { filesRoutes } from '../files/routes.js';
 import { healthRoutes } from '../health/routes.js';
 import { ingestionRoutes } from '../ingestion/routes.js';
 import { requireInternalKey } from '../internal/key.js';
-import { installMetrics } from '../internal/metrics.js';
+import { installMetrics, type MetricSources } from '../internal/metrics.js';
 import { internalRoutes } from '../internal/routes.js';
 import { jobsRoutes } from '../jobs/routes.js';
 import { definitionRoutes } from '../projects/definition-routes.js';
@@ -107,7 +107,8 @@ export type AppDeps = {
   Parameters<typeof dashboardsRoutes>[0] &
   Parameters<typeof dashboardDataRoutes>[0] &
   Parameters<typeof jobsRoutes>[0] &
-  Parameters<typeof internalRoutes>[0];
+  Parameters<typeof internalRoutes>[0] &
+  MetricSources;
 
 const defaultWebRoot = fileURLToPath(new URL('../../../web/dist', import.meta.url));
 
@@ -203,7 +204,7 @@ export async function buildApp(context: AppDeps, options: AppOptions = {}): Prom
   const internalKey = config.auth.internalKey;
   if (internalKey !== null) {
     // Counting costs every request a hook; without the key nobody could read the counts.
-    const metrics = installMetrics(app);
+    const metrics = installMetrics(app, context);
     app.get(
       '/metrics',
       { onRequest: requireInternalKey(internalKey), schema: { hide: true } },

@@ -2,8 +2,13 @@ import type { FastifyInstance, onResponseHookHandler } from 'fastify';
 import { Counter, collectDefaultMetrics, Histogram, Registry } from 'prom-client';
 import { passwordVerifications } from '../auth/passwords.js';
 
-/** Prometheus metrics of one process: runtime defaults plus HTTP traffic by route. */
-export function installMetrics(app: FastifyInstance): Registry {
+/** Counters kept by parts of the process, read when metrics are scraped. */
+export interface MetricSources {
+  dashboardAnswers: { stats(): { hits: number; misses: number } };
+}
+
+/** Prometheus metrics of one process: runtime defaults, HTTP traffic by route, cache use. */
+export function installMetrics(app: FastifyInstance, sources: MetricSources): Registry {
   const registry = new Registry();
   collectDefaultMetrics({ register: registry });
   const requests = new Counter({
@@ -29,6 +34,18 @@ export function installMetrics(app: FastifyInstance): Registry {
       const counts = passwordVerifications();
       this.labels('stored').inc(counts.stored);
       this.labels('decoy').inc(counts.decoy);
+    },
+  });
+  new Counter({
+    name: 'dashboard_answer_cache_total',
+    help: "Dashboard components' answers asked of the answer cache, by result (hit: served as cached or shared with a running computation)",
+    labelNames: ['result'] as const,
+    registers: [registry],
+    collect() {
+      this.reset();
+      const stats = sources.dashboardAnswers.stats();
+      this.labels('hit').inc(stats.hits);
+      this.labels('miss').inc(stats.misses);
     },
   });
   // Each route gets its own hook holding its labelled children: prom-client hashes a labels

@@ -30,13 +30,16 @@ export async function versionsAsOf(
   asOf: AsOf | undefined,
   collections: readonly string[],
   path: string,
+  /** The collections a map may name (the dashboard's); `collections` by default. */
+  known: readonly string[] = collections,
 ): Promise<ReadVersions> {
   const versions: ReadVersions = new Map(collections.map((id) => [id, undefined]));
   if (asOf === undefined) return versions;
   if (typeof asOf !== 'string') {
+    const named = new Set(known);
     for (const [id, version] of Object.entries(asOf)) {
-      if (!versions.has(id)) throw invalid(`${path}.${id}`, 'the dashboard reads no data collection with this id');
-      versions.set(id, version);
+      if (!named.has(id)) throw invalid(`${path}.${id}`, 'the dashboard reads no data collection with this id');
+      if (versions.has(id)) versions.set(id, version);
     }
     return versions;
   }

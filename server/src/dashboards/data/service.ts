@@ -5,16 +5,20 @@ import type {
   DashboardDataRequest,
   DashboardFilter,
 } from '@service/common';
-import { filterValueProblem } from '@service/common';
 import type { DataCollectionQueries, DataComponent, TableSnapshot } from '../../datacollections/queries.js';
 import { componentError } from '../../datacollections/query/components.js';
-import { everyRow, type Narrowing } from '../../datacollections/query/narrowing.js';
+import type { Database } from '../../db/database.js';
 import type { DataCollectionsTable } from '../../db/tables.js';
+import type { DuckDB } from '../../engine/duckdb.js';
 import { DomainError, type FieldProblem } from '../../errors.js';
 import type { Actor } from '../../policy/actor.js';
 import type { DashboardRecord } from '../repository.js';
 import { componentsOf, type DashboardsService } from '../service.js';
+import { type AsOfDeps, type ReadVersions, versionsAsOf } from './as-of.js';
+import type { AnswerCache } from './cache.js';
 import { inCompletionOrder } from './concurrency.js';
+import { projectJoins } from './joins.js';
+import { FilterPlan } from './narrowing.js';
 
 /** Components computed at once: DuckDB already spreads each over its threads. */
 const CONCURRENT_COMPONENTS = 3;
@@ -27,6 +31,8 @@ export interface DataPlan {
   filters: readonly DashboardFilter[];
   /** The snapshot read per data collection, all components of one collection seeing the same one. */
   sources: ReadonlyMap<string, TableSnapshot>;
+  /** How the filters narrow each component. */
+  narrowings: FilterPlan;
 }
 
 /** One component's answer, or the domain failure that stopped it. */
@@ -43,6 +49,13 @@ export interface PreparedData {
   components(): AsyncGenerator<ComponentResult>;
 }
 
+/** What filters, time travel and the answer cache use. */
+export interface DashboardDataDeps extends AsOfDeps {
+  database: Pick<Database, 'db'>;
+  duckdb: Pick<DuckDB, 'withConnection'>;
+  answers: AnswerCache;
+}
+
 /** Failures a component could not recover from, for the caller's log (the answer says only that it failed). */
 export type FailureReport = (componentId: string, error: unknown) => void;
 
@@ -55,6 +68,7 @@ export class DashboardDataService {
   constructor(
     private readonly dashboards: Pick<DashboardsService, 'access' | 'repository'>,
     private readonly queries: Pick<DataCollectionQueries, 'snapshotOf' | 'componentData'>,
+    private readonly deps: DashboardDataDeps,
   ) {}
 
   /** Checks access and the request, and reads the versions; computing happens as the answer is consumed. */
@@ -67,12 +81,29 @@ export class DashboardDataService {
     const { record } = await this.dashboards.access(actor, dashboardId, 'resource.read');
     const components = componentsOf(record);
     const wanted = chosen(components, request.components);
-    checkFilters(components, request.filters);
-    const collections = await this.dashboards.repository.collectionRowsOfProject(record.row.project_id, [
-      ...new Set(wanted.map((component) => component.data_collection_id)),
-    ]);
-    const sources = await this.snapshots(collections, request);
-    const plan: DataPlan = { record, components, filters: request.filters, sources };
+    // The collections read: the components' own, and those of the filters (joined collections).
+    const filtering = new Set(request.filters.map((filter) => filter.component_id));
+    const read = new Set(
+      components.flatMap((component) =>
+        component.type !== 'text' && (wanted.includes(component) || filtering.has(component.component_id))
+          ? [component.data_collection_id]
+          : [],
+      ),
+    );
+    const versions = await versionsAsOf(this.deps, request.as_of, [...read], 'body.as_of', readBy(components));
+    const collections = await this.dashboards.repository.collectionRowsOfProject(record.row.project_id, [...read]);
+    const sources = await this.snapshots(collections, versions);
+    const narrowings = await FilterPlan.build(
+      {
+        components,
+        filters: request.filters,
+        joins: await projectJoins(this.deps.database.db, record.row.project_id),
+        sources,
+        path: 'body.filters',
+      },
+      this.deps.duckdb,
+    );
+    const plan: DataPlan = { record, components, filters: request.filters, sources, narrowings };
     const version = Object.fromEntries(
       [...sources].map(([id, source]) => [id, source.snapshot?.version ?? null] as const),
     );
@@ -90,21 +121,24 @@ export class DashboardDataService {
     return { version: prepared.version, components };
   }
 
-  /** The snapshot each collection is read at (time travel, `as_of`, chooses other versions here). */
+  /** The snapshot each collection is read at (`as_of` chooses other versions than the latest). */
   private async snapshots(
     collections: readonly DataCollectionsTable[],
-    _request: DashboardDataRequest,
+    versions: ReadVersions,
   ): Promise<Map<string, TableSnapshot>> {
-    const read = await Promise.all(collections.map((row) => this.queries.snapshotOf(row)));
+    const read = await Promise.all(
+      collections.map((row) => {
+        const version = versions.get(row.id);
+        return version === null ? noTable(row, this.deps) : this.queries.snapshotOf(row, version);
+      }),
+    );
     return new Map(read.map((source) => [source.row.id, source]));
   }
 
-  /** How the request's filters narrow one component (its own filter left out). */
-  private narrowing(_plan: DataPlan, _component: DataComponent): Narrowing {
-    return everyRow;
-  }
-
-  /** One component's data (the answer cache, keyed by versions, component and filters, wraps this). */
+  /**
+   * One component's data, from the answer cache when the same component was computed over the
+   * same table versions (its own and the joined ones its filters read) for the same filters.
+   */
   private async compute(plan: DataPlan, component: DataComponent): Promise<ComponentData> {
     const source = plan.sources.get(component.data_collection_id);
     if (source === undefined) {
@@ -114,7 +148,14 @@ export class DashboardDataService {
         'data_collection_id',
       );
     }
-    return this.queries.componentData(source, component, this.narrowing(plan, component));
+    const { narrowing, key, collections } = plan.narrowings.of(component);
+    const tables = [component.data_collection_id, ...collections].flatMap((collection) => {
+      const read = plan.sources.get(collection);
+      return read === undefined ? [] : [{ collection, source: read }];
+    });
+    return this.deps.answers.answer({ component, tables, filters: key }, () =>
+      this.queries.componentData(source, component, narrowing),
+    );
   }
 
   private async settle(plan: DataPlan, component: DataComponent, report: FailureReport): Promise<ComponentResult> {
@@ -145,21 +186,12 @@ function chosen(components: readonly DashboardComponent[], ids: readonly string[
   return data.filter((component) => wanted.has(component.component_id));
 }
 
-/** Each filter names a component of the dashboard and has the shape that component filters by. */
-function checkFilters(components: readonly DashboardComponent[], filters: readonly DashboardFilter[]): void {
-  const byId = new Map(components.map((component) => [component.component_id, component]));
-  const problems: FieldProblem[] = filters.flatMap((filter, index): FieldProblem[] => {
-    const component = byId.get(filter.component_id);
-    if (component === undefined) {
-      return [
-        {
-          path: `body.filters[${index}].component_id`,
-          message: `the dashboard has no component ${filter.component_id}`,
-        },
-      ];
-    }
-    const problem = filterValueProblem(component, filter.value);
-    return problem === null ? [] : [{ path: `body.filters[${index}].value`, message: problem }];
-  });
-  if (problems.length > 0) throw new DomainError('validation_failed', 'invalid filters', problems);
+/** Every collection the dashboard's components read (what `as_of` may name). */
+function readBy(components: readonly DashboardComponent[]): string[] {
+  return components.flatMap((component) => (component.type === 'text' ? [] : [component.data_collection_id]));
+}
+
+/** A collection read as it was before its table's first commit. */
+function noTable(row: DataCollectionsTable, deps: Pick<AsOfDeps, 'tableOf'>): TableSnapshot {
+  return { row, table: deps.tableOf(row.id), snapshot: null, version: null, columns: [], byName: new Map() };
 }

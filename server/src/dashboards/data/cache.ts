@@ -1,0 +1,96 @@
+import { createHash } from 'node:crypto';
+import type { ComponentData } from '@service/common';
+import type { Source } from '../../datacollections/query/columns.js';
+
+/** What a component's answer was computed from. */
+export interface AnswerKey {
+  /** The component's saved definition. */
+  component: unknown;
+  /** Every collection it read (its own, and joined ones its filters go through) with the table read. */
+  tables: readonly { collection: string; source: Source }[];
+  /** The canonical filters reaching it (`ComponentNarrowing.key`). */
+  filters: string;
+  /** Anything else the answer depends on (a page, a sort). */
+  extra?: unknown;
+}
+
+interface Entry {
+  data: ComponentData;
+  bytes: number;
+}
+
+export interface AnswerCacheLimits {
+  entries: number;
+  /** Approximate: the answers' JSON sizes. */
+  bytes: number;
+}
+
+/**
+ * Component answers of this process, least recently used out first (ARCHITECTURE §11, §13). The
+ * key holds the table versions read (with the table's Delta id, which a table written again from
+ * scratch changes), so a new version is a new key: no replica ever needs telling, and nothing
+ * stale is served. Concurrent requests for one key share one computation.
+ */
+export class AnswerCache {
+  private readonly entries = new Map<string, Entry>();
+  private readonly pending = new Map<string, Promise<ComponentData>>();
+  private bytes = 0;
+  private counts = { hits: 0, misses: 0 };
+
+  constructor(private readonly limits: AnswerCacheLimits = { entries: 5000, bytes: 64 * 1024 ** 2 }) {}
+
+  /** The cached answer, or `compute`'s (kept unless it failed). */
+  async answer(key: AnswerKey, compute: () => Promise<ComponentData>): Promise<ComponentData> {
+    const id = keyOf(key);
+    const entry = this.entries.get(id);
+    if (entry !== undefined) {
+      this.counts.hits++;
+      this.entries.delete(id);
+      this.entries.set(id, entry);
+      return entry.data;
+    }
+    const running = this.pending.get(id);
+    if (running !== undefined) {
+      this.counts.hits++;
+      return running;
+    }
+    this.counts.misses++;
+    const computing = compute();
+    this.pending.set(id, computing);
+    try {
+      const data = await computing;
+      this.keep(id, data);
+      return data;
+    } finally {
+      this.pending.delete(id);
+    }
+  }
+
+  /** Hits and misses since the process started (Prometheus counters). */
+  stats(): Readonly<{ hits: number; misses: number; entries: number; bytes: number }> {
+    return { ...this.counts, entries: this.entries.size, bytes: this.bytes };
+  }
+
+  private keep(id: string, data: ComponentData): void {
+    const bytes = Buffer.byteLength(JSON.stringify(data)) + id.length;
+    if (bytes > this.limits.bytes / 4) return;
+    this.entries.set(id, { data, bytes });
+    this.bytes += bytes;
+    for (const [oldest, evicted] of this.entries) {
+      if (this.entries.size <= this.limits.entries && this.bytes <= this.limits.bytes) break;
+      this.entries.delete(oldest);
+      this.bytes -= evicted.bytes;
+    }
+  }
+}
+
+function keyOf(key: AnswerKey): string {
+  const tables = [...key.tables]
+    .sort((a, b) => (a.collection < b.collection ? -1 : a.collection > b.collection ? 1 : 0))
+    .map(({ collection, source }) => [
+      collection,
+      source.snapshot === null ? null : [source.snapshot.metadata.id, source.snapshot.version],
+    ]);
+  const text = JSON.stringify([key.component, tables, key.filters, key.extra ?? null]);
+  return createHash('sha256').update(text).digest('base64url');
+}
