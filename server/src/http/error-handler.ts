@@ -2,7 +2,7 @@ import type { FieldError } from '@service/common';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
 import { DomainError, type ErrorCode, formatPath } from '../errors.js';
-import { S3StorageError } from '../storage/s3.js';
+import { S3StorageError } from '../storage/s3-errors.js';
 import { problem, statusOf } from './problem.js';
 
 function validationErrors(error: FastifyError): FieldError[] {

@@ -10,10 +10,12 @@ import {
   ListObjectsV2Command,
   type ListObjectsV2CommandOutput,
   S3Client,
-  S3ServiceException,
 } from '@aws-sdk/client-s3';
 import { Upload } from '@aws-sdk/lib-storage';
+import { isMissingObject, isSdkError, nameOf, S3StorageError, s3Failure, statusOf } from './s3-errors.js';
 import { assertSafeKey, ObjectNotFound, type ObjectStorage, type StoredObject } from './storage.js';
+
+export { S3StorageError } from './s3-errors.js';
 
 export interface S3StorageOptions {
   bucket: string;
@@ -51,14 +53,6 @@ const DEFAULTS = {
   listPageSize: 1000,
   deleteBatchSize: 1000,
 } as const;
-
-/** An S3 request that failed for another reason than a missing object; the SDK's error is the cause. */
-export class S3StorageError extends Error {
-  constructor(message: string, options: { cause: unknown }) {
-    super(message, options);
-    this.name = 'S3StorageError';
-  }
-}
 
 /**
  * Objects in an S3 bucket (AWS or any S3-compatible service), under an optional key prefix.
@@ -325,35 +319,12 @@ export class S3Storage implements ObjectStorage {
   }
 
   private mapError(operation: string, key: string, objectKey: string, error: unknown): Error {
-    const name = nameOf(error);
-    if (name === 'NoSuchKey' || name === 'NotFound' || (statusOf(error) === 404 && name !== 'NoSuchBucket')) {
-      return new ObjectNotFound(key);
-    }
+    if (isMissingObject(error)) return new ObjectNotFound(key);
     return this.failure(operation, objectKey, error);
   }
 
-  /** One line that says what was attempted where, and why it failed; the SDK's error is the cause. */
   private failure(operation: string, objectKey: string, error: unknown): Error {
-    if (error instanceof S3StorageError) return error;
-    const attempts = attemptsOf(error);
-    const after = attempts !== undefined && attempts > 1 ? ` after ${attempts} attempts` : '';
-    let reason: string;
-    if (error instanceof S3ServiceException) {
-      const status = error.$metadata.httpStatusCode;
-      // Answers to HEAD requests have no body, so the SDK knows only the status ("UnknownError").
-      reason =
-        error.message !== '' && error.message !== 'UnknownError'
-          ? `${error.name} (HTTP ${status ?? '?'}): ${error.message}`
-          : `HTTP ${status ?? '?'}${status === 403 ? ' Forbidden (check the credentials and the bucket policy)' : ''}`;
-    } else {
-      const code = codeOf(error);
-      const message = error instanceof Error ? error.message : String(error);
-      const detail = code === undefined || message.includes(code) ? message : `${code} ${message}`;
-      reason = `cannot reach ${this.where}: ${detail.trim() || 'network error'}`;
-    }
-    return new S3StorageError(`S3 ${operation} s3://${this.bucket}/${objectKey} failed${after}: ${reason}`, {
-      cause: error,
-    });
+    return s3Failure(`${operation} s3://${this.bucket}/${objectKey}`, this.where, error);
   }
 }
 
@@ -364,40 +335,4 @@ function isSafeKey(key: string): boolean {
   } catch {
     return false;
   }
-}
-
-function field(error: unknown, name: string): unknown {
-  return typeof error === 'object' && error !== null && name in error
-    ? (error as Record<string, unknown>)[name]
-    : undefined;
-}
-
-function nameOf(error: unknown): string | undefined {
-  const name = field(error, 'name');
-  return typeof name === 'string' ? name : undefined;
-}
-
-function codeOf(error: unknown): string | undefined {
-  const code = field(error, 'code');
-  return typeof code === 'string' ? code : undefined;
-}
-
-function metadataOf(error: unknown): Record<string, unknown> | undefined {
-  const metadata = field(error, '$metadata');
-  return typeof metadata === 'object' && metadata !== null ? (metadata as Record<string, unknown>) : undefined;
-}
-
-/** Errors that came out of the SDK's request pipeline carry `$metadata`; a body stream's do not. */
-function isSdkError(error: unknown): boolean {
-  return metadataOf(error) !== undefined;
-}
-
-function statusOf(error: unknown): number | undefined {
-  const status = metadataOf(error)?.httpStatusCode;
-  return typeof status === 'number' ? status : undefined;
-}
-
-function attemptsOf(error: unknown): number | undefined {
-  const attempts = metadataOf(error)?.attempts;
-  return typeof attempts === 'number' ? attempts : undefined;
 }
