@@ -1,0 +1,64 @@
+import { Stack, Text } from '@mantine/core';
+import type { CardComponent, CardData, ComponentAgg } from '@service/common';
+import { formatDate } from '../format/date.js';
+import { formatCount, formatMeasure } from '../format/number.js';
+
+const AGG_LABEL: Record<ComponentAgg, string> = {
+  count: 'rows',
+  sum: 'sum of',
+  mean: 'mean',
+  median: 'median',
+  min: 'min',
+  max: 'max',
+  count_distinct: 'distinct',
+};
+
+/** What a card's number is: its title, or the aggregate and column ("mean body_mass_g", "rows"). */
+export function cardLabel(component: CardComponent, columnLabel?: string): string {
+  if (component.title) return component.title;
+  const column = columnLabel ?? component.column;
+  return component.agg === 'count' || column === undefined ? AGG_LABEL.count : `${AGG_LABEL[component.agg]} ${column}`;
+}
+
+/** A card's value: counts as whole numbers, measures rounded, dates and text as they are. */
+export function formatCardValue(agg: ComponentAgg, value: unknown): string {
+  if (value === null || value === undefined) return '—';
+  // DECIMAL and BIGINT aggregates may come as text to keep their precision.
+  const number =
+    typeof value === 'number'
+      ? value
+      : typeof value === 'string' && /^-?\d+(\.\d+)?$/.test(value)
+        ? Number(value)
+        : null;
+  if (number !== null) return agg === 'count' || agg === 'count_distinct' ? formatCount(number) : formatMeasure(number);
+  if (typeof value === 'string' && /^\d{4}-\d{2}-\d{2}T/.test(value)) return formatDate(value);
+  return typeof value === 'object' ? JSON.stringify(value) : String(value);
+}
+
+/** One number, and the same number over the whole table beside it: "mean body_mass_g 4,202 · all 4,050". */
+export function CardView({
+  component,
+  data,
+  columnLabel,
+}: {
+  component: CardComponent;
+  data: CardData;
+  columnLabel?: string;
+}) {
+  const label = cardLabel(component, columnLabel);
+  const value = formatCardValue(component.agg, data.value);
+  const all = formatCardValue(component.agg, data.unfiltered_value);
+  return (
+    <Stack gap={2} role="group" aria-label={`${label}: ${value}, all ${all}`}>
+      <Text size="sm" c="dimmed">
+        {label}
+      </Text>
+      <Text fz={28} fw={700} lh={1.2} data-card-value>
+        {value}
+      </Text>
+      <Text size="sm" c="dimmed">
+        · all {all}
+      </Text>
+    </Stack>
+  );
+}

@@ -1,0 +1,135 @@
+import { useComputedColorScheme } from '@mantine/core';
+import {
+  BRUSH_FILTER_CHARTS,
+  brushedRange,
+  type ChartBrushArea,
+  type ChartClick,
+  chartDescription,
+  chartOption,
+  clickedCategory,
+  type DashboardFilterValue,
+  type FigureComponent,
+  type FigureData,
+  toggleCategory,
+} from '@service/common';
+import { useEffect, useMemo, useRef } from 'react';
+import { type EChartsType, init } from './echarts.js';
+
+export interface FigureViewProps {
+  component: FigureComponent;
+  data: FigureData;
+  /** The figure's cross-filter changed: categories clicked (bar, pie) or x brushed; null clears it. */
+  onFilter?: (value: DashboardFilterValue | null) => void;
+  /** The figure's current cross-filter (from the address bar): clicks toggle against it, the brush shows it. */
+  filterValue?: DashboardFilterValue | null;
+}
+
+/** Fired on the figure's element each time ECharts has finished drawing (tests wait for it). */
+export const CHART_RENDERED_EVENT = 'chart-rendered';
+
+/**
+ * A figure drawn by ECharts from common/'s option (the export serves the same option). The element
+ * tells tests what it shows: `data-chart-items` (rows drawn) and `data-chart-state` (`drawing`, then
+ * `rendered` when ECharts says it has finished).
+ */
+export function FigureView({ component, data, onFilter, filterValue }: FigureViewProps) {
+  const element = useRef<HTMLDivElement>(null);
+  const chart = useRef<EChartsType | null>(null);
+  const theme = useComputedColorScheme('light');
+  const option = useMemo(() => chartOption(component, data, { theme }), [component, data, theme]);
+  const description = useMemo(() => chartDescription(component, data), [component, data]);
+  // Event handlers read the latest props without binding them again.
+  const latest = useRef({ component, data, onFilter, filterValue });
+  latest.current = { component, data, onFilter, filterValue };
+
+  useEffect(() => {
+    const target = element.current;
+    if (target === null) return;
+    const instance = init(target, null, { renderer: 'canvas' });
+    chart.current = instance;
+    instance.on('finished', () => {
+      target.dataset.chartState = 'rendered';
+      target.dispatchEvent(new CustomEvent(CHART_RENDERED_EVENT, { bubbles: true }));
+    });
+    instance.on('click', (params) => {
+      const { component, data, onFilter, filterValue } = latest.current;
+      const hit = clickedCategory(component, data, params as ChartClick);
+      if (hit !== undefined) onFilter?.(toggleCategory(filterValue, hit.value));
+    });
+    instance.on('brushEnd', (params) => {
+      const { component, data, onFilter } = latest.current;
+      onFilter?.(brushedRange(component, data, (params as { areas?: ChartBrushArea[] }).areas));
+    });
+    // The cell's size changes with the grid and the window.
+    const observer = new ResizeObserver(() => instance.resize());
+    observer.observe(target);
+    return () => {
+      observer.disconnect();
+      instance.dispose();
+      chart.current = null;
+    };
+  }, []);
+
+  const brushable = BRUSH_FILTER_CHARTS.includes(component.chart) && onFilter !== undefined;
+  useEffect(() => {
+    const instance = chart.current;
+    const target = element.current;
+    if (instance === null || target === null) return;
+    target.dataset.chartState = 'drawing';
+    instance.setOption(option, { notMerge: true });
+    if (!brushable) return;
+    // A drag along x brushes (no toolbox button to press first), and the active range stays drawn.
+    instance.dispatchAction({
+      type: 'takeGlobalCursor',
+      key: 'brush',
+      brushOption: { brushType: 'lineX', brushMode: 'single' },
+    });
+    drawBrush(instance, latest.current.filterValue);
+  }, [option, brushable]);
+
+  // A filter changed elsewhere (a chip removed, the address bar): the brush follows it.
+  const filterKey = JSON.stringify(filterValue ?? null);
+  useEffect(() => {
+    const instance = chart.current;
+    if (instance !== null && brushable && filterKey === JSON.stringify(latest.current.filterValue ?? null)) {
+      drawBrush(instance, latest.current.filterValue);
+    }
+  }, [filterKey, brushable]);
+
+  return (
+    <div
+      ref={element}
+      role="img"
+      aria-label={description}
+      data-chart-items={data.rows.length}
+      style={{ width: '100%', height: '100%', minHeight: 160 }}
+    />
+  );
+}
+
+/** Shows a brush filter's range on the chart (dispatched brushes fire no `brushEnd`: no loop). */
+function drawBrush(instance: EChartsType, value: DashboardFilterValue | null | undefined): void {
+  const range = brushRangeOf(value);
+  instance.dispatchAction({
+    type: 'brush',
+    areas: range === null ? [] : [{ brushType: 'lineX', xAxisIndex: 0, coordRange: range }],
+  });
+}
+
+const DAY = /^(\d{4})-(\d{2})-(\d{2})$/;
+
+/** A time axis position as ECharts parses it: a bare date is local midnight, other text an ISO time. */
+function axisPosition(bound: unknown): unknown {
+  if (typeof bound !== 'string') return bound;
+  const day = DAY.exec(bound);
+  return day ? new Date(Number(day[1]), Number(day[2]) - 1, Number(day[3])).getTime() : Date.parse(bound);
+}
+
+/** A brush filter's [low, high] as positions on a value or time axis; null when it has none. */
+function brushRangeOf(value: DashboardFilterValue | null | undefined): [number, number] | null {
+  if (!Array.isArray(value) || value.length !== 2) return null;
+  const [low, high] = value.map(axisPosition);
+  return typeof low === 'number' && typeof high === 'number' && Number.isFinite(low) && Number.isFinite(high)
+    ? [low, high]
+    : null;
+}

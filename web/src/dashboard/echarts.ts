@@ -1,0 +1,41 @@
+import { BarChart, BoxplotChart, HeatmapChart, LineChart, PieChart, ScatterChart } from 'echarts/charts';
+import {
+  AriaComponent,
+  BrushComponent,
+  DatasetComponent,
+  DataZoomComponent,
+  GridComponent,
+  LegendComponent,
+  TitleComponent,
+  TooltipComponent,
+  VisualMapComponent,
+} from 'echarts/components';
+import { use } from 'echarts/core';
+import { CanvasRenderer, SVGRenderer } from 'echarts/renderers';
+
+/**
+ * ECharts with only what common/src/charts draws with (violins are lines; areas and histograms
+ * are lines and bars), so the dashboard's chart chunk carries no other chart type. The SVG renderer
+ * is for exports as SVG (issue 16).
+ */
+use([
+  ScatterChart,
+  LineChart,
+  BarChart,
+  PieChart,
+  BoxplotChart,
+  HeatmapChart,
+  GridComponent,
+  TooltipComponent,
+  LegendComponent,
+  DataZoomComponent,
+  BrushComponent,
+  TitleComponent,
+  DatasetComponent,
+  VisualMapComponent,
+  AriaComponent,
+  CanvasRenderer,
+  SVGRenderer,
+]);
+
+export { type EChartsType, init } from 'echarts/core';
