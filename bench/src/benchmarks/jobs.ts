@@ -1,30 +1,7 @@
-/**
- * `jobs`: the job queue on PostgreSQL, with `queue.probe` jobs (they do nothing, so what is
- * measured is the queue: enqueue, NOTIFY, claim, finish) run by real worker processes: the
- * benchmark's probe worker (`probe/worker.ts`), which is `service worker` plus the probe's handler,
- * since the probe is not part of the product.
- *
- * The database is a fresh one on `BENCH_DATABASE_URL` (else `SERVICE_TEST_DATABASE_URL`), created
- * for the run and dropped after it. For 1 and then 4 worker processes (one job at a time each):
- *
- * 1. **latency**: jobs enqueued one at a time through the queue module (`JobQueue.enqueue`, as
- *    routes do), every 20 ms while the workers are idle; enqueue-to-start is the job's
- *    `started_at` (written by the claiming worker) minus its `created_at`.
- * 2. **throughput**: 2,000 jobs enqueued in one transaction (so they become visible at once and
- *    send one notification), then the time until the last one has ended.
- *
- * **baseline**, in the same run on the same database and table: the bare statements without our
- * code, from this process — N connections that each loop on the claim statement (`UPDATE … WHERE
- * job_id = (SELECT … FOR UPDATE SKIP LOCKED) RETURNING`) and one `UPDATE` to finish, woken by
- * their own LISTEN; jobs are inserted with a plain `INSERT` and `pg_notify`.
- */
-import { spawn } from 'node:child_process';
-import { randomBytes } from 'node:crypto';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { cpus, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { fileURLToPath } from 'node:url';
 import pg from 'pg';
 import { idleBusyFraction, processCpuSeconds } from '../lib/machine.js';
 import { CpuSpan, printVerdicts } from '../lib/report.js';
@@ -32,8 +9,8 @@ import { percentile } from '../lib/stats.js';
 import { formatTable } from '../lib/table.js';
 import { UsageError } from '../lib/usage-error.js';
 import { PROBE_KIND } from '../probe/probe.js';
+import { adminUrl, createDatabase, startWorker, type WorkerProcess } from './jobs-setup.js';
 
-const PROBE_WORKER = fileURLToPath(new URL('../probe/worker.js', import.meta.url));
 const CHANNEL = 'service_jobs';
 const WORKER_COUNTS = [1, 4] as const;
 const LATENCY_JOBS = 200;
@@ -53,80 +30,6 @@ interface Figures {
   p50Ms: number;
   p99Ms: number;
   jobsPerSecond: number;
-}
-
-function adminUrl(env: NodeJS.ProcessEnv = process.env): string {
-  const url = env.BENCH_DATABASE_URL || env.SERVICE_TEST_DATABASE_URL;
-  if (!url) {
-    throw new UsageError(
-      'needs PostgreSQL: set BENCH_DATABASE_URL or SERVICE_TEST_DATABASE_URL to a server where it may create a database',
-    );
-  }
-  return url;
-}
-
-async function withClient<T>(url: string, work: (client: pg.Client) => Promise<T>): Promise<T> {
-  const client = new pg.Client({ connectionString: url });
-  await client.connect();
-  try {
-    return await work(client);
-  } finally {
-    await client.end();
-  }
-}
-
-/** A fresh database for the run; `drop` disconnects whoever is left and removes it. */
-async function createDatabase(admin: string): Promise<{ url: string; drop(): Promise<void> }> {
-  const name = `bench_jobs_${randomBytes(6).toString('hex')}`;
-  await withClient(admin, (client) => client.query(`CREATE DATABASE ${name}`));
-  const url = new URL(admin);
-  url.pathname = `/${name}`;
-  return {
-    url: url.toString(),
-    drop: async () => {
-      await withClient(admin, (client) => client.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`));
-    },
-  };
-}
-
-interface WorkerProcess {
-  pid: number;
-  stop(): Promise<void>;
-}
-
-/** Starts a probe worker (`service worker --concurrency 1` plus `queue.probe`) and waits until it says it runs. */
-function startWorker(url: string, dataDir: string): Promise<WorkerProcess> {
-  const child = spawn(process.execPath, [PROBE_WORKER, '--concurrency', '1'], {
-    env: { PATH: process.env.PATH, SERVICE_DATABASE_URL: url, SERVICE_DATA_DIR: dataDir, SERVICE_LOG_LEVEL: 'warn' },
-    stdio: ['ignore', 'inherit', 'pipe'],
-  });
-  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
-  return new Promise((resolve, reject) => {
-    let stderr = '';
-    const timer = setTimeout(() => {
-      child.kill('SIGKILL');
-      reject(new Error(`probe worker did not start within 60 s: ${stderr.trim()}`));
-    }, 60_000);
-    child.once('exit', (code) => {
-      clearTimeout(timer);
-      reject(new Error(`probe worker exited (${code}) before running: ${stderr.trim()}`));
-    });
-    child.stderr.on('data', (chunk) => {
-      stderr += chunk;
-      if (!stderr.includes('Worker running')) return;
-      clearTimeout(timer);
-      child.stderr.resume();
-      resolve({
-        pid: child.pid ?? 0,
-        async stop() {
-          child.kill('SIGTERM');
-          const killer = setTimeout(() => child.kill('SIGKILL'), 15_000);
-          await exited;
-          clearTimeout(killer);
-        },
-      });
-    });
-  });
 }
 
 const unfinished = async (client: pg.Client) =>
