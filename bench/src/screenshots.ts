@@ -8,7 +8,6 @@
 import { mkdir, mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { setTimeout as sleep } from 'node:timers/promises';
 import { fileURLToPath } from 'node:url';
 import { BENCH_ADMIN_EMAIL, BENCH_ADMIN_PASSWORD } from './benchmarks/api-fixture.js';
 import { field } from './benchmarks/collection-fixture.js';
@@ -24,11 +23,6 @@ const SCREENSHOTS = resolve(HERE, '../../docs/screenshots');
 const API_PREFIX = '/service/api/v1';
 const EXAMPLE_TITLE = 'Penguins at a glance';
 const FILTERS = [{ component_id: 'species', value: ['Adelie', 'Gentoo'] }];
-/**
- * ECharts eases new data in on its canvas for up to a second after a cell reports it drawn;
- * nothing in the page says when that ends, so the picture waits that long.
- */
-const ANIMATION_MS = 1500;
 
 async function main(): Promise<void> {
   const dataDir = await mkdtemp(join(tmpdir(), 'service-screenshots-'));
@@ -61,8 +55,8 @@ async function main(): Promise<void> {
         const page = await context.newPage();
         const filters = encodeURIComponent(JSON.stringify(FILTERS));
         await page.goto(`${server.url}/dashboards/${example.dashboard_id}?filters=${filters}`);
+        // Every cell drawn and every chart's animation finished.
         await page.evaluate(whenDrawn('\u0000', '0'));
-        await sleep(ANIMATION_MS);
         const path = join(SCREENSHOTS, `dashboard-example${scheme === 'dark' ? '-dark' : ''}.png`);
         await page.screenshot({ path, fullPage: true });
         process.stdout.write(`wrote ${path}\n`);
