@@ -95,6 +95,21 @@ export const asOfSchema = z
   .meta({ id: 'AsOf' });
 export type AsOf = z.infer<typeof asOfSchema>;
 
+/** `as_of` in a query string (the rows route, the address bar): an ISO time, or the map as JSON. */
+export const asOfParamSchema = z
+  .string()
+  .max(10_000)
+  .transform((text, context): unknown => {
+    if (!text.trimStart().startsWith('{')) return text;
+    try {
+      return JSON.parse(text);
+    } catch {
+      context.addIssue({ code: 'custom', message: 'as_of must be an ISO time or a JSON map of versions' });
+      return z.NEVER;
+    }
+  })
+  .pipe(asOfSchema);
+
 export const dashboardDataRequestSchema = z
   .strictObject({
     filters: dashboardFiltersSchema.default([]),

@@ -6,6 +6,7 @@ import {
   figureComponentSchema,
   interactiveComponentSchema,
 } from './dashboard-components.js';
+import { asOfParamSchema, dashboardFiltersParamSchema } from './dashboard-data.js';
 import { listAnswerSchema } from './pagination.js';
 import { membersSchema, nameSchema, projectRoleSchema, sharingRequestSchema } from './projects.js';
 import { columnNameSchema, sortKeySchema, sortParamSchema } from './queries.js';
@@ -186,5 +187,9 @@ export const componentRowsQuerySchema = z.strictObject({
   limit: z.coerce.number().int().min(1).max(1000).optional(),
   skip: z.coerce.number().int().min(0).max(Number.MAX_SAFE_INTEGER).default(0),
   sort: sortParamSchema.optional(),
+  /** The dashboard's filters, as in `POST /dashboards/{id}/data` (JSON). */
+  filters: dashboardFiltersParamSchema.optional(),
+  /** Time travel, as in `POST /dashboards/{id}/data`: an ISO time, or a JSON map of versions. */
+  as_of: asOfParamSchema.optional(),
 });
 export type ComponentRowsQuery = z.infer<typeof componentRowsQuerySchema>;

@@ -1,9 +1,12 @@
 import { Readable } from 'node:stream';
 import {
+  componentParamsSchema,
+  componentRowsQuerySchema,
   type DashboardDataLine,
   dashboardDataAnswerSchema,
   dashboardDataRequestSchema,
   idParamsSchema,
+  previewAnswerSchema,
   problemSchema,
 } from '@service/common';
 import type { FastifyReply } from 'fastify';
@@ -50,6 +53,27 @@ export function dashboardDataRoutes(
         const untyped: FastifyReply = reply;
         return untyped.type(NDJSON).send(Readable.from(lines(prepared)));
       },
+    );
+
+    app.get(
+      '/dashboards/:id/components/:component_id/rows',
+      {
+        schema: {
+          tags: ['dashboards'],
+          security: [{ bearerAuth: [] }],
+          summary: "A page of a table component's rows (readers of the dashboard)",
+          description:
+            "`limit` defaults to the component's `page_size`, `sort=col:asc,col2:desc` to its `sort`; only the " +
+            "component's columns are shown and sortable. `filters` (JSON) and `as_of` (an ISO time, or a JSON " +
+            'map of versions) narrow and time-travel the rows as in `POST /dashboards/{id}/data`. A component ' +
+            'other than a table has no rows (400).',
+          params: componentParamsSchema,
+          querystring: componentRowsQuerySchema,
+          response: { 200: previewAnswerSchema, ...errors },
+        },
+      },
+      async (request) =>
+        dashboardData.rows(await actorOf(request), request.params.id, request.params.component_id, request.query),
     );
   };
 }

@@ -1,6 +1,4 @@
 import {
-  componentParamsSchema,
-  componentRowsQuerySchema,
   createDashboardRequestSchema,
   dashboardListQuerySchema,
   dashboardListSchema,
@@ -8,7 +6,6 @@ import {
   dashboardSchema,
   dashboardVersionsSchema,
   idParamsSchema,
-  previewAnswerSchema,
   problemSchema,
   updateDashboardRequestSchema,
 } from '@service/common';
@@ -130,24 +127,6 @@ export function dashboardsRoutes(
         },
       },
       async (request) => dashboards.versions(await actorOf(request), request.params.id),
-    );
-
-    app.get(
-      '/dashboards/:id/components/:component_id/rows',
-      {
-        schema: {
-          ...common,
-          summary: "A page of a table component's rows (readers of the dashboard)",
-          description:
-            "`limit` defaults to the component's `page_size`, `sort=col:asc,col2:desc` to its `sort`; only the " +
-            "component's columns are shown and sortable. A text component has no rows (400).",
-          params: componentParamsSchema,
-          querystring: componentRowsQuerySchema,
-          response: { 200: previewAnswerSchema, ...errors },
-        },
-      },
-      async (request) =>
-        dashboards.rows(await actorOf(request), request.params.id, request.params.component_id, request.query),
     );
   };
 }

@@ -1,11 +1,9 @@
 import type {
-  ComponentRowsQuery,
   CreateDashboardRequest,
   Dashboard,
   DashboardComponent,
   DashboardVersions,
   LayoutItem,
-  PreviewAnswer,
   SharingRequest,
   UpdateDashboardRequest,
 } from '@service/common';
@@ -177,40 +175,6 @@ export class DashboardsService {
   async delete(actor: Actor, dashboardId: string): Promise<void> {
     await this.access(actor, dashboardId, 'resource.delete');
     await this.database.db.deleteFrom('dashboards').where('id', '=', dashboardId).execute();
-  }
-
-  /**
-   * A page of a table component's rows, authorized by the dashboard alone: a reader of a public
-   * dashboard sees its tables without being able to open the project.
-   */
-  async rows(
-    actor: Actor,
-    dashboardId: string,
-    componentId: string,
-    query: ComponentRowsQuery,
-  ): Promise<PreviewAnswer> {
-    const { record } = await this.access(actor, dashboardId, 'resource.read');
-    const component = componentsOf(record).find((candidate) => candidate.component_id === componentId);
-    if (!component) throw notFound('component');
-    if (component.type !== 'table') {
-      throw new DomainError('validation_failed', `a ${component.type} component has no rows`, [
-        { path: 'params.component_id', message: `a ${component.type} component has no rows` },
-      ]);
-    }
-    const collection = await this.database.db
-      .selectFrom('data_collections')
-      .innerJoin('workflows', 'workflows.id', 'data_collections.workflow_id')
-      .selectAll('data_collections')
-      .where('data_collections.id', '=', component.data_collection_id)
-      .where('workflows.project_id', '=', record.row.project_id)
-      .executeTakeFirst();
-    if (!collection) throw notFound("the component's data collection");
-    return this.queries.componentPage(collection, {
-      limit: query.limit ?? component.page_size,
-      skip: query.skip,
-      sort: query.sort ?? component.sort,
-      ...(component.columns === undefined ? {} : { columns: component.columns }),
-    });
   }
 
   /** The commits of every collection the dashboard reads, for its readers (the version picker). */

@@ -71,16 +71,11 @@ export class DataCollectionQueries {
   }
 
   /**
-   * A page of the current rows of a collection the caller was authorized for elsewhere (a
-   * dashboard's table component), showing only `columns` (in that order) when given; columns the
+   * A page of the rows of a snapshot the caller was authorized for elsewhere (a dashboard's table
+   * component), narrowed by the dashboard's filters, showing only `columns` (in that order) when given; columns the
    * table no longer has are left out, and `sort` may only name shown columns.
    */
-  async componentPage(
-    row: DataCollectionsTable,
-    query: PageQuery & { columns?: readonly string[] },
-    narrowing?: Narrowing,
-  ) {
-    const source = await this.reader.load(row, undefined);
+  async componentPage(source: Source, query: PageQuery & { columns?: readonly string[] }, narrowing?: Narrowing) {
     return page(
       this.reader,
       query.columns === undefined ? source : onlyColumns(source, query.columns),

@@ -180,6 +180,52 @@ describeEachDialect('dashboard data with filters', (dialect) => {
     expect((await cards([], beforeAnything)).version).toEqual({ [shop.ordersId]: null, [shop.customersId]: null });
   });
 
+  it("pages a table component's rows under the dashboard's filters and as_of", async () => {
+    const page = async (query: Record<string, string>) => {
+      const answer = await call<{ rows: { order_id: unknown }[]; total: number; version: number | null }>(
+        server,
+        'GET',
+        `/dashboards/${dashboardId}/components/order_rows/rows?${new URLSearchParams(query)}`,
+        { token: admin.access_token },
+      );
+      return answer;
+    };
+    const byRegion = JSON.stringify([
+      { component_id: 'region', value: ['north'] },
+      { component_id: 'paid', value: true },
+    ]);
+    const narrowed = await page({ filters: byRegion, limit: '1', skip: '1' });
+    expect(narrowed.status, narrowed.text).toBe(200);
+    expect(narrowed.body).toMatchObject({ total: 2, rows: [{ order_id: 3 }] });
+    // Time travel: the version before the upsert of the test above, by number and by time.
+    const versions = (await data({ components: ['order_rows'] })).version;
+    const latest = versions[shop.ordersId] as number;
+    const pinned = await page({ as_of: JSON.stringify({ [shop.ordersId]: 0 }) });
+    expect(pinned.body).toMatchObject({ version: 0, total: 5 });
+    expect((await page({})).body.version).toBe(latest);
+    const listed = await call<DashboardVersions>(server, 'GET', `/dashboards/${dashboardId}/versions`, {
+      token: admin.access_token,
+    });
+    const first = listed.body.collections[0]!.versions.at(-1)!;
+    expect((await page({ as_of: first.timestamp })).body).toMatchObject({ version: 0, total: 5 });
+
+    const refused = async (query: Record<string, string>) => {
+      const answer = await page(query);
+      return [answer.status, (answer.body as unknown as Problem).errors?.map((error) => error.path)];
+    };
+    expect(await refused({ filters: JSON.stringify([{ component_id: 'amount', value: ['x', null] }]) })).toEqual([
+      400,
+      ['querystring.filters[0].value[0]'],
+    ]);
+    expect(await refused({ filters: JSON.stringify([{ component_id: 'ghost', value: [] }]) })).toEqual([
+      400,
+      ['querystring.filters[0].component_id'],
+    ]);
+    expect(await refused({ as_of: JSON.stringify({ elsewhere: 1 }) })).toEqual([400, ['querystring.as_of.elsewhere']]);
+    expect((await refused({ as_of: '{nope' }))[0]).toBe(400);
+    expect((await page({ as_of: JSON.stringify({ [shop.ordersId]: 99 }) })).status).toBe(404);
+  });
+
   it('refuses as_of naming collections the dashboard does not read, and versions that do not exist', async () => {
     expect(await problem({ as_of: { elsewhere: 0 } })).toMatchObject({
       status: 400,

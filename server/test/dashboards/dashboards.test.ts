@@ -251,7 +251,11 @@ describeEachDialect('dashboards', (dialect) => {
     expect(hidden.body).toMatchObject({ code: 'validation_failed' });
     expect((await rows(ada.access_token, id, 'measures', '?limit=0')).status).toBe(400);
     expect((await rows(ada.access_token, id, 'measures', '?limit=1001')).status).toBe(400);
-    expect((await rows(ada.access_token, id, 'measures', '?filters=[]')).status).toBe(400);
+    // Dashboard filters (not the preview's column filters): none, or ones naming its components.
+    expect((await rows(ada.access_token, id, 'measures', '?filters=[]')).body.total).toBe(30);
+    const columnFilter = encodeURIComponent(JSON.stringify([{ column: 'mass', op: 'gt', value: 1 }]));
+    expect((await rows(ada.access_token, id, 'measures', `?filters=${columnFilter}`)).status).toBe(400);
+    expect((await rows(ada.access_token, id, 'measures', '?filters=nope')).status).toBe(400);
     expect((await rows(ada.access_token, id, 'intro')).body).toMatchObject({
       code: 'validation_failed',
       detail: expect.stringMatching(/text component has no rows/),

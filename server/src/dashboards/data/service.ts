@@ -1,16 +1,19 @@
 import type {
+  AsOf,
   ComponentData,
+  ComponentRowsQuery,
   DashboardComponent,
   DashboardDataAnswer,
   DashboardDataRequest,
   DashboardFilter,
+  PreviewAnswer,
 } from '@service/common';
 import type { DataCollectionQueries, DataComponent, TableSnapshot } from '../../datacollections/queries.js';
 import { componentError } from '../../datacollections/query/components.js';
 import type { Database } from '../../db/database.js';
 import type { DataCollectionsTable } from '../../db/tables.js';
 import type { DuckDB } from '../../engine/duckdb.js';
-import { DomainError, type FieldProblem } from '../../errors.js';
+import { DomainError, type FieldProblem, notFound } from '../../errors.js';
 import type { Actor } from '../../policy/actor.js';
 import type { DashboardRecord } from '../repository.js';
 import { componentsOf, type DashboardsService } from '../service.js';
@@ -67,7 +70,7 @@ export type FailureReport = (componentId: string, error: unknown) => void;
 export class DashboardDataService {
   constructor(
     private readonly dashboards: Pick<DashboardsService, 'access' | 'repository'>,
-    private readonly queries: Pick<DataCollectionQueries, 'snapshotOf' | 'componentData'>,
+    private readonly queries: Pick<DataCollectionQueries, 'snapshotOf' | 'componentData' | 'componentPage'>,
     private readonly deps: DashboardDataDeps,
   ) {}
 
@@ -81,31 +84,9 @@ export class DashboardDataService {
     const { record } = await this.dashboards.access(actor, dashboardId, 'resource.read');
     const components = componentsOf(record);
     const wanted = chosen(components, request.components);
-    // The collections read: the components' own, and those of the filters (joined collections).
-    const filtering = new Set(request.filters.map((filter) => filter.component_id));
-    const read = new Set(
-      components.flatMap((component) =>
-        component.type !== 'text' && (wanted.includes(component) || filtering.has(component.component_id))
-          ? [component.data_collection_id]
-          : [],
-      ),
-    );
-    const versions = await versionsAsOf(this.deps, request.as_of, [...read], 'body.as_of', readBy(components));
-    const collections = await this.dashboards.repository.collectionRowsOfProject(record.row.project_id, [...read]);
-    const sources = await this.snapshots(collections, versions);
-    const narrowings = await FilterPlan.build(
-      {
-        components,
-        filters: request.filters,
-        joins: await projectJoins(this.deps.database.db, record.row.project_id),
-        sources,
-        path: 'body.filters',
-      },
-      this.deps.duckdb,
-    );
-    const plan: DataPlan = { record, components, filters: request.filters, sources, narrowings };
+    const plan = await this.read(record, components, wanted, request.filters, request.as_of, 'body');
     const version = Object.fromEntries(
-      [...sources].map(([id, source]) => [id, source.snapshot?.version ?? null] as const),
+      [...plan.sources].map(([id, source]) => [id, source.snapshot?.version ?? null] as const),
     );
     const tasks = wanted.map((component) => () => this.settle(plan, component, report));
     return { version, components: () => inCompletionOrder(tasks, CONCURRENT_COMPONENTS) };
@@ -119,6 +100,81 @@ export class DashboardDataService {
       components[result.component_id] = result.data;
     }
     return { version: prepared.version, components };
+  }
+
+  /**
+   * A page of a table component's rows under the dashboard's filters (`filters`, `as_of` as in
+   * `POST /data`), authorized by the dashboard alone: a reader of a public dashboard pages its
+   * tables without being able to open the project.
+   */
+  async rows(
+    actor: Actor,
+    dashboardId: string,
+    componentId: string,
+    query: ComponentRowsQuery,
+  ): Promise<PreviewAnswer> {
+    const { record } = await this.dashboards.access(actor, dashboardId, 'resource.read');
+    const components = componentsOf(record);
+    const component = components.find((candidate) => candidate.component_id === componentId);
+    if (!component) throw notFound('component');
+    if (component.type !== 'table') {
+      throw new DomainError('validation_failed', `a ${component.type} component has no rows`, [
+        { path: 'params.component_id', message: `a ${component.type} component has no rows` },
+      ]);
+    }
+    const plan = await this.read(record, components, [component], query.filters ?? [], query.as_of, 'querystring');
+    const source = plan.sources.get(component.data_collection_id);
+    if (source === undefined) throw notFound("the component's data collection");
+    const { narrowing, key, collections } = plan.narrowings.of(component);
+    const page = {
+      limit: query.limit ?? component.page_size,
+      skip: query.skip,
+      sort: query.sort ?? component.sort,
+      ...(component.columns === undefined ? {} : { columns: component.columns }),
+    };
+    const answer = await this.deps.answers.answer(
+      { component, tables: tablesRead(plan, component, collections), filters: key, extra: page },
+      () => this.queries.componentPage(source, page, narrowing),
+    );
+    return answer as PreviewAnswer;
+  }
+
+  /**
+   * What a request reads: a snapshot of each collection its components and filters read (at the
+   * versions `as_of` chooses), and how the filters narrow each component; bad filters → 400.
+   */
+  private async read(
+    record: DashboardRecord,
+    components: readonly DashboardComponent[],
+    wanted: readonly DataComponent[],
+    filters: readonly DashboardFilter[],
+    asOf: AsOf | undefined,
+    where: 'body' | 'querystring',
+  ): Promise<DataPlan> {
+    // The collections read: the components' own, and those of the filters (joined collections).
+    const filtering = new Set(filters.map((filter) => filter.component_id));
+    const wantedIds = new Set(wanted.map((component) => component.component_id));
+    const read = new Set(
+      components.flatMap((component) =>
+        component.type !== 'text' && (wantedIds.has(component.component_id) || filtering.has(component.component_id))
+          ? [component.data_collection_id]
+          : [],
+      ),
+    );
+    const versions = await versionsAsOf(this.deps, asOf, [...read], `${where}.as_of`, readBy(components));
+    const collections = await this.dashboards.repository.collectionRowsOfProject(record.row.project_id, [...read]);
+    const sources = await this.snapshots(collections, versions);
+    const narrowings = await FilterPlan.build(
+      {
+        components,
+        filters,
+        joins: await projectJoins(this.deps.database.db, record.row.project_id),
+        sources,
+        path: `${where}.filters`,
+      },
+      this.deps.duckdb,
+    );
+    return { record, components, filters, sources, narrowings };
   }
 
   /** The snapshot each collection is read at (`as_of` chooses other versions than the latest). */
@@ -149,10 +205,7 @@ export class DashboardDataService {
       );
     }
     const { narrowing, key, collections } = plan.narrowings.of(component);
-    const tables = [component.data_collection_id, ...collections].flatMap((collection) => {
-      const read = plan.sources.get(collection);
-      return read === undefined ? [] : [{ collection, source: read }];
-    });
+    const tables = tablesRead(plan, component, collections);
     return this.deps.answers.answer({ component, tables, filters: key }, () =>
       this.queries.componentData(source, component, narrowing),
     );
@@ -194,4 +247,12 @@ function readBy(components: readonly DashboardComponent[]): string[] {
 /** A collection read as it was before its table's first commit. */
 function noTable(row: DataCollectionsTable, deps: Pick<AsOfDeps, 'tableOf'>): TableSnapshot {
   return { row, table: deps.tableOf(row.id), snapshot: null, version: null, columns: [], byName: new Map() };
+}
+
+/** The snapshots a component's answer comes from: its collection's, and the joined ones its filters read. */
+function tablesRead(plan: DataPlan, component: DataComponent, joined: readonly string[]) {
+  return [component.data_collection_id, ...joined].flatMap((collection) => {
+    const source = plan.sources.get(collection);
+    return source === undefined ? [] : [{ collection, source }];
+  });
 }
