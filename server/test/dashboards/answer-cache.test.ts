@@ -1,0 +1,84 @@
+import type { ComponentData } from '@service/common';
+import { describe, expect, it } from 'vitest';
+import { AnswerCache, type AnswerKey } from '../../../server/src/dashboards/data/cache.js';
+import type { Source } from '../../../server/src/datacollections/query/columns.js';
+
+/** A snapshot as the key sees it: the Delta table's id and the version read (null: no table). */
+function source(tableId: string | null, version = 0): Source {
+  const snapshot = tableId === null ? null : ({ metadata: { id: tableId }, version } as Source['snapshot']);
+  return { snapshot } as Source;
+}
+
+const key = (component: string, version = 0, filters = '[]', tableId: string | null = 'table-a'): AnswerKey => ({
+  component: { component_id: component, type: 'card', agg: 'count' },
+  tables: [{ collection: 'dc', source: source(tableId, version) }],
+  filters,
+});
+
+const card = (value: number): ComponentData => ({ value, unfiltered_value: value });
+
+describe('the dashboard answer cache', () => {
+  it('answers from memory for the same component, table versions and filters, and recomputes otherwise', async () => {
+    const cache = new AnswerCache();
+    let computed = 0;
+    const compute = (value: number) => async () => {
+      computed++;
+      return card(value);
+    };
+    expect(await cache.answer(key('n'), compute(1))).toEqual(card(1));
+    expect(await cache.answer(key('n'), compute(2))).toEqual(card(1));
+    expect(computed).toBe(1);
+    // A new version, other filters, a table written again from scratch (same version number): new answers.
+    expect(await cache.answer(key('n', 1), compute(3))).toEqual(card(3));
+    expect(await cache.answer(key('n', 0, '["x"]'), compute(4))).toEqual(card(4));
+    expect(await cache.answer(key('n', 0, '[]', 'table-b'), compute(5))).toEqual(card(5));
+    expect(await cache.answer(key('n', 0, '[]', null), compute(6))).toEqual(card(6));
+    expect(computed).toBe(5);
+    expect(cache.stats()).toMatchObject({ hits: 1, misses: 5, entries: 5 });
+  });
+
+  it('shares one computation between concurrent requests, and keeps no failure', async () => {
+    const cache = new AnswerCache();
+    let release: (data: ComponentData) => void = () => {};
+    const slow = new Promise<ComponentData>((resolve) => {
+      release = resolve;
+    });
+    let computed = 0;
+    const first = cache.answer(key('n'), () => {
+      computed++;
+      return slow;
+    });
+    const second = cache.answer(key('n'), async () => {
+      computed++;
+      return card(9);
+    });
+    release(card(7));
+    expect(await Promise.all([first, second])).toEqual([card(7), card(7)]);
+    expect(computed).toBe(1);
+
+    await expect(cache.answer(key('broken'), () => Promise.reject(new Error('boom')))).rejects.toThrow('boom');
+    expect(await cache.answer(key('broken'), async () => card(1))).toEqual(card(1));
+  });
+
+  it('keeps at most its entries and bytes, dropping the least recently used first', async () => {
+    const cache = new AnswerCache({ entries: 2, bytes: 10_000 });
+    await cache.answer(key('a'), async () => card(1));
+    await cache.answer(key('b'), async () => card(2));
+    await cache.answer(key('a'), async () => card(0)); // a is now the most recent
+    await cache.answer(key('c'), async () => card(3));
+    expect(cache.stats().entries).toBe(2);
+    expect(await cache.answer(key('a'), async () => card(-1))).toEqual(card(1));
+    expect(await cache.answer(key('b'), async () => card(-2))).toEqual(card(-2));
+
+    const small = new AnswerCache({ entries: 100, bytes: 2_000 });
+    const big = (n: number): ComponentData => ({ options: [{ value: 'x'.repeat(300), count: n }], truncated: false });
+    for (let n = 0; n < 10; n++) await small.answer(key(`big${n}`), async () => big(n));
+    expect(small.stats().bytes).toBeLessThanOrEqual(2_000);
+    expect(small.stats().entries).toBeLessThan(10);
+    // An answer larger than a quarter of the budget is served but not kept.
+    const huge: ComponentData = { options: [{ value: 'y'.repeat(1_000), count: 1 }], truncated: false };
+    expect(await small.answer(key('huge'), async () => huge)).toEqual(huge);
+    expect(await small.answer(key('huge'), async () => big(1))).toEqual(big(1));
+    expect(await small.answer(key('big9'), async () => big(99))).toEqual(big(9));
+  });
+});
