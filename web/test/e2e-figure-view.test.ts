@@ -71,6 +71,8 @@ describeBrowser('FigureView in Chromium', () => {
     await mount({ component: fixture.barFigure, data: fixture.barData });
     const figure = page.getByRole('img', { name: /^Penguins per island\. Bar chart of count by island/ });
     expect(await figure.getAttribute('data-chart-items')).toBe('6');
+    const targets = JSON.parse((await figure.getAttribute('data-chart-targets')) ?? '[]') as { label: string }[];
+    expect(targets.map((target) => target.label)).toEqual(['Biscoe', 'Dream', 'Other']);
     const [x, y] = await page.evaluate(() => harness.pixelOf(['Dream', 20]));
     await page.mouse.click(x, y);
     const [otherX, otherY] = await page.evaluate(() => harness.pixelOf(['Other', 10]));
@@ -102,6 +104,23 @@ describeBrowser('FigureView in Chromium', () => {
     expect(range?.[1]).toBeLessThan(5050);
     await page.mouse.click(fromX - 20, y);
     await expect.poll(filters).toEqual([null]);
+  });
+
+  it('says where each pie slice is; clicking one there filters by its color, "Other" by none', async () => {
+    await mount({ component: fixture.pieFigure, data: fixture.pieData, filterValue: ['Adelie'] });
+    const figure = page.locator('[data-chart-targets]');
+    expect(await figure.getAttribute('data-chart-rows')).toBe('344');
+    const targets = JSON.parse((await figure.getAttribute('data-chart-targets')) ?? '[]') as {
+      label: string;
+      x: number;
+      y: number;
+    }[];
+    expect(targets.map((target) => target.label)).toEqual(['Adelie', 'Gentoo', 'Other']);
+    for (const label of ['Other', 'Gentoo']) {
+      const target = targets.find((each) => each.label === label);
+      await figure.click({ position: { x: target?.x ?? 0, y: target?.y ?? 0 } });
+    }
+    await expect.poll(filters).toEqual([['Adelie', 'Gentoo']]);
   });
 
   it('resizes with its cell, and lets ECharts go on unmount', async () => {

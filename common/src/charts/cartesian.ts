@@ -154,6 +154,9 @@ export function bar(input: ChartInput): ChartBody {
       encode: { x: 'x', y: `g${index}` },
       ...(hasColor ? { stack: 'total' } : {}),
       emphasis: { focus: 'series' },
+      // The categories of the figure's cross-filter are shown selected (see selectedIndices).
+      selectedMode: 'multiple',
+      select: { itemStyle: { borderColor: input.palette.text, borderWidth: 2 } },
     }),
   );
   const shown = model.categories.labels.slice(0, 10).join(', ');
@@ -217,7 +220,9 @@ export function histogram(input: ChartInput): ChartBody {
     .map((bin): Cell[] => {
       const low = edge(bin.low);
       const high = edge(bin.high);
-      const middle = low !== null && high !== null ? (low + high) / 2 : null;
+      // On a log axis (log_x bins are equal in ln x) the middle of a bin is its geometric mean.
+      const middle =
+        low === null || high === null ? null : component.log_x && low > 0 ? Math.sqrt(low * high) : (low + high) / 2;
       return [middle, cell(bin.low), cell(bin.high), ...groupNames.map((_, group) => bin.counts[group] ?? 0)];
     })
     .filter((row) => row[0] !== null);

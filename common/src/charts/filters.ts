@@ -97,3 +97,24 @@ function timeBound(ms: number, dateOnly: boolean): string {
   const pad = (part: number) => String(part).padStart(2, '0');
   return `${time.getFullYear()}-${pad(time.getMonth() + 1)}-${pad(time.getDate())}`;
 }
+
+/**
+ * The data items a click filter selects, to highlight them: a bar chart's category rows (every
+ * series shares them) or a pie's slices. Empty without a list filter.
+ */
+export function selectedIndices(
+  component: FigureComponent,
+  data: FigureData,
+  value: DashboardFilterValue | null | undefined,
+): number[] {
+  if (!Array.isArray(value) || !CLICK_FILTER_CHARTS.includes(component.chart)) return [];
+  const chosen = (raw: unknown) => value.some((item) => item === (raw ?? null));
+  if (component.chart === 'pie') {
+    const columns = new FigureColumns(data);
+    return data.rows.flatMap((row, index) =>
+      !columns.isOther(row) && chosen(columns.value(row, 'color')) ? [index] : [],
+    );
+  }
+  const { categories } = barModel(chartInput(component, data, PALETTES.light));
+  return categories.values.flatMap((raw, index) => (!categories.others[index] && chosen(raw) ? [index] : []));
+}

@@ -94,6 +94,9 @@ export function pie(input: ChartInput): ChartBody {
     labelLine: { lineStyle: { color: palette.axisLine } },
     tooltip: { formatter: '{b}: {c} ({d}%)' },
     emphasis: { focus: 'self' },
+    // The slices of the figure's cross-filter are shown selected, pulled out (see selectedIndices).
+    selectedMode: 'multiple',
+    selectedOffset: 8,
   };
   const shown = labels.slice(0, 10).join(', ');
   return {

@@ -9,7 +9,14 @@ import { type ChartTheme, PALETTES } from './palette.js';
 import { axis, brush, dataZoom, grid, type Header, legend, title, tooltip } from './parts.js';
 
 export { MISSING_LABEL, OTHER_LABEL } from './columns.js';
-export { brushedRange, type ChartBrushArea, type ChartClick, clickedCategory, toggleCategory } from './filters.js';
+export {
+  brushedRange,
+  type ChartBrushArea,
+  type ChartClick,
+  clickedCategory,
+  selectedIndices,
+  toggleCategory,
+} from './filters.js';
 export { type ChartPalette, type ChartTheme, PALETTES } from './palette.js';
 
 export interface ChartOptions {

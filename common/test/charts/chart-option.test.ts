@@ -6,6 +6,7 @@ import {
   clickedCategory,
   type FigureComponent,
   type FigureData,
+  selectedIndices,
   toggleCategory,
 } from '../../src/index.js';
 import * as fixture from './fixtures.js';
@@ -300,6 +301,28 @@ describe('cross-filter values from chart events', () => {
     expect(toggleCategory(['Dream'], 'Biscoe')).toEqual(['Dream', 'Biscoe']);
     expect(toggleCategory(['Dream', 'Biscoe'], 'Dream')).toEqual(['Biscoe']);
     expect(toggleCategory(['Dream'], 'Dream')).toBeNull();
+  });
+
+  it('the categories of a click filter are the items shown selected', () => {
+    expect(selectedIndices(fixture.barFigure, fixture.barData, ['Dream', 'Torgersen'])).toEqual([1]);
+    expect(selectedIndices(fixture.pieFigure, fixture.pieData, ['Gentoo', null])).toEqual([1]);
+    expect(selectedIndices(fixture.pieFigure, fixture.pieData, null)).toEqual([]);
+    expect(selectedIndices(fixture.histogramFigure, fixture.histogramData, [1, 2])).toEqual([]);
+    const option = chartOption(fixture.pieFigure, fixture.pieData, { theme: 'light' });
+    expect(path(option, 'series', 0, 'selectedMode')).toBe('multiple');
+  });
+
+  it('a log_x histogram puts each bar at the geometric middle of its bin', () => {
+    const data: FigureData = {
+      ...fixture.histogramData,
+      rows: [
+        [1, 100, 3],
+        [100, 10000, 4],
+      ],
+    };
+    const option = chartOption({ ...fixture.histogramFigure, log_x: true }, data, { theme: 'light' });
+    expect(path(option, 'xAxis', 'type')).toBe('log');
+    expect(list(option, 'dataset', 0, 'source').map((row) => path(row, 0))).toEqual([10, 1000]);
   });
 
   it('a brush gives [low, high] of x: numbers, dates, timestamps, categories; a cleared brush null', () => {

@@ -10,9 +10,12 @@ import {
   type DashboardFilterValue,
   type FigureComponent,
   type FigureData,
+  selectedIndices,
   toggleCategory,
 } from '@service/common';
+import type { EChartsOption } from 'echarts';
 import { useEffect, useMemo, useRef } from 'react';
+import { chartTargets, selectableItems, showSelection } from './chart-marks.js';
 import { type EChartsType, init } from './echarts.js';
 
 export interface FigureViewProps {
@@ -29,8 +32,10 @@ export const CHART_RENDERED_EVENT = 'chart-rendered';
 
 /**
  * A figure drawn by ECharts from common/'s option (the export serves the same option). The element
- * tells tests what it shows: `data-chart-items` (rows drawn) and `data-chart-state` (`drawing`, then
- * `rendered` when ECharts says it has finished).
+ * tells tests what it shows: `data-chart-items` (rows drawn), `data-chart-rows` (table rows matching
+ * the filters), `data-chart-state` (`drawing`, then `rendered` when ECharts says it has finished)
+ * and, on bar and pie charts, `data-chart-targets` (JSON `[{label, x, y}]`: a point inside each
+ * bar or slice, in the element's pixels).
  */
 export function FigureView({ component, data, onFilter, filterValue }: FigureViewProps) {
   const element = useRef<HTMLDivElement>(null);
@@ -39,8 +44,8 @@ export function FigureView({ component, data, onFilter, filterValue }: FigureVie
   const option = useMemo(() => chartOption(component, data, { theme }), [component, data, theme]);
   const description = useMemo(() => chartDescription(component, data), [component, data]);
   // Event handlers read the latest props without binding them again.
-  const latest = useRef({ component, data, onFilter, filterValue });
-  latest.current = { component, data, onFilter, filterValue };
+  const latest = useRef({ component, data, onFilter, filterValue, option });
+  latest.current = { component, data, onFilter, filterValue, option };
 
   useEffect(() => {
     const target = element.current;
@@ -48,6 +53,11 @@ export function FigureView({ component, data, onFilter, filterValue }: FigureVie
     const instance = init(target, null, { renderer: 'canvas' });
     chart.current = instance;
     instance.on('finished', () => {
+      const { component, option } = latest.current;
+      const size = { width: target.clientWidth, height: target.clientHeight };
+      const targets = chartTargets(component.chart, option, instance, size);
+      if (targets.length > 0) target.dataset.chartTargets = JSON.stringify(targets);
+      else delete target.dataset.chartTargets;
       target.dataset.chartState = 'rendered';
       target.dispatchEvent(new CustomEvent(CHART_RENDERED_EVENT, { bubbles: true }));
     });
@@ -55,6 +65,8 @@ export function FigureView({ component, data, onFilter, filterValue }: FigureVie
       const { component, data, onFilter, filterValue } = latest.current;
       const hit = clickedCategory(component, data, params as ChartClick);
       if (hit !== undefined) onFilter?.(toggleCategory(filterValue, hit.value));
+      // ECharts toggled the clicked item's selection itself; the filter says what is selected.
+      select(instance, latest.current);
     });
     instance.on('brushEnd', (params) => {
       const { component, data, onFilter } = latest.current;
@@ -77,6 +89,7 @@ export function FigureView({ component, data, onFilter, filterValue }: FigureVie
     if (instance === null || target === null) return;
     target.dataset.chartState = 'drawing';
     instance.setOption(option, { notMerge: true });
+    select(instance, latest.current);
     if (!brushable) return;
     // A drag along x brushes (no toolbox button to press first), and the active range stays drawn.
     instance.dispatchAction({
@@ -87,13 +100,13 @@ export function FigureView({ component, data, onFilter, filterValue }: FigureVie
     drawBrush(instance, latest.current.filterValue);
   }, [option, brushable]);
 
-  // A filter changed elsewhere (a chip removed, the address bar): the brush follows it.
+  // A filter changed elsewhere (a chip removed, the address bar): the selection and brush follow it.
   const filterKey = JSON.stringify(filterValue ?? null);
   useEffect(() => {
     const instance = chart.current;
-    if (instance !== null && brushable && filterKey === JSON.stringify(latest.current.filterValue ?? null)) {
-      drawBrush(instance, latest.current.filterValue);
-    }
+    if (instance === null || filterKey !== JSON.stringify(latest.current.filterValue ?? null)) return;
+    select(instance, latest.current);
+    if (brushable) drawBrush(instance, latest.current.filterValue);
   }, [filterKey, brushable]);
 
   return (
@@ -102,8 +115,28 @@ export function FigureView({ component, data, onFilter, filterValue }: FigureVie
       role="img"
       aria-label={description}
       data-chart-items={data.rows.length}
+      data-chart-rows={data.total_rows}
       style={{ width: '100%', height: '100%', minHeight: 160 }}
     />
+  );
+}
+
+/** Shows the categories of the figure's click filter selected (a bar keeps all its bars). */
+function select(
+  instance: EChartsType,
+  {
+    component,
+    data,
+    filterValue,
+    option,
+  }: Pick<FigureViewProps, 'component' | 'data' | 'filterValue'> & { option: EChartsOption },
+): void {
+  const series = Array.isArray(option.series) ? option.series.length : 1;
+  showSelection(
+    instance,
+    selectableItems(component.chart, option),
+    series,
+    selectedIndices(component, data, filterValue),
   );
 }
 

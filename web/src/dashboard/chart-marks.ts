@@ -1,0 +1,86 @@
+import type { ChartType } from '@service/common';
+import type { EChartsOption } from 'echarts';
+import type { EChartsType } from './echarts.js';
+
+/** A clickable category of a bar or pie chart, and a point inside its mark (element pixels). */
+export interface ChartTarget {
+  label: string;
+  x: number;
+  y: number;
+}
+
+const asList = (value: unknown): unknown[] => (Array.isArray(value) ? value : value === undefined ? [] : [value]);
+const record = (value: unknown): Record<string, unknown> =>
+  value !== null && typeof value === 'object' ? (value as Record<string, unknown>) : {};
+
+/** How many items a click filter can select: a bar chart's categories, a pie's slices. */
+export function selectableItems(chart: ChartType, option: EChartsOption): number {
+  if (chart === 'bar') return asList(record(option.xAxis).data).length;
+  if (chart === 'pie') return asList(record(asList(option.series)[0]).data).length;
+  return 0;
+}
+
+/** Shows the click filter's categories selected in every series (ECharts' `select` state). */
+export function showSelection(instance: EChartsType, count: number, series: number, selected: number[]): void {
+  if (count === 0) return;
+  const seriesIndex = Array.from({ length: series }, (_, index) => index);
+  const all = Array.from({ length: count }, (_, index) => index);
+  instance.dispatchAction({ type: 'unselect', seriesIndex, dataIndex: all });
+  if (selected.length > 0) instance.dispatchAction({ type: 'select', seriesIndex, dataIndex: selected });
+}
+
+/**
+ * Where each bar (its lowest drawn segment) or pie slice is, so a test or an assistive tool can
+ * click it on the canvas: the element's `data-chart-targets`.
+ */
+export function chartTargets(
+  chart: ChartType,
+  option: EChartsOption,
+  instance: EChartsType,
+  size: { width: number; height: number },
+): ChartTarget[] {
+  if (chart === 'bar') return barTargets(option, instance);
+  if (chart === 'pie') return pieTargets(option, size);
+  return [];
+}
+
+function barTargets(option: EChartsOption, instance: EChartsType): ChartTarget[] {
+  const labels = asList(record(option.xAxis).data).map(String);
+  const rows = asList(record(asList(option.dataset)[0]).source);
+  const log = record(option.yAxis).type === 'log';
+  return labels.flatMap((label, index) => {
+    const value = asList(rows[index])
+      .slice(1)
+      .find((cell) => typeof cell === 'number' && cell > 0);
+    if (typeof value !== 'number') return [];
+    // The first series with a value stacks on nothing: its bar runs from the axis to `value`.
+    const [x, y] = instance.convertToPixel({ gridIndex: 0 }, [label, log ? value : value / 2]) as number[];
+    return x === undefined || y === undefined ? [] : [{ label, x: Math.round(x), y: Math.round(log ? y + 3 : y) }];
+  });
+}
+
+/** ECharts lays a pie out from 12 o'clock clockwise, each slice's angle in proportion to its value. */
+function pieTargets(option: EChartsOption, size: { width: number; height: number }): ChartTarget[] {
+  const series = record(asList(option.series)[0]);
+  const slices = asList(series.data).map((slice) => {
+    const { name, value } = record(slice);
+    return { label: String(name), value: typeof value === 'number' && value > 0 ? value : 0 };
+  });
+  const total = slices.reduce((sum, slice) => sum + slice.value, 0);
+  const [centerX, centerY] = asList(series.center).map((part) => Number.parseFloat(String(part)) / 100);
+  const outer = Number.parseFloat(String(asList(series.radius)[1])) / 100;
+  const radius = ((Math.min(size.width, size.height) / 2) * outer || 0) * 0.6;
+  let before = 0;
+  return slices.flatMap((slice) => {
+    if (slice.value === 0 || total === 0) return [];
+    const angle = Math.PI / 2 - (2 * Math.PI * (before + slice.value / 2)) / total;
+    before += slice.value;
+    return [
+      {
+        label: slice.label,
+        x: Math.round(size.width * (centerX ?? 0.5) + radius * Math.cos(angle)),
+        y: Math.round(size.height * (centerY ?? 0.5) - radius * Math.sin(angle)),
+      },
+    ];
+  });
+}
