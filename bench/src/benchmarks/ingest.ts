@@ -18,44 +18,27 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import { cpus, tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { childReport, type RunningTarget, startTarget } from '../lib/child-target.js';
-import { processCpuSeconds } from '../lib/machine.js';
 import { CpuSpan, printMachine, printVerdicts } from '../lib/report.js';
 import { median, percentile } from '../lib/stats.js';
 import { formatTable } from '../lib/table.js';
 import { UsageError } from '../lib/usage-error.js';
-import { createBenchCollection, field } from './collection-fixture.js';
-import { GROUPS, generateCsv } from './ingest-data.js';
-import { closeConnections, requestJson, uploadFile } from './ingest-http.js';
-import { peakResidentBytes, resetPeak, sampleResident, tenths } from './ingest-memory.js';
-import type { BaselineReport } from './ingest-target.js';
-
-// Kept literal rather than imported so this process never loads the server (only the children do).
-const API_PREFIX = '/service/api/v1';
-const TARGET_SCRIPT = fileURLToPath(new URL('./ingest-target.js', import.meta.url));
+import { generateCsv } from './ingest-data.js';
+import {
+  AGGREGATE_RUNS,
+  COLLECTION_FILE,
+  measureBaseline,
+  measureService,
+  type Round,
+  WARMUPS,
+} from './ingest-service.js';
 
 const DEFAULT_ROWS = 10_000_000;
-const WARMUPS = 2;
-const AGGREGATE_RUNS = 20;
-/** The server's default upload cap (SERVICE_UPLOAD_MAX_BYTES); raised only when the file is bigger. */
-const DEFAULT_UPLOAD_MAX = 1024 ** 3;
 const MIB = 1024 ** 2;
 const GIB = 1024 ** 3;
 
 const TARGET_RATIO = 0.8;
 const TARGET_PEAK_RSS = GIB;
 const TARGET_P50_MS = 300;
-
-const COLLECTION_FILE = 'ingest.csv';
-const AGGREGATE_REQUEST = {
-  group_by: ['group'],
-  aggregates: [
-    { column: 'value', fn: 'count' },
-    { column: 'value', fn: 'sum' },
-    { column: 'value', fn: 'mean' },
-  ],
-};
 
 function rowsFromEnv(env: NodeJS.ProcessEnv = process.env): number {
   const raw = env.BENCH_INGEST_ROWS;
@@ -65,11 +48,6 @@ function rowsFromEnv(env: NodeJS.ProcessEnv = process.env): number {
     throw new UsageError(`BENCH_INGEST_ROWS must be a whole number of rows >= 1000 (got "${raw}")`);
   }
   return rows;
-}
-
-function execArgvForService(): string[] {
-  const dir = process.env.BENCH_CPU_PROF_DIR;
-  return dir ? ['--cpu-prof', '--cpu-prof-dir', dir] : [];
 }
 
 const fixed = (value: number, digits: number) => value.toFixed(digits);
@@ -84,179 +62,6 @@ function roundsFromEnv(env: NodeJS.ProcessEnv = process.env): number {
     throw new UsageError(`BENCH_INGEST_ROUNDS must be a whole number >= 1 (got "${raw}")`);
   }
   return rounds;
-}
-
-/** Runs the baseline child to its end and answers its report. */
-function measureBaseline(
-  dataDir: string,
-  csv: string,
-  parquet: string,
-  aggregateRuns: number,
-): Promise<BaselineReport> {
-  return childReport<BaselineReport>(
-    TARGET_SCRIPT,
-    ['baseline', dataDir, csv, parquet, String(aggregateRuns)],
-    'baseline',
-  );
-}
-
-/** One baseline COPY and the upsert timed right after it. */
-interface Round {
-  baselineSeconds: number;
-  baselineCpuSeconds: number;
-  upsertSeconds: number;
-  upsertCpuSeconds: number | null;
-}
-
-interface Phase {
-  seconds: number;
-  cpuSeconds: number | null;
-  peakBytes: number | null;
-  /** Resident memory at each tenth of the phase. */
-  rssTenths: number[];
-}
-
-/** Times `work` in the server process: wall time, the server's CPU time and its peak memory. */
-async function phase<T>(pid: number, work: () => Promise<T>): Promise<{ result: T; phase: Phase }> {
-  const canReset = resetPeak(pid);
-  const sampler = sampleResident(pid);
-  const cpuBefore = processCpuSeconds(pid);
-  const started = performance.now();
-  let result: T;
-  let samples: { atMs: number; bytes: number }[];
-  try {
-    result = await work();
-  } finally {
-    samples = sampler.stop();
-  }
-  const seconds = (performance.now() - started) / 1000;
-  const cpuAfter = processCpuSeconds(pid);
-  const sampledPeak = samples.length === 0 ? null : Math.max(...samples.map((sample) => sample.bytes));
-  return {
-    result,
-    phase: {
-      seconds,
-      cpuSeconds: cpuBefore === null || cpuAfter === null ? null : cpuAfter - cpuBefore,
-      // The kernel's peak catches spikes between samples; without a reset it would be the lifetime peak.
-      peakBytes: canReset ? peakResidentBytes(pid) : sampledPeak,
-      rssTenths: tenths(samples),
-    },
-  };
-}
-
-interface ServiceResult {
-  startupPeakBytes: number | null;
-  upload: Phase;
-  upsert: Phase;
-  aggregate: Phase;
-  aggregateMs: number[];
-  /** Later rounds: a baseline COPY, then an `overwrite` upsert of the same file. */
-  rounds: Round[];
-}
-
-/**
- * `rebaseline` runs the baseline COPY again for each later round: the host's speed drifts by a
- * factor of two within minutes on a shared machine, so each upsert is compared with a baseline
- * taken just before it, and the median over rounds is what the target is judged on.
- */
-async function measureService(
-  dataDir: string,
-  csv: { path: string; bytes: number; rows: number },
-  counted: { childCpu: number },
-  laterRounds: number,
-  rebaseline: () => Promise<BaselineReport>,
-): Promise<ServiceResult> {
-  const uploadMax = Math.max(DEFAULT_UPLOAD_MAX, csv.bytes + MIB);
-  const server: RunningTarget = await startTarget(
-    TARGET_SCRIPT,
-    ['service', dataDir, String(uploadMax)],
-    execArgvForService(),
-  );
-  const { pid } = server;
-  try {
-    const api = `${server.url}${API_PREFIX}`;
-    const { token, collectionId } = await createBenchCollection(api, {
-      project: 'ingest benchmark',
-      workflow: 'ingest',
-      tag: 'rows',
-      pattern: 'ingest\\.csv',
-    });
-    const startupPeakBytes = peakResidentBytes(pid);
-
-    process.stdout.write('  uploading ...\n');
-    const upload = await phase(pid, () =>
-      uploadFile(`${api}/datacollections/${collectionId}/files`, token, {
-        localPath: csv.path,
-        size: csv.bytes,
-        run: 'bench',
-        path: COLLECTION_FILE,
-        contentType: 'text/csv',
-      }),
-    );
-    const storedSize = field<number>(upload.result, 'size', 'upload');
-    if (storedSize !== csv.bytes) throw new Error(`upload: stored ${storedSize} bytes of ${csv.bytes}`);
-
-    process.stdout.write('  upserting ...\n');
-    const upsert = await phase(pid, () =>
-      requestJson('POST', `${api}/deltatables/upsert`, { token, body: { data_collection_id: collectionId } }),
-    );
-    const upsertRows = field<number>(upsert.result, 'rows', 'upsert');
-    if (upsertRows !== csv.rows) throw new Error(`upsert: the table has ${upsertRows} rows, the file ${csv.rows}`);
-
-    process.stdout.write(`  aggregating (${WARMUPS} warm-ups + ${AGGREGATE_RUNS} requests) ...\n`);
-    const aggregateMs: number[] = [];
-    const aggregate = await phase(pid, async () => {
-      for (let run = 0; run < WARMUPS + AGGREGATE_RUNS; run++) {
-        const started = performance.now();
-        const answer = await requestJson('POST', `${api}/datacollections/${collectionId}/aggregate`, {
-          token,
-          body: AGGREGATE_REQUEST,
-        });
-        const elapsed = performance.now() - started;
-        const rows = field<Record<string, unknown>[]>(answer, 'rows', 'aggregate');
-        const total = rows.reduce((sum, row) => sum + Number(row.count_value), 0);
-        if (rows.length !== GROUPS.length || total !== csv.rows) {
-          throw new Error(
-            `aggregate: ${rows.length} groups counting ${total} rows; expected ${GROUPS.length} and ${csv.rows}`,
-          );
-        }
-        if (run >= WARMUPS) aggregateMs.push(elapsed);
-      }
-    });
-
-    const rounds: Round[] = [];
-    for (let round = 0; round < laterRounds; round++) {
-      process.stdout.write(`  round ${round + 2}: baseline again, then an overwrite upsert ...\n`);
-      const baseline = await rebaseline();
-      const again = await phase(pid, () =>
-        requestJson('POST', `${api}/deltatables/upsert`, {
-          token,
-          body: { data_collection_id: collectionId, overwrite: true },
-        }),
-      );
-      const againRows = field<number>(again.result, 'rows', 'upsert');
-      if (againRows !== csv.rows) throw new Error(`upsert: the table has ${againRows} rows, the file ${csv.rows}`);
-      rounds.push({
-        baselineSeconds: baseline.copySeconds,
-        baselineCpuSeconds: baseline.copyCpuSeconds,
-        upsertSeconds: again.phase.seconds,
-        upsertCpuSeconds: again.phase.cpuSeconds,
-      });
-    }
-
-    return {
-      startupPeakBytes,
-      upload: upload.phase,
-      upsert: upsert.phase,
-      aggregate: aggregate.phase,
-      aggregateMs,
-      rounds,
-    };
-  } finally {
-    counted.childCpu += processCpuSeconds(pid) ?? 0;
-    closeConnections();
-    await server.stop();
-  }
 }
 
 export async function run(args: string[]): Promise<void> {
