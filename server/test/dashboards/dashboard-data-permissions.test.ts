@@ -11,7 +11,7 @@ import {
 import { type DataAnswer, projectWithTable } from './analytics-table.js';
 
 /**
- * `POST /dashboards/{id}/data` obeys the dashboard's readers exactly as its rows route does
+ * `POST /dashboards/{id}/data` (and `GET /dashboards/{id}/versions`) obeys the dashboard's readers exactly as its rows route does
  * (ARCHITECTURE §7, §11): every role in auth mode, and anonymous and temporary callers in public
  * and demo modes, where only public dashboards are theirs to read.
  */
@@ -112,6 +112,11 @@ for (const dialect of DIALECTS) {
             ...(tokens[actor] === undefined ? {} : { token: tokens[actor] }),
           });
           expect(rows.status, actor).toBe(status);
+          // And its versions (the version picker).
+          const versions = await call(server, 'GET', `/dashboards/${privateId}/versions`, {
+            ...(tokens[actor] === undefined ? {} : { token: tokens[actor] }),
+          });
+          expect(versions.status, actor).toBe(status);
         }
       });
 
@@ -121,6 +126,11 @@ for (const dialect of DIALECTS) {
           const status = actor === 'anonymous' && !publicLike ? 401 : 200;
           expect(answer.status, `${actor}: ${answer.text}`).toBe(status);
           if (status === 200) expect(answer.body.components.count).toEqual({ value: 120, unfiltered_value: 120 });
+          const versions = await call<{ collections: unknown[] }>(server, 'GET', `/dashboards/${publicId}/versions`, {
+            ...(tokens[actor] === undefined ? {} : { token: tokens[actor] }),
+          });
+          expect(versions.status, actor).toBe(status);
+          if (status === 200) expect(versions.body.collections).toHaveLength(1);
         }
       });
     });

@@ -83,7 +83,8 @@ export class FilterPlan {
       if (source?.snapshot == null) continue;
       matchSql(filter.match, filterColumn(source, filter), statement, filter.at);
     }
-    await duckdb.withConnection((connection) => statement.validate(connection));
+    // Most requests have nothing to convert: no connection for them.
+    if (statement.params.length > 0) await duckdb.withConnection((connection) => statement.validate(connection));
     const plan = new FilterPlan(input, filters);
     for (const component of input.components) {
       if (component.type !== 'text') plan.reachOf(component);
