@@ -99,6 +99,10 @@ export function categoryKey(value: unknown, other = false): string {
 /** Distinct categories in order of first appearance, with the raw value each stands for. */
 export class Categories {
   private readonly byKey = new Map<string, number>();
+
+  /** `name` writes a category (not the fold) as its label. */
+  constructor(private readonly name: (value: unknown) => string = categoryLabel) {}
+
   readonly values: unknown[] = [];
   readonly others: boolean[] = [];
   readonly labels: string[] = [];
@@ -111,7 +115,9 @@ export class Categories {
       this.byKey.set(key, position);
       this.values.push(other ? null : value);
       this.others.push(other);
-      this.labels.push(uniqueLabel(this.labels, categoryLabel(value, other)));
+      this.labels.push(
+        uniqueLabel(this.labels, other ? OTHER_LABEL : value == null ? MISSING_LABEL : this.name(value)),
+      );
     }
     return position;
   }
@@ -133,9 +139,27 @@ function uniqueLabel(taken: readonly string[], label: string): string {
 export function sortedCategories(values: readonly unknown[], kind: AxisKind): Categories {
   const distinct = [...new Map(values.map((value) => [categoryKey(value), value])).values()];
   if (kind !== 'category') distinct.sort((a, b) => orderOf(a) - orderOf(b));
-  const categories = new Categories();
+  const categories = new Categories((value) => binLabel(value, kind));
   for (const value of distinct) categories.add(value);
   return categories;
+}
+
+const INSTANT = /^(\d{4}-\d{2}-\d{2})[T ](\d{2}:\d{2})(?::(\d{2}(?:\.\d+)?))?(?:Z|[+-]\d{2}(?::?\d{2})?)?$/;
+
+/**
+ * A bin's edge as an axis label: numbers to 6 digits, instants to the minute (a midnight as its
+ * day alone), anything else as text.
+ */
+export function binLabel(value: unknown, kind: AxisKind): string {
+  if (kind === 'value') {
+    const number = rounded(value);
+    return number === null ? categoryLabel(value) : String(number);
+  }
+  if (kind === 'time' && typeof value === 'string') {
+    const parts = INSTANT.exec(value);
+    if (parts) return parts[2] === '00:00' && !Number(parts[3] ?? 0) ? (parts[1] ?? value) : `${parts[1]} ${parts[2]}`;
+  }
+  return categoryLabel(value);
 }
 
 /** Where a number or a date sits on its axis; nulls last. */

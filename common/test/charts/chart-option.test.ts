@@ -242,6 +242,29 @@ describe('ECharts options of figures', () => {
     expect(path(option, 'series', 0, 'name')).toBe('mean body_mass_g');
   });
 
+  it('heatmap: binned time and number axes are labelled by their bins’ low edges, shortly', () => {
+    const data: FigureData = {
+      columns: [
+        { name: 'x', type: 'timestamp', column: 'observed_at' },
+        { name: 'y', type: 'double', column: 'bill_length_mm' },
+        { name: 'value', type: 'long', column: null },
+      ],
+      rows: [
+        ['2007-11-10T12:30:00.000Z', 32.1 + 1 / 3, 2],
+        ['2007-11-10T00:00:00.000Z', 32.1, 1],
+      ],
+      sampled: false,
+      total_rows: 3,
+    };
+    const option = chartOption({ ...fixture.heatmapFigure, agg: 'count', color: undefined }, data, { theme: 'light' });
+    expect(path(option, 'xAxis', 'data')).toEqual(['2007-11-10', '2007-11-10 12:30']);
+    expect(path(option, 'yAxis', 'data')).toEqual(['32.1', '32.4333']);
+    expect(list(option, 'dataset', 0, 'source')).toEqual([
+      ['2007-11-10 12:30', '32.4333', 2],
+      ['2007-11-10', '32.1', 1],
+    ]);
+  });
+
   it('pie: a slice per color, the folded ones as a grey "Other", a legend of the slices', () => {
     const option = build(fixture.pieFigure, fixture.pieData);
     expect(seriesTypes(option)).toEqual(['pie']);
