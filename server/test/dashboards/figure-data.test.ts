@@ -264,6 +264,59 @@ describeEachDialect('figure data', (dialect) => {
     ]);
   });
 
+  it('groups boxes by any simple column: dates, booleans, integers', async () => {
+    const data = await figures({
+      byDay: { chart: 'box', x: 'day', y: 'mass', max_categories: 2 },
+      byMale: { chart: 'box', x: 'male', y: 'mass' },
+      byMass: { chart: 'box', x: 'mass', y: 'flipper', max_categories: 2 },
+    });
+    // Every day holds 4 rows; 2024-01-01 holds i = 0, 30, 60, 90, the next day i + 1.
+    expect(rowsOf(data.byDay as Record<string, unknown>)).toEqual([
+      {
+        x: '2024-01-01',
+        count: 4,
+        mean: 3450,
+        min: 3000,
+        q1: 3225,
+        median: 3450,
+        q3: 3675,
+        max: 3900,
+        whisker_low: 3000,
+        whisker_high: 3900,
+      },
+      {
+        x: '2024-01-02',
+        count: 4,
+        mean: 3460,
+        min: 3010,
+        q1: 3235,
+        median: 3460,
+        q3: 3685,
+        max: 3910,
+        whisker_low: 3010,
+        whisker_high: 3910,
+      },
+    ]);
+    expect(
+      rowsOf(data.byMale as Record<string, unknown>).map(({ x, count, mean, whisker_low, whisker_high }) => ({
+        x,
+        count,
+        mean,
+        whisker_low,
+        whisker_high,
+      })),
+    ).toEqual([
+      { x: false, count: 90, mean: 3600, whisker_low: 3010, whisker_high: 4190 },
+      { x: true, count: 30, mean: 3580, whisker_low: 3000, whisker_high: 4160 },
+    ]);
+    expect(
+      rowsOf(data.byMass as Record<string, unknown>).map((row) => [row.x, row.whisker_low, row.whisker_high]),
+    ).toEqual([
+      [3000, 0.5, 0.5],
+      [3010, 1.5, 1.5],
+    ]);
+  });
+
   it('crosses x and y in a heatmap: text axes top-N, numeric axes binned, cells counted or aggregated', async () => {
     const data = await figures({
       counted: { chart: 'heatmap', x: 'species', y: 'island' },

@@ -1,6 +1,7 @@
 import { DEFAULT_CATEGORY_BUDGET, type FigureComponent, type FigureData } from '@service/common';
-import type { Source } from './columns.js';
-import { countRows, figureAnswer, figureColumns, numberRole, roleOf } from './figure-rows.js';
+import type { JsonValue, SqlValue } from '../../engine/duckdb.js';
+import { count, type Source } from './columns.js';
+import { countRows, figureAnswer, figureColumns, numberOf, numberRole, roleOf } from './figure-rows.js';
 import { type NarrowedRows, whereOf } from './narrowed.js';
 import type { Statement } from './statement.js';
 
@@ -9,7 +10,8 @@ const STATISTICS = ['mean', 'min', 'q1', 'median', 'q3', 'max', 'whisker_low', '
 /**
  * Box statistics of y per x group (the `max_categories` groups with most values; one box
  * without x): count, mean, min, quartiles interpolated as numpy and pandas do, max, and Tukey's
- * whiskers, the furthest values within 1.5 × IQR of the quartiles.
+ * whiskers, the furthest values within 1.5 × IQR of the quartiles. Two passes: the statistics,
+ * then the whiskers against each group's fences (a self-join would hold every row twice).
  */
 export async function boxData(
   { connection, from, conditions }: NarrowedRows,
@@ -20,26 +22,45 @@ export async function boxData(
   const { x, y } = figureColumns(source, figure);
   if (y === null) throw new Error('a box plot needs y');
   const budget = figure.max_categories ?? DEFAULT_CATEGORY_BUDGET;
-  const total = await countRows(connection, from, conditions, statement.params);
-  const rows = await connection.query(
-    `WITH "m" AS (SELECT ${x === null ? 'NULL' : x.sql} AS "g", CAST(${y.sql} AS DOUBLE) AS "v" ` +
-      `FROM ${from}${whereOf(conditions, `${y.sql} IS NOT NULL`)}), ` +
-      `"top" AS (SELECT "g" FROM "m" GROUP BY 1 ORDER BY count(*) DESC, 1 ASC NULLS LAST LIMIT ${budget}), ` +
-      `"s" AS (SELECT "m"."g", count(*) AS "count", avg("v") AS "mean", min("v") AS "min", ` +
-      `quantile_cont("v", 0.25) AS "q1", quantile_cont("v", 0.5) AS "median", quantile_cont("v", 0.75) AS "q3", ` +
-      `max("v") AS "max" FROM "m" SEMI JOIN "top" ON "m"."g" IS NOT DISTINCT FROM "top"."g" GROUP BY 1) ` +
-      `SELECT "s"."g" AS "x", any_value("s"."count") AS "count", ` +
-      `${['mean', 'min', 'q1', 'median', 'q3', 'max'].map((name) => `any_value("s"."${name}") AS "${name}"`).join(', ')}, ` +
-      `min("m"."v") FILTER (WHERE "m"."v" >= "s"."q1" - 1.5 * ("s"."q3" - "s"."q1")) AS "whisker_low", ` +
-      `max("m"."v") FILTER (WHERE "m"."v" <= "s"."q3" + 1.5 * ("s"."q3" - "s"."q1")) AS "whisker_high" ` +
-      `FROM "s" JOIN "m" ON "m"."g" IS NOT DISTINCT FROM "s"."g" GROUP BY 1 ` +
-      `ORDER BY 2 DESC, 1 ASC NULLS LAST`,
-    statement.params,
-  );
   const roles = [
     ...(x === null ? [] : [roleOf('x', x)]),
     numberRole('count', null, 'long'),
     ...STATISTICS.map((name) => numberRole(name, y)),
   ];
-  return figureAnswer(roles, rows, false, total);
+  const total = await countRows(connection, from, conditions, statement.params);
+  const group = x === null ? 'NULL' : x.sql;
+  const values = `SELECT ${group} AS "g", CAST(${y.sql} AS DOUBLE) AS "v" FROM ${from}${whereOf(conditions, `${y.sql} IS NOT NULL`)}`;
+  const groups = await connection.query(
+    `SELECT "g", count(*) AS "count", avg("v") AS "mean", min("v") AS "min", ` +
+      `quantile_cont("v", [0.25, 0.5, 0.75]) AS "quartiles", max("v") AS "max" FROM (${values}) ` +
+      `GROUP BY 1 ORDER BY 2 DESC, 1 ASC NULLS LAST LIMIT ${budget}`,
+    statement.params,
+  );
+  if (groups.length === 0) return figureAnswer(roles, [], false, total);
+  const boxes = groups.map((row) => {
+    const [q1 = 0, median = 0, q3 = 0] = (row.quartiles as JsonValue[]).map((value) => numberOf(value) ?? 0);
+    const reach = 1.5 * (q3 - q1);
+    return { ...row, g: row.g ?? null, x: row.g, q1, median, q3, low: q1 - reach, high: q3 + reach };
+  });
+  // Each group's fences as a small table; the group value goes back as the column's own type.
+  const fences = boxes
+    .map((box, index) => {
+      const key = x === null ? 'NULL' : `CAST(${statement.param(asParam(box.g))} AS ${x.sqlType})`;
+      return `(${key}, ${index}, ${statement.param(box.low)}, ${statement.param(box.high)})`;
+    })
+    .join(', ');
+  const whiskers = await connection.query(
+    `SELECT "f"."i" AS "i", min("v") FILTER (WHERE "v" >= "f"."low") AS "whisker_low", ` +
+      `max("v") FILTER (WHERE "v" <= "f"."high") AS "whisker_high" FROM (${values}) AS "m" ` +
+      `JOIN (VALUES ${fences}) AS "f"("g", "i", "low", "high") ON "m"."g" IS NOT DISTINCT FROM "f"."g" GROUP BY 1`,
+    statement.params,
+  );
+  const byIndex = new Map(whiskers.map((row) => [count(row.i), row]));
+  const answer = boxes.map((box, index) => ({ ...box, ...byIndex.get(index) }));
+  return figureAnswer(roles, answer, false, total);
+}
+
+/** A value read back from DuckDB as a parameter (BIGINT, DECIMAL and timestamps come back as text). */
+function asParam(value: JsonValue): SqlValue {
+  return value === null || typeof value !== 'object' ? value : JSON.stringify(value);
 }
