@@ -1,7 +1,7 @@
 import { DEFAULT_CATEGORY_BUDGET, type FigureComponent, type FigureData } from '@service/common';
-import type { JsonValue, SqlValue } from '../../engine/duckdb.js';
+import type { JsonValue } from '../../engine/duckdb.js';
 import { count, type Source } from './columns.js';
-import { countRows, figureAnswer, figureColumns, numberOf, numberRole, roleOf } from './figure-rows.js';
+import { asParam, countRows, figureAnswer, figureColumns, numberOf, numberRole, roleOf } from './figure-rows.js';
 import { type NarrowedRows, whereOf } from './narrowed.js';
 import type { Statement } from './statement.js';
 
@@ -58,9 +58,4 @@ export async function boxData(
   const byIndex = new Map(whiskers.map((row) => [count(row.i), row]));
   const answer = boxes.map((box, index) => ({ ...box, ...byIndex.get(index) }));
   return figureAnswer(roles, answer, false, total);
-}
-
-/** A value read back from DuckDB as a parameter (BIGINT, DECIMAL and timestamps come back as text). */
-function asParam(value: JsonValue): SqlValue {
-  return value === null || typeof value !== 'object' ? value : JSON.stringify(value);
 }

@@ -1,6 +1,6 @@
 import { DEFAULT_CATEGORY_BUDGET, type FigureComponent, type FigureData } from '@service/common';
 import { count, type Source } from './columns.js';
-import { figureAnswer, figureColumns, numberRole, renamed, roleOf } from './figure-rows.js';
+import { asParam, figureAnswer, figureColumns, numberRole, renamed, roleOf } from './figure-rows.js';
 import { aggSql } from './fit.js';
 import { type NarrowedRows, whereOf } from './narrowed.js';
 import type { Statement } from './statement.js';
@@ -9,7 +9,8 @@ import type { Statement } from './statement.js';
  * Bars (by x, split by color) and pie slices (by color): the categories with the largest
  * aggregate, at most `max_categories`, and one row folding the rest (`other`), its aggregate
  * computed again from the rest's rows (a mean of the rest, not a mean of means). Bars keep
- * their color groups in the folded row too.
+ * their color groups in the folded row too. The first pass ranks the categories; a second one,
+ * only when there is a rest or a color split, aggregates against the kept ones.
  */
 export async function categoryData(
   { connection, from, conditions }: NarrowedRows,
@@ -25,30 +26,58 @@ export async function categoryData(
   const budget = figure.max_categories ?? DEFAULT_CATEGORY_BUDGET;
   const agg = figure.agg ?? 'count';
   const measured = agg === 'count' ? null : y;
-  const value = aggSql(agg, measured === null ? null : renamed(measured, '"v"'));
+  const keyName = pie ? 'color' : 'x';
+  const roles = [
+    roleOf(keyName, key),
+    ...(split === null ? [] : [roleOf('color', split)]),
+    numberRole('y', measured, aggSql(agg, measured).type),
+    numberRole('other', null, 'boolean'),
+  ];
   const selects = [`${key.sql} AS "k"`];
   if (split !== null) selects.push(`${split.sql} AS "c"`);
   if (measured !== null) selects.push(`${measured.sql} AS "v"`);
-  const keyName = pie ? 'color' : 'x';
-  const rows = await connection.query(
-    `WITH "m" AS (SELECT ${selects.join(', ')} FROM ${from}${whereOf(conditions)}), ` +
-      `"top" AS (SELECT "k", ${value.sql} AS "a" FROM "m" GROUP BY 1 ORDER BY 2 DESC NULLS LAST, 1 ASC NULLS LAST ` +
-      `LIMIT ${budget}), ` +
-      `"ranked" AS (SELECT "k", row_number() OVER (ORDER BY "a" DESC NULLS LAST, "k" ASC NULLS LAST) AS "rank" FROM "top") ` +
-      `SELECT CASE WHEN "ranked"."rank" IS NULL THEN NULL ELSE "m"."k" END AS "${keyName}", ` +
-      `${split === null ? '' : '"m"."c" AS "color", '}` +
-      `${value.sql} AS "y", "ranked"."rank" IS NULL AS "other", ` +
-      `count(*) AS "n", min(coalesce("ranked"."rank", ${budget + 1})) AS "order" ` +
-      `FROM "m" LEFT JOIN "ranked" ON "m"."k" IS NOT DISTINCT FROM "ranked"."k" ` +
-      `GROUP BY ${split === null ? '1, 3' : '1, 2, 4'} ` +
-      `ORDER BY "order"${split === null ? '' : ', "color" ASC NULLS LAST'}`,
+  const rows = `(SELECT ${selects.join(', ')} FROM ${from}${whereOf(conditions)}) AS "m"`;
+  const value = aggSql(agg, measured === null ? null : renamed(measured, '"m"."v"'));
+
+  const ranked = await connection.query(
+    `SELECT * FROM (SELECT "m"."k" AS "${keyName}", ${value.sql} AS "y", count(*) OVER () AS "groups", ` +
+      `sum(count(*)) OVER () AS "total" FROM ${rows} GROUP BY 1) ` +
+      `ORDER BY "y" DESC NULLS LAST, "${keyName}" ASC NULLS LAST LIMIT ${budget}`,
     statement.params,
   );
-  const yRole = numberRole('y', measured, value.type);
-  const otherRole = numberRole('other', null, 'boolean');
-  const roles = pie
-    ? [roleOf('color', key), yRole, otherRole]
-    : [roleOf('x', key), ...(split === null ? [] : [roleOf('color', split)]), yRole, otherRole];
-  const total = rows.reduce((sum, row) => sum + count(row.n), 0);
-  return figureAnswer(roles, rows, false, total);
+  const first = ranked[0];
+  const total = count(first?.total);
+  const folded = first !== undefined && count(first.groups) > budget;
+  if (split === null && !folded) {
+    return figureAnswer(
+      roles,
+      ranked.map((row) => ({ ...row, other: false })),
+      false,
+      total,
+    );
+  }
+  // The kept categories as a small table, each value back as the column's own type.
+  const kept = ranked
+    .map((row, index) => `(CAST(${statement.param(asParam(row[keyName] ?? null))} AS ${key.sqlType}), ${index + 1})`)
+    .join(', ');
+  const top = `(VALUES ${kept}) AS "t"("k", "rank")`;
+  if (split === null) {
+    const [rest = {}] = await connection.query(
+      `SELECT ${value.sql} AS "y" FROM ${rows} ANTI JOIN ${top} ON "m"."k" IS NOT DISTINCT FROM "t"."k"`,
+      statement.params,
+    );
+    const answer = [
+      ...ranked.map((row) => ({ ...row, other: false })),
+      { [keyName]: null, y: rest.y ?? null, other: true },
+    ];
+    return figureAnswer(roles, answer, false, total);
+  }
+  const grouped = await connection.query(
+    `SELECT CASE WHEN "t"."rank" IS NULL THEN NULL ELSE "m"."k" END AS "${keyName}", "m"."c" AS "color", ` +
+      `${value.sql} AS "y", "t"."rank" IS NULL AS "other", min(coalesce("t"."rank", ${budget + 1})) AS "order" ` +
+      `FROM ${rows} LEFT JOIN ${top} ON "m"."k" IS NOT DISTINCT FROM "t"."k" GROUP BY 1, 2, 4 ` +
+      'ORDER BY "order", "color" ASC NULLS LAST',
+    statement.params,
+  );
+  return figureAnswer(roles, grouped, false, total);
 }

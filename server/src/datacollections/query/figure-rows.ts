@@ -122,3 +122,8 @@ export function numberOf(value: JsonValue | undefined): number | null {
   const number = Number(value);
   return Number.isFinite(number) ? number : null;
 }
+
+/** A value read back from DuckDB as a parameter (BIGINT, DECIMAL and timestamps come back as text). */
+export function asParam(value: JsonValue): SqlValue {
+  return value === null || typeof value !== 'object' ? value : JSON.stringify(value);
+}
