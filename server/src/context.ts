@@ -178,6 +178,7 @@ export async function createContext(config: Config): Promise<AppContext> {
       tempDirectory: delta.tempDirectory,
       tableOf,
       snapshots,
+      exactQuantileRows: config.dashboards.exactQuantileRows,
     });
     const dashboardAnswers = new AnswerCache();
     const dashboards = new DashboardsService(database, projects, queries);

@@ -43,6 +43,11 @@ export interface Config {
   uploadMaxBytes: number;
   /** `memoryLimitBytes`: DuckDB's `memory_limit`; beyond it, statements spill to `<dataDir>/tmp/duckdb`. Null: DuckDB's default, 80% of RAM. */
   duckdb: { memoryLimitBytes: number | null };
+  /**
+   * `exactQuantileRows`: dashboards compute medians, quartiles and whiskers exactly up to this many
+   * rows (they hold every value in memory) and with DuckDB's bounded `approx_quantile` beyond.
+   */
+  dashboards: { exactQuantileRows: number };
   auth: {
     mode: AuthMode;
     registrationDisabled: boolean;
@@ -263,6 +268,7 @@ function buildConfig(env: Env, unknownSettings: string[], cwd: string): Config {
     },
     uploadMaxBytes: env.SERVICE_UPLOAD_MAX_BYTES ?? 1024 * 1024 * 1024,
     duckdb: { memoryLimitBytes: env.SERVICE_DUCKDB_MEMORY_LIMIT ?? null },
+    dashboards: { exactQuantileRows: env.SERVICE_DASHBOARD_EXACT_QUANTILE_ROWS ?? 1_000_000 },
     auth: {
       mode,
       registrationDisabled: env.SERVICE_AUTH_REGISTRATION_DISABLED ?? false,

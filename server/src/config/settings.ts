@@ -53,6 +53,7 @@ export const envSchema = z.object({
   SERVICE_INGESTION_USER_LOCATIONS: envBoolean.optional(),
   SERVICE_UPLOAD_MAX_BYTES: envInteger(1, Number.MAX_SAFE_INTEGER).optional(),
   SERVICE_DUCKDB_MEMORY_LIMIT: envByteSize(DUCKDB_MIN_MEMORY).optional(),
+  SERVICE_DASHBOARD_EXACT_QUANTILE_ROWS: envInteger(1, Number.MAX_SAFE_INTEGER).optional(),
   SERVICE_AUTH_SINGLE_USER_MODE: envBoolean.optional(),
   SERVICE_AUTH_PUBLIC_MODE: envBoolean.optional(),
   SERVICE_AUTH_UNAUTHENTICATED_MODE: envBoolean.optional(),

@@ -18,7 +18,7 @@ import { aggregate, distinctValues, summarize } from './query/aggregates.js';
 import { describe, type Source } from './query/columns.js';
 import { componentData, type DataComponent } from './query/components.js';
 import { type Download, download } from './query/download.js';
-import { type AnalyticComponent, type FitProblem, fitProblems } from './query/fit.js';
+import { type AnalyticComponent, EXACT_QUANTILE_ROWS, type FitProblem, fitProblems } from './query/fit.js';
 import type { Narrowing } from './query/narrowing.js';
 import { onlyColumns, type PageQuery, page } from './query/paging.js';
 import { TableReader, type TableReaderDeps } from './query/reader.js';
@@ -40,6 +40,8 @@ export interface DataCollectionQueriesDeps extends TableReaderDeps {
   storage: Pick<ObjectStorage, 'head' | 'getBuffer'>;
   /** Where temporary files go (downloads use a `downloads` folder inside); the OS's when undefined. */
   tempDirectory: string | undefined;
+  /** Rows up to which dashboard quantiles are exact (see `Config.dashboards`). */
+  exactQuantileRows?: number;
 }
 
 /**
@@ -99,7 +101,9 @@ export class DataCollectionQueries {
 
   /** One dashboard component's data over a snapshot, narrowed by the dashboard's filters. */
   componentData(source: Source, component: DataComponent, narrowing: Narrowing): Promise<ComponentData> {
-    return componentData(this.reader, source, component, narrowing);
+    return componentData(this.reader, source, component, narrowing, {
+      exactQuantileRows: this.deps.exactQuantileRows ?? EXACT_QUANTILE_ROWS,
+    });
   }
 
   async summary(actor: Actor, id: string, version?: number): Promise<SummaryAnswer> {

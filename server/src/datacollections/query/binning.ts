@@ -13,7 +13,7 @@ import {
   type Role,
   roleOf,
 } from './figure-rows.js';
-import { aggSql, isTemporal } from './fit.js';
+import { aggSql, approximateOver, type ComputeOptions, isTemporal } from './fit.js';
 import { type NarrowedRows, whereOf } from './narrowed.js';
 import type { Statement } from './statement.js';
 
@@ -149,6 +149,7 @@ export async function heatmapData(
   source: Source,
   figure: FigureComponent,
   statement: Statement,
+  options: ComputeOptions,
 ): Promise<FigureData> {
   const { x, y, color } = figureColumns(source, figure);
   if (x === null || y === null) throw new Error('a heatmap needs x and y');
@@ -156,7 +157,8 @@ export async function heatmapData(
   const budget = figure.max_categories ?? DEFAULT_CATEGORY_BUDGET;
   const agg = figure.agg ?? 'count';
   const measured = agg === 'count' ? null : color;
-  const value = aggSql(agg, measured);
+  const approximate = agg === 'median' && approximateOver(source, options);
+  const value = aggSql(agg, measured, undefined, approximate);
   const binned = (column: Column) => isNumeric(column) || isTemporal(column);
   // One statement at a time on a connection.
   const axes: ({ axis: Axis; bins: Bins | null } | null)[] = [];
@@ -200,7 +202,7 @@ export async function heatmapData(
   return figureAnswer(
     [roleFor('x', x, 0), roleFor('y', y, 1), numberRole('value', measured, value.type)],
     answer,
-    false,
+    approximate,
     total,
   );
 }

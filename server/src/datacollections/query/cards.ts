@@ -1,6 +1,6 @@
 import type { CardComponent, CardData } from '@service/common';
 import { columnOf, jsonValue, type Source } from './columns.js';
-import { aggSql } from './fit.js';
+import { aggSql, approximateOver, type ComputeOptions } from './fit.js';
 import { withNarrowedRows } from './narrowed.js';
 import type { Narrowing } from './narrowing.js';
 import type { TableReader } from './reader.js';
@@ -15,6 +15,7 @@ export async function cardData(
   source: Source,
   card: CardComponent,
   narrowing: Narrowing,
+  options: ComputeOptions,
 ): Promise<CardData> {
   if (source.snapshot === null) {
     const empty = card.agg === 'count' || card.agg === 'count_distinct' ? 0 : null;
@@ -23,8 +24,10 @@ export async function cardData(
   const column = card.column === undefined ? null : columnOf(source, card.column, 'column');
   const statement = new Statement();
   return withNarrowedRows(reader, source, narrowing, statement, async ({ connection, from, conditions }) => {
-    const all = aggSql(card.agg, column);
-    const narrowed = conditions.length === 0 ? all : aggSql(card.agg, column, conditions.join(' AND '));
+    // Medians of big tables are approximate (bounded memory), filtered or not.
+    const approximate = approximateOver(source, options);
+    const all = aggSql(card.agg, column, undefined, approximate);
+    const narrowed = conditions.length === 0 ? all : aggSql(card.agg, column, conditions.join(' AND '), approximate);
     const [row = {}] = await connection.query(
       `SELECT ${narrowed.sql} AS "value", ${all.sql} AS "unfiltered" FROM ${from}`,
       statement.params,

@@ -1,7 +1,7 @@
 import { DEFAULT_CATEGORY_BUDGET, type FigureComponent, type FigureData } from '@service/common';
 import { count, type Source } from './columns.js';
 import { asParam, figureAnswer, figureColumns, numberRole, renamed, roleOf } from './figure-rows.js';
-import { aggSql } from './fit.js';
+import { aggSql, approximateOver, type ComputeOptions } from './fit.js';
 import { type NarrowedRows, whereOf } from './narrowed.js';
 import type { Statement } from './statement.js';
 
@@ -17,6 +17,7 @@ export async function categoryData(
   source: Source,
   figure: FigureComponent,
   statement: Statement,
+  options: ComputeOptions,
 ): Promise<FigureData> {
   const { x, y, color } = figureColumns(source, figure);
   const pie = figure.chart === 'pie';
@@ -37,7 +38,8 @@ export async function categoryData(
   if (split !== null) selects.push(`${split.sql} AS "c"`);
   if (measured !== null) selects.push(`${measured.sql} AS "v"`);
   const rows = `(SELECT ${selects.join(', ')} FROM ${from}${whereOf(conditions)}) AS "m"`;
-  const value = aggSql(agg, measured === null ? null : renamed(measured, '"m"."v"'));
+  const approximate = agg === 'median' && approximateOver(source, options);
+  const value = aggSql(agg, measured === null ? null : renamed(measured, '"m"."v"'), undefined, approximate);
 
   const ranked = await connection.query(
     `SELECT * FROM (SELECT "m"."k" AS "${keyName}", ${value.sql} AS "y", count(*) OVER () AS "groups", ` +
@@ -52,7 +54,7 @@ export async function categoryData(
     return figureAnswer(
       roles,
       ranked.map((row) => ({ ...row, other: false })),
-      false,
+      approximate,
       total,
     );
   }
@@ -70,7 +72,7 @@ export async function categoryData(
       ...ranked.map((row) => ({ ...row, other: false })),
       { [keyName]: null, y: rest.y ?? null, other: true },
     ];
-    return figureAnswer(roles, answer, false, total);
+    return figureAnswer(roles, answer, approximate, total);
   }
   const grouped = await connection.query(
     `SELECT CASE WHEN "t"."rank" IS NULL THEN NULL ELSE "m"."k" END AS "${keyName}", "m"."c" AS "color", ` +
@@ -79,5 +81,5 @@ export async function categoryData(
       'ORDER BY "order", "color" ASC NULLS LAST',
     statement.params,
   );
-  return figureAnswer(roles, grouped, false, total);
+  return figureAnswer(roles, grouped, approximate, total);
 }

@@ -2,7 +2,7 @@ import type { ComponentData, ComponentError, FigureData, TableComponent } from '
 import { cardData } from './cards.js';
 import type { Source } from './columns.js';
 import { figureData } from './figures.js';
-import { type AnalyticComponent, fitProblems } from './fit.js';
+import { type AnalyticComponent, type ComputeOptions, fitProblems } from './fit.js';
 import type { Narrowing } from './narrowing.js';
 import { interactiveData } from './options.js';
 import { onlyColumns, page } from './paging.js';
@@ -28,6 +28,7 @@ export async function componentData(
   source: Source,
   component: DataComponent,
   narrowing: Narrowing,
+  options: ComputeOptions,
 ): Promise<ComponentData> {
   if (component.type === 'table') {
     const shown = component.columns === undefined ? source : onlyColumns(source, component.columns);
@@ -40,9 +41,9 @@ export async function componentData(
   }
   switch (component.type) {
     case 'figure':
-      return figureData(reader, source, component, narrowing);
+      return figureData(reader, source, component, narrowing, options);
     case 'card':
-      return cardData(reader, source, component, narrowing);
+      return cardData(reader, source, component, narrowing, options);
     case 'interactive':
       return interactiveData(reader, source, component, narrowing);
   }

@@ -4,7 +4,7 @@ import { boxData } from './box.js';
 import { categoryData } from './categories.js';
 import { count, isNumeric, type Source } from './columns.js';
 import { axisOf, Bins, figureAnswer, figureColumns, numberOf, numberRole, type Role, roleOf } from './figure-rows.js';
-import { aggSql, isTemporal } from './fit.js';
+import { aggSql, approximateOver, type ComputeOptions, isTemporal } from './fit.js';
 import { type NarrowedRows, whereOf, withNarrowedRows } from './narrowed.js';
 import type { Narrowing } from './narrowing.js';
 import type { TableReader } from './reader.js';
@@ -16,6 +16,7 @@ export function figureData(
   source: Source,
   figure: FigureComponent,
   narrowing: Narrowing,
+  options: ComputeOptions,
 ): Promise<FigureData> {
   const statement = new Statement();
   return withNarrowedRows(reader, source, narrowing, statement, (rows) => {
@@ -24,18 +25,18 @@ export function figureData(
         return scatterData(rows, source, figure, statement);
       case 'line':
       case 'area':
-        return lineData(rows, source, figure, statement);
+        return lineData(rows, source, figure, statement, options);
       case 'bar':
       case 'pie':
-        return categoryData(rows, source, figure, statement);
+        return categoryData(rows, source, figure, statement, options);
       case 'histogram':
         return histogramData(rows, source, figure, statement);
       case 'box':
-        return boxData(rows, source, figure, statement);
+        return boxData(rows, source, figure, statement, options);
       case 'violin':
         return violinData(rows, source, figure, statement);
       case 'heatmap':
-        return heatmapData(rows, source, figure, statement);
+        return heatmapData(rows, source, figure, statement, options);
     }
   });
 }
@@ -90,13 +91,15 @@ async function lineData(
   source: Source,
   figure: FigureComponent,
   statement: Statement,
+  options: ComputeOptions,
 ): Promise<FigureData> {
   const { connection, from, conditions } = rows;
   const { x, y, color } = figureColumns(source, figure);
   if (x === null) throw new Error('a line needs x');
   const budget = figure.max_points ?? DEFAULT_POINT_BUDGET;
   const agg = figure.agg ?? 'count';
-  const value = aggSql(agg, agg === 'count' ? null : y);
+  const approximate = agg === 'median' && approximateOver(source, options);
+  const value = aggSql(agg, agg === 'count' ? null : y, undefined, approximate);
   const yRole = numberRole('y', agg === 'count' ? null : y, value.type);
   const colorRole = color === null ? [] : [roleOf('color', color)];
   const colorSql = color === null ? '' : `, ${color.sql} AS "color"`;
@@ -133,7 +136,7 @@ async function lineData(
   return figureAnswer(
     [roleOf('x', x), ...colorRole, yRole],
     grouped,
-    first !== undefined && count(first.last) > budget,
+    approximate || (first !== undefined && count(first.last) > budget),
     count(first?.total),
   );
 }

@@ -124,6 +124,23 @@ export function fitProblems(byName: ReadonlyMap<string, Column>, component: Anal
   });
 }
 
+/**
+ * Rows up to which medians, quartiles and whiskers are exact: `quantile_cont` holds every value
+ * in memory, so beyond it they come from `approx_quantile` (a t-digest of bounded size) and the
+ * figure says `sampled`.
+ */
+export const EXACT_QUANTILE_ROWS = 1_000_000;
+
+/** How a component's data is computed beyond its definition. */
+export interface ComputeOptions {
+  exactQuantileRows: number;
+}
+
+/** Whether medians over a table are approximate (its rows beyond the exact threshold). */
+export function approximateOver(source: { version: { rows: number | null } | null }, options: ComputeOptions): boolean {
+  return (source.version?.rows ?? 0) > options.exactQuantileRows;
+}
+
 /** An aggregate's SQL (optionally over the rows `filter` keeps), cast so its output type is known. */
 export interface AggSql {
   sql: string;
@@ -132,7 +149,7 @@ export interface AggSql {
   output: Output;
 }
 
-export function aggSql(agg: ComponentAgg, column: Column | null, filter?: string): AggSql {
+export function aggSql(agg: ComponentAgg, column: Column | null, filter?: string, approximate = false): AggSql {
   const where = filter === undefined ? '' : ` FILTER (WHERE ${filter})`;
   if (agg === 'count' || column === null) {
     return { sql: `count(${column === null ? '*' : column.sql})${where}`, type: 'long', output: 'integer' };
@@ -149,7 +166,11 @@ export function aggSql(agg: ComponentAgg, column: Column | null, filter?: string
       return { sql: `CAST(avg(${c})${where} AS DOUBLE)`, type: 'double', output: 'plain' };
     case 'median':
       // Interpolated between the two middle values, as pandas and numpy do.
-      return { sql: `CAST(quantile_cont(${c}, 0.5)${where} AS DOUBLE)`, type: 'double', output: 'plain' };
+      return {
+        sql: `CAST(${approximate ? 'approx_quantile' : 'quantile_cont'}(${c}, 0.5)${where} AS DOUBLE)`,
+        type: 'double',
+        output: 'plain',
+      };
     case 'min':
     case 'max':
       return { sql: `${agg}(${c})${where}`, type: column.typeName, output: outputOf(column.kind) };
