@@ -121,6 +121,48 @@ describeEachDialect('dashboard data', (dialect) => {
     });
   });
 
+  it('computes under the filters: cards beside their unfiltered number, options without their own filter, ranges whole', async () => {
+    const answer = await data({
+      filters: [
+        { component_id: 'species', value: ['Gentoo'] },
+        { component_id: 'male', value: true },
+      ],
+    });
+    expect(answer.status, answer.text).toBe(200);
+    const components = answer.body.components;
+    // Gentoo are i = 60…99, male when i mod 4 = 0: i = 60, 64, …, 96.
+    expect(components.count).toEqual({ value: 10, unfiltered_value: 120 });
+    expect(components.mean_mass).toEqual({ value: 3780, unfiltered_value: 3595 });
+    expect(components.median_mass).toEqual({ value: 3780, unfiltered_value: 3595 });
+    // The species widget counts under the switch only: males of each species.
+    expect(components.species).toEqual({
+      options: [
+        { value: 'Adelie', count: 15 },
+        { value: 'Gentoo', count: 10 },
+        { value: 'Chinstrap', count: 5 },
+      ],
+      truncated: false,
+    });
+    // The switch counts under the species filter only: Gentoo.
+    expect(components.male).toEqual({
+      options: [
+        { value: false, count: 30 },
+        { value: true, count: 10 },
+      ],
+      truncated: false,
+    });
+    expect(components.island).toEqual({ options: [{ value: 'Dream', count: 10 }], truncated: false });
+    expect(components.mass_range).toEqual({ min: 3000, max: 4190 });
+    expect(components.measures).toMatchObject({
+      rows: [
+        { sample: 'S096', mass: 3960 },
+        { sample: 'S092', mass: 3920 },
+        { sample: 'S088', mass: 3880 },
+      ],
+      total: 10,
+    });
+  });
+
   it('answers only the named components, leaving text out', async () => {
     const answer = await data({ components: ['count', 'intro', 'mass_range'] });
     expect(answer.status, answer.text).toBe(200);
