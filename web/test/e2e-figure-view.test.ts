@@ -1,6 +1,7 @@
 import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, expect, it } from 'vitest';
+import { chartDescription, type FigureComponent, type FigureData } from '../../common/src/index.js';
 import * as fixture from '../../common/test/charts/fixtures.js';
 import { describeBrowser, launchBrowser } from '../../test/support/browser.js';
 
@@ -48,11 +49,13 @@ async function buildHarness(): Promise<string> {
 describeBrowser('FigureView in Chromium', () => {
   let browser: Browser;
   let page: Page;
+  const pageErrors: string[] = [];
 
   beforeAll(async () => {
     const [script, launched] = await Promise.all([buildHarness(), launchBrowser()]);
     browser = launched;
     page = await browser.newPage({ viewport: { width: 800, height: 600 } });
+    page.on('pageerror', (error) => pageErrors.push(String(error)));
     await page.setContent('<!doctype html><html lang="en"><body><div id="root"></div></body></html>');
     await page.addScriptTag({ content: script });
   }, 180_000);
@@ -66,6 +69,31 @@ describeBrowser('FigureView in Chromium', () => {
     await page.locator('[data-chart-state="rendered"]').waitFor();
   }
   const filters = () => page.evaluate(() => harness.filters.splice(0));
+
+  it('draws every chart type with the charts and components it registers', async () => {
+    const sized: FigureData = {
+      ...fixture.scatterData,
+      columns: [...fixture.scatterData.columns, { name: 'size', type: 'long', column: 'flipper_length_mm' }],
+      rows: fixture.scatterData.rows.map((row, index) => [...row, 180 + index * 10]),
+    };
+    const figures = [
+      [fixture.scatterFigure, fixture.scatterData],
+      [{ ...fixture.scatterFigure, size: 'flipper_length_mm', log_x: true }, sized],
+      [fixture.lineFigure, fixture.lineData],
+      [{ ...fixture.lineFigure, chart: 'area' }, fixture.lineData],
+      [fixture.histogramFigure, fixture.histogramData],
+      [fixture.boxFigure, fixture.boxData],
+      [fixture.violinFigure, fixture.violinData],
+      [fixture.heatmapFigure, fixture.heatmapData],
+    ] as [FigureComponent, FigureData][];
+    for (const [component, data] of figures) {
+      await mount({ component, data, scheme: 'dark' });
+      const figure = page.getByRole('img');
+      expect(await figure.getAttribute('aria-label')).toBe(chartDescription(component, data));
+      expect(await figure.getAttribute('data-chart-items')).toBe(String(data.rows.length));
+    }
+    expect(pageErrors).toEqual([]);
+  });
 
   it('draws a bar chart named by its description; a click filters by the bar’s category, "Other" by none', async () => {
     await mount({ component: fixture.barFigure, data: fixture.barData });
