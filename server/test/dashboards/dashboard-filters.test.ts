@@ -10,7 +10,7 @@ import {
   type TestServer,
   uploadFile,
 } from '../../../test/support/test-server.js';
-import { ORDERS_CSV, ordersProject, shopComponents, upsert } from './filter-fixture.js';
+import { MORE_ORDERS_CSV, ordersProject, shopComponents, upsert } from './filter-fixture.js';
 
 const INTERNAL_KEY = 'internal-key-0123456789-abcdefghijklmnopq';
 
@@ -153,8 +153,9 @@ describeEachDialect('dashboard data with filters', (dialect) => {
     expect(first).toMatchObject({ orders: 3, total: 60, customers: 2 });
 
     // A new version of the orders: the next identical request sees it.
-    const more = `${ORDERS_CSV}\n6,c2,60,2024-01-06,true,late`;
-    expect(await uploadFile(server, admin.access_token, shop.ordersId, { path: 't.csv', content: more })).toBe(201);
+    expect(
+      await uploadFile(server, admin.access_token, shop.ordersId, { path: 't.csv', content: MORE_ORDERS_CSV }),
+    ).toBe(201);
     await upsert(server, admin.access_token, shop.ordersId);
     const second = await cards(filters);
     expect(second).toMatchObject({ orders: 4, total: 120, customers: 2 });

@@ -130,6 +130,11 @@ describeEachDialect('dashboard filters narrow components', (dialect) => {
     expect(await ids([['day', ['2024-01-04', null]]])).toEqual(['5']);
     // A brushed time axis sends epoch milliseconds.
     expect(await ids([['day', [Date.UTC(2024, 0, 3), null]]])).toEqual(['3', '5']);
+    // Timestamps: a day as the high end takes in the whole day; ISO times and epoch ms as bounds.
+    expect(await ids([['at', ['2024-01-02', '2024-01-03']]])).toEqual(['2', '3']);
+    expect(await ids([['at', ['2024-01-02T23:30:00.000Z', null]]])).toEqual(['2', '3', '5']);
+    expect(await ids([['at', [null, '2024-01-03T11:59:59Z']]])).toEqual(['1', '2']);
+    expect(await ids([['at', [Date.UTC(2024, 0, 3, 12), null]]])).toEqual(['3', '5']);
   });
 
   it('narrows by a switch and by a search ignoring case, every filter holding at once', async () => {

@@ -10,7 +10,7 @@ import {
   type TestServer,
   uploadFile,
 } from '../../../test/support/test-server.js';
-import { ORDERS_CSV, ordersProject, shopComponents, upsert } from './filter-fixture.js';
+import { MORE_ORDERS_CSV, ordersProject, shopComponents, upsert } from './filter-fixture.js';
 
 async function serverWithPeople(dialect: 'sqlite' | 'postgres', env: Record<string, string> = {}) {
   const server = await startTestServer(dialect, env);
@@ -60,8 +60,9 @@ describeEachDialect('dashboard versions', (dialect) => {
       json: { owners: ['ada@example.org'], viewers: ['eve@example.org'], is_public: false },
     });
     // A second version of the orders.
-    const more = `${ORDERS_CSV}\n6,c2,60,2024-01-06,true,late`;
-    expect(await uploadFile(server, ada.access_token, shop.ordersId, { path: 't.csv', content: more })).toBe(201);
+    expect(await uploadFile(server, ada.access_token, shop.ordersId, { path: 't.csv', content: MORE_ORDERS_CSV })).toBe(
+      201,
+    );
     await upsert(server, ada.access_token, shop.ordersId);
   });
   afterAll(async () => {

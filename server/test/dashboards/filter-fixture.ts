@@ -6,13 +6,16 @@ import { call, createProjectWithUpload, type TestServer, uploadFile } from '../.
  * dashboard filter tests narrow. Order 4 has nulls in every column but its id.
  */
 export const ORDERS_CSV = [
-  'order_id,customer,amount,day,paid,note',
-  '1,c1,10,2024-01-01,true,Rush',
-  '2,c2,20,2024-01-02,false,plain',
-  '3,c1,30,2024-01-03,true,gift WRAP',
-  '4,,,,,',
-  '5,c3,50,2024-01-05,false,rush order',
+  'order_id,customer,amount,day,paid,note,at',
+  '1,c1,10,2024-01-01,true,Rush,2024-01-01T08:00:00Z',
+  '2,c2,20,2024-01-02,false,plain,2024-01-02T23:30:00Z',
+  '3,c1,30,2024-01-03,true,gift WRAP,2024-01-03T12:00:00Z',
+  '4,,,,,,',
+  '5,c3,50,2024-01-05,false,rush order,2024-01-05T00:00:00Z',
 ].join('\n');
+
+/** The orders with a sixth one: a new version of the table. */
+export const MORE_ORDERS_CSV = `${ORDERS_CSV}\n6,c2,60,2024-01-06,true,late,2024-01-06T09:00:00Z`;
 
 export const CUSTOMERS_CSV = ['customer,region', 'c1,north', 'c2,south', 'c3,north'].join('\n');
 
@@ -56,6 +59,7 @@ export function shopComponents(ordersId: string, customersId: string): Dashboard
     { component_id: 'customers', type: 'interactive', widget: 'multiselect', column: 'customer', ...orders },
     { component_id: 'amount', type: 'interactive', widget: 'range', column: 'amount', ...orders },
     { component_id: 'day', type: 'interactive', widget: 'date_range', column: 'day', ...orders },
+    { component_id: 'at', type: 'interactive', widget: 'date_range', column: 'at', ...orders },
     { component_id: 'paid', type: 'interactive', widget: 'switch', column: 'paid', ...orders },
     { component_id: 'note', type: 'interactive', widget: 'search', column: 'note', ...orders },
     { component_id: 'by_customer', type: 'figure', chart: 'bar', x: 'customer', ...orders },
