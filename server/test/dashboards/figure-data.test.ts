@@ -269,6 +269,8 @@ describeEachDialect('figure data', (dialect) => {
       byDay: { chart: 'box', x: 'day', y: 'mass', max_categories: 2 },
       byMale: { chart: 'box', x: 'male', y: 'mass' },
       byMass: { chart: 'box', x: 'mass', y: 'flipper', max_categories: 2 },
+      // Past 50 groups the whiskers are found by a join rather than a CASE per row.
+      manyMasses: { chart: 'box', x: 'mass', y: 'flipper', max_categories: 60 },
     });
     // Every day holds 4 rows; 2024-01-01 holds i = 0, 30, 60, 90, the next day i + 1.
     expect(rowsOf(data.byDay as Record<string, unknown>)).toEqual([
@@ -315,6 +317,11 @@ describeEachDialect('figure data', (dialect) => {
       [3000, 0.5, 0.5],
       [3010, 1.5, 1.5],
     ]);
+    const many = rowsOf(data.manyMasses as Record<string, unknown>);
+    expect(many.length).toBe(60);
+    expect(many.map((row) => [row.x, row.whisker_low, row.whisker_high])).toEqual(
+      Array.from({ length: 60 }, (_, i) => [3000 + 10 * i, (i % 10) + 0.5, (i % 10) + 0.5]),
+    );
   });
 
   it('crosses x and y in a heatmap: text axes top-N, numeric axes binned, cells counted or aggregated', async () => {

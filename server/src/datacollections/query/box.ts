@@ -47,20 +47,50 @@ export async function boxData(
     const reach = 1.5 * (q3 - q1);
     return { ...row, g: row.g ?? null, x: row.g, q1, median, q3, low: q1 - reach, high: q3 + reach };
   });
-  // Each group's fences as a small table; the group value goes back as the column's own type.
-  const fences = boxes
-    .map((box, index) => {
-      const key = x === null ? 'NULL' : `CAST(${statement.param(asParam(box.g))} AS ${x.sqlType})`;
-      return `(${key}, ${index}, ${statement.param(box.low)}, ${statement.param(box.high)})`;
-    })
-    .join(', ');
   const whiskers = await connection.query(
-    `SELECT "f"."i" AS "i", min("v") FILTER (WHERE "v" >= "f"."low") AS "whisker_low", ` +
-      `max("v") FILTER (WHERE "v" <= "f"."high") AS "whisker_high" FROM (${values}) AS "m" ` +
-      `JOIN (VALUES ${fences}) AS "f"("g", "i", "low", "high") ON "m"."g" IS NOT DISTINCT FROM "f"."g" GROUP BY 1`,
+    whiskerSql(boxes, values, x === null ? null : x.sqlType, statement),
     statement.params,
   );
   const byIndex = new Map(whiskers.map((row) => [count(row.i), row]));
   const answer = boxes.map((box, index) => ({ ...box, ...byIndex.get(index) }));
   return figureAnswer(roles, answer, approximate, total);
+}
+
+/** Groups up to which the fences are looked up by a CASE per row rather than a join (cheaper for few). */
+const CASE_GROUPS = 50;
+
+/**
+ * The whiskers of each box: the lowest value at or above its low fence and the highest at or
+ * below its high fence, each row compared with its own group's fences; the group values go back
+ * as parameters of the column's own type.
+ */
+function whiskerSql(
+  boxes: readonly { g: JsonValue; low: number; high: number }[],
+  values: string,
+  groupType: string | null,
+  statement: Statement,
+): string {
+  const keyOf = (box: { g: JsonValue }) =>
+    groupType === null ? 'NULL' : `CAST(${statement.param(asParam(box.g))} AS ${groupType})`;
+  if (boxes.length <= CASE_GROUPS) {
+    const cases = boxes.map((box, index) => ({ key: keyOf(box), index, box }));
+    const pick = (value: (entry: (typeof cases)[number]) => string) =>
+      groupType === null
+        ? value(cases[0] as (typeof cases)[number])
+        : `CASE ${cases.map((entry) => `WHEN "g" IS NOT DISTINCT FROM ${entry.key} THEN ${value(entry)}`).join(' ')} END`;
+    return (
+      `SELECT * FROM (SELECT ${pick((entry) => String(entry.index))} AS "i", ` +
+      `min("v") FILTER (WHERE "v" >= ${pick((entry) => statement.param(entry.box.low))}) AS "whisker_low", ` +
+      `max("v") FILTER (WHERE "v" <= ${pick((entry) => statement.param(entry.box.high))}) AS "whisker_high" ` +
+      `FROM (${values}) GROUP BY 1) WHERE "i" IS NOT NULL`
+    );
+  }
+  const fences = boxes
+    .map((box, index) => `(${keyOf(box)}, ${index}, ${statement.param(box.low)}, ${statement.param(box.high)})`)
+    .join(', ');
+  return (
+    `SELECT "f"."i" AS "i", min("v") FILTER (WHERE "v" >= "f"."low") AS "whisker_low", ` +
+    `max("v") FILTER (WHERE "v" <= "f"."high") AS "whisker_high" FROM (${values}) AS "m" ` +
+    `JOIN (VALUES ${fences}) AS "f"("g", "i", "low", "high") ON "m"."g" IS NOT DISTINCT FROM "f"."g" GROUP BY 1`
+  );
 }
