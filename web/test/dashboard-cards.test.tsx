@@ -3,7 +3,7 @@ import { MantineProvider } from '@mantine/core';
 import type { CardComponent } from '@service/common';
 import { cleanup, render, screen } from '@testing-library/react';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { CardView, formatCardValue } from '../src/dashboard/CardView.js';
+import { CardView, cardUnit, formatCardValue } from '../src/dashboard/CardView.js';
 import { formatMeasure } from '../src/format/number.js';
 import { installMantineShims } from './support/jsdom.js';
 
@@ -46,6 +46,21 @@ describe('card components', () => {
     );
     expect(screen.getByRole('group', { name: 'Penguins: 12,000,000, all 342' })).toBeTruthy();
     expect(screen.getByRole('group', { name: 'max body mass (g): 6,300, all —' })).toBeTruthy();
+  });
+
+  it('follows the values with the unit the column’s name ends with, when the title does not say it', () => {
+    render(
+      <MantineProvider>
+        <CardView component={card({ title: 'Mean mass' })} data={{ value: 4201.75, unfiltered_value: 4050 }} />
+      </MantineProvider>,
+    );
+    expect(screen.getByRole('group', { name: 'Mean mass: 4,202 g, all 4,050 g' })).toBeTruthy();
+    expect(cardUnit(card({ title: 'Mass (g)' }))).toBeNull();
+    expect(cardUnit(card({}))).toBeNull();
+    expect(cardUnit(card({ title: 'Distinct masses', agg: 'count_distinct' }))).toBeNull();
+    expect(cardUnit(card({ title: 'Share', column: 'tagged_pct' }))).toBe('%');
+    expect(cardUnit(card({ title: 'Mean', column: 'island' }))).toBeNull();
+    expect(cardUnit(card({ title: 'Mean', column: 'x_constructor' }))).toBeNull();
   });
 
   it('formats measures, distinct counts, decimals sent as text, and dates', () => {

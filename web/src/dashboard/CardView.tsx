@@ -20,6 +20,42 @@ export function cardLabel(component: CardComponent, columnLabel?: string): strin
   return component.agg === 'count' || column === undefined ? AGG_LABEL.count : `${AGG_LABEL[component.agg]} ${column}`;
 }
 
+/** Units a column name may end with (`body_mass_g`, `duration_ms`), as a value is followed by them. */
+const UNIT_SUFFIXES: Record<string, string> = {
+  g: 'g',
+  kg: 'kg',
+  mg: 'mg',
+  mm: 'mm',
+  cm: 'cm',
+  m: 'm',
+  km: 'km',
+  s: 's',
+  ms: 'ms',
+  min: 'min',
+  h: 'h',
+  pct: '%',
+  percent: '%',
+  usd: 'USD',
+  eur: 'EUR',
+  bytes: 'bytes',
+  mb: 'MB',
+  gb: 'GB',
+};
+
+/**
+ * The unit a card's values carry: the one its column's name ends with, when the card's title does
+ * not already say it ("Mean mass" over `body_mass_g` → "g"; no title: the column's name says it).
+ */
+export function cardUnit(component: CardComponent): string | null {
+  if (!component.title || component.column === undefined) return null;
+  if (component.agg === 'count' || component.agg === 'count_distinct') return null;
+  const suffix = /_([a-z]+)$/i.exec(component.column)?.[1]?.toLowerCase();
+  const unit = suffix !== undefined && Object.hasOwn(UNIT_SUFFIXES, suffix) ? UNIT_SUFFIXES[suffix] : undefined;
+  if (unit === undefined) return null;
+  // Units are letters or "%": nothing to escape.
+  return new RegExp(`(^|[^\\p{L}])${unit}($|[^\\p{L}])`, 'iu').test(component.title) ? null : unit;
+}
+
 /** A card's value: counts as whole numbers, measures rounded, dates and text as they are. */
 export function formatCardValue(agg: ComponentAgg, value: unknown): string {
   if (value === null || value === undefined) return '—';
@@ -35,7 +71,10 @@ export function formatCardValue(agg: ComponentAgg, value: unknown): string {
   return typeof value === 'object' ? JSON.stringify(value) : String(value);
 }
 
-/** One number, and the same number over the whole table beside it: "mean body_mass_g 4,202 · all 4,050". */
+/**
+ * One number, and the same number over the whole table beside it: "mean body_mass_g 4,202 · all
+ * 4,050", or with a title and a unit from the column's name, "Mean mass 4,202 g · all 4,050 g".
+ */
 export function CardView({
   component,
   data,
@@ -46,8 +85,11 @@ export function CardView({
   columnLabel?: string;
 }) {
   const label = cardLabel(component, columnLabel);
-  const value = formatCardValue(component.agg, data.value);
-  const all = formatCardValue(component.agg, data.unfiltered_value);
+  const unit = cardUnit(component);
+  const withUnit = (text: string) =>
+    unit === null || text === '—' ? text : unit === '%' ? `${text}%` : `${text} ${unit}`;
+  const value = withUnit(formatCardValue(component.agg, data.value));
+  const all = withUnit(formatCardValue(component.agg, data.unfiltered_value));
   return (
     <Stack gap={2} role="group" aria-label={`${label}: ${value}, all ${all}`}>
       <Text size="sm" c="dimmed">
