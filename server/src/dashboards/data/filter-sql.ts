@@ -14,6 +14,13 @@ export type Match =
   /** search: the value's text contains this, ignoring case. */
   | { kind: 'search'; text: string };
 
+/** Whether a match keeps fewer rows than all (`matchSql` gives it a condition). */
+export function narrows(match: Match): boolean {
+  if (match.kind === 'range') return match.low !== null || match.high !== null;
+  if (match.kind === 'search') return match.text !== '';
+  return true;
+}
+
 const DATE_ONLY = /^\d{4}-\d{2}-\d{2}$/;
 
 /**
@@ -40,12 +47,12 @@ export function matchSql(match: Match, column: Column, statement: Statement, pat
       const parts: string[] = [];
       if (match.low !== null) parts.push(`${c} >= ${scalarSql(match.low, column, statement, `${path}.value[0]`)}`);
       if (match.high !== null) parts.push(upperBound(match.high, column, statement, `${path}.value[1]`));
-      return parts.length === 0 ? null : `(${parts.join(' AND ')})`;
+      return narrows(match) ? `(${parts.join(' AND ')})` : null;
     }
     case 'equals':
       return `(${c} = ${scalarSql(match.value, column, statement, `${path}.value`)})`;
     case 'search':
-      if (match.text === '') return null;
+      if (!narrows(match)) return null;
       return `(contains(lower(CAST(${c} AS VARCHAR)), lower(${statement.param(match.text)})))`;
   }
 }

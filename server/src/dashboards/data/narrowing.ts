@@ -14,7 +14,7 @@ import { Statement } from '../../datacollections/query/statement.js';
 import type { DeltaScan } from '../../engine/delta/index.js';
 import type { DuckDB } from '../../engine/duckdb.js';
 import { quoteIdentifier } from '../../engine/sql.js';
-import { type Match, matchSql } from './filter-sql.js';
+import { type Match, matchSql, narrows } from './filter-sql.js';
 
 /** A join the project declares between two of its collections: what carries filters across. */
 export interface FilterJoin {
@@ -112,8 +112,8 @@ export class FilterPlan {
         for (const { join, filters } of joined) {
           const other = this.input.sources.get(join.collection);
           if (other?.snapshot == null) {
-            // Nothing in a collection without a table matches a filter.
-            conditions.push('(FALSE)');
+            // Nothing in a collection without a table matches a filter that narrows at all.
+            if (filters.some((filter) => narrows(filter.match))) conditions.push('(FALSE)');
             continue;
           }
           const inner = filters.flatMap(
@@ -151,10 +151,12 @@ export class FilterPlan {
       if (filter.collection === collection) continue;
       byCollection.set(filter.collection, [...(byCollection.get(filter.collection) ?? []), filter]);
     }
-    const joined = [...byCollection].flatMap(([other, filters]) => {
-      const join = this.joinBetween(collection, other, filters[0]!);
-      return join === null ? [] : [{ join, filters }];
-    });
+    const joined = [...byCollection]
+      .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
+      .flatMap(([other, filters]) => {
+        const join = this.joinBetween(collection, other, filters[0]!);
+        return join === null ? [] : [{ join, filters }];
+      });
     return { own, joined };
   }
 
