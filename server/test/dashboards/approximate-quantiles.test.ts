@@ -34,6 +34,7 @@ describeEachDialect('approximate quantiles beyond the threshold', (dialect) => {
           { component_id: 'bar', type: 'figure', chart: 'bar', x: 'species', y: 'mass', agg: 'median', ...on },
           { component_id: 'mean', type: 'figure', chart: 'bar', x: 'species', y: 'mass', agg: 'mean', ...on },
           { component_id: 'median', type: 'card', agg: 'median', column: 'mass', ...on },
+          { component_id: 'line', type: 'figure', chart: 'line', x: 'mass', max_points: 100, ...on },
         ],
       },
     });
@@ -43,7 +44,7 @@ describeEachDialect('approximate quantiles beyond the threshold', (dialect) => {
       json: {},
     });
     expect(answer.status, answer.text).toBe(200);
-    const { box, bar, mean, median } = answer.body.components as Record<string, Record<string, unknown>>;
+    const { box, bar, mean, median, line } = answer.body.components as Record<string, Record<string, unknown>>;
     expect(box).toMatchObject({ sampled: true, total_rows: 120 });
     const adelie = rowsOf(box as Record<string, unknown>)[0] as Record<string, number>;
     // Exact: 3000…3590 in steps of 10, quartiles 3147.5, 3295, 3442.5 (a t-digest lands within a step or two).
@@ -62,5 +63,8 @@ describeEachDialect('approximate quantiles beyond the threshold', (dialect) => {
     expect(rowsOf(mean as Record<string, unknown>)[0]).toEqual({ x: 'Chinstrap', y: 4095, other: false });
     expect(Math.abs((median?.value as number) - 3595)).toBeLessThanOrEqual(20);
     expect(median?.unfiltered_value).toBe(median?.value);
+    // A line decides to bin from an estimate of x's distinct values (120 > 100 points).
+    expect(line).toMatchObject({ sampled: true, total_rows: 120 });
+    expect(rowsOf(line as Record<string, unknown>).reduce((sum, row) => sum + (row.y as number), 0)).toBe(120);
   });
 });

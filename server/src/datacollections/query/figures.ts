@@ -105,8 +105,10 @@ async function lineData(
   const colorSql = color === null ? '' : `, ${color.sql} AS "color"`;
   if (isNumeric(x) || isTemporal(x)) {
     const axis = axisOf(x);
+    // Only to choose between binning and grouping: on big tables a HyperLogLog estimate will do.
+    const distinct = approximateOver(source, options) ? `approx_count_distinct(${x.sql})` : `count(DISTINCT ${x.sql})`;
     const [stats = {}] = await connection.query(
-      `SELECT count(*) AS "n", count(DISTINCT ${x.sql}) AS "distinct", min(${axis.value}) AS "low", ` +
+      `SELECT count(*) AS "n", ${distinct} AS "distinct", min(${axis.value}) AS "low", ` +
         `max(${axis.value}) AS "high" FROM ${from}${whereOf(conditions)}`,
       statement.params,
     );
