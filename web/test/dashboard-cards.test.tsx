@@ -30,7 +30,7 @@ describe('card components', () => {
     expect(group.textContent).toBe('mean body_mass_g4,202· all 4,050');
   });
 
-  it('names the card by its title, or by the column label it is given; counts are whole', () => {
+  it('says what its number is (the title is the cell’s heading), by the column label it is given; counts are whole', () => {
     render(
       <MantineProvider>
         <CardView
@@ -44,7 +44,7 @@ describe('card components', () => {
         />
       </MantineProvider>,
     );
-    expect(screen.getByRole('group', { name: 'Penguins: 12,000,000, all 342' })).toBeTruthy();
+    expect(screen.getByRole('group', { name: 'rows: 12,000,000, all 342' })).toBeTruthy();
     expect(screen.getByRole('group', { name: 'max body mass (g): 6,300, all —' })).toBeTruthy();
   });
 
@@ -54,7 +54,7 @@ describe('card components', () => {
         <CardView component={card({ title: 'Mean mass' })} data={{ value: 4201.75, unfiltered_value: 4050 }} />
       </MantineProvider>,
     );
-    expect(screen.getByRole('group', { name: 'Mean mass: 4,202 g, all 4,050 g' })).toBeTruthy();
+    expect(screen.getByRole('group', { name: 'mean body_mass_g: 4,202 g, all 4,050 g' })).toBeTruthy();
     expect(cardUnit(card({ title: 'Mass (g)' }))).toBeNull();
     expect(cardUnit(card({}))).toBeNull();
     expect(cardUnit(card({ title: 'Distinct masses', agg: 'count_distinct' }))).toBeNull();

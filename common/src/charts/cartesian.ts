@@ -1,6 +1,15 @@
 import type { BarSeriesOption, DatasetComponentOption, LineSeriesOption, ScatterSeriesOption } from 'echarts';
 import { aggregateLabel, type ChartBody, type ChartInput, dimensionType, plural } from './body.js';
-import { Categories, type Cell, cell, listAt, rounded, toNumber } from './columns.js';
+import {
+  type AxisKind,
+  Categories,
+  type Cell,
+  cell,
+  type FigureColumns,
+  listAt,
+  rounded,
+  toNumber,
+} from './columns.js';
 
 /** Rows split by their `color` (one series each, toggled from the legend); one group without it. */
 function colorGroups(input: ChartInput): { groups: Categories; rows: Cell[][][] } {
@@ -19,12 +28,27 @@ function seriesName(input: ChartInput, groups: Categories, group: number, fallba
 }
 
 /** Dataset dimensions named by role, shown in tooltips by the table column they come from. */
-function dimensions(input: ChartInput): DatasetComponentOption['dimensions'] {
-  return input.data.columns.map((column) => ({
-    name: column.name,
-    displayName: column.column ?? column.name,
-    ...(column.name === 'x' || column.name === 'y' ? { type: dimensionType(input.columns.axisKind(column.name)) } : {}),
-  }));
+function dimensions(input: ChartInput, xKind = input.columns.axisKind('x')): DatasetComponentOption['dimensions'] {
+  const kinds: Record<string, AxisKind> = { x: xKind, y: input.columns.axisKind('y') };
+  return input.data.columns.map((column) => {
+    const kind = kinds[column.name];
+    return {
+      name: column.name,
+      displayName: column.column ?? column.name,
+      ...(kind === undefined ? {} : { type: dimensionType(kind) }),
+    };
+  });
+}
+
+/** Whole-number x values few enough to name each (years): a category axis, written without commas. */
+const FEW_INTEGERS = 60;
+
+/** The axis a line or area chart's x is drawn on (the brush reads it back the same way). */
+export function lineXKind(columns: FigureColumns, rows: readonly (readonly unknown[])[]): AxisKind {
+  const kind = columns.axisKind('x');
+  if (kind !== 'value' || !columns.isInteger('x')) return kind;
+  const distinct = new Set(rows.map((row) => columns.value(row, 'x')));
+  return distinct.size <= FEW_INTEGERS ? 'category' : kind;
 }
 
 export function scatter(input: ChartInput): ChartBody {
@@ -48,8 +72,20 @@ export function scatter(input: ChartInput): ChartBody {
   return {
     dataset,
     series,
-    x: { name: columns.label('x'), kind: columns.axisKind('x'), log: component.log_x, days: columns.isDate('x') },
-    y: { name: columns.label('y'), kind: columns.axisKind('y'), log: component.log_y, days: columns.isDate('y') },
+    x: {
+      name: columns.label('x'),
+      kind: columns.axisKind('x'),
+      log: component.log_x,
+      days: columns.isDate('x'),
+      integer: columns.isInteger('x'),
+    },
+    y: {
+      name: columns.label('y'),
+      kind: columns.axisKind('y'),
+      log: component.log_y,
+      days: columns.isDate('y'),
+      integer: columns.isInteger('y'),
+    },
     legend: columns.has('color'),
     trigger: 'item',
     ...(sizes.length > 0
@@ -77,12 +113,12 @@ function groupsSentence(input: ChartInput, groups: Categories): string {
 /** Lines (and areas) of `agg` of y along x, one per color group. */
 export function line(input: ChartInput, area: boolean): ChartBody {
   const { columns, component } = input;
-  const xKind = columns.axisKind('x');
+  const xKind = lineXKind(columns, input.data.rows);
   const { groups, rows } = colorGroups(input);
   // Text x: the axis lists the categories in the answer's order, and the rows name them.
   const categories = new Categories();
   if (xKind === 'category') for (const row of input.data.rows) categories.add(columns.value(row, 'x'));
-  const dims = dimensions(input);
+  const dims = dimensions(input, xKind);
   const xAt = input.data.columns.findIndex((column) => column.name === 'x');
   const yAt = input.data.columns.findIndex((column) => column.name === 'y');
   const dataset = rows.map((groupRows) => ({
@@ -116,6 +152,7 @@ export function line(input: ChartInput, area: boolean): ChartBody {
       kind: xKind,
       log: component.log_x,
       days: columns.isDate('x'),
+      integer: columns.isInteger('x'),
       ...(xKind === 'category' ? { categories: categories.labels } : {}),
     },
     y: { name: yName, kind: 'value', log: component.log_y, fromZero: area },

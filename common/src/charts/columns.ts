@@ -43,6 +43,11 @@ export class FigureColumns {
     return this.value(row, 'other') === true;
   }
 
+  /** An integer column: its value axis ticks whole numbers (years, counts). */
+  isInteger(role: string): boolean {
+    return INTEGER_TYPE.test(this.column(role)?.type ?? '');
+  }
+
   /** A date column (no time of day): its time axis ticks whole days. */
   isDate(role: string): boolean {
     return /^date$/i.test(this.column(role)?.type ?? '');
@@ -54,6 +59,7 @@ export class FigureColumns {
 }
 
 const NUMERIC_TYPE = /^(byte|short|integer|int|long|bigint|float|double|decimal.*|tinyint|smallint)$/i;
+const INTEGER_TYPE = /^(byte|short|integer|int|long|bigint|tinyint|smallint)$/i;
 const TEMPORAL_TYPE = /^(date|timestamp.*)$/i;
 
 /** The axis a Delta type is drawn on: numbers on a value axis, dates and timestamps on a time axis. */
@@ -139,9 +145,29 @@ function uniqueLabel(taken: readonly string[], label: string): string {
 export function sortedCategories(values: readonly unknown[], kind: AxisKind): Categories {
   const distinct = [...new Map(values.map((value) => [categoryKey(value), value])).values()];
   if (kind !== 'category') distinct.sort((a, b) => orderOf(a) - orderOf(b));
-  const categories = new Categories((value) => binLabel(value, kind));
+  const decimals = kind === 'value' ? binDecimals(distinct) : null;
+  const categories = new Categories((value) => binLabel(value, kind, decimals));
   for (const value of distinct) categories.add(value);
   return categories;
+}
+
+/** Decimals enough to tell sorted bin edges apart (none for bins 1 or wider): "2,964", not "2963.75". */
+function binDecimals(sorted: readonly unknown[]): number {
+  const numbers = sorted.map(toNumber).filter((value) => value !== null);
+  let step = Number.POSITIVE_INFINITY;
+  for (let index = 1; index < numbers.length; index++) {
+    const gap = (numbers[index] ?? 0) - (numbers[index - 1] ?? 0);
+    if (gap > 0) step = Math.min(step, gap);
+  }
+  if (!Number.isFinite(step) || step >= 1) return 0;
+  return Math.min(6, Math.ceil(-Math.log10(step)) + 1);
+}
+
+/** A number with thousands separators and a fixed number of decimals. */
+function grouped(value: number, decimals: number): string {
+  const [whole = '', fraction] = Math.abs(value).toFixed(decimals).split('.');
+  const text = whole.replace(/\B(?=(\d{3})+$)/g, ',') + (fraction ? `.${fraction}` : '');
+  return value < 0 && Number(text.replace(/,/g, '')) !== 0 ? `-${text}` : text;
 }
 
 const INSTANT = /^(\d{4}-\d{2}-\d{2})[T ](\d{2}:\d{2})(?::(\d{2}(?:\.\d+)?))?(?:Z|[+-]\d{2}(?::?\d{2})?)?$/;
@@ -150,10 +176,11 @@ const INSTANT = /^(\d{4}-\d{2}-\d{2})[T ](\d{2}:\d{2})(?::(\d{2}(?:\.\d+)?))?(?:
  * A bin's edge as an axis label: numbers to 6 digits, instants to the minute (a midnight as its
  * day alone), anything else as text.
  */
-export function binLabel(value: unknown, kind: AxisKind): string {
+export function binLabel(value: unknown, kind: AxisKind, decimals: number | null = null): string {
   if (kind === 'value') {
     const number = rounded(value);
-    return number === null ? categoryLabel(value) : String(number);
+    if (number === null) return categoryLabel(value);
+    return decimals === null ? String(number) : grouped(number, decimals);
   }
   if (kind === 'time' && typeof value === 'string') {
     const parts = INSTANT.exec(value);

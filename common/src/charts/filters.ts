@@ -2,7 +2,7 @@ import type { FigureComponent } from '../dashboard-components.js';
 import type { DashboardFilterScalar, DashboardFilterValue, FigureData } from '../dashboard-data.js';
 import { BRUSH_FILTER_CHARTS, CLICK_FILTER_CHARTS } from '../dashboard-data.js';
 import { chartInput } from './body.js';
-import { barModel } from './cartesian.js';
+import { barModel, lineXKind } from './cartesian.js';
 import { Categories, FigureColumns, rounded } from './columns.js';
 import { PALETTES } from './palette.js';
 
@@ -74,7 +74,8 @@ export function brushedRange(
   if (!Number.isFinite(from) || !Number.isFinite(to)) return null;
   const columns = new FigureColumns(data);
   const role = component.chart === 'histogram' ? 'x_low' : 'x';
-  const kind = columns.axisKind(role);
+  const kind =
+    component.chart === 'line' || component.chart === 'area' ? lineXKind(columns, data.rows) : columns.axisKind(role);
   if (kind === 'category') {
     // A category axis brushes from one category's index to another's.
     const categories = new Categories();

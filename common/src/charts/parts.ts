@@ -28,6 +28,8 @@ export interface AxisSpec {
   show?: boolean;
   /** A time axis of dates: no ticks between days. */
   days?: boolean;
+  /** A value axis of integers: no ticks between whole numbers. */
+  integer?: boolean;
 }
 
 export function axis(spec: AxisSpec, palette: ChartPalette, position: 'x' | 'y'): AxisOption {
@@ -45,6 +47,7 @@ export function axis(spec: AxisSpec, palette: ChartPalette, position: 'x' | 'y')
     ...(spec.max !== undefined ? { max: spec.max } : {}),
     ...(spec.show === false ? { show: false } : {}),
     ...(spec.days ? { minInterval: 86_400_000 } : {}),
+    ...(spec.integer && type !== 'category' ? { minInterval: 1 } : {}),
     // On the plot's edge, not where the other axis crosses 0 (violins centre a group on 0).
     axisLine: { show: true, onZero: false, lineStyle: { color: palette.axisLine } },
     axisTick: { lineStyle: { color: palette.axisLine } },

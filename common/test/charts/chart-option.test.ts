@@ -135,6 +135,25 @@ describe('ECharts options of figures', () => {
     ]);
   });
 
+  it('line: a few whole-number x values (years) are categories written without commas; a brush reads them back', () => {
+    const data: FigureData = {
+      columns: [{ name: 'x', type: 'long', column: 'year' }, fixture.lineData.columns[1]!],
+      rows: [
+        [2007, 1],
+        [2008, 2],
+        [2009, 3],
+      ],
+      sampled: false,
+      total_rows: 9,
+    };
+    const option = build(fixture.lineFigure, data);
+    expect(path(option, 'xAxis')).toMatchObject({ type: 'category', data: ['2007', '2008', '2009'] });
+    expect(path(option, 'dataset', 0, 'dimensions', 0)).toMatchObject({ name: 'x', type: 'ordinal' });
+    expect(brushedRange(fixture.lineFigure, data, [{ coordRange: [1, 2] }])).toEqual([2008, 2009]);
+    const scatter = build({ ...fixture.scatterFigure, color: undefined }, { ...data, total_rows: 3 });
+    expect(path(scatter, 'xAxis')).toMatchObject({ type: 'value', minInterval: 1 });
+  });
+
   it('bar: a row per category with the folded ones as "Other", a stacked series per color', () => {
     const option = build(fixture.barFigure, fixture.barData);
     expect(seriesTypes(option)).toEqual(['bar', 'bar', 'bar']);
@@ -210,7 +229,7 @@ describe('ECharts options of figures', () => {
     expect(list(option, 'xAxis').map((axis) => path(axis, 'type'))).toEqual(['category', 'value']);
     expect(path(option, 'xAxis', 0, 'data')).toEqual(['Adelie', 'Gentoo']);
     expect(path(option, 'xAxis', 1)).toMatchObject({ show: false, min: -0.5, max: 1.5 });
-    expect(path(option, 'yAxis')).toMatchObject({ type: 'category', data: ['2700', '3900', '5100'] });
+    expect(path(option, 'yAxis')).toMatchObject({ type: 'category', data: ['2,700', '3,900', '5,100'] });
     expect(
       list(option, 'series').map((series) => [
         path(series, 'stack'),
@@ -225,11 +244,11 @@ describe('ECharts options of figures', () => {
     ]);
     // The widest bin spans 0.8 of a category; others in proportion to their count.
     expect(path(option, 'dataset', 0, 'source')).toEqual([
-      ['2700', -0.4, 0.8, 100, 2700, 3900],
-      ['3900', -0.204, 0.408, 51, 3900, 5100],
-      ['5100', 0, 0, 0, 5100, 6300],
+      ['2,700', -0.4, 0.8, 100, 2700, 3900],
+      ['3,900', -0.204, 0.408, 51, 3900, 5100],
+      ['5,100', 0, 0, 0, 5100, 6300],
     ]);
-    expect(path(option, 'dataset', 1, 'source', 0)).toEqual(['2700', 1, 0, 0, 2700, 3900]);
+    expect(path(option, 'dataset', 1, 'source', 0)).toEqual(['2,700', 1, 0, 0, 2700, 3900]);
   });
 
   it('heatmap: two category axes in numeric order and a visual map over the values', () => {
@@ -258,10 +277,11 @@ describe('ECharts options of figures', () => {
     };
     const option = chartOption({ ...fixture.heatmapFigure, agg: 'count', color: undefined }, data, { theme: 'light' });
     expect(path(option, 'xAxis', 'data')).toEqual(['2007-11-10', '2007-11-10 12:30']);
-    expect(path(option, 'yAxis', 'data')).toEqual(['32.1', '32.4333']);
+    // Bins a third apart: two decimals tell them apart.
+    expect(path(option, 'yAxis', 'data')).toEqual(['32.10', '32.43']);
     expect(list(option, 'dataset', 0, 'source')).toEqual([
-      ['2007-11-10 12:30', '32.4333', 2],
-      ['2007-11-10', '32.1', 1],
+      ['2007-11-10 12:30', '32.43', 2],
+      ['2007-11-10', '32.10', 1],
     ]);
   });
 

@@ -13,9 +13,11 @@ const AGG_LABEL: Record<ComponentAgg, string> = {
   count_distinct: 'distinct',
 };
 
-/** What a card's number is: its title, or the aggregate and column ("mean body_mass_g", "rows"). */
+/**
+ * What a card's number is ("mean body_mass_g", "rows"); its title is the cell's heading
+ * (ComponentCell), so the card does not repeat it.
+ */
 export function cardLabel(component: CardComponent, columnLabel?: string): string {
-  if (component.title) return component.title;
   const column = columnLabel ?? component.column;
   return component.agg === 'count' || column === undefined ? AGG_LABEL.count : `${AGG_LABEL[component.agg]} ${column}`;
 }
@@ -73,7 +75,8 @@ export function formatCardValue(agg: ComponentAgg, value: unknown): string {
 
 /**
  * One number, and the same number over the whole table beside it: "mean body_mass_g 4,202 · all
- * 4,050", or with a title and a unit from the column's name, "Mean mass 4,202 g · all 4,050 g".
+ * 4,050", with the unit of the column's name when the title (the cell's heading) does not say it:
+ * "Mean mass" over `body_mass_g` gives "4,202 g · all 4,050 g".
  */
 export function CardView({
   component,
