@@ -21,6 +21,8 @@ export { type ChartPalette, type ChartTheme, PALETTES } from './palette.js';
 
 export interface ChartOptions {
   theme: ChartTheme;
+  /** Draw the figure's title above the plot (default); false where the page heads the chart with it. */
+  title?: boolean;
 }
 
 const BUILDERS: Record<ChartType, (input: ChartInput) => ChartBody> = {
@@ -50,7 +52,8 @@ function subtitle(data: FigureData): string | undefined {
 export function chartOption(component: FigureComponent, data: FigureData, options: ChartOptions): EChartsOption {
   const palette = PALETTES[options.theme];
   const body = BUILDERS[component.chart](chartInput(component, data, palette));
-  const header: Header = { title: component.title ?? '', subtitle: subtitle(data), legend: body.legend };
+  const shownTitle = options.title === false ? '' : (component.title ?? '');
+  const header: Header = { title: shownTitle, subtitle: subtitle(data), legend: body.legend };
   const option: EChartsOption = {
     backgroundColor: 'transparent',
     color: palette.series,

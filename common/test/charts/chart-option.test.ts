@@ -310,6 +310,12 @@ describe('ECharts options of figures', () => {
     expect(path(dark, 'color', 0)).toBe('#4dabf7');
   });
 
+  it('leaves the title out of the plot on request, but not out of its description', () => {
+    const option = chartOption(fixture.pieFigure, fixture.pieData, { theme: 'light', title: false });
+    expect(path(option, 'title', 'text')).toBe('');
+    expect(path(option, 'aria', 'label', 'description')).toMatch(/^Species\. Pie chart/);
+  });
+
   it('says when no rows match the filters', () => {
     const option = build(fixture.barFigure, { ...fixture.barData, rows: [], total_rows: 0 });
     expect(path(option, 'title', 'subtext')).toBe('no rows match the filters');

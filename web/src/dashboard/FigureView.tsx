@@ -25,6 +25,8 @@ export interface FigureViewProps {
   onFilter?: (value: DashboardFilterValue | null) => void;
   /** The figure's current cross-filter (from the address bar): clicks toggle against it, the brush shows it. */
   filterValue?: DashboardFilterValue | null;
+  /** Draw the title inside the chart (default); false when the cell already heads it with the title. */
+  withTitle?: boolean;
 }
 
 /** Fired on the figure's element each time ECharts has finished drawing (tests wait for it). */
@@ -37,11 +39,14 @@ export const CHART_RENDERED_EVENT = 'chart-rendered';
  * and, on bar and pie charts, `data-chart-targets` (JSON `[{label, x, y}]`: a point inside each
  * bar or slice, in the element's pixels).
  */
-export function FigureView({ component, data, onFilter, filterValue }: FigureViewProps) {
+export function FigureView({ component, data, onFilter, filterValue, withTitle = true }: FigureViewProps) {
   const element = useRef<HTMLDivElement>(null);
   const chart = useRef<EChartsType | null>(null);
   const theme = useComputedColorScheme('light');
-  const option = useMemo(() => chartOption(component, data, { theme }), [component, data, theme]);
+  const option = useMemo(
+    () => chartOption(component, data, { theme, title: withTitle }),
+    [component, data, theme, withTitle],
+  );
   const description = useMemo(() => chartDescription(component, data), [component, data]);
   // Event handlers read the latest props without binding them again.
   const latest = useRef({ component, data, onFilter, filterValue, option });
