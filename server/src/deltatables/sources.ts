@@ -4,7 +4,7 @@ import type { SqlColumn, SqlConnection } from '../engine/duckdb.js';
 import type { ObjectFiles } from '../engine/object-files.js';
 import { quoteIdentifier, quoteString } from '../engine/sql.js';
 import { DomainError } from '../errors.js';
-import { realPathInsideRoots } from '../ingestion/scan-fs.js';
+import { realPathInsideRoots } from '../locations/allowed-roots.js';
 import { type ReadOptions, readFunction } from './read-source.js';
 
 export const RUN_ID = '_run_id';

@@ -9,7 +9,7 @@ import type { Database } from '../db/database.js';
 import type { FilesTable } from '../db/tables.js';
 import { isoNow } from '../db/time.js';
 import { DomainError, notFound } from '../errors.js';
-import { realPathInsideRoots } from '../ingestion/scan-fs.js';
+import { realPathInsideRoots } from '../locations/allowed-roots.js';
 import type { Actor } from '../policy/actor.js';
 import { uploadKey } from '../storage/layout.js';
 import type { ObjectStorage } from '../storage/storage.js';

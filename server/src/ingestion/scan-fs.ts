@@ -1,19 +1,14 @@
 import { createHash } from 'node:crypto';
 import { constants, type Dirent, type Stats } from 'node:fs';
 import { open, readdir, realpath, stat } from 'node:fs/promises';
-import { join, resolve } from 'node:path';
+import { join } from 'node:path';
 import { pipeline } from 'node:stream/promises';
-import { isInsideAllowedRoots } from './allowed-roots.js';
+import { isInsideAllowedRoots } from '../locations/allowed-roots.js';
 
 /**
  * File-system side of a scan: the allowed roots as real paths, a walk that never leaves them
  * through a symbolic link, and streamed hashing.
  */
-
-/** The allowed roots as real paths (a root that is itself a symbolic link counts where it leads). */
-export async function realRoots(roots: readonly string[]): Promise<string[]> {
-  return Promise.all(roots.map((root) => realpath(resolve(root)).catch(() => resolve(root))));
-}
 
 /** A short, path-free reason for a file-system error, safe to show next to the path it concerns. */
 export function fsReason(error: unknown): string {
@@ -163,19 +158,5 @@ export async function hashFile(real: string, signal?: AbortSignal): Promise<Hash
     return { size, sha256: hash.digest('hex'), modifiedAt: stats.mtime.toISOString() };
   } finally {
     await handle.close();
-  }
-}
-
-/**
- * The real path of a scanned file if it still lies inside the allowed roots, otherwise null: for
- * readers of `files.source_path`, since a symbolic link may have been swapped in since the scan.
- */
-export async function realPathInsideRoots(path: string, allowedRoots: readonly string[]): Promise<string | null> {
-  if (!isInsideAllowedRoots(path, allowedRoots)) return null;
-  try {
-    const real = await realpath(path);
-    return isInsideAllowedRoots(real, await realRoots(allowedRoots)) ? real : null;
-  } catch {
-    return null;
   }
 }

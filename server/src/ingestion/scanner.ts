@@ -7,9 +7,9 @@ import type { Database } from '../db/database.js';
 import type { FilesTable, WorkflowsTable } from '../db/tables.js';
 import { isoNow } from '../db/time.js';
 import { contentTypeOf } from '../files/content-type.js';
+import { isInsideAllowedRoots, realRoots } from '../locations/allowed-roots.js';
 import { registerRun } from '../workflows/runs.js';
-import { isInsideAllowedRoots } from './allowed-roots.js';
-import { followLink, fsReason, hashFile, isHidden, realRoots, walkRun } from './scan-fs.js';
+import { followLink, fsReason, hashFile, isHidden, walkRun } from './scan-fs.js';
 
 /** Progress of a scan: what it is doing, and how far it is (0–1) when that is known. */
 export type ScanProgress = (detail: string, fraction: number | null) => void;

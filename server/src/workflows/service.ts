@@ -9,7 +9,7 @@ import { paginate } from '../db/paginate.js';
 import type { Tables, WorkflowsTable } from '../db/tables.js';
 import { isoNow } from '../db/time.js';
 import { DomainError, notFound } from '../errors.js';
-import { assertLocationsAllowed } from '../ingestion/allowed-roots.js';
+import { assertLocationsAllowed } from '../locations/allowed-roots.js';
 import { ownedStorage, type Scope, type StoragePurger } from '../maintenance/owned-storage.js';
 import type { Actor } from '../policy/actor.js';
 import { authorize, can, type ResourceAction } from '../policy/policy.js';

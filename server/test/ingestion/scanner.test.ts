@@ -16,8 +16,8 @@ import {
   type TestServer,
 } from '../../../test/support/test-server.js';
 import type { WorkflowsTable } from '../../src/db/tables.js';
-import { realPathInsideRoots } from '../../src/ingestion/scan-fs.js';
 import { type ScanOptions, scanWorkflow } from '../../src/ingestion/scanner.js';
+import { realPathInsideRoots } from '../../src/locations/allowed-roots.js';
 
 const sha = (content: string) => createHash('sha256').update(content).digest('hex');
 
