@@ -3,6 +3,7 @@ import type { ChartType, FigureComponent } from '../dashboard-components.js';
 import type { FigureData } from '../dashboard-data.js';
 import { type ChartBody, type ChartInput, chartInput, plural } from './body.js';
 import { bar, histogram, line, scatter } from './cartesian.js';
+import { FigureColumns } from './columns.js';
 import { box, violin } from './distribution.js';
 import { heatmap, pie } from './heatmap-pie.js';
 import { type ChartTheme, PALETTES } from './palette.js';
@@ -38,10 +39,18 @@ const BUILDERS: Record<ChartType, (input: ChartInput) => ChartBody> = {
 };
 
 /** The line under the title: a sample says how much of the table it shows; no rows say so. */
-function subtitle(data: FigureData): string | undefined {
+function subtitle(component: FigureComponent, data: FigureData): string | undefined {
   if (data.rows.length === 0) return 'no rows match the filters';
   if (!data.sampled) return undefined;
-  return `sampled: ${data.rows.length.toLocaleString('en-US')} of ${plural(data.total_rows, 'point')}`;
+  const shown = data.rows.length.toLocaleString('en-US');
+  if (component.chart === 'line' || component.chart === 'area') {
+    // The server bins a numeric or time x beyond the budget, and keeps the first values of a text x.
+    const columns = new FigureColumns(data);
+    return columns.axisKind('x') !== 'category'
+      ? `binned: ${shown} points from ${plural(data.total_rows, 'row')}`
+      : `the first ${shown} values of ${columns.label('x')}, from ${plural(data.total_rows, 'row')}`;
+  }
+  return `sampled: ${shown} of ${plural(data.total_rows, 'point')}`;
 }
 
 /**
@@ -53,7 +62,7 @@ export function chartOption(component: FigureComponent, data: FigureData, option
   const palette = PALETTES[options.theme];
   const body = BUILDERS[component.chart](chartInput(component, data, palette));
   const shownTitle = options.title === false ? '' : (component.title ?? '');
-  const header: Header = { title: shownTitle, subtitle: subtitle(data), legend: body.legend };
+  const header: Header = { title: shownTitle, subtitle: subtitle(component, data), legend: body.legend };
   const option: EChartsOption = {
     backgroundColor: 'transparent',
     color: palette.series,
@@ -82,7 +91,7 @@ export function chartOption(component: FigureComponent, data: FigureData, option
 }
 
 function describe(component: FigureComponent, data: FigureData, body: ChartBody): string {
-  const note = subtitle(data);
+  const note = subtitle(component, data);
   return [component.title, body.description, note && `${note[0]?.toUpperCase()}${note.slice(1)}.`]
     .filter(Boolean)
     .join('. ')

@@ -316,6 +316,20 @@ describe('ECharts options of figures', () => {
     expect(path(option, 'aria', 'label', 'description')).toMatch(/^Species\. Pie chart/);
   });
 
+  it('says how a line was thinned: binned along a numeric or time x, cut to the first values of a text x', () => {
+    const binned = build(fixture.lineFigure, { ...fixture.lineData, sampled: true, total_rows: 20000 });
+    expect(path(binned, 'title', 'subtext')).toBe('binned: 3 points from 20,000 rows');
+    const text: FigureData = {
+      ...fixture.lineData,
+      columns: [{ name: 'x', type: 'string', column: 'name' }, fixture.lineData.columns[1]!],
+      sampled: true,
+      total_rows: 9000,
+    };
+    expect(path(build(fixture.lineFigure, text), 'title', 'subtext')).toBe(
+      'the first 3 values of name, from 9,000 rows',
+    );
+  });
+
   it('says when no rows match the filters', () => {
     const option = build(fixture.barFigure, { ...fixture.barData, rows: [], total_rows: 0 });
     expect(path(option, 'title', 'subtext')).toBe('no rows match the filters');
