@@ -23,6 +23,7 @@ import type { Narrowing } from './query/narrowing.js';
 import { onlyColumns, type PageQuery, page } from './query/paging.js';
 import { TableReader, type TableReaderDeps } from './query/reader.js';
 import { tableVersions } from './query/versions.js';
+import { WholeTableMemo } from './query/whole-table.js';
 import type { DataCollectionsService } from './service.js';
 
 export type { Source as TableSnapshot } from './query/columns.js';
@@ -53,6 +54,7 @@ export interface DataCollectionQueriesDeps extends TableReaderDeps {
 export class DataCollectionQueries {
   private readonly downloadDirectory: string;
   private readonly reader: TableReader;
+  private readonly wholeTable = new WholeTableMemo();
 
   constructor(private readonly deps: DataCollectionQueriesDeps) {
     this.downloadDirectory = join(deps.tempDirectory ?? tmpdir(), 'downloads');
@@ -103,6 +105,7 @@ export class DataCollectionQueries {
   componentData(source: Source, component: DataComponent, narrowing: Narrowing): Promise<ComponentData> {
     return componentData(this.reader, source, component, narrowing, {
       exactQuantileRows: this.deps.exactQuantileRows ?? EXACT_QUANTILE_ROWS,
+      memo: this.wholeTable,
     });
   }
 

@@ -45,7 +45,7 @@ export async function componentData(
     case 'card':
       return cardData(reader, source, component, narrowing, options);
     case 'interactive':
-      return interactiveData(reader, source, component, narrowing);
+      return interactiveData(reader, source, component, narrowing, options);
   }
 }
 

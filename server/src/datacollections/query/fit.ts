@@ -1,5 +1,6 @@
 import type { CardComponent, ComponentAgg, FigureComponent, InteractiveComponent } from '@service/common';
 import { type Column, isNumeric, type Output, outputOf } from './columns.js';
+import type { WholeTableMemo } from './whole-table.js';
 
 /** The components that compute something from a collection's rows (tables only page them). */
 export type AnalyticComponent = FigureComponent | CardComponent | InteractiveComponent;
@@ -134,6 +135,8 @@ export const EXACT_QUANTILE_ROWS = 1_000_000;
 /** How a component's data is computed beyond its definition. */
 export interface ComputeOptions {
   exactQuantileRows: number;
+  /** Whole-table numbers already computed for a snapshot. */
+  memo: WholeTableMemo;
 }
 
 /** Whether medians over a table are approximate (its rows beyond the exact threshold). */

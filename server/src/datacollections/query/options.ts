@@ -1,5 +1,6 @@
 import type { InteractiveComponent, OptionsData, RangeData } from '@service/common';
 import { columnOf, count, jsonValue, outputOf, type Source } from './columns.js';
+import type { ComputeOptions } from './fit.js';
 import { whereOf, withNarrowedRows } from './narrowed.js';
 import type { Narrowing } from './narrowing.js';
 import type { TableReader } from './reader.js';
@@ -19,17 +20,26 @@ export async function interactiveData(
   source: Source,
   component: InteractiveComponent,
   narrowing: Narrowing,
+  options: ComputeOptions,
 ): Promise<OptionsData | RangeData> {
   const ranged = component.widget === 'range' || component.widget === 'date_range';
   if (source.snapshot === null) return ranged ? { min: null, max: null } : { options: [], truncated: false };
   const column = columnOf(source, component.column, 'column');
   const output = outputOf(column.kind);
   if (ranged) {
+    // The same for every filter: remembered per snapshot.
+    const key = options.memo.keyOf(source, `range\u0000${column.sql}`);
+    const known = options.memo.get(key);
+    if (known !== undefined && typeof known === 'object' && known !== null && !Array.isArray(known)) {
+      return { min: known.min ?? null, max: known.max ?? null };
+    }
     return reader.withRows(source, async (connection, from) => {
       const [row = {}] = await connection.query(
         `SELECT min(${column.sql}) AS "min", max(${column.sql}) AS "max" FROM ${from}`,
       );
-      return { min: jsonValue(row.min, output), max: jsonValue(row.max, output) };
+      const bounds = { min: jsonValue(row.min, output), max: jsonValue(row.max, output) };
+      options.memo.set(key, bounds);
+      return bounds;
     });
   }
   const statement = new Statement();

@@ -1,0 +1,34 @@
+import type { JsonValue } from '../../engine/duckdb.js';
+import type { Source } from './columns.js';
+
+/** Whole-table figures remembered per process (a card's unfiltered number, a range's bounds). */
+const CAPACITY = 2000;
+
+/**
+ * Numbers of a whole table version that no filter changes: a snapshot never changes, so they are
+ * remembered by (collection, version, what was computed) and a filter change need not scan for
+ * them again. Bounded; the oldest entry goes first.
+ */
+export class WholeTableMemo {
+  private readonly entries = new Map<string, JsonValue>();
+
+  /** The key of `what` on the source's snapshot, or null without one. */
+  keyOf(source: Source, what: string): string | null {
+    const version = source.snapshot?.version;
+    return version === undefined ? null : `${source.row.id}\u0000${version}\u0000${what}`;
+  }
+
+  get(key: string | null): JsonValue | undefined {
+    return key === null ? undefined : this.entries.get(key);
+  }
+
+  set(key: string | null, value: JsonValue): void {
+    if (key === null) return;
+    this.entries.delete(key);
+    this.entries.set(key, value);
+    if (this.entries.size > CAPACITY) {
+      const oldest = this.entries.keys().next().value;
+      if (oldest !== undefined) this.entries.delete(oldest);
+    }
+  }
+}
