@@ -2,20 +2,23 @@ import { Alert, Card, Group, Loader, Text, Title } from '@mantine/core';
 import {
   type AsOf,
   type ComponentData,
+  cardDataSchema,
   componentErrorSchema,
   type DashboardComponent,
   type DashboardFilter,
   type DashboardFilterValue,
+  figureDataSchema,
   type LayoutItem,
   previewAnswerSchema,
 } from '@service/common';
 import type { CSSProperties, ReactNode } from 'react';
 import { errorMessage } from '../api/client.js';
 import { Markdown } from '../components/Markdown.js';
+import { CardView } from './CardView.js';
 import { componentLabel } from './chips.js';
 import type { HistoryMode } from './filter-state.js';
 import { InteractiveView } from './InteractiveView.js';
-import { CardStandIn, FigureStandIn } from './pending-views.js';
+import { FigureView } from './lazy.js';
 import { TableView } from './TableView.js';
 
 export interface CellData {
@@ -69,7 +72,11 @@ function CellBody({
   }
   const { data } = cell;
   if (data === undefined) {
-    return cell.waiting ? <Loader size="sm" aria-label={`Loading ${label}`} /> : <Text c="dimmed">No data yet.</Text>;
+    return cell.waiting ? (
+      <Loader size="sm" role="status" aria-label={`Loading ${label}`} />
+    ) : (
+      <Text c="dimmed">No data yet.</Text>
+    );
   }
   const failed = componentErrorSchema.safeParse(data);
   if (failed.success) {
@@ -100,10 +107,16 @@ function CellBody({
     }
     case 'interactive':
       return <InteractiveView component={component} data={data} value={filterValue} onFilter={onFilter} />;
-    case 'figure':
-      return <FigureStandIn component={component} data={data} />;
-    case 'card':
-      return <CardStandIn component={component} data={data} />;
+    case 'figure': {
+      const figure = figureDataSchema.safeParse(data);
+      if (!figure.success) return <Text c="dimmed">No data yet.</Text>;
+      return <FigureView component={component} data={figure.data} filterValue={filterValue} onFilter={onFilter} />;
+    }
+    case 'card': {
+      const card = cardDataSchema.safeParse(data);
+      if (!card.success) return <Text c="dimmed">No data yet.</Text>;
+      return <CardView component={component} data={card.data} />;
+    }
   }
 }
 
@@ -129,8 +142,8 @@ export function ComponentCell({
   } as CSSProperties;
   const state = cellState(component, cell);
   const label = component.title || (component.type === 'text' ? 'Text' : componentLabel(component));
-  const titled =
-    component.title && (component.type === 'table' || component.type === 'figure' || component.type === 'card');
+  // Figures draw their title inside the chart (common's option), cards and widgets as their label.
+  const titled = component.title && component.type === 'table';
   // Tables show their own "Updating" next to their row count.
   const updating = cell.waiting && cell.data !== undefined && component.type !== 'table';
   return (
@@ -145,6 +158,8 @@ export function ComponentCell({
       data-component-id={component.component_id}
       data-state={state}
       data-drawn-key={state === 'loading' ? undefined : view.viewKey}
+      // What a figure's rows were computed from: the rows matching the filters (tests, the bench).
+      data-total-rows={cell.data !== undefined && 'total_rows' in cell.data ? cell.data.total_rows : undefined}
     >
       {(titled || updating) && (
         <Group justify="space-between" wrap="nowrap" mb="xs">
@@ -155,7 +170,7 @@ export function ComponentCell({
           ) : (
             <span />
           )}
-          {updating && <Loader size="xs" aria-label={`Updating ${label}`} />}
+          {updating && <Loader size="xs" role="status" aria-label={`Updating ${label}`} />}
         </Group>
       )}
       <CellBody dashboardId={dashboardId} component={component} cell={cell} view={view} />

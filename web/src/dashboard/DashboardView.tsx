@@ -1,10 +1,11 @@
 import { Group, Stack, Text } from '@mantine/core';
 import { DASHBOARD_GRID_COLUMNS, type Dashboard } from '@service/common';
-import type { CSSProperties } from 'react';
+import { type CSSProperties, useEffect } from 'react';
 import { ComponentCell } from './ComponentCell.js';
 import { FilterChips } from './FilterChips.js';
 import { useDashboardView } from './filter-state.js';
 import { placeComponents } from './layout.js';
+import { FigureView } from './lazy.js';
 import { useDashboardData } from './useDashboardData.js';
 import { AsOfBanner, VersionPicker } from './VersionPicker.js';
 
@@ -19,6 +20,11 @@ export function DashboardView({ dashboard }: { dashboard: Dashboard }) {
     .filter((component) => component.type !== 'text')
     .map((component) => component.component_id);
   const data = useDashboardData(dashboard.dashboard_id, dataIds, view.filters, view.asOf);
+  const hasFigures = components.some((component) => component.type === 'figure');
+  useEffect(() => {
+    // The chart library loads while the data is computed, not after it has arrived.
+    if (hasFigures) void FigureView.preload();
+  }, [hasFigures]);
   if (components.length === 0) return <Text c="dimmed">This dashboard has no components yet.</Text>;
   const viewKey = JSON.stringify([view.filters, view.asOf]);
   const cellView = { filters: view.filters, asOf: view.asOf, viewKey, onFilter: actions.setFilter };

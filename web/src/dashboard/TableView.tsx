@@ -76,7 +76,7 @@ export function TableView({
       </Alert>
     );
   }
-  if (answer === undefined) return <Loader size="sm" aria-label={`Loading ${label}`} />;
+  if (answer === undefined) return <Loader size="sm" role="status" aria-label={`Loading ${label}`} />;
   if (answer.columns.length === 0) return <Text c="dimmed">No data yet.</Text>;
   const pages = Math.max(1, Math.ceil(answer.total / pageSize));
   const shownSort = sort ?? component.sort;
@@ -86,7 +86,9 @@ export function TableView({
         <Text size="sm" c="dimmed">
           {formatCount(answer.total)} rows
         </Text>
-        {(updating || (!ownFirstPage && rows.isFetching)) && <Loader size="xs" aria-label={`Updating ${label}`} />}
+        {(updating || (!ownFirstPage && rows.isFetching)) && (
+          <Loader size="xs" role="status" aria-label={`Updating ${label}`} />
+        )}
       </Group>
       <div style={{ minHeight: 0, flex: 1, overflow: 'auto' }}>
         <RowsTable

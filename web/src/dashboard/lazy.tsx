@@ -8,5 +8,5 @@ import type { FigureViewProps } from './FigureView.js';
  */
 export const FigureView = lazyComponent<FigureViewProps>(
   async () => (await import('./FigureView.js')).FigureView,
-  <Loader size="sm" aria-label="Loading the chart" />,
+  <Loader size="sm" role="status" aria-label="Loading the chart" />,
 );
