@@ -7,10 +7,10 @@ import type { Config } from '../config/config.js';
 import type { DashboardsService } from '../dashboards/service.js';
 import { compilePattern } from '../datacollections/pattern.js';
 import type { DataCollectionsService } from '../datacollections/service.js';
+import type { ProjectDefinitions } from '../definitions/service.js';
 import type { UpsertService } from '../deltatables/upsert.js';
 import type { FilesService } from '../files/service.js';
 import type { UserActor } from '../policy/actor.js';
-import type { ProjectDefinitions } from '../projects/definition-service.js';
 import type { UsersService } from '../users/service.js';
 import type { WorkflowsService } from '../workflows/service.js';
 

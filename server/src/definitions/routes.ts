@@ -3,8 +3,8 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import type { Authenticator } from '../http/authentication.js';
 import { authorize } from '../policy/policy.js';
-import { MAX_DEFINITION_BYTES } from './definition-parser.js';
-import type { ProjectDefinitions } from './definition-service.js';
+import { MAX_DEFINITION_BYTES } from './parser.js';
+import type { ProjectDefinitions } from './service.js';
 
 const errors = { 400: problemSchema, 401: problemSchema, 403: problemSchema, 404: problemSchema };
 const yamlTypes = ['application/yaml', 'application/x-yaml', 'text/yaml', 'text/x-yaml'];

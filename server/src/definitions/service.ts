@@ -9,13 +9,13 @@ import { isoNow } from '../db/time.js';
 import { DomainError } from '../errors.js';
 import type { Actor, UserActor } from '../policy/actor.js';
 import { authorize, can } from '../policy/policy.js';
+import { asSharedResource } from '../projects/repository.js';
+import type { ProjectsService } from '../projects/service.js';
 import { locationsAt, sameDataLocation } from '../workflows/location-guard.js';
 import { withoutPaths } from '../workflows/presenters.js';
 import { type WorkflowsService, workflowColumns } from '../workflows/service.js';
-import type { ParsedDefinition } from './definition-parser.js';
-import { checkProjectDefinition, validateProjectDefinition } from './definition-rules.js';
-import { asSharedResource } from './repository.js';
-import type { ProjectsService } from './service.js';
+import type { ParsedDefinition } from './parser.js';
+import { checkProjectDefinition, validateProjectDefinition } from './rules.js';
 
 /**
  * Projects as YAML documents (ARCHITECTURE.md §10). Import creates the project or brings an

@@ -2,7 +2,7 @@ import type { ProjectDefinition } from '@service/common';
 import { compilePattern, compileRunsRegex } from '../datacollections/pattern.js';
 import { DomainError, type FieldProblem } from '../errors.js';
 import { isInsideAllowedRoots } from '../locations/allowed-roots.js';
-import { type ParsedDefinition, parseProjectDefinition } from './definition-parser.js';
+import { type ParsedDefinition, parseProjectDefinition } from './parser.js';
 
 /**
  * Parses a project.yaml and checks what the schema cannot say: locations inside the allowed
