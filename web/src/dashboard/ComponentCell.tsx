@@ -142,8 +142,9 @@ export function ComponentCell({
   } as CSSProperties;
   const state = cellState(component, cell);
   const label = component.title || (component.type === 'text' ? 'Text' : componentLabel(component));
-  // Figures draw their title inside the chart (common's option), cards and widgets as their label.
-  const titled = component.title && component.type === 'table';
+  // Figures draw their title inside the chart (common's option), widgets as their label; a card
+  // shows what its number is ("mean body_mass_g") under this heading.
+  const titled = component.title && (component.type === 'table' || component.type === 'card');
   // Tables show their own "Updating" next to their row count.
   const updating = cell.waiting && cell.data !== undefined && component.type !== 'table';
   return (
