@@ -152,6 +152,13 @@ describeEachDialect('dashboard data with filters', (dialect) => {
     expect(afterFirst.misses - before.misses).toBeGreaterThan(0);
     expect(first).toMatchObject({ orders: 3, total: 60, customers: 2 });
 
+    // A range widget's bounds are the whole table's: other filters reuse its answer.
+    await data({ filters: [{ component_id: 'paid', value: true }], components: ['amount'] });
+    const beforeRange = await cacheCounts();
+    const range = await data({ filters: [{ component_id: 'region', value: ['south'] }], components: ['amount'] });
+    expect(range.components.amount).toEqual({ min: 10, max: 50 });
+    expect((await cacheCounts()).hits - beforeRange.hits).toBe(1);
+
     // A new version of the orders: the next identical request sees it.
     expect(
       await uploadFile(server, admin.access_token, shop.ordersId, { path: 't.csv', content: MORE_ORDERS_CSV }),

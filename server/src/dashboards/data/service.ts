@@ -205,8 +205,11 @@ export class DashboardDataService {
       );
     }
     const { narrowing, key, collections } = plan.narrowings.of(component);
-    const tables = tablesRead(plan, component, collections);
-    return this.deps.answers.answer({ component, tables, filters: key }, () =>
+    // A range widget's bounds are the whole table's: one answer whatever the filters.
+    const whole =
+      component.type === 'interactive' && (component.widget === 'range' || component.widget === 'date_range');
+    const tables = tablesRead(plan, component, whole ? [] : collections);
+    return this.deps.answers.answer({ component, tables, filters: whole ? '' : key }, () =>
       this.queries.componentData(source, component, narrowing),
     );
   }
