@@ -23,6 +23,23 @@ const SCREENSHOTS = resolve(HERE, '../../docs/screenshots');
 const API_PREFIX = '/service/api/v1';
 const EXAMPLE_TITLE = 'Penguins at a glance';
 const FILTERS = [{ component_id: 'species', value: ['Adelie', 'Gentoo'] }];
+/**
+ * Resolves once every chart says it has finished drawing and none has started again for 45
+ * frames: the theme is applied after the first render, which draws the charts a second time.
+ */
+const QUIET_CHARTS = `new Promise((resolve) => {
+  let quietFrames = 0;
+  const observer = new MutationObserver(() => { quietFrames = 0; });
+  observer.observe(document.body, { subtree: true, attributes: true, attributeFilter: ['data-chart-state'] });
+  const frame = () => {
+    const charts = [...document.querySelectorAll('[data-chart-state]')];
+    const done = charts.every((chart) => chart.getAttribute('data-chart-state') === 'rendered');
+    quietFrames = done ? quietFrames + 1 : 0;
+    if (quietFrames >= 45) { observer.disconnect(); resolve(charts.length); }
+    else requestAnimationFrame(frame);
+  };
+  requestAnimationFrame(frame);
+})`;
 
 async function main(): Promise<void> {
   const dataDir = await mkdtemp(join(tmpdir(), 'service-screenshots-'));
@@ -55,8 +72,9 @@ async function main(): Promise<void> {
         const page = await context.newPage();
         const filters = encodeURIComponent(JSON.stringify(FILTERS));
         await page.goto(`${server.url}/dashboards/${example.dashboard_id}?filters=${filters}`);
-        // Every cell drawn and every chart's animation finished.
+        // Every cell drawn, then every chart finished and quiet.
         await page.evaluate(whenDrawn('\u0000', '0'));
+        await page.evaluate(QUIET_CHARTS);
         const path = join(SCREENSHOTS, `dashboard-example${scheme === 'dark' ? '-dark' : ''}.png`);
         await page.screenshot({ path, fullPage: true });
         process.stdout.write(`wrote ${path}\n`);
