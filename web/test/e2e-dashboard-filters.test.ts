@@ -176,6 +176,10 @@ describeBrowser('dashboard filters in a real browser', () => {
     await counted(page, 29);
     await page.getByRole('region', { name: 'Active filters' }).getByText('Body mass: ≤ 5,898').waitFor();
     await expect.poll(() => chartRows(page, 'By species')).toBe('29');
+    // The table's second page comes from the rows route, under the same filter: 29 rows, 25 a page.
+    const rows = page.getByRole('table', { name: 'Rows' }).locator('tbody tr');
+    await page.getByLabel('Rows pages').getByRole('button', { name: '2' }).click();
+    await expect.poll(() => rows.count()).toBe(4);
     // The lower bound typed: 4,000 g to 5,898 g holds 19 penguins.
     const lower = page.getByRole('textbox', { name: 'Body mass from' });
     await lower.fill('4000');
@@ -183,6 +187,8 @@ describeBrowser('dashboard filters in a real browser', () => {
     await counted(page, 19);
     await page.getByRole('region', { name: 'Active filters' }).getByText('Body mass: 4,000–5,898').waitFor();
     await page.getByRole('region', { name: 'Rows' }).getByText('19 rows').waitFor();
+    // New filters start the table again at its first page.
+    await expect.poll(() => rows.count()).toBe(19);
     await drawn(page);
 
     // A reload (or the link shared) opens the same view.
