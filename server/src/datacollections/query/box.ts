@@ -2,7 +2,7 @@ import { DEFAULT_CATEGORY_BUDGET, type FigureComponent, type FigureData } from '
 import type { JsonValue } from '../../engine/duckdb.js';
 import { count, type Source } from './columns.js';
 import { asParam, countRows, figureAnswer, figureColumns, numberOf, numberRole, roleOf } from './figure-rows.js';
-import type { ComputeOptions } from './fit.js';
+import { approximateOver, type ComputeOptions } from './fit.js';
 import { type NarrowedRows, whereOf } from './narrowed.js';
 import type { Statement } from './statement.js';
 
@@ -29,19 +29,22 @@ export async function boxData(
     numberRole('count', null, 'long'),
     ...STATISTICS.map((name) => numberRole(name, y)),
   ];
-  const total = await countRows(connection, from, conditions, statement.params);
   // Beyond the threshold the quartiles come from a bounded t-digest, and the figure says so.
-  const approximate = total > options.exactQuantileRows;
+  const approximate = approximateOver(source, options);
   const quantile = approximate ? 'approx_quantile' : 'quantile_cont';
   const group = x === null ? 'NULL' : x.sql;
-  const values = `SELECT ${group} AS "g", CAST(${y.sql} AS DOUBLE) AS "v" FROM ${from}${whereOf(conditions, `${y.sql} IS NOT NULL`)}`;
+  const values = `SELECT ${group} AS "g", CAST(${y.sql} AS DOUBLE) AS "v" FROM ${from}${whereOf(conditions)}`;
+  // The rows matching the filters come from the same pass, summed over every group.
   const groups = await connection.query(
-    `SELECT "g", count(*) AS "count", avg("v") AS "mean", min("v") AS "min", ` +
-      `${quantile}("v", [0.25, 0.5, 0.75]) AS "quartiles", max("v") AS "max" FROM (${values}) ` +
-      `GROUP BY 1 ORDER BY 2 DESC, 1 ASC NULLS LAST LIMIT ${budget}`,
+    `SELECT * FROM (SELECT "g", count("v") AS "count", avg("v") AS "mean", min("v") AS "min", ` +
+      `${quantile}("v", [0.25, 0.5, 0.75]) AS "quartiles", max("v") AS "max", sum(count(*)) OVER () AS "total" ` +
+      `FROM (${values}) GROUP BY 1) WHERE "count" > 0 ORDER BY 2 DESC, 1 ASC NULLS LAST LIMIT ${budget}`,
     statement.params,
   );
-  if (groups.length === 0) return figureAnswer(roles, [], approximate, total);
+  if (groups.length === 0) {
+    return figureAnswer(roles, [], approximate, await countRows(connection, from, conditions, statement.params));
+  }
+  const total = count(groups[0]?.total);
   const boxes = groups.map((row) => {
     const [q1 = 0, median = 0, q3 = 0] = (row.quartiles as JsonValue[]).map((value) => numberOf(value) ?? 0);
     const reach = 1.5 * (q3 - q1);
