@@ -7,12 +7,12 @@ import { paginate } from '../db/paginate.js';
 import type { DataCollectionsTable, Tables, WorkflowsTable } from '../db/tables.js';
 import { isoNow } from '../db/time.js';
 import { DomainError, notFound } from '../errors.js';
+import { compilePattern } from '../locations/patterns.js';
 import type { StoragePurger } from '../maintenance/owned-storage.js';
 import type { Actor } from '../policy/actor.js';
 import type { ResourceAction } from '../policy/policy.js';
 import { presentDataCollection, presentFile } from '../workflows/presenters.js';
 import type { WorkflowsService } from '../workflows/service.js';
-import { compilePattern } from './pattern.js';
 
 export interface DataCollectionInput {
   tag: string;

@@ -1,7 +1,7 @@
 import type { ProjectDefinition } from '@service/common';
-import { compilePattern, compileRunsRegex } from '../datacollections/pattern.js';
 import { DomainError, type FieldProblem } from '../errors.js';
 import { isInsideAllowedRoots } from '../locations/allowed-roots.js';
+import { compilePattern, compileRunsRegex } from '../locations/patterns.js';
 import { type ParsedDefinition, parseProjectDefinition } from './parser.js';
 
 /**

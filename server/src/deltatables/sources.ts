@@ -1,10 +1,10 @@
-import { compilePattern } from '../datacollections/pattern.js';
 import type { DataCollectionsTable, FilesTable } from '../db/tables.js';
 import type { SqlColumn, SqlConnection } from '../engine/duckdb.js';
 import type { ObjectFiles } from '../engine/object-files.js';
 import { quoteIdentifier, quoteString } from '../engine/sql.js';
 import { DomainError } from '../errors.js';
 import { realPathInsideRoots } from '../locations/allowed-roots.js';
+import { compilePattern } from '../locations/patterns.js';
 import { type ReadOptions, readFunction } from './read-source.js';
 
 export const RUN_ID = '_run_id';
