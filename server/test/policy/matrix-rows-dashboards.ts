@@ -1,0 +1,66 @@
+import { randomUUID } from 'node:crypto';
+import { editors, onProject, type Row, reading } from './matrix-world.js';
+
+/** Dashboards, their data and their versions. */
+export const dashboardRows: Record<string, Row> = {
+  'GET /service/api/v1/dashboards': {
+    request: async (w) => ({ path: `/dashboards?project_id=${w.p.projectId}` }),
+    expected: (mode, actor) => (actor === 'anonymous' && mode === 'auth' ? 401 : 200),
+  },
+  'POST /service/api/v1/dashboards': {
+    request: async (w) => ({
+      path: '/dashboards',
+      options: {
+        json: {
+          project_id: w.p.projectId,
+          title: `d-${randomUUID()}`,
+          components: [{ component_id: 't', type: 'table', data_collection_id: w.p.dataCollectionId }],
+        },
+      },
+    }),
+    expected: onProject(201, editors),
+  },
+  'GET /service/api/v1/dashboards/{id}': {
+    request: async (w) => ({ path: `/dashboards/${w.p.dashboardId}` }),
+    expected: reading,
+  },
+  // The project's owners and editors manage its dashboards; its viewers read them.
+  'PUT /service/api/v1/dashboards/{id}': {
+    request: async (w) => ({
+      path: `/dashboards/${w.p.dashboardId}`,
+      options: {
+        json: {
+          title: `d-${randomUUID()}`,
+          components: [
+            { component_id: 'table', type: 'table', data_collection_id: w.p.dataCollectionId, page_size: 10 },
+            { component_id: 'intro', type: 'text', markdown: randomUUID() },
+          ],
+        },
+      },
+    }),
+    expected: onProject(200, editors),
+  },
+  'PUT /service/api/v1/dashboards/{id}/permissions': {
+    request: async (w) => ({
+      path: `/dashboards/${w.p.dashboardId}/permissions`,
+      options: { json: { owners: ['owner@example.org'], is_public: false } },
+    }),
+    expected: onProject(200, editors),
+  },
+  'DELETE /service/api/v1/dashboards/{id}': {
+    request: async (w) => ({ path: `/dashboards/${(await w.freshFixture()).dashboardId}` }),
+    expected: onProject(204, editors),
+  },
+  'GET /service/api/v1/dashboards/{id}/versions': {
+    request: async (w) => ({ path: `/dashboards/${w.p.dashboardId}/versions` }),
+    expected: reading,
+  },
+  'GET /service/api/v1/dashboards/{id}/components/{component_id}/rows': {
+    request: async (w) => ({ path: `/dashboards/${w.p.dashboardId}/components/table/rows?limit=5&sort=sample:desc` }),
+    expected: reading,
+  },
+  'POST /service/api/v1/dashboards/{id}/data': {
+    request: async (w) => ({ path: `/dashboards/${w.p.dashboardId}/data`, options: { json: {} } }),
+    expected: reading,
+  },
+};

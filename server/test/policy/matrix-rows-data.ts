@@ -1,0 +1,74 @@
+import { editors, onProject, ownersJob, ownJob, type Row, reading, signedIn } from './matrix-world.js';
+
+/** Jobs, upserts, files and reading a data collection's rows. */
+export const dataRows: Record<string, Row> = {
+  'GET /service/api/v1/jobs': { request: async () => ({ path: '/jobs' }), expected: signedIn(200) },
+  'GET /service/api/v1/jobs/{id}': {
+    request: async (w) => ({ path: `/jobs/${await ownersJob(w)}` }),
+    expected: ownJob(200),
+  },
+  'POST /service/api/v1/jobs/{id}/cancel': {
+    request: async (w) => ({ path: `/jobs/${await ownersJob(w)}/cancel` }),
+    expected: ownJob(200),
+  },
+  'POST /service/api/v1/deltatables/upsert': {
+    request: async (w) => ({
+      path: '/deltatables/upsert',
+      options: { json: { data_collection_id: w.p.dataCollectionId } },
+    }),
+    expected: onProject(200, editors),
+  },
+  'POST /service/api/v1/datacollections/{id}/files': {
+    request: async (w) => {
+      const form = new FormData();
+      form.append('run', 'run_1');
+      form.append('path', 'Biscoe/measures.csv');
+      form.append('file', new Blob(['sample\nA1\n']), 'measures.csv');
+      return { path: `/datacollections/${w.p.dataCollectionId}/files`, options: { form } };
+    },
+    expected: onProject(201, editors),
+  },
+  'GET /service/api/v1/files/{id}': {
+    request: async (w) => ({ path: `/files/${w.p.fileId}` }),
+    expected: reading,
+  },
+  'GET /service/api/v1/files/{id}/content': {
+    request: async (w) => ({ path: `/files/${w.p.fileId}/content` }),
+    expected: reading,
+  },
+  'GET /service/api/v1/datacollections/{id}/schema': {
+    request: async (w) => ({ path: `/datacollections/${w.p.dataCollectionId}/schema` }),
+    expected: reading,
+  },
+  'GET /service/api/v1/datacollections/{id}/preview': {
+    request: async (w) => ({ path: `/datacollections/${w.p.dataCollectionId}/preview` }),
+    expected: reading,
+  },
+  'GET /service/api/v1/datacollections/{id}/summary': {
+    request: async (w) => ({ path: `/datacollections/${w.p.dataCollectionId}/summary` }),
+    expected: reading,
+  },
+  'GET /service/api/v1/datacollections/{id}/values/{column}': {
+    request: async (w) => ({ path: `/datacollections/${w.p.dataCollectionId}/values/sample` }),
+    expected: reading,
+  },
+  'POST /service/api/v1/datacollections/{id}/aggregate': {
+    request: async (w) => ({
+      path: `/datacollections/${w.p.dataCollectionId}/aggregate`,
+      options: { json: { aggregates: [{ fn: 'count' }] } },
+    }),
+    expected: reading,
+  },
+  'GET /service/api/v1/datacollections/{id}/download': {
+    request: async (w) => ({ path: `/datacollections/${w.p.dataCollectionId}/download?format=csv` }),
+    expected: reading,
+  },
+  'GET /service/api/v1/datacollections/{id}/versions': {
+    request: async (w) => ({ path: `/datacollections/${w.p.dataCollectionId}/versions` }),
+    expected: reading,
+  },
+  'GET /service/api/v1/datacollections/{id}/files': {
+    request: async (w) => ({ path: `/datacollections/${w.p.dataCollectionId}/files` }),
+    expected: reading,
+  },
+};
