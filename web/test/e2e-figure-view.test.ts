@@ -14,6 +14,7 @@ interface Harness {
   unmount(): void;
   filters: unknown[];
   pixelOf(value: [unknown, unknown]): [number, number];
+  textColor(): unknown;
 }
 declare const harness: Harness;
 
@@ -149,6 +150,16 @@ describeBrowser('FigureView in Chromium', () => {
       await figure.click({ position: { x: target?.x ?? 0, y: target?.y ?? 0 } });
     }
     await expect.poll(filters).toEqual([['Adelie', 'Gentoo']]);
+  });
+
+  it('follows the browser’s dark preference as the app does (colour scheme "auto")', async () => {
+    await page.emulateMedia({ colorScheme: 'dark' });
+    try {
+      await mount({ component: fixture.barFigure, data: fixture.barData, scheme: 'auto' });
+      await expect.poll(() => page.evaluate(() => harness.textColor())).toBe('#c9c9c9');
+    } finally {
+      await page.emulateMedia({ colorScheme: 'light' });
+    }
   });
 
   it('resizes with its cell, and lets ECharts go on unmount', async () => {

@@ -42,7 +42,8 @@ export const CHART_RENDERED_EVENT = 'chart-rendered';
 export function FigureView({ component, data, onFilter, filterValue, withTitle = true }: FigureViewProps) {
   const element = useRef<HTMLDivElement>(null);
   const chart = useRef<EChartsType | null>(null);
-  const theme = useComputedColorScheme('light');
+  // Read at once, not in an effect: a first draw in the wrong scheme would flash (no server rendering here).
+  const theme = useComputedColorScheme('light', { getInitialValueInEffect: false });
   const option = useMemo(
     () => chartOption(component, data, { theme, title: withTitle }),
     [component, data, theme, withTitle],
@@ -121,6 +122,7 @@ export function FigureView({ component, data, onFilter, filterValue, withTitle =
       aria-label={description}
       data-chart-items={data.rows.length}
       data-chart-rows={data.total_rows}
+      data-chart-theme={theme}
       style={{ width: '100%', height: '100%', minHeight: 160 }}
     />
   );

@@ -12,7 +12,8 @@ interface Mount {
   component: FigureComponent;
   data: FigureData;
   filterValue?: DashboardFilterValue | null;
-  scheme?: 'light' | 'dark';
+  /** 'auto' follows the browser's preference, as the app does. */
+  scheme?: 'light' | 'dark' | 'auto';
 }
 
 let root: Root | null = null;
@@ -23,7 +24,7 @@ function mount({ component, data, filterValue, scheme = 'light' }: Mount): void 
   if (host === null) throw new Error('no #root');
   root ??= createRoot(host);
   root.render(
-    <MantineProvider forceColorScheme={scheme}>
+    <MantineProvider defaultColorScheme="auto" forceColorScheme={scheme === 'auto' ? undefined : scheme}>
       <div id="cell" style={{ width: 480, height: 320 }}>
         <FigureView
           component={component}
@@ -51,4 +52,12 @@ function pixelOf(value: [unknown, unknown]): [number, number] {
   return [box.left + (x ?? 0), box.top + (y ?? 0)];
 }
 
-Object.assign(window, { harness: { mount, unmount, filters, pixelOf } });
+/** The text colour of the option ECharts is drawing (light and dark schemes differ). */
+function textColor(): unknown {
+  const element = document.querySelector<HTMLElement>('[data-chart-items]');
+  const chart = element ? getInstanceByDom(element) : undefined;
+  const option = chart?.getOption() as { textStyle?: { color?: unknown } } | undefined;
+  return option?.textStyle?.color;
+}
+
+Object.assign(window, { harness: { mount, unmount, filters, pixelOf, textColor } });
