@@ -11,7 +11,7 @@ import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { BENCH_ADMIN_EMAIL, BENCH_ADMIN_PASSWORD } from './benchmarks/api-fixture.js';
 import { field } from './benchmarks/collection-fixture.js';
-import { CHROMIUM, whenDrawn } from './benchmarks/dashboard-browser.js';
+import { CHARTS_RENDERED, CHROMIUM, whenDrawn } from './benchmarks/dashboard-browser.js';
 import type { DashboardTargetMessage } from './benchmarks/dashboard-target.js';
 import { closeConnections, requestJson } from './benchmarks/ingest-http.js';
 import { startWorker } from './lib/child-worker.js';
@@ -24,18 +24,16 @@ const API_PREFIX = '/service/api/v1';
 const EXAMPLE_TITLE = 'Penguins at a glance';
 const FILTERS = [{ component_id: 'species', value: ['Adelie', 'Gentoo'] }];
 /**
- * Resolves once every chart says it has finished drawing and none has started again for 45
- * frames: the theme is applied after the first render, which draws the charts a second time.
+ * Resolves once every figure's chart says it has finished drawing and none has started again for
+ * 45 frames (the chart code loads lazily, and a chart may draw twice while the page settles).
  */
 const QUIET_CHARTS = `new Promise((resolve) => {
   let quietFrames = 0;
   const observer = new MutationObserver(() => { quietFrames = 0; });
   observer.observe(document.body, { subtree: true, attributes: true, attributeFilter: ['data-chart-state'] });
   const frame = () => {
-    const charts = [...document.querySelectorAll('[data-chart-state]')];
-    const done = charts.every((chart) => chart.getAttribute('data-chart-state') === 'rendered');
-    quietFrames = done ? quietFrames + 1 : 0;
-    if (quietFrames >= 45) { observer.disconnect(); resolve(charts.length); }
+    quietFrames = ${CHARTS_RENDERED} ? quietFrames + 1 : 0;
+    if (quietFrames >= 45) { observer.disconnect(); resolve(null); }
     else requestAnimationFrame(frame);
   };
   requestAnimationFrame(frame);

@@ -17,6 +17,13 @@ export const CHROMIUM = process.env.BENCH_CHROMIUM ?? process.env.SERVICE_TEST_C
 const PAGE_TIMEOUT_MS = 120_000;
 
 /**
+ * Whether every figure cell (those whose data has `total_rows`) holds a chart that ECharts says it
+ * has finished drawing: a chart whose code is still loading counts as not drawn.
+ */
+export const CHARTS_RENDERED = `[...document.querySelectorAll('[data-component-id][data-total-rows]')]
+    .every((cell) => cell.querySelector('[data-chart-state="rendered"]') !== null)`;
+
+/**
  * Answers (in the page) when every cell has drawn the view the grid names, and that view differs
  * from `previous`: `{ms, settledMs, key}` from `started`. `ms` is the next animation frame after the
  * last cell got its data; `settledMs` when, from the frame after that on, every chart also says
@@ -33,8 +40,7 @@ export const whenDrawn = (previous: string, started: string) => `new Promise((re
     if (key === ${JSON.stringify(previous)}) return null;
     return cells.every((cell) => cell.getAttribute('data-drawn-key') === key) ? key : null;
   };
-  const settled = () => [...document.querySelectorAll('[data-chart-state]')]
-    .every((chart) => chart.getAttribute('data-chart-state') === 'rendered');
+  const settled = () => ${CHARTS_RENDERED};
   const timer = setTimeout(() => { observer.disconnect(); reject(new Error('not drawn after ${PAGE_TIMEOUT_MS} ms')); }, ${PAGE_TIMEOUT_MS});
   const finish = (key) => requestAnimationFrame(() => {
     const ms = performance.now() - ${started};
