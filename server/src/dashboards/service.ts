@@ -44,9 +44,9 @@ export class DashboardsService {
   readonly repository: DashboardsRepository;
 
   constructor(
-    private readonly database: Database,
-    private readonly projects: ProjectsService,
-    private readonly queries: DataCollectionQueries,
+    private readonly database: Pick<Database, 'db'>,
+    private readonly projects: Pick<ProjectsService, 'access' | 'repository'>,
+    private readonly queries: Pick<DataCollectionQueries, 'fitProblems' | 'snapshotOf' | 'componentVersions'>,
   ) {
     this.repository = new DashboardsRepository(database.db);
   }
