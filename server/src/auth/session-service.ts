@@ -6,10 +6,10 @@ import type { Database } from '../db/database.js';
 import type { UserRow } from '../db/tables.js';
 import { isoAfterSeconds, isoNow } from '../db/time.js';
 import { DomainError } from '../errors.js';
+import { verifyPassword } from '../users/passwords.js';
 import { presentUser } from '../users/presenters.js';
 import { UsersRepository } from '../users/repository.js';
 import type { AccessTokens } from './access-tokens.js';
-import { verifyPassword } from './passwords.js';
 import { hashSecret, randomSecret } from './secrets.js';
 import type { CachedSession, SessionCache } from './session-cache.js';
 

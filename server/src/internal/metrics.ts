@@ -1,6 +1,6 @@
 import type { FastifyInstance, onResponseHookHandler } from 'fastify';
 import { Counter, collectDefaultMetrics, Histogram, Registry } from 'prom-client';
-import { passwordVerifications } from '../auth/passwords.js';
+import { passwordVerifications } from '../users/passwords.js';
 
 /** Counters kept by parts of the process, read when metrics are scraped. */
 export interface MetricSources {

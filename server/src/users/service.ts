@@ -1,12 +1,11 @@
 import type { AdminUser, CreateUserRequest, ListQuery, Role, UpdateUserRequest } from '@service/common';
 import { v7 as uuidv7 } from 'uuid';
 import type { AuditLog } from '../audit/service.js';
-import { hashPassword } from '../auth/passwords.js';
-import type { SessionCache } from '../auth/session-cache.js';
 import type { Database } from '../db/database.js';
 import type { UserRow } from '../db/tables.js';
 import { isoNow } from '../db/time.js';
 import { DomainError, notFound } from '../errors.js';
+import { hashPassword } from './passwords.js';
 import { presentAdminUser } from './presenters.js';
 import { normalizeEmail, UsersRepository } from './repository.js';
 
@@ -25,6 +24,11 @@ export interface Origin {
 /** The fixed account every request acts as in single-user mode. */
 export const SINGLE_USER_EMAIL = 'single-user@localhost.invalid';
 
+/** What keeps copies of a user's state (the session cache): told when the user changes or is deleted. */
+export interface UserChangeListener {
+  forgetUser(userId: string): Promise<void>;
+}
+
 /** Accounts: creation, administration, and the bootstrap admin. Knows nothing of HTTP. */
 export class UsersService {
   readonly repository: UsersRepository;
@@ -32,7 +36,7 @@ export class UsersService {
   constructor(
     private readonly database: Database,
     private readonly audit: AuditLog,
-    private readonly sessionCache: SessionCache,
+    private readonly sessionCache: UserChangeListener,
   ) {
     this.repository = new UsersRepository(database.db);
   }
