@@ -114,6 +114,21 @@ describe('the import graph', () => {
     expect(importers.filter((module) => !COMPOSITION_ROOTS.includes(module))).toEqual([]);
   });
 
+  it('layers the folders of server/src: below the HTTP app and the route plugins, no folder cycle', () => {
+    // A folder is a part of the house (auth, users, projects, dashboards…); route plugins and the
+    // HTTP app sit on top of them all and may reach into any, so they are left out.
+    const folderOf = (module: string) => /^server\/src\/([^/]+)\//.exec(module)?.[1];
+    const folders = new Map<string, string[]>();
+    for (const [module, targets] of graph) {
+      const from = folderOf(module);
+      if (from === undefined || from === 'http' || module.endsWith('routes.ts')) continue;
+      const to = targets.map(folderOf).filter((folder): folder is string => folder !== undefined && folder !== from);
+      folders.set(from, [...new Set([...(folders.get(from) ?? []), ...to])]);
+    }
+    expect(folders.size).toBeGreaterThan(10);
+    expect(cycles(folders)).toEqual([]);
+  });
+
   it('keeps HTTP to the route plugins: services and the layers below never import http/', () => {
     const reachingUp = [...graph]
       .filter(([module]) => module.startsWith('server/src/') && !module.startsWith('server/src/http/'))
