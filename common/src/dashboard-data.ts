@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import type { FigureComponent, InteractiveComponent } from './dashboard-components.js';
 import { componentIdSchema } from './dashboard-components.js';
-import { previewAnswerSchema, tableVersionEntrySchema } from './queries.js';
+import { jsonParamSchema, previewAnswerSchema, tableVersionEntrySchema } from './queries.js';
 
 /**
  * `POST /dashboards/{id}/data` (ARCHITECTURE.md §11): every (or the named) component's data for a
@@ -33,18 +33,10 @@ export type DashboardFilter = z.infer<typeof dashboardFilterSchema>;
 export const dashboardFiltersSchema = z.array(dashboardFilterSchema).max(100);
 
 /** `filters` in a query string (rows route, exports, the web app's address bar): the list as JSON. */
-export const dashboardFiltersParamSchema = z
-  .string()
-  .max(100_000)
-  .transform((text, context): unknown => {
-    try {
-      return JSON.parse(text);
-    } catch {
-      context.addIssue({ code: 'custom', message: 'filters must be a JSON array of {component_id, value}' });
-      return z.NEVER;
-    }
-  })
-  .pipe(dashboardFiltersSchema);
+export const dashboardFiltersParamSchema = jsonParamSchema(
+  dashboardFiltersSchema,
+  'filters must be a JSON array of {component_id, value}',
+);
 
 /** Charts a reader can filter by clicking categories, and those brushed along x. */
 export const CLICK_FILTER_CHARTS: readonly FigureComponent['chart'][] = ['bar', 'pie'];

@@ -63,19 +63,27 @@ export type Filter = z.infer<typeof filterSchema>;
 
 export const filtersSchema = z.array(filterSchema).max(50);
 
+/**
+ * A query-string parameter holding JSON (`maxLength` characters at most), parsed and then checked
+ * with `schema`; text that is not JSON is refused with `message`.
+ */
+export function jsonParamSchema<T extends z.ZodType>(schema: T, message: string, maxLength = 100_000) {
+  return z
+    .string()
+    .max(maxLength)
+    .transform((text, context): unknown => {
+      try {
+        return JSON.parse(text);
+      } catch {
+        context.addIssue({ code: 'custom', message });
+        return z.NEVER;
+      }
+    })
+    .pipe(schema);
+}
+
 /** `filters` in a query string: the same list as JSON text. */
-export const filtersParamSchema = z
-  .string()
-  .max(100_000)
-  .transform((text, context): unknown => {
-    try {
-      return JSON.parse(text);
-    } catch {
-      context.addIssue({ code: 'custom', message: 'filters must be a JSON array of filters' });
-      return z.NEVER;
-    }
-  })
-  .pipe(filtersSchema);
+export const filtersParamSchema = jsonParamSchema(filtersSchema, 'filters must be a JSON array of filters');
 
 export const sortDirectionSchema = z.enum(['asc', 'desc']);
 /** One sort key; nulls come last either way. */

@@ -85,7 +85,13 @@ function recordStatements(engine: Engine, into: RecordedStatement[]): void {
 
 async function serve(dataDir: string, uploadMaxBytes: string, webRoot: string | null): Promise<void> {
   const { loadConfig, startServer } = await import('@service/server');
-  const environment = { ...serviceEnvironment(dataDir), SERVICE_UPLOAD_MAX_BYTES: uploadMaxBytes };
+  const environment = {
+    ...serviceEnvironment(dataDir),
+    SERVICE_UPLOAD_MAX_BYTES: uploadMaxBytes,
+    // 300 changes with their baselines outlast the default 15-minute access token, and the
+    // benchmark signs in once: the 12 M-row run of 19:13 lost its last 53 changes to 401s.
+    SERVICE_AUTH_ACCESS_TOKEN_TTL_MINUTES: '1440',
+  };
   const server = await startServer(loadConfig(environment, dataDir), { webRoot });
   let recorded: RecordedStatement[] = [];
   const into: RecordedStatement[] = [];
