@@ -6,22 +6,11 @@ import {
   call,
   describeEachDialect,
   type Session,
-  startTestServer,
   type TestServer,
   uploadFile,
 } from '../../../test/support/test-server.js';
+import { serverWithPeople } from './analytics-table.js';
 import { MORE_ORDERS_CSV, ordersProject, shopComponents, upsert } from './filter-fixture.js';
-
-async function serverWithPeople(dialect: 'sqlite' | 'postgres', env: Record<string, string> = {}) {
-  const server = await startTestServer(dialect, env);
-  const session = async (email: string): Promise<Session> => {
-    const row =
-      (await server.context.users.repository.findByEmail(email)) ??
-      (await server.context.users.createAccount({ email, password: null, role: 'user' }, { via: 'admin' }));
-    return server.context.sessions.start(row);
-  };
-  return { server, session };
-}
 
 async function shopDashboard(server: TestServer, token: string, is_public = false) {
   const shop = await ordersProject(server, token);

@@ -5,9 +5,9 @@ import {
   createProjectWithUpload,
   describeEachDialect,
   type Session,
-  startTestServer,
   type TestServer,
 } from '../../../test/support/test-server.js';
+import { serverWithPeople } from './analytics-table.js';
 
 interface Dashboard {
   dashboard_id: string;
@@ -34,18 +34,6 @@ interface Problem {
 }
 
 const CSV = `sample,mass,island\n${Array.from({ length: 30 }, (_, i) => `S${String(i).padStart(2, '0')},${3000 + ((i * 37) % 100)},${i % 2 ? 'Biscoe' : 'Dream'}`).join('\n')}\n`;
-
-/** A server in `mode` with accounts made directly (public mode has no user administration routes). */
-async function serverWithPeople(dialect: 'sqlite' | 'postgres', env: Record<string, string> = {}) {
-  const server = await startTestServer(dialect, env);
-  const session = async (email: string): Promise<Session> => {
-    const row =
-      (await server.context.users.repository.findByEmail(email)) ??
-      (await server.context.users.createAccount({ email, password: null, role: 'user' }, { via: 'admin' }));
-    return server.context.sessions.start(row);
-  };
-  return { server, session };
-}
 
 /** A project owned by `token` with one collection `t` holding CSV's 30 rows in its table. */
 async function projectWithTable(server: TestServer, token: string, name: string) {
