@@ -268,7 +268,7 @@ function buildConfig(env: Env, unknownSettings: string[], cwd: string): Config {
     },
     uploadMaxBytes: env.SERVICE_UPLOAD_MAX_BYTES ?? 1024 * 1024 * 1024,
     duckdb: { memoryLimitBytes: env.SERVICE_DUCKDB_MEMORY_LIMIT ?? null },
-    dashboards: { exactQuantileRows: env.SERVICE_DASHBOARD_EXACT_QUANTILE_ROWS ?? 1_000_000 },
+    dashboards: { exactQuantileRows: env.SERVICE_DASHBOARD_EXACT_QUANTILE_ROWS ?? 20_000_000 },
     auth: {
       mode,
       registrationDisabled: env.SERVICE_AUTH_REGISTRATION_DISABLED ?? false,

@@ -130,7 +130,7 @@ export function fitProblems(byName: ReadonlyMap<string, Column>, component: Anal
  * in memory, so beyond it they come from `approx_quantile` (a t-digest of bounded size) and the
  * figure says `sampled`.
  */
-export const EXACT_QUANTILE_ROWS = 1_000_000;
+export const EXACT_QUANTILE_ROWS = 20_000_000;
 
 /** How a component's data is computed beyond its definition. */
 export interface ComputeOptions {
