@@ -18,6 +18,8 @@ export const auditEventTypeSchema = z.enum([
   'user.deleted',
   'temporary_user.created',
   'temporary_user.removed',
+  'embed_token.created',
+  'embed_token.revoked',
 ]);
 export type AuditEventType = z.infer<typeof auditEventTypeSchema>;
 

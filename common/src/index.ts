@@ -5,6 +5,7 @@ export * from './charts/index.js';
 export * from './dashboard-components.js';
 export * from './dashboard-data.js';
 export * from './dashboards.js';
+export * from './export.js';
 export * from './file-pattern.js';
 export * from './jobs.js';
 export * from './maintenance.js';
