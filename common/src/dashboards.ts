@@ -92,7 +92,7 @@ const dashboardContentShape = {
 
 /** Component ids are unique; each layout entry names an existing component, once. */
 function checkContent(
-  body: { components: readonly { component_id: string }[]; layout: readonly { component_id: string }[] },
+  body: { components: readonly { component_id: string }[]; layout: readonly GridBox[] },
   context: z.RefinementCtx,
 ) {
   const ids = new Set<string>();
@@ -123,6 +123,28 @@ function checkContent(
     }
     placed.add(item.component_id);
   });
+  checkOverlaps(body.layout, context);
+}
+
+/** Whether two entries share a cell of the grid. */
+const overlap = (a: GridBox, b: GridBox) => a.x < b.x + b.w && b.x < a.x + a.w && a.y < b.y + b.h && b.y < a.y + a.h;
+type GridBox = { component_id: string; x: number; y: number; w: number; h: number };
+
+/**
+ * Entries may not share a cell: refused rather than moved, because where a component ends up
+ * is the author's choice (the web editor never produces an overlap; a hand-written file might).
+ */
+function checkOverlaps(boxes: readonly GridBox[], context: z.RefinementCtx) {
+  boxes.forEach((item, index) => {
+    const earlier = boxes.findIndex((other, otherIndex) => otherIndex < index && overlap(item, other));
+    if (earlier >= 0) {
+      context.addIssue({
+        code: 'custom',
+        path: ['layout', index],
+        message: `'${item.component_id}' overlaps '${boxes[earlier]?.component_id}' (layout[${earlier}]); move one so they share no cell`,
+      });
+    }
+  });
 }
 
 export const createDashboardRequestSchema = z
@@ -143,6 +165,12 @@ export const updateDashboardRequestSchema = z
   .meta({ id: 'UpdateDashboardRequest' });
 export type UpdateDashboardRequest = z.infer<typeof updateDashboardRequestSchema>;
 export type UpdateDashboardRequestInput = z.input<typeof updateDashboardRequestSchema>;
+
+/** `POST /dashboards/{id}/duplicate`: the copy's title (default: the original's, marked as a copy). */
+export const duplicateDashboardRequestSchema = z
+  .strictObject({ title: nameSchema.optional() })
+  .meta({ id: 'DuplicateDashboardRequest' });
+export type DuplicateDashboardRequest = z.infer<typeof duplicateDashboardRequestSchema>;
 
 export const dashboardPermissionsRequestSchema = sharingRequestSchema('dashboard');
 

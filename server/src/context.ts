@@ -14,6 +14,7 @@ import { TemporaryUsers } from './auth/temporary-users.js';
 import type { Config } from './config/config.js';
 import { AnswerCache } from './dashboards/data/cache.js';
 import { DashboardDataService } from './dashboards/data/service.js';
+import { DashboardsRepository } from './dashboards/repository.js';
 import { DashboardsService } from './dashboards/service.js';
 import { DataCollectionQueries } from './datacollections/queries.js';
 import { DataCollectionsService } from './datacollections/service.js';
@@ -182,6 +183,11 @@ export async function createContext(config: Config): Promise<AppContext> {
     });
     const dashboardAnswers = new AnswerCache();
     const dashboards = new DashboardsService(database, projects, queries);
+    // And the dashboards they own alone (the copies a demo visitor made), unless someone co-owns one.
+    temporaryUsers.ownedDataCleaners.push(async (trx, userId) => {
+      await DashboardsRepository.deleteSolelyOwnedBy(trx, userId);
+      return undefined;
+    });
     return {
       config,
       database,

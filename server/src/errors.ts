@@ -29,6 +29,7 @@ export type ErrorCode =
   | 'rate_limited'
   | 'payload_too_large'
   | 'range_not_satisfiable'
+  | 'precondition_failed'
   | 'unsupported_media_type'
   | 'service_unavailable'
   | 'internal_error';

@@ -1,10 +1,11 @@
+import type { Selectable } from 'kysely';
 import { type Kysely, type SqlBool, sql } from 'kysely';
 import { pageRows } from '../db/paginate.js';
 import type { DashboardsTable, DataCollectionsTable, Tables } from '../db/tables.js';
 import type { MemberRecord } from '../sharing/members.js';
 
 export interface DashboardRecord {
-  row: DashboardsTable;
+  row: Selectable<DashboardsTable>;
   members: MemberRecord[];
 }
 
@@ -99,6 +100,31 @@ export class DashboardsRepository {
       records: rows.map((row) => ({ row, members: members.get(row.id) ?? [] })),
       total,
     };
+  }
+
+  /** Deletes the dashboards `userId` is the only owner of (a temporary user's, on their removal). */
+  static async deleteSolelyOwnedBy(db: Kysely<Tables>, userId: string): Promise<void> {
+    await db
+      .deleteFrom('dashboards')
+      .where('id', 'in', (eb) =>
+        eb
+          .selectFrom('dashboard_members as mine')
+          .select('mine.dashboard_id')
+          .where('mine.user_id', '=', userId)
+          .where('mine.role', '=', 'owner')
+          .where(({ not, exists, selectFrom }) =>
+            not(
+              exists(
+                selectFrom('dashboard_members as others')
+                  .select('others.user_id')
+                  .whereRef('others.dashboard_id', '=', 'mine.dashboard_id')
+                  .where('others.role', '=', 'owner')
+                  .where('others.user_id', '!=', userId),
+              ),
+            ),
+          ),
+      )
+      .execute();
   }
 
   /** Of `ids`, the rows of those that are data collections of the project. */

@@ -5,15 +5,18 @@ import {
   dashboardPermissionsRequestSchema,
   dashboardSchema,
   dashboardVersionsSchema,
+  duplicateDashboardRequestSchema,
   idParamsSchema,
   problemSchema,
   updateDashboardRequestSchema,
 } from '@service/common';
+import type { FastifyReply } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import type { Authenticator } from '../http/authentication.js';
 import { authorize } from '../policy/policy.js';
-import type { DashboardsService } from './service.js';
+import { parseIfMatch } from './revision.js';
+import type { DashboardsService, Versioned } from './service.js';
 
 const errors = { 400: problemSchema, 401: problemSchema, 403: problemSchema, 404: problemSchema };
 const common = { tags: ['dashboards'], security: [{ bearerAuth: [] }] };
@@ -53,7 +56,7 @@ export function dashboardsRoutes(
       async (request, reply) => {
         const actor = await actorOf(request);
         authorize(actor, 'resource.create');
-        return reply.code(201).send(await dashboards.create(actor, request.body));
+        return sendVersioned(reply.code(201), await dashboards.createVersioned(actor, request.body));
       },
     );
 
@@ -62,12 +65,12 @@ export function dashboardsRoutes(
       {
         schema: {
           ...common,
-          summary: 'One dashboard',
+          summary: 'One dashboard, with its ETag',
           params: idParamsSchema,
-          response: { 200: dashboardSchema, ...errors },
+          response: { 200: dashboardSchema.describe('ETag header: the revision of its content'), ...errors },
         },
       },
-      async (request) => dashboards.get(await actorOf(request), request.params.id),
+      async (request, reply) => sendVersioned(reply, await dashboards.read(await actorOf(request), request.params.id)),
     );
 
     app.put(
@@ -76,12 +79,40 @@ export function dashboardsRoutes(
         schema: {
           ...common,
           summary: 'Replace title, description, components and layout (editors)',
+          description:
+            'With `If-Match: <ETag>` the save happens only if nobody saved since that ETag (412 `precondition_failed` otherwise); without it, the last save wins. The answer carries the new ETag.',
           params: idParamsSchema,
+          headers: z.object({ 'if-match': z.string().optional() }),
           body: updateDashboardRequestSchema,
-          response: { 200: dashboardSchema, ...errors },
+          response: { 200: dashboardSchema, 412: problemSchema, ...errors },
         },
       },
-      async (request) => dashboards.update(await actorOf(request), request.params.id, request.body),
+      async (request, reply) => {
+        const actor = await actorOf(request);
+        const ifMatch = parseIfMatch(request.headers['if-match']);
+        return sendVersioned(reply, await dashboards.update(actor, request.params.id, request.body, ifMatch));
+      },
+    );
+
+    app.post(
+      '/dashboards/:id/duplicate',
+      {
+        schema: {
+          ...common,
+          summary: 'Copy a dashboard you can read into a private one you own, in the same project',
+          description:
+            'Components and layout are copied. What the copy may show later depends on whether you read the project (docs/dashboards.md, "Duplicating").',
+          params: idParamsSchema,
+          body: duplicateDashboardRequestSchema.nullish(),
+          response: { 201: dashboardSchema, ...errors },
+        },
+      },
+      async (request, reply) => {
+        const actor = await actorOf(request);
+        authorize(actor, 'resource.create');
+        const copy = await dashboards.duplicate(actor, request.params.id, request.body ?? {});
+        return sendVersioned(reply.code(201), copy);
+      },
     );
 
     app.put(
@@ -129,4 +160,8 @@ export function dashboardsRoutes(
       async (request) => dashboards.versions(await actorOf(request), request.params.id),
     );
   };
+}
+
+function sendVersioned(reply: FastifyReply, { dashboard, etag }: Versioned) {
+  return reply.header('etag', etag).send(dashboard);
 }

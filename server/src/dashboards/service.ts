@@ -3,6 +3,7 @@ import type {
   Dashboard,
   DashboardComponent,
   DashboardVersions,
+  DuplicateDashboardRequest,
   LayoutItem,
   SharingRequest,
   UpdateDashboardRequest,
@@ -26,7 +27,9 @@ import { asSharedResource as projectResource } from '../projects/repository.js';
 import type { ProjectsService } from '../projects/service.js';
 import { asSharedResource, presentMembers, resolveMembers } from '../sharing/members.js';
 import { dashboardVersions } from './data/versions.js';
+import { widenings } from './readings.js';
 import { type DashboardRecord, DashboardsRepository } from './repository.js';
+import { etagOf, type IfMatch, matchesRevision, preconditionFailed } from './revision.js';
 
 interface Access {
   record: DashboardRecord;
@@ -35,6 +38,15 @@ interface Access {
   /** Its project, as the policy sees it. */
   project: SharedResource;
 }
+
+/** A dashboard as the caller sees it, with its ETag (the revision of its content). */
+export interface Versioned {
+  dashboard: Dashboard;
+  etag: string;
+}
+
+/** Saves retried when another save slipped in between the read and the write (without `If-Match`). */
+const SAVE_ATTEMPTS = 5;
 
 /**
  * Dashboards: a project's components on a grid, shared like projects (ARCHITECTURE.md §7, §11).
@@ -92,14 +104,47 @@ export class DashboardsService {
   }
 
   async get(actor: Actor, dashboardId: string): Promise<Dashboard> {
-    return present(await this.access(actor, dashboardId, 'resource.read'), actor);
+    return (await this.read(actor, dashboardId)).dashboard;
+  }
+
+  /** The dashboard and its ETag (`GET /dashboards/{id}`). */
+  async read(actor: Actor, dashboardId: string): Promise<Versioned> {
+    const access = await this.access(actor, dashboardId, 'resource.read');
+    return { dashboard: present(access, actor), etag: etagOf(access.record.row.revision) };
   }
 
   /** Editors of the project create dashboards in it; the creator becomes the dashboard's owner. */
   async create(actor: UserActor, request: CreateDashboardRequest): Promise<Dashboard> {
+    return (await this.createVersioned(actor, request)).dashboard;
+  }
+
+  async createVersioned(actor: UserActor, request: CreateDashboardRequest): Promise<Versioned> {
     const project = await this.projects.access(actor, request.project_id, 'resource.edit');
     if (request.is_public) mayPublish(actor, projectResource(project));
     await this.checkCollections(request.project_id, request.components);
+    return this.read(actor, await this.insert(actor, request));
+  }
+
+  /**
+   * A private copy owned by the caller, in the same project, for anyone who reads the original
+   * (`POST /dashboards/{id}/duplicate`). The copy shows what the original shows; what its owner may
+   * add to it later depends on whether they read the project (readings.ts).
+   */
+  async duplicate(actor: UserActor, dashboardId: string, request: DuplicateDashboardRequest): Promise<Versioned> {
+    const { record } = await this.access(actor, dashboardId, 'resource.read');
+    const id = await this.insert(actor, {
+      project_id: record.row.project_id,
+      title: request.title ?? copyTitle(record.row.title),
+      description: record.row.description,
+      is_public: false,
+      components: componentsOf(record),
+      layout: JSON.parse(record.row.layout) as LayoutItem[],
+    });
+    return this.read(actor, id);
+  }
+
+  /** Writes a new dashboard owned by the actor; answers its id. */
+  private async insert(actor: UserActor, request: CreateDashboardRequest): Promise<string> {
     const id = uuidv7();
     const now = isoNow();
     await this.database.db.transaction().execute(async (trx) => {
@@ -123,32 +168,56 @@ export class DashboardsService {
         .values({ dashboard_id: id, user_id: actor.userId, role: 'owner' })
         .execute();
     });
-    return this.get(actor, id);
+    return id;
   }
 
-  /** Replaces title, description, components and layout (editors). */
-  async update(actor: Actor, dashboardId: string, request: UpdateDashboardRequest): Promise<Dashboard> {
-    const { record, project } = await this.access(actor, dashboardId, 'resource.edit');
-    // Editors of the dashboard alone keep to what it already shows; a wider view needs the project.
-    if (widens(componentsOf(record), request.components) && !can(actor, 'resource.read', project)) {
-      throw new DomainError(
-        'forbidden',
-        "changing which collection or columns a component reads needs read access to the dashboard's project",
-      );
-    }
-    await this.checkCollections(record.row.project_id, request.components);
-    await this.database.db
-      .updateTable('dashboards')
-      .set({
+  /**
+   * Replaces title, description, components and layout (editors). With `If-Match`, only when the
+   * dashboard is still at a revision it names (else 412). The UPDATE compares-and-sets the
+   * revision it read, so the checks below always hold for what it replaces; without `If-Match` a
+   * save that lost that race is simply checked and tried again.
+   */
+  async update(
+    actor: Actor,
+    dashboardId: string,
+    request: UpdateDashboardRequest,
+    ifMatch?: IfMatch,
+  ): Promise<Versioned> {
+    for (let attempt = 1; ; attempt++) {
+      const access = await this.access(actor, dashboardId, 'resource.edit');
+      const { record, project } = access;
+      if (!matchesRevision(ifMatch, record.row.revision)) throw preconditionFailed();
+      if (!can(actor, 'resource.read', project)) {
+        const widened = widenings(componentsOf(record), request.components);
+        if (widened.length > 0) {
+          throw new DomainError(
+            'forbidden',
+            `showing more of the project than this dashboard already shows needs read access to the project: ${widened.join('; ')}`,
+          );
+        }
+      }
+      await this.checkCollections(record.row.project_id, request.components);
+      const content = {
         title: request.title,
         description: request.description,
         components: JSON.stringify(request.components),
         layout: JSON.stringify(request.layout),
         updated_at: isoNow(),
-      })
-      .where('id', '=', dashboardId)
-      .execute();
-    return this.get(actor, dashboardId);
+        revision: record.row.revision + 1,
+      };
+      const written = await this.database.db
+        .updateTable('dashboards')
+        .set(content)
+        .where('id', '=', dashboardId)
+        .where('revision', '=', record.row.revision)
+        .executeTakeFirst();
+      if (Number(written.numUpdatedRows) === 1) {
+        // What this save wrote, not a re-read that could already show a later save with our ETag.
+        const saved = { ...access, record: { ...record, row: { ...record.row, ...content } } };
+        return { dashboard: present(saved, actor), etag: etagOf(content.revision) };
+      }
+      if ((ifMatch !== undefined && !ifMatch.any) || attempt >= SAVE_ATTEMPTS) throw preconditionFailed();
+    }
   }
 
   /** Replaces the dashboard's own member lists and its public switch (owners). */
@@ -236,42 +305,10 @@ function mayPublish(actor: Actor, project: SharedResource): void {
   }
 }
 
-/** What a component reads: a collection and its columns (`null`: all of them). */
-type Reading = { collection: string; columns: readonly string[] | null };
-
-function readings(components: readonly DashboardComponent[]): Reading[] {
-  return components.flatMap(readingOf);
-}
-
-function readingOf(component: DashboardComponent): Reading[] {
-  switch (component.type) {
-    case 'text':
-      return [];
-    case 'table':
-      return [{ collection: component.data_collection_id, columns: component.columns ?? null }];
-    case 'figure': {
-      const { x, y, color, size } = component;
-      const columns = [x, y, color, size].filter((column) => column !== undefined);
-      return [{ collection: component.data_collection_id, columns }];
-    }
-    case 'card':
-      return [{ collection: component.data_collection_id, columns: component.column ? [component.column] : [] }];
-    case 'interactive':
-      return [{ collection: component.data_collection_id, columns: [component.column] }];
-  }
-}
-
-/** Whether a component reading `have` already shows everything `wanted` reads. */
-function covers(have: Reading, wanted: Reading): boolean {
-  if (have.collection !== wanted.collection) return false;
-  const { columns } = have;
-  return columns === null || wanted.columns?.every((column) => columns.includes(column)) === true;
-}
-
-/** Whether `next` reads anything `current` does not: another collection, or more of its columns. */
-function widens(current: readonly DashboardComponent[], next: readonly DashboardComponent[]): boolean {
-  const shown = readings(current);
-  return readings(next).some((wanted) => !shown.some((have) => covers(have, wanted)));
+/** "Overview (copy)", kept within the 100 characters of a title. */
+function copyTitle(title: string): string {
+  const suffix = ' (copy)';
+  return `${title.slice(0, 100 - suffix.length).trimEnd()}${suffix}`;
 }
 
 export function componentsOf(record: DashboardRecord): DashboardComponent[] {

@@ -112,6 +112,8 @@ export interface DashboardsTable {
   created_by: string | null;
   created_at: string;
   updated_at: string;
+  /** Bumped by every save of the content; the dashboard's ETag. */
+  revision: Generated<number>;
 }
 
 export interface DashboardMembersTable {

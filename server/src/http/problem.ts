@@ -28,6 +28,7 @@ const statusAndTitle: Record<ErrorCode, [number, string]> = {
   rate_limited: [429, 'Too Many Requests'],
   payload_too_large: [413, 'Payload Too Large'],
   range_not_satisfiable: [416, 'Range Not Satisfiable'],
+  precondition_failed: [412, 'Precondition Failed'],
   unsupported_media_type: [415, 'Unsupported Media Type'],
   service_unavailable: [503, 'Service Unavailable'],
   internal_error: [500, 'Internal Server Error'],

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { editors, onProject, type Row, reading } from './matrix-world.js';
+import { editors, onProject, type Row, readers, reading } from './matrix-world.js';
 
 /** Dashboards, their data and their versions. */
 export const dashboardRows: Record<string, Row> = {
@@ -39,6 +39,12 @@ export const dashboardRows: Record<string, Row> = {
       },
     }),
     expected: onProject(200, editors),
+  },
+  // Any reader copies; anonymous callers must sign in first, whatever they may read.
+  'POST /service/api/v1/dashboards/{id}/duplicate': {
+    request: async (w) => ({ path: `/dashboards/${w.p.dashboardId}/duplicate`, options: { json: {} } }),
+    expected: (mode, actor) =>
+      actor === 'anonymous' && mode !== 'single_user' ? 401 : onProject(201, readers)(mode, actor),
   },
   'PUT /service/api/v1/dashboards/{id}/permissions': {
     request: async (w) => ({

@@ -9,6 +9,7 @@ import * as dashboards from './0007_dashboards.js';
 import * as queue from './0008_queue.js';
 import * as dropQueueProbe from './0009_drop_queue_probe.js';
 import * as locationsDeclaredBy from './0010_locations_declared_by.js';
+import * as dashboardRevision from './0012_dashboard_revision.js';
 
 /** Every migration, in order. Bundled as modules so the built server needs no migrations folder. */
 const migrations: Record<string, Migration> = {
@@ -22,6 +23,7 @@ const migrations: Record<string, Migration> = {
   '0008_queue': queue,
   '0009_drop_queue_probe': dropQueueProbe,
   '0010_locations_declared_by': locationsDeclaredBy,
+  '0012_dashboard_revision': dashboardRevision,
 };
 
 export const migrationProvider: MigrationProvider = {
