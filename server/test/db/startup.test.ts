@@ -33,6 +33,7 @@ describeEachDialect('startup on a shared database', (dialect) => {
         '0008_queue',
         '0009_drop_queue_probe',
         '0010_locations_declared_by',
+        '0012_dashboard_revision',
       ]);
       expect((await migrateToLatest(database)).applied).toEqual([]);
       const tables = await database.db.introspection.getTables();
