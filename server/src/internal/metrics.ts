@@ -1,13 +1,16 @@
 import type { FastifyInstance, onResponseHookHandler } from 'fastify';
 import { Counter, collectDefaultMetrics, Histogram, Registry } from 'prom-client';
+import type { Database } from '../db/database.js';
 import { passwordVerifications } from '../users/passwords.js';
+import { installDatabaseMetrics } from './database-metrics.js';
 
 /** Counters kept by parts of the process, read when metrics are scraped. */
 export interface MetricSources {
   dashboardAnswers: { stats(): { hits: number; misses: number } };
+  database: Pick<Database, 'db'>;
 }
 
-/** Prometheus metrics of one process: runtime defaults, HTTP traffic by route, cache use. */
+/** Prometheus metrics: this process's runtime, HTTP traffic by route and cache use; jobs and Delta commits from the database. */
 export function installMetrics(app: FastifyInstance, sources: MetricSources): Registry {
   const registry = new Registry();
   collectDefaultMetrics({ register: registry });
@@ -19,8 +22,8 @@ export function installMetrics(app: FastifyInstance, sources: MetricSources): Re
   });
   const duration = new Histogram({
     name: 'http_request_duration_seconds',
-    help: 'Time to answer HTTP requests',
-    labelNames: ['method', 'route'] as const,
+    help: 'Time to answer HTTP requests, by method, route and status',
+    labelNames: ['method', 'route', 'status'] as const,
     buckets: [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10],
     registers: [registry],
   });
@@ -52,21 +55,25 @@ export function installMetrics(app: FastifyInstance, sources: MetricSources): Re
   // object on every call, and Fastify builds `request.routeOptions` on every access, both of
   // which cost more than a small request.
   app.addHook('onRoute', (route) => {
-    const methods = Array.isArray(route.method) ? route.method : [route.method];
     const path = route.url;
-    const byStatus = new Map<number, { inc(): void }>();
-    const durations = new Map(methods.map((method) => [method, duration.labels(method, path)]));
+    const children = new Map<string, { count: { inc(): void }; time: { observe(seconds: number): void } }>();
     const hook: onResponseHookHandler = (request, reply, done) => {
-      let counter = byStatus.get(reply.statusCode);
-      if (counter === undefined) {
-        counter = requests.labels(request.method, path, String(reply.statusCode));
-        byStatus.set(reply.statusCode, counter);
+      const key = `${request.method} ${reply.statusCode}`;
+      let child = children.get(key);
+      if (child === undefined) {
+        const status = String(reply.statusCode);
+        child = {
+          count: requests.labels(request.method, path, status),
+          time: duration.labels(request.method, path, status),
+        };
+        children.set(key, child);
       }
-      counter.inc();
-      durations.get(request.method as never)?.observe(reply.elapsedTime / 1000);
+      child.count.inc();
+      child.time.observe(reply.elapsedTime / 1000);
       done();
     };
     route.onResponse = route.onResponse === undefined ? [hook] : [...[route.onResponse].flat(), hook];
   });
+  installDatabaseMetrics(registry, sources.database);
   return registry;
 }
