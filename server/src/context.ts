@@ -19,7 +19,7 @@ import { DashboardsService } from './dashboards/service.js';
 import { DataCollectionQueries } from './datacollections/queries.js';
 import { DataCollectionsService } from './datacollections/service.js';
 import { type Database, openDatabase } from './db/database.js';
-import { migrateToLatest } from './db/migrate.js';
+import { assertSchemaCurrent, migrateToLatest } from './db/migrate.js';
 import { ProjectDefinitions } from './definitions/service.js';
 import { type UpsertRequest, UpsertService } from './deltatables/upsert.js';
 import { createDeltaEngine, type DeltaEngine, DeltaTable, KyselyCommitClaims } from './engine/delta/index.js';
@@ -27,10 +27,12 @@ import { DuckDB } from './engine/duckdb.js';
 import { LocalFileCache } from './engine/file-cache.js';
 import { SnapshotCache } from './engine/snapshot-cache.js';
 import { FilesService } from './files/service.js';
+import { Lifecycle } from './health/lifecycle.js';
 import { API_PREFIX } from './http/prefix.js';
 import { IngestionService } from './ingestion/service.js';
 import { JobHandlers } from './jobs/handlers.js';
 import { JobQueue } from './jobs/queue.js';
+import { WorkerRegistry } from './jobs/worker-registry.js';
 import { StoragePurger } from './maintenance/owned-storage.js';
 import { StorageVacuum } from './maintenance/storage-vacuum.js';
 import { JoinsService } from './projects/joins.js';
@@ -72,6 +74,10 @@ export interface AppContext {
   jobs: JobQueue;
   /** What workers run for each kind of job. */
   jobHandlers: JobHandlers;
+  /** Which worker pools are alive, in any process (`/health`). */
+  workers: WorkerRegistry;
+  /** Whether this process is shutting down (`/health` readiness, refused requests). */
+  lifecycle: Lifecycle;
   ingestion: IngestionService;
   dashboards: DashboardsService;
   /** Dashboard components' data (`POST /dashboards/{id}/data`). */
@@ -102,7 +108,8 @@ export async function createContext(config: Config): Promise<AppContext> {
   let invalidations: InvalidationChannel | null = null;
   const cacheDirectory = join(config.dataDir, 'cache', randomUUID());
   try {
-    await migrateToLatest(database);
+    if (config.autoMigrate) await migrateToLatest(database);
+    else await assertSchemaCurrent(database);
     const key = await loadSigningKey(database, config.auth.jwtPrivateKey);
     const tokens = new AccessTokens(
       key,
@@ -162,7 +169,7 @@ export async function createContext(config: Config): Promise<AppContext> {
       return () => purger.purge(owned);
     });
     const openedDuckdb = duckdb;
-    const jobs = new JobQueue(database);
+    const jobs = new JobQueue(database, config.jobs.leaseSeconds);
     const upserts = new UpsertService(database, config, dataCollections, delta, (id) => tableOf(id));
     const ingestion = new IngestionService(database, config, projects, upserts, jobs, locationGuard);
     // Runs left active by jobs that ended before jobs ended their runs would block their project.
@@ -222,6 +229,8 @@ export async function createContext(config: Config): Promise<AppContext> {
       upserts,
       jobs,
       jobHandlers,
+      workers: new WorkerRegistry(database.db),
+      lifecycle: new Lifecycle(),
       ingestion,
       dashboards,
       dashboardData: new DashboardDataService(dashboards, queries, {

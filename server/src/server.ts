@@ -11,7 +11,11 @@ export interface RunningServer {
   context: AppContext;
   /** The address actually listened on (the port may have been chosen by the OS). */
   url: string;
-  /** Stops taking connections, lets in-flight requests finish, then closes the database. */
+  /**
+   * Drains: answers not ready on `/health` (for SERVICE_SHUTDOWN_DELAY_SECONDS while still
+   * serving), then stops taking connections, hands running jobs back to the queue, lets in-flight
+   * requests finish and closes the database.
+   */
   close(): Promise<void>;
 }
 
@@ -50,9 +54,15 @@ export async function startServer(config: Config, options: ServerOptions = {}): 
     context,
     url: `http://${host}:${port}`,
     async close() {
+      // Unready first, so load balancers stop sending, while requests are still served.
+      context.lifecycle.draining = true;
+      if (config.shutdownDelaySeconds > 0) {
+        await new Promise((resolve) => setTimeout(resolve, config.shutdownDelaySeconds * 1000));
+      }
+      context.lifecycle.closing = true;
       stopCleanup();
-      await workers.stop();
-      await app.close();
+      // Running jobs go back to the queue while the listener closes and requests in flight finish.
+      await Promise.all([workers.stop(), app.close()]);
       await context.close();
     },
   };
@@ -77,5 +87,5 @@ function listenError(error: unknown, config: Config): unknown {
 
 /** The in-process workers (SERVICE_JOBS_WORKERS; 0 = an API-only replica). */
 export function createWorkerPool(context: AppContext, log: FastifyBaseLogger, concurrency: number): WorkerPool {
-  return new WorkerPool(context.jobs, context.jobHandlers, context.config.database, log, concurrency);
+  return new WorkerPool(context.jobs, context.jobHandlers, context.config.database, log, concurrency, context.workers);
 }

@@ -27,6 +27,13 @@ export interface Config {
    */
   allowedHosts: string[] | null;
   database: DatabaseConfig;
+  /** Whether `serve` and `worker` bring the schema up to date at startup; false: `service migrate` does, and they refuse an older schema. */
+  autoMigrate: boolean;
+  /**
+   * Seconds between SIGTERM and closing the listener, during which `/health` already answers
+   * not ready (load balancers stop sending) while requests are still served.
+   */
+  shutdownDelaySeconds: number;
   storage: StorageConfig;
   s3: {
     endpoint: string | null;
@@ -35,7 +42,8 @@ export interface Config {
     secretAccessKey: string | null;
     forcePathStyle: boolean;
   };
-  jobs: { enabled: boolean; workers: number; asyncUpsert: boolean };
+  /** `leaseSeconds`: how long a claim holds without a heartbeat; a dead worker's job is taken over after it. */
+  jobs: { enabled: boolean; workers: number; asyncUpsert: boolean; leaseSeconds: number };
   /** `POST /internal/vacuum`: how long removed table files (time travel) and unreferenced files stay. */
   vacuum: { retentionHours: number };
   /** `userLocations`: whether non-admin users may declare data locations (admins always may). */
@@ -245,6 +253,8 @@ function buildConfig(env: Env, unknownSettings: string[], cwd: string): Config {
     trustProxy: env.SERVICE_TRUST_PROXY ?? [],
     allowedHosts: env.SERVICE_ALLOWED_HOSTS ?? (mode === 'single_user' ? [] : null),
     database,
+    autoMigrate: env.SERVICE_DATABASE_AUTO_MIGRATE ?? true,
+    shutdownDelaySeconds: env.SERVICE_SHUTDOWN_DELAY_SECONDS ?? 0,
     storage,
     s3: {
       endpoint: env.SERVICE_S3_ENDPOINT ?? null,
@@ -257,6 +267,7 @@ function buildConfig(env: Env, unknownSettings: string[], cwd: string): Config {
       enabled: jobsEnabled,
       workers: env.SERVICE_JOBS_WORKERS ?? 2,
       asyncUpsert: jobsEnabled && (env.SERVICE_DELTATABLES_ASYNC_UPSERT_ENABLED ?? true),
+      leaseSeconds: env.SERVICE_JOBS_LEASE_SECONDS ?? 15,
     },
     vacuum: { retentionHours: env.SERVICE_DELTATABLES_VACUUM_RETENTION_HOURS ?? 168 },
     ingestion: {

@@ -27,6 +27,7 @@ export const envSchema = z.object({
   SERVICE_PUBLIC_URL: envHttpUrl.optional(),
   SERVICE_DATA_DIR: envNonEmpty.optional(),
   SERVICE_DATABASE_URL: envNonEmpty.optional(),
+  SERVICE_DATABASE_AUTO_MIGRATE: envBoolean.optional(),
   SERVICE_STORAGE_URL: envNonEmpty.optional(),
   SERVICE_S3_ENDPOINT: envHttpUrl.optional(),
   SERVICE_S3_REGION: z
@@ -42,6 +43,9 @@ export const envSchema = z.object({
   SERVICE_ALLOWED_HOSTS: envAllowedHosts.optional(),
   SERVICE_JOBS_ENABLED: envBoolean.optional(),
   SERVICE_JOBS_WORKERS: envInteger(0, 64).optional(),
+  // Below 3 s a heartbeat (every 0.5 s) delayed by a busy event loop or database could lose the lease.
+  SERVICE_JOBS_LEASE_SECONDS: envInteger(3, 3600).optional(),
+  SERVICE_SHUTDOWN_DELAY_SECONDS: envNonNegativeNumber.optional(),
   SERVICE_DELTATABLES_ASYNC_UPSERT_ENABLED: envBoolean.optional(),
   // Vacuum's age threshold is what keeps the files of a write in progress (engine/delta/vacuum.ts):
   // below an hour, a long upsert could outlast it.

@@ -7,8 +7,17 @@ export interface MigrationOutcome {
   applied: string[];
 }
 
+/**
+ * Numbers are reserved ahead for work in progress, so a lower one (0011) can land after a higher
+ * one (0013) has run on a database; it then runs too instead of being refused. Migrations never
+ * depend on a higher-numbered one.
+ */
+function newMigrator(db: Kysely<Tables>): Migrator {
+  return new Migrator({ db, provider: migrationProvider, allowUnorderedMigrations: true });
+}
+
 async function migrate(db: Kysely<Tables>): Promise<MigrationOutcome> {
-  const migrator = new Migrator({ db, provider: migrationProvider });
+  const migrator = newMigrator(db);
   const { error, results } = await migrator.migrateToLatest();
   if (error) {
     const failed = results?.find((result) => result.status === 'Error');
@@ -37,4 +46,18 @@ export async function migrateToLatest(database: Database): Promise<MigrationOutc
       throw error;
     }
   });
+}
+
+/**
+ * With auto-migration off (SERVICE_DATABASE_AUTO_MIGRATE=false), a process refuses a schema older
+ * than its code with one line saying what to run. A newer schema is accepted: during a rolling
+ * upgrade `service migrate` runs first and the old replicas keep serving until replaced.
+ */
+export async function assertSchemaCurrent(database: Database): Promise<void> {
+  const missing = (await newMigrator(database.db).getMigrations()).filter((info) => info.executedAt === undefined);
+  if (missing.length === 0) return;
+  const names = missing.map((info) => info.name).join(', ');
+  throw new Error(
+    `the database schema is behind this version (missing migrations: ${names}); run \`service migrate\` first (SERVICE_DATABASE_AUTO_MIGRATE is false)`,
+  );
 }

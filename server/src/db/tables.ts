@@ -261,6 +261,15 @@ export interface IngestionRunsTable {
   finished_at: string | null;
 }
 
+/** One row per worker pool, renewed every few seconds (jobs/worker-registry.ts). */
+export interface WorkerHeartbeatsTable {
+  worker_id: string;
+  started_at: string;
+  seen_at: string;
+  concurrency: number;
+  running: number;
+}
+
 export interface Tables {
   users: UsersTable;
   sessions: SessionsTable;
@@ -284,6 +293,7 @@ export interface Tables {
   ingestion_runs: IngestionRunsTable;
   dashboards: DashboardsTable;
   dashboard_members: DashboardMembersTable;
+  worker_heartbeats: WorkerHeartbeatsTable;
 }
 
 export type UserRow = Selectable<UsersTable>;

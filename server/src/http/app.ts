@@ -26,6 +26,7 @@ import { dataCollectionsRoutes } from '../datacollections/routes.js';
 import type { Database } from '../db/database.js';
 import { definitionRoutes } from '../definitions/routes.js';
 import { deltatablesRoutes } from '../deltatables/routes.js';
+import { DomainError } from '../errors.js';
 import { filesRoutes } from '../files/routes.js';
 import { healthRoutes } from '../health/routes.js';
 import { ingestionRoutes } from '../ingestion/routes.js';
@@ -142,6 +143,8 @@ export async function buildApp(context: AppDeps, options: AppOptions = {}): Prom
     routerOptions: { ignoreTrailingSlash: true },
     clientErrorHandler,
     frameworkErrors,
+    // Requests arriving while the server closes get our own 503 problem with Retry-After (below).
+    return503OnClosing: false,
   }).withTypeProvider<ZodTypeProvider>();
 
   app.setValidatorCompiler(validatorCompiler);
@@ -149,6 +152,12 @@ export async function buildApp(context: AppDeps, options: AppOptions = {}): Prom
   installErrorHandling(app);
   app.addHook('onRequest', (request, reply, done) => {
     reply.header('x-request-id', request.id);
+    if (context.lifecycle.closing) {
+      // A request on a connection kept alive across the close: the client retries elsewhere.
+      reply.header('connection', 'close');
+      done(new DomainError('service_unavailable', 'this server is shutting down; retry the request'));
+      return;
+    }
     // A JSON answer is never to be sniffed into a script or page.
     reply.header('x-content-type-options', 'nosniff');
     // API answers depend on who asks and many carry secrets (tokens, magic-link tickets): no

@@ -1,6 +1,7 @@
 import type { FieldError } from '@service/common';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
+import { isDatabaseUnavailable } from '../db/errors.js';
 import { DomainError, type ErrorCode, formatPath } from '../errors.js';
 import { S3StorageError } from '../storage/s3-errors.js';
 import { problem, statusOf } from './problem.js';
@@ -35,7 +36,12 @@ const fastifyClientErrors: Record<string, ErrorCode> = {
   FST_FIELDS_LIMIT: 'validation_failed',
 };
 
+/** How long a client should wait before retrying a 503: outages the server rides out are short (restarts, failovers). */
+const RETRY_AFTER_SECONDS = '1';
+
 export function sendProblem(reply: FastifyReply, code: ErrorCode, detail?: string, errors?: FieldError[]) {
+  if (code === 'service_unavailable' && !reply.hasHeader('retry-after'))
+    reply.header('retry-after', RETRY_AFTER_SECONDS);
   return reply
     .code(statusOf(code))
     .type('application/problem+json')
@@ -60,6 +66,10 @@ export function installErrorHandling(app: FastifyInstance): void {
     if (error instanceof S3StorageError) {
       request.log.error({ err: error }, 'object storage failed');
       return sendProblem(reply, 'service_unavailable', 'object storage is unavailable; nothing was changed, try again');
+    }
+    if (isDatabaseUnavailable(error)) {
+      request.log.warn({ err: error }, 'database unavailable');
+      return sendProblem(reply, 'service_unavailable', 'the database is unavailable; nothing was changed, try again');
     }
     const known = error.code === undefined ? undefined : fastifyClientErrors[error.code];
     if (known) return sendProblem(reply, known, error.message);

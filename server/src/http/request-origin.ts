@@ -29,7 +29,7 @@ function isLoopback(name: string): boolean {
  * - when hosts are checked (always in single-user mode, where every request acts as the admin), a
  *   `Host` other than the public URL's, a loopback name, or one of `SERVICE_ALLOWED_HOSTS`: a name
  *   an attacker re-pointed at this server (DNS rebinding) would otherwise reach it as same-origin.
- *   `/health` stays open to probes that address the server by IP.
+ *   `/health` (and `/health/live`, `/health/ready`) stays open to probes that address the server by IP.
  */
 export function installRequestOriginChecks(
   app: FastifyInstance,
@@ -62,7 +62,7 @@ export function installRequestOriginChecks(
 
   app.addHook('onRequest', async (request) => {
     const path = request.url.split('?')[0];
-    if (path !== '/health' && !hostAllowed(request)) {
+    if (path !== '/health' && !path?.startsWith('/health/') && !hostAllowed(request)) {
       throw new DomainError(
         'host_not_allowed',
         `this server does not answer to the host ${request.host}; use ${publicUrl.host} or add the name to SERVICE_ALLOWED_HOSTS`,

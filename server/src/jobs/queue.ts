@@ -9,7 +9,7 @@ import { DomainError } from '../errors.js';
 
 export const JOBS_CHANNEL = 'service_jobs';
 
-/** How long a claim holds without a heartbeat; a dead worker's job is picked up after this. */
+/** How long a claim holds without a heartbeat by default (SERVICE_JOBS_LEASE_SECONDS); a dead worker's job is picked up after this. */
 export const LEASE_SECONDS = 15;
 
 const ENDED: JobsTable['status'][] = ['success', 'failed', 'cancelled'];
@@ -70,7 +70,10 @@ export function presentJob(row: JobsTable): Job {
 export class JobQueue {
   private readonly endedListeners: EndedListener[] = [];
 
-  constructor(private readonly database: Database) {}
+  constructor(
+    private readonly database: Database,
+    readonly leaseSeconds = LEASE_SECONDS,
+  ) {}
 
   /** Calls `listener` whenever jobs fail or are cancelled, inside the transaction that ends them. */
   onEnded(listener: EndedListener): void {
@@ -125,7 +128,7 @@ export class JobQueue {
   private claimStatement(worker: string, now: string) {
     const lock = this.database.dialect === 'postgres' ? sql`for update skip locked` : sql``;
     return sql`
-      update jobs set status = 'running', lease_owner = ${worker}, lease_expires_at = ${isoAfterSeconds(LEASE_SECONDS)},
+      update jobs set status = 'running', lease_owner = ${worker}, lease_expires_at = ${isoAfterSeconds(this.leaseSeconds)},
         attempts = attempts + 1, started_at = coalesce(started_at, ${now}), step = 'started', updated_at = ${now}
       where job_id = (select job_id from jobs where status = 'pending' order by created_at, job_id limit 1 ${lock})
         and status = 'pending'
@@ -173,7 +176,7 @@ export class JobQueue {
   /** Renews the lease; answers false when the job was cancelled or is no longer this worker's. */
   async heartbeat(jobId: string, worker: string): Promise<boolean> {
     const result = await this.updateHeld(jobId, worker)
-      .set({ lease_expires_at: isoAfterSeconds(LEASE_SECONDS) })
+      .set({ lease_expires_at: isoAfterSeconds(this.leaseSeconds) })
       .executeTakeFirst();
     return Number(result.numUpdatedRows) === 1;
   }

@@ -6,10 +6,12 @@ import { PostgresListener } from '../db/listener.js';
 import type { JobsTable } from '../db/tables.js';
 import { DomainError } from '../errors.js';
 import type { JobHandlers } from './handlers.js';
-import { JOBS_CHANNEL, type JobQueue, LEASE_SECONDS } from './queue.js';
+import { JOBS_CHANNEL, type JobQueue } from './queue.js';
+import { WORKER_BEAT_MS, type WorkerRegistry } from './worker-registry.js';
 
 const HEARTBEAT_MS = 500;
-const RECOVERY_MS = 5_000;
+/** How often expired leases are looked for: a third of the lease, at most every 5 s. */
+const RECOVERY_MAX_MS = 5_000;
 /** Waits between attempts to write the end of a job while the database is away: 0.5 s, doubling up to 5 s. */
 const RETRY_FIRST_MS = 500;
 const RETRY_MAX_MS = 5_000;
@@ -73,6 +75,8 @@ export class WorkerPool {
   private wakeups = 0;
   private listener: PostgresListener | null = null;
   private recovery: NodeJS.Timeout | null = null;
+  private beats: NodeJS.Timeout | null = null;
+  private readonly startedAt = new Date().toISOString();
   private readonly health: DatabaseHealth;
 
   constructor(
@@ -81,6 +85,7 @@ export class WorkerPool {
     private readonly database: DatabaseConfig,
     private readonly log: FastifyBaseLogger,
     private readonly concurrency: number,
+    private readonly registry?: WorkerRegistry,
   ) {
     handlers.assertComplete();
     this.health = new DatabaseHealth(log);
@@ -93,18 +98,26 @@ export class WorkerPool {
   async start(): Promise<void> {
     if (this.concurrency === 0) return;
     if (this.database.kind === 'postgres') await this.listen(this.database.url);
-    this.recovery = setInterval(() => {
-      this.queue.recoverExpired().then(
-        (recovered) => {
-          this.health.ok();
-          if (recovered > 0) {
-            this.log.warn({ recovered }, 'recovered jobs of workers that stopped responding');
-            this.wake();
-          }
-        },
-        (error: unknown) => this.health.failed('job recovery', error),
-      );
-    }, RECOVERY_MS);
+    if (this.registry) {
+      await this.beat();
+      this.beats = setInterval(() => void this.beat(), WORKER_BEAT_MS);
+      this.beats.unref();
+    }
+    this.recovery = setInterval(
+      () => {
+        this.queue.recoverExpired().then(
+          (recovered) => {
+            this.health.ok();
+            if (recovered > 0) {
+              this.log.warn({ recovered }, 'recovered jobs of workers that stopped responding');
+              this.wake();
+            }
+          },
+          (error: unknown) => this.health.failed('job recovery', error),
+        );
+      },
+      Math.min(RECOVERY_MAX_MS, (this.queue.leaseSeconds * 1000) / 3),
+    );
     this.recovery.unref();
     for (let slot = 0; slot < this.concurrency; slot++) this.loops.push(this.loop());
   }
@@ -128,6 +141,15 @@ export class WorkerPool {
       },
       reconnectFailed: (error) => this.log.debug({ err: error }, 'job notification connection: reconnect failed'),
     });
+  }
+
+  /** Tells other processes (their `/health`) that this pool is alive. */
+  private async beat(): Promise<void> {
+    try {
+      await this.registry?.beat(this.id, this.startedAt, this.concurrency, this.running.size);
+    } catch (error) {
+      this.health.failed('worker heartbeat', error);
+    }
   }
 
   private wake(): void {
@@ -188,7 +210,7 @@ export class WorkerPool {
    * would last.
    */
   private async persist<T>(write: () => Promise<T>): Promise<T> {
-    const deadline = Date.now() + LEASE_SECONDS * 1000;
+    const deadline = Date.now() + this.queue.leaseSeconds * 1000;
     for (let delay = RETRY_FIRST_MS; ; delay = Math.min(delay * 2, RETRY_MAX_MS)) {
       try {
         const answer = await write();
@@ -285,7 +307,9 @@ export class WorkerPool {
     this.wake();
     for (const controller of this.running.values()) controller.abort(new Error('worker shutting down'));
     if (this.recovery) clearInterval(this.recovery);
+    if (this.beats) clearInterval(this.beats);
     await Promise.allSettled(this.loops);
     await this.listener?.close();
+    if (this.registry && this.concurrency > 0) await this.registry.leave(this.id).catch(() => undefined);
   }
 }

@@ -34,6 +34,7 @@ describeEachDialect('startup on a shared database', (dialect) => {
         '0009_drop_queue_probe',
         '0010_locations_declared_by',
         '0012_dashboard_revision',
+        '0013_worker_heartbeats',
       ]);
       expect((await migrateToLatest(database)).applied).toEqual([]);
       const tables = await database.db.introspection.getTables();

@@ -84,7 +84,16 @@ describeEachDialect('HTTP errors', (dialect) => {
   it('reports health with the database state', async () => {
     const answer = await call(server, 'GET', '/health');
     expect(answer.status).toBe(200);
-    expect(answer.body).toEqual({ status: 'ok', version: server.context.config.version, database: 'ok' });
+    expect(answer.body).toEqual({
+      status: 'ok',
+      version: server.context.config.version,
+      database: 'ok',
+      live: true,
+      ready: true,
+      draining: false,
+      storage: 'ok',
+      workers: expect.objectContaining({ in_process: server.context.config.jobs.workers }),
+    });
   });
 });
 
@@ -96,7 +105,9 @@ describeEachDialect('HTTP failures inside the server', (dialect) => {
       await server.context.database.close();
       const health = await call(server, 'GET', '/health');
       expect(health.status).toBe(503);
-      expect(health.body).toMatchObject({ status: 'unavailable', database: 'unreachable' });
+      expect(health.body).toMatchObject({ status: 'unavailable', database: 'unreachable', ready: false, live: true });
+      expect(health.headers.get('retry-after')).toBe('1');
+      expect((await call(server, 'GET', '/health/live')).status).toBe(200);
 
       const answer = await call(server, 'GET', '/auth/me', { token: access_token });
       expect(answer.status).toBe(500);

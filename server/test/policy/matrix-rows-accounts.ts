@@ -15,6 +15,8 @@ import {
 /** Health, capabilities, sign-in and sessions, users, audit, internal and metrics. */
 export const accountRows: Record<string, Row> = {
   'GET /health': { request: async () => ({ path: '/health' }), expected: anyone(200) },
+  'GET /health/ready': { request: async () => ({ path: '/health/ready' }), expected: anyone(200) },
+  'GET /health/live': { request: async () => ({ path: '/health/live' }), expected: anyone(200) },
   'GET /service/api/v1/utils/capabilities': {
     request: async () => ({ path: '/utils/capabilities' }),
     expected: anyone(200),

@@ -10,6 +10,7 @@ import * as queue from './0008_queue.js';
 import * as dropQueueProbe from './0009_drop_queue_probe.js';
 import * as locationsDeclaredBy from './0010_locations_declared_by.js';
 import * as dashboardRevision from './0012_dashboard_revision.js';
+import * as workerHeartbeats from './0013_worker_heartbeats.js';
 
 /** Every migration, in order. Bundled as modules so the built server needs no migrations folder. */
 const migrations: Record<string, Migration> = {
@@ -24,6 +25,7 @@ const migrations: Record<string, Migration> = {
   '0009_drop_queue_probe': dropQueueProbe,
   '0010_locations_declared_by': locationsDeclaredBy,
   '0012_dashboard_revision': dashboardRevision,
+  '0013_worker_heartbeats': workerHeartbeats,
 };
 
 export const migrationProvider: MigrationProvider = {
