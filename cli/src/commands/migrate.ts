@@ -3,7 +3,9 @@ import { Command } from 'commander';
 
 export function migrateCommand(): Command {
   return new Command('migrate')
-    .description('Bring the database schema up to date (serve and worker also do at startup unless SERVICE_DATABASE_AUTO_MIGRATE=false); safe to run from several processes at once.')
+    .description(
+      'Bring the database schema up to date (serve and worker also do at startup unless SERVICE_DATABASE_AUTO_MIGRATE=false); safe to run from several processes at once.',
+    )
     .action(async () => {
       const config = loadConfig();
       const database = openDatabase(config.database);
