@@ -9,6 +9,7 @@ export * from './export.js';
 export * from './file-pattern.js';
 export * from './jobs.js';
 export * from './maintenance.js';
+export * from './markdown.js';
 export * from './pagination.js';
 export * from './problem.js';
 export * from './project-definition.js';

@@ -26,6 +26,8 @@ import { createDeltaEngine, type DeltaEngine, DeltaTable, KyselyCommitClaims } f
 import { DuckDB } from './engine/duckdb.js';
 import { LocalFileCache } from './engine/file-cache.js';
 import { SnapshotCache } from './engine/snapshot-cache.js';
+import { EmbedTokens } from './export/embed-tokens.js';
+import { ExportService } from './export/service.js';
 import { FilesService } from './files/service.js';
 import { Lifecycle } from './health/lifecycle.js';
 import { API_PREFIX } from './http/prefix.js';
@@ -84,6 +86,10 @@ export interface AppContext {
   dashboardData: DashboardDataService;
   /** Dashboard components' answers, keyed by table versions (hits and misses on /metrics). */
   dashboardAnswers: AnswerCache;
+  /** Read-only links to a dashboard or component, for other websites. */
+  embedTokens: EmbedTokens;
+  /** One component as an ECharts spec or a self-contained page. */
+  exports: ExportService;
   /** Read-only queries over data collections' tables (collection routes and dashboards). */
   queries: DataCollectionQueries;
   /** Deletes the storage of deleted rows. */
@@ -195,6 +201,15 @@ export async function createContext(config: Config): Promise<AppContext> {
       await DashboardsRepository.deleteSolelyOwnedBy(trx, userId);
       return undefined;
     });
+    const dashboardData = new DashboardDataService(dashboards, queries, {
+      database,
+      duckdb: openedDuckdb,
+      tableOf,
+      snapshots,
+      storage: delta.storage,
+      answers: dashboardAnswers,
+    });
+    const embedTokens = new EmbedTokens(database, dashboards, audit, `${config.publicUrl}${API_PREFIX}`);
     return {
       config,
       database,
@@ -233,15 +248,10 @@ export async function createContext(config: Config): Promise<AppContext> {
       lifecycle: new Lifecycle(),
       ingestion,
       dashboards,
-      dashboardData: new DashboardDataService(dashboards, queries, {
-        database,
-        duckdb: openedDuckdb,
-        tableOf,
-        snapshots,
-        storage: delta.storage,
-        answers: dashboardAnswers,
-      }),
+      dashboardData,
       dashboardAnswers,
+      embedTokens,
+      exports: new ExportService(dashboards, dashboardData, embedTokens, config.export.frameAncestors),
       queries,
       async close() {
         await invalidations?.close();

@@ -23,6 +23,7 @@ export type ErrorCode =
   | 'last_admin'
   | 'job_ended'
   | 'no_data'
+  | 'component_unavailable'
   | 'name_taken'
   | 'location_not_allowed'
   | 'invalid_project_definition'

@@ -56,6 +56,8 @@ export interface Config {
    * rows (they hold every value in memory) and with DuckDB's bounded `approx_quantile` beyond.
    */
   dashboards: { exactQuantileRows: number };
+  /** `frameAncestors`: the CSP `frame-ancestors` sources of exported pages (the app's own refuse framing). */
+  export: { frameAncestors: string[] };
   auth: {
     mode: AuthMode;
     registrationDisabled: boolean;
@@ -280,6 +282,7 @@ function buildConfig(env: Env, unknownSettings: string[], cwd: string): Config {
     uploadMaxBytes: env.SERVICE_UPLOAD_MAX_BYTES ?? 1024 * 1024 * 1024,
     duckdb: { memoryLimitBytes: env.SERVICE_DUCKDB_MEMORY_LIMIT ?? null },
     dashboards: { exactQuantileRows: env.SERVICE_DASHBOARD_EXACT_QUANTILE_ROWS ?? 20_000_000 },
+    export: { frameAncestors: env.SERVICE_EXPORT_FRAME_ANCESTORS ?? ['*'] },
     auth: {
       mode,
       registrationDisabled: env.SERVICE_AUTH_REGISTRATION_DISABLED ?? false,

@@ -154,3 +154,21 @@ export function envByteSize(min: number) {
     })
     .refine((bytes) => Number.isSafeInteger(bytes) && bytes >= min, message);
 }
+
+/** A CSP source a frame ancestor may be: `*`, `'self'`, a scheme (`https:`) or a host (`https://*.example.org:8443`). */
+const FRAME_ANCESTOR =
+  /^(\*|'self'|[a-z][a-z0-9+.-]*:|([a-z][a-z0-9+.-]*:\/\/)?(\*\.)?[a-z0-9-]+(\.[a-z0-9-]+)*(:(\d{1,5}|\*))?(\/[^\s;,'"]*)?)$/i;
+
+/**
+ * `frame-ancestors` sources, separated by spaces or commas: `'none'` alone, or sources as
+ * FRAME_ANCESTOR allows. Nothing else passes, so the value cannot smuggle another directive in.
+ */
+export const envFrameAncestors = z
+  .string()
+  .transform((value) => value.split(/[\s,]+/).filter((source) => source !== ''))
+  .refine((sources) => sources.length > 0, "must list sources, or be 'none'")
+  .refine(
+    (sources) =>
+      sources.includes("'none'") ? sources.length === 1 : sources.every((source) => FRAME_ANCESTOR.test(source)),
+    "must be 'none', or sources such as * 'self' https: https://example.org https://*.example.org:8443",
+  );

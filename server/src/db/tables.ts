@@ -270,6 +270,23 @@ export interface WorkerHeartbeatsTable {
   running: number;
 }
 
+/** Read-only links to one dashboard or component (migration 0011); only the secret's hash is kept. */
+export interface EmbedTokensTable {
+  id: string;
+  dashboard_id: string;
+  component_id: string | null;
+  token_hash: string;
+  /** JSON DashboardFilter[]. */
+  filters: string;
+  /** JSON AsOf, or null: the live tables. */
+  as_of: string | null;
+  created_by: string | null;
+  created_at: string;
+  expires_at: string;
+  last_used_at: string | null;
+  revoked_at: string | null;
+}
+
 export interface Tables {
   users: UsersTable;
   sessions: SessionsTable;
@@ -294,6 +311,7 @@ export interface Tables {
   dashboards: DashboardsTable;
   dashboard_members: DashboardMembersTable;
   worker_heartbeats: WorkerHeartbeatsTable;
+  embed_tokens: EmbedTokensTable;
 }
 
 export type UserRow = Selectable<UsersTable>;

@@ -27,6 +27,7 @@ import type { Database } from '../db/database.js';
 import { definitionRoutes } from '../definitions/routes.js';
 import { deltatablesRoutes } from '../deltatables/routes.js';
 import { DomainError } from '../errors.js';
+import { exportRoutes } from '../export/routes.js';
 import { filesRoutes } from '../files/routes.js';
 import { healthRoutes } from '../health/routes.js';
 import { ingestionRoutes } from '../ingestion/routes.js';
@@ -107,6 +108,7 @@ export type AppDeps = {
   Parameters<typeof ingestionRoutes>[0] &
   Parameters<typeof dashboardsRoutes>[0] &
   Parameters<typeof dashboardDataRoutes>[0] &
+  Parameters<typeof exportRoutes>[0] &
   Parameters<typeof jobsRoutes>[0] &
   Parameters<typeof internalRoutes>[0] &
   MetricSources;
@@ -245,6 +247,7 @@ export async function buildApp(context: AppDeps, options: AppOptions = {}): Prom
       await api.register(ingestionRoutes(context, actorOf));
       await api.register(dashboardsRoutes(context, actorOf));
       await api.register(dashboardDataRoutes(context, actorOf));
+      await api.register(exportRoutes(context, actorOf));
       // Without jobs there is no /jobs at all: 404, even without a token.
       if (config.jobs.enabled) await api.register(jobsRoutes(context, actorOf));
     },

@@ -22,6 +22,7 @@ const statusAndTitle: Record<ErrorCode, [number, string]> = {
   last_admin: [409, 'Last Administrator'],
   job_ended: [409, 'Job Ended'],
   no_data: [409, 'Nothing To Ingest'],
+  component_unavailable: [409, 'Component Unavailable'],
   name_taken: [409, 'Name Already Used'],
   location_not_allowed: [400, 'Location Not Allowed'],
   invalid_project_definition: [400, 'Invalid Project Definition'],

@@ -33,6 +33,7 @@ describeEachDialect('startup on a shared database', (dialect) => {
         '0008_queue',
         '0009_drop_queue_probe',
         '0010_locations_declared_by',
+        '0011_embed_tokens',
         '0012_dashboard_revision',
         '0013_worker_heartbeats',
       ]);

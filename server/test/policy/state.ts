@@ -21,6 +21,7 @@ const CONTENT_TABLES: readonly (keyof Tables)[] = [
   'ingestion_runs',
   'dashboards',
   'dashboard_members',
+  'embed_tokens',
 ];
 
 /** Every content row, in an order that does not depend on the database, to compare before and after. */

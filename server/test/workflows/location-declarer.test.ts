@@ -251,7 +251,11 @@ describeEachDialect('locations declared before declarers were recorded', (dialec
         '0009_drop_queue_probe',
       );
       expect(error).toBeUndefined();
-      expect((await migrateToLatest(opened)).applied).toEqual(['0010_locations_declared_by']);
+      expect((await migrateToLatest(opened)).applied).toEqual([
+        '0010_locations_declared_by',
+        '0011_embed_tokens',
+        '0012_dashboard_revision',
+      ]);
       expect(await declarerOf(opened, eveWorkflow)).toBe(eve.user.user_id);
       expect(await declarerOf(opened, tempWorkflow)).toBe(temp.user.user_id);
     } finally {

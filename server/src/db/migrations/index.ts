@@ -9,6 +9,7 @@ import * as dashboards from './0007_dashboards.js';
 import * as queue from './0008_queue.js';
 import * as dropQueueProbe from './0009_drop_queue_probe.js';
 import * as locationsDeclaredBy from './0010_locations_declared_by.js';
+import * as embedTokens from './0011_embed_tokens.js';
 import * as dashboardRevision from './0012_dashboard_revision.js';
 import * as workerHeartbeats from './0013_worker_heartbeats.js';
 
@@ -24,6 +25,7 @@ const migrations: Record<string, Migration> = {
   '0008_queue': queue,
   '0009_drop_queue_probe': dropQueueProbe,
   '0010_locations_declared_by': locationsDeclaredBy,
+  '0011_embed_tokens': embedTokens,
   '0012_dashboard_revision': dashboardRevision,
   '0013_worker_heartbeats': workerHeartbeats,
 };

@@ -1,0 +1,53 @@
+import { BarChart, BoxplotChart, HeatmapChart, LineChart, PieChart, ScatterChart } from 'echarts/charts';
+import {
+  AriaComponent,
+  BrushComponent,
+  DatasetComponent,
+  DataZoomComponent,
+  GridComponent,
+  LegendComponent,
+  TitleComponent,
+  TooltipComponent,
+  VisualMapComponent,
+} from 'echarts/components';
+import { type EChartsCoreOption, init, use } from 'echarts/core';
+import { CanvasRenderer } from 'echarts/renderers';
+
+/**
+ * The script of an exported figure's page (server/src/export/page.ts), built into one IIFE by
+ * build/export-page.mjs and inlined into the page: ECharts with only the series types the charts
+ * of common/src/charts draw with, and the canvas renderer (it styles through the CSSOM, which the
+ * page's CSP allows, where the SVG renderer would write style attributes the CSP refuses).
+ */
+use([
+  ScatterChart,
+  LineChart,
+  BarChart,
+  PieChart,
+  BoxplotChart,
+  HeatmapChart,
+  GridComponent,
+  TooltipComponent,
+  LegendComponent,
+  DataZoomComponent,
+  BrushComponent,
+  TitleComponent,
+  DatasetComponent,
+  VisualMapComponent,
+  AriaComponent,
+  CanvasRenderer,
+]);
+
+const element = document.getElementById('chart');
+const source = document.getElementById('export-spec');
+if (element && source) {
+  const option = JSON.parse(source.textContent ?? '{}') as EChartsCoreOption;
+  const chart = init(element, null, { renderer: 'canvas' });
+  // Tests and the benchmark wait for this mark: the chart is on the canvas.
+  chart.on('finished', () => {
+    document.documentElement.dataset.drawn = 'true';
+  });
+  chart.setOption(option);
+  // The page lives in someone else's iframe: follow its size.
+  new ResizeObserver(() => chart.resize()).observe(element);
+}

@@ -1,0 +1,216 @@
+import type {
+  AsOf,
+  CreatedEmbedToken,
+  CreateEmbedTokenRequest,
+  DashboardComponent,
+  DashboardFilter,
+  EmbedToken,
+  EmbedTokenList,
+} from '@service/common';
+import { filterValueProblem } from '@service/common';
+import { v7 as uuidv7 } from 'uuid';
+import type { AuditLog } from '../audit/service.js';
+import { hashSecret, randomSecret, secretsMatch } from '../auth/secrets.js';
+import { componentsOf, type DashboardsService } from '../dashboards/service.js';
+import type { Database } from '../db/database.js';
+import { paginate } from '../db/paginate.js';
+import type { EmbedTokensTable } from '../db/tables.js';
+import { isoAfterSeconds, isoNow } from '../db/time.js';
+import { DomainError, type FieldProblem, notFound } from '../errors.js';
+import type { Actor } from '../policy/actor.js';
+
+/** Embed tokens start with this, so a leaked one is recognizable (and never mistaken for a JWT). */
+const TOKEN_PREFIX = 'emb_';
+
+/** What a valid embed token opens: one dashboard (or one component of it), with its fixed view. */
+export interface EmbedGrant {
+  embedTokenId: string;
+  dashboardId: string;
+  /** null: every component of the dashboard. */
+  componentId: string | null;
+  filters: DashboardFilter[];
+  asOf: AsOf | null;
+}
+
+const invalid = () => new DomainError('token_invalid', 'the embed token is not valid for this component');
+
+/**
+ * Embed tokens (ARCHITECTURE.md §11 "Export"): read-only, expiring, revocable links to a dashboard
+ * or one of its components. Only the secret's SHA-256 is stored; owners and editors manage them.
+ */
+export class EmbedTokens {
+  constructor(
+    private readonly database: Pick<Database, 'db'>,
+    private readonly dashboards: Pick<DashboardsService, 'access'>,
+    private readonly audit: Pick<AuditLog, 'record'>,
+    /** `{SERVICE_PUBLIC_URL}{API prefix}`: where the export route lives, for the links. */
+    private readonly apiUrl: string,
+  ) {}
+
+  async create(
+    actor: Actor,
+    dashboardId: string,
+    request: CreateEmbedTokenRequest,
+    clientAddress: string | null,
+  ): Promise<CreatedEmbedToken> {
+    const { record } = await this.dashboards.access(actor, dashboardId, 'resource.edit');
+    checkScope(componentsOf(record), request);
+    const token = `${TOKEN_PREFIX}${randomSecret()}`;
+    const id = uuidv7();
+    const now = isoNow();
+    const expiresAt = isoAfterSeconds(request.expires_in_hours * 3600);
+    const userId = actor.kind === 'user' ? actor.userId : null;
+    await this.database.db.transaction().execute(async (trx) => {
+      await trx
+        .insertInto('embed_tokens')
+        .values({
+          id,
+          dashboard_id: dashboardId,
+          component_id: request.component_id ?? null,
+          token_hash: hashSecret(token),
+          filters: JSON.stringify(request.filters ?? []),
+          as_of: request.as_of === undefined ? null : JSON.stringify(request.as_of),
+          created_by: userId,
+          created_at: now,
+          expires_at: expiresAt,
+          last_used_at: null,
+          revoked_at: null,
+        })
+        .execute();
+      await this.audit.record(
+        {
+          type: 'embed_token.created',
+          actorUserId: userId,
+          clientAddress,
+          details: {
+            embed_token_id: id,
+            dashboard_id: dashboardId,
+            component_id: request.component_id ?? null,
+            expires_at: expiresAt,
+          },
+        },
+        trx,
+      );
+    });
+    const component = request.component_id === undefined ? '{component_id}' : encodeURIComponent(request.component_id);
+    const base = `${this.apiUrl}/export/components/${encodeURIComponent(dashboardId)}/${component}`;
+    return {
+      embed_token_id: id,
+      token,
+      url: `${base}?format=spec&token=${token}`,
+      html_url: `${base}?format=html&token=${token}`,
+      expires_at: expiresAt,
+    };
+  }
+
+  /** The dashboard's tokens, newest first, revoked and expired ones included; never a secret. */
+  async list(actor: Actor, dashboardId: string, page: { limit: number; skip: number }): Promise<EmbedTokenList> {
+    await this.dashboards.access(actor, dashboardId, 'resource.edit');
+    return paginate(
+      this.database.db.selectFrom('embed_tokens').where('dashboard_id', '=', dashboardId),
+      (query) => query.selectAll().orderBy('created_at', 'desc').orderBy('id', 'desc'),
+      page,
+      present,
+    );
+  }
+
+  /** Revokes a token at once; revoking it again changes nothing. */
+  async revoke(actor: Actor, dashboardId: string, embedTokenId: string, clientAddress: string | null): Promise<void> {
+    await this.dashboards.access(actor, dashboardId, 'resource.edit');
+    await this.database.db.transaction().execute(async (trx) => {
+      const row = await trx
+        .selectFrom('embed_tokens')
+        .select(['id', 'revoked_at'])
+        .where('id', '=', embedTokenId)
+        .where('dashboard_id', '=', dashboardId)
+        .executeTakeFirst();
+      if (!row) throw notFound('embed token');
+      if (row.revoked_at !== null) return;
+      await trx.updateTable('embed_tokens').set({ revoked_at: isoNow() }).where('id', '=', embedTokenId).execute();
+      await this.audit.record(
+        {
+          type: 'embed_token.revoked',
+          actorUserId: actor.kind === 'user' ? actor.userId : null,
+          clientAddress,
+          details: { embed_token_id: embedTokenId, dashboard_id: dashboardId },
+        },
+        trx,
+      );
+    });
+  }
+
+  /**
+   * The grant of a presented token for this dashboard and component, recording the use; a token
+   * that is unknown, revoked, expired, or for another dashboard or component → 401 `token_invalid`.
+   * The row is found by the secret's hash (a timing difference tells nothing of the secret), and
+   * the hashes are compared again in constant time.
+   */
+  async redeem(presented: string, dashboardId: string, componentId: string): Promise<EmbedGrant> {
+    if (!presented.startsWith(TOKEN_PREFIX)) throw invalid();
+    const hash = hashSecret(presented);
+    const row = await this.database.db
+      .selectFrom('embed_tokens')
+      .selectAll()
+      .where('token_hash', '=', hash)
+      .executeTakeFirst();
+    const now = isoNow();
+    if (
+      !row ||
+      !secretsMatch(hash, row.token_hash) ||
+      row.revoked_at !== null ||
+      row.expires_at <= now ||
+      row.dashboard_id !== dashboardId ||
+      (row.component_id !== null && row.component_id !== componentId)
+    ) {
+      throw invalid();
+    }
+    await this.database.db.updateTable('embed_tokens').set({ last_used_at: now }).where('id', '=', row.id).execute();
+    return {
+      embedTokenId: row.id,
+      dashboardId: row.dashboard_id,
+      componentId: row.component_id,
+      filters: JSON.parse(row.filters) as DashboardFilter[],
+      asOf: row.as_of === null ? null : (JSON.parse(row.as_of) as AsOf),
+    };
+  }
+}
+
+/** The component a token names must exist and be exportable; its fixed filters must fit their components. */
+function checkScope(components: readonly DashboardComponent[], request: CreateEmbedTokenRequest): void {
+  const problems: FieldProblem[] = [];
+  if (request.component_id !== undefined) {
+    const component = components.find((candidate) => candidate.component_id === request.component_id);
+    if (!component) problems.push({ path: 'body.component_id', message: 'the dashboard has no such component' });
+    else if (component.type === 'interactive') {
+      problems.push({ path: 'body.component_id', message: 'a filter widget cannot be exported' });
+    }
+  }
+  (request.filters ?? []).forEach((filter, index) => {
+    const component = components.find((candidate) => candidate.component_id === filter.component_id);
+    // A filter never narrows the component that sets it, so it would fix nothing there.
+    const problem = !component
+      ? `the dashboard has no component ${filter.component_id}`
+      : filter.component_id === request.component_id
+        ? "a component's own filter does not narrow it: fix the view with another component's filter"
+        : filterValueProblem(component, filter.value);
+    if (problem !== null) problems.push({ path: `body.filters[${index}]`, message: problem });
+  });
+  if (problems.length > 0)
+    throw new DomainError('validation_failed', 'the embed token does not fit the dashboard', problems);
+}
+
+function present(row: EmbedTokensTable): EmbedToken {
+  return {
+    embed_token_id: row.id,
+    dashboard_id: row.dashboard_id,
+    component_id: row.component_id,
+    filters: JSON.parse(row.filters) as DashboardFilter[],
+    as_of: row.as_of === null ? null : (JSON.parse(row.as_of) as AsOf),
+    created_by: row.created_by,
+    created_at: row.created_at,
+    expires_at: row.expires_at,
+    last_used_at: row.last_used_at,
+    revoked: row.revoked_at !== null,
+    revoked_at: row.revoked_at,
+  };
+}

@@ -1,0 +1,66 @@
+import type { CardComponent, CardSpec, TableSpec } from '@service/common';
+import { escapeHtml, markdownHtml } from './html.js';
+
+/** What a card's number is: "mean mass", or "rows" for a count (as the web app labels it). */
+export function cardLabel(card: CardComponent): string {
+  if (card.agg === 'count' || card.column === undefined) return 'rows';
+  const verb = { sum: 'sum of', count_distinct: 'distinct' }[card.agg as string] ?? card.agg;
+  return `${verb} ${card.column}`;
+}
+
+const heading = (title: string | null) => (title ? `<h1>${escapeHtml(title)}</h1>` : '');
+
+function formatValue(value: unknown): string {
+  if (value === null || value === undefined) return '—';
+  if (typeof value === 'number') {
+    return Number.isInteger(value)
+      ? value.toLocaleString('en-US')
+      : value.toLocaleString(
+          'en-US',
+          Math.abs(value) >= 1 ? { maximumFractionDigits: 2 } : { maximumSignificantDigits: 3 },
+        );
+  }
+  return typeof value === 'object' ? JSON.stringify(value) : String(value);
+}
+
+export function cardHtml(title: string | null, spec: CardSpec): string {
+  const value = escapeHtml(formatValue(spec.value));
+  const all = escapeHtml(formatValue(spec.unfiltered_value));
+  return [
+    heading(title),
+    `<div role="group" aria-label="${escapeHtml(spec.label)}: ${value}, all ${all}">`,
+    `<div class="dimmed">${escapeHtml(spec.label)}</div>`,
+    `<div class="value">${value}</div>`,
+    `<div class="dimmed">· all ${all}</div>`,
+    '</div>',
+  ].join('');
+}
+
+export function tableHtml(title: string | null, spec: TableSpec): string {
+  const head = spec.columns.map((column) => `<th scope="col">${escapeHtml(column.name)}</th>`).join('');
+  const rows = spec.rows
+    .map((row) => {
+      const cells = spec.columns.map((column) => {
+        const value = row[column.name];
+        const numeric = typeof value === 'number' ? ' class="number"' : '';
+        return `<td${numeric}>${value === null || value === undefined ? '' : escapeHtml(formatValue(value))}</td>`;
+      });
+      return `<tr>${cells.join('')}</tr>`;
+    })
+    .join('\n');
+  return `${heading(title)}<table><thead><tr>${head}</tr></thead><tbody>\n${rows}\n</tbody></table>`;
+}
+
+export function textHtml(title: string | null, markdown: string): string {
+  return `${heading(title)}${markdownHtml(markdown)}`;
+}
+
+/** The figure's frame; the chart draws its own title. `description` is the chart's accessible summary. */
+export function figureHtml(description: string): string {
+  return `<div id="chart" role="img" aria-label="${escapeHtml(description)}"></div>`;
+}
+
+/** What the page says when there is nothing to show (a refused token, a broken component). */
+export function messageHtml(title: string, detail: string): string {
+  return `<h1>${escapeHtml(title)}</h1><p class="dimmed">${escapeHtml(detail)}</p>`;
+}

@@ -1,0 +1,194 @@
+import {
+  type CardData,
+  type CardSpec,
+  chartDescription,
+  chartOption,
+  type DashboardComponent,
+  type DashboardFilter,
+  type ExportQuery,
+  type ExportSpec,
+  type FigureData,
+  type PreviewAnswer,
+  type TableSpec,
+} from '@service/common';
+import type { DashboardDataService, FailureReport } from '../dashboards/data/service.js';
+import type { DashboardRecord } from '../dashboards/repository.js';
+import { componentsOf, type DashboardsService } from '../dashboards/service.js';
+import { DomainError, notFound } from '../errors.js';
+import type { Actor } from '../policy/actor.js';
+import type { EmbedGrant, EmbedTokens } from './embed-tokens.js';
+import { type Page, renderPage } from './page.js';
+import { cardHtml, cardLabel, figureHtml, messageHtml, tableHtml, textHtml } from './render.js';
+
+/** Who asks: an embed token from the query string, or else whoever the request's bearer token says. */
+export interface ExportCaller {
+  token: string | undefined;
+  actor(): Promise<Actor>;
+}
+
+export type ExportAnswer = { format: 'spec'; spec: ExportSpec } | { format: 'html'; page: Page };
+
+type Exportable = Exclude<DashboardComponent, { type: 'interactive' | 'text' }>;
+
+/**
+ * `GET /export/components/{dashboard_id}/{component_id}` (ARCHITECTURE.md §11 "Export"): one
+ * component as a spec (the same ECharts option the web app draws) or a self-contained page, for
+ * its readers, anyone when public, or the holder of an embed token for it.
+ */
+export class ExportService {
+  constructor(
+    private readonly dashboards: Pick<DashboardsService, 'access' | 'repository'>,
+    private readonly data: Pick<DashboardDataService, 'prepareRead' | 'answer'>,
+    private readonly tokens: Pick<EmbedTokens, 'redeem'>,
+    private readonly frameAncestors: readonly string[],
+  ) {}
+
+  async export(
+    caller: ExportCaller,
+    dashboardId: string,
+    componentId: string,
+    query: ExportQuery,
+    report: FailureReport,
+  ): Promise<ExportAnswer> {
+    const { record, grant } = await this.admit(caller, dashboardId, componentId);
+    const component = componentsOf(record).find((candidate) => candidate.component_id === componentId);
+    if (!component) throw notFound('component');
+    const title = component.title ?? null;
+    if (component.type === 'interactive') {
+      throw new DomainError('validation_failed', 'a filter widget has nothing to export', [
+        { path: 'params.component_id', message: 'figures, cards, tables and text export; filter widgets do not' },
+      ]);
+    }
+    if (component.type === 'text') {
+      if (query.format === 'spec') {
+        throw new DomainError('validation_failed', 'a text component exports as HTML only', [
+          { path: 'querystring.format', message: 'use format=html for a text component' },
+        ]);
+      }
+      return this.page(title ?? 'Text', query, textHtml(title, component.markdown));
+    }
+    const data = await this.dataOf(record, component, grant, query, report);
+    const spec = specOf(component, data, query);
+    if (query.format === 'spec') {
+      return {
+        format: 'spec',
+        spec: {
+          dashboard_id: dashboardId,
+          component_id: componentId,
+          type: component.type,
+          title,
+          spec: spec.spec,
+          version: data.version,
+        },
+      };
+    }
+    return this.page(title ?? spec.fallbackTitle, query, spec.html, spec.option);
+  }
+
+  /** A page saying why there is nothing to show, framed and styled like the component's would be. */
+  message(title: string, detail: string, query: Pick<ExportQuery, 'theme'>): Promise<Page> {
+    return renderPage({ title, theme: query.theme, body: messageHtml(title, detail) }, this.frameAncestors);
+  }
+
+  private async page(title: string, query: ExportQuery, body: string, option?: unknown): Promise<ExportAnswer> {
+    const content = { title, theme: query.theme, body, ...(option === undefined ? {} : { option }) };
+    return { format: 'html', page: await renderPage(content, this.frameAncestors) };
+  }
+
+  /**
+   * The dashboard, if the caller may read it. A token decides alone (a bearer token beside it is
+   * not looked at); without one, the policy does, except that an anonymous caller on a private
+   * dashboard is told to sign in (401) rather than told nothing is there, as §11 fixes for exports.
+   */
+  private async admit(
+    caller: ExportCaller,
+    dashboardId: string,
+    componentId: string,
+  ): Promise<{ record: DashboardRecord; grant: EmbedGrant | null }> {
+    if (caller.token !== undefined) {
+      const grant = await this.tokens.redeem(caller.token, dashboardId, componentId);
+      const record = await this.dashboards.repository.find(dashboardId);
+      if (!record) throw new DomainError('token_invalid', 'the embed token is not valid for this component');
+      return { record, grant };
+    }
+    const actor = await caller.actor();
+    try {
+      return { record: (await this.dashboards.access(actor, dashboardId, 'resource.read')).record, grant: null };
+    } catch (error) {
+      const hidden = error instanceof DomainError && error.code === 'not_found';
+      if (hidden && actor.kind === 'anonymous' && (await this.dashboards.repository.find(dashboardId))) {
+        throw new DomainError('unauthenticated', 'sign in, or use an embed token, to export this component');
+      }
+      throw error;
+    }
+  }
+
+  /**
+   * The component's data as the data route computes it, under the caller's filters with a token's
+   * fixed ones on top: where both name one component the token's value is kept and the caller's
+   * dropped, so a query string can only narrow what the token shows. A token's pinned `as_of` wins;
+   * a token without one shows the live tables, and a caller may not time-travel with it.
+   */
+  private async dataOf(
+    record: DashboardRecord,
+    component: Exportable,
+    grant: EmbedGrant | null,
+    query: ExportQuery,
+    report: FailureReport,
+  ) {
+    const fixed = grant?.filters ?? [];
+    const fixedIds = new Set(fixed.map((filter) => filter.component_id));
+    const filters: DashboardFilter[] = [
+      ...(query.filters ?? []).filter((filter) => !fixedIds.has(filter.component_id)),
+      ...fixed,
+    ];
+    if (grant !== null && query.as_of !== undefined) {
+      throw new DomainError('validation_failed', "an embed token's view is fixed", [
+        { path: 'querystring.as_of', message: 'the embed token decides which table versions are shown' },
+      ]);
+    }
+    const asOf = grant === null ? query.as_of : (grant.asOf ?? undefined);
+    const prepared = await this.data.prepareRead(
+      record,
+      { filters, components: [component.component_id], ...(asOf === undefined ? {} : { as_of: asOf }) },
+      report,
+    );
+    const answer = await this.data.answer(prepared);
+    const data = answer.components[component.component_id];
+    if (data === undefined || (typeof data === 'object' && data !== null && 'error' in data)) {
+      const why = data && 'error' in data ? data.error.message : 'the component has no data';
+      throw new DomainError('component_unavailable', why);
+    }
+    return { data, version: answer.version };
+  }
+}
+
+function specOf(component: Exportable, { data }: { data: unknown }, query: ExportQuery) {
+  const title = component.title ?? null;
+  switch (component.type) {
+    case 'figure': {
+      const figure = data as FigureData;
+      const option = chartOption(component, figure, { theme: query.theme });
+      return {
+        spec: option as Record<string, unknown>,
+        html: figureHtml(chartDescription(component, figure)),
+        option,
+        fallbackTitle: 'Chart',
+      };
+    }
+    case 'card': {
+      const card = data as CardData;
+      const spec: CardSpec = {
+        value: card.value,
+        unfiltered_value: card.unfiltered_value,
+        label: cardLabel(component),
+      };
+      return { spec, html: cardHtml(title, spec), option: undefined, fallbackTitle: spec.label };
+    }
+    case 'table': {
+      const page = data as PreviewAnswer;
+      const spec: TableSpec = { columns: page.columns, rows: page.rows };
+      return { spec, html: tableHtml(title, spec), option: undefined, fallbackTitle: 'Table' };
+    }
+  }
+}
