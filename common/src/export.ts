@@ -21,8 +21,8 @@ export type ExportTheme = z.infer<typeof exportThemeSchema>;
 export const EMBED_TOKEN_DEFAULT_HOURS = 720;
 export const EMBED_TOKEN_MAX_HOURS = 8760;
 
-/** An embed token as presented: `emb_` then 43 base64url characters (256 random bits). */
-export const embedTokenSecretSchema = z.string().min(1).max(200);
+/** An embed token as presented: `emb_` then 43 base64url characters (256 random bits); anything else is 401 `token_invalid`. */
+export const embedTokenSecretSchema = z.string().min(1).max(4096);
 
 /**
  * `POST /dashboards/{id}/embed_tokens` (owners and editors). Without `component_id` the token opens

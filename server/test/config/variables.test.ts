@@ -35,6 +35,7 @@ const WRONG: Record<string, { value: string; with?: Record<string, string> }> = 
   SERVICE_UPLOAD_MAX_BYTES: { value: '0' },
   SERVICE_DUCKDB_MEMORY_LIMIT: { value: '1MB' },
   SERVICE_DASHBOARD_EXACT_QUANTILE_ROWS: { value: '0' },
+  SERVICE_EXPORT_FRAME_ANCESTORS: { value: "https://a.example; script-src 'unsafe-inline'" },
   SERVICE_AUTH_SINGLE_USER_MODE: { value: 'maybe' },
   SERVICE_AUTH_PUBLIC_MODE: { value: 'maybe' },
   SERVICE_AUTH_UNAUTHENTICATED_MODE: { value: 'maybe' },

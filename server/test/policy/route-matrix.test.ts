@@ -15,6 +15,7 @@ import type { UserActor } from '../../src/policy/actor.js';
 import { accountRows } from './matrix-rows-accounts.js';
 import { dashboardRows } from './matrix-rows-dashboards.js';
 import { dataRows } from './matrix-rows-data.js';
+import { exportRows } from './matrix-rows-export.js';
 import { projectRows } from './matrix-rows-projects.js';
 import {
   type ActorName,
@@ -35,7 +36,7 @@ import { contentState } from './state.js';
  * Actors on a private project P: its owner, an editor, a viewer, another user, a temporary user
  * (public and demo mode), an admin, and anonymous.
  */
-const rows: Record<string, Row> = { ...accountRows, ...projectRows, ...dataRows, ...dashboardRows };
+const rows: Record<string, Row> = { ...accountRows, ...projectRows, ...dataRows, ...dashboardRows, ...exportRows };
 
 const modes: Record<AuthMode, Record<string, string>> = {
   auth: {},
