@@ -255,6 +255,7 @@ describeEachDialect('locations declared before declarers were recorded', (dialec
         '0010_locations_declared_by',
         '0011_embed_tokens',
         '0012_dashboard_revision',
+        '0013_worker_heartbeats',
       ]);
       expect(await declarerOf(opened, eveWorkflow)).toBe(eve.user.user_id);
       expect(await declarerOf(opened, tempWorkflow)).toBe(temp.user.user_id);
