@@ -49,14 +49,28 @@ export async function renderPage(content: PageContent, frameAncestors: readonly 
     content.option === undefined
       ? ''
       : `<script type="application/json" id="export-spec">${inlineJson(content.option)}</script>\n`;
+  // The page's own policy travels inside it too (a `<meta>`), so a copy saved to disk keeps it;
+  // `frame-ancestors` counts only as a header.
+  const policy = [
+    "default-src 'none'",
+    `script-src ${script === null ? "'none'" : script.hash}`,
+    `style-src ${cspHash(style)}`,
+    'img-src data:',
+    "base-uri 'none'",
+    "form-action 'none'",
+  ].join('; ');
+  const csp = `${policy}; frame-ancestors ${frameAncestors.join(' ')}`;
   const html = [
     '<!doctype html>',
     `<html lang="en" data-theme="${content.theme}">`,
     '<head>',
     '<meta charset="utf-8">',
+    `<meta http-equiv="Content-Security-Policy" content="${policy}">`,
     '<meta name="viewport" content="width=device-width, initial-scale=1">',
     // The address may carry an embed token: links followed from the page must not pass it on.
     '<meta name="referrer" content="no-referrer">',
+    // No favicon request, from a server or, saved to disk, from anywhere.
+    '<link rel="icon" href="data:,">',
     `<title>${escapeHtml(content.title)}</title>`,
     `<style>${style}</style>`,
     '</head>',
@@ -67,14 +81,5 @@ export async function renderPage(content: PageContent, frameAncestors: readonly 
     '</html>',
     '',
   ].join('\n');
-  const csp = [
-    "default-src 'none'",
-    `script-src ${script === null ? "'none'" : script.hash}`,
-    `style-src ${cspHash(style)}`,
-    'img-src data:',
-    "base-uri 'none'",
-    "form-action 'none'",
-    `frame-ancestors ${frameAncestors.join(' ')}`,
-  ].join('; ');
   return { html, csp };
 }
