@@ -5,7 +5,7 @@ import { MantineProvider } from '@mantine/core';
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
-import { BrowserRouter } from 'react-router';
+import { createBrowserRouter, RouterProvider } from 'react-router';
 import { App, MODULE_LOADERS } from './App.js';
 import { ApiClient, isApiError, TokenStore } from './api/client.js';
 import { EarlyAnswers } from './api/early-answers.js';
@@ -39,6 +39,10 @@ const api = new ApiClient({
   onSessionLost: () => queryClient.removeQueries({ predicate: (query) => query.queryKey[0] !== 'capabilities' }),
 });
 
+// A data router (one splat route, App's <Routes> inside it) so that edit mode can block leaving
+// with unsaved changes (useBlocker works only under a data router).
+const router = createBrowserRouter([{ path: '*', element: <App /> }]);
+
 function render(): void {
   const root = document.getElementById('root');
   if (root === null) throw new Error('index.html lacks #root');
@@ -47,9 +51,7 @@ function render(): void {
       <MantineProvider theme={theme} cssVariablesResolver={cssVariablesResolver} defaultColorScheme="auto">
         <QueryClientProvider client={queryClient}>
           <ApiProvider client={api}>
-            <BrowserRouter>
-              <App />
-            </BrowserRouter>
+            <RouterProvider router={router} />
           </ApiProvider>
         </QueryClientProvider>
       </MantineProvider>

@@ -102,6 +102,14 @@ export interface RequestOptions {
   auth?: boolean;
   /** The answer's media type asked for, instead of JSON (`Accept`). */
   accept?: string;
+  /** A precondition (`If-Match`: the ETag of the version the change was made on). */
+  ifMatch?: string;
+}
+
+/** A parsed answer with the version tag the server gave it (`ETag`; null when it sent none). */
+export interface Tagged<T> {
+  data: T;
+  etag: string | null;
 }
 
 export interface ApiClientOptions {
@@ -146,6 +154,21 @@ export class ApiClient {
       throw new ApiError(0, 'unexpected_answer', `The server's answer to ${path} had an unexpected shape.`);
     }
     return parsed.data;
+  }
+
+  /** `request`, keeping the answer's `ETag` (for a later `ifMatch`). */
+  async requestTagged<S extends z.ZodType>(
+    path: string,
+    schema: S,
+    options: RequestOptions = {},
+  ): Promise<Tagged<z.output<S>>> {
+    const response = await this.respond(path, options);
+    const etag = response.headers.get('etag');
+    const parsed = schema.safeParse(await ApiClient.readAnswer(response));
+    if (!parsed.success) {
+      throw new ApiError(0, 'unexpected_answer', `The server's answer to ${path} had an unexpected shape.`);
+    }
+    return { data: parsed.data, etag };
   }
 
   /** Calls a route that answers without a body (204). */
@@ -205,6 +228,7 @@ export class ApiClient {
         headers: {
           ...apiHeaders(token, options.json !== undefined),
           ...(options.accept === undefined ? {} : { accept: `${options.accept}, application/problem+json` }),
+          ...(options.ifMatch === undefined ? {} : { 'if-match': options.ifMatch }),
         },
         body: options.json === undefined ? undefined : JSON.stringify(options.json),
         signal: options.signal,

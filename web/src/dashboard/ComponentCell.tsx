@@ -44,7 +44,7 @@ function cellState(component: DashboardComponent, cell: CellData): 'loading' | '
   return cell.waiting ? 'loading' : 'ready';
 }
 
-function CellBody({
+export function CellBody({
   dashboardId,
   component,
   cell,

@@ -1,14 +1,17 @@
 import { Alert, Anchor, Badge, Group, Loader, Stack, Text, Title } from '@mantine/core';
 import { dashboardSchema } from '@service/common';
 import { useQuery } from '@tanstack/react-query';
-import { Link, useParams } from 'react-router';
+import { Link, useParams, useSearchParams } from 'react-router';
 import { errorMessage, isApiError } from '../api/client.js';
 import { useApi } from '../auth/session.js';
+import { canEdit, DashboardActions } from '../dashboard/DashboardActions.js';
 import { DashboardView } from '../dashboard/DashboardView.js';
+import { DashboardEditor } from '../dashboard/edit/lazy.js';
 
 export function DashboardPage() {
   const { dashboardId = '' } = useParams();
   const api = useApi();
+  const [params, setParams] = useSearchParams();
   const dashboard = useQuery({
     queryKey: ['dashboard', dashboardId],
     queryFn: ({ signal }) => api.request(`/dashboards/${dashboardId}`, dashboardSchema, { signal }),
@@ -25,6 +28,16 @@ export function DashboardPage() {
   const { data } = dashboard;
   // A dashboard can be shared without its project, and a public one can sit in a private project.
   const projectReader = data.project_role !== null;
+  // Edit mode lives in the address (`?edit=1`), so a duplicated copy opens in it.
+  const editing = params.get('edit') === '1' && canEdit(data);
+  const setEditing = (on: boolean) =>
+    setParams((current) => {
+      const next = new URLSearchParams(current);
+      if (on) next.set('edit', '1');
+      else next.delete('edit');
+      return next;
+    });
+  if (editing) return <DashboardEditor dashboard={data} onExit={() => setEditing(false)} />;
   return (
     <Stack gap="md">
       <Group justify="space-between" align="flex-start">
@@ -40,6 +53,7 @@ export function DashboardPage() {
           )}
           {data.is_public && <Badge variant="outline">public</Badge>}
           <Badge variant="light">{data.my_role}</Badge>
+          <DashboardActions dashboard={data} onEdit={() => setEditing(true)} />
         </Group>
       </Group>
       <DashboardView dashboard={data} />

@@ -1,0 +1,203 @@
+import { Group, MultiSelect, NumberInput, SegmentedControl, Select, Stack, Tabs, Textarea } from '@mantine/core';
+import {
+  type CardComponent,
+  type ComponentAgg,
+  INTERACTIVE_WIDGETS,
+  type InteractiveComponent,
+  type InteractiveWidget,
+  type TableColumn,
+  type TableComponent,
+  type TextComponent,
+} from '@service/common';
+import { Markdown } from '../../components/Markdown.js';
+import { cardColumnKinds, fittingColumns, WIDGET_KINDS } from './column-fit.js';
+import { AGG_OPTIONS } from './FigureForm.js';
+
+const WIDGET_LABELS: Record<InteractiveWidget, string> = {
+  select: 'Select (one value)',
+  multiselect: 'Multi-select (values)',
+  range: 'Range slider (numbers)',
+  date_range: 'Date range',
+  switch: 'Switch (true/false)',
+  search: 'Text search',
+};
+
+const placeholder = (columns: readonly TableColumn[] | undefined) =>
+  columns === undefined ? 'Pick a data collection first' : 'Pick a column';
+
+export function CardForm({
+  card,
+  columns,
+  onChange,
+}: {
+  card: CardComponent;
+  columns: readonly TableColumn[] | undefined;
+  onChange: (card: CardComponent) => void;
+}) {
+  const options = columns === undefined ? [] : fittingColumns(columns, cardColumnKinds(card.agg));
+  return (
+    <Stack gap="sm">
+      <Select
+        label="Aggregation"
+        data={AGG_OPTIONS}
+        value={card.agg}
+        allowDeselect={false}
+        onChange={(value) => {
+          if (!value) return;
+          const agg = value as ComponentAgg;
+          const next = { ...card, agg };
+          const fits =
+            columns !== undefined && fittingColumns(columns, cardColumnKinds(agg)).some((o) => o.value === card.column);
+          if (!fits) delete next.column;
+          onChange(next);
+        }}
+      />
+      <Select
+        label="Column"
+        description={card.agg === 'count' ? 'optional: counts the rows where it is not null' : undefined}
+        withAsterisk={card.agg !== 'count'}
+        placeholder={placeholder(columns)}
+        data={options}
+        value={card.column ?? null}
+        clearable
+        searchable
+        nothingFoundMessage="No column of a fitting type"
+        onChange={(value) => {
+          const next = { ...card };
+          if (value) next.column = value;
+          else delete next.column;
+          onChange(next);
+        }}
+      />
+    </Stack>
+  );
+}
+
+export function InteractiveForm({
+  interactive,
+  columns,
+  onChange,
+}: {
+  interactive: InteractiveComponent;
+  columns: readonly TableColumn[] | undefined;
+  onChange: (interactive: InteractiveComponent) => void;
+}) {
+  const options = columns === undefined ? [] : fittingColumns(columns, WIDGET_KINDS[interactive.widget]);
+  return (
+    <Stack gap="sm">
+      <Select
+        label="Widget"
+        data={INTERACTIVE_WIDGETS.map((widget) => ({ value: widget, label: WIDGET_LABELS[widget] }))}
+        value={interactive.widget}
+        allowDeselect={false}
+        onChange={(value) => {
+          if (!value) return;
+          const widget = value as InteractiveWidget;
+          const fits =
+            columns !== undefined &&
+            fittingColumns(columns, WIDGET_KINDS[widget]).some((option) => option.value === interactive.column);
+          onChange({ ...interactive, widget, column: fits ? interactive.column : '' });
+        }}
+      />
+      <Select
+        label="Column"
+        withAsterisk
+        placeholder={placeholder(columns)}
+        data={options}
+        value={interactive.column || null}
+        searchable
+        nothingFoundMessage="No column of a fitting type"
+        onChange={(value) => onChange({ ...interactive, column: value ?? '' })}
+      />
+    </Stack>
+  );
+}
+
+export function TableForm({
+  table,
+  columns,
+  onChange,
+}: {
+  table: TableComponent;
+  columns: readonly TableColumn[] | undefined;
+  onChange: (table: TableComponent) => void;
+}) {
+  const names = (columns ?? []).map((column) => column.name);
+  const sortKey = table.sort[0];
+  const shown = table.columns ?? [];
+  return (
+    <Stack gap="sm">
+      <MultiSelect
+        label="Columns, in order"
+        description="All of them when none is picked"
+        placeholder={placeholder(columns)}
+        data={names}
+        value={shown}
+        searchable
+        onChange={(value) => {
+          const next = { ...table };
+          if (value.length > 0) next.columns = value;
+          else delete next.columns;
+          onChange(next);
+        }}
+      />
+      <Group grow align="flex-end">
+        <Select
+          label="Order by"
+          placeholder="Table order"
+          data={shown.length > 0 ? shown : names}
+          value={sortKey?.column ?? null}
+          clearable
+          searchable
+          onChange={(value) =>
+            onChange({ ...table, sort: value ? [{ column: value, direction: sortKey?.direction ?? 'asc' }] : [] })
+          }
+        />
+        <SegmentedControl
+          aria-label="Direction"
+          disabled={sortKey === undefined}
+          data={[
+            { value: 'asc', label: 'Ascending' },
+            { value: 'desc', label: 'Descending' },
+          ]}
+          value={sortKey?.direction ?? 'asc'}
+          onChange={(direction) =>
+            sortKey &&
+            onChange({ ...table, sort: [{ column: sortKey.column, direction: direction as 'asc' | 'desc' }] })
+          }
+        />
+      </Group>
+      <NumberInput
+        label="Rows per page"
+        min={1}
+        max={1000}
+        value={table.page_size}
+        onChange={(value) => onChange({ ...table, page_size: typeof value === 'number' ? value : 25 })}
+      />
+    </Stack>
+  );
+}
+
+export function TextForm({ text, onChange }: { text: TextComponent; onChange: (text: TextComponent) => void }) {
+  return (
+    <Tabs defaultValue="write">
+      <Tabs.List>
+        <Tabs.Tab value="write">Write</Tabs.Tab>
+        <Tabs.Tab value="preview">Preview</Tabs.Tab>
+      </Tabs.List>
+      <Tabs.Panel value="write" pt="xs">
+        <Textarea
+          label="Markdown"
+          autosize
+          minRows={6}
+          maxRows={20}
+          value={text.markdown}
+          onChange={(event) => onChange({ ...text, markdown: event.currentTarget.value })}
+        />
+      </Tabs.Panel>
+      <Tabs.Panel value="preview" pt="xs">
+        <Markdown text={text.markdown} />
+      </Tabs.Panel>
+    </Tabs>
+  );
+}

@@ -1,0 +1,152 @@
+import { Alert, Button, Group, Loader, Paper, Select, Stack, Text, TextInput, Title } from '@mantine/core';
+import { type DashboardComponent, dashboardComponentSchema } from '@service/common';
+import { useState } from 'react';
+import { errorMessage } from '../../api/client.js';
+import { CellBody } from '../ComponentCell.js';
+import { CardForm, InteractiveForm, TableForm, TextForm } from './ComponentForms.js';
+import { FigureForm } from './FigureForm.js';
+import { useCollectionColumns, usePreviewData, useProjectCollections } from './queries.js';
+
+export const TYPE_LABELS: Record<DashboardComponent['type'], string> = {
+  figure: 'Chart',
+  card: 'Card',
+  interactive: 'Filter',
+  table: 'Table',
+  text: 'Text',
+};
+
+const NO_VIEW = { filters: [], asOf: null, viewKey: 'preview', onFilter: () => {} };
+
+/** What is wrong with the component, field by field, per the schema the server checks too. */
+function problemsOf(component: DashboardComponent): string[] {
+  const parsed = dashboardComponentSchema.safeParse(component);
+  if (parsed.success) return [];
+  return parsed.error.issues.map((issue) => {
+    const field = issue.path.join('.');
+    return field === '' ? issue.message : `${field}: ${issue.message}`;
+  });
+}
+
+/** The data the component would show, drawn as the dashboard draws it, while it is being built. */
+function Preview({ dashboardId, component }: { dashboardId: string; component: DashboardComponent }) {
+  const preview = usePreviewData(dashboardId, component.type === 'text' ? [] : [component]);
+  if (component.type === 'text') return null;
+  if (preview.isError) {
+    return (
+      <Alert color="red" title="No preview">
+        {errorMessage(preview.error)}
+      </Alert>
+    );
+  }
+  if (preview.data?.unsupported) {
+    return <Text c="dimmed">The server draws this component once the dashboard is saved.</Text>;
+  }
+  const data = preview.data?.components[component.component_id];
+  return (
+    <Paper withBorder p="xs" h={component.type === 'figure' ? 280 : undefined} aria-label="Preview" component="section">
+      {data === undefined ? (
+        <Loader size="sm" role="status" aria-label="Loading the preview" />
+      ) : (
+        <CellBody
+          dashboardId={dashboardId}
+          component={component}
+          cell={{ data, waiting: preview.isFetching, error: null }}
+          view={NO_VIEW}
+        />
+      )}
+    </Paper>
+  );
+}
+
+/**
+ * The side panel that edits one component: its title and data collection, then what its type
+ * needs (the chart builder for figures), with a live preview. Apply puts it on the dashboard as one
+ * undoable step.
+ */
+export function ComponentPanel({
+  dashboardId,
+  projectId,
+  initial,
+  isNew,
+  onApply,
+  onClose,
+}: {
+  dashboardId: string;
+  projectId: string;
+  initial: DashboardComponent;
+  isNew: boolean;
+  onApply: (component: DashboardComponent) => void;
+  onClose: () => void;
+}) {
+  const [component, setComponent] = useState(initial);
+  const collections = useProjectCollections(projectId);
+  const collectionId = component.type === 'text' ? undefined : component.data_collection_id;
+  const schema = useCollectionColumns(collectionId);
+  const columns = schema.data?.columns;
+  const problems = problemsOf(component);
+  const valid = problems.length === 0;
+  const heading = `${isNew ? 'New' : 'Edit'} ${TYPE_LABELS[component.type].toLowerCase()}`;
+
+  return (
+    <Paper withBorder p="md" radius="md" component="aside" aria-label={heading} className="dashboard-editor-panel">
+      <Stack gap="sm">
+        <Group justify="space-between">
+          <Title order={2} size="h4">
+            {heading}
+          </Title>
+          <Text size="xs" c="dimmed">
+            {component.component_id}
+          </Text>
+        </Group>
+        <TextInput
+          label="Title"
+          placeholder="optional"
+          value={component.title ?? ''}
+          onChange={(event) => {
+            const title = event.currentTarget.value;
+            const next = { ...component };
+            if (title === '') delete next.title;
+            else next.title = title;
+            setComponent(next);
+          }}
+        />
+        {component.type !== 'text' && (
+          <Select
+            label="Data collection"
+            withAsterisk
+            placeholder={collections.isPending ? 'Loading…' : 'Pick a data collection'}
+            data={collections.data ?? []}
+            value={component.data_collection_id || null}
+            searchable
+            nothingFoundMessage="This project has no data collection"
+            error={collections.isError ? errorMessage(collections.error) : undefined}
+            onChange={(value) => setComponent({ ...component, data_collection_id: value ?? '' })}
+          />
+        )}
+        {schema.isError && <Alert color="red">{errorMessage(schema.error)}</Alert>}
+        {component.type === 'figure' && <FigureForm figure={component} columns={columns} onChange={setComponent} />}
+        {component.type === 'card' && <CardForm card={component} columns={columns} onChange={setComponent} />}
+        {component.type === 'interactive' && (
+          <InteractiveForm interactive={component} columns={columns} onChange={setComponent} />
+        )}
+        {component.type === 'table' && <TableForm table={component} columns={columns} onChange={setComponent} />}
+        {component.type === 'text' && <TextForm text={component} onChange={setComponent} />}
+        {valid ? (
+          <Preview dashboardId={dashboardId} component={component} />
+        ) : (
+          <Text size="sm" c="dimmed" aria-live="polite">
+            Still needed: {problems.join('; ')}
+          </Text>
+        )}
+        <Group justify="flex-end">
+          <Button variant="default" onClick={onClose}>
+            {isNew ? 'Discard' : 'Close'}
+          </Button>
+          <Button disabled={!valid} onClick={() => onApply(component)}>
+            {isNew ? 'Add to dashboard' : 'Apply'}
+          </Button>
+        </Group>
+      </Stack>
+    </Paper>
+  );
+}

@@ -1,0 +1,145 @@
+import 'react-grid-layout/css/styles.css';
+import 'react-resizable/css/styles.css';
+import { ActionIcon, Card, Group, Text, Tooltip } from '@mantine/core';
+import { type ComponentData, DASHBOARD_GRID_COLUMNS, type DashboardComponent, type LayoutItem } from '@service/common';
+import ReactGridLayout, { type EventCallback, type Layout, useContainerWidth } from 'react-grid-layout';
+import { CellBody } from '../ComponentCell.js';
+import { componentLabel } from '../chips.js';
+import { TYPE_LABELS } from './ComponentPanel.js';
+
+/** Row height and gaps of the editor's grid: those of the view's (styles.css `.dashboard-grid`). */
+const ROW_HEIGHT = 60;
+const GAP = 16;
+const NO_VIEW = { filters: [], asOf: null, viewKey: 'edit', onFilter: () => {} };
+
+export interface EditCellData {
+  data: ComponentData | undefined;
+  waiting: boolean;
+  /** Why there is no data (the preview failed, or the server draws it only once saved). */
+  note: string | null;
+}
+
+function labelOf(component: DashboardComponent): string {
+  return component.title || (component.type === 'text' ? 'Text' : componentLabel(component));
+}
+
+/**
+ * The draft's components on a grid where they are dragged (by their handle) and resized (by the
+ * corner); each has Edit and Remove. The layout is reported when a drag or resize ends.
+ */
+export function EditGrid({
+  components,
+  layout,
+  selected,
+  cellData,
+  onLayout,
+  onEdit,
+  onRemove,
+  dashboardId,
+}: {
+  components: readonly DashboardComponent[];
+  layout: readonly LayoutItem[];
+  selected: string | null;
+  cellData: (component: DashboardComponent) => EditCellData;
+  onLayout: (layout: LayoutItem[]) => void;
+  onEdit: (componentId: string) => void;
+  onRemove: (componentId: string) => void;
+  dashboardId: string;
+}) {
+  const { width, containerRef, mounted } = useContainerWidth();
+  const gridLayout: Layout = layout.map(({ component_id, ...place }) => ({ i: component_id, ...place }));
+  const commit: EventCallback = (next) => onLayout(next.map(({ i, x, y, w, h }) => ({ component_id: i, x, y, w, h })));
+  const byId = new Map(components.map((component) => [component.component_id, component]));
+  return (
+    <div ref={containerRef} className="dashboard-edit-grid" data-testid="edit-grid">
+      {mounted && (
+        <ReactGridLayout
+          width={width}
+          layout={gridLayout}
+          gridConfig={{
+            cols: DASHBOARD_GRID_COLUMNS,
+            rowHeight: ROW_HEIGHT,
+            margin: [GAP, GAP],
+            containerPadding: [0, 0],
+          }}
+          dragConfig={{ enabled: true, handle: '.dashboard-drag-handle', bounded: false }}
+          resizeConfig={{ enabled: true, handles: ['se'] }}
+          onDragStop={commit}
+          onResizeStop={commit}
+        >
+          {layout.map((item) => {
+            const component = byId.get(item.component_id);
+            if (component === undefined) return <div key={item.component_id} />;
+            const label = labelOf(component);
+            const cell = cellData(component);
+            return (
+              <div key={item.component_id} data-component-id={item.component_id}>
+                <Card
+                  withBorder
+                  radius="md"
+                  h="100%"
+                  component="section"
+                  aria-label={label}
+                  className="dashboard-edit-cell"
+                  data-selected={selected === item.component_id || undefined}
+                >
+                  <Group justify="space-between" wrap="nowrap" gap="xs" mb={4}>
+                    <Group
+                      gap={6}
+                      wrap="nowrap"
+                      className="dashboard-drag-handle"
+                      style={{ cursor: 'move', minWidth: 0 }}
+                    >
+                      <span aria-hidden="true">⠿</span>
+                      <Text size="sm" fw={600} truncate>
+                        {label}
+                      </Text>
+                      <Text size="xs" c="dimmed">
+                        {TYPE_LABELS[component.type]}
+                      </Text>
+                    </Group>
+                    <Group gap={4} wrap="nowrap">
+                      <Tooltip label="Edit">
+                        <ActionIcon
+                          variant="subtle"
+                          aria-label={`Edit ${label}`}
+                          onClick={() => onEdit(item.component_id)}
+                        >
+                          <span aria-hidden="true">✎</span>
+                        </ActionIcon>
+                      </Tooltip>
+                      <Tooltip label="Remove">
+                        <ActionIcon
+                          variant="subtle"
+                          color="red"
+                          aria-label={`Remove ${label}`}
+                          onClick={() => onRemove(item.component_id)}
+                        >
+                          <span aria-hidden="true">✕</span>
+                        </ActionIcon>
+                      </Tooltip>
+                    </Group>
+                  </Group>
+                  <div className="dashboard-edit-body">
+                    {cell.note !== null && cell.data === undefined ? (
+                      <Text size="sm" c="dimmed">
+                        {cell.note}
+                      </Text>
+                    ) : (
+                      <CellBody
+                        dashboardId={dashboardId}
+                        component={component}
+                        cell={{ data: cell.data, waiting: cell.waiting, error: null }}
+                        view={NO_VIEW}
+                      />
+                    )}
+                  </div>
+                </Card>
+              </div>
+            );
+          })}
+        </ReactGridLayout>
+      )}
+    </div>
+  );
+}

@@ -1,0 +1,140 @@
+import { Checkbox, Group, NumberInput, Select, Stack } from '@mantine/core';
+import {
+  CHART_TYPES,
+  type ChartType,
+  type ComponentAgg,
+  componentAggSchema,
+  type FigureComponent,
+  type TableColumn,
+} from '@service/common';
+import { chartAggregates, type FigureRole, figureRoles, fittingColumns } from './column-fit.js';
+
+const ROLE_LABELS: Record<FigureRole, string> = {
+  x: 'X axis',
+  y: 'Y axis (value)',
+  color: 'Color (groups)',
+  size: 'Size',
+};
+
+const AGG_LABELS: Record<ComponentAgg, string> = {
+  count: 'Count of rows',
+  sum: 'Sum',
+  mean: 'Mean',
+  median: 'Median',
+  min: 'Minimum',
+  max: 'Maximum',
+  count_distinct: 'Count of distinct values',
+};
+
+export const AGG_OPTIONS = componentAggSchema.options.map((agg) => ({ value: agg, label: AGG_LABELS[agg] }));
+
+/** The figure with the columns that no longer fit its chart and aggregate dropped. */
+function fitted(figure: FigureComponent, columns: readonly TableColumn[] | undefined): FigureComponent {
+  if (columns === undefined) return figure;
+  const roles = figureRoles(figure.chart, figure.agg ?? 'count');
+  const next = { ...figure };
+  for (const role of ['x', 'y', 'color', 'size'] as const) {
+    const value = next[role];
+    if (value === undefined) continue;
+    const spec = roles[role];
+    const fits = spec !== undefined && fittingColumns(columns, spec.kinds).some((option) => option.value === value);
+    if (!fits) delete next[role];
+  }
+  if (!chartAggregates(next.chart)) delete next.agg;
+  return next;
+}
+
+/**
+ * The chart builder: a chart type, the columns it reads (only those whose type fits each role),
+ * the aggregate and, for binned charts, the number of bins.
+ */
+export function FigureForm({
+  figure,
+  columns,
+  onChange,
+}: {
+  figure: FigureComponent;
+  columns: readonly TableColumn[] | undefined;
+  onChange: (figure: FigureComponent) => void;
+}) {
+  const agg = figure.agg ?? 'count';
+  const roles = figureRoles(figure.chart, agg);
+  const setRole = (role: FigureRole, value: string | null) => {
+    const next = { ...figure };
+    if (value === null || value === '') delete next[role];
+    else next[role] = value;
+    onChange(next);
+  };
+  return (
+    <Stack gap="sm">
+      <Group grow align="flex-start">
+        <Select
+          label="Chart type"
+          data={CHART_TYPES.map((chart) => ({ value: chart, label: chart }))}
+          value={figure.chart}
+          allowDeselect={false}
+          onChange={(value) => value && onChange(fitted({ ...figure, chart: value as ChartType }, columns))}
+        />
+        {chartAggregates(figure.chart) && (
+          <Select
+            label="Aggregation"
+            data={AGG_OPTIONS}
+            value={agg}
+            allowDeselect={false}
+            onChange={(value) => value && onChange(fitted({ ...figure, agg: value as ComponentAgg }, columns))}
+          />
+        )}
+      </Group>
+      {(['x', 'y', 'color', 'size'] as const).map((role) => {
+        const spec = roles[role];
+        if (spec === undefined) return null;
+        return (
+          <Select
+            key={role}
+            label={ROLE_LABELS[role]}
+            description={spec.required ? undefined : 'optional'}
+            placeholder={columns === undefined ? 'Pick a data collection first' : 'Pick a column'}
+            data={columns === undefined ? [] : fittingColumns(columns, spec.kinds)}
+            value={figure[role] ?? null}
+            onChange={(value) => setRole(role, value)}
+            clearable={!spec.required}
+            searchable
+            nothingFoundMessage="No column of a fitting type"
+            withAsterisk={spec.required}
+          />
+        );
+      })}
+      {(figure.chart === 'histogram' || figure.chart === 'violin') && (
+        <NumberInput
+          label="Bins"
+          min={2}
+          max={500}
+          placeholder="30"
+          value={figure.bins ?? ''}
+          onChange={(value) => {
+            const next = { ...figure };
+            if (typeof value === 'number') next.bins = value;
+            else delete next.bins;
+            onChange(next);
+          }}
+        />
+      )}
+      {figure.chart !== 'pie' && figure.chart !== 'heatmap' && (
+        <Group>
+          {figure.chart === 'scatter' && (
+            <Checkbox
+              label="Log scale on x"
+              checked={figure.log_x ?? false}
+              onChange={(event) => onChange({ ...figure, log_x: event.currentTarget.checked })}
+            />
+          )}
+          <Checkbox
+            label="Log scale on y"
+            checked={figure.log_y ?? false}
+            onChange={(event) => onChange({ ...figure, log_y: event.currentTarget.checked })}
+          />
+        </Group>
+      )}
+    </Stack>
+  );
+}

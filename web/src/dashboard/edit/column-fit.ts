@@ -1,0 +1,89 @@
+import type { ChartType, ComponentAgg, InteractiveWidget, TableColumn } from '@service/common';
+
+/** How a column can be used, from its Delta type name (`long`, `decimal(10,2)`, `array<string>`, …). */
+export type ColumnKind = 'numeric' | 'temporal' | 'boolean' | 'text' | 'nested';
+
+const NUMERIC = new Set(['long', 'integer', 'short', 'byte', 'float', 'double']);
+
+export function columnKind(type: string): ColumnKind {
+  if (NUMERIC.has(type) || type.startsWith('decimal')) return 'numeric';
+  if (type === 'date' || type === 'timestamp' || type === 'timestamp_ntz') return 'temporal';
+  if (type === 'boolean') return 'boolean';
+  if (type === 'string') return 'text';
+  return 'nested';
+}
+
+export type FigureRole = 'x' | 'y' | 'color' | 'size';
+
+const SCALAR: readonly ColumnKind[] = ['numeric', 'temporal', 'boolean', 'text'];
+const MEASURE: readonly ColumnKind[] = ['numeric', 'temporal'];
+
+/** The roles a chart reads, which of them it must have, and the kinds of columns each accepts. */
+export function figureRoles(
+  chart: ChartType,
+  agg: ComponentAgg,
+): Partial<Record<FigureRole, { kinds: readonly ColumnKind[]; required: boolean }>> {
+  // `count` counts rows; `count_distinct`, `min` and `max` work on any comparable value.
+  const aggregated: readonly ColumnKind[] =
+    agg === 'count_distinct' ? SCALAR : agg === 'min' || agg === 'max' ? MEASURE : ['numeric'];
+  const needsMeasure = agg !== 'count';
+  switch (chart) {
+    case 'scatter':
+      return {
+        x: { kinds: MEASURE, required: true },
+        y: { kinds: MEASURE, required: true },
+        color: { kinds: SCALAR, required: false },
+        size: { kinds: ['numeric'], required: false },
+      };
+    case 'line':
+    case 'area':
+    case 'bar':
+      return {
+        x: { kinds: SCALAR, required: true },
+        y: { kinds: aggregated, required: needsMeasure },
+        color: { kinds: SCALAR, required: false },
+      };
+    case 'histogram':
+      return { x: { kinds: MEASURE, required: true }, color: { kinds: SCALAR, required: false } };
+    case 'box':
+    case 'violin':
+      return { x: { kinds: SCALAR, required: false }, y: { kinds: ['numeric'], required: true } };
+    case 'heatmap':
+      return {
+        x: { kinds: SCALAR, required: true },
+        y: { kinds: SCALAR, required: true },
+        color: { kinds: aggregated, required: needsMeasure },
+      };
+    case 'pie':
+      return { color: { kinds: SCALAR, required: true }, y: { kinds: aggregated, required: needsMeasure } };
+  }
+}
+
+/** Charts whose numbers are an aggregate of `y` (or `color`, for heatmaps) per group. */
+export function chartAggregates(chart: ChartType): boolean {
+  return chart === 'line' || chart === 'area' || chart === 'bar' || chart === 'heatmap' || chart === 'pie';
+}
+
+/** Columns a card's aggregate can read. */
+export function cardColumnKinds(agg: ComponentAgg): readonly ColumnKind[] {
+  if (agg === 'count_distinct' || agg === 'count') return SCALAR;
+  if (agg === 'min' || agg === 'max') return MEASURE;
+  return ['numeric'];
+}
+
+/** Columns each filter widget works on. */
+export const WIDGET_KINDS: Record<InteractiveWidget, readonly ColumnKind[]> = {
+  select: SCALAR,
+  multiselect: SCALAR,
+  range: ['numeric'],
+  date_range: ['temporal'],
+  switch: ['boolean'],
+  search: ['text'],
+};
+
+/** The columns of `columns` whose kind is one of `kinds`, as select options. */
+export function fittingColumns(columns: readonly TableColumn[], kinds: readonly ColumnKind[]) {
+  return columns
+    .filter((column) => kinds.includes(columnKind(column.type)))
+    .map((column) => ({ value: column.name, label: `${column.name} (${column.type})` }));
+}

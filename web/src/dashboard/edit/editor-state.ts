@@ -1,0 +1,194 @@
+import { DASHBOARD_GRID_COLUMNS, type Dashboard, type DashboardComponent, type LayoutItem } from '@service/common';
+import { verticalCompactor } from 'react-grid-layout/core';
+import { placeComponents } from '../layout.js';
+
+/** What edit mode changes: the content `PUT /dashboards/{id}` replaces. */
+export interface Draft {
+  title: string;
+  description: string;
+  components: DashboardComponent[];
+  layout: LayoutItem[];
+}
+
+/** Edit mode's state: the draft with its undo and redo stacks, and the version last saved. */
+export interface EditorState {
+  past: Draft[];
+  present: Draft;
+  future: Draft[];
+  /** The content as the server has it (what Cancel goes back to and "unsaved" compares with). */
+  saved: Draft;
+}
+
+export type EditorAction =
+  /** A new starting point (opened, reloaded, or just saved): the history is cleared. */
+  | { type: 'reset'; draft: Draft }
+  /** Saved: the present is now the server's version; undo still works within the session. */
+  | { type: 'saved'; draft: Draft }
+  | { type: 'layout'; layout: readonly LayoutItem[] }
+  | { type: 'add'; component: DashboardComponent; size?: { w: number; h: number } }
+  | { type: 'update'; componentId: string; component: DashboardComponent }
+  | { type: 'remove'; componentId: string }
+  | { type: 'title'; title: string }
+  | { type: 'undo' }
+  | { type: 'redo' };
+
+/** Steps undo can go back within one session. */
+export const HISTORY_LIMIT = 100;
+
+/** Sizes a new component takes, in grid columns and rows. */
+export const NEW_SIZE: Record<DashboardComponent['type'], { w: number; h: number }> = {
+  figure: { w: 6, h: 6 },
+  card: { w: 3, h: 2 },
+  interactive: { w: 3, h: 2 },
+  table: { w: 12, h: 8 },
+  text: { w: 6, h: 2 },
+};
+
+/** The draft of a saved dashboard, every component with a layout entry (placed as the view shows them). */
+export function draftOf(dashboard: Pick<Dashboard, 'title' | 'description' | 'components' | 'layout'>): Draft {
+  const placed = placeComponents(dashboard);
+  return {
+    title: dashboard.title,
+    description: dashboard.description,
+    components: [...dashboard.components],
+    layout: normalizeLayout(placed.map(({ item }) => item)),
+  };
+}
+
+export function initialEditorState(draft: Draft): EditorState {
+  return { past: [], present: draft, future: [], saved: draft };
+}
+
+/**
+ * The layout the grid can hold: entries clamped into the 12 columns (`x + w` at most 12), at least
+ * one column and row, overlaps pushed down (the first in reading order keeps its place), then
+ * compacted upwards as the editor's grid (react-grid-layout) does, so what is saved is what was shown.
+ */
+export function normalizeLayout(items: readonly LayoutItem[]): LayoutItem[] {
+  const clamped = items.map((item) => {
+    const w = Math.min(Math.max(1, Math.round(item.w)), DASHBOARD_GRID_COLUMNS);
+    const x = Math.min(Math.max(0, Math.round(item.x)), DASHBOARD_GRID_COLUMNS - w);
+    return {
+      component_id: item.component_id,
+      x,
+      y: Math.max(0, Math.round(item.y)),
+      w,
+      h: Math.max(1, Math.round(item.h)),
+    };
+  });
+  clamped.sort((a, b) => a.y - b.y || a.x - b.x);
+  const settled: LayoutItem[] = [];
+  for (const item of clamped) {
+    let y = item.y;
+    for (;;) {
+      const blocker = settled.find((other) => overlaps({ ...item, y }, other));
+      if (blocker === undefined) break;
+      y = blocker.y + blocker.h;
+    }
+    settled.push({ ...item, y });
+  }
+  const compacted = verticalCompactor.compact(
+    settled.map(({ component_id, ...place }) => ({ i: component_id, ...place })),
+    DASHBOARD_GRID_COLUMNS,
+  );
+  return [...compacted]
+    .sort((a, b) => a.y - b.y || a.x - b.x)
+    .map(({ i, x, y, w, h }) => ({ component_id: i, x, y, w, h }));
+}
+
+function overlaps(a: LayoutItem, b: LayoutItem): boolean {
+  return a.x < b.x + b.w && b.x < a.x + a.w && a.y < b.y + b.h && b.y < a.y + a.h;
+}
+
+function sameLayout(a: readonly LayoutItem[], b: readonly LayoutItem[]): boolean {
+  if (a.length !== b.length) return false;
+  const byId = new Map(b.map((item) => [item.component_id, item]));
+  return a.every((item) => {
+    const other = byId.get(item.component_id);
+    return other !== undefined && other.x === item.x && other.y === item.y && other.w === item.w && other.h === item.h;
+  });
+}
+
+export function sameDraft(a: Draft, b: Draft): boolean {
+  return (
+    a.title === b.title &&
+    a.description === b.description &&
+    JSON.stringify(a.components) === JSON.stringify(b.components) &&
+    sameLayout(a.layout, b.layout)
+  );
+}
+
+/** A component id not used in `draft` yet: `figure-1`, `figure-2`, … */
+export function freshComponentId(draft: Pick<Draft, 'components'>, type: DashboardComponent['type']): string {
+  const used = new Set(draft.components.map((component) => component.component_id));
+  let n = 1;
+  while (used.has(`${type}-${n}`)) n += 1;
+  return `${type}-${n}`;
+}
+
+function change(state: EditorState, present: Draft): EditorState {
+  if (sameDraft(state.present, present)) return state;
+  return { ...state, past: [...state.past, state.present].slice(-HISTORY_LIMIT), present, future: [] };
+}
+
+export function editorReducer(state: EditorState, action: EditorAction): EditorState {
+  const { present } = state;
+  switch (action.type) {
+    case 'reset':
+      return initialEditorState(action.draft);
+    case 'saved':
+      return { ...state, present: action.draft, saved: action.draft };
+    case 'layout': {
+      const known = new Set(present.components.map((component) => component.component_id));
+      const layout = normalizeLayout(action.layout.filter((item) => known.has(item.component_id)));
+      return change(state, { ...present, layout });
+    }
+    case 'add': {
+      if (present.components.some((component) => component.component_id === action.component.component_id)) {
+        return state;
+      }
+      const size = action.size ?? NEW_SIZE[action.component.type];
+      const bottom = Math.max(0, ...present.layout.map((item) => item.y + item.h));
+      const item = { component_id: action.component.component_id, x: 0, y: bottom, ...size };
+      return change(state, {
+        ...present,
+        components: [...present.components, action.component],
+        layout: normalizeLayout([...present.layout, item]),
+      });
+    }
+    case 'update': {
+      if (!present.components.some((component) => component.component_id === action.componentId)) return state;
+      const components = present.components.map((component) =>
+        component.component_id === action.componentId ? action.component : component,
+      );
+      // A renamed component keeps its place.
+      const layout = present.layout.map((item) =>
+        item.component_id === action.componentId ? { ...item, component_id: action.component.component_id } : item,
+      );
+      return change(state, { ...present, components, layout });
+    }
+    case 'remove':
+      return change(state, {
+        ...present,
+        components: present.components.filter((component) => component.component_id !== action.componentId),
+        layout: present.layout.filter((item) => item.component_id !== action.componentId),
+      });
+    case 'title':
+      return change(state, { ...present, title: action.title });
+    case 'undo': {
+      const previous = state.past.at(-1);
+      if (previous === undefined) return state;
+      return { ...state, past: state.past.slice(0, -1), present: previous, future: [present, ...state.future] };
+    }
+    case 'redo': {
+      const [next, ...rest] = state.future;
+      if (next === undefined) return state;
+      return { ...state, past: [...state.past, present], present: next, future: rest };
+    }
+  }
+}
+
+/** Whether the draft differs from what the server has. */
+export function isUnsaved(state: EditorState): boolean {
+  return !sameDraft(state.present, state.saved);
+}
