@@ -102,16 +102,7 @@ export const asOfParamSchema = z
   })
   .pipe(asOfSchema);
 
-export const dashboardDataRequestSchema = z
-  .strictObject({
-    filters: dashboardFiltersSchema.default([]),
-    /** Only these components (default: every component but text). */
-    components: z.array(componentIdSchema).min(1).max(100).optional(),
-    as_of: asOfSchema.optional(),
-  })
-  .meta({ id: 'DashboardDataRequest' });
-export type DashboardDataRequest = z.infer<typeof dashboardDataRequestSchema>;
-export type DashboardDataRequestInput = z.input<typeof dashboardDataRequestSchema>;
+// dashboardDataRequestSchema lives in dashboards.ts: its `preview` holds whole components.
 
 /** A column of a figure's answer: its role (`x`, `y`, `count`, `q1`, …), Delta type, and the table column it shows. */
 export const figureColumnSchema = z

@@ -6,7 +6,7 @@ import {
   figureComponentSchema,
   interactiveComponentSchema,
 } from './dashboard-components.js';
-import { asOfParamSchema, dashboardFiltersParamSchema } from './dashboard-data.js';
+import { asOfParamSchema, asOfSchema, dashboardFiltersParamSchema, dashboardFiltersSchema } from './dashboard-data.js';
 import { listAnswerSchema } from './pagination.js';
 import { membersSchema, nameSchema, projectRoleSchema, sharingRequestSchema } from './projects.js';
 import { columnNameSchema, sortKeySchema, sortParamSchema } from './queries.js';
@@ -221,3 +221,24 @@ export const componentRowsQuerySchema = z.strictObject({
   as_of: asOfParamSchema.optional(),
 });
 export type ComponentRowsQuery = z.infer<typeof componentRowsQuerySchema>;
+
+/** Components a data request may preview (the editor's side panel and its changed components). */
+export const MAX_PREVIEW_COMPONENTS = 100;
+
+/** `POST /dashboards/{id}/data` (ARCHITECTURE.md §11; answer in dashboard-data.ts). */
+export const dashboardDataRequestSchema = z
+  .strictObject({
+    filters: dashboardFiltersSchema.default([]),
+    /** Only these components (default: every component but text; with `preview`, the previewed ones). */
+    components: z.array(componentIdSchema).min(1).max(100).optional(),
+    as_of: asOfSchema.optional(),
+    /**
+     * Components not saved yet (edit mode), computed as if they were in the dashboard: one with the
+     * id of a saved component stands in for it. Only for those who may edit the dashboard; a caller
+     * who cannot read the project may preview only what the dashboard already shows.
+     */
+    preview: z.array(dashboardComponentSchema).min(1).max(MAX_PREVIEW_COMPONENTS).optional(),
+  })
+  .meta({ id: 'DashboardDataRequest' });
+export type DashboardDataRequest = z.infer<typeof dashboardDataRequestSchema>;
+export type DashboardDataRequestInput = z.input<typeof dashboardDataRequestSchema>;

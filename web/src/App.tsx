@@ -10,6 +10,7 @@ import { DataExplorer } from './explorer/lazy.js';
 
 // Each page is its own chunk, fetched when its route is first shown.
 const DashboardPage = lazyPage(() => import('./pages/DashboardPage.js'), 'DashboardPage');
+const DashboardsPage = lazyPage(() => import('./pages/DashboardsPage.js'), 'DashboardsPage');
 const JobsPage = lazyPage(() => import('./pages/JobsPage.js'), 'JobsPage');
 const JobDetailPage = lazyPage(() => import('./pages/JobsPage.js'), 'JobDetailPage');
 const MagicLandingPage = lazyPage(() => import('./pages/MagicLandingPage.js'), 'MagicLandingPage');
@@ -89,6 +90,7 @@ export function App() {
                 <Route index element={<Navigate to="/projects" replace />} />
                 <Route path="/projects" element={<ProjectsPage />} />
                 <Route path="/projects/:projectId" element={<ProjectDetailPage />} />
+                <Route path="/dashboards" element={<DashboardsPage />} />
                 <Route path="/dashboards/:dashboardId" element={<DashboardPage />} />
                 <Route path="/jobs" element={<JobsPage />} />
                 <Route path="/jobs/:jobId" element={<JobDetailPage />} />

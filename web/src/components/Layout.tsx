@@ -19,12 +19,15 @@ import { useEffect, useState } from 'react';
 import { Link, Outlet, useLocation, useNavigate } from 'react-router';
 import { formatRemaining } from '../auth/plan.js';
 import { useAuth } from '../auth/session.js';
+import { useDemoTour } from '../tour/useDemoTour.js';
 import { AdminNavLinks } from './AdminNav.js';
 import { lazyComponent } from './lazyPage.js';
 
 // Only anonymous visitors of a public or demo server see it: its forms, modal and their code are a
 // chunk of their own rather than part of every page's start-up.
 const SignInModal = lazyComponent(async () => (await import('./SignInOptions.js')).SignInModal, null);
+// Demo mode only: the tour's code stays out of every other mode's pages.
+const DemoTour = lazyComponent(async () => (await import('../tour/DemoTour.js')).DemoTour, null);
 
 function ColorSchemeToggle() {
   const { setColorScheme } = useMantineColorScheme();
@@ -70,13 +73,15 @@ function AccountArea() {
     if (plan.anonymousBrowsing) {
       return (
         <>
-          <Button onClick={modal.open}>Sign In</Button>
+          <Button onClick={modal.open} data-tour="sign-in">
+            Sign In
+          </Button>
           <SignInModal opened={modalOpened} onClose={modal.close} next={here} />
         </>
       );
     }
     return (
-      <Button component={Link} to={`/auth/sign-in?next=${encodeURIComponent(here)}`}>
+      <Button component={Link} to={`/auth/sign-in?next=${encodeURIComponent(here)}`} data-tour="sign-in">
         Sign In
       </Button>
     );
@@ -98,6 +103,7 @@ function AccountArea() {
           <Menu.Target>
             <Button
               variant="default"
+              data-tour="sign-in"
               aria-label={`Account menu for ${shownAs}${user.is_temporary ? ` (${user.email})` : ''}`}
             >
               <Text size="sm" truncate maw={200}>
@@ -126,6 +132,7 @@ export function Layout() {
   const [opened, { toggle, close }] = useDisclosure();
   const { plan, capabilities, user } = useAuth();
   const location = useLocation();
+  const tour = useDemoTour(plan.mode === 'demo');
   // biome-ignore lint/correctness/useExhaustiveDependencies: close the mobile menu on navigation.
   useEffect(() => close(), [location.pathname]);
   return (
@@ -143,6 +150,11 @@ export function Layout() {
             </Anchor>
           </Group>
           <Group gap="sm" wrap="nowrap">
+            {plan.mode === 'demo' && (
+              <Button variant="subtle" onClick={tour.start} aria-pressed={tour.open}>
+                Tour
+              </Button>
+            )}
             <AccountArea />
             <ColorSchemeToggle />
           </Group>
@@ -156,6 +168,14 @@ export function Layout() {
               to="/projects"
               label="Projects"
               active={location.pathname.startsWith('/projects')}
+              data-tour="projects"
+            />
+            <NavLink
+              component={Link}
+              to="/dashboards"
+              label="Dashboards"
+              active={location.pathname.startsWith('/dashboards')}
+              data-tour="dashboards"
             />
             {user !== null && capabilities.features.includes('jobs') && (
               <NavLink component={Link} to="/jobs" label="Jobs" active={location.pathname.startsWith('/jobs')} />
@@ -164,7 +184,13 @@ export function Layout() {
           </Stack>
           <Stack gap="xs">
             {plan.badge && (
-              <Badge size="lg" variant="light" color={plan.mode === 'single_user' ? 'grape' : 'teal'} fullWidth>
+              <Badge
+                size="lg"
+                variant="light"
+                color={plan.mode === 'single_user' ? 'grape' : 'teal'}
+                fullWidth
+                data-tour="welcome"
+              >
                 {plan.badge}
               </Badge>
             )}
@@ -180,6 +206,7 @@ export function Layout() {
       <AppShell.Main>
         <Outlet />
       </AppShell.Main>
+      {tour.open && <DemoTour onEnd={tour.end} />}
     </AppShell>
   );
 }

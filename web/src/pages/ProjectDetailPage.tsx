@@ -4,7 +4,6 @@ import {
   Badge,
   Breadcrumbs,
   Card,
-  Code,
   Group,
   Loader,
   SimpleGrid,
@@ -13,75 +12,24 @@ import {
   Title,
   UnstyledButton,
 } from '@mantine/core';
-import {
-  type DataCollection,
-  dashboardListSchema,
-  dataCollectionListSchema,
-  type Workflow,
-  workflowListSchema,
-} from '@service/common';
+import { type DataCollection, dataCollectionListSchema, type Workflow, workflowListSchema } from '@service/common';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useEffect } from 'react';
 import { Link, useParams, useSearchParams } from 'react-router';
 import { errorMessage, isApiError } from '../api/client.js';
-import { projectDashboardsGet, projectWorkflowsGet } from '../api/wire.js';
+import { projectWorkflowsGet } from '../api/wire.js';
 import { useApi } from '../auth/session.js';
 import { useAfterFirstRender } from '../components/after-first-render.js';
 import { IngestionPanel } from '../components/IngestionPanel.js';
 import { PermissionsPanel } from '../components/PermissionsPanel.js';
 import { usePageParam } from '../components/UrlPagination.js';
+import { DashboardList } from '../dashboard/DashboardList.js';
+import { NewDashboardMenu } from '../dashboard/NewDashboardMenu.js';
 import { DataExplorer } from '../explorer/lazy.js';
 import { previewQuery } from '../explorer/queries.js';
 import { readExplorerState } from '../explorer/url-state.js';
 import { formatDate } from '../format/date.js';
 import { dataCollectionQuery, projectQuery } from './project-queries.js';
-
-function DashboardList({ projectId }: { projectId: string }) {
-  const api = useApi();
-  const dashboards = useQuery({
-    queryKey: ['dashboards', projectId],
-    queryFn: ({ signal }) => api.get(projectDashboardsGet(projectId), dashboardListSchema, signal),
-  });
-  return (
-    <Stack gap="xs" component="section" aria-label="Dashboards">
-      <Title order={2} size="h3">
-        Dashboards
-      </Title>
-      {dashboards.isPending && <Loader size="sm" aria-label="Loading dashboards" />}
-      {dashboards.isError && (
-        <Alert color="red" role="alert">
-          {errorMessage(dashboards.error)}
-        </Alert>
-      )}
-      {dashboards.data && dashboards.data.items.length === 0 && (
-        <Text size="sm" c="dimmed">
-          No dashboards yet. <Code>service ingest</Code> makes an overview dashboard of a results folder.
-        </Text>
-      )}
-      {dashboards.data && dashboards.data.items.length > 0 && (
-        <Stack gap={4} component="ul" style={{ listStyle: 'none', padding: 0, margin: 0 }}>
-          {dashboards.data.items.map((dashboard) => (
-            <li key={dashboard.dashboard_id}>
-              <Group gap="xs">
-                <Anchor component={Link} to={`/dashboards/${dashboard.dashboard_id}`} fw={500}>
-                  {dashboard.title}
-                </Anchor>
-                <Text size="xs" c="dimmed">
-                  {dashboard.components.length} component(s) · updated {formatDate(dashboard.updated_at)}
-                </Text>
-                {dashboard.is_public && (
-                  <Badge size="xs" variant="outline">
-                    public
-                  </Badge>
-                )}
-              </Group>
-            </li>
-          ))}
-        </Stack>
-      )}
-    </Stack>
-  );
-}
 
 function WorkflowCard({
   workflow,
@@ -210,6 +158,7 @@ export function ProjectDetailPage() {
     );
   }
   const { data } = project;
+  const canEdit = data.my_role === 'admin' || data.my_role === 'owner' || data.my_role === 'editor';
   return (
     <Stack gap="md">
       <Breadcrumbs aria-label="Breadcrumb">
@@ -262,16 +211,16 @@ export function ProjectDetailPage() {
         </Alert>
       )}
       {selected.data && (
-        <DataExplorer
-          key={selected.data.data_collection_id}
-          collection={selected.data}
-          canEdit={data.my_role === 'admin' || data.my_role === 'owner' || data.my_role === 'editor'}
-        />
+        <DataExplorer key={selected.data.data_collection_id} collection={selected.data} canEdit={canEdit} />
       )}
       {/* The data first: on a laptop screen the explorer used to open below these, out of sight. */}
       {drawRest && (
         <>
-          <DashboardList projectId={data.project_id} />
+          <DashboardList
+            projectId={data.project_id}
+            heading={2}
+            actions={canEdit && <NewDashboardMenu projectId={data.project_id} />}
+          />
           <IngestionPanel projectId={data.project_id} />
           <PermissionsPanel project={data} />
         </>

@@ -15,6 +15,8 @@ import type { DataCollectionsTable } from '../../db/tables.js';
 import type { DuckDB } from '../../engine/duckdb.js';
 import { DomainError, type FieldProblem, notFound } from '../../errors.js';
 import type { Actor } from '../../policy/actor.js';
+import { can } from '../../policy/policy.js';
+import { widenings } from '../readings.js';
 import type { DashboardRecord } from '../repository.js';
 import { componentsOf, type DashboardsService } from '../service.js';
 import { type AsOfDeps, type ReadVersions, versionsAsOf } from './as-of.js';
@@ -81,17 +83,20 @@ export class DashboardDataService {
     request: DashboardDataRequest,
     report: FailureReport,
   ): Promise<PreparedData> {
-    const { record } = await this.dashboards.access(actor, dashboardId, 'resource.read');
-    return this.prepareRead(record, request, report);
+    const { record, components, previewed } = await this.withPreview(actor, dashboardId, request.preview);
+    return this.prepareRead(record, { ...request, components: request.components ?? previewed }, report, components);
   }
 
-  /** `prepare` for a dashboard whose reading the caller has already authorized (an embed token's). */
+  /**
+   * `prepare` for a dashboard whose reading the caller has already authorized (an embed token's);
+   * `components` are the dashboard's unless previews stand in for some.
+   */
   async prepareRead(
     record: DashboardRecord,
     request: DashboardDataRequest,
     report: FailureReport,
+    components: readonly DashboardComponent[] = componentsOf(record),
   ): Promise<PreparedData> {
-    const components = componentsOf(record);
     const wanted = chosen(components, request.components);
     const plan = await this.read(record, components, wanted, request.filters, request.as_of, 'body');
     const version = Object.fromEntries(
@@ -99,6 +104,35 @@ export class DashboardDataService {
     );
     const tasks = wanted.map((component) => () => this.settle(plan, component, report));
     return { version, components: () => inCompletionOrder(tasks, CONCURRENT_COMPONENTS) };
+  }
+
+  /**
+   * The dashboard's components, with `preview` standing in (edit mode's unsaved components). Only
+   * editors preview; one who cannot read the project may preview only what the dashboard already
+   * shows (the rule a save follows). Collections outside the project answer as unknown.
+   */
+  private async withPreview(actor: Actor, dashboardId: string, preview: readonly DashboardComponent[] | undefined) {
+    if (preview === undefined) {
+      const { record } = await this.dashboards.access(actor, dashboardId, 'resource.read');
+      return { record, components: componentsOf(record), previewed: undefined };
+    }
+    const { record, project } = await this.dashboards.access(actor, dashboardId, 'resource.edit');
+    const saved = componentsOf(record);
+    if (!can(actor, 'resource.read', project)) {
+      const widened = widenings(saved, preview);
+      if (widened.length > 0) {
+        throw new DomainError(
+          'forbidden',
+          `previewing more of the project than this dashboard already shows needs read access to the project: ${widened.join('; ')}`,
+        );
+      }
+    }
+    const replaced = new Set(preview.map((component) => component.component_id));
+    return {
+      record,
+      components: [...saved.filter((component) => !replaced.has(component.component_id)), ...preview],
+      previewed: preview.flatMap((component) => (component.type === 'text' ? [] : [component.component_id])),
+    };
   }
 
   /** The whole answer at once (the JSON form); a client mistake found while computing is a 400. */

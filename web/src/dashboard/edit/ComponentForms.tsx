@@ -1,4 +1,4 @@
-import { Group, MultiSelect, NumberInput, SegmentedControl, Select, Stack, Tabs, Textarea } from '@mantine/core';
+import { Group, MultiSelect, NumberInput, SegmentedControl, Stack, Tabs, Textarea } from '@mantine/core';
 import {
   type CardComponent,
   type ComponentAgg,
@@ -10,6 +10,7 @@ import {
   type TextComponent,
 } from '@service/common';
 import { Markdown } from '../../components/Markdown.js';
+import { Choice } from './Choice.js';
 import { cardColumnKinds, fittingColumns, WIDGET_KINDS } from './column-fit.js';
 import { AGG_OPTIONS } from './FigureForm.js';
 
@@ -37,11 +38,11 @@ export function CardForm({
   const options = columns === undefined ? [] : fittingColumns(columns, cardColumnKinds(card.agg));
   return (
     <Stack gap="sm">
-      <Select
+      <Choice
         label="Aggregation"
-        data={AGG_OPTIONS}
+        required
+        options={AGG_OPTIONS}
         value={card.agg}
-        allowDeselect={false}
         onChange={(value) => {
           if (!value) return;
           const agg = value as ComponentAgg;
@@ -52,16 +53,13 @@ export function CardForm({
           onChange(next);
         }}
       />
-      <Select
+      <Choice
         label="Column"
         description={card.agg === 'count' ? 'optional: counts the rows where it is not null' : undefined}
-        withAsterisk={card.agg !== 'count'}
-        placeholder={placeholder(columns)}
-        data={options}
+        required={card.agg !== 'count'}
+        emptyLabel={card.agg === 'count' ? 'none (count rows)' : placeholder(columns)}
+        options={options}
         value={card.column ?? null}
-        clearable
-        searchable
-        nothingFoundMessage="No column of a fitting type"
         onChange={(value) => {
           const next = { ...card };
           if (value) next.column = value;
@@ -85,11 +83,11 @@ export function InteractiveForm({
   const options = columns === undefined ? [] : fittingColumns(columns, WIDGET_KINDS[interactive.widget]);
   return (
     <Stack gap="sm">
-      <Select
+      <Choice
         label="Widget"
-        data={INTERACTIVE_WIDGETS.map((widget) => ({ value: widget, label: WIDGET_LABELS[widget] }))}
+        required
+        options={INTERACTIVE_WIDGETS.map((widget) => ({ value: widget, label: WIDGET_LABELS[widget] }))}
         value={interactive.widget}
-        allowDeselect={false}
         onChange={(value) => {
           if (!value) return;
           const widget = value as InteractiveWidget;
@@ -99,14 +97,12 @@ export function InteractiveForm({
           onChange({ ...interactive, widget, column: fits ? interactive.column : '' });
         }}
       />
-      <Select
+      <Choice
         label="Column"
-        withAsterisk
-        placeholder={placeholder(columns)}
-        data={options}
+        required
+        emptyLabel={placeholder(columns)}
+        options={options}
         value={interactive.column || null}
-        searchable
-        nothingFoundMessage="No column of a fitting type"
         onChange={(value) => onChange({ ...interactive, column: value ?? '' })}
       />
     </Stack>
@@ -142,13 +138,11 @@ export function TableForm({
         }}
       />
       <Group grow align="flex-end">
-        <Select
+        <Choice
           label="Order by"
-          placeholder="Table order"
-          data={shown.length > 0 ? shown : names}
+          emptyLabel="as stored"
+          options={(shown.length > 0 ? shown : names).map((name) => ({ value: name, label: name }))}
           value={sortKey?.column ?? null}
-          clearable
-          searchable
           onChange={(value) =>
             onChange({ ...table, sort: value ? [{ column: value, direction: sortKey?.direction ?? 'asc' }] : [] })
           }

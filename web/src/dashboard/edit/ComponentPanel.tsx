@@ -1,8 +1,9 @@
-import { Alert, Button, Group, Loader, Paper, Select, Stack, Text, TextInput, Title } from '@mantine/core';
+import { Alert, Button, Group, Loader, Paper, Stack, Text, TextInput, Title } from '@mantine/core';
 import { type DashboardComponent, dashboardComponentSchema } from '@service/common';
 import { useState } from 'react';
 import { errorMessage } from '../../api/client.js';
 import { CellBody } from '../ComponentCell.js';
+import { Choice } from './Choice.js';
 import { CardForm, InteractiveForm, TableForm, TextForm } from './ComponentForms.js';
 import { FigureForm } from './FigureForm.js';
 import { useCollectionColumns, usePreviewData, useProjectCollections } from './queries.js';
@@ -111,14 +112,12 @@ export function ComponentPanel({
           }}
         />
         {component.type !== 'text' && (
-          <Select
+          <Choice
             label="Data collection"
-            withAsterisk
-            placeholder={collections.isPending ? 'Loading…' : 'Pick a data collection'}
-            data={collections.data ?? []}
+            required
+            emptyLabel={collections.isPending ? 'Loading…' : 'Pick a data collection'}
+            options={collections.data ?? []}
             value={component.data_collection_id || null}
-            searchable
-            nothingFoundMessage="This project has no data collection"
             error={collections.isError ? errorMessage(collections.error) : undefined}
             onChange={(value) => setComponent({ ...component, data_collection_id: value ?? '' })}
           />

@@ -1,4 +1,4 @@
-import { Checkbox, Group, NumberInput, Select, Stack } from '@mantine/core';
+import { Checkbox, Group, NumberInput, Stack } from '@mantine/core';
 import {
   CHART_TYPES,
   type ChartType,
@@ -7,6 +7,7 @@ import {
   type FigureComponent,
   type TableColumn,
 } from '@service/common';
+import { Choice } from './Choice.js';
 import { chartAggregates, type FigureRole, figureRoles, fittingColumns } from './column-fit.js';
 
 const ROLE_LABELS: Record<FigureRole, string> = {
@@ -68,19 +69,19 @@ export function FigureForm({
   return (
     <Stack gap="sm">
       <Group grow align="flex-start">
-        <Select
+        <Choice
           label="Chart type"
-          data={CHART_TYPES.map((chart) => ({ value: chart, label: chart }))}
+          required
+          options={CHART_TYPES.map((chart) => ({ value: chart, label: chart }))}
           value={figure.chart}
-          allowDeselect={false}
           onChange={(value) => value && onChange(fitted({ ...figure, chart: value as ChartType }, columns))}
         />
         {chartAggregates(figure.chart) && (
-          <Select
+          <Choice
             label="Aggregation"
-            data={AGG_OPTIONS}
+            required
+            options={AGG_OPTIONS}
             value={agg}
-            allowDeselect={false}
             onChange={(value) => value && onChange(fitted({ ...figure, agg: value as ComponentAgg }, columns))}
           />
         )}
@@ -89,18 +90,17 @@ export function FigureForm({
         const spec = roles[role];
         if (spec === undefined) return null;
         return (
-          <Select
+          <Choice
             key={role}
             label={ROLE_LABELS[role]}
             description={spec.required ? undefined : 'optional'}
-            placeholder={columns === undefined ? 'Pick a data collection first' : 'Pick a column'}
-            data={columns === undefined ? [] : fittingColumns(columns, spec.kinds)}
+            emptyLabel={
+              columns === undefined ? 'Pick a data collection first' : spec.required ? 'Pick a column' : 'none'
+            }
+            options={columns === undefined ? [] : fittingColumns(columns, spec.kinds)}
             value={figure[role] ?? null}
             onChange={(value) => setRole(role, value)}
-            clearable={!spec.required}
-            searchable
-            nothingFoundMessage="No column of a fitting type"
-            withAsterisk={spec.required}
+            required={spec.required}
           />
         );
       })}
