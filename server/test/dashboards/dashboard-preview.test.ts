@@ -96,7 +96,9 @@ for (const dialect of DIALECTS) {
       expect(widened.body).toMatchObject({ code: 'forbidden' });
       // What the dashboard already shows, the dashboard's own editor may preview.
       const same = await data(tokens.editor, {
-        preview: [{ component_id: 'count', type: 'card', data_collection_id: collectionId, agg: 'count', title: 'All' }],
+        preview: [
+          { component_id: 'count', type: 'card', data_collection_id: collectionId, agg: 'count', title: 'All' },
+        ],
       });
       expect(same.status, same.text).toBe(200);
       expect(same.body.components.count).toMatchObject({ value: 120 });
