@@ -141,7 +141,7 @@ describeBrowser('the dashboard editor in a real browser (demo mode)', () => {
     await panel.getByLabel('Title', { exact: true }).fill('Mean mass');
     await panel.getByRole('button', { name: 'Add to dashboard' }).click();
     const card = page.getByRole('region', { name: 'Mean mass' });
-    await card.getByText('4,450').waitFor();
+    await card.locator('[data-card-value]', { hasText: '4,450' }).waitFor();
 
     // Undo takes the card away, redo brings it back.
     await page.getByRole('button', { name: 'Undo' }).click();
@@ -182,7 +182,7 @@ describeBrowser('the dashboard editor in a real browser (demo mode)', () => {
 
     await page.reload();
     await page.getByRole('heading', { level: 1, name: 'Built in the browser' }).waitFor();
-    await page.getByRole('region', { name: 'Mean mass' }).getByText('4,450').waitFor();
+    await page.getByRole('region', { name: 'Mean mass' }).locator('[data-card-value]', { hasText: '4,450' }).waitFor();
     await page.getByRole('slider', { name: 'Body mass from' }).waitFor();
     await page
       .getByRole('region', { name: 'Penguins per species', exact: true })

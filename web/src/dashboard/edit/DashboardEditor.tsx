@@ -1,4 +1,4 @@
-import { Alert, Button, Group, Loader, Menu, Stack, Text, TextInput, Tooltip } from '@mantine/core';
+import { Alert, Button, Group, Loader, Menu, Stack, Text, TextInput, Title, Tooltip } from '@mantine/core';
 import { useHotkeys } from '@mantine/hooks';
 import { COMPONENT_TYPES, type Dashboard, type DashboardComponent } from '@service/common';
 import { useEffect, useReducer, useState } from 'react';
@@ -131,6 +131,9 @@ export function DashboardEditor({ dashboard, onExit }: { dashboard: Dashboard; o
 
   return (
     <Stack gap="sm">
+      <Title order={1} size="h3">
+        Editing “{state.saved.title}”
+      </Title>
       <Group
         justify="space-between"
         align="flex-end"
