@@ -45,6 +45,12 @@ export const benchmarks: readonly Benchmark[] = [
     run: async (args) => (await import('./preview.js')).run(args),
   },
   {
+    name: 'scale',
+    summary:
+      'on PostgreSQL: authenticated-read req/s with 1 and 2 API replicas behind a proxy, jobs/s with 1, 2 and 4 workers, with CPU per process',
+    run: async (args) => (await import('./scale.js')).run(args),
+  },
+  {
     name: 'web',
     summary: 'web app in Chromium: project page LCP, first preview rows of a 10 M-row table, initial JS size',
     run: async (args) => (await import('./web.js')).run(args),
