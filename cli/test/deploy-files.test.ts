@@ -140,6 +140,9 @@ describe('deploy/compose.yaml', () => {
       expect(service.depends_on?.[migrate![0]], name).toEqual({ condition: 'service_completed_successfully' });
     }
     for (const [name, service] of apis) expect(service.environment?.SERVICE_JOBS_WORKERS, name).toBe('0');
+    for (const [name, service] of [...apis, ...workers]) {
+      expect(service.environment?.SERVICE_DATABASE_AUTO_MIGRATE, name).toBe('false');
+    }
   });
 
   it('puts the proxy in front of both API replicas on the port they listen on', () => {

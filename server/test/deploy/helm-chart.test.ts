@@ -146,10 +146,24 @@ describe('Helm chart deploy/helm/service, rendered from its values and templates
     expect(container.readinessProbe?.httpGet).toEqual({ path: '/health/ready', port: 'http' });
   });
 
-  it('migrates in a pre-install/pre-upgrade hook Job that runs once', () => {
+  it('migrates in a pre-install/pre-upgrade hook Job, and only there while the Job is on', () => {
     expect(migrate.metadata.annotations?.['helm.sh/hook']).toBe('pre-install,pre-upgrade');
     expect(podTemplate(migrate).spec).toMatchObject({ restartPolicy: 'Never' });
-    expect(renderChart('prod', { migrations: { enabled: false } }).some((o) => o.kind === 'Job')).toBe(false);
+    for (const object of [api, worker]) {
+      expect(envOf(onlyContainer(object)).get('SERVICE_DATABASE_AUTO_MIGRATE'), object.kind).toBe('false');
+    }
+    const withoutJob = renderChart('prod', { migrations: { enabled: false } });
+    expect(withoutJob.some((o) => o.kind === 'Job')).toBe(false);
+    for (const object of withoutJob.filter((o) => o.kind === 'Deployment')) {
+      expect(envOf(onlyContainer(object)).has('SERVICE_DATABASE_AUTO_MIGRATE')).toBe(false);
+    }
+  });
+
+  it('drains an API replica: unready at once on SIGTERM, serving a while longer, within the grace period', () => {
+    const delay = Number(envOf(onlyContainer(api)).get('SERVICE_SHUTDOWN_DELAY_SECONDS'));
+    const spec = podTemplate(api).spec as PodSpec & { terminationGracePeriodSeconds: number };
+    expect(delay).toBeGreaterThan(0);
+    expect(spec.terminationGracePeriodSeconds).toBeGreaterThan(delay);
   });
 
   it('runs non-root on a read-only root filesystem, with emptyDirs for the data directory (DuckDB spill, cache) and /tmp', () => {

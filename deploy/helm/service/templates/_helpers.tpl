@@ -35,6 +35,14 @@ app.kubernetes.io/instance: {{ .Release.Name }}
 {{- end }}
 {{- end -}}
 
+{{/* What the long-running processes add: with the migration Job on, they never migrate themselves (a schema behind stops them with one line). */}}
+{{- define "service.runtimeEnv" -}}
+{{- if .Values.migrations.enabled }}
+- name: SERVICE_DATABASE_AUTO_MIGRATE
+  value: "false"
+{{- end }}
+{{- end -}}
+
 {{/* Writable places on a read-only root filesystem: the data directory (DuckDB's spill directory, work files, the object cache) and /tmp. */}}
 {{- define "service.volumeMounts" -}}
 - name: data
