@@ -242,3 +242,7 @@ export const dashboardDataRequestSchema = z
   .meta({ id: 'DashboardDataRequest' });
 export type DashboardDataRequest = z.infer<typeof dashboardDataRequestSchema>;
 export type DashboardDataRequestInput = z.input<typeof dashboardDataRequestSchema>;
+
+/** A table component's rows as CSV: all of them under the filters, its columns, in its (or `sort`'s) order. */
+export const componentDownloadQuerySchema = componentRowsQuerySchema.pick({ sort: true, filters: true, as_of: true });
+export type ComponentDownloadQuery = z.infer<typeof componentDownloadQuerySchema>;

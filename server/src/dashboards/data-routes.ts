@@ -1,5 +1,6 @@
 import { Readable } from 'node:stream';
 import {
+  componentDownloadQuerySchema,
   componentParamsSchema,
   componentRowsQuerySchema,
   type DashboardDataLine,
@@ -11,6 +12,7 @@ import {
 } from '@service/common';
 import type { FastifyReply } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { z } from 'zod';
 import type { Authenticator } from '../http/authentication.js';
 import type { DashboardDataService, PreparedData } from './data/service.js';
 
@@ -74,6 +76,35 @@ export function dashboardDataRoutes(
       },
       async (request) =>
         dashboardData.rows(await actorOf(request), request.params.id, request.params.component_id, request.query),
+    );
+
+    app.get(
+      '/dashboards/:id/components/:component_id/download',
+      {
+        // A HEAD would run the whole export.
+        exposeHeadRoute: false,
+        schema: {
+          tags: ['dashboards'],
+          security: [{ bearerAuth: [] }],
+          summary: "A table component's rows as CSV (readers of the dashboard)",
+          description:
+            "Every row under `filters` and `as_of` (as for the rows route), the component's columns, in its " +
+            '`sort` (or `sort=col:asc,…`). A component other than a table has no rows (400); 404 while there is ' +
+            'no data yet.',
+          params: componentParamsSchema,
+          querystring: componentDownloadQuerySchema,
+          response: { 200: z.unknown().describe('the CSV file'), ...errors },
+        },
+      },
+      async (request, reply) => {
+        const { id, component_id } = request.params;
+        const download = await dashboardData.download(await actorOf(request), id, component_id, request.query);
+        return reply
+          .type(download.contentType)
+          .header('content-length', download.size)
+          .header('content-disposition', `attachment; filename="${download.filename}"`)
+          .send(download.stream);
+      },
     );
   };
 }

@@ -7,6 +7,7 @@ import type {
   DownloadFormat,
   Filter,
   PreviewAnswer,
+  SortKey,
   SummaryAnswer,
   TableSchemaAnswer,
   ValuesAnswer,
@@ -17,7 +18,7 @@ import type { ObjectStorage } from '../storage/storage.js';
 import { aggregate, distinctValues, summarize } from './query/aggregates.js';
 import { describe, type Source } from './query/columns.js';
 import { componentData, type DataComponent } from './query/components.js';
-import { type Download, download } from './query/download.js';
+import { type Download, download, narrowedCsv } from './query/download.js';
 import { type AnalyticComponent, EXACT_QUANTILE_ROWS, type FitProblem, fitProblems } from './query/fit.js';
 import type { Narrowing } from './query/narrowing.js';
 import { onlyColumns, type PageQuery, page } from './query/paging.js';
@@ -134,6 +135,15 @@ export class DataCollectionQueries {
     query: { format: DownloadFormat; filters?: Filter[]; version?: number },
   ): Promise<Download> {
     return download(this.reader, await this.open(actor, id, query.version), query, this.downloadDirectory);
+  }
+
+  /**
+   * A dashboard table component's rows as CSV (authorized by the dashboard, like `componentPage`):
+   * all of them under its filters, its `columns` only (those the table still has), in `sort`'s order.
+   */
+  componentCsv(source: Source, columns: readonly string[] | undefined, sort: SortKey[], narrowing: Narrowing) {
+    const shown = columns === undefined ? source : onlyColumns(source, columns);
+    return narrowedCsv(this.reader, shown, sort, narrowing, this.downloadDirectory);
   }
 
   /** The table's commits, newest first. */

@@ -65,6 +65,10 @@ export const dashboardRows: Record<string, Row> = {
     request: async (w) => ({ path: `/dashboards/${w.p.dashboardId}/components/table/rows?limit=5&sort=sample:desc` }),
     expected: reading,
   },
+  'GET /service/api/v1/dashboards/{id}/components/{component_id}/download': {
+    request: async (w) => ({ path: `/dashboards/${w.p.dashboardId}/components/table/download?sort=sample:desc` }),
+    expected: reading,
+  },
   'POST /service/api/v1/dashboards/{id}/data': {
     request: async (w) => ({ path: `/dashboards/${w.p.dashboardId}/data`, options: { json: {} } }),
     expected: reading,

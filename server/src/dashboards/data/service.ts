@@ -1,6 +1,7 @@
 import type {
   AsOf,
   ComponentData,
+  ComponentDownloadQuery,
   ComponentRowsQuery,
   DashboardComponent,
   DashboardDataAnswer,
@@ -8,7 +9,7 @@ import type {
   DashboardFilter,
   PreviewAnswer,
 } from '@service/common';
-import type { DataCollectionQueries, DataComponent, TableSnapshot } from '../../datacollections/queries.js';
+import type { DataCollectionQueries, DataComponent, Download, TableSnapshot } from '../../datacollections/queries.js';
 import { componentError } from '../../datacollections/query/components.js';
 import type { Database } from '../../db/database.js';
 import type { DataCollectionsTable } from '../../db/tables.js';
@@ -72,7 +73,10 @@ export type FailureReport = (componentId: string, error: unknown) => void;
 export class DashboardDataService {
   constructor(
     private readonly dashboards: Pick<DashboardsService, 'access' | 'repository'>,
-    private readonly queries: Pick<DataCollectionQueries, 'snapshotOf' | 'componentData' | 'componentPage'>,
+    private readonly queries: Pick<
+      DataCollectionQueries,
+      'snapshotOf' | 'componentData' | 'componentPage' | 'componentCsv'
+    >,
     private readonly deps: DashboardDataDeps,
   ) {}
 
@@ -156,18 +160,7 @@ export class DashboardDataService {
     componentId: string,
     query: ComponentRowsQuery,
   ): Promise<PreviewAnswer> {
-    const { record } = await this.dashboards.access(actor, dashboardId, 'resource.read');
-    const components = componentsOf(record);
-    const component = components.find((candidate) => candidate.component_id === componentId);
-    if (!component) throw notFound('component');
-    if (component.type !== 'table') {
-      throw new DomainError('validation_failed', `a ${component.type} component has no rows`, [
-        { path: 'params.component_id', message: `a ${component.type} component has no rows` },
-      ]);
-    }
-    const plan = await this.read(record, components, [component], query.filters ?? [], query.as_of, 'querystring');
-    const source = plan.sources.get(component.data_collection_id);
-    if (source === undefined) throw notFound("the component's data collection");
+    const { plan, component, source } = await this.tableOf(actor, dashboardId, componentId, query);
     const { narrowing, key, collections } = plan.narrowings.of(component);
     const page = {
       limit: query.limit ?? component.page_size,
@@ -180,6 +173,39 @@ export class DashboardDataService {
       () => this.queries.componentPage(source, page, narrowing),
     );
     return answer as PreviewAnswer;
+  }
+
+  /**
+   * A table component's rows as CSV: every row under the dashboard's filters (`filters`, `as_of`
+   * as in `rows`), its columns, in its order; for the same readers as `rows`, who could page
+   * through them all there. Not cached: a file streamed once.
+   */
+  async download(
+    actor: Actor,
+    dashboardId: string,
+    componentId: string,
+    query: ComponentDownloadQuery,
+  ): Promise<Download> {
+    const { plan, component, source } = await this.tableOf(actor, dashboardId, componentId, query);
+    const { narrowing } = plan.narrowings.of(component);
+    return this.queries.componentCsv(source, component.columns, query.sort ?? component.sort, narrowing);
+  }
+
+  /** A table component the caller may read, with what the query's filters and version read. */
+  private async tableOf(actor: Actor, dashboardId: string, componentId: string, query: ComponentDownloadQuery) {
+    const { record } = await this.dashboards.access(actor, dashboardId, 'resource.read');
+    const components = componentsOf(record);
+    const component = components.find((candidate) => candidate.component_id === componentId);
+    if (!component) throw notFound('component');
+    if (component.type !== 'table') {
+      throw new DomainError('validation_failed', `a ${component.type} component has no rows`, [
+        { path: 'params.component_id', message: `a ${component.type} component has no rows` },
+      ]);
+    }
+    const plan = await this.read(record, components, [component], query.filters ?? [], query.as_of, 'querystring');
+    const source = plan.sources.get(component.data_collection_id);
+    if (source === undefined) throw notFound("the component's data collection");
+    return { plan, component, source };
   }
 
   /**

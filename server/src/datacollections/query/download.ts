@@ -2,11 +2,13 @@ import { randomUUID } from 'node:crypto';
 import { createReadStream, type ReadStream } from 'node:fs';
 import { mkdir, rm, stat } from 'node:fs/promises';
 import { join } from 'node:path';
-import type { DownloadFormat, Filter } from '@service/common';
+import type { DownloadFormat, Filter, SortKey } from '@service/common';
 import { quoteString } from '../../engine/sql.js';
 import { DomainError } from '../../errors.js';
-import type { Source } from './columns.js';
+import { columnOf, type Source } from './columns.js';
 import { where as whereClause } from './filters.js';
+import { whereOf, withNarrowedRows } from './narrowed.js';
+import type { Narrowing } from './narrowing.js';
 import type { TableReader } from './reader.js';
 import { Statement } from './statement.js';
 
@@ -36,24 +38,69 @@ export async function download(
   if (source.snapshot === null) throw new DomainError('not_found', 'the data collection has no data yet');
   const statement = new Statement();
   const where = whereClause(source, query.filters ?? [], statement, 'querystring.filters');
-  await mkdir(directory, { recursive: true });
-  const path = join(directory, `${randomUUID()}.${query.format}`);
-  try {
-    await reader.withRows(source, async (connection, from) => {
+  return copyToFile(source, query.format, directory, (path, options) =>
+    reader.withRows(source, async (connection, from) => {
       await statement.validate(connection);
-      const options = query.format === 'csv' ? 'FORMAT csv, HEADER true' : 'FORMAT parquet';
+      await connection.run(`COPY (SELECT * FROM ${from}${where}) TO ${path} (${options})`, statement.params);
+    }),
+  );
+}
+
+/**
+ * A dashboard table component's rows as CSV: every row its filters leave (`narrowing`), only the
+ * source's columns (the component's), in `sort`'s order with the other columns breaking ties.
+ */
+export async function narrowedCsv(
+  reader: TableReader,
+  source: Source,
+  sort: readonly SortKey[],
+  narrowing: Narrowing,
+  directory: string,
+): Promise<Download> {
+  if (source.snapshot === null) throw new DomainError('not_found', 'the data collection has no data yet');
+  if (source.columns.length === 0) throw new DomainError('not_found', 'the component shows no columns');
+  const keys = sort.map((key) => ({
+    column: columnOf(source, key.column, 'querystring.sort'),
+    direction: key.direction,
+  }));
+  const sorted = new Set(keys.map((key) => key.column.name));
+  const order = [
+    ...keys.map((key) => `${key.column.sql} ${key.direction.toUpperCase()} NULLS LAST`),
+    ...source.columns
+      .filter((column) => !sorted.has(column.name) && column.kind !== 'nested')
+      .map((column) => `${column.sql} ASC NULLS LAST`),
+  ];
+  const selected = source.columns.map((column) => column.sql).join(', ');
+  const statement = new Statement();
+  return copyToFile(source, 'csv', directory, (path, options) =>
+    withNarrowedRows(reader, source, narrowing, statement, async ({ connection, from, conditions }) => {
+      const orderBy = order.length === 0 ? '' : ` ORDER BY ${order.join(', ')}`;
       await connection.run(
-        `COPY (SELECT * FROM ${from}${where}) TO ${quoteString(path)} (${options})`,
+        `COPY (SELECT ${selected} FROM ${from}${whereOf(conditions)}${orderBy}) TO ${path} (${options})`,
         statement.params,
       );
-    });
+    }),
+  );
+}
+
+/** Runs `write` (a COPY to the quoted path given) into a fresh temporary file, and streams the file. */
+async function copyToFile(
+  source: Source,
+  format: DownloadFormat,
+  directory: string,
+  write: (quotedPath: string, options: string) => Promise<void>,
+): Promise<Download> {
+  await mkdir(directory, { recursive: true });
+  const path = join(directory, `${randomUUID()}.${format}`);
+  try {
+    await write(quoteString(path), format === 'csv' ? 'FORMAT csv, HEADER true' : 'FORMAT parquet');
     const { size } = await stat(path);
     const stream = createReadStream(path);
     stream.once('close', () => {
       void rm(path, { force: true });
     });
     const base = source.row.tag.replace(/[^A-Za-z0-9._-]/g, '_') || 'data';
-    return { stream, size, filename: `${base}.${query.format}`, contentType: CONTENT_TYPES[query.format] };
+    return { stream, size, filename: `${base}.${format}`, contentType: CONTENT_TYPES[format] };
   } catch (error) {
     await rm(path, { force: true });
     throw error;
