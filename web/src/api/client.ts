@@ -176,6 +176,13 @@ export class ApiClient {
     await this.send(path, options);
   }
 
+  /** Calls a route that answers a file (a CSV download): its bytes, or `ApiError` on a failure. */
+  async requestBlob(path: string, options: RequestOptions = {}): Promise<Blob> {
+    const response = await this.respond(path, options);
+    if (!response.ok) await ApiClient.readAnswer(response);
+    return response.blob();
+  }
+
   /**
    * Calls a route that can stream its answer as JSON lines (`application/x-ndjson`), handing each
    * line to `onValue` as soon as it arrives; an answer in plain JSON is handed over whole, once.

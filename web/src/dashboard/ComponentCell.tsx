@@ -16,6 +16,7 @@ import { errorMessage } from '../api/client.js';
 import { Markdown } from '../components/Markdown.js';
 import { CardView } from './CardView.js';
 import { componentLabel } from './chips.js';
+import { ComponentMenu } from './export/ComponentMenu.js';
 import type { HistoryMode } from './filter-state.js';
 import { InteractiveView } from './InteractiveView.js';
 import { FigureView } from './lazy.js';
@@ -120,19 +121,27 @@ export function CellBody({
   }
 }
 
-/** One component in its place on the grid: its title, then its content, loader or error. */
+/** What a cell's menu (Export, Embed) needs beyond the cell. */
+export interface CellMenu {
+  components: readonly DashboardComponent[];
+  canEmbed: boolean;
+}
+
+/** One component in its place on the grid: its title, then its content, loader or error; its menu in the corner. */
 export function ComponentCell({
   dashboardId,
   component,
   item,
   cell,
   view,
+  menu,
 }: {
   dashboardId: string;
   component: DashboardComponent;
   item: LayoutItem;
   cell: CellData;
   view: CellFilters;
+  menu?: CellMenu;
 }) {
   const style = {
     '--dashboard-x': item.x + 1,
@@ -162,8 +171,20 @@ export function ComponentCell({
       // What a figure's rows were computed from: the rows matching the filters (tests, the bench).
       data-total-rows={cell.data !== undefined && 'total_rows' in cell.data ? cell.data.total_rows : undefined}
     >
+      {menu && (
+        <ComponentMenu
+          dashboardId={dashboardId}
+          component={component}
+          data={cell.data}
+          filters={view.filters}
+          asOf={view.asOf}
+          components={menu.components}
+          canEmbed={menu.canEmbed}
+        />
+      )}
       {(titled || updating) && (
-        <Group justify="space-between" wrap="nowrap" mb="xs">
+        // Room on the right for the menu.
+        <Group justify="space-between" wrap="nowrap" mb="xs" pr={menu ? 28 : 0}>
           {titled ? (
             <Title order={2} size="h4">
               {component.title}

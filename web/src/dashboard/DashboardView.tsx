@@ -28,6 +28,8 @@ export function DashboardView({ dashboard }: { dashboard: Dashboard }) {
   if (components.length === 0) return <Text c="dimmed">This dashboard has no components yet.</Text>;
   const viewKey = JSON.stringify([view.filters, view.asOf]);
   const cellView = { filters: view.filters, asOf: view.asOf, viewKey, onFilter: actions.setFilter };
+  const role = dashboard.my_role;
+  const menu = { components, canEmbed: role === 'owner' || role === 'editor' || role === 'admin' };
   return (
     <Stack gap="sm" data-view-key={viewKey}>
       {dataIds.length > 0 && (
@@ -57,6 +59,7 @@ export function DashboardView({ dashboard }: { dashboard: Dashboard }) {
               error: data.error,
             }}
             view={cellView}
+            menu={menu}
           />
         ))}
       </div>

@@ -11,12 +11,12 @@ import {
   VisualMapComponent,
 } from 'echarts/components';
 import { use } from 'echarts/core';
-import { CanvasRenderer, SVGRenderer } from 'echarts/renderers';
+import { CanvasRenderer } from 'echarts/renderers';
 
 /**
  * ECharts with only what common/src/charts draws with (violins are lines; areas and histograms
  * are lines and bars), so the dashboard's chart chunk carries no other chart type. The SVG renderer
- * is for exports as SVG (issue 16).
+ * comes with the export's chunk (export/chart-image.ts), which alone draws SVG.
  */
 use([
   ScatterChart,
@@ -35,7 +35,6 @@ use([
   VisualMapComponent,
   AriaComponent,
   CanvasRenderer,
-  SVGRenderer,
 ]);
 
 export { type EChartsType, init } from 'echarts/core';

@@ -1,0 +1,166 @@
+import { ActionIcon, Menu, Text, useComputedColorScheme } from '@mantine/core';
+import {
+  type AsOf,
+  type ComponentData,
+  cardDataSchema,
+  type DashboardComponent,
+  type DashboardFilter,
+  exportSpecSchema,
+  figureDataSchema,
+} from '@service/common';
+import { useRef, useState } from 'react';
+import { errorMessage } from '../../api/client.js';
+import { useApi } from '../../auth/session.js';
+import { cardLabel } from '../CardView.js';
+import { componentLabel } from '../chips.js';
+import { cardCsv, exportFilename, figureCsv } from './csv.js';
+import { EmbedDialog } from './lazy.js';
+import { copyText, saveFile } from './save-file.js';
+
+export interface ComponentMenuProps {
+  dashboardId: string;
+  component: DashboardComponent;
+  /** The component's data as shown (undefined while none has arrived, or for text). */
+  data: ComponentData | undefined;
+  filters: readonly DashboardFilter[];
+  asOf: AsOf | null;
+  /** Every component of the dashboard (the embed dialog names a token's component by its title). */
+  components: readonly DashboardComponent[];
+  /** The caller may create and revoke embed tokens (owners and editors). */
+  canEmbed: boolean;
+}
+
+type Notice = { kind: 'done' | 'failed'; text: string } | null;
+
+/** The size a figure is drawn at in its cell, for images of it (a default before it has been drawn). */
+function drawnSize(anchor: HTMLElement | null): { width: number; height: number } {
+  const chart = anchor?.closest('[data-component-id]')?.querySelector<HTMLElement>('[data-chart-state]');
+  const width = chart?.clientWidth ?? 0;
+  const height = chart?.clientHeight ?? 0;
+  return width > 0 && height > 0 ? { width, height } : { width: 800, height: 500 };
+}
+
+/**
+ * A component's menu: "Export" (PNG and SVG of a figure, its data as CSV, its spec JSON) and
+ * "Embed…" (owners and editors). Images and CSV of figures and cards come from what the cell
+ * shows; a table's CSV and the spec from the server, under the filters and version shown.
+ */
+export function ComponentMenu({
+  dashboardId,
+  component,
+  data,
+  filters,
+  asOf,
+  components,
+  canEmbed,
+}: ComponentMenuProps) {
+  const api = useApi();
+  const theme = useComputedColorScheme('light', { getInitialValueInEffect: false });
+  const anchor = useRef<HTMLButtonElement>(null);
+  const [notice, setNotice] = useState<Notice>(null);
+  const [embedding, setEmbedding] = useState(false);
+  const label = component.title || (component.type === 'text' ? 'Text' : componentLabel(component));
+  const name = component.title || component.component_id;
+  const query = {
+    filters: filters.length === 0 ? undefined : JSON.stringify(filters),
+    as_of: asOf === null ? undefined : typeof asOf === 'string' ? asOf : JSON.stringify(asOf),
+  };
+
+  const run = (done: string, action: () => Promise<void> | void) => async () => {
+    setNotice(null);
+    try {
+      await action();
+      setNotice({ kind: 'done', text: done });
+    } catch (error) {
+      setNotice({ kind: 'failed', text: errorMessage(error) });
+    }
+  };
+
+  const figure = component.type === 'figure' ? figureDataSchema.safeParse(data) : null;
+  const card = component.type === 'card' ? cardDataSchema.safeParse(data) : null;
+  const image = (format: 'png' | 'svg') =>
+    run(`${format.toUpperCase()} downloaded`, async () => {
+      if (component.type !== 'figure' || !figure?.success) return;
+      const images = await import('./chart-image.js');
+      const draw = format === 'png' ? images.figurePng : images.figureSvg;
+      saveFile(draw(component, figure.data, theme, drawnSize(anchor.current)), exportFilename(name, format));
+    });
+  const csv = run('CSV downloaded', async () => {
+    let blob: Blob;
+    if (component.type === 'figure' && figure?.success) {
+      blob = new Blob([figureCsv(component, figure.data)], { type: 'text/csv' });
+    } else if (component.type === 'card' && card?.success) {
+      blob = new Blob([cardCsv(cardLabel(component), card.data)], { type: 'text/csv' });
+    } else {
+      blob = await api.requestBlob(`/dashboards/${dashboardId}/components/${component.component_id}/download`, {
+        query,
+        accept: 'text/csv',
+      });
+    }
+    saveFile(blob, exportFilename(name, 'csv'));
+  });
+  const spec = run('Spec JSON copied', async () => {
+    const answer = await api.request(`/export/components/${dashboardId}/${component.component_id}`, exportSpecSchema, {
+      query: { format: 'spec', ...query },
+    });
+    await copyText(JSON.stringify(answer, null, 2));
+  });
+
+  const exportable = component.type === 'figure' || component.type === 'card' || component.type === 'table';
+  const embeddable = canEmbed && component.type !== 'interactive';
+  if (!exportable && !embeddable) return null;
+  const hasData = figure?.success || card?.success || component.type === 'table';
+  return (
+    <div className="component-menu">
+      {notice && (
+        <Text
+          size="xs"
+          c={notice.kind === 'failed' ? 'red' : 'dimmed'}
+          role={notice.kind === 'failed' ? 'alert' : 'status'}
+        >
+          {notice.text}
+        </Text>
+      )}
+      <Menu position="bottom-end" withinPortal onOpen={() => setNotice(null)}>
+        <Menu.Target>
+          <ActionIcon ref={anchor} variant="subtle" color="gray" size="sm" aria-label={`Menu of ${label}`}>
+            <span aria-hidden="true">⋯</span>
+          </ActionIcon>
+        </Menu.Target>
+        <Menu.Dropdown>
+          {exportable && (
+            <>
+              <Menu.Label>Export</Menu.Label>
+              {component.type === 'figure' && (
+                <>
+                  <Menu.Item disabled={!figure?.success} onClick={image('png')}>
+                    Download PNG
+                  </Menu.Item>
+                  <Menu.Item disabled={!figure?.success} onClick={image('svg')}>
+                    Download SVG
+                  </Menu.Item>
+                </>
+              )}
+              <Menu.Item disabled={!hasData} onClick={csv}>
+                Download CSV
+              </Menu.Item>
+              <Menu.Item onClick={spec}>Copy spec JSON</Menu.Item>
+            </>
+          )}
+          {exportable && embeddable && <Menu.Divider />}
+          {embeddable && <Menu.Item onClick={() => setEmbedding(true)}>Embed…</Menu.Item>}
+        </Menu.Dropdown>
+      </Menu>
+      {embedding && (
+        <EmbedDialog
+          dashboardId={dashboardId}
+          component={component}
+          components={components}
+          filters={filters}
+          asOf={asOf}
+          onClose={() => setEmbedding(false)}
+        />
+      )}
+    </div>
+  );
+}

@@ -1,0 +1,58 @@
+import { type ChartTheme, chartOption, type FigureComponent, type FigureData } from '@service/common';
+import type { EChartsOption } from 'echarts';
+import { use } from 'echarts/core';
+import { SVGRenderer } from 'echarts/renderers';
+import { init } from '../echarts.js';
+
+// Only exports draw SVG: the renderer travels in this chunk, loaded from the menu, not with every chart.
+use([SVGRenderer]);
+
+export interface ImageSize {
+  width: number;
+  height: number;
+}
+
+/** The page's background in each scheme (a transparent image would lose its text on the other one). */
+const BACKGROUND: Record<ChartTheme, string> = { light: '#ffffff', dark: '#242424' };
+
+/** The option the dashboard draws (common/'s, title inside), without animation: an image is one frame. */
+function imageOption(component: FigureComponent, data: FigureData, theme: ChartTheme): EChartsOption {
+  return {
+    ...chartOption(component, data, { theme, title: true }),
+    animation: false,
+    backgroundColor: BACKGROUND[theme],
+  };
+}
+
+/** The figure as a PNG at twice its size on screen (sharp on high-density displays and in print). */
+export function figurePng(component: FigureComponent, data: FigureData, theme: ChartTheme, size: ImageSize): Blob {
+  // A detached element: ECharts draws to its own canvas at the size given.
+  const chart = init(document.createElement('div'), null, { renderer: 'canvas', ...size });
+  try {
+    chart.setOption(imageOption(component, data, theme));
+    const url = chart.getDataURL({ type: 'png', pixelRatio: 2, backgroundColor: BACKGROUND[theme] });
+    return dataUrlBlob(url);
+  } finally {
+    chart.dispose();
+  }
+}
+
+/** The figure as an SVG document, drawn by ECharts' SVG renderer without a DOM (its server-side mode). */
+export function figureSvg(component: FigureComponent, data: FigureData, theme: ChartTheme, size: ImageSize): Blob {
+  const chart = init(null, null, { renderer: 'svg', ssr: true, ...size });
+  try {
+    chart.setOption(imageOption(component, data, theme));
+    return new Blob([chart.renderToSVGString()], { type: 'image/svg+xml' });
+  } finally {
+    chart.dispose();
+  }
+}
+
+/** The bytes of a base64 `data:` URL (no fetch: the app's CSP admits no `data:` connections). */
+function dataUrlBlob(url: string): Blob {
+  const comma = url.indexOf(',');
+  const type = /^data:([^;,]+)/.exec(url)?.[1] ?? 'application/octet-stream';
+  const binary = atob(url.slice(comma + 1));
+  const bytes = Uint8Array.from(binary, (character) => character.charCodeAt(0));
+  return new Blob([bytes], { type });
+}

@@ -1,0 +1,49 @@
+import type { CardData, FigureComponent, FigureData } from '@service/common';
+
+/** One CSV field (RFC 4180): quoted when it holds a comma, quote, line break or edge space. */
+export function csvField(value: unknown): string {
+  if (value === null || value === undefined) return '';
+  const text = typeof value === 'object' ? JSON.stringify(value) : String(value);
+  return /[",\r\n]|^\s|\s$/.test(text) ? `"${text.replace(/"/g, '""')}"` : text;
+}
+
+/** A header line and one line per row, CRLF-separated as RFC 4180 has it. */
+export function toCsv(header: readonly string[], rows: readonly (readonly unknown[])[]): string {
+  return [header, ...rows]
+    .map((row) => row.map(csvField).join(','))
+    .join('\r\n')
+    .concat('\r\n');
+}
+
+/** Figure roles that show a table column as it is (not an aggregate of it). */
+const PLAIN_ROLES = new Set(['x', 'color', 'size']);
+
+/**
+ * A figure's rows as drawn (aggregated, binned or sampled on the server), in its columns' order,
+ * headed by what each holds: the table's column (`species`), an aggregate of it (`mean_mass`), or
+ * the figure's own name (`count`, `x_low`, `median`).
+ */
+export function figureCsv(component: Pick<FigureComponent, 'chart' | 'agg'>, data: FigureData): string {
+  const header = data.columns.map(({ name, column }) => {
+    if (column === null) return name;
+    if (PLAIN_ROLES.has(name) || (name === 'y' && component.chart === 'scatter')) return column;
+    if (name === 'y') return `${component.agg ?? 'count'}_${column}`;
+    return name;
+  });
+  return toCsv(header, data.rows);
+}
+
+/** A card's number beside the same on the unfiltered table. */
+export function cardCsv(label: string, data: CardData): string {
+  return toCsv(['label', 'value', 'unfiltered_value'], [[label, data.value, data.unfiltered_value]]);
+}
+
+/** A file name from a component's title (or id): letters, digits, `.`, `_` and `-`; never empty. */
+export function exportFilename(name: string, extension: string): string {
+  const base = name
+    .normalize('NFKD')
+    .replace(/[^A-Za-z0-9._-]+/g, '_')
+    .replace(/^[_.]+|_+$/g, '')
+    .slice(0, 80);
+  return `${base || 'component'}.${extension}`;
+}

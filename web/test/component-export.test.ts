@@ -1,0 +1,138 @@
+import type { FigureData } from '@service/common';
+import { describe, expect, it } from 'vitest';
+import { cardCsv, csvField, exportFilename, figureCsv, toCsv } from '../src/dashboard/export/csv.js';
+import {
+  embedScopeLabel,
+  embedTokenState,
+  embedUrl,
+  escapeAttribute,
+  iframeSnippet,
+} from '../src/dashboard/export/embed-snippet.js';
+
+describe('embed snippets', () => {
+  const page = 'https://data.example.org/service/api/v1/export/components/d1/{component_id}?format=html&token=emb_abc';
+
+  it("fills a dashboard-wide token's component in, and leaves a component token's address as it is", () => {
+    expect(embedUrl(page, 'bars')).toBe(
+      'https://data.example.org/service/api/v1/export/components/d1/bars?format=html&token=emb_abc',
+    );
+    expect(embedUrl(page.replace('{component_id}', '%7Bcomponent_id%7D'), 'a b')).toContain('/d1/a%20b?');
+    const fixed = 'https://x.org/export/components/d1/bars?format=html&token=t';
+    expect(embedUrl(fixed, 'other')).toBe(fixed);
+  });
+
+  it('adds a dark theme to the address, and nothing for the default light one', () => {
+    expect(embedUrl('https://x.org/e?token=t', 'c', 'dark')).toBe('https://x.org/e?token=t&theme=dark');
+    expect(embedUrl('https://x.org/e', 'c', 'dark')).toBe('https://x.org/e?theme=dark');
+    expect(embedUrl('https://x.org/e?token=t', 'c', 'light')).toBe('https://x.org/e?token=t');
+  });
+
+  it('builds an iframe whose attributes nothing in the title or address can leave', () => {
+    const snippet = iframeSnippet({ src: 'https://x.org/e?a=1&token=t', title: 'Mass "by" <species>' });
+    expect(snippet).toBe(
+      '<iframe src="https://x.org/e?a=1&#38;token=t" title="Mass &#34;by&#34; &#60;species&#62;" width="100%" ' +
+        'height="400" style="border:0" loading="lazy" referrerpolicy="no-referrer"></iframe>',
+    );
+    expect(iframeSnippet({ src: 'u', title: 't', height: 250 })).toContain('height="250"');
+    expect(escapeAttribute(`'"<>&`)).toBe('&#39;&#34;&#60;&#62;&#38;');
+    // Read back by an HTML parser, the attributes are the values given.
+    expect(readAttribute(snippet, 'src')).toBe('https://x.org/e?a=1&token=t');
+    expect(readAttribute(snippet, 'title')).toBe('Mass "by" <species>');
+  });
+
+  it('tells active, expired and revoked tokens apart', () => {
+    const now = new Date('2026-11-24T12:00:00Z');
+    expect(embedTokenState({ revoked: false, expires_at: '2026-11-25T00:00:00Z' }, now)).toBe('active');
+    expect(embedTokenState({ revoked: false, expires_at: '2026-11-24T12:00:00Z' }, now)).toBe('expired');
+    expect(embedTokenState({ revoked: true, expires_at: '2027-01-01T00:00:00Z' }, now)).toBe('revoked');
+  });
+
+  it("names a token's scope by the component's title, with what it pins", () => {
+    const titles = new Map([['bars', 'By species']]);
+    expect(embedScopeLabel({ component_id: null, filters: [], as_of: null }, titles)).toBe('Whole dashboard');
+    expect(embedScopeLabel({ component_id: 'bars', filters: [], as_of: null }, titles)).toBe('By species');
+    expect(embedScopeLabel({ component_id: 'gone', filters: [], as_of: null }, titles)).toBe('Component gone');
+    expect(
+      embedScopeLabel(
+        { component_id: 'bars', filters: [{ component_id: 'mass', value: [1, 2] }], as_of: '2026-01-01T00:00:00Z' },
+        titles,
+      ),
+    ).toBe('By species (1 fixed filter, pinned version)');
+  });
+});
+
+describe('CSV of what a component shows', () => {
+  it('quotes fields with commas, quotes, line breaks or edge spaces, and leaves nulls empty', () => {
+    expect(
+      ['plain', 'a,b', 'say "hi"', 'two\nlines', ' pad', 3.5, true, null, undefined, { a: 1 }].map(csvField),
+    ).toEqual(['plain', '"a,b"', '"say ""hi"""', '"two\nlines"', '" pad"', '3.5', 'true', '', '', '"{""a"":1}"']);
+    expect(
+      toCsv(
+        ['a', 'b'],
+        [
+          [1, 'x'],
+          [null, 'y,z'],
+        ],
+      ),
+    ).toBe('a,b\r\n1,x\r\n,"y,z"\r\n');
+  });
+
+  it("heads a figure's rows by the column each holds or what it computes", () => {
+    const bars: FigureData = {
+      columns: [
+        { name: 'x', type: 'string', column: 'species' },
+        { name: 'y', type: 'double', column: 'mass' },
+        { name: 'other', type: 'boolean', column: null },
+      ],
+      rows: [
+        ['Adelie', 3700.5, false],
+        ['Gentoo', 5076, false],
+      ],
+      sampled: false,
+      total_rows: 30,
+    };
+    expect(figureCsv({ chart: 'bar', agg: 'mean' }, bars)).toBe(
+      'species,mean_mass,other\r\nAdelie,3700.5,false\r\nGentoo,5076,false\r\n',
+    );
+    const histogram: FigureData = {
+      columns: [
+        { name: 'x_low', type: 'double', column: 'mass' },
+        { name: 'x_high', type: 'double', column: 'mass' },
+        { name: 'count', type: 'bigint', column: null },
+      ],
+      rows: [[3000, 3500, 4]],
+      sampled: false,
+      total_rows: 4,
+    };
+    expect(figureCsv({ chart: 'histogram' }, histogram)).toBe('x_low,x_high,count\r\n3000,3500,4\r\n');
+    const scatter: FigureData = {
+      columns: [
+        { name: 'x', type: 'double', column: 'bill' },
+        { name: 'y', type: 'double', column: 'mass' },
+      ],
+      rows: [[40, 3800]],
+      sampled: true,
+      total_rows: 9000,
+    };
+    expect(figureCsv({ chart: 'scatter' }, scatter)).toBe('bill,mass\r\n40,3800\r\n');
+  });
+
+  it("writes a card's number beside the unfiltered one", () => {
+    expect(cardCsv('mean mass', { value: 4201.5, unfiltered_value: 4300 })).toBe(
+      'label,value,unfiltered_value\r\nmean mass,4201.5,4300\r\n',
+    );
+  });
+
+  it('names files after the title, safely', () => {
+    expect(exportFilename('Mass by species', 'png')).toBe('Mass_by_species.png');
+    expect(exportFilename('../../etc/passwd', 'csv')).toBe('etc_passwd.csv');
+    expect(exportFilename('Größe', 'svg')).toBe('Gro_e.svg');
+    expect(exportFilename('???', 'csv')).toBe('component.csv');
+  });
+});
+
+/** One double-quoted attribute of a tag, its numeric entities decoded as an HTML parser does. */
+function readAttribute(html: string, name: string): string | undefined {
+  const raw = new RegExp(`\\s${name}="([^"]*)"`).exec(html)?.[1];
+  return raw?.replace(/&#(\d+);/g, (_, code: string) => String.fromCharCode(Number(code)));
+}
