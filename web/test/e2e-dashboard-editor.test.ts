@@ -190,4 +190,197 @@ describeBrowser('the dashboard editor in a real browser (demo mode)', () => {
       .waitFor();
     await context.close();
   }, 120_000);
+
+  it('tells of a save made in between (412): overwrite keeps mine, reload shows theirs; leaving unsaved asks first', async () => {
+    const { projectId } = await project('Conflict survey');
+    const intro = [{ component_id: 'intro', type: 'text', markdown: 'Hello' }];
+    const created = await call<DashboardAnswer>(server, 'POST', '/dashboards', {
+      token: admin.access_token,
+      json: { project_id: projectId, title: 'Shared plan', components: intro },
+    });
+    expect(created.status, created.text).toBe(201);
+    const id = created.body.dashboard_id;
+    const theirs = async (title: string) => {
+      const saved = await call(server, 'PUT', `/dashboards/${id}`, {
+        token: admin.access_token,
+        json: { title, components: intro, layout: [] },
+      });
+      expect(saved.status, saved.text).toBe(200);
+    };
+    const { context, page } = await open(`/dashboards/${id}?edit=1`, { session: admin });
+    const title = page.getByRole('toolbar', { name: 'Dashboard editor' }).getByLabel('Title', { exact: true });
+    await title.fill('Mine');
+    await theirs('Theirs');
+    await page.getByRole('button', { name: 'Save', exact: true }).click();
+    let conflict = page.getByRole('dialog', { name: 'Someone else saved this dashboard' });
+    await conflict.getByRole('button', { name: 'Overwrite with mine' }).click();
+    await page.getByRole('heading', { level: 1, name: 'Mine' }).waitFor();
+    expect((await dashboardOf(id)).title).toBe('Mine');
+
+    await page.getByRole('button', { name: 'Edit', exact: true }).click();
+    await title.fill('Mine again');
+    await theirs('Theirs again');
+    await page.getByRole('button', { name: 'Save', exact: true }).click();
+    conflict = page.getByRole('dialog', { name: 'Someone else saved this dashboard' });
+    await conflict.getByRole('button', { name: 'Reload (drop my changes)' }).click();
+    await conflict.waitFor({ state: 'detached' });
+    await expect.poll(() => title.inputValue()).toBe('Theirs again');
+    expect((await dashboardOf(id)).title).toBe('Theirs again');
+
+    // Unsaved changes: leaving through the app asks; Stay keeps editing; Cancel asks too.
+    await title.fill('Not saved');
+    await page.getByRole('link', { name: 'Projects', exact: true }).click();
+    const leave = page.getByRole('dialog', { name: 'Leave without saving?' });
+    await leave.getByRole('button', { name: 'Stay and keep editing' }).click();
+    await leave.waitFor({ state: 'detached' });
+    expect(new URL(page.url()).search).toBe('?edit=1');
+    expect(await title.inputValue()).toBe('Not saved');
+    await page.getByRole('button', { name: 'Cancel', exact: true }).click();
+    await page
+      .getByRole('dialog', { name: 'Drop your changes?' })
+      .getByRole('button', { name: 'Drop changes' })
+      .click();
+    await page.getByRole('heading', { level: 1, name: 'Theirs again' }).waitFor();
+    expect((await dashboardOf(id)).title).toBe('Theirs again');
+    await context.close();
+  }, 90_000);
+
+  it('lets a temporary user duplicate a public dashboard and edit the copy', async () => {
+    const { projectId, collectionId } = await project('Demo survey');
+    const shared = await call(server, 'PUT', `/projects/${projectId}/permissions`, {
+      token: admin.access_token,
+      json: { owners: [ADMIN.email], editors: [], viewers: [], is_public: true },
+    });
+    expect(shared.status, shared.text).toBe(200);
+    const created = await call<DashboardAnswer>(server, 'POST', '/dashboards', {
+      token: admin.access_token,
+      json: {
+        project_id: projectId,
+        title: 'Penguin facts',
+        is_public: true,
+        components: [
+          {
+            component_id: 'count',
+            type: 'card',
+            title: 'Penguins counted',
+            data_collection_id: collectionId,
+            agg: 'count',
+          },
+        ],
+      },
+    });
+    expect(created.status, created.text).toBe(201);
+    const id = created.body.dashboard_id;
+
+    const { context, page } = await open(`/dashboards/${id}`);
+    await page.getByRole('heading', { level: 1, name: 'Penguin facts' }).waitFor();
+    expect(await page.getByRole('button', { name: 'Edit', exact: true }).count()).toBe(0);
+    await page.getByRole('button', { name: 'Duplicate to edit' }).click();
+    const signIn = page.getByRole('dialog', { name: 'Sign in', exact: true });
+    await signIn.getByRole('button', { name: 'Continue with a temporary account' }).click();
+    await page.getByRole('button', { name: /^Account menu for Temporary user/ }).waitFor();
+    await page.getByRole('button', { name: 'Duplicate to edit' }).click();
+    await page.waitForURL((url) => url.search === '?edit=1' && !url.pathname.endsWith(id));
+    await page.getByRole('heading', { level: 1, name: 'Editing “Penguin facts (copy)”' }).waitFor();
+
+    await page.getByRole('button', { name: 'Edit Penguins counted' }).click();
+    const panel = page.getByRole('complementary', { name: 'Edit card' });
+    await panel.getByLabel('Title', { exact: true }).fill('Heaviest penguin');
+    await panel.getByLabel('Aggregation').selectOption('max');
+    await panel.getByLabel('Column').selectOption('mass');
+    await panel.getByRole('button', { name: 'Apply' }).click();
+    await page
+      .getByRole('region', { name: 'Heaviest penguin' })
+      .locator('[data-card-value]', { hasText: '5,900' })
+      .waitFor();
+    await page.getByRole('button', { name: 'Save', exact: true }).click();
+    await page.getByRole('heading', { level: 1, name: 'Penguin facts (copy)' }).waitFor();
+    await page
+      .getByRole('region', { name: 'Heaviest penguin' })
+      .locator('[data-card-value]', { hasText: '5,900' })
+      .waitFor();
+    // The original is as it was.
+    const original = await dashboardOf(id);
+    expect(original.components).toMatchObject([{ title: 'Penguins counted' }]);
+    await context.close();
+  }, 90_000);
+
+  it("walks the demo tour's five steps in order, stays closed after a reload, and reopens from Tour", async () => {
+    // A public dashboard for the Duplicate to Edit step to open.
+    const { projectId } = await project('Tour survey');
+    const created = await call(server, 'POST', '/dashboards', {
+      token: admin.access_token,
+      json: {
+        project_id: projectId,
+        title: 'Tour stop',
+        is_public: true,
+        components: [{ component_id: 'intro', type: 'text', markdown: 'Welcome aboard' }],
+      },
+    });
+    expect(created.status, created.text).toBe(201);
+    const { context, page } = await open('/projects', { tour: true });
+    const active = () =>
+      page.evaluate(`document.querySelector('[data-tour-active]')?.getAttribute('data-tour') ?? null`);
+    const step = async (name: string, target: string) => {
+      const card = page.getByRole('dialog', { name, exact: true });
+      await card.waitFor();
+      await expect.poll(active).toBe(target);
+      return card;
+    };
+    let card = await step('Welcome', 'welcome');
+    await card.getByText(/temporary sessions last 24 h/).waitFor();
+    await saveScreenshot(page, 'demo-tour');
+    await expectAccessible(page, 'the demo tour');
+    // Not a focus trap: Shift+Tab from the card goes back into the page.
+    expect(await page.evaluate(`document.activeElement.closest('.demo-tour') !== null`)).toBe(true);
+    await page.keyboard.press('Shift+Tab');
+    expect(
+      await page.evaluate(
+        `document.activeElement !== document.body && document.activeElement.closest('.demo-tour') === null`,
+      ),
+    ).toBe(true);
+    await card.getByRole('button', { name: 'Next' }).click();
+    card = await step('Explore Dashboards', 'dashboards');
+    await card.getByRole('button', { name: 'Next' }).click();
+    card = await step('Sign In', 'sign-in');
+
+    // The sign-in modal opens above the tour, never under it.
+    await page.getByRole('button', { name: 'Sign In', exact: true }).click();
+    const signIn = page.getByRole('dialog', { name: 'Sign in', exact: true });
+    await signIn.waitFor();
+    await expect
+      .poll(() =>
+        page.evaluate(`(() => {
+          const box = document.querySelector('.demo-tour').getBoundingClientRect();
+          return document.elementFromPoint(box.x + box.width / 2, box.y + box.height / 2).closest('.demo-tour') === null;
+        })()`),
+      )
+      .toBe(true);
+    await page.keyboard.press('Escape');
+    await signIn.waitFor({ state: 'detached' });
+
+    await card.getByRole('button', { name: 'Next' }).click();
+    card = await step('Duplicate to Edit', 'duplicate');
+    await page.waitForURL(/\/dashboards\/[0-9a-f-]{36}$/);
+    await card.getByRole('button', { name: 'Back' }).click();
+    card = await step('Sign In', 'sign-in');
+    await card.getByRole('button', { name: 'Next' }).click();
+    card = await step('Duplicate to Edit', 'duplicate');
+    await card.getByRole('button', { name: 'Next' }).click();
+    card = await step('Explore Projects', 'projects');
+    await card.getByRole('button', { name: 'Finish' }).click();
+    await card.waitFor({ state: 'detached' });
+    expect(await page.evaluate(`localStorage.getItem('service.demo-tour')`)).toBe('done');
+
+    await page.reload();
+    await page.getByRole('button', { name: 'Duplicate to edit' }).waitFor();
+    await page.getByRole('button', { name: 'Tour', exact: true }).waitFor();
+    expect(await page.locator('.demo-tour').count()).toBe(0);
+    await page.getByRole('button', { name: 'Tour', exact: true }).click();
+    card = await step('Welcome', 'welcome');
+    await card.getByRole('button', { name: 'Skip tour' }).click();
+    await card.waitFor({ state: 'detached' });
+    expect(await page.evaluate(`localStorage.getItem('service.demo-tour')`)).toBe('skipped');
+    await context.close();
+  }, 90_000);
 });

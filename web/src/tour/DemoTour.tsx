@@ -1,7 +1,8 @@
-import { Button, Group, Paper, Portal, Stack, Text, Title } from '@mantine/core';
+import { Button, Group, Paper, Stack, Text, Title } from '@mantine/core';
 import { useWindowEvent } from '@mantine/hooks';
 import { dashboardListSchema } from '@service/common';
 import { type CSSProperties, useEffect, useLayoutEffect, useRef, useState } from 'react';
+import { createPortal } from 'react-dom';
 import { useNavigate } from 'react-router';
 import { useApi, useAuth } from '../auth/session.js';
 import { TOUR_STEPS } from './steps.js';
@@ -80,57 +81,57 @@ export function DemoTour({ onEnd }: { onEnd: (record: 'done' | 'skipped') => voi
   }, [index]);
 
   const titleId = `tour-title-${step.id}`;
-  return (
-    <Portal>
-      <Paper
-        ref={cardRef}
-        role="dialog"
-        aria-modal="false"
-        aria-labelledby={titleId}
-        aria-describedby={`${titleId}-body`}
-        tabIndex={-1}
-        shadow="lg"
-        withBorder
-        radius="md"
-        p="md"
-        className="demo-tour"
-        data-tour-step={step.id}
-        style={{
-          position: 'fixed',
-          width: CARD_WIDTH,
-          maxWidth: `calc(100vw - ${2 * GAP}px)`,
-          zIndex: Z_INDEX,
-          ...placement(target, cardRef.current?.offsetHeight ?? 180),
-        }}
-        onKeyDown={(event) => {
-          if (event.key === 'Escape') onEnd('skipped');
-        }}
-      >
-        <Stack gap="xs">
-          <Text size="xs" c="dimmed">
-            Tour · step {index + 1} of {TOUR_STEPS.length}
-          </Text>
-          <Title order={2} size="h4" id={titleId}>
-            {step.title}
-          </Title>
-          <Text size="sm" id={`${titleId}-body`}>
-            {step.body(hours)}
-          </Text>
-          <Group justify="space-between" mt="xs">
-            <Button variant="subtle" size="xs" onClick={() => onEnd('skipped')}>
-              Skip tour
+  // Straight into <body> (not Mantine's Portal, which mounts a render later) so the card is there to take focus.
+  return createPortal(
+    <Paper
+      ref={cardRef}
+      role="dialog"
+      aria-modal="false"
+      aria-labelledby={titleId}
+      aria-describedby={`${titleId}-body`}
+      tabIndex={-1}
+      shadow="lg"
+      withBorder
+      radius="md"
+      p="md"
+      className="demo-tour"
+      data-tour-step={step.id}
+      style={{
+        position: 'fixed',
+        width: CARD_WIDTH,
+        maxWidth: `calc(100vw - ${2 * GAP}px)`,
+        zIndex: Z_INDEX,
+        ...placement(target, cardRef.current?.offsetHeight ?? 180),
+      }}
+      onKeyDown={(event) => {
+        if (event.key === 'Escape') onEnd('skipped');
+      }}
+    >
+      <Stack gap="xs">
+        <Text size="xs" c="dimmed">
+          Tour · step {index + 1} of {TOUR_STEPS.length}
+        </Text>
+        <Title order={2} size="h4" id={titleId}>
+          {step.title}
+        </Title>
+        <Text size="sm" id={`${titleId}-body`}>
+          {step.body(hours)}
+        </Text>
+        <Group justify="space-between" mt="xs">
+          <Button variant="subtle" size="xs" onClick={() => onEnd('skipped')}>
+            Skip tour
+          </Button>
+          <Group gap="xs">
+            <Button variant="default" size="xs" disabled={index === 0} onClick={() => setIndex(index - 1)}>
+              Back
             </Button>
-            <Group gap="xs">
-              <Button variant="default" size="xs" disabled={index === 0} onClick={() => setIndex(index - 1)}>
-                Back
-              </Button>
-              <Button size="xs" onClick={() => (last ? onEnd('done') : setIndex(index + 1))}>
-                {last ? 'Finish' : 'Next'}
-              </Button>
-            </Group>
+            <Button size="xs" onClick={() => (last ? onEnd('done') : setIndex(index + 1))}>
+              {last ? 'Finish' : 'Next'}
+            </Button>
           </Group>
-        </Stack>
-      </Paper>
-    </Portal>
+        </Group>
+      </Stack>
+    </Paper>,
+    document.body,
   );
 }

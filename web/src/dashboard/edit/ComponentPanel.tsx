@@ -6,7 +6,7 @@ import { CellBody } from '../ComponentCell.js';
 import { Choice } from './Choice.js';
 import { CardForm, InteractiveForm, TableForm, TextForm } from './ComponentForms.js';
 import { FigureForm } from './FigureForm.js';
-import { useCollectionColumns, usePreviewData, useProjectCollections } from './queries.js';
+import { type CollectionChoice, useCollectionColumns, usePreviewData, useProjectCollections } from './queries.js';
 
 export const TYPE_LABELS: Record<DashboardComponent['type'], string> = {
   figure: 'Chart',
@@ -17,6 +17,18 @@ export const TYPE_LABELS: Record<DashboardComponent['type'], string> = {
 };
 
 const NO_VIEW = { filters: [], asOf: null, viewKey: 'preview', onFilter: () => {} };
+
+/**
+ * The project's collections; the component's own stays offered when the list lacks it (a reader
+ * of a shared dashboard who may not open its project edits its copy without listing them).
+ */
+function collectionOptions(list: readonly CollectionChoice[] | undefined, current: string): CollectionChoice[] {
+  const options = [...(list ?? [])];
+  if (current !== '' && !options.some((option) => option.value === current)) {
+    options.push({ value: current, label: 'this component’s collection' });
+  }
+  return options;
+}
 
 /** What is wrong with the component, field by field, per the schema the server checks too. */
 function problemsOf(component: DashboardComponent): string[] {
@@ -116,7 +128,7 @@ export function ComponentPanel({
             label="Data collection"
             required
             emptyLabel={collections.isPending ? 'Loading…' : 'Pick a data collection'}
-            options={collections.data ?? []}
+            options={collectionOptions(collections.data, component.data_collection_id)}
             value={component.data_collection_id || null}
             error={collections.isError ? errorMessage(collections.error) : undefined}
             onChange={(value) => setComponent({ ...component, data_collection_id: value ?? '' })}
