@@ -21,9 +21,6 @@ export function serveCommand(): Command {
       if (options.exampleData && (await seedExampleData(server.context)) === 'created') {
         process.stderr.write('Loaded the example project "Example: Palmer penguins" (public).\n');
       }
-      process.stderr.write(
-        `Service ${config.version} is running at ${config.publicUrl} (listening on ${server.url}; API docs at ${config.publicUrl}${API_PREFIX}/docs)\n`,
-      );
 
       let stopping = false;
       const stop = (signal: NodeJS.Signals) => {
@@ -45,5 +42,9 @@ export function serveCommand(): Command {
       };
       process.on('SIGTERM', stop);
       process.on('SIGINT', stop);
+      // Only now: whoever waits for this line may signal the process at once.
+      process.stderr.write(
+        `Service ${config.version} is running at ${config.publicUrl} (listening on ${server.url}; API docs at ${config.publicUrl}${API_PREFIX}/docs)\n`,
+      );
     });
 }

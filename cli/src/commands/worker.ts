@@ -24,9 +24,6 @@ export function workerCommand(): Command {
       await pool.start();
       // Workers cache uploads too: drop copies of what was deleted (the API replicas remove users).
       const stopCleanup = startPeriodicCleanup(context, log, { temporaryUsers: false });
-      process.stderr.write(
-        `Worker running ${concurrency} job${concurrency === 1 ? '' : 's'} at a time; stop with Ctrl-C.\n`,
-      );
       const stop = () => {
         stopCleanup();
         pool
@@ -44,5 +41,9 @@ export function workerCommand(): Command {
       };
       process.once('SIGTERM', stop);
       process.once('SIGINT', stop);
+      // Only now: whoever waits for this line may signal the process at once.
+      process.stderr.write(
+        `Worker running ${concurrency} job${concurrency === 1 ? '' : 's'} at a time; stop with Ctrl-C.\n`,
+      );
     });
 }
