@@ -43,9 +43,12 @@ const source = document.getElementById('export-spec');
 if (element && source) {
   const option = JSON.parse(source.textContent ?? '{}') as EChartsCoreOption;
   const chart = init(element, null, { renderer: 'canvas' });
-  // Tests and the benchmark wait for this mark: the chart is on the canvas.
+  // Tests and the benchmark wait for this mark: the chart is on the canvas, so many ms after navigation began.
   chart.on('finished', () => {
-    document.documentElement.dataset.drawn = 'true';
+    const root = document.documentElement.dataset;
+    if (root.drawn === 'true') return;
+    root.drawnMs = performance.now().toFixed(1);
+    root.drawn = 'true';
   });
   chart.setOption(option);
   // The page lives in someone else's iframe: follow its size.

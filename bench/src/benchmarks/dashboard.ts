@@ -55,8 +55,8 @@ type Out = (line?: string) => void;
 const fixed = (value: number, digits: number) => value.toFixed(digits);
 const grouped = (value: number) => value.toLocaleString('en-US').replaceAll(',', ' ');
 
-/** Generates the Parquet file, uploads it into a new Parquet collection and upserts it; not timed. */
-async function buildTable(dir: string, rows: number, out: Out): Promise<Fixture> {
+/** Generates the Parquet file, uploads it into a new Parquet collection and upserts it; not timed (the `export` benchmark's table too). */
+export async function buildTable(dir: string, rows: number, out: Out): Promise<Fixture> {
   const parquet = join(dir, 'rows.parquet');
   out(`generating ${grouped(rows)} rows with DuckDB ...`);
   const generated = await childReport<Extract<DashboardTargetMessage, { type: 'generated' }>>(

@@ -24,6 +24,12 @@ export const benchmarks: readonly Benchmark[] = [
     run: async (args) => (await import('./dashboard.js')).run(args),
   },
   {
+    name: 'export',
+    summary:
+      'self-contained page of a histogram over 10 M rows: size (gzip), server time cold/warm, drawn in Chromium; spec vs. the data route (ratio)',
+    run: async (args) => (await import('./export.js')).run(args),
+  },
+  {
     name: 'ingest',
     summary: 'upsert of a generated 10 M-row CSV vs. DuckDB COPY to Parquet, peak server memory, aggregate latency',
     run: async (args) => (await import('./ingest.js')).run(args),
