@@ -50,7 +50,8 @@ if (element && source) {
     root.drawnMs = performance.now().toFixed(1);
     root.drawn = 'true';
   });
-  chart.setOption(option);
+  // Drawn at once: an embedded or printed chart has no one to watch it grow in.
+  chart.setOption({ ...option, animation: false });
   // The page lives in someone else's iframe: follow its size.
   new ResizeObserver(() => chart.resize()).observe(element);
 }

@@ -127,6 +127,7 @@ describeEachDialect('component export', (dialect) => {
     expect(directives['style-src']).toBe(sha256(styles[0] as string));
     expect(page.text).toContain('data-theme="dark"');
     expect(page.headers.get('referrer-policy')).toBe('no-referrer');
+    expect(page.headers.get('access-control-allow-origin')).toBe('*');
     // Tree-shaken: the series the dashboards draw, none they never do, well under the full build (1 MB).
     const script = scripts[0] as string;
     expect(script).toContain('series.heatmap');

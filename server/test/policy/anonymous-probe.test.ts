@@ -145,6 +145,7 @@ async function fixture(server: TestServer): Promise<Ids> {
     { userId: owner.userId, projectId: project.project_id },
   );
   const runs = await context.database.db.selectFrom('runs').select('id').execute();
+  const embedToken = await context.embedTokens.create(owner, dashboard.dashboard_id, { expires_in_hours: 1 }, null);
   return {
     project_id: project.project_id,
     projects: project.project_id,
@@ -159,5 +160,7 @@ async function fixture(server: TestServer): Promise<Ids> {
     ':component_id': 'table',
     component_id: 'table',
     column: 'sample',
+    dashboard_id: dashboard.dashboard_id,
+    embed_token_id: embedToken.embed_token_id,
   };
 }
