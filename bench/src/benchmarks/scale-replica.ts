@@ -27,6 +27,8 @@ export function startReplica(databaseUrl: string, dataDir: string): Promise<Repl
       SERVICE_HOST: '127.0.0.1',
       SERVICE_PORT: '0',
       SERVICE_JOBS_WORKERS: '0',
+      // The benchmark migrates first, as `service migrate` does before replicas start.
+      SERVICE_DATABASE_AUTO_MIGRATE: 'false',
       // A log line per request would dominate what is measured (as in the `api` benchmark).
       SERVICE_LOG_LEVEL: 'silent',
       SERVICE_BOOTSTRAP_ADMIN_EMAIL: SCALE_ADMIN.email,
