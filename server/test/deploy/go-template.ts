@@ -12,7 +12,9 @@ import { parseAllDocuments, parse as parseYaml, stringify as stringifyYaml } fro
  * - `define "name"`, `if` / `else`, `range $key, $value := …` (maps in sorted key order, as Go), `end`;
  * - operands: `.`, `.Values.a.b` (and `.Chart`, `.Release`), `$variable`, "strings", numbers;
  * - pipelines `a | b` (the value goes last, as in Go);
- * - functions: include, printf (%s %d %v), trunc, trimSuffix, default, quote, toYaml, nindent, indent.
+ * - functions: include, printf (%s %d %v), trunc, trimSuffix, default, quote, toJson, kindIs (string,
+ *   bool, float64: Helm's values hold every number as a float64), toYaml, nindent, indent;
+ * - printed numbers as Go prints a float64 (1073741824 → 1.073741824e+09).
  * A field the values do not have is an error (Helm would print nothing; here it is a typo to catch).
  * `.ci/run` renders the chart with the real `helm template` wherever `helm` exists.
  */
@@ -121,8 +123,21 @@ function isEmpty(value: Value): boolean {
   return false;
 }
 
+/**
+ * Go's `%v` of a number. Helm reads every number in the values as a float64, which `%v` prints in
+ * the shortest form, switching to an exponent from 1e6 on (1073741824 → 1.073741824e+09).
+ */
+function goNumber(value: number): string {
+  if (value === 0 || !Number.isFinite(value)) return String(value);
+  const [mantissa, exponentText] = value.toExponential().split('e') as [string, string];
+  const exponent = Number(exponentText);
+  if (exponent >= -4 && exponent < 6) return String(value);
+  return `${mantissa}e${exponent < 0 ? '-' : '+'}${String(Math.abs(exponent)).padStart(2, '0')}`;
+}
+
 function format(value: Value): string {
-  if (typeof value === 'string' || typeof value === 'number' || typeof value === 'boolean') return String(value);
+  if (typeof value === 'number') return goNumber(value);
+  if (typeof value === 'string' || typeof value === 'boolean') return String(value);
   throw new Error(`cannot print ${JSON.stringify(value)} (use toYaml)`);
 }
 
@@ -222,6 +237,18 @@ export class ChartRenderer {
         return isEmpty(args[1]) ? args[0] : args[1];
       case 'quote':
         return JSON.stringify(text(args[0]));
+      case 'toJson':
+        return JSON.stringify(args[0]);
+      case 'kindIs': {
+        const kinds: Record<string, (value: Value) => boolean> = {
+          string: (value) => typeof value === 'string',
+          bool: (value) => typeof value === 'boolean',
+          float64: (value) => typeof value === 'number',
+        };
+        const is = kinds[String(args[0])];
+        if (is === undefined) throw new Error(`kindIs: kind not supported by this renderer: ${String(args[0])}`);
+        return is(args[1]);
+      }
       case 'toYaml':
         return stringifyYaml(args[0]).replace(/\n$/, '');
       case 'indent':

@@ -48,7 +48,10 @@ const backendEnv = {
   SERVICE_S3_FORCE_PATH_STYLE: 'true',
   SERVICE_AUTH_PUBLIC_MODE: 'true',
   SERVICE_AUTH_TEMP_USER_RATE_LIMIT: '20/minute',
+  // Not strings: Helm holds numbers as floats; the chart must still hand over these digits.
   SERVICE_UPLOAD_MAX_BYTES: 1073741824,
+  SERVICE_AUTH_TEMPORARY_USER_EXPIRY_HOURS: 0.5,
+  SERVICE_INGESTION_USER_LOCATIONS: true,
 };
 
 describe('Helm chart deploy/helm/service, rendered from its values and templates', () => {
@@ -201,6 +204,9 @@ describe('the chart renderer', () => {
     expect(renderer.render('[{{ include "pair" . }}]', { a: 'k', b: 3 })).toBe('[k="3"]');
     expect(renderer.render('{{ printf "%s-%s" .a .b | trunc 5 | trimSuffix "-" }}', { a: 'abcd', b: 'e' })).toBe(
       'abcd',
+    );
+    expect(renderer.render('{{ .n }} {{ .m }} {{ .n | quote }} {{ .n | toJson }}', { n: 1073741824, m: 8058 })).toBe(
+      '1.073741824e+09 8058 "1.073741824e+09" 1073741824',
     );
   });
 });

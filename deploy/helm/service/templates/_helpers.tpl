@@ -25,13 +25,21 @@ app.kubernetes.io/instance: {{ .Release.Name }}
 {{ .Values.image.repository }}:{{ .Values.image.tag | default .Chart.AppVersion }}
 {{- end -}}
 
-{{/* The data directory (where the emptyDir is mounted), then backend.env, for every process. */}}
+{{/*
+The data directory (where the emptyDir is mounted), then backend.env, for every process. Values that
+are not strings go through toJson: Helm reads numbers as floats and would print 1073741824 as
+1.073741824e+09; JSON keeps their digits, and true stays "true".
+*/}}
 {{- define "service.env" -}}
 - name: SERVICE_DATA_DIR
   value: {{ .Values.backend.dataDir | quote }}
 {{- range $name, $value := .Values.backend.env }}
 - name: {{ $name }}
+  {{- if kindIs "string" $value }}
   value: {{ $value | quote }}
+  {{- else }}
+  value: {{ $value | toJson | quote }}
+  {{- end }}
 {{- end }}
 {{- end -}}
 
