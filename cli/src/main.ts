@@ -2,6 +2,7 @@
 import { serviceVersion } from '@service/server';
 import { Command } from 'commander';
 import { configCommand } from './commands/config.js';
+import { dashboardCommand } from './commands/dashboard.js';
 import { ingestCommand } from './commands/ingest.js';
 import { migrateCommand } from './commands/migrate.js';
 import { projectCommand } from './commands/project.js';
@@ -21,6 +22,7 @@ const program = new Command('service')
   .addCommand(configCommand())
   .addCommand(userCommand())
   .addCommand(projectCommand())
+  .addCommand(dashboardCommand())
   .addCommand(workerCommand())
   .addCommand(ingestCommand());
 

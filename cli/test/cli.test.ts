@@ -17,7 +17,15 @@ vi.setConfig({ testTimeout: 120_000 });
 
 describe('service --help', () => {
   it.each([
-    [[], ['serve', 'migrate', 'config', 'user', 'project', 'worker', 'ingest']],
+    [[], ['serve', 'migrate', 'config', 'user', 'project', 'dashboard', 'worker', 'ingest']],
+    [
+      ['dashboard', 'export'],
+      ['--out', 'SERVICE_TOKEN', 'dashboards/schema'],
+    ],
+    [
+      ['dashboard', 'import'],
+      ['--project', 'file:line:column', 'Example'],
+    ],
     [['serve'], ['--port', 'SIGTERM']],
     [['migrate'], ['schema']],
     [['config', 'check'], ['redacted']],

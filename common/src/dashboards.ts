@@ -172,6 +172,25 @@ export const duplicateDashboardRequestSchema = z
   .meta({ id: 'DuplicateDashboardRequest' });
 export type DuplicateDashboardRequest = z.infer<typeof duplicateDashboardRequestSchema>;
 
+/**
+ * A dashboard as a file (`dashboard.yaml`): `GET /dashboards/{id}/yaml`, `POST /dashboards/import`,
+ * `service dashboard export|import`, and a results folder for `service ingest`. The content of
+ * `PUT /dashboards/{id}`, plus the project it goes to (the import's `project_id` parameter wins).
+ * A component's `data_collection_id` may name the collection by its tag instead (a tag used once in
+ * the project), so a file can be written before the project exists and kept in a repository.
+ */
+export const dashboardYamlSchema = z
+  .strictObject({
+    project_id: z.string().min(1).max(64).optional(),
+    ...dashboardContentShape,
+  })
+  .superRefine(checkContent)
+  .meta({ id: 'DashboardYaml', title: 'Dashboard (dashboard.yaml)' });
+export type DashboardYaml = z.infer<typeof dashboardYamlSchema>;
+
+/** `POST /dashboards/import?project_id=`: the project, when the file names none or another. */
+export const dashboardImportQuerySchema = z.strictObject({ project_id: z.string().min(1).max(64).optional() });
+
 export const dashboardPermissionsRequestSchema = sharingRequestSchema('dashboard');
 
 export const dashboardSchema = z

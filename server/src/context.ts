@@ -14,6 +14,7 @@ import { TemporaryUsers } from './auth/temporary-users.js';
 import type { Config } from './config/config.js';
 import { AnswerCache } from './dashboards/data/cache.js';
 import { DashboardDataService } from './dashboards/data/service.js';
+import { DashboardFiles } from './dashboards/files.js';
 import { DashboardsRepository } from './dashboards/repository.js';
 import { DashboardsService } from './dashboards/service.js';
 import { DataCollectionQueries } from './datacollections/queries.js';
@@ -82,6 +83,8 @@ export interface AppContext {
   lifecycle: Lifecycle;
   ingestion: IngestionService;
   dashboards: DashboardsService;
+  /** Dashboards as YAML files (export, import). */
+  dashboardFiles: DashboardFiles;
   /** Dashboard components' data (`POST /dashboards/{id}/data`). */
   dashboardData: DashboardDataService;
   /** Dashboard components' answers, keyed by table versions (hits and misses on /metrics). */
@@ -249,6 +252,7 @@ export async function createContext(config: Config): Promise<AppContext> {
       ingestion,
       dashboards,
       dashboardData,
+      dashboardFiles: new DashboardFiles(dashboards, projects),
       dashboardAnswers,
       embedTokens,
       exports: new ExportService(dashboards, dashboardData, embedTokens, config.export.frameAncestors),

@@ -1,23 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import { API_PREFIX, DomainError, loadConfig, validateProjectDefinition } from '@service/server';
 import { Command } from 'commander';
-
-interface Problem {
-  path: string;
-  message: string;
-  line?: number;
-  column?: number;
-}
-
-/** `file:line:column path: message`, the shape editors and CI logs link to. */
-function formatProblems(file: string, problems: Problem[]): string {
-  return problems
-    .map((problem) => {
-      const at = problem.line === undefined ? file : `${file}:${problem.line}:${problem.column ?? 1}`;
-      return `${at} ${problem.path ? `${problem.path}: ` : ''}${problem.message}`;
-    })
-    .join('\n');
-}
+import { formatProblems, type Problem, serverOf } from './api-client.js';
 
 export function projectCommand(): Command {
   const project = new Command('project').description('Work with project definitions (project.yaml).');
@@ -52,10 +36,7 @@ export function projectCommand(): Command {
       '\nExample: SERVICE_TOKEN=… service project import project.yaml --server https://data.example.org',
     )
     .action(async (file: string, options: { server?: string; token?: string }) => {
-      const server = (options.server ?? process.env.SERVICE_PUBLIC_URL ?? '').replace(/\/+$/, '');
-      const token = options.token ?? process.env.SERVICE_TOKEN;
-      if (server === '') throw new Error('give the server with --server or SERVICE_PUBLIC_URL');
-      if (!token) throw new Error('give an access token with --token or SERVICE_TOKEN');
+      const { server, token } = serverOf(options);
       const response = await fetch(`${server}${API_PREFIX}/projects/import`, {
         method: 'POST',
         headers: { authorization: `Bearer ${token}`, 'content-type': 'application/yaml' },

@@ -127,6 +127,17 @@ export class DashboardsRepository {
       .execute();
   }
 
+  /** Every data collection of the project: its id and its tag (unique per workflow only). */
+  async collectionsOfProject(projectId: string): Promise<{ id: string; tag: string }[]> {
+    return this.db
+      .selectFrom('data_collections')
+      .innerJoin('workflows', 'workflows.id', 'data_collections.workflow_id')
+      .select(['data_collections.id', 'data_collections.tag'])
+      .where('workflows.project_id', '=', projectId)
+      .orderBy('data_collections.id')
+      .execute();
+  }
+
   /** Of `ids`, the rows of those that are data collections of the project. */
   async collectionRowsOfProject(projectId: string, ids: readonly string[]): Promise<DataCollectionsTable[]> {
     if (ids.length === 0) return [];

@@ -15,6 +15,8 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import type { Authenticator } from '../http/authentication.js';
 import { authorize } from '../policy/policy.js';
+import { dashboardFileRoutes } from './file-routes.js';
+import type { DashboardFiles } from './files.js';
 import { parseIfMatch } from './revision.js';
 import type { DashboardsService, Versioned } from './service.js';
 
@@ -22,10 +24,12 @@ const errors = { 400: problemSchema, 401: problemSchema, 403: problemSchema, 404
 const common = { tags: ['dashboards'], security: [{ bearerAuth: [] }] };
 
 export function dashboardsRoutes(
-  { dashboards }: { dashboards: DashboardsService },
+  { dashboards, dashboardFiles }: { dashboards: DashboardsService; dashboardFiles: DashboardFiles },
   actorOf: Authenticator,
 ): FastifyPluginAsyncZod {
   return async (app) => {
+    // In their own scope: they take YAML bodies, which the other routes do not.
+    await app.register(dashboardFileRoutes(dashboardFiles, actorOf));
     app.get(
       '/dashboards',
       {

@@ -2,12 +2,12 @@ import { idParamsSchema, importAnswerSchema, problemSchema, projectDefinitionSch
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import type { Authenticator } from '../http/authentication.js';
+import { acceptYamlBodies } from '../http/yaml-body.js';
 import { authorize } from '../policy/policy.js';
 import { MAX_DEFINITION_BYTES } from './parser.js';
 import type { ProjectDefinitions } from './service.js';
 
 const errors = { 400: problemSchema, 401: problemSchema, 403: problemSchema, 404: problemSchema };
-const yamlTypes = ['application/yaml', 'application/x-yaml', 'text/yaml', 'text/x-yaml'];
 const definitionJsonSchema = z.toJSONSchema(projectDefinitionSchema, { io: 'input', target: 'draft-2020-12' });
 
 /** project.yaml: import, validate, export, and its JSON Schema. */
@@ -16,11 +16,7 @@ export function definitionRoutes(
   actorOf: Authenticator,
 ): FastifyPluginAsyncZod {
   return async (app) => {
-    app.addContentTypeParser(
-      yamlTypes,
-      { parseAs: 'string', bodyLimit: MAX_DEFINITION_BYTES },
-      (_request, body, done) => done(null, { yaml: body }),
-    );
+    acceptYamlBodies(app, MAX_DEFINITION_BYTES);
     const importBody = z.strictObject({ yaml: z.string().max(MAX_DEFINITION_BYTES) });
     const common = { tags: ['projects'], security: [{ bearerAuth: [] }] };
 

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { editors, onProject, type Row, readers, reading } from './matrix-world.js';
+import { anyone, editors, onProject, type Row, readers, reading } from './matrix-world.js';
 
 /** Dashboards, their data and their versions. */
 export const dashboardRows: Record<string, Row> = {
@@ -45,6 +45,23 @@ export const dashboardRows: Record<string, Row> = {
     request: async (w) => ({ path: `/dashboards/${w.p.dashboardId}/duplicate`, options: { json: {} } }),
     expected: (mode, actor) =>
       actor === 'anonymous' && mode !== 'single_user' ? 401 : onProject(201, readers)(mode, actor),
+  },
+  'GET /service/api/v1/dashboards/{id}/yaml': {
+    request: async (w) => ({ path: `/dashboards/${w.p.dashboardId}/yaml` }),
+    expected: reading,
+  },
+  // Editors of the project import into it; anonymous callers must sign in whatever they may read.
+  'POST /service/api/v1/dashboards/import': {
+    request: async (w) => ({
+      path: `/dashboards/import?project_id=${w.p.projectId}`,
+      options: { json: { yaml: `title: imported-${randomUUID()}\n` } },
+    }),
+    expected: (mode, actor) =>
+      actor === 'anonymous' && mode !== 'single_user' ? 401 : onProject(201, editors)(mode, actor),
+  },
+  'GET /service/api/v1/dashboards/schema': {
+    request: async () => ({ path: '/dashboards/schema' }),
+    expected: anyone(200),
   },
   'PUT /service/api/v1/dashboards/{id}/permissions': {
     request: async (w) => ({

@@ -1,0 +1,108 @@
+import { type DashboardComponent, type DashboardYaml, dashboardYamlSchema, type LayoutItem } from '@service/common';
+import { stringify } from 'yaml';
+import { DomainError } from '../errors.js';
+import type { Actor, UserActor } from '../policy/actor.js';
+import { can } from '../policy/policy.js';
+import type { ProjectsService } from '../projects/service.js';
+import { parseLocatedYaml } from '../yaml/located.js';
+import { componentsOf, type DashboardsService, type Versioned } from './service.js';
+
+export const MAX_DASHBOARD_YAML_BYTES = 512 * 1024;
+
+/**
+ * Dashboards as files (`dashboard.yaml`, docs/dashboards.md "Dashboards as YAML"): export one,
+ * import one into a project. A file names collections by tag where it can, so it works for any
+ * project made from the same project.yaml; the import turns tags back into ids.
+ */
+export class DashboardFiles {
+  constructor(
+    private readonly dashboards: Pick<DashboardsService, 'access' | 'createVersioned' | 'repository'>,
+    private readonly projects: Pick<ProjectsService, 'access'>,
+  ) {}
+
+  /** The dashboard as YAML, for its readers. Collections go by tag only for those who read the project. */
+  async export(actor: Actor, dashboardId: string): Promise<string> {
+    const { record, project } = await this.dashboards.access(actor, dashboardId, 'resource.read');
+    const projectId = record.row.project_id;
+    const tags = can(actor, 'resource.read', project) ? await this.uniqueTags(projectId) : new Map<string, string>();
+    const file: DashboardYaml = {
+      project_id: projectId,
+      title: record.row.title,
+      description: record.row.description,
+      components: componentsOf(record).map((component) =>
+        component.type === 'text'
+          ? component
+          : {
+              ...component,
+              data_collection_id: tags.get(component.data_collection_id) ?? component.data_collection_id,
+            },
+      ),
+      layout: JSON.parse(record.row.layout) as LayoutItem[],
+    };
+    return `# A dashboard (docs/dashboards.md); its JSON Schema: GET /service/api/v1/dashboards/schema\n${stringify(file, { lineWidth: 0 })}`;
+  }
+
+  /**
+   * Creates a dashboard from a file, owned by the caller, in `projectId` or else the file's
+   * `project_id` (editors of that project). Every problem comes back with its line and column.
+   */
+  async import(actor: UserActor, text: string, projectId: string | undefined): Promise<Versioned> {
+    const { value, locate } = parseLocatedYaml(text, dashboardYamlSchema, 'dashboard');
+    const target = projectId ?? value.project_id;
+    if (target === undefined) {
+      throw new DomainError(
+        'validation_failed',
+        'the dashboard names no project',
+        locate([
+          {
+            path: 'project_id',
+            message: 'name the project: project_id in the file, or the project_id query parameter',
+          },
+        ]),
+      );
+    }
+    // Before anything about its collections is looked at: tags are the project's to know.
+    await this.projects.access(actor, target, 'resource.edit');
+    const ids = await this.idsByTag(target);
+    const components: DashboardComponent[] = value.components.map((component) =>
+      component.type === 'text'
+        ? component
+        : { ...component, data_collection_id: ids.get(component.data_collection_id) ?? component.data_collection_id },
+    );
+    try {
+      return await this.dashboards.createVersioned(actor, {
+        project_id: target,
+        title: value.title,
+        description: value.description,
+        components,
+        layout: value.layout,
+        is_public: false,
+      });
+    } catch (error) {
+      if (error instanceof DomainError && error.errors !== undefined) {
+        const inFile = error.errors.map((problem) => ({
+          path: problem.path.replace(/^body\./, ''),
+          message: problem.path.endsWith('.data_collection_id')
+            ? 'no data collection of this project has this id, nor this tag (a tag in several workflows needs the id)'
+            : problem.message,
+        }));
+        throw new DomainError(error.code, error.message, locate(inFile));
+      }
+      throw error;
+    }
+  }
+
+  /** Collection id → tag, for the tags used once in the project. */
+  private async uniqueTags(projectId: string): Promise<Map<string, string>> {
+    const byTag = await this.idsByTag(projectId);
+    return new Map([...byTag].map(([tag, id]) => [id, tag]));
+  }
+
+  /** Tag → collection id, for the tags used once in the project (one in several workflows names none). */
+  private async idsByTag(projectId: string): Promise<Map<string, string>> {
+    const collections = await this.dashboards.repository.collectionsOfProject(projectId);
+    const counts = new Map<string, number>();
+    for (const { tag } of collections) counts.set(tag, (counts.get(tag) ?? 0) + 1);
+    return new Map(collections.filter(({ tag }) => counts.get(tag) === 1).map(({ id, tag }) => [tag, id]));
+  }
+}
