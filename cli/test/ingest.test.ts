@@ -15,7 +15,14 @@ const KEY = 'provisioning-key-for-the-cli-test-0123456789';
 interface OverviewDashboard {
   project_id: string;
   title: string;
-  components: { component_id: string; type: string; data_collection_id?: string; markdown?: string }[];
+  components: {
+    component_id: string;
+    type: string;
+    data_collection_id?: string;
+    markdown?: string;
+    chart?: string;
+    x?: string;
+  }[];
   layout: { component_id: string }[];
 }
 
@@ -129,20 +136,33 @@ describe.each([
         expect(preview.body.total).toBe(3);
         if (!withDefinition) expect(collections.body.items.map((c) => c.tag).sort()).toEqual(['measures', 'notes']);
 
-        // The overview: the project's name in a text component, then one table per collection.
+        // The overview: the project's name in a text component, then per collection a row-count
+        // card, charts of its columns and a table.
         const project = await call<{ name: string }>(server, 'GET', `/projects/${projectId}`, {
           token: session.body.access_token,
         });
         expect(dashboard.body).toMatchObject({ title: `${project.body.name} — overview`, my_role: 'owner' });
-        const [text, ...tables] = dashboard.body.components;
+        const [text, ...rest] = dashboard.body.components;
         expect(text).toMatchObject({ type: 'text', markdown: expect.stringContaining(`# ${project.body.name}`) });
-        expect(tables.map((table) => table.type)).toEqual(collections.body.items.map(() => 'table'));
-        expect(tables.map((table) => table.data_collection_id).sort()).toEqual(
-          collections.body.items.map((c) => c.data_collection_id).sort(),
+        const ofType = (type: string) => rest.filter((component) => component.type === type);
+        const collectionIds = collections.body.items.map((c) => c.data_collection_id).sort();
+        expect(
+          ofType('table')
+            .map((table) => table.data_collection_id)
+            .sort(),
+        ).toEqual(collectionIds);
+        expect(
+          ofType('card')
+            .map((card) => card.data_collection_id)
+            .sort(),
+        ).toEqual(collectionIds);
+        expect(ofType('figure')).toContainEqual(
+          expect.objectContaining({ chart: 'histogram', x: 'mass', data_collection_id: measures?.data_collection_id }),
         );
         expect(dashboard.body.layout.map((item) => item.component_id)).toEqual(
           dashboard.body.components.map((component) => component.component_id),
         );
+        const tables = ofType('table');
         const measuresTable = tables.find((table) => table.data_collection_id === measures?.data_collection_id);
         const rows = await call<{ total: number }>(
           server,
@@ -174,6 +194,61 @@ describe.each([
     // Two whole CLI runs (each a fresh Node process) against a server started for the test.
     90_000,
   );
+});
+
+it("service ingest links to the folder's dashboard.yaml, regenerates it on a second run, and points at a bad file's line", async () => {
+  const server = await startTestServer('sqlite', { SERVICE_AUTH_PROVISIONING_API_KEY: KEY });
+  try {
+    const dir = await resultsFolder(true);
+    const file = `title: Masses
+components:
+  - { component_id: mass, type: figure, chart: histogram, data_collection_id: measurements, x: mass }
+  - { component_id: rows, type: table, data_collection_id: measurements, columns: [sample, island, mass] }
+layout:
+  - { component_id: mass, x: 0, y: 0, w: 6, h: 5 }
+  - { component_id: rows, x: 6, y: 0, w: 6, h: 5 }
+`;
+    await writeFile(join(dir, 'dashboard.yaml'), file);
+    const ingest = () =>
+      runCli(['ingest', dir, '--user', 'ada@example.org', '--server', server.url], {
+        SERVICE_AUTH_PROVISIONING_API_KEY: KEY,
+      });
+    const first = await ingest();
+    expect(first.code, first.stderr).toBe(0);
+    expect(first.stderr).not.toContain('dashboard.yaml uploaded');
+    const fragment = new URLSearchParams(new URL(first.stdout.trim()).hash.slice(1));
+    const session = await call<Session>(server, 'POST', '/auth/magic_link/redeem', {
+      json: { ticket: fragment.get('ticket') },
+    });
+    const dashboardPath = fragment.get('next') as string;
+    const dashboard = await call<OverviewDashboard>(server, 'GET', dashboardPath, { token: session.body.access_token });
+    expect(dashboard.status, dashboard.text).toBe(200);
+    expect(dashboard.body.title).toBe('Masses');
+    expect(dashboard.body.components.map((component) => component.component_id)).toEqual(['mass', 'rows']);
+
+    await writeFile(join(dir, 'dashboard.yaml'), file.replace('x: mass }', 'x: mass, bins: 5 }'));
+    const second = await ingest();
+    expect(second.code, second.stderr).toBe(0);
+    expect(new URLSearchParams(new URL(second.stdout.trim()).hash.slice(1)).get('next')).toBe(dashboardPath);
+    const listed = await call<{ total: number; items: { components: { bins?: number }[] }[] }>(
+      server,
+      'GET',
+      `/dashboards?project_id=${dashboard.body.project_id}`,
+      { token: session.body.access_token },
+    );
+    expect(listed.body.total).toBe(1);
+    expect(listed.body.items[0]?.components[0]?.bins).toBe(5);
+
+    await writeFile(join(dir, 'dashboard.yaml'), file.replace('columns: [sample', 'colums: [sample'));
+    const refused = await ingest();
+    expect(refused.code).toBe(1);
+    expect(refused.stdout).toBe('');
+    expect(refused.stderr).toContain('dashboard.yaml:4:');
+    expect(refused.stderr).toContain('components[1].colums: unknown field');
+  } finally {
+    await server.stop();
+    await server.database.drop();
+  }
 });
 
 it('service ingest refuses a wrong key without uploading anything', async () => {

@@ -147,13 +147,22 @@ function checkOverlaps(boxes: readonly GridBox[], context: z.RefinementCtx) {
   });
 }
 
+/** What a new dashboard starts with: what the request gives, or the project's generated overview. */
+export const DASHBOARD_TEMPLATES = ['empty', 'overview'] as const;
+
 export const createDashboardRequestSchema = z
   .strictObject({
     project_id: z.string().min(1).max(64),
     ...dashboardContentShape,
     is_public: z.boolean().default(false),
+    /** `overview`: components and layout generated from the project's collections (dashboard-overview.ts). */
+    template: z.enum(DASHBOARD_TEMPLATES).default('empty'),
   })
   .superRefine(checkContent)
+  .refine((body) => body.template === 'empty' || (body.components.length === 0 && body.layout.length === 0), {
+    message: 'a template makes the components and layout: send none with it',
+    path: ['template'],
+  })
   .meta({ id: 'CreateDashboardRequest' });
 export type CreateDashboardRequest = z.infer<typeof createDashboardRequestSchema>;
 export type CreateDashboardRequestInput = z.input<typeof createDashboardRequestSchema>;

@@ -4,6 +4,7 @@ export * from './capabilities.js';
 export * from './charts/index.js';
 export * from './dashboard-components.js';
 export * from './dashboard-data.js';
+export * from './dashboard-overview.js';
 export * from './dashboards.js';
 export * from './export.js';
 export * from './file-pattern.js';

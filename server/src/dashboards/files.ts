@@ -77,6 +77,7 @@ export class DashboardFiles {
         components,
         layout: value.layout,
         is_public: false,
+        template: 'empty',
       });
     } catch (error) {
       if (error instanceof DomainError && error.errors !== undefined) {

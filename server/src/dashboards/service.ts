@@ -27,6 +27,7 @@ import { asSharedResource as projectResource } from '../projects/repository.js';
 import type { ProjectsService } from '../projects/service.js';
 import { asSharedResource, presentMembers, resolveMembers } from '../sharing/members.js';
 import { dashboardVersions } from './data/versions.js';
+import { projectOverview } from './overview.js';
 import { widenings } from './readings.js';
 import { type DashboardRecord, DashboardsRepository } from './repository.js';
 import { etagOf, type IfMatch, matchesRevision, preconditionFailed } from './revision.js';
@@ -58,7 +59,10 @@ export class DashboardsService {
   constructor(
     private readonly database: Pick<Database, 'db'>,
     private readonly projects: Pick<ProjectsService, 'access' | 'repository'>,
-    private readonly queries: Pick<DataCollectionQueries, 'fitProblems' | 'snapshotOf' | 'componentVersions'>,
+    private readonly queries: Pick<
+      DataCollectionQueries,
+      'fitProblems' | 'snapshotOf' | 'componentVersions' | 'summary'
+    >,
   ) {
     this.repository = new DashboardsRepository(database.db);
   }
@@ -121,8 +125,16 @@ export class DashboardsService {
   async createVersioned(actor: UserActor, request: CreateDashboardRequest): Promise<Versioned> {
     const project = await this.projects.access(actor, request.project_id, 'resource.edit');
     if (request.is_public) mayPublish(actor, projectResource(project));
-    await this.checkCollections(request.project_id, request.components);
-    return this.read(actor, await this.insert(actor, request));
+    const { template, ...content } = request;
+    if (template === 'overview') {
+      const { id, name, description } = project.row;
+      Object.assign(
+        content,
+        await projectOverview({ repository: this.repository, queries: this.queries }, actor, { id, name, description }),
+      );
+    }
+    await this.checkCollections(request.project_id, content.components);
+    return this.read(actor, await this.insert(actor, content));
   }
 
   /**
@@ -144,7 +156,7 @@ export class DashboardsService {
   }
 
   /** Writes a new dashboard owned by the actor; answers its id. */
-  private async insert(actor: UserActor, request: CreateDashboardRequest): Promise<string> {
+  private async insert(actor: UserActor, request: Omit<CreateDashboardRequest, 'template'>): Promise<string> {
     const id = uuidv7();
     const now = isoNow();
     await this.database.db.transaction().execute(async (trx) => {

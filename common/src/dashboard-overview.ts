@@ -1,0 +1,143 @@
+import type { DashboardComponentInput, LayoutItem } from './dashboards.js';
+import { DASHBOARD_GRID_COLUMNS } from './dashboards.js';
+
+/**
+ * The generated "overview" dashboard of a project (docs/dashboards.md "Overview dashboards"):
+ * a text with the project's name, then per data collection a card of its row count, a histogram
+ * per numeric column and a bar of the most frequent values per low-cardinality text column (each
+ * up to a limit), and a table. Pure, so the server (`POST /dashboards` with `template:
+ * "overview"`) and `service ingest` build the same thing from the same column statistics.
+ */
+
+export interface OverviewCollection {
+  data_collection_id: string;
+  tag: string;
+  /** The table's column statistics (`GET /datacollections/{id}/summary`); `null` before it has data. */
+  summary: {
+    rows: number;
+    columns: readonly { name: string; type: string; distinct: number | null }[];
+  } | null;
+}
+
+export const OVERVIEW_LIMITS = {
+  /** Histograms per collection (its first numeric columns). */
+  histograms: 6,
+  /** Bars per collection (its first low-cardinality text columns). */
+  bars: 4,
+  /** A text column is low-cardinality with at most this many distinct values… */
+  categories: 20,
+  /** …and on average at least two rows per value (so an id column of a small table is not one). */
+  rowsPerCategory: 2,
+  /** The most components a dashboard holds. */
+  components: 100,
+} as const;
+
+const BOOKKEEPING = new Set(['_run_id', '_file_id']);
+const NUMERIC_TYPE = /^(long|integer|short|byte|float|double|decimal)/;
+const CARD = { w: 4, h: 5 };
+const CHART = { w: 4, h: 5 };
+const TABLE = { w: DASHBOARD_GRID_COLUMNS, h: 8 };
+const TEXT_HEIGHT = 2;
+
+type Sized = { component: DashboardComponentInput; w: number; h: number };
+
+export function overviewComponents(
+  project: { name: string; description: string },
+  collections: readonly OverviewCollection[],
+): { components: DashboardComponentInput[]; layout: LayoutItem[] } {
+  const byTag = [...collections].sort((a, b) => a.tag.localeCompare(b.tag));
+  // A card and a table per collection come first; charts get what is left of the component limit.
+  const shown = byTag.slice(0, Math.floor((OVERVIEW_LIMITS.components - 1) / 2));
+  let chartsLeft = OVERVIEW_LIMITS.components - 1 - 2 * shown.length;
+  const intro = [`# ${project.name}`, project.description, `${collections.length} data collection(s).`]
+    .filter((line) => line !== '')
+    .join('\n\n');
+  const items: Sized[] = [
+    {
+      component: { component_id: 'overview', type: 'text', markdown: intro },
+      w: DASHBOARD_GRID_COLUMNS,
+      h: TEXT_HEIGHT,
+    },
+  ];
+  shown.forEach((collection, index) => {
+    const prefix = `c${index + 1}`;
+    const data_collection_id = collection.data_collection_id;
+    items.push({
+      component: {
+        component_id: `${prefix}-rows`,
+        type: 'card',
+        title: `${collection.tag}: rows`,
+        data_collection_id,
+        agg: 'count',
+      },
+      ...CARD,
+    });
+    // `_run_id` and `_file_id` (where each row came from) are bookkeeping, not the data.
+    const columns = (collection.summary?.columns ?? []).filter((column) => !BOOKKEEPING.has(column.name));
+    const rows = collection.summary?.rows ?? 0;
+    const numeric = columns.filter((column) => NUMERIC_TYPE.test(column.type)).slice(0, OVERVIEW_LIMITS.histograms);
+    const categorical = columns
+      .filter(
+        (column) =>
+          column.type === 'string' &&
+          column.distinct !== null &&
+          column.distinct >= 1 &&
+          column.distinct <= OVERVIEW_LIMITS.categories &&
+          column.distinct * OVERVIEW_LIMITS.rowsPerCategory <= rows,
+      )
+      .slice(0, OVERVIEW_LIMITS.bars);
+    for (const [n, column] of numeric.entries()) {
+      if (chartsLeft-- <= 0) break;
+      items.push({
+        component: {
+          component_id: `${prefix}-hist-${n + 1}`,
+          type: 'figure',
+          title: `${collection.tag}: ${column.name}`,
+          data_collection_id,
+          chart: 'histogram',
+          x: column.name,
+        },
+        ...CHART,
+      });
+    }
+    for (const [n, column] of categorical.entries()) {
+      if (chartsLeft-- <= 0) break;
+      items.push({
+        component: {
+          component_id: `${prefix}-bar-${n + 1}`,
+          type: 'figure',
+          title: `${collection.tag}: ${column.name}`,
+          data_collection_id,
+          chart: 'bar',
+          x: column.name,
+          agg: 'count',
+        },
+        ...CHART,
+      });
+    }
+    items.push({
+      component: { component_id: `${prefix}-table`, type: 'table', title: collection.tag, data_collection_id },
+      ...TABLE,
+    });
+  });
+  return { components: items.map((item) => item.component), layout: flow(items) };
+}
+
+/** Left to right, top to bottom: an item that does not fit the row starts the next one. */
+function flow(items: readonly Sized[]): LayoutItem[] {
+  const layout: LayoutItem[] = [];
+  let x = 0;
+  let y = 0;
+  let rowHeight = 0;
+  for (const { component, w, h } of items) {
+    if (x + w > DASHBOARD_GRID_COLUMNS) {
+      x = 0;
+      y += rowHeight;
+      rowHeight = 0;
+    }
+    layout.push({ component_id: component.component_id, x, y, w, h });
+    x += w;
+    rowHeight = Math.max(rowHeight, h);
+  }
+  return layout;
+}
