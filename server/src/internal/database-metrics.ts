@@ -1,13 +1,15 @@
 import { Gauge, type Registry } from 'prom-client';
 import type { Database } from '../db/database.js';
 
-/**
- * Gauges read from the metadata database when /metrics is scraped, so that every API replica
- * reports the same figures for work that any process (a replica or a `service worker`) did.
- * Workers have no HTTP server: what they do is seen here.
- */
-export function installDatabaseMetrics(registry: Registry, database: Pick<Database, 'db'>): void {
-  const { db } = database;
+interface DatabaseFigures {
+  queued: number;
+  running: number;
+  oldestPendingSeconds: number;
+  deltaCommits: number;
+  lastCommitSeconds: number;
+}
+
+async function readFigures(db: Database['db']): Promise<DatabaseFigures> {
   const jobsByStatus = async (status: 'pending' | 'running') => {
     const row = await db
       .selectFrom('jobs')
@@ -16,60 +18,81 @@ export function installDatabaseMetrics(registry: Registry, database: Pick<Databa
       .executeTakeFirstOrThrow();
     return Number(row.count);
   };
+  const [queued, running, oldest, commits] = await Promise.all([
+    jobsByStatus('pending'),
+    jobsByStatus('running'),
+    db
+      .selectFrom('jobs')
+      .select((eb) => eb.fn.min('created_at').as('oldest'))
+      .where('status', '=', 'pending')
+      .executeTakeFirst(),
+    db
+      .selectFrom('delta_commits')
+      .select((eb) => [eb.fn.countAll<number | string>().as('count'), eb.fn.max('claimed_at').as('newest')])
+      .executeTakeFirstOrThrow(),
+  ]);
+  const oldestAt = oldest?.oldest ?? null;
+  return {
+    queued,
+    running,
+    oldestPendingSeconds: oldestAt === null ? 0 : Math.max(0, (Date.now() - Date.parse(oldestAt)) / 1000),
+    deltaCommits: Number(commits.count),
+    lastCommitSeconds: commits.newest === null ? 0 : Date.parse(commits.newest) / 1000,
+  };
+}
+
+/**
+ * Gauges read from the metadata database when /metrics is scraped, so that every API replica
+ * reports the same figures for work that any process (a replica or a `service worker`) did.
+ * Workers have no HTTP server: what they do is seen here. While the database does not answer, the
+ * scrape still succeeds (the process's own metrics matter most then): `database_metrics_up` is 0
+ * and these gauges keep the last figures read.
+ */
+export function installDatabaseMetrics(registry: Registry, database: Pick<Database, 'db'>): void {
+  // A scrape collects every metric at once: the gauges of one scrape share one round of reads.
+  let inFlight: Promise<DatabaseFigures | null> | null = null;
+  const figures = () => {
+    inFlight ??= readFigures(database.db)
+      .catch(() => null)
+      .finally(() => {
+        inFlight = null;
+      });
+    return inFlight;
+  };
+  const gauge = (name: string, help: string, of: (read: DatabaseFigures) => number) =>
+    new Gauge({
+      name,
+      help,
+      registers: [registry],
+      async collect() {
+        const read = await figures();
+        if (read !== null) this.set(of(read));
+      },
+    });
   new Gauge({
-    name: 'jobs_queued',
-    help: 'Jobs waiting for a worker (status pending), across all processes',
+    name: 'database_metrics_up',
+    help: '1 when the database answered the reads behind jobs_* and delta_* at this scrape; 0: they show the last figures read',
     registers: [registry],
     async collect() {
-      this.set(await jobsByStatus('pending'));
+      this.set((await figures()) === null ? 0 : 1);
     },
   });
-  new Gauge({
-    name: 'jobs_running',
-    help: 'Jobs a worker is running (status running), across all processes',
-    registers: [registry],
-    async collect() {
-      this.set(await jobsByStatus('running'));
-    },
-  });
-  new Gauge({
-    name: 'jobs_oldest_pending_age_seconds',
-    help: 'How long the oldest waiting job has waited; 0 when none waits. Growing: too few workers',
-    registers: [registry],
-    async collect() {
-      const row = await db
-        .selectFrom('jobs')
-        .select((eb) => eb.fn.min('created_at').as('oldest'))
-        .where('status', '=', 'pending')
-        .executeTakeFirst();
-      const oldest = row?.oldest ?? null;
-      this.set(oldest === null ? 0 : Math.max(0, (Date.now() - Date.parse(oldest)) / 1000));
-    },
-  });
+  gauge('jobs_queued', 'Jobs waiting for a worker (status pending), across all processes', (read) => read.queued);
+  gauge('jobs_running', 'Jobs a worker is running (status running), across all processes', (read) => read.running);
+  gauge(
+    'jobs_oldest_pending_age_seconds',
+    'How long the oldest waiting job has waited; 0 when none waits. Growing: too few workers',
+    (read) => read.oldestPendingSeconds,
+  );
   // Not a counter: deleting a data collection deletes its commit rows, and a counter must not fall.
-  new Gauge({
-    name: 'delta_commits',
-    help: 'Delta table versions committed by any process, over the data collections that exist',
-    registers: [registry],
-    async collect() {
-      const row = await db
-        .selectFrom('delta_commits')
-        .select((eb) => eb.fn.countAll<number | string>().as('count'))
-        .executeTakeFirstOrThrow();
-      this.set(Number(row.count));
-    },
-  });
-  new Gauge({
-    name: 'delta_last_commit_timestamp_seconds',
-    help: 'When the newest Delta commit was claimed (Unix time); 0 when there is none',
-    registers: [registry],
-    async collect() {
-      const row = await db
-        .selectFrom('delta_commits')
-        .select((eb) => eb.fn.max('claimed_at').as('newest'))
-        .executeTakeFirst();
-      const newest = row?.newest ?? null;
-      this.set(newest === null ? 0 : Date.parse(newest) / 1000);
-    },
-  });
+  gauge(
+    'delta_commits',
+    'Delta table versions committed by any process, over the data collections that exist',
+    (read) => read.deltaCommits,
+  );
+  gauge(
+    'delta_last_commit_timestamp_seconds',
+    'When the newest Delta commit was claimed (Unix time); 0 when there is none',
+    (read) => read.lastCommitSeconds,
+  );
 }

@@ -1,5 +1,5 @@
 import pino from 'pino';
-import { afterAll, beforeAll, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   ADMIN,
   call,
@@ -113,5 +113,27 @@ describeEachDialect('Prometheus metrics at /metrics', (dialect) => {
     expect(sample(text, 'dashboard_answer_cache_total{result="hit"}')).toBeGreaterThanOrEqual(0);
     expect(sample(text, 'dashboard_answer_cache_total{result="miss"}')).toBeGreaterThanOrEqual(0);
     expect((await fetch(`${server.url}/metrics`)).status).toBe(401);
+  });
+});
+
+// A PostgreSQL database can vanish under a running server; a SQLite file cannot in the same way.
+describe('Prometheus metrics without the database', () => {
+  it('keeps answering while the database is gone, saying the database figures are stale', async () => {
+    const other = await startTestServer('postgres', { SERVICE_AUTH_INTERNAL_API_KEY_ENV: INTERNAL_KEY });
+    try {
+      const scrapeOther = async () => {
+        const answer = await fetch(`${other.url}/metrics`, { headers: { 'x-internal-key': INTERNAL_KEY } });
+        expect(answer.status).toBe(200);
+        return answer.text();
+      };
+      expect(sample(await scrapeOther(), 'database_metrics_up')).toBe(1);
+      await other.database.drop();
+      const text = await scrapeOther();
+      expect(sample(text, 'database_metrics_up')).toBe(0);
+      expect(sample(text, 'jobs_queued')).toBe(0);
+      expect(sample(text, 'process_cpu_seconds_total')).toBeGreaterThan(0);
+    } finally {
+      await other.stop();
+    }
   });
 });
