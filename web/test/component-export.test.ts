@@ -104,6 +104,16 @@ describe('CSV of what a component shows', () => {
       sampled: false,
       total_rows: 4,
     };
+    const counted: FigureData = {
+      columns: [
+        { name: 'x', type: 'string', column: 'species' },
+        { name: 'y', type: 'bigint', column: null },
+      ],
+      rows: [['Adelie', 10]],
+      sampled: false,
+      total_rows: 10,
+    };
+    expect(figureCsv({ chart: 'bar' }, counted)).toBe('species,count\r\nAdelie,10\r\n');
     expect(figureCsv({ chart: 'histogram' }, histogram)).toBe('x_low,x_high,count\r\n3000,3500,4\r\n');
     const scatter: FigureData = {
       columns: [

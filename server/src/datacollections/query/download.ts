@@ -64,12 +64,16 @@ export async function narrowedCsv(
     direction: key.direction,
   }));
   const sorted = new Set(keys.map((key) => key.column.name));
-  const order = [
-    ...keys.map((key) => `${key.column.sql} ${key.direction.toUpperCase()} NULLS LAST`),
-    ...source.columns
-      .filter((column) => !sorted.has(column.name) && column.kind !== 'nested')
-      .map((column) => `${column.sql} ASC NULLS LAST`),
-  ];
+  // As the table shows them: in the table's own order when no sort is given.
+  const order =
+    keys.length === 0
+      ? []
+      : [
+          ...keys.map((key) => `${key.column.sql} ${key.direction.toUpperCase()} NULLS LAST`),
+          ...source.columns
+            .filter((column) => !sorted.has(column.name) && column.kind !== 'nested')
+            .map((column) => `${column.sql} ASC NULLS LAST`),
+        ];
   const selected = source.columns.map((column) => column.sql).join(', ');
   const statement = new Statement();
   return copyToFile(source, 'csv', directory, (path, options) =>

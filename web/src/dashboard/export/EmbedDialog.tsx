@@ -5,8 +5,8 @@ import {
   CopyButton,
   Group,
   Modal,
+  NativeSelect,
   SegmentedControl,
-  Select,
   Stack,
   Text,
   Textarea,
@@ -51,7 +51,12 @@ function Copyable({ label, value, multiline = false }: { label: string; value: s
       {field}
       <CopyButton value={value}>
         {({ copied, copy }) => (
-          <Button variant="light" onClick={copy} aria-label={`Copy the ${label.toLowerCase()}`} miw={90}>
+          <Button
+            variant="light"
+            onClick={copy}
+            aria-label={`${copied ? 'Copied' : 'Copy'} the ${label.toLowerCase()}`}
+            miw={90}
+          >
             {copied ? 'Copied' : 'Copy'}
           </Button>
         )}
@@ -109,22 +114,20 @@ export function EmbedDialog({ dashboardId, component, components, filters, asOf,
           ]}
         />
         <Group grow align="flex-start">
-          <Select
+          <NativeSelect
             label="Expires in"
             value={hours}
-            onChange={(value) => setHours(value ?? String(DEFAULT_EMBED_HOURS))}
+            onChange={(event) => setHours(event.currentTarget.value)}
             data={EMBED_EXPIRIES.map((choice) => ({ value: String(choice.hours), label: choice.label }))}
-            allowDeselect={false}
           />
-          <Select
+          <NativeSelect
             label="Theme"
             value={theme}
-            onChange={(value) => setTheme(value === 'dark' ? 'dark' : 'light')}
+            onChange={(event) => setTheme(event.currentTarget.value === 'dark' ? 'dark' : 'light')}
             data={[
               { value: 'light', label: 'Light' },
               { value: 'dark', label: 'Dark' },
             ]}
-            allowDeselect={false}
           />
         </Group>
         {filters.length > 0 && (

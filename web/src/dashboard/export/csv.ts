@@ -25,7 +25,8 @@ const PLAIN_ROLES = new Set(['x', 'color', 'size']);
  */
 export function figureCsv(component: Pick<FigureComponent, 'chart' | 'agg'>, data: FigureData): string {
   const header = data.columns.map(({ name, column }) => {
-    if (column === null) return name;
+    // A count needs no column: the figure's `y` is then the count itself.
+    if (column === null) return name === 'y' ? (component.agg ?? 'count') : name;
     if (PLAIN_ROLES.has(name) || (name === 'y' && component.chart === 'scatter')) return column;
     if (name === 'y') return `${component.agg ?? 'count'}_${column}`;
     return name;
