@@ -23,6 +23,8 @@ export interface ServiceProcess {
   logs(): LogLine[];
   /** The jobs this process started, in order, from its own log (`job started`, needs log level info). */
   startedJobs(): string[];
+  /** Whether it still runs (a process killed by a signal has no exit code either). */
+  running(): boolean;
   /** Resolves with the exit code (null when ended by a signal). */
   readonly exited: Promise<number | null>;
   /** Resolves once `pattern` appears in stderr; rejects if the process exits first. */
@@ -33,7 +35,7 @@ const spawned = new Set<ServiceProcess>();
 
 // vitest may end without running afterAll (a crash, a signal): no process of ours outlives it.
 process.once('exit', () => {
-  for (const service of spawned) if (service.child.exitCode === null) service.child.kill('SIGKILL');
+  for (const service of spawned) if (service.running()) service.child.kill('SIGKILL');
 });
 
 /**
@@ -72,6 +74,7 @@ export function spawnService(name: string, args: string[], env: Record<string, s
       logs()
         .filter((line) => line.msg === 'job started' && typeof line.jobId === 'string')
         .map((line) => line.jobId as string),
+    running: () => child.exitCode === null && child.signalCode === null,
     exited,
     waitForStderr(pattern) {
       return new Promise((resolve, reject) => {
@@ -114,6 +117,6 @@ export async function startWorker(name: string, env: Record<string, string>): Pr
 /** Kills every process still running (SIGKILL) and waits for them to be gone. */
 export async function killAllServices(): Promise<void> {
   const running = [...spawned];
-  for (const service of running) if (service.child.exitCode === null) service.child.kill('SIGKILL');
+  for (const service of running) if (service.running()) service.child.kill('SIGKILL');
   await Promise.all(running.map((service) => service.exited));
 }

@@ -1,3 +1,4 @@
+import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { type Deployment, LEASE_SECONDS, startDeployment } from '../../../test/support/deployment.js';
 import { csvRows, jobEnd, startSlowUpload, tableTotals, upload } from '../../../test/support/deployment-calls.js';
@@ -211,9 +212,7 @@ describe.skipIf(needs)('two API replicas and two workers on PostgreSQL and S3', 
     await expect
       .poll(
         () => {
-          victim = deployment.workers.find(
-            (worker) => worker.child.exitCode === null && worker.startedJobs().includes(jobId),
-          );
+          victim = deployment.workers.find((worker) => worker.running() && worker.startedJobs().includes(jobId));
           return victim !== undefined;
         },
         { timeout: 30_000, interval: 10 },
@@ -223,7 +222,7 @@ describe.skipIf(needs)('two API replicas and two workers on PostgreSQL and S3', 
     victim?.child.kill('SIGKILL');
     const ended = await jobEnd(a, token, jobId);
     expect(ended.status).toBe('success');
-    const survivor = deployment.workers.find((worker) => worker !== victim && worker.child.exitCode === null);
+    const survivor = deployment.workers.find((worker) => worker !== victim && worker.running());
     expect(survivor?.startedJobs()).toContain(jobId);
     // Not before the lease ran out (it was renewed every 0.5 s until the kill).
     const takenOverAt = Number(
@@ -241,7 +240,7 @@ describe.skipIf(needs)('two API replicas and two workers on PostgreSQL and S3', 
   }, 120_000);
 
   it('hands a running job back at once when its worker gets SIGTERM, so another takes it over without waiting for the lease', async () => {
-    const [survivor] = deployment.workers.filter((worker) => worker.child.exitCode === null);
+    const [survivor] = deployment.workers.filter((worker) => worker.running());
     if (!survivor) throw new Error('no worker left');
     // A worker whose lease would hold for 10 minutes: only a hand-back lets another take its job soon.
     const stopping = await deployment.startWorker({ SERVICE_JOBS_LEASE_SECONDS: '600' });
@@ -254,13 +253,22 @@ describe.skipIf(needs)('two API replicas and two workers on PostgreSQL and S3', 
       });
       expect(trigger.status, trigger.text).toBe(202);
       jobId = trigger.body.job_id;
-      await expect
-        .poll(() => stopping.startedJobs().includes(jobId), {
-          timeout: 30_000,
-          interval: 10,
-          message: `worker log: ${stopping.stdout().slice(-3000)} ${stopping.stderr().slice(-2000)}`,
-        })
-        .toBe(true);
+      try {
+        await expect.poll(() => stopping.startedJobs().includes(jobId), { timeout: 30_000, interval: 10 }).toBe(true);
+      } catch (error) {
+        const client = new pg.Client({ connectionString: deployment.database.url });
+        await client.connect();
+        const jobs = await client.query(
+          'select job_id, kind, status, lease_owner, created_at from jobs order by created_at desc limit 5',
+        );
+        const activity = await client.query(
+          'select pid, state, wait_event_type, wait_event, left(query, 200) as query from pg_stat_activity where datname = current_database()',
+        );
+        await client.end();
+        throw new Error(
+          `${String(error)}\njobs: ${JSON.stringify(jobs.rows)}\nactivity: ${JSON.stringify(activity.rows)}\nworker: ${stopping.stdout().slice(-2000)}`,
+        );
+      }
     } finally {
       survivor.child.kill('SIGCONT');
     }
@@ -366,7 +374,7 @@ describe.skipIf(needs)('two API replicas and two workers on PostgreSQL and S3', 
       }
     };
     const clients = [client(), client(), client(), client()];
-    const alive = () => [...deployment.replicas, ...deployment.workers].filter((p) => p.child.exitCode === null);
+    const alive = () => [...deployment.replicas, ...deployment.workers].filter((p) => p.running());
     const before = alive();
     expect(before.length).toBeGreaterThanOrEqual(4);
     const succeeded = (from: number) => answers.slice(from).filter((answer) => answer.status === 200).length;
