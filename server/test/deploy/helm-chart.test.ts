@@ -18,6 +18,7 @@ interface Container {
   readinessProbe?: { httpGet: { path: string; port: string } };
 }
 interface PodSpec {
+  automountServiceAccountToken?: boolean;
   containers: Container[];
   volumes: { name: string; emptyDir?: unknown }[];
   securityContext: Record<string, unknown>;
@@ -174,6 +175,7 @@ describe('Helm chart deploy/helm/service, rendered from its values and templates
       const pod = podTemplate(object).spec;
       const container = onlyContainer(object);
       expect(pod.securityContext).toMatchObject({ runAsNonRoot: true });
+      expect(pod).toMatchObject({ automountServiceAccountToken: false });
       expect(container.securityContext).toMatchObject({
         readOnlyRootFilesystem: true,
         allowPrivilegeEscalation: false,
