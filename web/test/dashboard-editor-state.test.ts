@@ -8,6 +8,7 @@ import {
   HISTORY_LIMIT,
   initialEditorState,
   isUnsaved,
+  keyboardMove,
   normalizeLayout,
 } from '../src/dashboard/edit/editor-state.js';
 
@@ -37,7 +38,7 @@ describe('the editor reducer', () => {
 
   it('adds a component below the others, and undo/redo walk the history', () => {
     let state = editorReducer(start(), { type: 'add', component: card });
-    expect(state.present.layout.at(-1)).toEqual({ component_id: 'card-1', x: 0, y: 4, w: 3, h: 2 });
+    expect(state.present.layout.at(-1)).toEqual({ component_id: 'card-1', x: 0, y: 4, w: 3, h: 3 });
     expect(isUnsaved(state)).toBe(true);
     state = editorReducer(state, { type: 'remove', componentId: 'intro' });
     expect(state.present.components.map((component) => component.component_id)).toEqual(['notes', 'card-1']);
@@ -114,5 +115,20 @@ describe('the editor reducer', () => {
     ]);
     expect(freshComponentId({ components: [card, text('figure-1')] }, 'card')).toBe('card-2');
     expect(freshComponentId({ components: [card] }, 'figure')).toBe('figure-1');
+  });
+
+  it('moves with the arrow keys and resizes with Shift, within the grid', () => {
+    const item = { component_id: 'a', x: 0, y: 0, w: 6, h: 2 };
+    expect(keyboardMove(item, 'ArrowRight', false)).toEqual({ ...item, x: 1 });
+    expect(keyboardMove(item, 'ArrowLeft', false)).toEqual(item);
+    expect(keyboardMove(item, 'ArrowUp', false)).toEqual(item);
+    expect(keyboardMove(item, 'ArrowDown', true)).toEqual({ ...item, h: 3 });
+    expect(keyboardMove({ ...item, x: 6 }, 'ArrowRight', true)).toEqual({ ...item, x: 6 });
+    expect(keyboardMove(item, 'ArrowLeft', true)).toEqual({ ...item, w: 5 });
+    expect(keyboardMove(item, 'Enter', false)).toBeNull();
+    // A component alone high up is compacted to the top.
+    expect(normalizeLayout([{ component_id: 'b', x: 3, y: 9, w: 3, h: 2 }])).toEqual([
+      { component_id: 'b', x: 3, y: 0, w: 3, h: 2 },
+    ]);
   });
 });

@@ -70,6 +70,11 @@ async function dashboardOf(id: string, token = admin.access_token): Promise<Dash
   return answer.body;
 }
 
+/** The access token the signed-in page holds. */
+async function tokenOf(page: Page): Promise<string> {
+  return page.evaluate(`JSON.parse(sessionStorage.getItem('service.session')).access_token`);
+}
+
 async function project(name: string) {
   const created = await createProjectWithUpload(server, admin.access_token, name, penguins(30));
   const upsert = await call(server, 'POST', '/deltatables/upsert', {
@@ -121,8 +126,8 @@ describeBrowser('the dashboard editor in a real browser (demo mode)', () => {
     await panel.getByLabel('Title', { exact: true }).fill('Penguins per species');
     // The live preview draws the chart before it is on the dashboard.
     await panel.getByRole('region', { name: 'Preview' }).locator('[data-chart-state="rendered"]').waitFor();
-    await saveScreenshot(page, 'dashboard-builder');
     await expectAccessible(page, 'the chart builder');
+    await saveScreenshot(page, 'dashboard-builder');
     await panel.getByRole('button', { name: 'Add to dashboard' }).click();
     await page.getByRole('region', { name: 'Penguins per species' }).waitFor();
 
@@ -165,8 +170,8 @@ describeBrowser('the dashboard editor in a real browser (demo mode)', () => {
       );
     }
     await page.mouse.up();
-    await saveScreenshot(page, 'dashboard-editor');
     await expectAccessible(page, 'edit mode');
+    await saveScreenshot(page, 'dashboard-editor');
 
     await page.getByRole('button', { name: 'Save' }).click();
     await page.getByRole('button', { name: 'Edit', exact: true }).waitFor();
@@ -293,8 +298,14 @@ describeBrowser('the dashboard editor in a real browser (demo mode)', () => {
       .getByRole('region', { name: 'Heaviest penguin' })
       .locator('[data-card-value]', { hasText: '5,900' })
       .waitFor();
+    // From the keyboard: Shift+← narrows the card (full width: it had no layout entry) by one column.
+    const copyId = new URL(page.url()).pathname.split('/').pop() ?? '';
+    await page.getByRole('button', { name: 'Heaviest penguin Card', exact: true }).focus();
+    await page.keyboard.press('Shift+ArrowLeft');
     await page.getByRole('button', { name: 'Save', exact: true }).click();
     await page.getByRole('heading', { level: 1, name: 'Penguin facts (copy)' }).waitFor();
+    const after = (await dashboardOf(copyId, await tokenOf(page))).layout[0];
+    expect(after).toMatchObject({ x: 0, w: 11 });
     await page
       .getByRole('region', { name: 'Heaviest penguin' })
       .locator('[data-card-value]', { hasText: '5,900' })
@@ -329,8 +340,8 @@ describeBrowser('the dashboard editor in a real browser (demo mode)', () => {
     };
     let card = await step('Welcome', 'welcome');
     await card.getByText(/temporary sessions last 24 h/).waitFor();
-    await saveScreenshot(page, 'demo-tour');
     await expectAccessible(page, 'the demo tour');
+    await saveScreenshot(page, 'demo-tour');
     // Not a focus trap: Shift+Tab from the card goes back into the page.
     expect(await page.evaluate(`document.activeElement.closest('.demo-tour') !== null`)).toBe(true);
     await page.keyboard.press('Shift+Tab');

@@ -6,6 +6,7 @@ import ReactGridLayout, { type EventCallback, type Layout, useContainerWidth } f
 import { CellBody } from '../ComponentCell.js';
 import { componentLabel } from '../chips.js';
 import { TYPE_LABELS } from './ComponentPanel.js';
+import { keyboardMove } from './editor-state.js';
 
 /** Row height and gaps of the editor's grid: those of the view's (styles.css `.dashboard-grid`). */
 const ROW_HEIGHT = 60;
@@ -18,6 +19,8 @@ export interface EditCellData {
   /** Why there is no data (the preview failed, or the server draws it only once saved). */
   note: string | null;
 }
+
+const KEYS_HINT_ID = 'dashboard-move-keys';
 
 function labelOf(component: DashboardComponent): string {
   return component.title || (component.type === 'text' ? 'Text' : componentLabel(component));
@@ -52,6 +55,10 @@ export function EditGrid({
   const byId = new Map(components.map((component) => [component.component_id, component]));
   return (
     <div ref={containerRef} className="dashboard-edit-grid" data-testid="edit-grid">
+      <Text id={KEYS_HINT_ID} size="xs" c="dimmed" mb={4}>
+        Drag a component by its title, resize it by its lower-right corner; or focus its title and use the arrow keys to
+        move it, Shift + arrows to resize it.
+      </Text>
       {mounted && (
         <ReactGridLayout
           width={width}
@@ -89,6 +96,16 @@ export function EditGrid({
                       wrap="nowrap"
                       className="dashboard-drag-handle"
                       style={{ cursor: 'move', minWidth: 0 }}
+                      tabIndex={0}
+                      role="button"
+                      aria-roledescription="movable component"
+                      aria-describedby={KEYS_HINT_ID}
+                      onKeyDown={(event) => {
+                        const moved = keyboardMove(item, event.key, event.shiftKey);
+                        if (moved === null) return;
+                        event.preventDefault();
+                        onLayout(layout.map((other) => (other.component_id === item.component_id ? moved : other)));
+                      }}
                     >
                       <span aria-hidden="true">⠿</span>
                       <Text size="sm" fw={600} truncate>

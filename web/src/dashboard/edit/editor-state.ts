@@ -38,8 +38,8 @@ export const HISTORY_LIMIT = 100;
 /** Sizes a new component takes, in grid columns and rows. */
 export const NEW_SIZE: Record<DashboardComponent['type'], { w: number; h: number }> = {
   figure: { w: 6, h: 6 },
-  card: { w: 3, h: 2 },
-  interactive: { w: 3, h: 2 },
+  card: { w: 3, h: 3 },
+  interactive: { w: 4, h: 3 },
   table: { w: 12, h: 8 },
   text: { w: 6, h: 2 },
 };
@@ -186,6 +186,28 @@ export function editorReducer(state: EditorState, action: EditorAction): EditorS
       return { ...state, past: [...state.past, present], present: next, future: rest };
     }
   }
+}
+
+/** Arrow keys move a component by one cell; with Shift they resize it (right/down grow it). */
+export function keyboardMove(item: LayoutItem, key: string, resize: boolean): LayoutItem | null {
+  const step: Record<string, [number, number]> = {
+    ArrowLeft: [-1, 0],
+    ArrowRight: [1, 0],
+    ArrowUp: [0, -1],
+    ArrowDown: [0, 1],
+  };
+  const delta = step[key];
+  if (delta === undefined) return null;
+  const [dx, dy] = delta;
+  if (resize) {
+    const w = Math.min(Math.max(1, item.w + dx), DASHBOARD_GRID_COLUMNS - item.x);
+    return { ...item, w, h: Math.max(1, item.h + dy) };
+  }
+  return {
+    ...item,
+    x: Math.min(Math.max(0, item.x + dx), DASHBOARD_GRID_COLUMNS - item.w),
+    y: Math.max(0, item.y + dy),
+  };
 }
 
 /** Whether the draft differs from what the server has. */
