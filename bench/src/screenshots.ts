@@ -3,12 +3,14 @@
  * and dark, saved as `docs/screenshots/dashboard-example.png` and `dashboard-example-dark.png` for
  * the README and docs/dashboards.md. The real server runs in a child process with the example
  * data loaded (as `service serve --example-data` does) in a throw-away folder; the dashboard opens
- * with one filter set, so its chip and the narrowed charts show.
+ * with one filter set, so its chip and the narrowed charts show. Then the Embed dialog of its first
+ * figure with a token just created, as `docs/screenshots/embed-dialog.png` for docs/export.md.
  */
 import { mkdir, mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import type { Page } from 'playwright-core';
 import { BENCH_ADMIN_EMAIL, BENCH_ADMIN_PASSWORD } from './benchmarks/api-fixture.js';
 import { field } from './benchmarks/collection-fixture.js';
 import { CHARTS_RENDERED, CHROMIUM, whenDrawn } from './benchmarks/dashboard-browser.js';
@@ -38,6 +40,28 @@ const QUIET_CHARTS = `new Promise((resolve) => {
   };
   requestAnimationFrame(frame);
 })`;
+
+/** Resolves once no CSS transition runs (evaluated as text: the app's CSP refuses waitForFunction's). */
+const TRANSITIONS_OVER = `new Promise((resolve) => {
+  const check = () => document.getAnimations().some((animation) =>
+    animation instanceof CSSTransition && animation.playState === 'running') ? requestAnimationFrame(check) : resolve(null);
+  check();
+})`;
+
+/** The Embed dialog of the dashboard's first figure, with a token just created and listed. */
+async function embedDialog(page: Page): Promise<void> {
+  await page.locator('[data-component-id]:has([data-chart-state]) button[aria-label^="Menu of"]').first().click();
+  await page.getByRole('menuitem', { name: 'Embed…' }).click();
+  const dialog = page.getByRole('dialog');
+  await dialog.getByRole('button', { name: 'Create embed token' }).click();
+  await dialog.getByRole('textbox', { name: 'Embed snippet' }).waitFor();
+  await dialog.getByRole('table', { name: 'Embed tokens' }).getByText('active').first().waitFor();
+  // The dialog's opening transition over (Mantine's is 200 ms).
+  await page.evaluate(TRANSITIONS_OVER);
+  const path = join(SCREENSHOTS, 'embed-dialog.png');
+  await dialog.screenshot({ path });
+  process.stdout.write(`wrote ${path}\n`);
+}
 
 async function main(): Promise<void> {
   const dataDir = await mkdtemp(join(tmpdir(), 'service-screenshots-'));
@@ -76,6 +100,7 @@ async function main(): Promise<void> {
         const path = join(SCREENSHOTS, `dashboard-example${scheme === 'dark' ? '-dark' : ''}.png`);
         await page.screenshot({ path, fullPage: true });
         process.stdout.write(`wrote ${path}\n`);
+        if (scheme === 'light') await embedDialog(page);
         await context.close();
       }
     } finally {

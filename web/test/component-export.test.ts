@@ -30,11 +30,11 @@ describe('embed snippets', () => {
   it('builds an iframe whose attributes nothing in the title or address can leave', () => {
     const snippet = iframeSnippet({ src: 'https://x.org/e?a=1&token=t', title: 'Mass "by" <species>' });
     expect(snippet).toBe(
-      '<iframe src="https://x.org/e?a=1&#38;token=t" title="Mass &#34;by&#34; &#60;species&#62;" width="100%" ' +
+      '<iframe src="https://x.org/e?a=1&amp;token=t" title="Mass &quot;by&quot; &lt;species&gt;" width="100%" ' +
         'height="400" style="border:0" loading="lazy" referrerpolicy="no-referrer"></iframe>',
     );
     expect(iframeSnippet({ src: 'u', title: 't', height: 250 })).toContain('height="250"');
-    expect(escapeAttribute(`'"<>&`)).toBe('&#39;&#34;&#60;&#62;&#38;');
+    expect(escapeAttribute(`'"<>&`)).toBe('&#39;&quot;&lt;&gt;&amp;');
     // Read back by an HTML parser, the attributes are the values given.
     expect(readAttribute(snippet, 'src')).toBe('https://x.org/e?a=1&token=t');
     expect(readAttribute(snippet, 'title')).toBe('Mass "by" <species>');
@@ -141,8 +141,10 @@ describe('CSV of what a component shows', () => {
   });
 });
 
-/** One double-quoted attribute of a tag, its numeric entities decoded as an HTML parser does. */
+const ENTITIES: Record<string, string> = { amp: '&', lt: '<', gt: '>', quot: '"', '#39': "'" };
+
+/** One double-quoted attribute of a tag, its entities decoded as an HTML parser does. */
 function readAttribute(html: string, name: string): string | undefined {
   const raw = new RegExp(`\\s${name}="([^"]*)"`).exec(html)?.[1];
-  return raw?.replace(/&#(\d+);/g, (_, code: string) => String.fromCharCode(Number(code)));
+  return raw?.replace(/&(amp|lt|gt|quot|#39);/g, (_, entity: string) => ENTITIES[entity] ?? '');
 }

@@ -207,7 +207,7 @@ describeBrowser('exporting and embedding a dashboard component in a real browser
       new RegExp(`^${server.url}/service/api/v1/export/components/${dashboardId}/bars\\?format=html&token=emb_`),
     );
     expect(snippet).toBe(
-      `<iframe src="${pageUrl.replace(/&/g, '&#38;')}" title="By species" width="100%" height="400" ` +
+      `<iframe src="${pageUrl.replace(/&/g, '&amp;')}" title="By species" width="100%" height="400" ` +
         'style="border:0" loading="lazy" referrerpolicy="no-referrer"></iframe>',
     );
     await dialog.getByRole('button', { name: 'Copy the embed snippet' }).click();

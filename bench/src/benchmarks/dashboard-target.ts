@@ -112,7 +112,9 @@ async function serve(dataDir: string, uploadMaxBytes: string, webRoot: string | 
 
 async function serveExample(dataDir: string, webRoot: string): Promise<void> {
   const { loadConfig, seedExampleData, startServer } = await import('@service/server');
-  const server = await startServer(loadConfig(serviceEnvironment(dataDir), dataDir), { webRoot });
+  // Addresses the screenshots show (embed tokens' URLs) name a site, not the throw-away port.
+  const environment = { ...serviceEnvironment(dataDir), SERVICE_PUBLIC_URL: 'https://data.example.org' };
+  const server = await startServer(loadConfig(environment, dataDir), { webRoot });
   await seedExampleData(server.context);
   process.once('disconnect', () => {
     void server.close();

@@ -25,8 +25,16 @@ export function embedUrl(template: string, componentId: string, theme: ExportThe
 
 /** Text safe inside a double-quoted HTML attribute. */
 export function escapeAttribute(text: string): string {
-  return text.replace(/[&<>"']/g, (character) => `&#${character.charCodeAt(0)};`);
+  return text.replace(/[&<>"']/g, (character) => ATTRIBUTE_ENTITIES[character] ?? character);
 }
+
+const ATTRIBUTE_ENTITIES: Record<string, string> = {
+  '&': '&amp;',
+  '<': '&lt;',
+  '>': '&gt;',
+  '"': '&quot;',
+  "'": '&#39;',
+};
 
 export interface SnippetOptions {
   src: string;
