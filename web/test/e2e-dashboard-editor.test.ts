@@ -196,6 +196,21 @@ describeBrowser('the dashboard editor in a real browser (demo mode)', () => {
     await context.close();
   }, 120_000);
 
+  it('makes an overview dashboard from the project page, opened in edit mode', async () => {
+    const { projectId } = await project('Overview survey');
+    const { context, page } = await open(`/projects/${projectId}`, { session: admin });
+    await page.getByRole('button', { name: 'New dashboard' }).click();
+    await page.getByRole('menuitem', { name: 'Overview of the project’s data' }).click();
+    await page.waitForURL(/\/dashboards\/[0-9a-f-]{36}\?edit=1$/);
+    // The server generated it: a row count per collection, a histogram of mass, a bar of species.
+    await page.getByRole('region', { name: 't: rows' }).locator('[data-card-value]', { hasText: '30' }).waitFor();
+    await page.getByRole('region', { name: 't: mass' }).waitFor();
+    await page.getByRole('region', { name: 't: species' }).waitFor();
+    await page.getByRole('button', { name: 'Cancel', exact: true }).click();
+    await page.getByRole('button', { name: 'Edit', exact: true }).waitFor();
+    await context.close();
+  }, 60_000);
+
   it('tells of a save made in between (412): overwrite keeps mine, reload shows theirs; leaving unsaved asks first', async () => {
     const { projectId } = await project('Conflict survey');
     const intro = [{ component_id: 'intro', type: 'text', markdown: 'Hello' }];
