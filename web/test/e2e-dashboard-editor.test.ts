@@ -211,6 +211,39 @@ describeBrowser('the dashboard editor in a real browser (demo mode)', () => {
     await context.close();
   }, 60_000);
 
+  it('shows a component whose collection is gone with its error, and lets it be removed', async () => {
+    const { projectId, collectionId } = await project('Broken survey');
+    const created = await call<DashboardAnswer>(server, 'POST', '/dashboards', {
+      token: admin.access_token,
+      json: {
+        project_id: projectId,
+        title: 'Half broken',
+        components: [
+          { component_id: 'count', type: 'card', title: 'Rows', data_collection_id: collectionId, agg: 'count' },
+          { component_id: 'intro', type: 'text', markdown: 'Still here' },
+        ],
+      },
+    });
+    expect(created.status, created.text).toBe(201);
+    const deleted = await call(server, 'DELETE', `/datacollections/${collectionId}`, { token: admin.access_token });
+    expect(deleted.status, deleted.text).toBe(204);
+    const id = created.body.dashboard_id;
+    const { context, page } = await open(`/dashboards/${id}?edit=1`, { session: admin });
+    const broken = page.getByRole('region', { name: 'Rows', exact: true });
+    await broken
+      .getByRole('alert')
+      .getByText(/no longer exists/)
+      .waitFor();
+    await broken.getByRole('button', { name: 'Edit Rows' }).click();
+    await page.getByRole('complementary', { name: 'Edit card' }).getByRole('button', { name: 'Close' }).click();
+    await broken.getByRole('button', { name: 'Remove Rows' }).click();
+    await broken.waitFor({ state: 'detached' });
+    await page.getByRole('button', { name: 'Save', exact: true }).click();
+    await page.getByText('Still here').waitFor();
+    expect((await dashboardOf(id)).components.map((component) => component.component_id)).toEqual(['intro']);
+    await context.close();
+  }, 60_000);
+
   it('tells of a save made in between (412): overwrite keeps mine, reload shows theirs; leaving unsaved asks first', async () => {
     const { projectId } = await project('Conflict survey');
     const intro = [{ component_id: 'intro', type: 'text', markdown: 'Hello' }];
