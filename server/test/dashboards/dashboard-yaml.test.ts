@@ -1,3 +1,4 @@
+import { readFile } from 'node:fs/promises';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { call, describeEachDialect, type Session, type TestServer } from '../../../test/support/test-server.js';
 import { projectWithTable, serverWithPeople } from './analytics-table.js';
@@ -234,6 +235,22 @@ describeEachDialect('dashboards as YAML', (dialect) => {
     expect(viewer.status, viewer.text).toBe(403);
     expect((await importYaml(undefined, yaml, `?project_id=${projectId}`)).status).toBe(401);
     expect((await importYaml(ada.access_token, yaml, '?project_id=nope')).status).toBe(404);
+  });
+
+  it("imports docs/dashboards.md's worked example", async () => {
+    const docs = await readFile(new URL('../../../docs/dashboards.md', import.meta.url), 'utf8');
+    const example = docs.split('## Dashboards as YAML')[1]?.split('```yaml\n')[1]?.split('```')[0] ?? '';
+    expect(example).toContain('component_id: species');
+    // The example's collection is tagged `penguins`; this project's is `t`, with the same columns.
+    const yaml = example.replaceAll('data_collection_id: penguins', 'data_collection_id: t');
+    const imported = await importYaml(ada.access_token, yaml, `?project_id=${projectId}`);
+    expect(imported.status, imported.text).toBe(201);
+    expect(imported.body.components.map((component) => component.type)).toEqual([
+      'text',
+      'interactive',
+      'figure',
+      'table',
+    ]);
   });
 
   it('publishes the JSON Schema of the file, no token needed', async () => {
