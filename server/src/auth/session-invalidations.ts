@@ -23,6 +23,11 @@ export interface InvalidationChannel {
 }
 
 const CHANNEL = 'service_session_invalidations';
+/**
+ * How long a publish waits for its notice to come back before giving up on the echo (the change
+ * itself is committed; other replicas then learn of it at the latest when their cache expires).
+ */
+const ECHO_TIMEOUT_MS = 1_000;
 
 /**
  * PostgreSQL LISTEN/NOTIFY. Notices go out through the ordinary pool (`pg_notify`) and come in on
@@ -33,6 +38,8 @@ const CHANNEL = 'service_session_invalidations';
 export class PostgresInvalidationChannel implements InvalidationChannel {
   private handlers: InvalidationHandlers | null = null;
   private listener: PostgresListener | null = null;
+  /** Publishes waiting for their notice to come back, by payload. */
+  private readonly echoes = new Map<string, Array<() => void>>();
 
   private constructor(
     private readonly db: Kysely<Tables>,
@@ -58,8 +65,31 @@ export class PostgresInvalidationChannel implements InvalidationChannel {
     return channel;
   }
 
+  /**
+   * Announces the change and returns once the notice has come back through this process's own
+   * listener. PostgreSQL hands a notice to every listening connection at once, so by then the other
+   * replicas have it too: a sign-out answered here is refused by every replica, not milliseconds
+   * later by the others.
+   */
   async publish(invalidation: Invalidation): Promise<void> {
-    await sql`SELECT pg_notify(${CHANNEL}, ${`${invalidation.kind}:${invalidation.id}`})`.execute(this.db);
+    const payload = `${invalidation.kind}:${invalidation.id}`;
+    let settle = () => {};
+    const echoed = new Promise<void>((resolve) => {
+      settle = resolve;
+    });
+    const waiting = this.echoes.get(payload) ?? [];
+    waiting.push(settle);
+    this.echoes.set(payload, waiting);
+    const timer = setTimeout(settle, ECHO_TIMEOUT_MS);
+    try {
+      await sql`SELECT pg_notify(${CHANNEL}, ${payload})`.execute(this.db);
+      await echoed;
+    } finally {
+      clearTimeout(timer);
+      const left = (this.echoes.get(payload) ?? []).filter((waiter) => waiter !== settle);
+      if (left.length === 0) this.echoes.delete(payload);
+      else this.echoes.set(payload, left);
+    }
   }
 
   subscribe(handlers: InvalidationHandlers): void {
@@ -73,6 +103,7 @@ export class PostgresInvalidationChannel implements InvalidationChannel {
   private receive(payload: string | undefined): void {
     const separator = payload?.indexOf(':') ?? -1;
     if (payload === undefined || separator < 0) return;
+    for (const settle of this.echoes.get(payload) ?? []) settle();
     const kind = payload.slice(0, separator);
     const id = payload.slice(separator + 1);
     if (kind === 'session') this.handlers?.session(id);
