@@ -1,43 +1,14 @@
-import { BarChart, BoxplotChart, HeatmapChart, LineChart, PieChart, ScatterChart } from 'echarts/charts';
-import {
-  AriaComponent,
-  BrushComponent,
-  DatasetComponent,
-  DataZoomComponent,
-  GridComponent,
-  LegendComponent,
-  TitleComponent,
-  TooltipComponent,
-  VisualMapComponent,
-} from 'echarts/components';
-import { type EChartsCoreOption, init, use } from 'echarts/core';
-import { CanvasRenderer } from 'echarts/renderers';
+import type { EChartsCoreOption } from 'echarts/core';
+// The web app's own registration of ECharts parts: an exported chart is drawn with exactly what the
+// dashboard draws with, and nothing else is bundled.
+import { init } from '../../web/src/dashboard/echarts.js';
 
 /**
  * The script of an exported figure's page (server/src/export/page.ts), built into one IIFE by
- * build/export-page.mjs and inlined into the page: ECharts with only the series types the charts
- * of common/src/charts draw with, and the canvas renderer (it styles through the CSSOM, which the
- * page's CSP allows, where the SVG renderer would write style attributes the CSP refuses).
+ * build/export-page.mjs and inlined into the page. It draws with the canvas renderer: that styles
+ * through the CSSOM, which the page's CSP allows, where the SVG renderer would write style
+ * attributes the CSP refuses.
  */
-use([
-  ScatterChart,
-  LineChart,
-  BarChart,
-  PieChart,
-  BoxplotChart,
-  HeatmapChart,
-  GridComponent,
-  TooltipComponent,
-  LegendComponent,
-  DataZoomComponent,
-  BrushComponent,
-  TitleComponent,
-  DatasetComponent,
-  VisualMapComponent,
-  AriaComponent,
-  CanvasRenderer,
-]);
-
 const element = document.getElementById('chart');
 const source = document.getElementById('export-spec');
 if (element && source) {
