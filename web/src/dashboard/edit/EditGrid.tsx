@@ -95,7 +95,9 @@ export function EditGrid({
                       gap={6}
                       wrap="nowrap"
                       className="dashboard-drag-handle"
-                      style={{ cursor: 'move', minWidth: 0 }}
+                      // In a narrow cell the title gives way first and the type label is cut here, never
+                      // drawn under the Edit and Remove buttons.
+                      style={{ cursor: 'move', minWidth: 0, overflow: 'hidden' }}
                       tabIndex={0}
                       role="button"
                       aria-roledescription="movable component"
@@ -111,7 +113,7 @@ export function EditGrid({
                       <Text size="sm" fw={600} truncate>
                         {label}
                       </Text>
-                      <Text size="xs" c="dimmed">
+                      <Text size="xs" c="dimmed" style={{ flexShrink: 0 }}>
                         {TYPE_LABELS[component.type]}
                       </Text>
                     </Group>
