@@ -1,6 +1,7 @@
 export * from './audit.js';
 export * from './auth.js';
 export * from './capabilities.js';
+export * from './card-label.js';
 export * from './charts/index.js';
 export * from './dashboard-components.js';
 export * from './dashboard-data.js';

@@ -1,12 +1,5 @@
-import type { CardComponent, CardSpec, TableSpec } from '@service/common';
+import type { CardSpec, TableSpec } from '@service/common';
 import { escapeHtml, markdownHtml } from './html.js';
-
-/** What a card's number is: "mean mass", or "rows" for a count (as the web app labels it). */
-export function cardLabel(card: CardComponent): string {
-  if (card.agg === 'count' || card.column === undefined) return 'rows';
-  const verb = { sum: 'sum of', count_distinct: 'distinct' }[card.agg as string] ?? card.agg;
-  return `${verb} ${card.column}`;
-}
 
 const heading = (title: string | null) => (title ? `<h1>${escapeHtml(title)}</h1>` : '');
 

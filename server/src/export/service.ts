@@ -1,6 +1,7 @@
 import {
   type CardData,
   type CardSpec,
+  cardLabel,
   chartDescription,
   chartOption,
   type DashboardComponent,
@@ -18,7 +19,7 @@ import { DomainError, notFound } from '../errors.js';
 import type { Actor } from '../policy/actor.js';
 import type { EmbedGrant, EmbedTokens } from './embed-tokens.js';
 import { type Page, renderPage } from './page.js';
-import { cardHtml, cardLabel, figureHtml, messageHtml, tableHtml, textHtml } from './render.js';
+import { cardHtml, figureHtml, messageHtml, tableHtml, textHtml } from './render.js';
 
 /** Who asks: an embed token from the query string, or else whoever the request's bearer token says. */
 export interface ExportCaller {

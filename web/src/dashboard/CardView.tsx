@@ -1,26 +1,7 @@
 import { Stack, Text } from '@mantine/core';
-import type { CardComponent, CardData, ComponentAgg } from '@service/common';
+import { type CardComponent, type CardData, type ComponentAgg, cardLabel } from '@service/common';
 import { formatDate } from '../format/date.js';
 import { formatCount, formatMeasure } from '../format/number.js';
-
-const AGG_LABEL: Record<ComponentAgg, string> = {
-  count: 'rows',
-  sum: 'sum of',
-  mean: 'mean',
-  median: 'median',
-  min: 'min',
-  max: 'max',
-  count_distinct: 'distinct',
-};
-
-/**
- * What a card's number is ("mean body_mass_g", "rows"); its title is the cell's heading
- * (ComponentCell), so the card does not repeat it.
- */
-export function cardLabel(component: CardComponent, columnLabel?: string): string {
-  const column = columnLabel ?? component.column;
-  return component.agg === 'count' || column === undefined ? AGG_LABEL.count : `${AGG_LABEL[component.agg]} ${column}`;
-}
 
 /** Units a column name may end with (`body_mass_g`, `duration_ms`), as a value is followed by them. */
 const UNIT_SUFFIXES: Record<string, string> = {

@@ -3,6 +3,7 @@ import {
   type AsOf,
   type ComponentData,
   cardDataSchema,
+  cardLabel,
   type DashboardComponent,
   type DashboardFilter,
   exportSpecSchema,
@@ -11,7 +12,6 @@ import {
 import { useRef, useState } from 'react';
 import { errorMessage } from '../../api/client.js';
 import { useApi } from '../../auth/session.js';
-import { cardLabel } from '../CardView.js';
 import { componentLabel } from '../chips.js';
 import { cardCsv, exportFilename, figureCsv } from './csv.js';
 import { EmbedDialog } from './lazy.js';
