@@ -1,11 +1,11 @@
-import { type DashboardComponent, type DashboardYaml, dashboardYamlSchema, type LayoutItem } from '@service/common';
+import { type DashboardComponent, type DashboardYaml, dashboardYamlSchema } from '@service/common';
 import { stringify } from 'yaml';
 import { DomainError } from '../errors.js';
 import type { Actor, UserActor } from '../policy/actor.js';
 import { can } from '../policy/policy.js';
 import type { ProjectsService } from '../projects/service.js';
 import { parseLocatedYaml } from '../yaml/located.js';
-import { componentsOf, type DashboardsService, type Versioned } from './service.js';
+import { componentsOf, type DashboardsService, layoutOf, type Versioned } from './service.js';
 
 export const MAX_DASHBOARD_YAML_BYTES = 512 * 1024;
 
@@ -37,7 +37,7 @@ export class DashboardFiles {
               data_collection_id: tags.get(component.data_collection_id) ?? component.data_collection_id,
             },
       ),
-      layout: JSON.parse(record.row.layout) as LayoutItem[],
+      layout: layoutOf(record),
     };
     return `# A dashboard (docs/dashboards.md); its JSON Schema: GET /service/api/v1/dashboards/schema\n${stringify(file, { lineWidth: 0 })}`;
   }

@@ -150,7 +150,7 @@ export class DashboardsService {
       description: record.row.description,
       is_public: false,
       components: componentsOf(record),
-      layout: JSON.parse(record.row.layout) as LayoutItem[],
+      layout: layoutOf(record),
     });
     return this.read(actor, id);
   }
@@ -327,6 +327,10 @@ export function componentsOf(record: DashboardRecord): DashboardComponent[] {
   return JSON.parse(record.row.components) as DashboardComponent[];
 }
 
+export function layoutOf(record: DashboardRecord): LayoutItem[] {
+  return JSON.parse(record.row.layout) as LayoutItem[];
+}
+
 function present({ record, resource, project }: Access, actor: Actor): Dashboard {
   // Only ever called for dashboards the actor can read, so a role exists.
   const role = roleOn(actor, resource);
@@ -339,7 +343,7 @@ function present({ record, resource, project }: Access, actor: Actor): Dashboard
     permissions: presentMembers(record.members, role),
     my_role: role,
     project_role: roleOn(actor, project),
-    layout: JSON.parse(record.row.layout) as LayoutItem[],
+    layout: layoutOf(record),
     components: componentsOf(record),
     created_by: record.row.created_by,
     created_at: record.row.created_at,
