@@ -308,7 +308,6 @@ project.yaml, upload refused, ingestion failed, dashboard refused); 2 wrong comm
       const dashboard = await ensureDashboard(
         (method, path, body) => api.call(method, path, body),
         imported.project_id,
-        collections,
         await readFile(join(resultsDir, 'dashboard.yaml'), 'utf8').catch(() => null),
       );
       say(`Dashboard ${dashboard.dashboardId} ${dashboard.created ? 'created' : 'updated'}.`);
