@@ -130,7 +130,11 @@ export async function createContext(config: Config): Promise<AppContext> {
     // Other replicas hear of sign-outs and user changes through PostgreSQL; processes sharing one
     // SQLite file see each other's commits through SQLite's data_version.
     if (config.database.kind === 'postgres' && config.auth.sessionCacheMs > 0) {
-      invalidations = await PostgresInvalidationChannel.open(config.database.url, database.db);
+      invalidations = await PostgresInvalidationChannel.open(
+        config.database.url,
+        database.db,
+        config.auth.sessionCacheMs,
+      );
     }
     const sessionCache = new SessionCache(config.auth.sessionCacheMs, invalidations, database.changesByOthers);
     const users = new UsersService(database, audit, sessionCache);

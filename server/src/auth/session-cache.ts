@@ -23,7 +23,8 @@ const OTHERS_CHECK_MS = 25;
  * The database stays the only truth; this cache only delays what it has not been told about:
  * - what this process changes (sign-out, revocation, a user disabled, demoted or deleted) is
  *   forgotten here at once, and announced to the other processes through the invalidation channel
- *   (PostgreSQL NOTIFY), which forget it as soon as the notice arrives;
+ *   (PostgreSQL NOTIFY), which forget it as soon as the notice arrives and acknowledge it; the
+ *   change is answered once they have;
  * - on SQLite, a commit by another process sharing the file empties the cache within
  *   OTHERS_CHECK_MS (`changesByOthers`, SQLite's data_version: asking costs a read lock, about a
  *   microsecond, too much for every request);

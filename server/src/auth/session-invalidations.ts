@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { type Kysely, sql } from 'kysely';
 import { PostgresListener } from '../db/listener.js';
 import type { Tables } from '../db/tables.js';
@@ -23,72 +24,105 @@ export interface InvalidationChannel {
 }
 
 const CHANNEL = 'service_session_invalidations';
+/** How listening connections name themselves in pg_stat_activity, followed by the listener's id. */
+const LISTENER_NAME = 'service-sessions:';
 /**
- * How long a publish waits for its notice to come back before giving up on the echo (the change
- * itself is committed; other replicas then learn of it at the latest when their cache expires).
+ * The most a publish waits for the other processes' acknowledgements (a process that hangs, a
+ * connection that is down). The change itself is committed; a process that did not answer learns
+ * of it at the latest when its cache entries expire.
  */
-const ECHO_TIMEOUT_MS = 1_000;
+const ACK_LIMIT_MS = 5_000;
 
 /**
  * PostgreSQL LISTEN/NOTIFY. Notices go out through the ordinary pool (`pg_notify`) and come in on
- * one dedicated connection, which is re-opened with backoff when the server drops it (restart,
- * failover); every loss and every reconnection is reported as a `reset`, since notices sent
- * meanwhile are lost.
+ * one dedicated connection per process, which is re-opened with backoff when the server drops it
+ * (restart, failover); every loss and every reconnection is reported as a `reset`, since notices
+ * sent meanwhile are lost.
+ *
+ * Every process that applies a notice acknowledges it on the same channel, and a publish returns
+ * once every process listening when it was sent has done so: a sign-out answered by one replica is
+ * refused by every replica, not milliseconds later by some. (PostgreSQL hands a notice to every
+ * listening backend, but each process reads it off its own socket in its own time, so a request
+ * could reach another replica before the notice does; waiting for its own echo was not enough.)
  */
 export class PostgresInvalidationChannel implements InvalidationChannel {
   private handlers: InvalidationHandlers | null = null;
   private listener: PostgresListener | null = null;
-  /** Publishes waiting for their notice to come back, by payload. */
-  private readonly echoes = new Map<string, Array<() => void>>();
+  private readonly listenerId = randomUUID();
+  /** Publishes waiting for acknowledgements, by notice id. */
+  private readonly waiting = new Map<string, (listenerId: string) => void>();
 
   private constructor(
     private readonly db: Kysely<Tables>,
     private readonly warn: (message: string) => void,
+    private readonly ackLimitMs: number,
   ) {}
 
+  /**
+   * `trustMs` is how long the processes' caches trust an entry: waiting longer than that for an
+   * acknowledgement would protect nothing, since every entry read before the change has expired.
+   */
   static async open(
     url: string,
     db: Kysely<Tables>,
+    trustMs: number,
     warn: (message: string) => void = (message) => process.stderr.write(`${message}\n`),
   ): Promise<PostgresInvalidationChannel> {
-    const channel = new PostgresInvalidationChannel(db, warn);
-    channel.listener = await PostgresListener.open(url, CHANNEL, {
-      notification: (payload) => channel.receive(payload),
-      lost: (reason) => {
-        channel.warn(`session invalidation channel lost (${reason}); reconnecting`);
-        channel.handlers?.reset();
+    const channel = new PostgresInvalidationChannel(db, warn, Math.min(trustMs, ACK_LIMIT_MS));
+    channel.listener = await PostgresListener.open(
+      url,
+      CHANNEL,
+      {
+        notification: (payload) => channel.receive(payload),
+        lost: (reason) => {
+          channel.warn(`session invalidation channel lost (${reason}); reconnecting`);
+          channel.handlers?.reset();
+        },
+        // Whatever was announced while we were away is unknown: start from the database again.
+        restored: () => channel.handlers?.reset(),
+        reconnectFailed: (error) => channel.warn(`session invalidation channel: reconnect failed (${String(error)})`),
       },
-      // Whatever was announced while we were away is unknown: start from the database again.
-      restored: () => channel.handlers?.reset(),
-      reconnectFailed: (error) => channel.warn(`session invalidation channel: reconnect failed (${String(error)})`),
-    });
+      `${LISTENER_NAME}${channel.listenerId}`,
+    );
     return channel;
   }
 
   /**
-   * Announces the change and returns once the notice has come back through this process's own
-   * listener. PostgreSQL hands a notice to every listening connection at once, so by then the other
-   * replicas have it too: a sign-out answered here is refused by every replica, not milliseconds
-   * later by the others.
+   * Announces the change and returns once every process listening when it was sent (this one
+   * included) has applied it, or after the acknowledgement limit.
    */
   async publish(invalidation: Invalidation): Promise<void> {
-    const payload = `${invalidation.kind}:${invalidation.id}`;
+    const noticeId = randomUUID();
+    const acknowledged = new Set<string>();
+    let listeners: string[] | null = null;
     let settle = () => {};
-    const echoed = new Promise<void>((resolve) => {
+    const done = new Promise<void>((resolve) => {
       settle = resolve;
     });
-    const waiting = this.echoes.get(payload) ?? [];
-    waiting.push(settle);
-    this.echoes.set(payload, waiting);
-    const timer = setTimeout(settle, ECHO_TIMEOUT_MS);
+    const check = () => {
+      if (listeners?.every((listener) => acknowledged.has(listener))) settle();
+    };
+    this.waiting.set(noticeId, (listenerId) => {
+      acknowledged.add(listenerId);
+      check();
+    });
+    const timer = setTimeout(settle, this.ackLimitMs);
     try {
-      await sql`SELECT pg_notify(${CHANNEL}, ${payload})`.execute(this.db);
-      await echoed;
+      // The listeners are counted in the statement that sends the notice, so acknowledgements
+      // that come back before the answer are not missed.
+      const { rows } = await sql<{ listeners: string[] | null }>`
+        SELECT pg_notify(${CHANNEL}, ${`n:${noticeId}:${invalidation.kind}:${invalidation.id}`}),
+          (SELECT array_agg(substr(application_name, ${LISTENER_NAME.length + 1}))
+             FROM pg_stat_activity
+            WHERE datname = current_database() AND application_name LIKE ${`${LISTENER_NAME}%`}) AS listeners`.execute(
+        this.db,
+      );
+      listeners = rows[0]?.listeners ?? [];
+      check();
+      await done;
     } finally {
       clearTimeout(timer);
-      const left = (this.echoes.get(payload) ?? []).filter((waiter) => waiter !== settle);
-      if (left.length === 0) this.echoes.delete(payload);
-      else this.echoes.set(payload, left);
+      this.waiting.delete(noticeId);
     }
   }
 
@@ -100,13 +134,21 @@ export class PostgresInvalidationChannel implements InvalidationChannel {
     await this.listener?.close();
   }
 
+  /** `n:<notice id>:<kind>:<id>` is a notice to apply; `a:<notice id>:<listener id>` an acknowledgement. */
   private receive(payload: string | undefined): void {
-    const separator = payload?.indexOf(':') ?? -1;
-    if (payload === undefined || separator < 0) return;
-    for (const settle of this.echoes.get(payload) ?? []) settle();
-    const kind = payload.slice(0, separator);
-    const id = payload.slice(separator + 1);
+    const [type, noticeId, kind, ...rest] = (payload ?? '').split(':');
+    if (noticeId === undefined || kind === undefined) return;
+    if (type === 'a') {
+      this.waiting.get(noticeId)?.(kind);
+      return;
+    }
+    if (type !== 'n') return;
+    const id = rest.join(':');
     if (kind === 'session') this.handlers?.session(id);
     else if (kind === 'user') this.handlers?.user(id);
+    else return;
+    sql`SELECT pg_notify(${CHANNEL}, ${`a:${noticeId}:${this.listenerId}`})`
+      .execute(this.db)
+      .catch((error: unknown) => this.warn(`session invalidation: acknowledgement failed (${String(error)})`));
   }
 }

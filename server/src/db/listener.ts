@@ -28,11 +28,20 @@ export class PostgresListener {
     private readonly url: string,
     private readonly channel: string,
     private readonly events: ListenerEvents,
+    private readonly applicationName: string | undefined,
   ) {}
 
-  /** Connects and LISTENs; rejects when the first connection fails. */
-  static async open(url: string, channel: string, events: ListenerEvents): Promise<PostgresListener> {
-    const listener = new PostgresListener(url, channel, events);
+  /**
+   * Connects and LISTENs; rejects when the first connection fails. `applicationName` names the
+   * connection in pg_stat_activity, where other processes can count who listens.
+   */
+  static async open(
+    url: string,
+    channel: string,
+    events: ListenerEvents,
+    applicationName?: string,
+  ): Promise<PostgresListener> {
+    const listener = new PostgresListener(url, channel, events, applicationName);
     await listener.connect();
     return listener;
   }
@@ -46,7 +55,11 @@ export class PostgresListener {
   }
 
   private async connect(): Promise<void> {
-    const client = new pg.Client({ connectionString: this.url, keepAlive: true });
+    const client = new pg.Client({
+      connectionString: this.url,
+      keepAlive: true,
+      ...(this.applicationName === undefined ? {} : { application_name: this.applicationName }),
+    });
     client.on('notification', (message) => this.events.notification(message.payload));
     client.on('error', (error) => this.lost(client, error.message));
     client.on('end', () => this.lost(client, 'connection closed'));

@@ -15,8 +15,8 @@ import {
 /**
  * Sessions found valid are remembered for a moment (SERVICE_AUTH_SESSION_CACHE_SECONDS). What a
  * process changes must still take effect at once in that process, and, on PostgreSQL, in every
- * other replica as soon as the notice arrives: these replicas keep entries for ten minutes, so
- * only the notice can make them refuse.
+ * other replica before the change is answered (each acknowledges the notice): these replicas keep
+ * entries for ten minutes, so only the notice can make them refuse.
  */
 const LONG_CACHE = { SERVICE_AUTH_SESSION_CACHE_SECONDS: '600' };
 
@@ -104,7 +104,59 @@ describe.skipIf(inject('postgresAdminUrl') === '')('session cache across Postgre
     expect((await me(second, session.access_token)).status).toBe(200);
 
     expect((await call(first, 'POST', '/auth/logout', { token: session.access_token })).status).toBe(204);
-    await eventually(() => me(second, session.access_token), 401);
+    // At once: the sign-out is answered after the second replica acknowledged the notice.
+    expect((await me(second, session.access_token)).status).toBe(401);
+  });
+
+  it('answers a sign-out only once every listening process has acknowledged it', async () => {
+    const database = await freshDatabase('postgres');
+    const first = await replica(database);
+    const second = await replica(database);
+    const session = await login(first, ADMIN.email, ADMIN.password);
+    // A third process that listens like a replica and acknowledges only when told to.
+    const ghost = new pg.Client({ connectionString: database.url, application_name: 'service-sessions:ghost' });
+    await ghost.connect();
+    try {
+      const heard: string[] = [];
+      ghost.on('notification', (message) => heard.push(message.payload ?? ''));
+      await ghost.query('LISTEN service_session_invalidations');
+      let answered = false;
+      const logout = call(first, 'POST', '/auth/logout', { token: session.access_token }).then((answer) => {
+        answered = true;
+        return answer;
+      });
+      // The notice, then both replicas' acknowledgements of it: all the sign-out waits for now is ours.
+      await expect.poll(() => heard.filter((payload) => payload.startsWith('a:')).length).toBe(2);
+      const notice = heard.find((payload) => payload.startsWith('n:')) ?? '';
+      expect(notice).toMatch(/^n:[^:]+:session:/);
+      expect((await me(second, session.access_token)).status).toBe(401);
+      expect(answered).toBe(false);
+      await ghost.query('SELECT pg_notify($1, $2)', [
+        'service_session_invalidations',
+        `a:${notice.split(':')[1]}:ghost`,
+      ]);
+      expect((await logout).status).toBe(204);
+    } finally {
+      await ghost.end();
+    }
+  });
+
+  it('does not wait longer than the cache trusts an entry for a process that never acknowledges', async () => {
+    const database = await freshDatabase('postgres');
+    const shortCache = { SERVICE_AUTH_SESSION_CACHE_SECONDS: '1' };
+    const first = await replica(database, shortCache);
+    const second = await replica(database, shortCache);
+    const ghost = new pg.Client({ connectionString: database.url, application_name: 'service-sessions:mute' });
+    await ghost.connect();
+    try {
+      await ghost.query('LISTEN service_session_invalidations');
+      const session = await login(first, ADMIN.email, ADMIN.password);
+      expect((await me(second, session.access_token)).status).toBe(200);
+      expect((await call(first, 'POST', '/auth/logout', { token: session.access_token })).status).toBe(204);
+      expect((await me(second, session.access_token)).status).toBe(401);
+    } finally {
+      await ghost.end();
+    }
   });
 
   it('disabling and demoting a user on one replica reach the other', async () => {
@@ -118,10 +170,10 @@ describe.skipIf(inject('postgresAdminUrl') === '')('session cache across Postgre
     await call(first, 'PATCH', `/users/${userId}`, { token: admin.access_token, json: { role: 'admin' } });
     expect((await me(second, user.access_token)).body.role).toBe('admin');
     await call(first, 'PATCH', `/users/${userId}`, { token: admin.access_token, json: { role: 'user' } });
-    await eventually(() => call(second, 'GET', '/users', { token: user.access_token }), 403);
+    expect((await call(second, 'GET', '/users', { token: user.access_token })).status).toBe(403);
 
     await call(first, 'PATCH', `/users/${userId}`, { token: admin.access_token, json: { disabled: true } });
-    await eventually(() => me(second, user.access_token), 401);
+    expect((await me(second, user.access_token)).status).toBe(401);
   });
 
   it('a replica whose notice connection was cut reconnects and forgets what it may have missed', async () => {
@@ -150,7 +202,7 @@ describe.skipIf(inject('postgresAdminUrl') === '')('session cache across Postgre
       const again = await login(first, ADMIN.email, ADMIN.password);
       expect((await me(second, again.access_token)).status).toBe(200);
       await call(first, 'POST', '/auth/logout', { token: again.access_token });
-      await eventually(() => me(second, again.access_token), 401);
+      expect((await me(second, again.access_token)).status).toBe(401);
     } finally {
       await client.end();
     }

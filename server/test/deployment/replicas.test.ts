@@ -70,8 +70,7 @@ describe.skipIf(needs)('two API replicas and two workers on PostgreSQL and S3', 
     expect(refreshed.status).toBe(200);
     expect((await call(a, 'GET', '/auth/me', { token: refreshed.body.access_token })).status).toBe(200);
     expect((await call(a, 'POST', '/auth/logout', { token: refreshed.body.access_token })).status).toBe(204);
-    // Refused at once by both: the sign-out answers only after its notice came back through
-    // PostgreSQL, which hands it to every replica's listener together.
+    // Refused at once by both: the sign-out answers only after every replica acknowledged its notice.
     const after = await Promise.all(
       [a, b, b, a].map((replica) => call(replica, 'GET', '/auth/me', { token: refreshed.body.access_token })),
     );
