@@ -26,6 +26,7 @@ import { type UpsertRequest, UpsertService } from './deltatables/upsert.js';
 import { createDeltaEngine, type DeltaEngine, DeltaTable, KyselyCommitClaims } from './engine/delta/index.js';
 import { DuckDB } from './engine/duckdb.js';
 import { LocalFileCache } from './engine/file-cache.js';
+import { NativeCopies } from './engine/native-copies.js';
 import { SnapshotCache } from './engine/snapshot-cache.js';
 import { EmbedTokens } from './export/embed-tokens.js';
 import { ExportService } from './export/service.js';
@@ -68,6 +69,8 @@ export interface AppContext {
   definitions: ProjectDefinitions;
   storage: ObjectStorage;
   duckdb: DuckDB;
+  /** DuckDB-native copies of large table versions, read in place of their Parquet files. */
+  copies: NativeCopies;
   delta: DeltaEngine;
   /** Table versions already read, for the query path (checked against storage on every use). */
   snapshots: SnapshotCache;
@@ -162,6 +165,11 @@ export async function createContext(config: Config): Promise<AppContext> {
       tempDirectory: join(config.dataDir, 'tmp', 'duckdb'),
       ...(config.duckdb.memoryLimitBytes === null ? {} : { memoryLimit: `${config.duckdb.memoryLimitBytes}B` }),
     });
+    const copies = await NativeCopies.open(duckdb, {
+      directory: join(config.dataDir, 'tmp', 'copies'),
+      maxCopies: config.duckdb.copies,
+      minRows: config.duckdb.copyMinRows,
+    });
     const cache =
       storage.kind !== 'local'
         ? await LocalFileCache.open({ directory: cacheDirectory, maxBytes: CACHE_MAX_BYTES })
@@ -199,7 +207,9 @@ export async function createContext(config: Config): Promise<AppContext> {
       tempDirectory: delta.tempDirectory,
       tableOf,
       snapshots,
+      copies,
       exactQuantileRows: config.dashboards.exactQuantileRows,
+      exactBoxValues: config.dashboards.exactBoxValues,
     });
     const dashboardAnswers = new AnswerCache();
     const dashboards = new DashboardsService(database, projects, queries);
@@ -241,6 +251,7 @@ export async function createContext(config: Config): Promise<AppContext> {
       ),
       storage,
       duckdb: openedDuckdb,
+      copies,
       delta,
       snapshots,
       files: new FilesService(database, config, storage, workflows, dataCollections),
@@ -263,6 +274,7 @@ export async function createContext(config: Config): Promise<AppContext> {
       queries,
       async close() {
         await invalidations?.close();
+        await copies.close();
         openedDuckdb.close();
         await rm(cacheDirectory, { recursive: true, force: true });
         await database.close();

@@ -31,6 +31,8 @@ export interface ServerFigures {
   /** DuckDB alone's milliseconds per kind of statement (its first words), over all changes. */
   byStatement: Map<string, number>;
   failures: string[];
+  /** Native copies ready after the cold request, and how long after it they were. */
+  copies: { count: number; ms: number };
 }
 
 type Out = (line?: string) => void;
@@ -63,6 +65,10 @@ export function report(
   out(`table: ${grouped(run.rows)} rows, ${fixed(run.fixture.parquetBytes / MIB, 0)} MiB of Parquet`);
   out(`first POST /data after start (cold, JSON): ${fixed(figures.coldMs, 1)} ms`);
   out(`the same again (warm, from the answer cache): median ${fixed(median(figures.warmMs), 1)} ms`);
+  out(
+    `native copies ready (built in the background after the first request): ${figures.copies.count}, ` +
+      `${fixed(figures.copies.ms / 1000, 1)} s after the warm requests`,
+  );
   out();
   const rows = [
     row('baseline: DuckDB alone, the same statements back to back', figures.baselineMs, null),

@@ -6,7 +6,8 @@
  *   (embedded SQLite, local storage) and reports `{type: 'ready', url}`. It notes every statement
  *   the server's DuckDB runs (SQL, parameters, connection) and answers `{type: 'take'}` with those
  *   noted since the last take: the statements one `POST /data` ran, for the baseline to replay.
- *   The server closes when the parent disconnects.
+ *   `{type: 'settle'}` waits until the native copies asked for are built and answers `{type:
+ *   'settled', copies}`. The server closes when the parent disconnects.
  * - `dashboard-target.js example <data dir> <web root>` runs the real server with the example
  *   project loaded (as `service serve --example-data` does) and the web app, for screenshots.
  * - `dashboard-target.js generate <scratch dir> <parquet> <rows>` writes the benchmark's table
@@ -36,6 +37,7 @@ export interface RecordedStatement {
 export type DashboardTargetMessage =
   | TargetMessage
   | { type: 'statements'; statements: RecordedStatement[] }
+  | { type: 'settled'; copies: number }
   | { type: 'generated'; seconds: number; bytes: number }
   | { type: 'replayed'; ms: number; each: number[] };
 
@@ -97,6 +99,12 @@ async function serve(dataDir: string, uploadMaxBytes: string, webRoot: string | 
   const into: RecordedStatement[] = [];
   recordStatements(server.context.duckdb as unknown as Engine, into);
   process.on('message', (message: { type?: string }) => {
+    if (message.type === 'settle') {
+      // The native copies the first request asked for: the filter changes are measured on them.
+      const copies = server.context.copies;
+      void copies.idle().then(() => send({ type: 'settled', copies: copies.size }));
+      return;
+    }
     if (message.type !== 'take') return;
     recorded = into.splice(0);
     send({ type: 'statements', statements: recorded });

@@ -124,6 +124,13 @@ function filterChanges(count: number, seed: number): DashboardFilter[][] {
   return changes;
 }
 
+/** The statement that makes a built native copy readable (the baseline runs it once, untimed). */
+const attachesCopy = (statement: RecordedStatement) => /^ATTACH .* \(READ_ONLY\)$/.test(statement.sql);
+
+/** Statements that build, attach or drop a native copy: not part of answering a request. */
+const buildsCopy = (statement: RecordedStatement) =>
+  /^(ATTACH|DETACH)\b/.test(statement.sql) || /^CREATE TABLE "native_\d+_build"/.test(statement.sql);
+
 /** A statement's kind: its first words, spaces collapsed and file lists cut (the filters come later). */
 function statementKind(sql: string): string {
   return sql
@@ -145,9 +152,11 @@ async function measureServer(
     if (answer.type !== 'statements') throw new Error(`server: unexpected ${answer.type}`);
     return answer.statements;
   };
-  const replay = async (statements: RecordedStatement[]): Promise<number> => {
+  const replay = async (statements: RecordedStatement[], counted = true): Promise<number> => {
+    if (statements.length === 0) return 0;
     const answer = await baseline.ask({ type: 'replay', statements });
     if (answer.type !== 'replayed') throw new Error(`baseline: unexpected ${answer.type}`);
+    if (!counted) return answer.ms;
     statements.forEach((statement, index) => {
       const kind = statementKind(statement.sql);
       figures.byStatement.set(kind, (figures.byStatement.get(kind) ?? 0) + (answer.each[index] ?? 0));
@@ -171,12 +180,20 @@ async function measureServer(
     statements: [],
     byStatement: new Map(),
     failures: [],
+    copies: { count: 0, ms: 0 },
   };
+  const settling = performance.now();
+  const settled = await server.ask({ type: 'settle' });
+  if (settled.type !== 'settled') throw new Error(`server: unexpected ${settled.type}`);
+  figures.copies = { count: settled.copies, ms: performance.now() - settling };
+  // DuckDB alone reads the server's native copies too (attached read-only by both processes).
+  await replay((await take()).filter(attachesCopy), false);
   out(`${changes.length} filter changes, each then DuckDB alone on its statements ...`);
-  await take();
   for (const [index, filters] of changes.entries()) {
     const timing = await client.ndjson(filters);
-    const statements = await take();
+    const taken = await take();
+    await replay(taken.filter(attachesCopy), false);
+    const statements = taken.filter((statement) => !buildsCopy(statement));
     if (timing.failure !== null) {
       figures.failures.push(`change ${index + 1} ${JSON.stringify(filters)}: ${timing.failure}`);
       continue;

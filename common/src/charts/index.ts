@@ -38,7 +38,10 @@ const BUILDERS: Record<ChartType, (input: ChartInput) => ChartBody> = {
   pie,
 };
 
-/** The line under the title: a sample says how much of the table it shows; no rows say so. */
+/**
+ * The line under the title: a sample says how much of the table it shows; no rows say so. Box
+ * plots and medians are "sampled" in their statistics, not in what is drawn: they say that.
+ */
 function subtitle(component: FigureComponent, data: FigureData): string | undefined {
   if (data.rows.length === 0) return 'no rows match the filters';
   if (!data.sampled) return undefined;
@@ -50,6 +53,9 @@ function subtitle(component: FigureComponent, data: FigureData): string | undefi
       ? `binned: ${shown} points from ${plural(data.total_rows, 'row')}`
       : `the first ${shown} values of ${columns.label('x')}, from ${plural(data.total_rows, 'row')}`;
   }
+  if (component.chart === 'box')
+    return `quartiles from a sample of each box's values, of ${plural(data.total_rows, 'row')}`;
+  if (component.chart !== 'scatter') return `approximate medians over ${plural(data.total_rows, 'row')}`;
   return `sampled: ${shown} of ${plural(data.total_rows, 'point')}`;
 }
 

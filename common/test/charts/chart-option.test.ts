@@ -221,6 +221,10 @@ describe('ECharts options of figures', () => {
     ]);
     expect(path(option, 'xAxis')).toMatchObject({ type: 'category', data: ['Adelie', 'Gentoo', 'Chinstrap'] });
     expect(path(option, 'yAxis')).toMatchObject({ type: 'value', name: 'body_mass_g' });
+    expect(path(option, 'title', 'subtext')).toBeUndefined();
+    // Quartiles from a sample: the boxes are all drawn, their statistics say where they come from.
+    const sampled = build(fixture.boxFigure, { ...fixture.boxData, sampled: true, total_rows: 12_000_000 });
+    expect(path(sampled, 'title', 'subtext')).toBe("quartiles from a sample of each box's values, of 12,000,000 rows");
   });
 
   it('violin: two stacked lines per group over a hidden value axis, bins as a category y axis', () => {

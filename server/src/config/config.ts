@@ -49,13 +49,19 @@ export interface Config {
   /** `userLocations`: whether non-admin users may declare data locations (admins always may). */
   ingestion: { browserTrigger: boolean; allowedRoots: string[]; userLocations: boolean };
   uploadMaxBytes: number;
-  /** `memoryLimitBytes`: DuckDB's `memory_limit`; beyond it, statements spill to `<dataDir>/tmp/duckdb`. Null: DuckDB's default, 80% of RAM. */
-  duckdb: { memoryLimitBytes: number | null };
+  /**
+   * `memoryLimitBytes`: DuckDB's `memory_limit`; beyond it, statements spill to `<dataDir>/tmp/duckdb`. Null: DuckDB's default, 80% of RAM.
+   * `copies`, `copyMinRows`: how many table versions of at least `copyMinRows` rows get a DuckDB-native
+   * copy in `<dataDir>/tmp/copies`, read in place of their Parquet files (0 copies: none).
+   */
+  duckdb: { memoryLimitBytes: number | null; copies: number; copyMinRows: number };
   /**
    * `exactQuantileRows`: dashboards compute medians, quartiles and whiskers exactly up to this many
    * rows (they hold every value in memory) and with DuckDB's bounded `approx_quantile` beyond.
+   * `exactBoxValues`: box plots' quartiles are exact up to this many rows under the filters, and
+   * from a sample of each box's values beyond (the figure says `sampled`).
    */
-  dashboards: { exactQuantileRows: number };
+  dashboards: { exactQuantileRows: number; exactBoxValues: number };
   /** `frameAncestors`: the CSP `frame-ancestors` sources of exported pages (the app's own refuse framing). */
   export: { frameAncestors: string[] };
   auth: {
@@ -280,8 +286,15 @@ function buildConfig(env: Env, unknownSettings: string[], cwd: string): Config {
       userLocations: env.SERVICE_INGESTION_USER_LOCATIONS ?? true,
     },
     uploadMaxBytes: env.SERVICE_UPLOAD_MAX_BYTES ?? 1024 * 1024 * 1024,
-    duckdb: { memoryLimitBytes: env.SERVICE_DUCKDB_MEMORY_LIMIT ?? null },
-    dashboards: { exactQuantileRows: env.SERVICE_DASHBOARD_EXACT_QUANTILE_ROWS ?? 20_000_000 },
+    duckdb: {
+      memoryLimitBytes: env.SERVICE_DUCKDB_MEMORY_LIMIT ?? null,
+      copies: env.SERVICE_DUCKDB_COPIES ?? 4,
+      copyMinRows: env.SERVICE_DUCKDB_COPY_MIN_ROWS ?? 1_000_000,
+    },
+    dashboards: {
+      exactQuantileRows: env.SERVICE_DASHBOARD_EXACT_QUANTILE_ROWS ?? 20_000_000,
+      exactBoxValues: env.SERVICE_DASHBOARD_EXACT_BOX_VALUES ?? 1_000_000,
+    },
     export: { frameAncestors: env.SERVICE_EXPORT_FRAME_ANCESTORS ?? ['*'] },
     auth: {
       mode,

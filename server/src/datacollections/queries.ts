@@ -19,10 +19,19 @@ import { aggregate, distinctValues, summarize } from './query/aggregates.js';
 import { describe, type Source } from './query/columns.js';
 import { componentData, type DataComponent } from './query/components.js';
 import { type Download, download, narrowedCsv } from './query/download.js';
-import { type AnalyticComponent, EXACT_QUANTILE_ROWS, type FitProblem, fitProblems } from './query/fit.js';
+import {
+  type AnalyticComponent,
+  type ComputeOptions,
+  EXACT_BOX_VALUES,
+  EXACT_QUANTILE_ROWS,
+  type FitProblem,
+  fitProblems,
+} from './query/fit.js';
+import type { SharedScalars } from './query/narrowed.js';
 import type { Narrowing } from './query/narrowing.js';
 import { onlyColumns, type PageQuery, page } from './query/paging.js';
 import { TableReader, type TableReaderDeps } from './query/reader.js';
+import { scalarNeeds, sharedPass } from './query/shared-scalars.js';
 import { tableVersions } from './query/versions.js';
 import { WholeTableMemo } from './query/whole-table.js';
 import type { DataCollectionsService } from './service.js';
@@ -31,6 +40,7 @@ export type { Source as TableSnapshot } from './query/columns.js';
 export type { DataComponent } from './query/components.js';
 export type { Download } from './query/download.js';
 export type { AnalyticComponent, FitProblem } from './query/fit.js';
+export type { SharedScalars } from './query/narrowed.js';
 
 /**
  * What the queries use, handed over by the composition root (context.ts) rather than the whole
@@ -44,6 +54,8 @@ export interface DataCollectionQueriesDeps extends TableReaderDeps {
   tempDirectory: string | undefined;
   /** Rows up to which dashboard quantiles are exact (see `Config.dashboards`). */
   exactQuantileRows?: number;
+  /** Rows under the filters up to which box plots' quartiles are exact (see `Config.dashboards`). */
+  exactBoxValues?: number;
 }
 
 /**
@@ -102,12 +114,35 @@ export class DataCollectionQueries {
     return fitProblems(source.byName, component);
   }
 
-  /** One dashboard component's data over a snapshot, narrowed by the dashboard's filters. */
-  componentData(source: Source, component: DataComponent, narrowing: Narrowing): Promise<ComponentData> {
-    return componentData(this.reader, source, component, narrowing, {
+  /**
+   * One dashboard component's data over a snapshot, narrowed by the dashboard's filters, with the
+   * aggregates the request computed once for several components (`sharedScalars`).
+   */
+  componentData(
+    source: Source,
+    component: DataComponent,
+    narrowing: Narrowing,
+    shared?: SharedScalars,
+  ): Promise<ComponentData> {
+    return componentData(this.reader, source, component, narrowing, { ...this.computeOptions(), shared });
+  }
+
+  /** The aggregates over its narrowed rows a component will ask for, to compute once with others'. */
+  scalarNeeds(source: Source, component: DataComponent): string[] {
+    return scalarNeeds(source, component, this.computeOptions());
+  }
+
+  /** Aggregates over a snapshot's rows narrowed by a dashboard's filters, in one scan. */
+  sharedScalars(source: Source, narrowing: Narrowing, expressions: readonly string[]) {
+    return sharedPass(this.reader, source, narrowing, expressions);
+  }
+
+  private computeOptions(): ComputeOptions {
+    return {
       exactQuantileRows: this.deps.exactQuantileRows ?? EXACT_QUANTILE_ROWS,
+      exactBoxValues: this.deps.exactBoxValues ?? EXACT_BOX_VALUES,
       memo: this.wholeTable,
-    });
+    };
   }
 
   async summary(actor: Actor, id: string, version?: number): Promise<SummaryAnswer> {

@@ -1,5 +1,17 @@
 import { mkdir } from 'node:fs/promises';
-import { type DuckDBConnection, DuckDBInstance, type DuckDBType, DuckDBTypeId } from '@duckdb/node-api';
+import {
+  BIGINT,
+  BOOLEAN,
+  DOUBLE,
+  type DuckDBConnection,
+  DuckDBInstance,
+  type DuckDBType,
+  DuckDBTypeId,
+  HUGEINT,
+  INTEGER,
+  SQLNULL,
+  VARCHAR,
+} from '@duckdb/node-api';
 
 /** A value bound to a `$1`/`?` placeholder. */
 export type SqlValue = string | number | boolean | bigint | null;
@@ -81,18 +93,23 @@ export class SqlConnection {
   constructor(private readonly connection: DuckDBConnection) {}
 
   async run(sql: string, params?: SqlValue[]): Promise<void> {
-    await this.connection.run(sql, params);
+    await this.connection.run(sql, params, paramTypes(params));
   }
 
   /** Every row of the result, JSON-safe (see `JsonValue`). Only for results known to be small. */
   async query(sql: string, params?: SqlValue[]): Promise<SqlRow[]> {
-    const reader = await this.connection.runAndReadAll(sql, params);
+    const reader = await this.connection.runAndReadAll(sql, params, paramTypes(params));
     return reader.getRowObjectsJson() as SqlRow[];
   }
 
   /** Result columns of a query, without running it to completion. */
   async describe(sql: string, params?: SqlValue[]): Promise<SqlColumn[]> {
-    const reader = await this.connection.runAndReadUntil(`SELECT * FROM (${sql}) LIMIT 0`, 0, params);
+    const reader = await this.connection.runAndReadUntil(
+      `SELECT * FROM (${sql}) LIMIT 0`,
+      0,
+      params,
+      paramTypes(params),
+    );
     const types = reader.columnTypes();
     return reader.columnNames().map((name, index) => ({ name, type: sqlType(types[index]!) }));
   }
@@ -100,6 +117,32 @@ export class SqlConnection {
   close(): void {
     this.connection.closeSync();
   }
+}
+
+/** Whether a number is an integer BIGINT cannot hold (a filter bound of 1e300). */
+const beyondBigint = (value: SqlValue) =>
+  typeof value === 'number' && Number.isInteger(value) && Math.abs(value) >= 2 ** 63;
+
+/**
+ * The parameters' types, given only when an integer is beyond BIGINT: the API would bind it as a
+ * BIGINT and fail; it goes as the DOUBLE it is. Otherwise the API's own choice, which this follows.
+ */
+function paramTypes(params: SqlValue[] | undefined): DuckDBType[] | undefined {
+  if (params === undefined || !params.some(beyondBigint)) return undefined;
+  return params.map((value) => {
+    if (value === null) return SQLNULL;
+    switch (typeof value) {
+      case 'boolean':
+        return BOOLEAN;
+      case 'bigint':
+        return HUGEINT;
+      case 'string':
+        return VARCHAR;
+      default:
+        if (!Number.isInteger(value) || beyondBigint(value)) return DOUBLE;
+        return Math.abs(value) <= 2_147_483_647 ? INTEGER : BIGINT;
+    }
+  });
 }
 
 function sqlType(type: DuckDBType): SqlType {

@@ -165,13 +165,8 @@ export class EmbedTokens {
       throw invalid();
     }
     await this.database.db.updateTable('embed_tokens').set({ last_used_at: now }).where('id', '=', row.id).execute();
-    return {
-      embedTokenId: row.id,
-      dashboardId: row.dashboard_id,
-      componentId: row.component_id,
-      filters: JSON.parse(row.filters) as DashboardFilter[],
-      asOf: row.as_of === null ? null : (JSON.parse(row.as_of) as AsOf),
-    };
+    const { filters, asOf } = fixedView(row);
+    return { embedTokenId: row.id, dashboardId: row.dashboard_id, componentId: row.component_id, filters, asOf };
   }
 }
 
@@ -199,13 +194,22 @@ function checkScope(components: readonly DashboardComponent[], request: CreateEm
     throw new DomainError('validation_failed', 'the embed token does not fit the dashboard', problems);
 }
 
+/** The filters and version a token fixes, as stored (JSON columns). */
+function fixedView(row: EmbedTokensTable): { filters: DashboardFilter[]; asOf: AsOf | null } {
+  return {
+    filters: JSON.parse(row.filters) as DashboardFilter[],
+    asOf: row.as_of === null ? null : (JSON.parse(row.as_of) as AsOf),
+  };
+}
+
 function present(row: EmbedTokensTable): EmbedToken {
+  const { filters, asOf } = fixedView(row);
   return {
     embed_token_id: row.id,
     dashboard_id: row.dashboard_id,
     component_id: row.component_id,
-    filters: JSON.parse(row.filters) as DashboardFilter[],
-    as_of: row.as_of === null ? null : (JSON.parse(row.as_of) as AsOf),
+    filters,
+    as_of: asOf,
     created_by: row.created_by,
     created_at: row.created_at,
     expires_at: row.expires_at,

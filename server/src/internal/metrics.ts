@@ -1,5 +1,5 @@
 import type { FastifyInstance, onResponseHookHandler } from 'fastify';
-import { Counter, collectDefaultMetrics, Histogram, Registry } from 'prom-client';
+import { Counter, collectDefaultMetrics, Gauge, Histogram, Registry } from 'prom-client';
 import type { Database } from '../db/database.js';
 import { passwordVerifications } from '../users/passwords.js';
 import { installDatabaseMetrics } from './database-metrics.js';
@@ -7,6 +7,7 @@ import { installDatabaseMetrics } from './database-metrics.js';
 /** Counters kept by parts of the process, read when metrics are scraped. */
 export interface MetricSources {
   dashboardAnswers: { stats(): { hits: number; misses: number } };
+  copies: { readonly counts: { built: number; failed: number; evicted: number; reads: number }; readonly size: number };
   database: Pick<Database, 'db'>;
 }
 
@@ -49,6 +50,25 @@ export function installMetrics(app: FastifyInstance, sources: MetricSources): Re
       const stats = sources.dashboardAnswers.stats();
       this.labels('hit').inc(stats.hits);
       this.labels('miss').inc(stats.misses);
+    },
+  });
+  new Counter({
+    name: 'duckdb_native_copies_total',
+    help: 'DuckDB-native copies of table versions, by event: built, failed (read from Parquet instead), evicted, read',
+    labelNames: ['event'] as const,
+    registers: [registry],
+    collect() {
+      this.reset();
+      const counts = sources.copies.counts;
+      for (const event of ['built', 'failed', 'evicted', 'reads'] as const) this.labels(event).inc(counts[event]);
+    },
+  });
+  new Gauge({
+    name: 'duckdb_native_copies',
+    help: 'DuckDB-native copies of table versions this process holds',
+    registers: [registry],
+    collect() {
+      this.set(sources.copies.size);
     },
   });
   // Each route gets its own hook holding its labelled children: prom-client hashes a labels

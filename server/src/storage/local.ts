@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { once } from 'node:events';
 import { createReadStream, createWriteStream } from 'node:fs';
 import { copyFile, mkdir, readdir, readFile, rename, rm, rmdir, stat } from 'node:fs/promises';
 import { dirname, join, relative, resolve, sep } from 'node:path';
@@ -45,11 +46,15 @@ export class LocalStorage implements ObjectStorage {
   async put(key: string, body: Readable | Buffer | string): Promise<{ size: number }> {
     this.path(key);
     const temporary = await this.temporary();
+    const sink = createWriteStream(temporary, { flags: 'wx' });
     try {
       const source = typeof body === 'string' || Buffer.isBuffer(body) ? Readable.from([Buffer.from(body)]) : body;
-      await pipeline(source, createWriteStream(temporary, { flags: 'wx' }));
+      await pipeline(source, sink);
       return await this.commit(temporary, key);
     } catch (error) {
+      // A body failing at once (too large) can fail the pipeline while the file is still being
+      // opened: removed before, it would be created after. Remove it once the stream has closed.
+      if (!sink.closed) await once(sink, 'close').catch(() => undefined);
       await rm(temporary, { force: true });
       throw error;
     }

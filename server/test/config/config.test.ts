@@ -27,7 +27,7 @@ describe('configuration', () => {
     expect(config.auth.temporaryUserRateLimit).toEqual({ max: 10, windowMs: 60_000 });
     expect(config.auth.magicLinkExpiryMinutes).toBe(10);
     expect(config.auth.temporaryUserExpiryHours).toBe(24);
-    expect(config.duckdb).toEqual({ memoryLimitBytes: null });
+    expect(config.duckdb).toEqual({ memoryLimitBytes: null, copies: 4, copyMinRows: 1_000_000 });
     expect(config.vacuum).toEqual({ retentionHours: 168 });
   });
 
@@ -38,6 +38,11 @@ describe('configuration', () => {
     ['70000KB', 70_000_000],
   ])('reads the DuckDB memory limit %s as %d bytes', (raw, bytes) => {
     expect(loadConfig({ SERVICE_DUCKDB_MEMORY_LIMIT: raw }).duckdb.memoryLimitBytes).toBe(bytes);
+  });
+
+  it('reads how many native copies to keep, and from how many rows', () => {
+    const config = loadConfig({ SERVICE_DUCKDB_COPIES: '0', SERVICE_DUCKDB_COPY_MIN_ROWS: '250000' });
+    expect(config.duckdb).toMatchObject({ copies: 0, copyMinRows: 250_000 });
   });
 
   it.each([

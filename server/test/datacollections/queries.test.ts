@@ -295,6 +295,11 @@ describeEachDialect('data collection queries', (dialect) => {
       ],
       [{ column: 'species', op: 'not_in', value: ['Adelie'] }, (row) => row.species !== 'Adelie'],
       [
+        { column: 'species', op: 'not_in', value: ['Adelie', 'Chinstrap'] },
+        (row) => row.species !== 'Adelie' && row.species !== 'Chinstrap',
+      ],
+      [{ column: 'id', op: 'in', value: [3, '7', 11] }, (row) => [3, 7, 11].includes(row.id as number)],
+      [
         { column: 'observed', op: 'between', value: ['2024-01-05', '2024-01-10'] },
         (row) => (row.observed as string) >= '2024-01-05' && (row.observed as string) <= '2024-01-10',
       ],

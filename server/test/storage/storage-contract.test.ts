@@ -409,6 +409,21 @@ for (const backend of backends) {
       expect(listed).toEqual([`${ns}/existing`]);
       expect(await harness.leftovers()).toEqual([]);
     });
+
+    it('leaves nothing behind when the source fails before its first byte', async () => {
+      fresh();
+      // As an upload refused as too large does: the write may still be opening its file.
+      for (let attempt = 0; attempt < 50; attempt++) {
+        const failing = new Readable({
+          read() {
+            this.destroy(new Error('refused at once'));
+          },
+        });
+        await expect(storage.put(`${ns}/never`, failing)).rejects.toThrow('refused at once');
+        expect(await harness.leftovers(), `attempt ${attempt}`).toEqual([]);
+      }
+      expect(await storage.head(`${ns}/never`)).toBeNull();
+    });
   });
 }
 

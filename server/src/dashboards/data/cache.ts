@@ -66,6 +66,12 @@ export class AnswerCache {
     }
   }
 
+  /** Whether an answer for `key` is kept or being computed (its inputs need not be prepared). */
+  has(key: AnswerKey): boolean {
+    const id = keyOf(key);
+    return this.entries.has(id) || this.pending.has(id);
+  }
+
   /** Hits and misses since the process started (Prometheus counters). */
   stats(): Readonly<{ hits: number; misses: number; entries: number; bytes: number }> {
     return { ...this.counts, entries: this.entries.size, bytes: this.bytes };

@@ -1,6 +1,6 @@
 import type { DashboardFilterScalar } from '@service/common';
 import { type Column, invalid } from '../../datacollections/query/columns.js';
-import { valueSql } from '../../datacollections/query/filters.js';
+import { inList, valueSql } from '../../datacollections/query/filters.js';
 import type { Statement } from '../../datacollections/query/statement.js';
 
 /** What a dashboard filter asks of its column, whichever component set it. */
@@ -38,7 +38,7 @@ export function matchSql(match: Match, column: Column, statement: Statement, pat
       match.values.forEach((value, index) => {
         if (value !== null) listed.push(scalarSql(value, column, statement, `${path}.value[${index}]`));
       });
-      if (listed.length > 0) parts.push(`${c} IN (${listed.join(', ')})`);
+      if (listed.length > 0) parts.push(inList(column, listed));
       if (match.values.includes(null)) parts.push(`${c} IS NULL`);
       // Nothing chosen matches nothing: a client clears a filter by leaving it out.
       return parts.length === 0 ? '(FALSE)' : `(${parts.join(' OR ')})`;

@@ -9,11 +9,18 @@ import type {
   DashboardFilter,
   PreviewAnswer,
 } from '@service/common';
-import type { DataCollectionQueries, DataComponent, Download, TableSnapshot } from '../../datacollections/queries.js';
+import type {
+  DataCollectionQueries,
+  DataComponent,
+  Download,
+  SharedScalars,
+  TableSnapshot,
+} from '../../datacollections/queries.js';
 import { componentError } from '../../datacollections/query/components.js';
+import type { Narrowing } from '../../datacollections/query/narrowing.js';
 import type { Database } from '../../db/database.js';
 import type { DataCollectionsTable } from '../../db/tables.js';
-import type { DuckDB } from '../../engine/duckdb.js';
+import type { DuckDB, JsonValue } from '../../engine/duckdb.js';
 import { DomainError, type FieldProblem, notFound } from '../../errors.js';
 import type { Actor } from '../../policy/actor.js';
 import { can } from '../../policy/policy.js';
@@ -21,7 +28,7 @@ import { widenings } from '../readings.js';
 import type { DashboardRecord } from '../repository.js';
 import { componentsOf, type DashboardsService } from '../service.js';
 import { type AsOfDeps, type ReadVersions, versionsAsOf } from './as-of.js';
-import type { AnswerCache } from './cache.js';
+import type { AnswerCache, AnswerKey } from './cache.js';
 import { inCompletionOrder } from './concurrency.js';
 import { projectJoins } from './joins.js';
 import { FilterPlan } from './narrowing.js';
@@ -75,7 +82,7 @@ export class DashboardDataService {
     private readonly dashboards: Pick<DashboardsService, 'access' | 'repository'>,
     private readonly queries: Pick<
       DataCollectionQueries,
-      'snapshotOf' | 'componentData' | 'componentPage' | 'componentCsv'
+      'snapshotOf' | 'componentData' | 'componentPage' | 'componentCsv' | 'scalarNeeds' | 'sharedScalars'
     >,
     private readonly deps: DashboardDataDeps,
   ) {}
@@ -106,8 +113,22 @@ export class DashboardDataService {
     const version = Object.fromEntries(
       [...plan.sources].map(([id, source]) => [id, source.snapshot?.version ?? null] as const),
     );
-    const tasks = wanted.map((component) => () => this.settle(plan, component, report));
-    return { version, components: () => inCompletionOrder(tasks, CONCURRENT_COMPONENTS) };
+    const shared = this.shareScalars(plan, wanted);
+    // Components that wait for a shared pass go last: the others run meanwhile.
+    const ordered = [
+      ...wanted.filter((component) => !shared.lookups.has(component.component_id)),
+      ...wanted.filter((component) => shared.lookups.has(component.component_id)),
+    ];
+    const tasks = ordered.map(
+      (component) => () => this.settle(plan, component, report, shared.lookups.get(component.component_id)),
+    );
+    return {
+      version,
+      components: () => {
+        shared.start();
+        return inCompletionOrder(tasks, CONCURRENT_COMPONENTS);
+      },
+    };
   }
 
   /**
@@ -261,10 +282,56 @@ export class DashboardDataService {
   }
 
   /**
+   * The scalar aggregates (cards' numbers, counts, ranges) of the components a request will
+   * compute, one scan per collection and filter set rather than one per component. A pass starts
+   * with the answer; one that fails leaves each component to compute, and report, its own.
+   */
+  private shareScalars(plan: DataPlan, wanted: readonly DataComponent[]) {
+    const groups = new Map<
+      string,
+      { source: TableSnapshot; narrowing: Narrowing; ids: string[]; needs: Set<string> }
+    >();
+    for (const component of wanted) {
+      const source = plan.sources.get(component.data_collection_id);
+      if (source === undefined || this.deps.answers.has(answerKey(plan, component))) continue;
+      const needs = this.queries.scalarNeeds(source, component);
+      if (needs.length === 0) continue;
+      const { narrowing, key } = plan.narrowings.of(component);
+      const id = `${component.data_collection_id}\u0000${key}`;
+      const group = groups.get(id) ?? { source, narrowing, ids: [], needs: new Set<string>() };
+      group.ids.push(component.component_id);
+      for (const need of needs) group.needs.add(need);
+      groups.set(id, group);
+    }
+    const lookups = new Map<string, SharedScalars>();
+    const starts: (() => void)[] = [];
+    for (const group of groups.values()) {
+      // Alone, a component computes its own numbers in the same one scan.
+      if (group.ids.length < 2) continue;
+      let pass: Promise<Map<string, JsonValue>> | undefined;
+      const values = () => {
+        pass ??= this.queries
+          .sharedScalars(group.source, group.narrowing, [...group.needs])
+          .catch(() => new Map<string, JsonValue>());
+        return pass;
+      };
+      starts.push(() => void values());
+      const lookup: SharedScalars = { get: async (expression) => (await values()).get(expression) };
+      for (const id of group.ids) lookups.set(id, lookup);
+    }
+    return {
+      lookups,
+      start: () => {
+        for (const start of starts) start();
+      },
+    };
+  }
+
+  /**
    * One component's data, from the answer cache when the same component was computed over the
    * same table versions (its own and the joined ones its filters read) for the same filters.
    */
-  private async compute(plan: DataPlan, component: DataComponent): Promise<ComponentData> {
+  private async compute(plan: DataPlan, component: DataComponent, shared?: SharedScalars): Promise<ComponentData> {
     const source = plan.sources.get(component.data_collection_id);
     if (source === undefined) {
       return componentError(
@@ -273,20 +340,21 @@ export class DashboardDataService {
         'data_collection_id',
       );
     }
-    const { narrowing, key, collections } = plan.narrowings.of(component);
-    // A range widget's bounds are the whole table's: one answer whatever the filters.
-    const whole =
-      component.type === 'interactive' && (component.widget === 'range' || component.widget === 'date_range');
-    const tables = tablesRead(plan, component, whole ? [] : collections);
-    return this.deps.answers.answer({ component, tables, filters: whole ? '' : key }, () =>
-      this.queries.componentData(source, component, narrowing),
+    const { narrowing } = plan.narrowings.of(component);
+    return this.deps.answers.answer(answerKey(plan, component), () =>
+      this.queries.componentData(source, component, narrowing, shared),
     );
   }
 
-  private async settle(plan: DataPlan, component: DataComponent, report: FailureReport): Promise<ComponentResult> {
+  private async settle(
+    plan: DataPlan,
+    component: DataComponent,
+    report: FailureReport,
+    shared?: SharedScalars,
+  ): Promise<ComponentResult> {
     const id = component.component_id;
     try {
-      return { component_id: id, data: await this.compute(plan, component) };
+      return { component_id: id, data: await this.compute(plan, component, shared) };
     } catch (error) {
       if (error instanceof DomainError) {
         const field = error.errors?.[0]?.path ?? null;
@@ -319,6 +387,14 @@ function readBy(components: readonly DashboardComponent[]): string[] {
 /** A collection read as it was before its table's first commit. */
 function noTable(row: DataCollectionsTable, deps: Pick<AsOfDeps, 'tableOf'>): TableSnapshot {
   return { row, table: deps.tableOf(row.id), snapshot: null, version: null, columns: [], byName: new Map() };
+}
+
+/** What a component's cached answer is kept under: the tables read and the filters reaching it. */
+function answerKey(plan: DataPlan, component: DataComponent): AnswerKey {
+  const { key, collections } = plan.narrowings.of(component);
+  // A range widget's bounds are the whole table's: one answer whatever the filters.
+  const whole = component.type === 'interactive' && (component.widget === 'range' || component.widget === 'date_range');
+  return { component, tables: tablesRead(plan, component, whole ? [] : collections), filters: whole ? '' : key };
 }
 
 /** The snapshots a component's answer comes from: its collection's, and the joined ones its filters read. */

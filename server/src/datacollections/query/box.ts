@@ -8,19 +8,24 @@ import type { Statement } from './statement.js';
 
 const STATISTICS = ['mean', 'min', 'q1', 'median', 'q3', 'max', 'whisker_low', 'whisker_high'] as const;
 
+/** Values per box the sampled quartiles come from: within about 1% of the interquartile range. */
+export const BOX_SAMPLE = 16_384;
+
 /**
  * Box statistics of y per x group (the `max_categories` groups with most values; one box
  * without x): count, mean, min, quartiles interpolated as numpy and pandas do, max, and Tukey's
- * whiskers, the furthest values within 1.5 × IQR of the quartiles. Two passes: the statistics,
- * then the whiskers against each group's fences (a self-join would hold every row twice).
+ * whiskers, the furthest values within 1.5 × IQR of the quartiles. A box with no value beyond its
+ * fences has its minimum and maximum as whiskers; for the others a second pass finds them against
+ * each group's fences (a self-join would hold every row twice).
  */
 export async function boxData(
-  { connection, from, conditions }: NarrowedRows,
+  rows: NarrowedRows,
   source: Source,
   figure: FigureComponent,
   statement: Statement,
   options: ComputeOptions,
 ): Promise<FigureData> {
+  const { connection, from, conditions } = rows;
   const { x, y } = figureColumns(source, figure);
   if (y === null) throw new Error('a box plot needs y');
   const budget = figure.max_categories ?? DEFAULT_CATEGORY_BUDGET;
@@ -29,34 +34,70 @@ export async function boxData(
     numberRole('count', null, 'long'),
     ...STATISTICS.map((name) => numberRole(name, y)),
   ];
-  // Beyond the threshold the quartiles come from a bounded t-digest, and the figure says so.
-  const approximate = approximateOver(source, options);
-  const quantile = approximate ? 'approx_quantile' : 'quantile_cont';
+  const approximate = await sampledBoxes(rows, source, statement, options);
+  // A reservoir sample of each box's values: DuckDB's t-digest (approx_quantile) took 5× longer.
+  const quantile = approximate
+    ? `reservoir_quantile("v", [0.25, 0.5, 0.75], ${BOX_SAMPLE})`
+    : 'quantile_cont("v", [0.25, 0.5, 0.75])';
   const group = x === null ? 'NULL' : x.sql;
   const values = `SELECT ${group} AS "g", CAST(${y.sql} AS DOUBLE) AS "v" FROM ${from}${whereOf(conditions)}`;
   // The rows matching the filters come from the same pass, summed over every group.
   const groups = await connection.query(
     `SELECT * FROM (SELECT "g", count("v") AS "count", avg("v") AS "mean", min("v") AS "min", ` +
-      `${quantile}("v", [0.25, 0.5, 0.75]) AS "quartiles", max("v") AS "max", sum(count(*)) OVER () AS "total" ` +
+      `${quantile} AS "quartiles", max("v") AS "max", sum(count(*)) OVER () AS "total" ` +
       `FROM (${values}) GROUP BY 1) WHERE "count" > 0 ORDER BY 2 DESC, 1 ASC NULLS LAST LIMIT ${budget}`,
     statement.params,
   );
   if (groups.length === 0) {
-    return figureAnswer(roles, [], approximate, await countRows(connection, from, conditions, statement.params));
+    return figureAnswer(roles, [], approximate, await countRows(rows, statement.params));
   }
   const total = count(groups[0]?.total);
   const boxes = groups.map((row) => {
     const [q1 = 0, median = 0, q3 = 0] = (row.quartiles as JsonValue[]).map((value) => numberOf(value) ?? 0);
     const reach = 1.5 * (q3 - q1);
-    return { ...row, g: row.g ?? null, x: row.g, q1, median, q3, low: q1 - reach, high: q3 + reach };
+    const [min, max] = [numberOf(row.min), numberOf(row.max)];
+    // Without a value beyond a fence, that side's whisker is the extreme value itself.
+    const inside = { whisker_low: min, whisker_high: max };
+    const outlying = min === null || max === null || min < q1 - reach || max > q3 + reach;
+    return { ...row, g: row.g ?? null, x: row.g, q1, median, q3, low: q1 - reach, high: q3 + reach, inside, outlying };
   });
-  const whiskers = await connection.query(
-    whiskerSql(boxes, values, x === null ? null : x.sqlType, statement),
-    statement.params,
-  );
+  // Only boxes with values beyond a fence need the second pass.
+  const outlying = boxes.filter((box) => box.outlying);
+  const whiskers =
+    outlying.length === 0
+      ? []
+      : await connection.query(
+          whiskerSql(outlying, values, x === null ? null : x.sqlType, statement),
+          statement.params,
+        );
   const byIndex = new Map(whiskers.map((row) => [count(row.i), row]));
-  const answer = boxes.map((box, index) => ({ ...box, ...byIndex.get(index) }));
+  const answer = boxes.map((box) => ({
+    ...box,
+    ...(box.outlying ? byIndex.get(outlying.indexOf(box)) : box.inside),
+  }));
   return figureAnswer(roles, answer, approximate, total);
+}
+
+/**
+ * Whether the quartiles come from a sample: beyond `exactQuantileRows` rows in the table (exact
+ * ones hold every value in memory), or beyond `exactBoxValues` rows under the filters (they are
+ * drawn, not read: on 12 M rows exact quartiles took 0.5 s where a sample took 0.06 s). The count
+ * comes from the request's shared pass when there is one.
+ */
+async function sampledBoxes(
+  rows: NarrowedRows,
+  source: Source,
+  statement: Statement,
+  options: ComputeOptions,
+): Promise<boolean> {
+  if (approximateOver(source, options)) return true;
+  if (!mayNeedBoxSample(source, options)) return false;
+  return (await countRows(rows, statement.params)) > options.exactBoxValues;
+}
+
+/** Whether the table has enough rows for a box plot over it to be sampled. */
+export function mayNeedBoxSample(source: Source, options: ComputeOptions): boolean {
+  return (source.version?.rows ?? Number.POSITIVE_INFINITY) > options.exactBoxValues;
 }
 
 /**

@@ -1,15 +1,23 @@
 import type { CardComponent, CardData } from '@service/common';
 import { columnOf, jsonValue, type Source } from './columns.js';
 import { aggSql, approximateOver, type ComputeOptions } from './fit.js';
-import { whereOf, withNarrowedRows } from './narrowed.js';
+import { scalarRow, withNarrowedRows } from './narrowed.js';
 import type { Narrowing } from './narrowing.js';
 import type { TableReader } from './reader.js';
 import { Statement } from './statement.js';
 
+/** The aggregate a card shows, over whatever rows it is computed on. */
+export function cardSelects(source: Source, card: CardComponent, options: ComputeOptions): { value: string } {
+  const column = card.column === undefined ? null : columnOf(source, card.column, 'column');
+  // Medians of big tables are approximate (bounded memory), filtered or not.
+  return { value: aggSql(card.agg, column, undefined, approximateOver(source, options)).sql };
+}
+
 /**
  * A card's number on the filtered rows and on the whole table. The whole table's is remembered
- * per snapshot; until it is, one scan computes both, the filtered one as the same aggregate
- * restricted (`FILTER (WHERE …)`) to the rows the dashboard's filters keep.
+ * per snapshot. Filtered, the number comes from the request's shared pass when it has it;
+ * otherwise, until the whole table's is known, one scan computes both, the filtered one as the
+ * same aggregate restricted (`FILTER (WHERE …)`) to the rows the dashboard's filters keep.
  */
 export async function cardData(
   reader: TableReader,
@@ -23,27 +31,45 @@ export async function cardData(
     return { value: empty, unfiltered_value: empty };
   }
   const column = card.column === undefined ? null : columnOf(source, card.column, 'column');
+  const approximate = approximateOver(source, options);
+  const all = aggSql(card.agg, column, undefined, approximate);
   const statement = new Statement();
-  return withNarrowedRows(reader, source, narrowing, statement, async ({ connection, from, conditions }) => {
-    // Medians of big tables are approximate (bounded memory), filtered or not.
-    const approximate = approximateOver(source, options);
-    const all = aggSql(card.agg, column, undefined, approximate);
-    const key = options.memo.keyOf(source, `card\u0000${all.sql}`);
-    const known = options.memo.get(key);
-    if (known !== undefined && conditions.length > 0) {
+  return withNarrowedRows(
+    reader,
+    source,
+    narrowing,
+    statement,
+    async (rows) => {
+      const { connection, from, conditions } = rows;
+      const key = options.memo.keyOf(source, `card\u0000${all.sql}`);
+      const known = options.memo.get(key);
+      if (known !== undefined) {
+        if (conditions.length === 0) return { value: known, unfiltered_value: known };
+        const { value } = await scalarRow(rows, statement.params, { value: all.sql });
+        return { value: jsonValue(value ?? null, all.output), unfiltered_value: known };
+      }
+      const shared = await rows.shared.get(all.sql);
+      if (shared !== undefined && conditions.length === 0) {
+        // Unfiltered, the shared pass computed the whole table's number.
+        const whole = jsonValue(shared, all.output);
+        options.memo.set(key, whole);
+        return { value: whole, unfiltered_value: whole };
+      }
+      // The whole table's number alone (the shared pass has the filtered one), or both in one scan.
+      const narrowed =
+        shared !== undefined
+          ? null
+          : conditions.length === 0
+            ? all
+            : aggSql(card.agg, column, conditions.join(' AND '), approximate);
       const [row = {}] = await connection.query(
-        `SELECT ${all.sql} AS "value" FROM ${from}${whereOf(conditions)}`,
-        statement.params,
+        `SELECT ${all.sql} AS "unfiltered"${narrowed === null ? '' : `, ${narrowed.sql} AS "value"`} FROM ${from}`,
+        narrowed === null ? [] : statement.params,
       );
-      return { value: jsonValue(row.value, all.output), unfiltered_value: known };
-    }
-    const narrowed = conditions.length === 0 ? all : aggSql(card.agg, column, conditions.join(' AND '), approximate);
-    const [row = {}] = await connection.query(
-      `SELECT ${narrowed.sql} AS "value", ${all.sql} AS "unfiltered" FROM ${from}`,
-      statement.params,
-    );
-    const unfiltered = jsonValue(row.unfiltered, all.output);
-    options.memo.set(key, unfiltered);
-    return { value: jsonValue(row.value, all.output), unfiltered_value: unfiltered };
-  });
+      const unfiltered = jsonValue(row.unfiltered, all.output);
+      options.memo.set(key, unfiltered);
+      return { value: jsonValue(shared !== undefined ? shared : row.value, all.output), unfiltered_value: unfiltered };
+    },
+    options.shared,
+  );
 }

@@ -5,12 +5,48 @@ import { aggSql, approximateOver, type ComputeOptions } from './fit.js';
 import { type NarrowedRows, whereOf } from './narrowed.js';
 import type { Statement } from './statement.js';
 
+/** Aggregates whose value over the rest can be made from each category's partial results. */
+const FOLDABLE: ReadonlySet<string> = new Set(['count', 'sum', 'mean', 'min', 'max']);
+
+/**
+ * One pass for bars without a color split whose aggregate folds (`FOLDABLE`): each category's
+ * value with the partials it is made of, ranked; then the kept ones and, when there is a rest,
+ * its value from the rest's partials (a mean of the rest's rows: their sum over their count).
+ */
+function rankedAndFolded(
+  rows: string,
+  keyName: string,
+  value: string,
+  agg: string,
+  integral: boolean,
+  budget: number,
+): string {
+  const partials = agg === 'mean' ? ', sum("m"."v") AS "s", count("m"."v") AS "c"' : '';
+  const rest = {
+    count: 'CAST(sum("y") AS BIGINT)',
+    sum: integral ? 'CAST(sum("y") AS HUGEINT)' : 'CAST(sum("y") AS DOUBLE)',
+    mean: 'CASE WHEN sum("c") > 0 THEN CAST(sum("s") AS DOUBLE) / CAST(sum("c") AS DOUBLE) END',
+    min: 'min("y")',
+    max: 'max("y")',
+  }[agg];
+  return (
+    'WITH "ranked" AS MATERIALIZED (SELECT *, ' +
+    `row_number() OVER (ORDER BY "y" DESC NULLS LAST, "${keyName}" ASC NULLS LAST) AS "position", ` +
+    'sum("n") OVER () AS "total" FROM ' +
+    `(SELECT "m"."k" AS "${keyName}", ${value} AS "y", count(*) AS "n"${partials} FROM ${rows} GROUP BY 1)) ` +
+    `SELECT "${keyName}", "y", false AS "other", "position", "total" FROM "ranked" WHERE "position" <= ${budget} ` +
+    `UNION ALL SELECT NULL, ${rest}, true, ${budget + 1}, NULL FROM "ranked" WHERE "position" > ${budget} ` +
+    'HAVING count(*) > 0 ORDER BY "position"'
+  );
+}
+
 /**
  * Bars (by x, split by color) and pie slices (by color): the categories with the largest
  * aggregate, at most `max_categories`, and one row folding the rest (`other`), its aggregate
  * computed again from the rest's rows (a mean of the rest, not a mean of means). Bars keep
- * their color groups in the folded row too. The first pass ranks the categories; a second one,
- * only when there is a rest or a color split, aggregates against the kept ones.
+ * their color groups in the folded row too. Counts, sums, means, minima and maxima fold in one
+ * pass; otherwise the first pass ranks the categories and a second one, only when there is a rest
+ * or a color split, aggregates against the kept ones.
  */
 export async function categoryData(
   { connection, from, conditions }: NarrowedRows,
@@ -41,6 +77,14 @@ export async function categoryData(
   const approximate = agg === 'median' && approximateOver(source, options);
   const value = aggSql(agg, measured === null ? null : renamed(measured, '"m"."v"'), undefined, approximate);
 
+  if (split === null && FOLDABLE.has(agg)) {
+    const answer = await connection.query(
+      rankedAndFolded(rows, keyName, value.sql, agg, measured?.kind === 'integer', budget),
+      statement.params,
+    );
+    const kept = answer.filter((row) => row.other !== true);
+    return figureAnswer(roles, answer, approximate, count(kept[0]?.total ?? answer[0]?.total));
+  }
   const ranked = await connection.query(
     `SELECT * FROM (SELECT "m"."k" AS "${keyName}", ${value.sql} AS "y", count(*) OVER () AS "groups", ` +
       `sum(count(*)) OVER () AS "total" FROM ${rows} GROUP BY 1) ` +

@@ -32,7 +32,8 @@ export async function componentData(
 ): Promise<ComponentData> {
   if (component.type === 'table') {
     const shown = component.columns === undefined ? source : onlyColumns(source, component.columns);
-    return page(reader, shown, { limit: component.page_size, skip: 0, sort: usableSort(shown, component) }, narrowing);
+    const query = { limit: component.page_size, skip: 0, sort: usableSort(shown, component) };
+    return page(reader, shown, query, narrowing, options.shared);
   }
   if (source.snapshot === null && component.type === 'figure') return EMPTY_FIGURE;
   if (source.snapshot !== null) {

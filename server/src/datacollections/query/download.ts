@@ -41,7 +41,9 @@ export async function download(
   return copyToFile(source, query.format, directory, (path, options) =>
     reader.withRows(source, async (connection, from) => {
       await statement.validate(connection);
-      await connection.run(`COPY (SELECT * FROM ${from}${where}) TO ${path} (${options})`, statement.params);
+      // The table's columns by name, as every other query here names what it reads.
+      const columns = source.columns.map((column) => column.sql).join(', ');
+      await connection.run(`COPY (SELECT ${columns} FROM ${from}${where}) TO ${path} (${options})`, statement.params);
     }),
   );
 }

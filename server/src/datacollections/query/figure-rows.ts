@@ -1,8 +1,8 @@
 import type { FigureColumn, FigureComponent, FigureData } from '@service/common';
-import type { JsonValue, SqlConnection, SqlValue } from '../../engine/duckdb.js';
+import type { JsonValue, SqlValue } from '../../engine/duckdb.js';
 import { type Column, columnOf, count, jsonValue, type Output, outputOf, type Source } from './columns.js';
 import { isTemporal } from './fit.js';
-import { whereOf } from './narrowed.js';
+import { type NarrowedRows, scalarRow } from './narrowed.js';
 
 /** A column of a figure's answer, and how its values leave as JSON. */
 export interface Role extends FigureColumn {
@@ -51,15 +51,30 @@ export function figureColumns(source: Source, figure: FigureComponent) {
 export const renamed = (column: Column, sql: string): Column => ({ ...column, sql });
 
 /** Rows matching the filters. */
-export async function countRows(
-  connection: SqlConnection,
-  from: string,
-  conditions: readonly string[],
-  params: SqlValue[],
-): Promise<number> {
-  const [row] = await connection.query(`SELECT count(*) AS "n" FROM ${from}${whereOf(conditions)}`, params);
-  return count(row?.n);
+export async function countRows(rows: NarrowedRows, params: SqlValue[]): Promise<number> {
+  return count((await scalarRow(rows, params, { n: 'count(*)' })).n);
 }
+
+/** A scatter's counts: rows, and rows with both coordinates (the points it may draw). */
+export function scatterCountSelects(source: Source, figure: FigureComponent) {
+  const { x, y } = figureColumns(source, figure);
+  if (x === null || y === null) throw new Error('a scatter needs x and y');
+  return { n: 'count(*)', drawable: `count(*) FILTER (WHERE ${x.sql} IS NOT NULL AND ${y.sql} IS NOT NULL)` };
+}
+
+/** The rows, and the lowest and highest value of an axis (its bins' range). */
+export function binStats(axis: Axis) {
+  return { n: 'count(*)', low: `min(${axis.value})`, high: `max(${axis.value})` };
+}
+
+/** What a histogram's bins are made from. */
+export function binStatsSelects(source: Source, figure: FigureComponent) {
+  const { x } = figureColumns(source, figure);
+  if (x === null) throw new Error('a histogram needs x');
+  return binStats(histogramAxis(x, figure));
+}
+
+export const histogramAxis = (x: Column, figure: FigureComponent): Axis => axisOf(x, figure.log_x === true);
 
 /**
  * A numeric or temporal column as a number to bin: its value, timestamps and dates as

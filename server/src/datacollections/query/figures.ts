@@ -3,9 +3,19 @@ import { heatmapData, histogramData, violinData } from './binning.js';
 import { boxData } from './box.js';
 import { categoryData } from './categories.js';
 import { count, isNumeric, type Source } from './columns.js';
-import { axisOf, Bins, figureAnswer, figureColumns, numberOf, numberRole, type Role, roleOf } from './figure-rows.js';
+import {
+  axisOf,
+  Bins,
+  figureAnswer,
+  figureColumns,
+  numberOf,
+  numberRole,
+  type Role,
+  roleOf,
+  scatterCountSelects,
+} from './figure-rows.js';
 import { aggSql, approximateOver, type ComputeOptions, isTemporal } from './fit.js';
-import { type NarrowedRows, whereOf, withNarrowedRows } from './narrowed.js';
+import { type NarrowedRows, scalarRow, whereOf, withNarrowedRows } from './narrowed.js';
 import type { Narrowing } from './narrowing.js';
 import type { TableReader } from './reader.js';
 import { Statement } from './statement.js';
@@ -19,38 +29,47 @@ export function figureData(
   options: ComputeOptions,
 ): Promise<FigureData> {
   const statement = new Statement();
-  return withNarrowedRows(reader, source, narrowing, statement, (rows) => {
-    switch (figure.chart) {
-      case 'scatter':
-        return scatterData(rows, source, figure, statement);
-      case 'line':
-      case 'area':
-        return lineData(rows, source, figure, statement, options);
-      case 'bar':
-      case 'pie':
-        return categoryData(rows, source, figure, statement, options);
-      case 'histogram':
-        return histogramData(rows, source, figure, statement);
-      case 'box':
-        return boxData(rows, source, figure, statement, options);
-      case 'violin':
-        return violinData(rows, source, figure, statement);
-      case 'heatmap':
-        return heatmapData(rows, source, figure, statement, options);
-    }
-  });
+  return withNarrowedRows(
+    reader,
+    source,
+    narrowing,
+    statement,
+    (rows) => {
+      switch (figure.chart) {
+        case 'scatter':
+          return scatterData(rows, source, figure, statement);
+        case 'line':
+        case 'area':
+          return lineData(rows, source, figure, statement, options);
+        case 'bar':
+        case 'pie':
+          return categoryData(rows, source, figure, statement, options);
+        case 'histogram':
+          return histogramData(rows, source, figure, statement);
+        case 'box':
+          return boxData(rows, source, figure, statement, options);
+        case 'violin':
+          return violinData(rows, source, figure, statement);
+        case 'heatmap':
+          return heatmapData(rows, source, figure, statement, options);
+      }
+    },
+    options.shared,
+  );
 }
 
 /**
  * Points with both coordinates; beyond the point budget a uniform sample of them, the same one
- * every time for the same rows: the points whose hash of their values comes first.
+ * every time for the same rows: the points whose hash of their values comes first (found among
+ * the rows under a hash bound, so that only those are sorted).
  */
 async function scatterData(
-  { connection, from, conditions }: NarrowedRows,
+  rows: NarrowedRows,
   source: Source,
   figure: FigureComponent,
   statement: Statement,
 ): Promise<FigureData> {
+  const { connection, from, conditions } = rows;
   const { x, y, color, size } = figureColumns(source, figure);
   if (x === null || y === null) throw new Error('a scatter needs x and y');
   const budget = figure.max_points ?? DEFAULT_POINT_BUDGET;
@@ -61,24 +80,36 @@ async function scatterData(
     ...(size === null ? [] : [{ role: roleOf('size', size), column: size }]),
   ];
   const drawable = `${x.sql} IS NOT NULL AND ${y.sql} IS NOT NULL`;
-  const [counts = {}] = await connection.query(
-    `SELECT count(*) AS "n", count(*) FILTER (WHERE ${drawable}) AS "drawable" FROM ${from}${whereOf(conditions)}`,
-    statement.params,
-  );
+  const counts = await scalarRow(rows, statement.params, scatterCountSelects(source, figure));
   const sampled = count(counts.drawable) > budget;
   const select = shown.map(({ role, column }) => `${column.sql} AS "${role.name}"`).join(', ');
-  const order = sampled ? `hash(${shown.map(({ column }) => column.sql).join(', ')}), 1, 2` : '1, 2';
-  const rows = await connection.query(
-    `SELECT * FROM (SELECT ${select} FROM ${from}${whereOf(conditions, drawable)} ORDER BY ${order} LIMIT ${budget}) ` +
-      'ORDER BY 1, 2',
-    statement.params,
-  );
+  const hash = `hash(${shown.map(({ column }) => column.sql).join(', ')})`;
+  const order = sampled ? `${hash}, 1, 2` : '1, 2';
+  const pointsUnder = (below: string[]) =>
+    connection.query(
+      `SELECT * FROM (SELECT ${select} FROM ${from}${whereOf(conditions, drawable, below)} ORDER BY ${order} ` +
+        `LIMIT ${budget}) ORDER BY 1, 2`,
+      statement.params,
+    );
+  // Only rows whose hash is under a bound expected to keep half again the budget are sorted:
+  // holding at least `budget` rows, they hold the `budget` first ones of all rows (else: all rows).
+  const bound = sampled ? hashBound(budget, count(counts.drawable)) : null;
+  let points = await pointsUnder(bound === null ? [] : [`${hash} < CAST(${bound} AS UBIGINT)`]);
+  if (bound !== null && points.length < budget) points = await pointsUnder([]);
   return figureAnswer(
     shown.map(({ role }) => role),
-    rows,
+    points,
     sampled,
     count(counts.n),
   );
+}
+
+/** A 64-bit hash bound under which about 1.5 × `budget` + 100 of `rows` uniformly hashed rows fall. */
+function hashBound(budget: number, rows: number): bigint | null {
+  const millionths = Math.ceil(((1.5 * budget + 100) / rows) * 1_000_000);
+  // All of them, or so nearly that sorting every row costs the same.
+  if (millionths >= 1_000_000) return null;
+  return (BigInt(millionths) * 2n ** 64n) / 1_000_000n;
 }
 
 /**

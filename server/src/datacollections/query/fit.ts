@@ -1,5 +1,6 @@
 import type { CardComponent, ComponentAgg, FigureComponent, InteractiveComponent } from '@service/common';
 import { type Column, isNumeric, type Output, outputOf } from './columns.js';
+import type { SharedScalars } from './narrowed.js';
 import type { WholeTableMemo } from './whole-table.js';
 
 /** The components that compute something from a collection's rows (tables only page them). */
@@ -132,11 +133,17 @@ export function fitProblems(byName: ReadonlyMap<string, Column>, component: Anal
  */
 export const EXACT_QUANTILE_ROWS = 20_000_000;
 
+/** Rows under the filters up to which a box plot's quartiles are exact (`Config.dashboards`). */
+export const EXACT_BOX_VALUES = 1_000_000;
+
 /** How a component's data is computed beyond its definition. */
 export interface ComputeOptions {
   exactQuantileRows: number;
+  exactBoxValues: number;
   /** Whole-table numbers already computed for a snapshot. */
   memo: WholeTableMemo;
+  /** Aggregates the request computed once for several of its components. */
+  shared?: SharedScalars;
 }
 
 /** Whether medians over a table are approximate (its rows beyond the exact threshold). */

@@ -1,4 +1,4 @@
-import type { SqlConnection } from '../../engine/duckdb.js';
+import type { JsonValue, SqlConnection, SqlValue } from '../../engine/duckdb.js';
 import type { Source } from './columns.js';
 import type { Narrowing } from './narrowing.js';
 import type { TableReader } from './reader.js';
@@ -11,6 +11,8 @@ export interface NarrowedRows {
   from: string;
   /** The filters' conditions (all must hold), each parenthesized. */
   conditions: readonly string[];
+  /** Aggregates over these rows the request computed for several components at once. */
+  shared: SharedScalars;
 }
 
 /**
@@ -24,12 +26,13 @@ export function withNarrowedRows<T>(
   narrowing: Narrowing,
   statement: Statement,
   work: (rows: NarrowedRows) => Promise<T>,
+  shared: SharedScalars = NOT_SHARED,
 ): Promise<T> {
   return reader.withRows(source, async (connection, from) => {
     const narrowed = await narrowing(connection, statement);
     try {
       await statement.validate(connection);
-      return await work({ connection, from, conditions: narrowed.conditions });
+      return await work({ connection, from, conditions: narrowed.conditions, shared });
     } finally {
       narrowed.release();
     }
@@ -40,4 +43,38 @@ export function withNarrowedRows<T>(
 export function whereOf(...conditions: readonly (string | readonly string[])[]): string {
   const all = conditions.flat();
   return all.length === 0 ? '' : ` WHERE ${all.join(' AND ')}`;
+}
+
+/**
+ * Scalar aggregates over one collection's rows under one set of filters, computed once for every
+ * component of a request that needs one (cards' numbers, a scatter's counts, a histogram's range,
+ * a table's row count): each of them would otherwise scan the rows again for one number.
+ */
+export interface SharedScalars {
+  /** The value of `expression` over the narrowed rows, or undefined when the shared pass has none. */
+  get(expression: string): Promise<JsonValue | undefined>;
+}
+
+export const NOT_SHARED: SharedScalars = { get: async () => undefined };
+
+/** `alias → SQL expression` of the aggregates one statement asks for. */
+export type Selects = Readonly<Record<string, string>>;
+
+/**
+ * One row of aggregates over the narrowed rows: from the request's shared pass when it computed
+ * every one of them, otherwise by a statement of its own.
+ */
+export async function scalarRow(
+  rows: NarrowedRows,
+  params: SqlValue[],
+  selects: Selects,
+): Promise<Record<string, JsonValue | undefined>> {
+  const entries = Object.entries(selects);
+  const shared = await Promise.all(entries.map(([, expression]) => rows.shared.get(expression)));
+  if (shared.every((value) => value !== undefined)) {
+    return Object.fromEntries(entries.map(([alias], index) => [alias, shared[index]]));
+  }
+  const list = entries.map(([alias, expression]) => `${expression} AS "${alias}"`).join(', ');
+  const [row = {}] = await rows.connection.query(`SELECT ${list} FROM ${rows.from}${whereOf(rows.conditions)}`, params);
+  return row;
 }

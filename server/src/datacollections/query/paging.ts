@@ -1,7 +1,7 @@
 import type { Filter, PreviewAnswer, SortKey } from '@service/common';
 import { columnOf, count, describe, type Source, tableRow } from './columns.js';
 import { conditions as filterConditions } from './filters.js';
-import { whereOf, withNarrowedRows } from './narrowed.js';
+import { type NarrowedRows, NOT_SHARED, type SharedScalars, scalarRow, whereOf, withNarrowedRows } from './narrowed.js';
 import { everyRow, type Narrowing } from './narrowing.js';
 import type { TableReader } from './reader.js';
 import { Statement } from './statement.js';
@@ -28,6 +28,7 @@ export async function page(
   source: Source,
   query: PageQuery & { filters?: readonly Filter[] },
   narrowing: Narrowing = everyRow,
+  shared: SharedScalars = NOT_SHARED,
 ): Promise<PreviewAnswer> {
   const { limit, skip } = query;
   if (source.snapshot === null) return { version: null, columns: [], rows: [], total: 0, limit, skip };
@@ -48,7 +49,8 @@ export async function page(
     ].join(', ')}`;
   }
   const selected = source.columns.length === 0 ? null : source.columns.map((column) => column.sql).join(', ');
-  return withNarrowedRows(reader, source, narrowing, statement, async ({ connection, from, conditions }) => {
+  const read = async (narrowed: NarrowedRows): Promise<PreviewAnswer> => {
+    const { connection, from, conditions } = narrowed;
     const where = whereOf(filtered, conditions);
     const rows =
       selected === null
@@ -59,8 +61,17 @@ export async function page(
           );
     // Unfiltered, the files' statistics already say how many rows there are.
     const known = where === '' ? (source.version?.rows ?? null) : null;
+    // The request's shared pass counted the dashboard's filtered rows (a preview's own filters are not in it).
+    const counted = filtered.length === 0 ? narrowed : { ...narrowed, conditions: [...filtered, ...conditions] };
     const total =
-      known ?? count((await connection.query(`SELECT count(*) AS "n" FROM ${from}${where}`, statement.params))[0]?.n);
+      known ??
+      count(
+        (
+          await scalarRow(filtered.length === 0 ? counted : { ...counted, shared: NOT_SHARED }, statement.params, {
+            n: 'count(*)',
+          })
+        ).n,
+      );
     return {
       version: source.snapshot?.version ?? null,
       columns: describe(source),
@@ -69,5 +80,6 @@ export async function page(
       limit,
       skip,
     };
-  });
+  };
+  return withNarrowedRows(reader, source, narrowing, statement, read, shared);
 }

@@ -1,7 +1,9 @@
 import type { DataCollectionsTable } from '../../db/tables.js';
+import type { DeltaSnapshot } from '../../engine/delta/index.js';
 import { type DeltaTable, DeltaTableNotFound, DeltaVersionNotFound, sqlTypeOf } from '../../engine/delta/index.js';
 import { formatType } from '../../engine/delta/schema.js';
 import type { DuckDB, SqlConnection } from '../../engine/duckdb.js';
+import type { NativeCopies } from '../../engine/native-copies.js';
 import type { SnapshotCache, TableVersion } from '../../engine/snapshot-cache.js';
 import { quoteIdentifier } from '../../engine/sql.js';
 import { DomainError } from '../../errors.js';
@@ -17,6 +19,8 @@ export interface TableReaderDeps {
   tableOf(dataCollectionId: string): DeltaTable;
   /** Table versions already read. */
   snapshots: Pick<SnapshotCache, 'get'>;
+  /** DuckDB-native copies of large versions, read in place of their Parquet files once built. */
+  copies?: Pick<NativeCopies, 'acquire'>;
 }
 
 const ROWS = quoteIdentifier('dc_rows');
@@ -65,6 +69,16 @@ export class TableReader {
   async withRows<T>(source: Source, work: (connection: SqlConnection, from: string) => Promise<T>): Promise<T> {
     const snapshot = source.snapshot;
     if (snapshot === null) throw new Error('no snapshot to query');
+    const copy = this.deps.copies?.acquire(copyKey(snapshot), source.version?.rows ?? null, (connection) =>
+      source.table.scan(connection, snapshot, source.version?.columns),
+    );
+    if (copy !== null && copy !== undefined) {
+      try {
+        return await this.deps.duckdb.withConnection((connection) => work(connection, `${copy.relation} AS ${ROWS}`));
+      } finally {
+        copy.release();
+      }
+    }
     try {
       return await this.deps.duckdb.withConnection(async (connection) => {
         const scan = await source.table.scan(connection, snapshot, source.version?.columns);
@@ -84,6 +98,21 @@ export class TableReader {
       );
     }
   }
+}
+
+const copyKeys = new WeakMap<DeltaSnapshot, string>();
+
+/**
+ * What identifies a version's rows for its native copy: the table, the version and its files
+ * (a table dropped and written again starts over at version 0, with other files).
+ */
+function copyKey(snapshot: DeltaSnapshot): string {
+  let key = copyKeys.get(snapshot);
+  if (key === undefined) {
+    key = [snapshot.root, snapshot.version, ...snapshot.files.map((file) => file.key)].join('\u0000');
+    copyKeys.set(snapshot, key);
+  }
+  return key;
 }
 
 /** Whether any data file of a snapshot is gone from storage (asked only after a read failed). */

@@ -1,0 +1,42 @@
+import type { JsonValue } from '../../engine/duckdb.js';
+import { mayNeedBoxSample } from './box.js';
+import { cardSelects } from './cards.js';
+import type { Source } from './columns.js';
+import type { DataComponent } from './components.js';
+import { binStatsSelects, scatterCountSelects } from './figure-rows.js';
+import { type ComputeOptions, fitProblems } from './fit.js';
+import { whereOf, withNarrowedRows } from './narrowed.js';
+import type { Narrowing } from './narrowing.js';
+import type { TableReader } from './reader.js';
+import { Statement } from './statement.js';
+
+/**
+ * The aggregates `component` will ask `scalarRow` for under the dashboard's filters (none when it
+ * cannot be computed: it answers its own error).
+ */
+export function scalarNeeds(source: Source, component: DataComponent, options: ComputeOptions): string[] {
+  if (source.snapshot === null) return [];
+  if (component.type === 'table') return ['count(*)'];
+  if (fitProblems(source.byName, component).length > 0) return [];
+  if (component.type === 'card') return Object.values(cardSelects(source, component, options));
+  if (component.type !== 'figure') return [];
+  if (component.chart === 'scatter') return Object.values(scatterCountSelects(source, component));
+  if (component.chart === 'histogram') return Object.values(binStatsSelects(source, component));
+  if (component.chart === 'box' && mayNeedBoxSample(source, options)) return ['count(*)'];
+  return [];
+}
+
+/** The aggregates `expressions` over the narrowed rows, in one scan. */
+export async function sharedPass(
+  reader: TableReader,
+  source: Source,
+  narrowing: Narrowing,
+  expressions: readonly string[],
+): Promise<Map<string, JsonValue>> {
+  const statement = new Statement();
+  return withNarrowedRows(reader, source, narrowing, statement, async ({ connection, from, conditions }) => {
+    const list = expressions.map((expression, index) => `${expression} AS "s${index}"`).join(', ');
+    const [row = {}] = await connection.query(`SELECT ${list} FROM ${from}${whereOf(conditions)}`, statement.params);
+    return new Map(expressions.map((expression, index) => [expression, row[`s${index}`] ?? null]));
+  });
+}
