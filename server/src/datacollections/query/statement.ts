@@ -1,6 +1,13 @@
 import type { SqlConnection, SqlValue } from '../../engine/duckdb.js';
 import { type Column, invalid } from './columns.js';
 
+/**
+ * Whether DuckDB converts a text to a type, by `type NUL text`: a pure answer, kept so that the
+ * components of one request (and the next requests with the same filters) ask once, not once each.
+ */
+const convertible = new Map<string, boolean>();
+const CONVERTIBLE_LIMIT = 10_000;
+
 /** Parameters of one statement, and filter values that must be checked before they are cast. */
 export class Statement {
   readonly params: SqlValue[] = [];
@@ -20,16 +27,23 @@ export class Statement {
 
   /** Refuses (400) a filter value that doesn't convert to its column's type, before any data is read. */
   async validate(connection: SqlConnection): Promise<void> {
-    if (this.casts.length === 0) return;
-    const checks = this.casts.map((cast, index) => `TRY_CAST($${index + 1} AS ${cast.sqlType}) IS NULL AS "${index}"`);
-    const [result] = await connection.query(
-      `SELECT ${checks.join(', ')}`,
-      this.casts.map((cast) => cast.text),
-    );
-    this.casts.forEach((cast, index) => {
-      if (result?.[String(index)] === true) {
+    const keyOf = (cast: { sqlType: string; text: string }) => `${cast.sqlType}\u0000${cast.text}`;
+    const unknown = this.casts.filter((cast) => !convertible.has(keyOf(cast)));
+    if (unknown.length > 0) {
+      const checks = unknown.map((cast, index) => `TRY_CAST($${index + 1} AS ${cast.sqlType}) IS NULL AS "${index}"`);
+      const [result] = await connection.query(
+        `SELECT ${checks.join(', ')}`,
+        unknown.map((cast) => cast.text),
+      );
+      if (convertible.size + unknown.length > CONVERTIBLE_LIMIT) convertible.clear();
+      unknown.forEach((cast, index) => {
+        convertible.set(keyOf(cast), result?.[String(index)] !== true);
+      });
+    }
+    for (const cast of this.casts) {
+      if (convertible.get(keyOf(cast)) === false) {
         throw invalid(cast.path, `${JSON.stringify(cast.text)} is not a valid ${cast.column.typeName}`);
       }
-    });
+    }
   }
 }
