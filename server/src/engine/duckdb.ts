@@ -44,8 +44,9 @@ export interface DuckDBOptions {
 }
 
 /**
- * The process's one DuckDB database: in memory, UTC session time zone, no extension downloads.
- * Connections are cheap; each concurrent piece of work takes its own.
+ * The process's DuckDB database: in memory, UTC session time zone, no extension downloads.
+ * Connections are cheap; each concurrent piece of work takes its own. (Native copies sort a
+ * clustered copy in a short-lived one of their own, with a memory bound of its own.)
  */
 export class DuckDB {
   private constructor(private readonly instance: DuckDBInstance) {}

@@ -7,7 +7,10 @@ import { installDatabaseMetrics } from './database-metrics.js';
 /** Counters kept by parts of the process, read when metrics are scraped. */
 export interface MetricSources {
   dashboardAnswers: { stats(): { hits: number; misses: number } };
-  copies: { readonly counts: { built: number; failed: number; evicted: number; reads: number }; readonly size: number };
+  copies: {
+    readonly counts: { built: number; failed: number; evicted: number; reads: number; clustered: number };
+    readonly size: number;
+  };
   database: Pick<Database, 'db'>;
 }
 
@@ -54,13 +57,14 @@ export function installMetrics(app: FastifyInstance, sources: MetricSources): Re
   });
   new Counter({
     name: 'duckdb_native_copies_total',
-    help: 'DuckDB-native copies of table versions, by event: built, failed (read from Parquet instead), evicted, read',
+    help: 'DuckDB-native copies of table versions, by event: built, failed (read from Parquet instead), evicted, read, clustered (built clustered by range-filtered columns)',
     labelNames: ['event'] as const,
     registers: [registry],
     collect() {
       this.reset();
       const counts = sources.copies.counts;
-      for (const event of ['built', 'failed', 'evicted', 'reads'] as const) this.labels(event).inc(counts[event]);
+      for (const event of ['built', 'failed', 'evicted', 'reads', 'clustered'] as const)
+        this.labels(event).inc(counts[event]);
     },
   });
   new Gauge({

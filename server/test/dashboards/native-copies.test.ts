@@ -133,6 +133,18 @@ function withoutOrigins(answer: unknown): unknown {
   );
 }
 
+/** A CSV download's lines, without the columns naming the run and file the rows came from. */
+async function csvOf(started: Started, path: string): Promise<string[]> {
+  const response = await fetch(`${started.server.url}/service/api/v1${path}`, {
+    headers: { authorization: `Bearer ${started.ada.access_token}` },
+  });
+  if (response.status !== 200) throw new Error(await response.text());
+  const [header = '', ...lines] = (await response.text()).trim().split(/\r?\n/);
+  const names = header.split(',');
+  const kept = (cells: string[]) => cells.filter((_, index) => !['_run_id', '_file_id'].includes(names[index] ?? ''));
+  return [header, ...lines].map((line) => kept(line.split(',')).join(','));
+}
+
 /** The `.duckdb` files of the server's copies folder. */
 async function copyFiles(server: TestServer): Promise<string[]> {
   const root = join(server.context.config.dataDir, 'tmp', 'copies');
@@ -159,9 +171,29 @@ describe('native copies of table versions', () => {
   it('answers every component, filtered or not, exactly as the Parquet files do', async () => {
     // The first read asks for the copy; the dashboard is read once it is built.
     await preview(copied);
-    await copied.server.context.copies.idle();
-    expect(copied.server.context.copies.counts).toMatchObject({ built: 1, failed: 0 });
-    const readsBefore = copied.server.context.copies.counts.reads;
+    const copies = copied.server.context.copies;
+    await copies.idle();
+    expect(copies.counts).toMatchObject({ built: 1, failed: 0, clustered: 0 });
+    // The dashboard filters mass, flipper and day by range: its first read has the copy built
+    // again, clustered by them, in place of the one the preview asked for.
+    await data(copied, []);
+    await copies.idle();
+    expect(copies.counts).toMatchObject({ built: 2, failed: 0, clustered: 1, evicted: 0 });
+    expect(copies.size).toBe(1);
+    // Clustered, the copy holds the rows in another order than the files: each row's position in
+    // them is kept beside it, for the readers that show rows unsorted.
+    const positions = await copied.server.context.duckdb.withConnection(async (connection) => {
+      const [database] = await connection.query(
+        "SELECT database_name FROM duckdb_databases() WHERE database_name LIKE 'native_%'",
+      );
+      const rows = await connection.query(
+        `SELECT "__file_position" AS "p" FROM "${database?.database_name}".main."rows"`,
+      );
+      return rows.map((row) => Number(row.p));
+    });
+    expect(positions.length).toBeGreaterThan(10);
+    expect([...positions].sort((a, b) => a - b)).not.toEqual(positions);
+    const readsBefore = copies.counts.reads;
     for (const filters of FILTER_SETS) {
       const [fromParquet, fromCopy] = [await data(parquet, filters), await data(copied, filters)];
       expect(Object.keys(fromCopy.components).sort()).toEqual(Object.keys(fromParquet.components).sort());
@@ -174,8 +206,18 @@ describe('native copies of table versions', () => {
       }
     }
     expect(copied.server.context.copies.counts.reads).toBeGreaterThan(readsBefore);
-    // An unsorted page is the same rows in the same order.
+    // An unsorted page is the same rows in the same order, and so are the downloads.
     expect(withoutOrigins(await preview(copied))).toEqual(withoutOrigins(await preview(parquet)));
+    for (const path of [
+      (started: Started) => `/datacollections/${started.collectionId}/download?format=csv`,
+      (started: Started) => `/dashboards/${started.dashboardId}/components/table/download`,
+    ]) {
+      const [fromCopy, fromParquet] = await Promise.all(
+        [copied, parquet].map((started) => csvOf(started, path(started))),
+      );
+      expect(fromCopy.length).toBeGreaterThan(10);
+      expect(fromCopy).toEqual(fromParquet);
+    }
     expect(parquet.server.context.copies.counts).toMatchObject({ built: 0, reads: 0 });
   });
 

@@ -32,6 +32,7 @@ import type { AnswerCache, AnswerKey } from './cache.js';
 import { inCompletionOrder } from './concurrency.js';
 import { projectJoins } from './joins.js';
 import { FilterPlan } from './narrowing.js';
+import { rangeFilteredColumns } from './range-columns.js';
 
 /** Components computed at once: DuckDB already spreads each over its threads. */
 const CONCURRENT_COMPONENTS = 3;
@@ -253,7 +254,7 @@ export class DashboardDataService {
     );
     const versions = await versionsAsOf(this.deps, asOf, [...read], `${where}.as_of`, readBy(components));
     const collections = await this.dashboards.repository.collectionRowsOfProject(record.row.project_id, [...read]);
-    const sources = await this.snapshots(collections, versions);
+    const sources = await this.snapshots(collections, versions, components);
     const narrowings = await FilterPlan.build(
       {
         components,
@@ -267,15 +268,21 @@ export class DashboardDataService {
     return { record, components, filters, sources, narrowings };
   }
 
-  /** The snapshot each collection is read at (`as_of` chooses other versions than the latest). */
+  /**
+   * The snapshot each collection is read at (`as_of` chooses other versions than the latest),
+   * with the columns the dashboard filters it by range.
+   */
   private async snapshots(
     collections: readonly DataCollectionsTable[],
     versions: ReadVersions,
+    components: readonly DashboardComponent[],
   ): Promise<Map<string, TableSnapshot>> {
     const read = await Promise.all(
-      collections.map((row) => {
+      collections.map(async (row) => {
         const version = versions.get(row.id);
-        return version === null ? noTable(row, this.deps) : this.queries.snapshotOf(row, version);
+        if (version === null) return noTable(row, this.deps);
+        const source = await this.queries.snapshotOf(row, version);
+        return { ...source, clusterBy: rangeFilteredColumns(components, row.id) };
       }),
     );
     return new Map(read.map((source) => [source.row.id, source]));

@@ -90,6 +90,11 @@ export interface Source {
   version: TableVersion | null;
   columns: Column[];
   byName: Map<string, Column>;
+  /**
+   * Columns the readers filter by range (a dashboard's range widgets and brushes), most wanted
+   * first: a native copy of the version is clustered by them (engine/native-copies.ts).
+   */
+  clusterBy?: readonly string[];
 }
 
 /** The column a request names, or a 400 at `path`. */

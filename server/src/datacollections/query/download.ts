@@ -39,11 +39,15 @@ export async function download(
   const statement = new Statement();
   const where = whereClause(source, query.filters ?? [], statement, 'querystring.filters');
   return copyToFile(source, query.format, directory, (path, options) =>
-    reader.withRows(source, async (connection, from) => {
+    reader.withRows(source, async (connection, from, fileOrder) => {
       await statement.validate(connection);
       // The table's columns by name, as every other query here names what it reads.
       const columns = source.columns.map((column) => column.sql).join(', ');
-      await connection.run(`COPY (SELECT ${columns} FROM ${from}${where}) TO ${path} (${options})`, statement.params);
+      const orderBy = fileOrder === '' ? '' : ` ORDER BY ${fileOrder}`;
+      await connection.run(
+        `COPY (SELECT ${columns} FROM ${from}${where}${orderBy}) TO ${path} (${options})`,
+        statement.params,
+      );
     }),
   );
 }
@@ -79,8 +83,9 @@ export async function narrowedCsv(
   const selected = source.columns.map((column) => column.sql).join(', ');
   const statement = new Statement();
   return copyToFile(source, 'csv', directory, (path, options) =>
-    withNarrowedRows(reader, source, narrowing, statement, async ({ connection, from, conditions }) => {
-      const orderBy = order.length === 0 ? '' : ` ORDER BY ${order.join(', ')}`;
+    withNarrowedRows(reader, source, narrowing, statement, async ({ connection, from, conditions, fileOrder }) => {
+      const orderBy =
+        order.length > 0 ? ` ORDER BY ${order.join(', ')}` : fileOrder === '' ? '' : ` ORDER BY ${fileOrder}`;
       await connection.run(
         `COPY (SELECT ${selected} FROM ${from}${whereOf(conditions)}${orderBy}) TO ${path} (${options})`,
         statement.params,

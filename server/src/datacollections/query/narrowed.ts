@@ -11,6 +11,8 @@ export interface NarrowedRows {
   from: string;
   /** The filters' conditions (all must hold), each parenthesized. */
   conditions: readonly string[];
+  /** What to ORDER BY for the rows in their files' order ('' when `from` reads them so; see TableReader.withRows). */
+  fileOrder: string;
   /** Aggregates over these rows the request computed for several components at once. */
   shared: SharedScalars;
 }
@@ -28,11 +30,11 @@ export function withNarrowedRows<T>(
   work: (rows: NarrowedRows) => Promise<T>,
   shared: SharedScalars = NOT_SHARED,
 ): Promise<T> {
-  return reader.withRows(source, async (connection, from) => {
+  return reader.withRows(source, async (connection, from, fileOrder) => {
     const narrowed = await narrowing(connection, statement);
     try {
       await statement.validate(connection);
-      return await work({ connection, from, conditions: narrowed.conditions, shared });
+      return await work({ connection, from, conditions: narrowed.conditions, fileOrder, shared });
     } finally {
       narrowed.release();
     }

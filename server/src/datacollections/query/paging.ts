@@ -50,13 +50,15 @@ export async function page(
   }
   const selected = source.columns.length === 0 ? null : source.columns.map((column) => column.sql).join(', ');
   const read = async (narrowed: NarrowedRows): Promise<PreviewAnswer> => {
-    const { connection, from, conditions } = narrowed;
+    const { connection, from, conditions, fileOrder } = narrowed;
     const where = whereOf(filtered, conditions);
+    // Unsorted, a page shows the rows in the order of the table's files.
+    const orderBy = order === '' && fileOrder !== '' ? ` ORDER BY ${fileOrder}` : order;
     const rows =
       selected === null
         ? []
         : await connection.query(
-            `SELECT ${selected} FROM ${from}${where}${order} LIMIT ${limit} OFFSET ${skip}`,
+            `SELECT ${selected} FROM ${from}${where}${orderBy} LIMIT ${limit} OFFSET ${skip}`,
             statement.params,
           );
     // Unfiltered, the files' statistics already say how many rows there are.

@@ -8,7 +8,7 @@ import type { SnapshotCache, TableVersion } from '../../engine/snapshot-cache.js
 import { quoteIdentifier } from '../../engine/sql.js';
 import { DomainError } from '../../errors.js';
 import type { ObjectStorage } from '../../storage/storage.js';
-import { type Column, kindOf, type Source } from './columns.js';
+import { type Column, isNumeric, kindOf, type Source } from './columns.js';
 
 /** What reading a collection's table needs, handed over by the composition root (context.ts). */
 export interface TableReaderDeps {
@@ -65,16 +65,26 @@ export class TableReader {
   /**
    * Runs work over the snapshot's rows in a connection of its own; `from` is the scan as a
    * subquery (not a view: creating and dropping one would be two more statements per request).
+   * `fileOrder` is what to ORDER BY for the rows in the order of the version's files ('' when
+   * `from` already reads them so): readers that show rows unsorted must use it.
    */
-  async withRows<T>(source: Source, work: (connection: SqlConnection, from: string) => Promise<T>): Promise<T> {
+  async withRows<T>(
+    source: Source,
+    work: (connection: SqlConnection, from: string, fileOrder: string) => Promise<T>,
+  ): Promise<T> {
     const snapshot = source.snapshot;
     if (snapshot === null) throw new Error('no snapshot to query');
-    const copy = this.deps.copies?.acquire(copyKey(snapshot), source.version?.rows ?? null, (connection) =>
-      source.table.scan(connection, snapshot, source.version?.columns),
+    const copy = this.deps.copies?.acquire(
+      copyKey(snapshot),
+      source.version?.rows ?? null,
+      clusterExpressions(source),
+      (connection) => source.table.scan(connection, snapshot, source.version?.columns),
     );
     if (copy !== null && copy !== undefined) {
       try {
-        return await this.deps.duckdb.withConnection((connection) => work(connection, `${copy.relation} AS ${ROWS}`));
+        return await this.deps.duckdb.withConnection((connection) =>
+          work(connection, `${copy.relation} AS ${ROWS}`, copy.fileOrder),
+        );
       } finally {
         copy.release();
       }
@@ -83,7 +93,7 @@ export class TableReader {
       return await this.deps.duckdb.withConnection(async (connection) => {
         const scan = await source.table.scan(connection, snapshot, source.version?.columns);
         try {
-          return await work(connection, `(${scan.sql}) AS ${ROWS}`);
+          return await work(connection, `(${scan.sql}) AS ${ROWS}`, '');
         } finally {
           scan.release();
         }
@@ -98,6 +108,19 @@ export class TableReader {
       );
     }
   }
+}
+
+/** The source's clustering columns as numbers (times as epoch seconds); other kinds are left out. */
+function clusterExpressions(source: Source): string[] {
+  return (source.clusterBy ?? []).flatMap((name) => {
+    const column = source.byName.get(name);
+    if (column === undefined) return [];
+    if (isNumeric(column)) return [column.sql];
+    if (column.kind === 'date' || column.kind === 'timestamp') {
+      return [`CASE WHEN isfinite(${column.sql}) THEN epoch(${column.sql}) END`];
+    }
+    return [];
+  });
 }
 
 const copyKeys = new WeakMap<DeltaSnapshot, string>();
