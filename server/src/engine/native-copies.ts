@@ -361,11 +361,13 @@ async function clusteredCopy(
   );
   const bits = Math.floor(Z_BITS / values.length);
   const steps = values.map((value, index) => {
-    const low = Number(bounds[`low${index}`]);
-    const high = Number(bounds[`high${index}`]);
+    const low = bounds[`low${index}`];
+    const high = bounds[`high${index}`];
     // Rows without a finite value, or a column of one value, all go to the first step.
-    if (!Number.isFinite(low) || !Number.isFinite(high) || high <= low) return '0';
-    return `(CASE WHEN isfinite(${value}) THEN least(greatest(CAST(floor((${value} - ${low}) / ${high - low} * ${2 ** bits}) AS BIGINT), 0), ${2 ** bits - 1}) ELSE 0 END)`;
+    if (typeof low !== 'number' || typeof high !== 'number' || high <= low) return '0';
+    // Halves, so that the span of the widest doubles stays finite.
+    const fraction = `((${value}) / 2 - ${low / 2}) / ${high / 2 - low / 2}`;
+    return `(CASE WHEN isfinite(${value}) THEN least(greatest(CAST(floor(${fraction} * ${2 ** bits}) AS BIGINT), 0), ${2 ** bits - 1}) ELSE 0 END)`;
   });
   // Each step computed once per row, in a column of its own, before its bits are interleaved.
   const stepColumns = steps.map((_, index) => unused(`__z_step_${index}`));
