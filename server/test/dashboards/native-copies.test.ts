@@ -212,9 +212,7 @@ describe('native copies of table versions', () => {
       (started: Started) => `/datacollections/${started.collectionId}/download?format=csv`,
       (started: Started) => `/dashboards/${started.dashboardId}/components/table/download`,
     ]) {
-      const [fromCopy, fromParquet] = await Promise.all(
-        [copied, parquet].map((started) => csvOf(started, path(started))),
-      );
+      const [fromCopy, fromParquet] = [await csvOf(copied, path(copied)), await csvOf(parquet, path(parquet))];
       expect(fromCopy.length).toBeGreaterThan(10);
       expect(fromCopy).toEqual(fromParquet);
     }
