@@ -43,6 +43,12 @@ async function replica(database: TestDatabase, env: Record<string, string> = LON
   return server;
 }
 
+/** Two replicas on one fresh PostgreSQL database. */
+async function twoReplicas(env: Record<string, string> = LONG_CACHE) {
+  const database = await freshDatabase('postgres');
+  return { database, first: await replica(database, env), second: await replica(database, env) };
+}
+
 async function me(server: TestServer, token: string) {
   return call<{ role: string }>(server, 'GET', '/auth/me', { token });
 }
@@ -97,9 +103,7 @@ describeEachDialect('session cache within one process', (dialect) => {
 
 describe.skipIf(inject('postgresAdminUrl') === '')('session cache across PostgreSQL replicas', () => {
   it('a sign-out on one replica ends the session on another that had cached it', async () => {
-    const database = await freshDatabase('postgres');
-    const first = await replica(database);
-    const second = await replica(database);
+    const { first, second } = await twoReplicas();
     const session = await login(first, ADMIN.email, ADMIN.password);
     expect((await me(second, session.access_token)).status).toBe(200);
 
@@ -109,9 +113,7 @@ describe.skipIf(inject('postgresAdminUrl') === '')('session cache across Postgre
   });
 
   it('answers a sign-out only once every listening process has acknowledged it', async () => {
-    const database = await freshDatabase('postgres');
-    const first = await replica(database);
-    const second = await replica(database);
+    const { database, first, second } = await twoReplicas();
     const session = await login(first, ADMIN.email, ADMIN.password);
     // A third process that listens like a replica and acknowledges only when told to.
     const ghost = new pg.Client({ connectionString: database.url, application_name: 'service-sessions:ghost' });
@@ -142,10 +144,7 @@ describe.skipIf(inject('postgresAdminUrl') === '')('session cache across Postgre
   });
 
   it('does not wait longer than the cache trusts an entry for a process that never acknowledges', async () => {
-    const database = await freshDatabase('postgres');
-    const shortCache = { SERVICE_AUTH_SESSION_CACHE_SECONDS: '1' };
-    const first = await replica(database, shortCache);
-    const second = await replica(database, shortCache);
+    const { database, first, second } = await twoReplicas({ SERVICE_AUTH_SESSION_CACHE_SECONDS: '1' });
     const ghost = new pg.Client({ connectionString: database.url, application_name: 'service-sessions:mute' });
     await ghost.connect();
     try {
@@ -160,9 +159,7 @@ describe.skipIf(inject('postgresAdminUrl') === '')('session cache across Postgre
   });
 
   it('disabling and demoting a user on one replica reach the other', async () => {
-    const database = await freshDatabase('postgres');
-    const first = await replica(database);
-    const second = await replica(database);
+    const { first, second } = await twoReplicas();
     const admin = await login(first, ADMIN.email, ADMIN.password);
     const user = await createUser(first, admin.access_token, 'someone@example.org');
     const userId = user.user.user_id;
@@ -177,9 +174,7 @@ describe.skipIf(inject('postgresAdminUrl') === '')('session cache across Postgre
   });
 
   it('a replica whose notice connection was cut reconnects and forgets what it may have missed', async () => {
-    const database = await freshDatabase('postgres');
-    const first = await replica(database);
-    const second = await replica(database);
+    const { database, first, second } = await twoReplicas();
     const session = await login(first, ADMIN.email, ADMIN.password);
     expect((await me(second, session.access_token)).status).toBe(200);
 
