@@ -6,11 +6,17 @@ import type { Narrowing } from './narrowing.js';
 import type { TableReader } from './reader.js';
 import { Statement } from './statement.js';
 
-/** The aggregate a card shows, over whatever rows it is computed on. */
-export function cardSelects(source: Source, card: CardComponent, options: ComputeOptions): { value: string } {
+/** The aggregate a card shows over all the rows it reads, with what restricting it takes. */
+function cardAggregate(source: Source, card: CardComponent, options: ComputeOptions) {
   const column = card.column === undefined ? null : columnOf(source, card.column, 'column');
   // Medians of big tables are approximate (bounded memory), filtered or not.
-  return { value: aggSql(card.agg, column, undefined, approximateOver(source, options)).sql };
+  const approximate = approximateOver(source, options);
+  return { column, approximate, all: aggSql(card.agg, column, undefined, approximate) };
+}
+
+/** The aggregate a card shows, over whatever rows it is computed on. */
+export function cardSelects(source: Source, card: CardComponent, options: ComputeOptions): { value: string } {
+  return { value: cardAggregate(source, card, options).all.sql };
 }
 
 /**
@@ -30,9 +36,7 @@ export async function cardData(
     const empty = card.agg === 'count' || card.agg === 'count_distinct' ? 0 : null;
     return { value: empty, unfiltered_value: empty };
   }
-  const column = card.column === undefined ? null : columnOf(source, card.column, 'column');
-  const approximate = approximateOver(source, options);
-  const all = aggSql(card.agg, column, undefined, approximate);
+  const { column, approximate, all } = cardAggregate(source, card, options);
   const statement = new Statement();
   return withNarrowedRows(
     reader,

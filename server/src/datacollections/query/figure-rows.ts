@@ -55,11 +55,14 @@ export async function countRows(rows: NarrowedRows, params: SqlValue[]): Promise
   return count((await scalarRow(rows, params, { n: 'count(*)' })).n);
 }
 
+/** The rows a scatter may draw as points: those with both coordinates. */
+export const drawableSql = (x: Column, y: Column) => `${x.sql} IS NOT NULL AND ${y.sql} IS NOT NULL`;
+
 /** A scatter's counts: rows, and rows with both coordinates (the points it may draw). */
 export function scatterCountSelects(source: Source, figure: FigureComponent) {
   const { x, y } = figureColumns(source, figure);
   if (x === null || y === null) throw new Error('a scatter needs x and y');
-  return { n: 'count(*)', drawable: `count(*) FILTER (WHERE ${x.sql} IS NOT NULL AND ${y.sql} IS NOT NULL)` };
+  return { n: 'count(*)', drawable: `count(*) FILTER (WHERE ${drawableSql(x, y)})` };
 }
 
 /** The rows, and the lowest and highest value of an axis (its bins' range). */

@@ -6,6 +6,7 @@ import { count, isNumeric, type Source } from './columns.js';
 import {
   axisOf,
   Bins,
+  drawableSql,
   figureAnswer,
   figureColumns,
   numberOf,
@@ -79,7 +80,7 @@ async function scatterData(
     ...(color === null ? [] : [{ role: roleOf('color', color), column: color }]),
     ...(size === null ? [] : [{ role: roleOf('size', size), column: size }]),
   ];
-  const drawable = `${x.sql} IS NOT NULL AND ${y.sql} IS NOT NULL`;
+  const drawable = drawableSql(x, y);
   const counts = await scalarRow(rows, statement.params, scatterCountSelects(source, figure));
   const sampled = count(counts.drawable) > budget;
   const select = shown.map(({ role, column }) => `${column.sql} AS "${role.name}"`).join(', ');

@@ -5,7 +5,7 @@ import type { Source } from './columns.js';
 import type { DataComponent } from './components.js';
 import { binStatsSelects, scatterCountSelects } from './figure-rows.js';
 import { type ComputeOptions, fitProblems } from './fit.js';
-import { whereOf, withNarrowedRows } from './narrowed.js';
+import { scalarRow, withNarrowedRows } from './narrowed.js';
 import type { Narrowing } from './narrowing.js';
 import type { TableReader } from './reader.js';
 import { Statement } from './statement.js';
@@ -34,9 +34,9 @@ export async function sharedPass(
   expressions: readonly string[],
 ): Promise<Map<string, JsonValue>> {
   const statement = new Statement();
-  return withNarrowedRows(reader, source, narrowing, statement, async ({ connection, from, conditions }) => {
-    const list = expressions.map((expression, index) => `${expression} AS "s${index}"`).join(', ');
-    const [row = {}] = await connection.query(`SELECT ${list} FROM ${from}${whereOf(conditions)}`, statement.params);
+  const selects = Object.fromEntries(expressions.map((expression, index) => [`s${index}`, expression]));
+  return withNarrowedRows(reader, source, narrowing, statement, async (rows) => {
+    const row = await scalarRow(rows, statement.params, selects);
     return new Map(expressions.map((expression, index) => [expression, row[`s${index}`] ?? null]));
   });
 }
