@@ -54,6 +54,10 @@ export const theme = createTheme({
     Modal: { defaultProps: { closeButtonProps: { 'aria-label': 'Close' }, attributes: { header: { role: 'none' } } } },
     Drawer: { defaultProps: { closeButtonProps: { 'aria-label': 'Close' }, attributes: { header: { role: 'none' } } } },
     FileInput: { defaultProps: { clearButtonProps: { 'aria-label': 'Clear the chosen files' } } },
+    // A badge is one or two words: it never shrinks to "PU…" in a crowded row, it wraps the row instead.
+    Badge: {
+      styles: { root: { flexShrink: 0, maxWidth: 'none', overflow: 'visible' }, label: { overflow: 'visible' } },
+    },
   },
 });
 

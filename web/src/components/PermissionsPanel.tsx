@@ -27,6 +27,7 @@ import {
   MEMBER_ROLES,
   type MemberRole,
   type PermissionsDraft,
+  type PermissionsRequest,
   placeErrors,
   removeMember,
   toRequest,
@@ -61,30 +62,54 @@ function MemberList({ project }: { project: Project }) {
   );
 }
 
-function SharingEditor({ project }: { project: Project }) {
+/** What the sharing editor edits: a project or a dashboard (the same members and public switch). */
+export type Shared = Pick<Project, 'permissions' | 'is_public'>;
+
+export interface SharingEditorProps<T extends Shared> {
+  shared: T;
+  /** `project` or `dashboard`: how the texts name the thing. */
+  what: 'project' | 'dashboard';
+  /** Sends the sharing to the server; answers the thing as saved. */
+  send: (body: PermissionsRequest) => Promise<T>;
+  onSaved: (saved: T) => void;
+}
+
+function ProjectSharingEditor({ project }: { project: Project }) {
   const api = useApi();
   const queryClient = useQueryClient();
+  return (
+    <SharingEditor
+      shared={project}
+      what="project"
+      send={(body) =>
+        api.request(`/projects/${project.project_id}/permissions`, projectSchema, { method: 'PUT', json: body })
+      }
+      onSaved={(saved) => {
+        queryClient.setQueryData(['project', saved.project_id], saved);
+        void queryClient.invalidateQueries({ queryKey: ['projects'] });
+      }}
+    />
+  );
+}
+
+/** Owners, editors, viewers and the public switch of a project or dashboard; the server decides who may save. */
+export function SharingEditor<T extends Shared>({ shared, what, send, onSaved }: SharingEditorProps<T>) {
   const { user } = useAuth();
-  const [draft, setDraft] = useState<PermissionsDraft>(() => draftFromProject(project));
+  const [draft, setDraft] = useState<PermissionsDraft>(() => draftFromProject(shared));
   const [email, setEmail] = useState('');
   const [role, setRole] = useState<MemberRole>('viewer');
   const [addError, setAddError] = useState<string | null>(null);
   const save = useMutation({
     // The paths travel with the request so a refusal's field errors land beside the right person.
-    mutationFn: (request: ReturnType<typeof toRequest>) =>
-      api.request(`/projects/${project.project_id}/permissions`, projectSchema, {
-        method: 'PUT',
-        json: request.body,
-      }),
+    mutationFn: (request: ReturnType<typeof toRequest>) => send(request.body),
     onSuccess: (saved) => {
-      queryClient.setQueryData(['project', saved.project_id], saved);
-      void queryClient.invalidateQueries({ queryKey: ['projects'] });
+      onSaved(saved);
       setDraft(draftFromProject(saved));
     },
   });
   const placed =
     save.error instanceof ApiError ? placeErrors(save.error.fieldErrors, save.variables?.paths ?? []) : undefined;
-  const dirty = isDirty(draft, project);
+  const dirty = isDirty(draft, shared);
   const losesSharing =
     user !== null &&
     user.role !== 'admin' &&
@@ -114,7 +139,7 @@ function SharingEditor({ project }: { project: Project }) {
     >
       <Stack gap="sm">
         <Switch
-          label="Public: everyone who can sign in (and visitors, in public and demo modes) can see this project"
+          label={`Public: everyone who can sign in (and visitors, in public and demo modes) can see this ${what}`}
           checked={draft.isPublic}
           onChange={(event) => edit({ ...draft, isPublic: event.currentTarget.checked })}
         />
@@ -178,7 +203,7 @@ function SharingEditor({ project }: { project: Project }) {
         </Table>
         {draft.members.length === 0 && (
           <Text size="sm" c="dimmed">
-            Nobody is listed. A project needs at least one owner.
+            Nobody is listed. A {what} needs at least one owner.
           </Text>
         )}
         <Group align="flex-end" gap="xs" wrap="wrap">
@@ -243,7 +268,7 @@ function SharingEditor({ project }: { project: Project }) {
           </Text>
         )}
         <Group justify="flex-end" gap="xs">
-          <Button variant="default" disabled={!dirty || save.isPending} onClick={() => edit(draftFromProject(project))}>
+          <Button variant="default" disabled={!dirty || save.isPending} onClick={() => edit(draftFromProject(shared))}>
             Discard changes
           </Button>
           <Button type="submit" loading={save.isPending} disabled={!dirty}>
@@ -264,7 +289,7 @@ export function PermissionsPanel({ project }: { project: Project }) {
         <Title order={2} size="h3">
           Sharing
         </Title>
-        {canShare ? <SharingEditor project={project} /> : <MemberList project={project} />}
+        {canShare ? <ProjectSharingEditor project={project} /> : <MemberList project={project} />}
       </Stack>
     </Card>
   );

@@ -1,10 +1,12 @@
-import { Alert, Anchor, Badge, Group, Loader, Stack, Text, Title } from '@mantine/core';
+import { Alert, Anchor, Group, Loader, Stack, Text, Title } from '@mantine/core';
 import { dashboardSchema } from '@service/common';
 import { useQuery } from '@tanstack/react-query';
 import { Link, useParams, useSearchParams } from 'react-router';
 import { errorMessage, isApiError } from '../api/client.js';
 import { useApi } from '../auth/session.js';
+import { StandingBadges } from '../components/StandingBadges.js';
 import { canEdit, DashboardActions } from '../dashboard/DashboardActions.js';
+import { DashboardMenu } from '../dashboard/DashboardMenu.js';
 import { DashboardView } from '../dashboard/DashboardView.js';
 import { DashboardEditor } from '../dashboard/edit/lazy.js';
 
@@ -51,9 +53,9 @@ export function DashboardPage() {
               Project
             </Anchor>
           )}
-          {data.is_public && <Badge variant="outline">public</Badge>}
-          <Badge variant="light">{data.my_role}</Badge>
+          <StandingBadges isPublic={data.is_public} role={data.my_role} />
           <DashboardActions dashboard={data} onEdit={() => setEditing(true)} />
+          <DashboardMenu dashboard={data} />
         </Group>
       </Group>
       <DashboardView dashboard={data} />

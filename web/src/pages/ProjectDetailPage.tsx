@@ -22,6 +22,7 @@ import { useApi } from '../auth/session.js';
 import { useAfterFirstRender } from '../components/after-first-render.js';
 import { IngestionPanel } from '../components/IngestionPanel.js';
 import { PermissionsPanel } from '../components/PermissionsPanel.js';
+import { ownersText, StandingBadges } from '../components/StandingBadges.js';
 import { usePageParam } from '../components/UrlPagination.js';
 import { DashboardList } from '../dashboard/DashboardList.js';
 import { NewDashboardMenu } from '../dashboard/NewDashboardMenu.js';
@@ -172,14 +173,10 @@ export function ProjectDetailPage() {
           <Title order={1}>{data.name}</Title>
           {data.description && <Text c="dimmed">{data.description}</Text>}
         </Stack>
-        <Group gap="xs">
-          {data.is_public && <Badge variant="outline">public</Badge>}
-          <Badge variant="light">{data.my_role}</Badge>
-        </Group>
+        <StandingBadges isPublic={data.is_public} role={data.my_role} />
       </Group>
       <Text size="sm" c="dimmed">
-        Owners: {data.permissions.owners.map((owner) => owner.email).join(', ') || '—'} · Updated{' '}
-        {formatDate(data.updated_at)}
+        {ownersText(data.permissions)} · Updated {formatDate(data.updated_at)}
       </Text>
       <Title order={2} size="h3">
         Workflows

@@ -1,0 +1,182 @@
+import { readFileSync } from 'node:fs';
+import type { Browser, Download, Page } from 'playwright-core';
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import {
+  describeBrowser,
+  expectAccessible,
+  launchBrowser,
+  openPage,
+  saveScreenshot,
+  startWebServer,
+  submitPasswordSignIn,
+} from '../../test/support/browser.js';
+import {
+  ADMIN,
+  call,
+  createProjectWithUpload,
+  createUser,
+  login,
+  type TestServer,
+} from '../../test/support/test-server.js';
+
+let browser: Browser;
+let server: TestServer;
+
+/** Opens the dashboard's menu and picks one item. */
+async function menuItem(page: Page, item: string): Promise<void> {
+  await page.getByRole('button', { name: 'Dashboard ▾' }).click();
+  await page.getByRole('menuitem', { name: item }).click();
+}
+
+/** axe-core on the open dialog's page in the light theme, then in the dark one, and back. */
+async function accessibleInBothThemes(page: Page, screen: string): Promise<void> {
+  await expectAccessible(page, `${screen}, light`);
+  await page.emulateMedia({ colorScheme: 'dark' });
+  await expectAccessible(page, `${screen}, dark`);
+  await page.emulateMedia({ colorScheme: 'light' });
+}
+
+describeBrowser('managing dashboards from their menu', () => {
+  beforeAll(async () => {
+    browser = await launchBrowser();
+    server = await startWebServer();
+  }, 180_000);
+  afterAll(async () => {
+    await server?.stop();
+    await browser?.close();
+  });
+
+  it('renames, duplicates, shares, downloads, uploads and deletes a dashboard as a new user would', async () => {
+    const { access_token: admin } = await login(server, ADMIN.email, ADMIN.password);
+    const nina = await createUser(server, admin, 'nina-manage@example.org');
+    const omar = await createUser(server, admin, 'omar-manage@example.org');
+    const project = await createProjectWithUpload(server, nina.access_token, 'Nina’s soil survey');
+    const created = await call<{ dashboard_id: string }>(server, 'POST', '/dashboards', {
+      token: nina.access_token,
+      json: {
+        project_id: project.projectId,
+        title: 'Draft',
+        components: [{ component_id: 'intro', type: 'text', markdown: 'Soil **pH** by site' }],
+        layout: [{ component_id: 'intro', x: 0, y: 0, w: 6, h: 2 }],
+      },
+    });
+    expect(created.status, created.text).toBe(201);
+    const id = created.body.dashboard_id;
+
+    const { context, page } = await openPage(browser, server, `/auth/sign-in?next=/dashboards/${id}`);
+    await submitPasswordSignIn(page, nina.user.email, 'nina-manage@example.org-password');
+    await page.getByRole('heading', { level: 1, name: 'Draft' }).waitFor();
+
+    // Rename: the title changes on the page and on the server, the content stays.
+    await menuItem(page, 'Rename…');
+    const rename = page.getByRole('dialog', { name: 'Rename the dashboard' });
+    await rename.getByRole('textbox', { name: 'Title' }).fill('Soil pH');
+    await accessibleInBothThemes(page, 'rename dialog');
+    await rename.getByRole('button', { name: 'Save' }).click();
+    await page.getByRole('heading', { level: 1, name: 'Soil pH' }).waitFor();
+    const renamed = await call<{ title: string; components: unknown[] }>(server, 'GET', `/dashboards/${id}`, {
+      token: nina.access_token,
+    });
+    expect(renamed.body.title).toBe('Soil pH');
+    expect(renamed.body.components).toHaveLength(1);
+
+    // Share with Omar as a viewer: he can read it afterwards, and could not before.
+    expect((await call(server, 'GET', `/dashboards/${id}`, { token: omar.access_token })).status).toBe(404);
+    await menuItem(page, 'Share…');
+    const share = page.getByRole('dialog', { name: 'Share the dashboard' });
+    await share.getByRole('textbox', { name: 'Add a person by email' }).fill(omar.user.email);
+    await share.getByRole('button', { name: 'Add', exact: true }).click();
+    await saveScreenshot(page, 'dashboard-share');
+    await accessibleInBothThemes(page, 'share dialog');
+    await share.getByRole('button', { name: 'Save sharing' }).click();
+    await share.getByRole('status').getByText('Sharing saved.').waitFor();
+    expect((await call(server, 'GET', `/dashboards/${id}`, { token: omar.access_token })).status).toBe(200);
+    await share.getByRole('button', { name: 'Close' }).click();
+    await share.waitFor({ state: 'detached' });
+
+    // Download the YAML: a file named after the title, holding the content.
+    const [download] = await Promise.all([page.waitForEvent('download'), menuItem(page, 'Download YAML')]);
+    expect((download as Download).suggestedFilename()).toBe('soil-ph.dashboard.yaml');
+    const yaml = readFileSync(await download.path(), 'utf8');
+    expect(yaml).toContain('title: Soil pH');
+    expect(yaml).toContain('Soil **pH** by site');
+
+    // Duplicate: the copy opens, owned by Nina.
+    await menuItem(page, 'Duplicate');
+    await page.getByRole('heading', { level: 1, name: /^Soil pH \(copy\)/ }).waitFor();
+    const copyId = new URL(page.url()).pathname.split('/').pop() ?? '';
+    expect(copyId).not.toBe(id);
+
+    // Delete the copy after the confirmation: back on the project page, and gone from the server.
+    await menuItem(page, 'Delete…');
+    const confirm = page.getByRole('dialog', { name: 'Delete the dashboard?' });
+    await confirm.getByText(/are deleted for everyone it is shared with/).waitFor();
+    await accessibleInBothThemes(page, 'delete dialog');
+    await saveScreenshot(page, 'dashboard-delete');
+    await confirm.getByRole('button', { name: 'Delete dashboard' }).click();
+    await page.waitForURL((url) => url.pathname === `/projects/${project.projectId}`);
+    expect((await call(server, 'GET', `/dashboards/${copyId}`, { token: nina.access_token })).status).toBe(404);
+    const list = page.getByRole('region', { name: 'Dashboards' });
+    await list.getByRole('link', { name: 'Soil pH', exact: true }).waitFor();
+    expect(await list.getByRole('link', { name: /copy/ }).count()).toBe(0);
+
+    // Upload the downloaded YAML as a new dashboard of the project.
+    await page.getByRole('button', { name: 'New dashboard' }).click();
+    const [chooser] = await Promise.all([
+      page.waitForEvent('filechooser'),
+      page.getByRole('menuitem', { name: 'Upload a dashboard.yaml…' }).click(),
+    ]);
+    await chooser.setFiles({ name: 'soil.dashboard.yaml', mimeType: 'application/yaml', buffer: Buffer.from(yaml) });
+    await page.waitForURL((url) => /^\/dashboards\/[0-9a-f-]{36}$/.test(url.pathname) && !url.pathname.endsWith(id));
+    await page.getByRole('heading', { level: 1, name: 'Soil pH' }).waitFor();
+    await page.getByText('Soil').locator('strong', { hasText: 'pH' }).waitFor();
+    await context.close();
+  }, 120_000);
+
+  it('shows a viewer the menu without the owner’s items, and the server’s refusal of a broken upload', async () => {
+    const { access_token: admin } = await login(server, ADMIN.email, ADMIN.password);
+    const owner = await createUser(server, admin, 'owner-menu@example.org');
+    const viewer = await createUser(server, admin, 'viewer-menu@example.org');
+    const project = await createProjectWithUpload(server, owner.access_token, 'Menu rights');
+    const created = await call<{ dashboard_id: string }>(server, 'POST', '/dashboards', {
+      token: owner.access_token,
+      json: { project_id: project.projectId, title: 'Owned by someone else' },
+    });
+    const shared = await call(server, 'PUT', `/dashboards/${created.body.dashboard_id}/permissions`, {
+      token: owner.access_token,
+      json: { owners: [owner.user.email], viewers: [viewer.user.email], is_public: false },
+    });
+    expect(shared.status, shared.text).toBe(200);
+
+    const { context, page } = await openPage(
+      browser,
+      server,
+      `/auth/sign-in?next=/dashboards/${created.body.dashboard_id}`,
+    );
+    await submitPasswordSignIn(page, viewer.user.email, 'viewer-menu@example.org-password');
+    await page.getByRole('heading', { level: 1, name: 'Owned by someone else' }).waitFor();
+    await page.getByRole('button', { name: 'Dashboard ▾' }).click();
+    await page.getByRole('menuitem', { name: 'Download YAML' }).waitFor();
+    const items = await page.getByRole('menuitem').allTextContents();
+    expect(items).toEqual(['Duplicate', 'Download YAML']);
+    await page.keyboard.press('Escape');
+
+    // The owner's project page: a YAML with a problem is refused with the server's words.
+    await context.close();
+    const ownerPage = await openPage(browser, server, `/auth/sign-in?next=/projects/${project.projectId}`);
+    await submitPasswordSignIn(ownerPage.page, owner.user.email, 'owner-menu@example.org-password');
+    await ownerPage.page.getByRole('button', { name: 'New dashboard' }).click();
+    const [chooser] = await Promise.all([
+      ownerPage.page.waitForEvent('filechooser'),
+      ownerPage.page.getByRole('menuitem', { name: 'Upload a dashboard.yaml…' }).click(),
+    ]);
+    await chooser.setFiles({
+      name: 'bad.yaml',
+      mimeType: 'application/yaml',
+      buffer: Buffer.from('title: [unclosed\n'),
+    });
+    await ownerPage.page.getByRole('alert').waitFor();
+    expect(new URL(ownerPage.page.url()).pathname).toBe(`/projects/${project.projectId}`);
+    await ownerPage.context.close();
+  }, 120_000);
+});
