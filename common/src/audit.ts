@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { listAnswerSchema, listQuerySchema } from './pagination.js';
 
-/** Security events the audit log records. */
+/** Security events, and the changes to what people made (who changed what), the audit log records. */
 export const auditEventTypeSchema = z.enum([
   'login.succeeded',
   'login.failed',
@@ -20,6 +20,17 @@ export const auditEventTypeSchema = z.enum([
   'temporary_user.removed',
   'embed_token.created',
   'embed_token.revoked',
+  'project.created',
+  'project.updated',
+  'project.shared',
+  'project.deleted',
+  'collection.created',
+  'collection.updated',
+  'collection.deleted',
+  'dashboard.created',
+  'dashboard.updated',
+  'dashboard.shared',
+  'dashboard.deleted',
 ]);
 export type AuditEventType = z.infer<typeof auditEventTypeSchema>;
 

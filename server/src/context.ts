@@ -178,10 +178,10 @@ export async function createContext(config: Config): Promise<AppContext> {
     const snapshots = new SnapshotCache(storage);
     const claims = KyselyCommitClaims.over(database.db);
     const purger = new StoragePurger(storage, delta.files, claims);
-    const projects = new ProjectsService(database, purger);
+    const projects = new ProjectsService(database, purger, audit);
     const locationGuard = new DataLocationGuard(database, config.ingestion.userLocations);
     const workflows = new WorkflowsService(database, config, projects, purger, locationGuard);
-    const dataCollections = new DataCollectionsService(database, workflows, purger);
+    const dataCollections = new DataCollectionsService(database, workflows, purger, audit);
     const temporaryUsers = new TemporaryUsers(database.db, sessions, audit, config.auth.temporaryUserExpiryHours);
     // A temporary user's projects go with them, unless someone else co-owns them; their storage
     // once the user's removal has committed.
@@ -212,7 +212,7 @@ export async function createContext(config: Config): Promise<AppContext> {
       exactBoxValues: config.dashboards.exactBoxValues,
     });
     const dashboardAnswers = new AnswerCache();
-    const dashboards = new DashboardsService(database, projects, queries);
+    const dashboards = new DashboardsService(database, projects, queries, audit);
     // And the dashboards they own alone (the copies a demo visitor made), unless someone co-owns one.
     temporaryUsers.ownedDataCleaners.push(async (trx, userId) => {
       await DashboardsRepository.deleteSolelyOwnedBy(trx, userId);

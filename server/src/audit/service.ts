@@ -4,6 +4,18 @@ import { v7 as uuidv7 } from 'uuid';
 import { paginate } from '../db/paginate.js';
 import type { Tables } from '../db/tables.js';
 import { isoNow } from '../db/time.js';
+import type { Actor } from '../policy/actor.js';
+
+/** The user behind a change, for the log's "who" (null for an anonymous caller). */
+export function actorUserId(actor: Actor): string | null {
+  return actor.kind === 'user' ? actor.userId : null;
+}
+
+/** A sharing change as the log keeps it: the public switch and the user ids in each role. */
+export function sharingDetails(members: ReadonlyMap<string, string>, isPublic: boolean): Record<string, unknown> {
+  const byRole = (role: string) => [...members].filter(([, held]) => held === role).map(([userId]) => userId);
+  return { is_public: isPublic, owners: byRole('owner'), editors: byRole('editor'), viewers: byRole('viewer') };
+}
 
 export interface AuditRecord {
   type: AuditEventType;

@@ -8,10 +8,12 @@ import type {
   SharingRequest,
   UpdateDashboardRequest,
 } from '@service/common';
+import type { Kysely } from 'kysely';
 import { v7 as uuidv7 } from 'uuid';
+import { type AuditLog, actorUserId, sharingDetails } from '../audit/service.js';
 import type { DataCollectionQueries, TableSnapshot } from '../datacollections/queries.js';
 import type { Database } from '../db/database.js';
-import type { DataCollectionsTable } from '../db/tables.js';
+import type { DataCollectionsTable, Tables } from '../db/tables.js';
 import { isoNow } from '../db/time.js';
 import { DomainError, type FieldProblem, notFound } from '../errors.js';
 import type { Actor, UserActor } from '../policy/actor.js';
@@ -63,6 +65,7 @@ export class DashboardsService {
       DataCollectionQueries,
       'fitProblems' | 'snapshotOf' | 'componentVersions' | 'summary'
     >,
+    private readonly audit: AuditLog,
   ) {
     this.repository = new DashboardsRepository(database.db);
   }
@@ -179,6 +182,8 @@ export class DashboardsService {
         .insertInto('dashboard_members')
         .values({ dashboard_id: id, user_id: actor.userId, role: 'owner' })
         .execute();
+      const details = { dashboard_id: id, title: request.title, project_id: request.project_id };
+      await this.audit.record({ type: 'dashboard.created', actorUserId: actor.userId, details }, trx);
     });
     return id;
   }
@@ -217,12 +222,16 @@ export class DashboardsService {
         updated_at: isoNow(),
         revision: record.row.revision + 1,
       };
-      const written = await this.database.db
-        .updateTable('dashboards')
-        .set(content)
-        .where('id', '=', dashboardId)
-        .where('revision', '=', record.row.revision)
-        .executeTakeFirst();
+      const written = await this.database.db.transaction().execute(async (trx) => {
+        const answer = await trx
+          .updateTable('dashboards')
+          .set(content)
+          .where('id', '=', dashboardId)
+          .where('revision', '=', record.row.revision)
+          .executeTakeFirst();
+        if (Number(answer.numUpdatedRows) === 1) await this.recordUpdate(actor, record, content, trx);
+        return answer;
+      });
       if (Number(written.numUpdatedRows) === 1) {
         // What this save wrote, not a re-read that could already show a later save with our ETag.
         const saved = { ...access, record: { ...record, row: { ...record.row, ...content } } };
@@ -248,14 +257,44 @@ export class DashboardsService {
         .set({ is_public: request.is_public ? 1 : 0, updated_at: isoNow() })
         .where('id', '=', dashboardId)
         .execute();
+      const details = {
+        dashboard_id: dashboardId,
+        title: record.row.title,
+        project_id: record.row.project_id,
+        ...sharingDetails(members, request.is_public),
+      };
+      await this.audit.record({ type: 'dashboard.shared', actorUserId: actorUserId(actor), details }, trx);
     });
     // The sharing as written, even when it leaves the caller unable to read the dashboard again.
     return present(await this.load(dashboardId), actor);
   }
 
   async delete(actor: Actor, dashboardId: string): Promise<void> {
-    await this.access(actor, dashboardId, 'resource.delete');
-    await this.database.db.deleteFrom('dashboards').where('id', '=', dashboardId).execute();
+    const { record } = await this.access(actor, dashboardId, 'resource.delete');
+    await this.database.db.transaction().execute(async (trx) => {
+      await trx.deleteFrom('dashboards').where('id', '=', dashboardId).execute();
+      const details = { dashboard_id: dashboardId, title: record.row.title, project_id: record.row.project_id };
+      await this.audit.record({ type: 'dashboard.deleted', actorUserId: actorUserId(actor), details }, trx);
+    });
+  }
+
+  /** The log's line for a save: what it renamed, and its revision (a content change is one more). */
+  private async recordUpdate(
+    actor: Actor,
+    record: DashboardRecord,
+    content: { title: string; description: string; revision: number },
+    trx: Kysely<Tables>,
+  ) {
+    const { row } = record;
+    const details = {
+      dashboard_id: row.id,
+      title: content.title,
+      project_id: row.project_id,
+      revision: content.revision,
+      ...(content.title === row.title ? {} : { renamed_from: row.title }),
+      ...(content.description === row.description ? {} : { description_changed: true }),
+    };
+    await this.audit.record({ type: 'dashboard.updated', actorUserId: actorUserId(actor), details }, trx);
   }
 
   /** The commits of every collection the dashboard reads, for its readers (the version picker). */

@@ -1,6 +1,7 @@
 import type { DataFormat } from '@service/common';
 import type { Kysely } from 'kysely';
 import { v7 as uuidv7 } from 'uuid';
+import { type AuditLog, actorUserId } from '../audit/service.js';
 import type { Database } from '../db/database.js';
 import { isUniqueViolation } from '../db/errors.js';
 import { paginate } from '../db/paginate.js';
@@ -42,6 +43,7 @@ export class DataCollectionsService {
     private readonly database: Database,
     private readonly workflows: WorkflowsService,
     private readonly purger: StoragePurger,
+    private readonly audit: AuditLog,
   ) {}
 
   /** Loads a data collection with its workflow and checks `action` on the project. */
@@ -100,8 +102,14 @@ export class DataCollectionsService {
   }
 
   async create(actor: Actor, workflowId: string, input: DataCollectionInput) {
-    await this.workflows.access(actor, workflowId, 'resource.edit');
-    return this.get(actor, await this.insert(workflowId, input));
+    const workflow = await this.workflows.access(actor, workflowId, 'resource.edit');
+    const id = await this.database.db.transaction().execute(async (trx) => {
+      const inserted = await this.insert(workflowId, input, trx);
+      const details = { data_collection_id: inserted, tag: input.tag, project_id: workflow.project_id };
+      await this.audit.record({ type: 'collection.created', actorUserId: actorUserId(actor), details }, trx);
+      return inserted;
+    });
+    return this.get(actor, id);
   }
 
   async get(actor: Actor, dataCollectionId: string) {
@@ -110,22 +118,31 @@ export class DataCollectionsService {
   }
 
   async update(actor: Actor, dataCollectionId: string, changes: Partial<DataCollectionInput>) {
-    await this.access(actor, dataCollectionId, 'resource.edit');
+    const { row, workflow } = await this.access(actor, dataCollectionId, 'resource.edit');
     if (changes.pattern !== undefined) compilePattern(changes.pattern);
     try {
-      await this.database.db
-        .updateTable('data_collections')
-        .set({
-          ...(changes.tag === undefined ? {} : { tag: changes.tag }),
-          ...(changes.pattern === undefined ? {} : { pattern: changes.pattern }),
-          ...(changes.format === undefined ? {} : { format: changes.format }),
-          ...(changes.read_options === undefined ? {} : { read_options: JSON.stringify(changes.read_options) }),
-          ...(changes.keys === undefined ? {} : { keys: changes.keys ? JSON.stringify(changes.keys) : null }),
-          ...(changes.columns === undefined ? {} : { columns: JSON.stringify(changes.columns) }),
-          updated_at: isoNow(),
-        })
-        .where('id', '=', dataCollectionId)
-        .execute();
+      await this.database.db.transaction().execute(async (trx) => {
+        await trx
+          .updateTable('data_collections')
+          .set({
+            ...(changes.tag === undefined ? {} : { tag: changes.tag }),
+            ...(changes.pattern === undefined ? {} : { pattern: changes.pattern }),
+            ...(changes.format === undefined ? {} : { format: changes.format }),
+            ...(changes.read_options === undefined ? {} : { read_options: JSON.stringify(changes.read_options) }),
+            ...(changes.keys === undefined ? {} : { keys: changes.keys ? JSON.stringify(changes.keys) : null }),
+            ...(changes.columns === undefined ? {} : { columns: JSON.stringify(changes.columns) }),
+            updated_at: isoNow(),
+          })
+          .where('id', '=', dataCollectionId)
+          .execute();
+        const details = {
+          data_collection_id: dataCollectionId,
+          tag: changes.tag ?? row.tag,
+          project_id: workflow.project_id,
+          changed: Object.keys(changes),
+        };
+        await this.audit.record({ type: 'collection.updated', actorUserId: actorUserId(actor), details }, trx);
+      });
     } catch (error) {
       if (isUniqueViolation(error)) throw tagTaken();
       throw error;
@@ -134,8 +151,12 @@ export class DataCollectionsService {
   }
 
   async delete(actor: Actor, dataCollectionId: string): Promise<void> {
-    await this.access(actor, dataCollectionId, 'resource.edit');
-    await this.database.db.deleteFrom('data_collections').where('id', '=', dataCollectionId).execute();
+    const { row, workflow } = await this.access(actor, dataCollectionId, 'resource.edit');
+    await this.database.db.transaction().execute(async (trx) => {
+      await trx.deleteFrom('data_collections').where('id', '=', dataCollectionId).execute();
+      const details = { data_collection_id: dataCollectionId, tag: row.tag, project_id: workflow.project_id };
+      await this.audit.record({ type: 'collection.deleted', actorUserId: actorUserId(actor), details }, trx);
+    });
     // Its table, now that no row names it (the uploads belong to the workflow's runs and stay).
     await this.purger.purge({ uploadKeys: [], tableIds: [dataCollectionId] });
   }

@@ -1,6 +1,7 @@
 import type { Project, ProjectDefinition } from '@service/common';
 import type { Kysely } from 'kysely';
 import { v7 as uuidv7 } from 'uuid';
+import { type AuditLog, actorUserId, sharingDetails } from '../audit/service.js';
 import type { Database } from '../db/database.js';
 import { isUniqueViolation } from '../db/errors.js';
 import type { Tables } from '../db/tables.js';
@@ -22,6 +23,7 @@ export class ProjectsService {
   constructor(
     private readonly database: Database,
     private readonly purger: StoragePurger,
+    private readonly audit: AuditLog,
   ) {
     this.repository = new ProjectsRepository(database.db);
   }
@@ -78,6 +80,8 @@ export class ProjectsService {
       throw error;
     }
     await db.insertInto('project_members').values({ project_id: id, user_id: actor.userId, role: 'owner' }).execute();
+    const details = { project_id: id, name: request.name, is_public: request.is_public };
+    await this.audit.record({ type: 'project.created', actorUserId: actor.userId, details }, db);
     return id;
   }
 
@@ -91,17 +95,21 @@ export class ProjectsService {
     projectId: string,
     changes: { name?: string | undefined; description?: string | undefined },
   ) {
-    await this.access(actor, projectId, 'resource.edit');
+    const before = await this.access(actor, projectId, 'resource.edit');
     try {
-      await this.database.db
-        .updateTable('projects')
-        .set({
-          ...(changes.name === undefined ? {} : { name: changes.name }),
-          ...(changes.description === undefined ? {} : { description: changes.description }),
-          updated_at: isoNow(),
-        })
-        .where('id', '=', projectId)
-        .execute();
+      await this.database.db.transaction().execute(async (trx) => {
+        await trx
+          .updateTable('projects')
+          .set({
+            ...(changes.name === undefined ? {} : { name: changes.name }),
+            ...(changes.description === undefined ? {} : { description: changes.description }),
+            updated_at: isoNow(),
+          })
+          .where('id', '=', projectId)
+          .execute();
+        const details = { project_id: projectId, name: changes.name ?? before.row.name, changed: Object.keys(changes) };
+        await this.audit.record({ type: 'project.updated', actorUserId: actorUserId(actor), details }, trx);
+      });
     } catch (error) {
       if (isUniqueViolation(error)) throw nameTaken();
       throw error;
@@ -128,6 +136,8 @@ export class ProjectsService {
         .set({ is_public: request.is_public ? 1 : 0, updated_at: isoNow() })
         .where('id', '=', projectId)
         .execute();
+      const details = { project_id: projectId, ...sharingDetails(members, request.is_public) };
+      await this.audit.record({ type: 'project.shared', actorUserId: actorUserId(actor), details }, trx);
     });
     // The sharing as written, even when it leaves the caller unable to read the project again.
     const record = await this.repository.find(projectId);
@@ -136,10 +146,12 @@ export class ProjectsService {
   }
 
   async delete(actor: Actor, projectId: string): Promise<void> {
-    await this.access(actor, projectId, 'resource.delete');
+    const { row } = await this.access(actor, projectId, 'resource.delete');
     const owned = await this.database.db.transaction().execute(async (trx) => {
       const storage = await ownedStorage(trx, { projects: [projectId] });
       await trx.deleteFrom('projects').where('id', '=', projectId).execute();
+      const details = { project_id: projectId, name: row.name };
+      await this.audit.record({ type: 'project.deleted', actorUserId: actorUserId(actor), details }, trx);
       return storage;
     });
     await this.purger.purge(owned);

@@ -13,8 +13,9 @@ const PAGE_SIZE = 50;
 /** Failures and refusals stand out from the routine events. */
 function typeColor(type: AuditEventType): string {
   if (type.endsWith('.failed') || type.endsWith('.refused')) return 'red';
-  if (type === 'user.deleted' || type === 'user.disabled') return 'orange';
+  if (type === 'user.deleted' || type === 'user.disabled' || type.endsWith('.deleted')) return 'orange';
   if (type.startsWith('user.')) return 'blue';
+  if (/^(project|collection|dashboard)\./.test(type)) return 'teal';
   return 'gray';
 }
 
