@@ -75,6 +75,19 @@ describe('service config check', () => {
     ]);
   });
 
+  it('refuses the placeholder secrets of the old compose file, in check and in serve', async () => {
+    const env = {
+      SERVICE_BOOTSTRAP_ADMIN_EMAIL: 'admin@example.com',
+      SERVICE_BOOTSTRAP_ADMIN_PASSWORD: 'change-this-admin-password',
+    };
+    for (const command of [['config', 'check'], ['serve']]) {
+      const result = await runCli(command, env);
+      expect(result.code, command.join(' ')).toBe(2);
+      expect(result.stderr).toContain('SERVICE_BOOTSTRAP_ADMIN_PASSWORD: holds a placeholder value');
+      expect(result.stderr).not.toContain('change-this-admin-password');
+    }
+  });
+
   it('makes serve refuse to start on a bad setting', async () => {
     const result = await runCli(['serve'], { SERVICE_AUTH_SINGLE_USER_MODE: 'true', SERVICE_AUTH_PUBLIC_MODE: 'true' });
     expect(result.code).toBe(2);

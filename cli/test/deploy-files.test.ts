@@ -32,8 +32,29 @@ function expectRealCommand(args: string[]): void {
   for (const word of rest.filter((arg) => arg.startsWith('-'))) expect(options.has(word), word).toBe(true);
 }
 
-/** Compose's `${NAME:-default}` with its default, and `$$` as `$`: what `docker compose` hands over without an .env. */
-const interpolate = (value: string) => value.replace(/\$\{\w+:-([^}]*)\}/g, '$1').replace(/\$\$/g, '$');
+/** What an operator puts in deploy/.env: secrets of their own. */
+const OWN_ENV: Record<string, string> = {
+  POSTGRES_PASSWORD: 'a-db-password-of-our-own',
+  S3_SECRET_KEY: 'an-s3-secret-of-our-own',
+  SERVICE_INTERNAL_KEY: 'an-internal-key-of-our-own-of-40-characters',
+  SERVICE_ADMIN_EMAIL: 'ops@example.org',
+  SERVICE_ADMIN_PASSWORD: 'an admin password of our own',
+};
+
+/**
+ * Compose's interpolation: `${NAME:-default}` takes the default when NAME is unset, `${NAME:?message}`
+ * stops `docker compose` with the message, `$$` is `$`.
+ */
+function interpolate(value: string, env: Record<string, string> = OWN_ENV): string {
+  return value
+    .replace(/\$\{(\w+)(?::([-?])([^}]*))?\}/g, (_, name: string, kind?: string, rest?: string) => {
+      const set = env[name];
+      if (set !== undefined && set !== '') return set;
+      if (kind === '?') throw new Error(`${name}: ${rest}`);
+      return rest ?? '';
+    })
+    .replace(/\$\$/g, '$');
+}
 
 /** The settings a process gets must be known and must pass the configuration's own checks. */
 function expectValidSettings(environment: Record<string, string>, where: string): void {
@@ -106,6 +127,7 @@ interface ComposeService {
 describe('deploy/compose.yaml', () => {
   const compose = parseYaml(read('deploy/compose.yaml'), { merge: true }) as {
     services: Record<string, ComposeService>;
+    networks: { default: { ipam: { config: { subnet: string }[] } } };
   };
   const services = compose.services;
   const backends = Object.entries(services).filter(([, service]) => service.image?.includes('SERVICE_IMAGE'));
@@ -153,10 +175,65 @@ describe('deploy/compose.yaml', () => {
     ]);
     expect(upstreams).toEqual(apis);
     const listen = Number(/listen (\d+);/.exec(nginx)?.[1]);
-    expect(services.proxy?.ports).toEqual([`${listen}:${listen}`]);
+    expect(services.proxy?.ports?.map((port) => interpolate(port))).toEqual([`127.0.0.1:${listen}:${listen}`]);
     expect(services.proxy?.volumes).toContain('./nginx.conf:/etc/nginx/nginx.conf:ro');
     const publicUrl = new URL(interpolate(named('serve')[0]![1].environment!.SERVICE_PUBLIC_URL!));
     expect(Number(publicUrl.port)).toBe(listen);
+  });
+
+  it('refuses to start without secrets of our own: no defaults, and placeholders refused by the service', () => {
+    const text = read('deploy/compose.yaml');
+    for (const name of Object.keys(OWN_ENV)) {
+      expect(text, name).not.toMatch(new RegExp(`\\$\\{${name}:-`));
+      const missing = Object.fromEntries(Object.entries(OWN_ENV).filter(([key]) => key !== name));
+      const values = backends.flatMap(([, service]) => Object.values(service.environment ?? {}).map(String));
+      expect(() => values.map((value) => interpolate(value, missing)), name).toThrow(name);
+    }
+    const placeholders = {
+      ...OWN_ENV,
+      SERVICE_INTERNAL_KEY: 'change-this-internal-key-of-32-characters-or-more',
+      SERVICE_ADMIN_PASSWORD: 'change-this-admin-password',
+    };
+    const [, api] = named('serve')[0]!;
+    const environment = Object.fromEntries(
+      Object.entries(api.environment ?? {}).map(([key, value]) => [key, interpolate(String(value), placeholders)]),
+    );
+    expect(() => loadConfig(environment, '/tmp')).toThrow(/SERVICE_AUTH_INTERNAL_API_KEY_ENV: holds a placeholder/);
+  });
+
+  it('publishes only the proxy, on 127.0.0.1 unless PUBLISH_ADDRESS says otherwise', () => {
+    for (const [name, service] of Object.entries(services)) {
+      if (name !== 'proxy') expect(service.ports, name).toBeUndefined();
+    }
+    const [port] = services.proxy!.ports!;
+    expect(interpolate(port!)).toMatch(/^127\.0\.0\.1:/);
+    expect(interpolate(port!, { ...OWN_ENV, PUBLISH_ADDRESS: '0.0.0.0' })).toMatch(/^0\.0\.0\.0:/);
+  });
+
+  it('pins every image to a release, never a moving tag', () => {
+    for (const [name, service] of Object.entries(services)) {
+      const image = interpolate(service.image!);
+      if (image === 'service:local') continue;
+      const tag = image.split(':')[1] ?? '';
+      expect(tag, `${name}: ${image}`).toMatch(/^(\d+\.\d+(\.\d+)?(-alpine)?|RELEASE\.\d{4}-\d\d-\d\dT[\d-]+Z)$/);
+    }
+  });
+
+  it("believes X-Forwarded-For only from the proxy's own address, which sets it from the peer", () => {
+    // Appending ($proxy_add_x_forwarded_for) would pass on whatever address the client claims.
+    expect(nginx).toMatch(/proxy_set_header X-Forwarded-For \$remote_addr;/);
+    expect(nginx).not.toMatch(/proxy_set_header X-Forwarded-For \$proxy_add_x_forwarded_for/);
+    const proxy = services.proxy as ComposeService & { networks: { default: { ipv4_address: string } } };
+    const proxyAddress = proxy.networks.default.ipv4_address;
+    for (const [name, service] of backends) {
+      const environment = Object.fromEntries(
+        Object.entries(service.environment ?? {}).map(([key, value]) => [key, interpolate(String(value))]),
+      );
+      // Exactly the proxy: not a range that every other container on the network (or a client of it) is in.
+      expect(loadConfig(environment, '/tmp').trustProxy, name).toEqual([proxyAddress]);
+    }
+    const [subnet] = compose.networks.default.ipam.config.map((entry) => entry.subnet);
+    expect(proxyAddress.startsWith(subnet!.split('/')[0]!.replace(/\.0$/, '.'))).toBe(true);
   });
 
   it("checks the API replicas' health where the Helm chart's readiness probe does", () => {

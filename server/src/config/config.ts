@@ -2,6 +2,7 @@ import { resolve } from 'node:path';
 import type { AuthMode } from '@service/common';
 import { serviceVersion } from '../version.js';
 import { type DatabaseConfig, parseDatabaseUrl, parseStorageUrl, type StorageConfig } from './locations.js';
+import { checkPlaceholderSecrets } from './placeholder-secrets.js';
 import { type Env, envSchema, KNOWN_SETTINGS, SECRET_SETTINGS } from './settings.js';
 
 export type { DatabaseConfig, StorageConfig } from './locations.js';
@@ -242,6 +243,8 @@ function buildConfig(env: Env, unknownSettings: string[], cwd: string): Config {
     }
     bootstrapAdmin = { email: adminEmail, password: adminPassword };
   }
+
+  checkPlaceholderSecrets(env, fail);
 
   const s3Region = env.SERVICE_S3_REGION ?? 'us-east-1';
   if (storage.kind === 's3' && env.SERVICE_S3_ENDPOINT === undefined && env.SERVICE_S3_REGION === undefined) {

@@ -175,6 +175,34 @@ describe('configuration', () => {
     expect(message).not.toContain('short-pw');
   });
 
+  it('refuses placeholder secrets copied from an example, naming the variable but not the value', () => {
+    const message = failure({
+      SERVICE_BOOTSTRAP_ADMIN_EMAIL: 'a@example.org',
+      SERVICE_BOOTSTRAP_ADMIN_PASSWORD: 'change-this-admin-password',
+      SERVICE_AUTH_INTERNAL_API_KEY_ENV: 'change-this-internal-key-of-32-characters-or-more',
+      SERVICE_S3_SECRET_ACCESS_KEY: 'service-s3-secret-key',
+      SERVICE_AUTH_PUBLIC_ACCESS_CODE: '…',
+      SERVICE_DATABASE_URL: 'postgres://service:CHANGE_ME@db/service',
+    });
+    const lines = message.split('\n');
+    for (const variable of [
+      'SERVICE_BOOTSTRAP_ADMIN_PASSWORD',
+      'SERVICE_AUTH_INTERNAL_API_KEY_ENV',
+      'SERVICE_S3_SECRET_ACCESS_KEY',
+      'SERVICE_AUTH_PUBLIC_ACCESS_CODE',
+      'SERVICE_DATABASE_URL',
+    ]) {
+      expect(lines.some((line) => line.includes(`${variable}:`) && line.includes('placeholder'))).toBe(true);
+    }
+    expect(message).not.toMatch(/change-this|CHANGE_ME|service-s3-secret-key/);
+    expect(() =>
+      loadConfig({
+        SERVICE_BOOTSTRAP_ADMIN_EMAIL: 'a@example.org',
+        SERVICE_BOOTSTRAP_ADMIN_PASSWORD: 'a long own password',
+      }),
+    ).not.toThrow();
+  });
+
   it('requires the bootstrap admin password unless OAuth is configured', () => {
     expect(failure({ SERVICE_BOOTSTRAP_ADMIN_EMAIL: 'a@example.org' })).toContain(
       'SERVICE_BOOTSTRAP_ADMIN_PASSWORD: is required',
