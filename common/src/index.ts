@@ -3,6 +3,7 @@ export * from './auth.js';
 export * from './capabilities.js';
 export * from './card-label.js';
 export * from './charts/index.js';
+export * from './csv-cell.js';
 export * from './dashboard-components.js';
 export * from './dashboard-data.js';
 export * from './dashboard-overview.js';

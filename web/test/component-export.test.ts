@@ -77,6 +77,26 @@ describe('CSV of what a component shows', () => {
     ).toBe('a,b\r\n1,x\r\n,"y,z"\r\n');
   });
 
+  it('neutralises text a spreadsheet would run as a formula, headers too, but not numbers', () => {
+    expect(
+      ['=HYPERLINK("http://evil.example")', '+1+cmd', '-2+3', '@SUM(1)', '\tx', '\r=1', '-5', '+1e3', 'a=b', -5].map(
+        csvField,
+      ),
+    ).toEqual([
+      '"\'=HYPERLINK(""http://evil.example"")"',
+      "'+1+cmd",
+      "'-2+3",
+      "'@SUM(1)",
+      "'\tx",
+      '"\'\r=1"',
+      '-5',
+      '+1e3',
+      'a=b',
+      '-5',
+    ]);
+    expect(toCsv(['=evil'], [['@x']])).toBe("'=evil\r\n'@x\r\n");
+  });
+
   it("heads a figure's rows by the column each holds or what it computes", () => {
     const bars: FigureData = {
       columns: [

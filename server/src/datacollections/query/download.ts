@@ -2,10 +2,17 @@ import { randomUUID } from 'node:crypto';
 import { createReadStream, type ReadStream } from 'node:fs';
 import { mkdir, rm, stat } from 'node:fs/promises';
 import { join } from 'node:path';
-import type { DownloadFormat, Filter, SortKey } from '@service/common';
-import { quoteString } from '../../engine/sql.js';
+import {
+  CSV_FORMULA_START,
+  CSV_PLAIN_NUMBER,
+  type DownloadFormat,
+  type Filter,
+  neutraliseCsvCell,
+  type SortKey,
+} from '@service/common';
+import { quoteIdentifier, quoteString } from '../../engine/sql.js';
 import { DomainError } from '../../errors.js';
-import { columnOf, type Source } from './columns.js';
+import { type Column, columnOf, type Source } from './columns.js';
 import { where as whereClause } from './filters.js';
 import { whereOf, withNarrowedRows } from './narrowed.js';
 import type { Narrowing } from './narrowing.js';
@@ -42,7 +49,8 @@ export async function download(
     reader.withRows(source, async (connection, from, fileOrder) => {
       await statement.validate(connection);
       // The table's columns by name, as every other query here names what it reads.
-      const columns = source.columns.map((column) => column.sql).join(', ');
+      const columns =
+        query.format === 'csv' ? csvColumns(source.columns) : source.columns.map((column) => column.sql).join(', ');
       const orderBy = fileOrder === '' ? '' : ` ORDER BY ${fileOrder}`;
       await connection.run(
         `COPY (SELECT ${columns} FROM ${from}${where}${orderBy}) TO ${path} (${options})`,
@@ -80,7 +88,7 @@ export async function narrowedCsv(
             .filter((column) => !sorted.has(column.name) && column.kind !== 'nested')
             .map((column) => `${column.sql} ASC NULLS LAST`),
         ];
-  const selected = source.columns.map((column) => column.sql).join(', ');
+  const selected = csvColumns(source.columns);
   const statement = new Statement();
   return copyToFile(source, 'csv', directory, (path, options) =>
     withNarrowedRows(reader, source, narrowing, statement, async ({ connection, from, conditions, fileOrder }) => {
@@ -92,6 +100,21 @@ export async function narrowedCsv(
       );
     }),
   );
+}
+
+/**
+ * The columns as CSV cells: text that a spreadsheet would run as a formula gets a leading `'`, by
+ * common's rule (`neutraliseCsvCell`) done inside DuckDB; the header names go through it too.
+ */
+function csvColumns(columns: readonly Column[]): string {
+  return columns.map((column) => `${csvCell(column)} AS ${quoteIdentifier(neutraliseCsvCell(column.name))}`).join(', ');
+}
+
+function csvCell(column: Column): string {
+  if (column.kind !== 'string') return column.sql;
+  const formula = `regexp_matches(${column.sql}, ${quoteString(CSV_FORMULA_START)})`;
+  const number = `regexp_matches(${column.sql}, ${quoteString(CSV_PLAIN_NUMBER)})`;
+  return `CASE WHEN ${formula} AND NOT ${number} THEN '''' || ${column.sql} ELSE ${column.sql} END`;
 }
 
 /** Runs `write` (a COPY to the quoted path given) into a fresh temporary file, and streams the file. */

@@ -1,9 +1,13 @@
-import type { CardData, FigureComponent, FigureData } from '@service/common';
+import { type CardData, type FigureComponent, type FigureData, neutraliseCsvCell } from '@service/common';
 
-/** One CSV field (RFC 4180): quoted when it holds a comma, quote, line break or edge space. */
+/**
+ * One CSV field (RFC 4180): quoted when it holds a comma, quote, line break or edge space; text a
+ * spreadsheet would run as a formula is neutralised (common's `neutraliseCsvCell`).
+ */
 export function csvField(value: unknown): string {
   if (value === null || value === undefined) return '';
-  const text = typeof value === 'object' ? JSON.stringify(value) : String(value);
+  const shown = typeof value === 'object' ? JSON.stringify(value) : String(value);
+  const text = typeof value === 'string' ? neutraliseCsvCell(shown) : shown;
   return /[",\r\n]|^\s|\s$/.test(text) ? `"${text.replace(/"/g, '""')}"` : text;
 }
 
