@@ -25,15 +25,18 @@ const queryClient = new QueryClient({
   },
 });
 
-const storage = (() => {
+/** A storage of the browser, or null where it is blocked (then the session lives in memory only). */
+function browserStorage(kind: 'localStorage' | 'sessionStorage'): Storage | null {
   try {
-    return window.sessionStorage;
+    return window[kind];
   } catch {
     return null;
   }
-})();
+}
+const tokens = new TokenStore(browserStorage('localStorage'), browserStorage('sessionStorage'));
+tokens.followOtherTabs(window);
 const api = new ApiClient({
-  tokens: new TokenStore(storage),
+  tokens,
   // What the boot script in index.html already asked for: adopted, not asked again.
   early: new EarlyAnswers(takeEarlyGets(window)),
   onSessionLost: () => queryClient.removeQueries({ predicate: (query) => query.queryKey[0] !== 'capabilities' }),

@@ -141,8 +141,44 @@ describe('API client', () => {
     expect(refreshes).toHaveLength(1);
     expect(JSON.parse(refreshes[0]?.body ?? '{}')).toEqual({ refresh_token: 'old-rt' });
     expect(tokens.get()?.access_token).toBe('new-at');
-    // The pair survives a reload through sessionStorage.
+    // The pair survives a reload through the browser's storage.
     expect(new TokenStore(storage).get()?.refresh_token).toBe('new-rt');
+  });
+
+  it('takes the tokens another tab refreshed instead of spending the same refresh token again', async () => {
+    const storage = new MemoryStorage();
+    const thisTab = new TokenStore(storage);
+    thisTab.set(session('old-at', 'old-rt'));
+    // The other tab, sharing the storage, refreshed first.
+    new TokenStore(storage).set(session('other-at', 'other-rt'));
+    const { fetch, calls } = fakeFetch((call) =>
+      call.headers.authorization === 'Bearer other-at' ? json(200, USER) : problem(401, 'token_invalid', 'expired'),
+    );
+    const api = new ApiClient({ tokens: thisTab, fetch });
+    expect((await api.request('/auth/me', userSchema)).user_id).toBe('u1');
+    expect(calls.map((call) => call.url)).toEqual(['/service/api/v1/auth/me', '/service/api/v1/auth/me']);
+    expect(thisTab.get()?.refresh_token).toBe('other-rt');
+  });
+
+  it('follows another tab’s sign-out, and moves a session kept by an older version to the lasting storage', () => {
+    const lasting = new MemoryStorage();
+    const earlier = new MemoryStorage();
+    earlier.setItem('service.session', JSON.stringify(session('at', 'rt')));
+    const tokens = new TokenStore(lasting, earlier);
+    expect(tokens.get()?.refresh_token).toBe('rt');
+    expect(lasting.items.has('service.session')).toBe(true);
+    expect(earlier.items.size).toBe(0);
+
+    const listeners: ((event: { key: string | null }) => void)[] = [];
+    tokens.followOtherTabs({
+      addEventListener: (_type: string, listener: (event: { key: string | null }) => void) => listeners.push(listener),
+    } as unknown as Window);
+    const seen: (string | null)[] = [];
+    tokens.subscribe((next) => seen.push(next?.access_token ?? null));
+    lasting.removeItem('service.session');
+    for (const listener of listeners) listener({ key: 'service.session' });
+    expect(tokens.get()).toBeNull();
+    expect(seen).toEqual([null]);
   });
 
   it('drops the session when the refresh is refused and does not loop', async () => {

@@ -55,7 +55,7 @@ async function open(
   if (options.session) {
     const { access_token, refresh_token, user } = options.session;
     const stored = JSON.stringify({ access_token, refresh_token, user });
-    await context.addInitScript(`sessionStorage.setItem('service.session', ${JSON.stringify(stored)})`);
+    await context.addInitScript(`localStorage.setItem('service.session', ${JSON.stringify(stored)})`);
   }
   if (!options.tour) await context.addInitScript(`localStorage.setItem('service.demo-tour', 'skipped')`);
   const page = await context.newPage();
@@ -72,7 +72,7 @@ async function dashboardOf(id: string, token = admin.access_token): Promise<Dash
 
 /** The access token the signed-in page holds. */
 async function tokenOf(page: Page): Promise<string> {
-  return page.evaluate(`JSON.parse(sessionStorage.getItem('service.session')).access_token`);
+  return page.evaluate(`JSON.parse(localStorage.getItem('service.session')).access_token`);
 }
 
 async function project(name: string) {

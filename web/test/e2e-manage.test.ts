@@ -179,4 +179,55 @@ describeBrowser('managing dashboards from their menu', () => {
     expect(new URL(ownerPage.page.url()).pathname).toBe(`/projects/${project.projectId}`);
     await ownerPage.context.close();
   }, 120_000);
+  it('remembers the session: a new tab and a restarted browser open a dashboard link without signing in', async () => {
+    const { access_token: admin } = await login(server, ADMIN.email, ADMIN.password);
+    const rita = await createUser(server, admin, 'rita-remember@example.org');
+    const project = await createProjectWithUpload(server, rita.access_token, 'Remembered');
+    const created = await call<{ dashboard_id: string }>(server, 'POST', '/dashboards', {
+      token: rita.access_token,
+      json: { project_id: project.projectId, title: 'Remembered dashboard' },
+    });
+    const path = `/dashboards/${created.body.dashboard_id}`;
+    const first = await openPage(browser, server, `/auth/sign-in?next=${encodeURIComponent(path)}`);
+    await submitPasswordSignIn(first.page, rita.user.email, 'rita-remember@example.org-password');
+    await first.page.getByRole('heading', { level: 1, name: 'Remembered dashboard' }).waitFor();
+
+    // A link opened in a new tab.
+    const tab = await first.context.newPage();
+    await tab.goto(`${server.url}${path}`);
+    await tab.getByRole('heading', { level: 1, name: 'Remembered dashboard' }).waitFor();
+    expect(new URL(tab.url()).pathname).toBe(path);
+
+    // The browser restarted: a new context with what the browser kept on disk.
+    const kept = await first.context.storageState();
+    const restarted = await browser.newContext({ storageState: kept });
+    const later = await restarted.newPage();
+    await later.goto(`${server.url}${path}`);
+    await later.getByRole('heading', { level: 1, name: 'Remembered dashboard' }).waitFor();
+
+    // An expired access token is refreshed with the kept refresh token, without asking to sign in.
+    const STORED = `JSON.parse(localStorage.getItem('service.session'))`;
+    const before = (await later.evaluate(STORED)) as { refresh_token: string };
+    await later.evaluate(
+      `localStorage.setItem('service.session', JSON.stringify({ ...${STORED}, access_token: 'expired' }))`,
+    );
+    await later.reload();
+    await later.getByRole('heading', { level: 1, name: 'Remembered dashboard' }).waitFor();
+    const after = (await later.evaluate(STORED)) as { access_token: string; refresh_token: string };
+    expect(after.access_token).not.toBe('expired');
+    expect(after.refresh_token).not.toBe(before.refresh_token);
+    await restarted.close();
+
+    // Signing out forgets it: the kept copy no longer signs anyone in.
+    await first.page.getByRole('button', { name: /^Account menu for/ }).click();
+    await first.page.getByRole('menuitem', { name: 'Sign out' }).click();
+    await first.page.waitForURL(/\/auth\/sign-in/);
+    expect(await first.page.evaluate(`localStorage.getItem('service.session')`)).toBeNull();
+    const stale = await browser.newContext({ storageState: kept });
+    const again = await stale.newPage();
+    await again.goto(`${server.url}${path}`);
+    await again.waitForURL(/\/auth\/sign-in\?next=/);
+    await stale.close();
+    await first.context.close();
+  }, 120_000);
 });

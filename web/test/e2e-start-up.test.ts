@@ -23,7 +23,7 @@ interface SentRequest {
 let browser: Browser;
 
 // Run in the page, as text: the tests are compiled without the DOM's types.
-const STORED_SESSION = `JSON.parse(sessionStorage.getItem('service.session') ?? 'null')`;
+const STORED_SESSION = `JSON.parse(localStorage.getItem('service.session') ?? 'null')`;
 /** Keeps every Content-Security-Policy violation of the page in `window.__violations`. */
 const RECORD_POLICY_VIOLATIONS = `window.__violations = [];
   document.addEventListener('securitypolicyviolation', (event) => {
@@ -60,7 +60,7 @@ async function openSignedIn(
   const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
   if (!violationsExpected) watchPolicyViolations(context);
   const stored = JSON.stringify(session);
-  await context.addInitScript(`sessionStorage.setItem('service.session', ${JSON.stringify(stored)})`);
+  await context.addInitScript(`localStorage.setItem('service.session', ${JSON.stringify(stored)})`);
   await context.addInitScript(RECORD_POLICY_VIOLATIONS);
   const page = await context.newPage();
   page.setDefaultTimeout(TIMEOUT);

@@ -1,9 +1,11 @@
-import { type Problem, problemSchema, type SessionAnswer, sessionAnswerSchema } from '@service/common';
+import { type Problem, problemSchema, sessionAnswerSchema } from '@service/common';
 import type { z } from 'zod';
 import type { EarlyAnswers } from './early-answers.js';
 import { NDJSON, readJsonLines } from './json-lines.js';
-import { API_BASE, type ApiGet, apiHeaders, apiUrl, type QueryParams, SESSION_STORAGE_KEY } from './wire.js';
+import type { StoredSession, TokenStore } from './tokens.js';
+import { API_BASE, type ApiGet, apiHeaders, apiUrl, type QueryParams } from './wire.js';
 
+export { type StoredSession, TokenStore } from './tokens.js';
 export { API_BASE };
 
 /** A failed API call: the RFC 9457 problem when the server sent one, otherwise a synthetic one. */
@@ -40,59 +42,6 @@ export function errorMessage(error: unknown): string {
   return String(error);
 }
 
-export interface StoredSession {
-  access_token: string;
-  refresh_token: string;
-  user: SessionAnswer['user'];
-}
-
-/**
- * Tokens in memory, mirrored to sessionStorage so a reload (or a second tab opened from this one)
- * keeps the session, while closing the browser ends it.
- */
-export class TokenStore {
-  private current: StoredSession | null;
-  private readonly listeners = new Set<(session: StoredSession | null) => void>();
-
-  constructor(private readonly storage: Pick<Storage, 'getItem' | 'setItem' | 'removeItem'> | null) {
-    this.current = TokenStore.read(storage);
-  }
-
-  private static read(storage: Pick<Storage, 'getItem'> | null): StoredSession | null {
-    if (storage === null) return null;
-    try {
-      const raw = storage.getItem(SESSION_STORAGE_KEY);
-      if (raw === null) return null;
-      const parsed = sessionAnswerSchema
-        .pick({ access_token: true, refresh_token: true, user: true })
-        .safeParse(JSON.parse(raw));
-      return parsed.success ? parsed.data : null;
-    } catch {
-      return null;
-    }
-  }
-
-  get(): StoredSession | null {
-    return this.current;
-  }
-
-  set(session: StoredSession | null): void {
-    this.current = session;
-    try {
-      if (session === null) this.storage?.removeItem(SESSION_STORAGE_KEY);
-      else this.storage?.setItem(SESSION_STORAGE_KEY, JSON.stringify(session));
-    } catch {
-      // Storage full or blocked: the session still lives in memory.
-    }
-    for (const listener of this.listeners) listener(session);
-  }
-
-  subscribe(listener: (session: StoredSession | null) => void): () => void {
-    this.listeners.add(listener);
-    return () => this.listeners.delete(listener);
-  }
-}
-
 export interface RequestOptions {
   method?: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
   json?: unknown;
@@ -121,6 +70,9 @@ export interface ApiClientOptions {
   /** Answers the boot script already asked for (web/src/boot/), adopted instead of asking again. */
   early?: EarlyAnswers;
 }
+
+/** The Web Lock that serializes refreshes between tabs. */
+const REFRESH_LOCK = 'service.session.refresh';
 
 /** Paths whose 401 means "wrong credentials", never "refresh and try again". */
 const NO_REFRESH = ['/auth/login', '/auth/refresh', '/auth/register', '/auth/magic_link/redeem'];
@@ -251,16 +203,32 @@ export class ApiClient {
    * token; answers whether a fresh token is now available.
    */
   private refreshOnce(failedToken: string): Promise<boolean> {
-    const current = this.tokens.get();
+    const current = this.tokens.reload();
     if (current === null) return Promise.resolve(false);
-    // Another request already refreshed: just retry with the new token.
+    // Another request (or another tab) already refreshed: just retry with the new token.
     if (current.access_token !== failedToken) return Promise.resolve(true);
     if (this.refreshing === null) {
-      this.refreshing = this.refresh(current).finally(() => {
+      this.refreshing = this.refreshAcrossTabs(failedToken).finally(() => {
         this.refreshing = null;
       });
     }
     return this.refreshing;
+  }
+
+  /**
+   * One refresh at a time across the browser's tabs (Web Locks): a refresh token is single-use, and
+   * the server ends the whole session when a spent one is shown again, so a tab that waited reads
+   * the tokens the other tab stored instead of spending the same refresh token a second time.
+   */
+  private async refreshAcrossTabs(failedToken: string): Promise<boolean> {
+    const exchange = async () => {
+      const latest = this.tokens.reload();
+      if (latest === null) return false;
+      if (latest.access_token !== failedToken) return true;
+      return this.refresh(latest);
+    };
+    const locks = globalThis.navigator?.locks;
+    return locks === undefined ? exchange() : await locks.request(REFRESH_LOCK, exchange);
   }
 
   private async refresh(current: StoredSession): Promise<boolean> {

@@ -20,7 +20,8 @@ declare const __BOOT_MODULE_CHUNKS__: Record<PreloadableModule, string[]>;
  */
 function storedAccessToken(): string | null {
   try {
-    const raw = window.sessionStorage.getItem(SESSION_STORAGE_KEY);
+    // Where TokenStore keeps it (localStorage), or where older versions did, until the app moves it.
+    const raw = window.localStorage.getItem(SESSION_STORAGE_KEY) ?? window.sessionStorage.getItem(SESSION_STORAGE_KEY);
     const session: unknown = raw === null ? null : JSON.parse(raw);
     if (typeof session !== 'object' || session === null || !('access_token' in session)) return null;
     return typeof session.access_token === 'string' ? session.access_token : null;
