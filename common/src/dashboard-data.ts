@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import type { FigureComponent, InteractiveComponent } from './dashboard-components.js';
 import { componentIdSchema } from './dashboard-components.js';
+import { multiqcDataSchema } from './multiqc.js';
 import { jsonParamSchema, previewAnswerSchema, tableVersionEntrySchema } from './queries.js';
 
 /**
@@ -74,6 +75,9 @@ export function filterValueProblem(
       return isRange ? null : `a ${component.chart} chart filters by a range [low, high] of x`;
     }
     return `a ${component.chart} chart cannot filter other components`;
+  }
+  if (component.type === 'multiqc') {
+    return isList ? null : 'a MultiQC plot filters by a list of its samples';
   }
   return `a ${component.type} component cannot filter other components`;
 }
@@ -168,6 +172,9 @@ export type ComponentError = z.infer<typeof componentErrorSchema>;
 export const componentDataSchema = z
   .union([
     componentErrorSchema,
+    // Before the range's {min, max}, which a MultiQC heatmap also has: the answer is serialized as
+    // the first shape it fits.
+    multiqcDataSchema,
     figureDataSchema,
     cardDataSchema,
     optionsDataSchema,

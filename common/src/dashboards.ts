@@ -7,6 +7,7 @@ import {
   interactiveComponentSchema,
 } from './dashboard-components.js';
 import { asOfParamSchema, asOfSchema, dashboardFiltersParamSchema, dashboardFiltersSchema } from './dashboard-data.js';
+import { multiqcComponentSchema } from './multiqc.js';
 import { listAnswerSchema } from './pagination.js';
 import { membersSchema, nameSchema, projectRoleSchema, sharingRequestSchema } from './projects.js';
 import { columnNameSchema, sortKeySchema, sortParamSchema } from './queries.js';
@@ -19,7 +20,7 @@ import { columnNameSchema, sortKeySchema, sortParamSchema } from './queries.js';
 /** Columns of the layout grid; `x + w` never exceeds it. */
 export const DASHBOARD_GRID_COLUMNS = 12;
 
-export const COMPONENT_TYPES = ['figure', 'card', 'interactive', 'table', 'text'] as const;
+export const COMPONENT_TYPES = ['figure', 'card', 'interactive', 'table', 'text', 'multiqc'] as const;
 export type ComponentType = (typeof COMPONENT_TYPES)[number];
 
 /** A paged, sortable view of one data collection of the dashboard's project. */
@@ -52,7 +53,14 @@ export type TextComponent = z.infer<typeof textComponentSchema>;
 export const dashboardComponentSchema = z
   .discriminatedUnion(
     'type',
-    [figureComponentSchema, cardComponentSchema, interactiveComponentSchema, tableComponentSchema, textComponentSchema],
+    [
+      figureComponentSchema,
+      cardComponentSchema,
+      interactiveComponentSchema,
+      tableComponentSchema,
+      textComponentSchema,
+      multiqcComponentSchema,
+    ],
     {
       error: (issue) =>
         issue.code === 'invalid_union' ? `type must be one of ${COMPONENT_TYPES.join(', ')}` : undefined,

@@ -13,6 +13,7 @@ export * from './file-pattern.js';
 export * from './jobs.js';
 export * from './maintenance.js';
 export * from './markdown.js';
+export * from './multiqc.js';
 export * from './pagination.js';
 export * from './problem.js';
 export * from './project-definition.js';

@@ -1,23 +1,32 @@
 import { z } from 'zod';
 import { nameSchema, tagSchema } from './projects.js';
-import { dataLocationSchema, engineSchema, formatSchema, readOptionsSchema } from './workflows.js';
+import {
+  collectionTypeSchema,
+  dataLocationSchema,
+  engineSchema,
+  formatSchema,
+  multiqcFormatRule,
+  readOptionsSchema,
+} from './workflows.js';
 
 /** One data collection as a project.yaml declares it. */
-export const dataCollectionDefinitionSchema = z.strictObject({
-  tag: tagSchema,
-  type: z.literal('table').default('table'),
-  pattern: z
-    .string()
-    .min(1)
-    .max(1000)
-    .describe(
-      'RE2 regex (linear-time matching), full match on the path relative to the run folder; named groups become columns',
-    ),
-  format: formatSchema,
-  read_options: readOptionsSchema.optional(),
-  keys: z.array(z.string().min(1).max(200)).min(1).max(20).optional(),
-  columns: z.record(z.string(), z.string().max(2000)).optional(),
-});
+export const dataCollectionDefinitionSchema = z
+  .strictObject({
+    tag: tagSchema,
+    type: collectionTypeSchema.default('table'),
+    pattern: z
+      .string()
+      .min(1)
+      .max(1000)
+      .describe(
+        'RE2 regex (linear-time matching), full match on the path relative to the run folder; named groups become columns',
+      ),
+    format: formatSchema,
+    read_options: readOptionsSchema.optional(),
+    keys: z.array(z.string().min(1).max(200)).min(1).max(20).optional(),
+    columns: z.record(z.string(), z.string().max(2000)).optional(),
+  })
+  .refine(multiqcFormatRule.check, { message: multiqcFormatRule.message, path: ['format'] });
 
 export const workflowDefinitionSchema = z.strictObject({
   name: nameSchema,

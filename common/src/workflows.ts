@@ -47,6 +47,22 @@ export const updateWorkflowRequestSchema = createWorkflowRequestSchema
 export const formatSchema = z.enum(['csv', 'tsv', 'parquet', 'json', 'ndjson']);
 export type DataFormat = z.infer<typeof formatSchema>;
 
+/**
+ * `table`: rows read from files of one structure. `multiqc`: each run's MultiQC report
+ * (`multiqc.parquet`, format `parquet`); its table holds the report's general statistics, and its
+ * plots are read from the reports themselves (docs/data.md, "MultiQC reports").
+ */
+export const collectionTypeSchema = z.enum(['table', 'multiqc']);
+export type CollectionType = z.infer<typeof collectionTypeSchema>;
+
+/** A MultiQC collection reads MultiQC's parquet form of the report (`multiqc.parquet`, MultiQC ≥ 1.25). */
+export const multiqcFormatRule = {
+  check: (body: { type?: CollectionType; format?: DataFormat }) =>
+    body.type !== 'multiqc' || body.format === undefined || body.format === 'parquet',
+  message:
+    'a multiqc collection reads the report as parquet (multiqc.parquet, MultiQC 1.25 or later): set format: parquet',
+};
+
 /** Format-specific read options; unknown options are refused rather than ignored. */
 export const readOptionsSchema = z.strictObject({
   delimiter: z.string().min(1).max(4).optional(),
@@ -63,7 +79,7 @@ export const dataCollectionSchema = z
     workflow_id: z.string(),
     project_id: z.string(),
     tag: z.string(),
-    type: z.literal('table'),
+    type: collectionTypeSchema,
     pattern: z.string(),
     format: formatSchema,
     read_options: z.record(z.string(), z.unknown()),
@@ -76,16 +92,20 @@ export const dataCollectionSchema = z
 export type DataCollection = z.infer<typeof dataCollectionSchema>;
 export const dataCollectionListSchema = listAnswerSchema(dataCollectionSchema).meta({ id: 'DataCollectionList' });
 
-export const createDataCollectionRequestSchema = z.strictObject({
+const dataCollectionRequestShape = {
   tag: tagSchema,
-  type: z.literal('table').default('table'),
+  type: collectionTypeSchema.default('table'),
   pattern: z.string().min(1).max(1000),
   format: formatSchema,
   read_options: readOptionsSchema.default({}),
   keys: z.array(z.string().min(1).max(200)).min(1).max(20).nullish(),
   columns: z.record(z.string(), z.string().max(2000)).default({}),
-});
-export const updateDataCollectionRequestSchema = createDataCollectionRequestSchema
+};
+export const createDataCollectionRequestSchema = z
+  .strictObject(dataCollectionRequestShape)
+  .refine(multiqcFormatRule.check, { message: multiqcFormatRule.message, path: ['format'] });
+export const updateDataCollectionRequestSchema = z
+  .strictObject(dataCollectionRequestShape)
   .omit({ type: true })
   .partial()
   .refine((body) => Object.keys(body).length > 0, { message: 'give at least one field to change' });

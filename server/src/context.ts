@@ -39,6 +39,8 @@ import { JobQueue } from './jobs/queue.js';
 import { WorkerRegistry } from './jobs/worker-registry.js';
 import { StoragePurger } from './maintenance/owned-storage.js';
 import { StorageVacuum } from './maintenance/storage-vacuum.js';
+import { MultiqcReports, reportFilesIn } from './multiqc/reports.js';
+import { MultiqcService } from './multiqc/service.js';
 import { JoinsService } from './projects/joins.js';
 import { ProjectsService } from './projects/service.js';
 import { openStorage } from './storage/index.js';
@@ -66,6 +68,8 @@ export interface AppContext {
   projects: ProjectsService;
   workflows: WorkflowsService;
   dataCollections: DataCollectionsService;
+  /** MultiQC collections: their reports' plots (`GET /datacollections/{id}/multiqc`, the multiqc component). */
+  multiqc: MultiqcService;
   definitions: ProjectDefinitions;
   storage: ObjectStorage;
   duckdb: DuckDB;
@@ -218,6 +222,16 @@ export async function createContext(config: Config): Promise<AppContext> {
       await DashboardsRepository.deleteSolelyOwnedBy(trx, userId);
       return undefined;
     });
+    const multiqc = new MultiqcService({
+      dataCollections,
+      queries,
+      reports: new MultiqcReports({
+        duckdb: openedDuckdb,
+        files: delta.files,
+        lookup: reportFilesIn(database.db),
+        allowedRoots: config.ingestion.allowedRoots,
+      }),
+    });
     const dashboardData = new DashboardDataService(dashboards, queries, {
       database,
       duckdb: openedDuckdb,
@@ -225,6 +239,7 @@ export async function createContext(config: Config): Promise<AppContext> {
       snapshots,
       storage: delta.storage,
       answers: dashboardAnswers,
+      multiqc,
     });
     const embedTokens = new EmbedTokens(database, dashboards, audit, `${config.publicUrl}${API_PREFIX}`);
     return {
@@ -242,6 +257,7 @@ export async function createContext(config: Config): Promise<AppContext> {
       projects,
       workflows,
       dataCollections,
+      multiqc,
       definitions: new ProjectDefinitions(
         database,
         config.ingestion.allowedRoots,

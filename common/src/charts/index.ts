@@ -18,6 +18,7 @@ export {
   selectedIndices,
   toggleCategory,
 } from './filters.js';
+export { multiqcDescription, multiqcOption, sampleColor } from './multiqc.js';
 export { type ChartPalette, type ChartTheme, PALETTES } from './palette.js';
 
 export interface ChartOptions {

@@ -329,6 +329,15 @@ export class DashboardsService {
         });
         continue;
       }
+      if (component.type === 'multiqc') {
+        if (row.type !== 'multiqc') {
+          problems.push({
+            path: `body.components[${index}].data_collection_id`,
+            message: 'a multiqc component reads a MultiQC collection (type multiqc), not a table',
+          });
+        }
+        continue;
+      }
       if (component.type === 'table') continue;
       const snapshot = await snapshotOf(row);
       if (snapshot.snapshot === null) continue;

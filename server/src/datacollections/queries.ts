@@ -27,11 +27,12 @@ import {
   type FitProblem,
   fitProblems,
 } from './query/fit.js';
-import type { SharedScalars } from './query/narrowed.js';
+import { type SharedScalars, whereOf, withNarrowedRows } from './query/narrowed.js';
 import type { Narrowing } from './query/narrowing.js';
 import { onlyColumns, type PageQuery, page } from './query/paging.js';
 import { TableReader, type TableReaderDeps } from './query/reader.js';
 import { scalarNeeds, sharedPass } from './query/shared-scalars.js';
+import { Statement } from './query/statement.js';
 import { tableVersions } from './query/versions.js';
 import { WholeTableMemo } from './query/whole-table.js';
 import type { DataCollectionsService } from './service.js';
@@ -135,6 +136,36 @@ export class DataCollectionQueries {
   /** Aggregates over a snapshot's rows narrowed by a dashboard's filters, in one scan. */
   sharedScalars(source: Source, narrowing: Narrowing, expressions: readonly string[]) {
     return sharedPass(this.reader, source, narrowing, expressions);
+  }
+
+  /**
+   * The distinct values of `column` per run in the rows a dashboard's filters leave, or null when
+   * no filter narrows the rows (a MultiQC plot then draws every sample of its reports).
+   */
+  async narrowedValuesByRun(
+    source: Source,
+    column: string,
+    narrowing: Narrowing,
+  ): Promise<Map<string, Set<string>> | null> {
+    const target = source.byName.get(column);
+    const run = source.byName.get('_run_id');
+    if (source.snapshot === null || target === undefined || run === undefined) return null;
+    const statement = new Statement();
+    return withNarrowedRows(this.reader, source, narrowing, statement, async ({ connection, from, conditions }) => {
+      if (conditions.length === 0) return null;
+      const rows = await connection.query(
+        `SELECT DISTINCT ${run.sql}::VARCHAR AS "run", ${target.sql}::VARCHAR AS "value" FROM ${from}${whereOf(conditions)}`,
+        statement.params,
+      );
+      const byRun = new Map<string, Set<string>>();
+      for (const row of rows) {
+        if (typeof row.run !== 'string' || typeof row.value !== 'string') continue;
+        const values = byRun.get(row.run) ?? new Set<string>();
+        values.add(row.value);
+        byRun.set(row.run, values);
+      }
+      return byRun;
+    });
   }
 
   private computeOptions(): ComputeOptions {

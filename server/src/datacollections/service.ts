@@ -1,4 +1,4 @@
-import type { DataFormat } from '@service/common';
+import type { CollectionType, DataFormat } from '@service/common';
 import type { Kysely } from 'kysely';
 import { v7 as uuidv7 } from 'uuid';
 import { type AuditLog, actorUserId } from '../audit/service.js';
@@ -17,6 +17,8 @@ import type { WorkflowsService } from '../workflows/service.js';
 
 export interface DataCollectionInput {
   tag: string;
+  /** `table` when absent. */
+  type?: CollectionType | undefined;
   pattern: string;
   format: DataFormat;
   read_options?: Record<string, unknown> | undefined;
@@ -27,6 +29,7 @@ export interface DataCollectionInput {
 /** How a data collection's definition is stored: options, keys and descriptions as JSON text. */
 export function dataCollectionColumns(input: Omit<DataCollectionInput, 'tag'>) {
   return {
+    type: input.type ?? 'table',
     pattern: input.pattern,
     format: input.format,
     read_options: JSON.stringify(input.read_options ?? {}),
@@ -88,7 +91,6 @@ export class DataCollectionsService {
           id,
           workflow_id: workflowId,
           tag: input.tag,
-          type: 'table',
           ...dataCollectionColumns(input),
           created_at: now,
           updated_at: now,

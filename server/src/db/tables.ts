@@ -180,7 +180,7 @@ export interface DataCollectionsTable {
   id: string;
   workflow_id: string;
   tag: string;
-  type: 'table';
+  type: 'table' | 'multiqc';
   pattern: string;
   format: 'csv' | 'tsv' | 'parquet' | 'json' | 'ndjson';
   read_options: string;

@@ -5,6 +5,7 @@ import { quoteIdentifier, quoteString } from '../engine/sql.js';
 import { DomainError } from '../errors.js';
 import { realPathInsideRoots } from '../locations/allowed-roots.js';
 import { compilePattern } from '../locations/patterns.js';
+import { generalStatsRelation } from '../multiqc/report-file.js';
 import { type ReadOptions, readFunction } from './read-source.js';
 
 export const RUN_ID = '_run_id';
@@ -60,7 +61,11 @@ export async function readSources(reading: SourceReading, files: SourceFile[]): 
     ];
     const name = `__source_${index}`;
     try {
-      const read = readFunction(collection.format, localPath, options, fullSample);
+      // A MultiQC collection's rows are its reports' general statistics (the plots stay in the reports).
+      const read =
+        collection.type === 'multiqc'
+          ? await generalStatsRelation(connection, localPath, file.path)
+          : readFunction(collection.format, localPath, options, fullSample);
       const columns = await connection.describe(`SELECT * FROM ${read}`);
       const clash = columns.find(
         (column) => column.name === RUN_ID || column.name === FILE_ID || groups.includes(column.name),
@@ -76,7 +81,10 @@ export async function readSources(reading: SourceReading, files: SourceFile[]): 
     } catch (error) {
       if (error instanceof DomainError) throw error;
       const reason =
-        (error instanceof Error ? error.message : String(error)).split('\n')[0]?.slice(0, 300) ?? 'unreadable';
+        (error instanceof Error ? error.message : String(error))
+          .replaceAll(localPath, file.path)
+          .split('\n')[0]
+          ?.slice(0, 300) ?? 'unreadable';
       throw new DomainError('validation_failed', `${file.path} cannot be read as ${collection.format}: ${reason}`, [
         { path: file.path, message: reason },
       ]);
@@ -132,7 +140,8 @@ export function readingRefusal(
   let text = error.message;
   for (const [local, name] of names) text = text.replaceAll(local, name);
   const reason = (text.split('\n').find((line) => /convert|error/i.test(line)) ?? text.split('\n')[0] ?? '')
-    .replace(/(?:\/[^\s/:;,'"()]+){2,}/g, '<path>')
+    // Absolute paths only: a file's own relative path (`multiqc/multiqc_data/multiqc.parquet`) names it.
+    .replace(/(?<![\w.-])(?:\/[^\s/:;,'"()]+){2,}/g, '<path>')
     .slice(0, 300);
   const refusal = new DomainError('validation_failed', `a file cannot be read as ${collection.format}: ${reason}`, [
     { path: 'files', message: reason },

@@ -9,6 +9,9 @@ import {
   type ExportQuery,
   type ExportSpec,
   type FigureData,
+  type MultiqcData,
+  multiqcDescription,
+  multiqcOption,
   type PreviewAnswer,
   type TableSpec,
 } from '@service/common';
@@ -191,5 +194,35 @@ function specOf(component: Exportable, { data }: { data: unknown }, query: Expor
       const spec: TableSpec = { columns: page.columns, rows: page.rows };
       return { spec, html: tableHtml(title, spec), option: undefined, fallbackTitle: 'Table' };
     }
+    case 'multiqc':
+      return multiqcSpecOf(component, data as MultiqcData, query);
   }
+}
+
+/** A MultiQC plot: its ECharts option, or, for MultiQC's tables, a table of its rows. */
+function multiqcSpecOf(component: Extract<Exportable, { type: 'multiqc' }>, data: MultiqcData, query: ExportQuery) {
+  const option = multiqcOption(component, data, { theme: query.theme });
+  const fallbackTitle = data.title;
+  if (option !== null) {
+    return {
+      spec: option as Record<string, unknown>,
+      html: figureHtml(multiqcDescription(component, data)),
+      option,
+      fallbackTitle,
+    };
+  }
+  if (data.plot_type !== 'table') throw new Error('unreachable: only tables have no chart option');
+  const spec: TableSpec = {
+    columns: [
+      { name: 'sample', type: 'string', nullable: false, description: null },
+      ...data.columns.map((column) => ({
+        name: column.key,
+        type: 'double',
+        nullable: true,
+        description: column.title,
+      })),
+    ],
+    rows: data.rows.map((row) => ({ sample: row.sample, ...row.values })),
+  };
+  return { spec, html: tableHtml(component.title ?? null, spec), option: undefined, fallbackTitle };
 }

@@ -35,6 +35,7 @@ import { requireInternalKey } from '../internal/key.js';
 import { installMetrics, type MetricSources } from '../internal/metrics.js';
 import { internalRoutes } from '../internal/routes.js';
 import { jobsRoutes } from '../jobs/routes.js';
+import { multiqcRoutes } from '../multiqc/routes.js';
 import { joinRoutes } from '../projects/join-routes.js';
 import { projectsRoutes } from '../projects/routes.js';
 import { databaseRateLimitStore } from '../rate-limit/database-store.js';
@@ -103,6 +104,7 @@ export type AppDeps = {
   Parameters<typeof workflowsRoutes>[0] &
   Parameters<typeof dataCollectionsRoutes>[0] &
   Parameters<typeof dataCollectionQueryRoutes>[0] &
+  Parameters<typeof multiqcRoutes>[0] &
   Parameters<typeof filesRoutes>[0] &
   Parameters<typeof deltatablesRoutes>[0] &
   Parameters<typeof ingestionRoutes>[0] &
@@ -242,6 +244,7 @@ export async function buildApp(context: AppDeps, options: AppOptions = {}): Prom
       await api.register(workflowsRoutes(context, actorOf));
       await api.register(dataCollectionsRoutes(context, actorOf));
       await api.register(dataCollectionQueryRoutes(context, actorOf));
+      await api.register(multiqcRoutes(context, actorOf));
       await api.register(filesRoutes(context, actorOf));
       await api.register(deltatablesRoutes(context, actorOf));
       await api.register(ingestionRoutes(context, actorOf));

@@ -1,4 +1,19 @@
-import { editors, onProject, ownersJob, ownJob, type Row, reading, signedIn } from './matrix-world.js';
+import { editors, onProject, ownersJob, ownJob, type Row, reading, signedIn, type World } from './matrix-world.js';
+
+/** A MultiQC collection (no report ingested yet) in P's workflow, made once per world. */
+const multiqcCollections = new WeakMap<World, Promise<string>>();
+function multiqcCollectionOf(world: World): Promise<string> {
+  const known = multiqcCollections.get(world);
+  if (known !== undefined) return known;
+  const made = world.server.context.dataCollections.insert(world.p.workflowId, {
+    tag: 'qc',
+    type: 'multiqc',
+    pattern: 'multiqc\\.parquet',
+    format: 'parquet',
+  });
+  multiqcCollections.set(world, made);
+  return made;
+}
 
 /** Jobs, upserts, files and reading a data collection's rows. */
 export const dataRows: Record<string, Row> = {
@@ -42,6 +57,10 @@ export const dataRows: Record<string, Row> = {
   },
   'GET /service/api/v1/datacollections/{id}/preview': {
     request: async (w) => ({ path: `/datacollections/${w.p.dataCollectionId}/preview` }),
+    expected: reading,
+  },
+  'GET /service/api/v1/datacollections/{id}/multiqc': {
+    request: async (w) => ({ path: `/datacollections/${await multiqcCollectionOf(w)}/multiqc` }),
     expected: reading,
   },
   'GET /service/api/v1/datacollections/{id}/summary': {

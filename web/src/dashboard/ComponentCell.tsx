@@ -9,6 +9,7 @@ import {
   type DashboardFilterValue,
   figureDataSchema,
   type LayoutItem,
+  multiqcDataSchema,
   previewAnswerSchema,
 } from '@service/common';
 import type { CSSProperties, ReactNode } from 'react';
@@ -19,7 +20,7 @@ import { componentLabel } from './chips.js';
 import { ComponentMenu } from './export/ComponentMenu.js';
 import type { HistoryMode } from './filter-state.js';
 import { InteractiveView } from './InteractiveView.js';
-import { FigureView } from './lazy.js';
+import { FigureView, MultiqcView } from './lazy.js';
 import { TableView } from './TableView.js';
 
 export interface CellData {
@@ -117,6 +118,11 @@ export function CellBody({
       const card = cardDataSchema.safeParse(data);
       if (!card.success) return <Text c="dimmed">No data yet.</Text>;
       return <CardView component={component} data={card.data} />;
+    }
+    case 'multiqc': {
+      const plot = multiqcDataSchema.safeParse(data);
+      if (!plot.success) return <Text c="dimmed">No data yet.</Text>;
+      return <MultiqcView component={component} data={plot.data} filterValue={filterValue} onFilter={onFilter} />;
     }
   }
 }

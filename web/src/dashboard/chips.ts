@@ -27,6 +27,8 @@ export function componentLabel(component: DashboardComponent): string {
       return component.column;
     case 'figure':
       return (component.chart === 'pie' ? component.color : component.x) ?? component.component_id;
+    case 'multiqc':
+      return 'sample';
     default:
       return component.component_id;
   }

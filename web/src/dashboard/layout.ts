@@ -7,6 +7,7 @@ const DEFAULT_HEIGHT: Record<DashboardComponent['type'], number> = {
   figure: 6,
   card: 2,
   interactive: 2,
+  multiqc: 8,
 };
 
 /**

@@ -7,6 +7,8 @@ import {
   type FigureComponent,
   filterValueProblem,
   type InteractiveComponent,
+  MULTIQC_SAMPLE_COLUMN,
+  type MultiqcComponent,
 } from '@service/common';
 import { type Column, invalid, type Source } from '../../datacollections/query/columns.js';
 import type { Narrowing } from '../../datacollections/query/narrowing.js';
@@ -229,8 +231,10 @@ function bindFilters(
 }
 
 /** Whether a component can set filters at all (the value may still have the wrong shape). */
-function filterer(component: DashboardComponent): component is InteractiveComponent | FigureComponent {
-  if (component.type === 'interactive') return true;
+function filterer(
+  component: DashboardComponent,
+): component is InteractiveComponent | FigureComponent | MultiqcComponent {
+  if (component.type === 'interactive' || component.type === 'multiqc') return true;
   return (
     component.type === 'figure' &&
     (CLICK_FILTER_CHARTS.includes(component.chart) || BRUSH_FILTER_CHARTS.includes(component.chart))
@@ -241,11 +245,16 @@ type Scalar = DashboardFilterScalar | null;
 
 /** The column a component filters and the match its value (already of the right shape) asks. */
 function matchOf(
-  component: InteractiveComponent | FigureComponent,
+  component: InteractiveComponent | FigureComponent | MultiqcComponent,
   filter: DashboardFilter,
 ): { column: string; match: Match } {
   const { value } = filter;
   const list = (Array.isArray(value) ? value : []) as Scalar[];
+  // A clicked sample of a MultiQC plot: that sample of its collection's general statistics, and
+  // the sample its read or lane suffix belongs to (SRR1_1 → SRR1), which joined metadata names.
+  if (component.type === 'multiqc') {
+    return { column: MULTIQC_SAMPLE_COLUMN, match: { kind: 'in', values: withSampleOfReads(list) } };
+  }
   if (component.type === 'interactive') {
     const column = component.column;
     switch (component.widget) {
@@ -264,6 +273,16 @@ function matchOf(
   if (component.chart === 'pie') return { column: component.color ?? '', match: { kind: 'in', values: list } };
   if (component.chart === 'bar') return { column: component.x ?? '', match: { kind: 'in', values: list } };
   return { column: component.x ?? '', match: { kind: 'range', low: list[0] ?? null, high: list[1] ?? null } };
+}
+
+/** A read or lane suffix MultiQC's modules add to a sample's name: `_1`, `_R2`, `.1`, `_L001`. */
+const READ_SUFFIX = /[_.-](?:R?[12]|L\d{3})$/;
+
+function withSampleOfReads(values: readonly Scalar[]): Scalar[] {
+  const bases = values.flatMap((value) =>
+    typeof value === 'string' && READ_SUFFIX.test(value) ? [value.replace(READ_SUFFIX, '')] : [],
+  );
+  return [...new Set([...values, ...bases])];
 }
 
 /** The filter's column in a collection's table, or a 400 when the table no longer has it. */

@@ -9,19 +9,14 @@ import type {
   DashboardFilter,
   PreviewAnswer,
 } from '@service/common';
-import type {
-  DataCollectionQueries,
-  DataComponent,
-  Download,
-  SharedScalars,
-  TableSnapshot,
-} from '../../datacollections/queries.js';
+import type { DataCollectionQueries, Download, SharedScalars, TableSnapshot } from '../../datacollections/queries.js';
 import { componentError } from '../../datacollections/query/components.js';
 import type { Narrowing } from '../../datacollections/query/narrowing.js';
 import type { Database } from '../../db/database.js';
 import type { DataCollectionsTable } from '../../db/tables.js';
 import type { DuckDB, JsonValue } from '../../engine/duckdb.js';
-import { DomainError, type FieldProblem, notFound } from '../../errors.js';
+import { DomainError, notFound } from '../../errors.js';
+import type { MultiqcService } from '../../multiqc/service.js';
 import type { Actor } from '../../policy/actor.js';
 import { can } from '../../policy/policy.js';
 import { widenings } from '../readings.js';
@@ -29,6 +24,7 @@ import type { DashboardRecord } from '../repository.js';
 import { componentsOf, type DashboardsService } from '../service.js';
 import { type AsOfDeps, type ReadVersions, versionsAsOf } from './as-of.js';
 import type { AnswerCache, AnswerKey } from './cache.js';
+import { type ComputedComponent, chosen, readBy } from './chosen.js';
 import { inCompletionOrder } from './concurrency.js';
 import { projectJoins } from './joins.js';
 import { FilterPlan } from './narrowing.js';
@@ -68,6 +64,8 @@ export interface DashboardDataDeps extends AsOfDeps {
   database: Pick<Database, 'db'>;
   duckdb: Pick<DuckDB, 'withConnection'>;
   answers: AnswerCache;
+  /** MultiQC plots' data (the `multiqc` component). */
+  multiqc: Pick<MultiqcService, 'componentData'>;
 }
 
 /** Failures a component could not recover from, for the caller's log (the answer says only that it failed). */
@@ -237,7 +235,7 @@ export class DashboardDataService {
   private async read(
     record: DashboardRecord,
     components: readonly DashboardComponent[],
-    wanted: readonly DataComponent[],
+    wanted: readonly ComputedComponent[],
     filters: readonly DashboardFilter[],
     asOf: AsOf | undefined,
     where: 'body' | 'querystring',
@@ -293,12 +291,13 @@ export class DashboardDataService {
    * compute, one scan per collection and filter set rather than one per component. A pass starts
    * with the answer; one that fails leaves each component to compute, and report, its own.
    */
-  private shareScalars(plan: DataPlan, wanted: readonly DataComponent[]) {
+  private shareScalars(plan: DataPlan, wanted: readonly ComputedComponent[]) {
     const groups = new Map<
       string,
       { source: TableSnapshot; narrowing: Narrowing; ids: string[]; needs: Set<string> }
     >();
     for (const component of wanted) {
+      if (component.type === 'multiqc') continue;
       const source = plan.sources.get(component.data_collection_id);
       if (source === undefined || this.deps.answers.has(answerKey(plan, component))) continue;
       const needs = this.queries.scalarNeeds(source, component);
@@ -338,7 +337,7 @@ export class DashboardDataService {
    * One component's data, from the answer cache when the same component was computed over the
    * same table versions (its own and the joined ones its filters read) for the same filters.
    */
-  private async compute(plan: DataPlan, component: DataComponent, shared?: SharedScalars): Promise<ComponentData> {
+  private async compute(plan: DataPlan, component: ComputedComponent, shared?: SharedScalars): Promise<ComponentData> {
     const source = plan.sources.get(component.data_collection_id);
     if (source === undefined) {
       return componentError(
@@ -349,13 +348,15 @@ export class DashboardDataService {
     }
     const { narrowing } = plan.narrowings.of(component);
     return this.deps.answers.answer(answerKey(plan, component), () =>
-      this.queries.componentData(source, component, narrowing, shared),
+      component.type === 'multiqc'
+        ? this.deps.multiqc.componentData(source, component, narrowing)
+        : this.queries.componentData(source, component, narrowing, shared),
     );
   }
 
   private async settle(
     plan: DataPlan,
-    component: DataComponent,
+    component: ComputedComponent,
     report: FailureReport,
     shared?: SharedScalars,
   ): Promise<ComponentResult> {
@@ -373,31 +374,13 @@ export class DashboardDataService {
   }
 }
 
-/** The components asked for (all but text when none are named); an unknown id is a 400. */
-function chosen(components: readonly DashboardComponent[], ids: readonly string[] | undefined): DataComponent[] {
-  const data = components.filter((component): component is DataComponent => component.type !== 'text');
-  if (ids === undefined) return data;
-  const known = new Set(components.map((component) => component.component_id));
-  const problems: FieldProblem[] = ids.flatMap((id, index) =>
-    known.has(id) ? [] : [{ path: `body.components[${index}]`, message: `the dashboard has no component ${id}` }],
-  );
-  if (problems.length > 0) throw new DomainError('validation_failed', 'unknown components', problems);
-  const wanted = new Set(ids);
-  return data.filter((component) => wanted.has(component.component_id));
-}
-
-/** Every collection the dashboard's components read (what `as_of` may name). */
-function readBy(components: readonly DashboardComponent[]): string[] {
-  return components.flatMap((component) => (component.type === 'text' ? [] : [component.data_collection_id]));
-}
-
 /** A collection read as it was before its table's first commit. */
 function noTable(row: DataCollectionsTable, deps: Pick<AsOfDeps, 'tableOf'>): TableSnapshot {
   return { row, table: deps.tableOf(row.id), snapshot: null, version: null, columns: [], byName: new Map() };
 }
 
 /** What a component's cached answer is kept under: the tables read and the filters reaching it. */
-function answerKey(plan: DataPlan, component: DataComponent): AnswerKey {
+function answerKey(plan: DataPlan, component: ComputedComponent): AnswerKey {
   const { key, collections } = plan.narrowings.of(component);
   // A range widget's bounds are the whole table's: one answer whatever the filters.
   const whole = component.type === 'interactive' && (component.widget === 'range' || component.widget === 'date_range');
@@ -405,7 +388,7 @@ function answerKey(plan: DataPlan, component: DataComponent): AnswerKey {
 }
 
 /** The snapshots a component's answer comes from: its collection's, and the joined ones its filters read. */
-function tablesRead(plan: DataPlan, component: DataComponent, joined: readonly string[]) {
+function tablesRead(plan: DataPlan, component: ComputedComponent, joined: readonly string[]) {
   return [component.data_collection_id, ...joined].flatMap((collection) => {
     const source = plan.sources.get(collection);
     return source === undefined ? [] : [{ collection, source }];

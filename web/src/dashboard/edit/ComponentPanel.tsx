@@ -6,6 +6,7 @@ import { CellBody } from '../ComponentCell.js';
 import { Choice } from './Choice.js';
 import { CardForm, InteractiveForm, TableForm, TextForm } from './ComponentForms.js';
 import { FigureForm } from './FigureForm.js';
+import { MultiqcForm } from './MultiqcForm.js';
 import { type CollectionChoice, useCollectionColumns, usePreviewData, useProjectCollections } from './queries.js';
 
 export const TYPE_LABELS: Record<DashboardComponent['type'], string> = {
@@ -14,6 +15,7 @@ export const TYPE_LABELS: Record<DashboardComponent['type'], string> = {
   interactive: 'Filter',
   table: 'Table',
   text: 'Text',
+  multiqc: 'MultiQC plot',
 };
 
 const NO_VIEW = { filters: [], asOf: null, viewKey: 'preview', onFilter: () => {} };
@@ -56,7 +58,13 @@ function Preview({ dashboardId, component }: { dashboardId: string; component: D
   }
   const data = preview.data?.components[component.component_id];
   return (
-    <Paper withBorder p="xs" h={component.type === 'figure' ? 280 : undefined} aria-label="Preview" component="section">
+    <Paper
+      withBorder
+      p="xs"
+      h={component.type === 'figure' || component.type === 'multiqc' ? 280 : undefined}
+      aria-label="Preview"
+      component="section"
+    >
       {data === undefined ? (
         <Loader size="sm" role="status" aria-label="Loading the preview" />
       ) : (
@@ -142,6 +150,7 @@ export function ComponentPanel({
         )}
         {component.type === 'table' && <TableForm table={component} columns={columns} onChange={setComponent} />}
         {component.type === 'text' && <TextForm text={component} onChange={setComponent} />}
+        {component.type === 'multiqc' && <MultiqcForm multiqc={component} onChange={setComponent} />}
         {valid ? (
           <Preview dashboardId={dashboardId} component={component} />
         ) : (

@@ -25,6 +25,8 @@ function blank(type: DashboardComponent['type'], componentId: string, collection
       return { ...base, type, page_size: 25, sort: [] };
     case 'text':
       return { component_id: componentId, type, markdown: '' };
+    case 'multiqc':
+      return { ...base, type, plot: '' };
   }
 }
 

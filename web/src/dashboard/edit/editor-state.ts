@@ -42,6 +42,7 @@ export const NEW_SIZE: Record<DashboardComponent['type'], { w: number; h: number
   interactive: { w: 4, h: 3 },
   table: { w: 12, h: 8 },
   text: { w: 6, h: 2 },
+  multiqc: { w: 6, h: 7 },
 };
 
 /** The draft of a saved dashboard, every component with a layout entry (placed as the view shows them). */

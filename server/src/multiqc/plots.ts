@@ -1,0 +1,346 @@
+import type {
+  MultiqcBand,
+  MultiqcBarData,
+  MultiqcBoxData,
+  MultiqcData,
+  MultiqcHeatmapData,
+  MultiqcLineData,
+  MultiqcPlotType,
+  MultiqcTableColumn,
+  MultiqcTableData,
+} from '@service/common';
+import { NAN_MARKER } from './report-file.js';
+
+/**
+ * One MultiQC plot's data in the shapes of docs/dashboards.md ("MultiQC plots"), from the plot
+ * input MultiQC wrote (the JSON of `plot_input_data`), keeping only the samples a dashboard's
+ * filters leave. Pure: no I/O, so every plot type is tested on its own.
+ */
+
+type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
+type JsonObject = { [key: string]: Json };
+
+/** Which samples to draw: all of them, or those the filters leave. */
+export type SampleFilter = (sample: string) => boolean;
+
+export interface PlotOptions {
+  dataset: number;
+  percentages: boolean;
+  shown: SampleFilter;
+}
+
+/** MultiQC's plot type → how we draw it; its tables are written as "violin plot". */
+export function drawnAs(plotType: string, input: JsonObject): MultiqcPlotType {
+  if (isObject(input.dt)) return 'table';
+  switch (plotType) {
+    case 'bar plot':
+      return 'bar';
+    case 'x/y line':
+      return 'line';
+    case 'heatmap':
+      return 'heatmap';
+    case 'scatter plot':
+      return 'scatter';
+    case 'box plot':
+      return 'box';
+    default:
+      return 'table';
+  }
+}
+
+export function plotTitle(input: JsonObject, anchor: string): string {
+  const pconfig = objectAt(input, 'pconfig');
+  return stringAt(pconfig, 'title') ?? anchor;
+}
+
+/** The labels of the plot's datasets (MultiQC's switch buttons); empty when there is one. */
+export function datasetLabels(input: JsonObject): string[] {
+  const labels = objectAt(input, 'pconfig').data_labels;
+  if (!Array.isArray(labels) || labels.length < 2) return [];
+  return labels.map((label, index) =>
+    typeof label === 'string' ? label : (stringAt(asObject(label), 'name') ?? `Dataset ${index + 1}`),
+  );
+}
+
+/** The plot's data for the samples shown. */
+export function plotData(plotType: string, input: JsonObject, anchor: string, options: PlotOptions): MultiqcData {
+  switch (drawnAs(plotType, input)) {
+    case 'bar':
+      return barData(input, anchor, options);
+    case 'line':
+      return lineData(input, anchor, options, 'line');
+    case 'scatter':
+      return scatterData(input, anchor, options);
+    case 'heatmap':
+      return heatmapData(input, anchor, options);
+    case 'box':
+    case 'violin':
+      return boxData(input, anchor, options);
+    case 'table':
+      return tableData(input, anchor, options);
+  }
+}
+
+function common(input: JsonObject, anchor: string, samples: string[], all: number) {
+  const pconfig = objectAt(input, 'pconfig');
+  return {
+    title: plotTitle(input, anchor),
+    samples,
+    hidden_samples: Math.max(0, all - samples.length),
+    x_label: stringAt(pconfig, 'xlab'),
+    y_label: stringAt(pconfig, 'ylab'),
+  };
+}
+
+/** A bar plot: one series per category, one value per sample (stacked); percentages of each sample's total on request. */
+function barData(input: JsonObject, anchor: string, options: PlotOptions): MultiqcBarData {
+  const data = asObject(pick(input.data, options.dataset));
+  const cats = asObject(pick(input.cats, options.dataset));
+  const all = Object.keys(data);
+  const samples = all.filter(options.shown);
+  const categories = Object.keys(cats).length > 0 ? Object.keys(cats) : categoriesOf(data, samples);
+  const values = categories.map((category) => samples.map((sample) => numberOf(asObject(data[sample])[category])));
+  if (options.percentages) {
+    const totals = samples.map((_, index) => values.reduce((sum, row) => sum + (row[index] ?? 0), 0));
+    for (const row of values) {
+      row.forEach((value, index) => {
+        const total = totals[index] ?? 0;
+        row[index] = value === null || total === 0 ? value : (value / total) * 100;
+      });
+    }
+  }
+  const series = categories.map((category, index) => {
+    const meta = asObject(cats[category]);
+    return {
+      name: stringAt(meta, 'name') ?? category,
+      color: colorOf(stringAt(meta, 'color')),
+      values: values[index] ?? [],
+    };
+  });
+  const kept = series.filter((entry) => entry.values.some((value) => value !== null));
+  return {
+    plot_type: 'bar',
+    ...common(input, anchor, samples, all.length),
+    series: kept,
+    percentages: options.percentages,
+  };
+}
+
+function categoriesOf(data: JsonObject, samples: readonly string[]): string[] {
+  const seen = new Set<string>();
+  for (const sample of samples) for (const key of Object.keys(asObject(data[sample]))) seen.add(key);
+  return [...seen];
+}
+
+/** A line plot: one series per sample with its points, and MultiQC's coloured bands behind. */
+function lineData(input: JsonObject, anchor: string, options: PlotOptions, type: 'line' | 'scatter'): MultiqcLineData {
+  const lines = asArray(pick(input.data, options.dataset)).map(asObject);
+  const all = lines.map((line) => stringAt(line, 'name') ?? '');
+  const shown = lines.filter((line) => options.shown(stringAt(line, 'name') ?? ''));
+  const pconfig = objectAt(input, 'pconfig');
+  let categorical = pconfig.categories === true;
+  const series = shown.map((line) => {
+    const points = asArray(line.pairs).flatMap((pair): [number | string, number | null][] => {
+      const [x, y] = asArray(pair);
+      if (typeof x === 'string') categorical = true;
+      return typeof x === 'number' || typeof x === 'string' ? [[x, numberOf(y)]] : [];
+    });
+    const name = stringAt(line, 'name') ?? '';
+    return { name, color: colorOf(stringAt(line, 'color') ?? stringAt(objectAt(pconfig, 'colors'), name)), points };
+  });
+  return {
+    plot_type: type,
+    ...common(
+      input,
+      anchor,
+      series.map((entry) => entry.name),
+      all.length,
+    ),
+    series,
+    bands: [...bandsOf(pconfig, 'x'), ...bandsOf(pconfig, 'y')],
+    categorical_x: categorical,
+  };
+}
+
+function bandsOf(pconfig: JsonObject, axis: 'x' | 'y'): MultiqcBand[] {
+  return asArray(pconfig[`${axis}_bands`]).flatMap((entry) => {
+    const band = asObject(entry);
+    const from = numberOf(band.from_ ?? band.from);
+    const to = numberOf(band.to);
+    const color = colorOf(stringAt(band, 'color'));
+    return from === null || to === null || color === null ? [] : [{ axis, from, to, color }];
+  });
+}
+
+/** A scatter plot: MultiQC gives each sample one point or a list of points `{x, y}`. */
+function scatterData(input: JsonObject, anchor: string, options: PlotOptions): MultiqcLineData {
+  const data = asObject(pick(input.data, options.dataset));
+  const lines = Object.entries(data).map(([name, value]) => {
+    const points = (Array.isArray(value) ? value : [value]).map(asObject);
+    return {
+      name,
+      color: stringAt(points[0] ?? {}, 'color'),
+      pairs: points.map((point) => [point.x ?? null, point.y ?? null]),
+    };
+  });
+  return lineData({ ...input, data: [lines] }, anchor, { ...options, dataset: 0 }, 'scatter');
+}
+
+/** A heatmap; its sample axis (MultiQC's `ycats_samples`/`xcats_samples`) is narrowed to the samples shown. */
+function heatmapData(input: JsonObject, anchor: string, options: PlotOptions): MultiqcHeatmapData {
+  const pconfig = objectAt(input, 'pconfig');
+  const xcats = asArray(input.xcats).map(String);
+  const ycats = asArray(input.ycats).map(String);
+  const rows = asArray(input.rows).map((row) => asArray(row).map(numberOf));
+  const yKeep = ycats.map((name) => pconfig.ycats_samples === false || options.shown(name));
+  const xKeep = xcats.map((name) => pconfig.xcats_samples !== true || options.shown(name));
+  const y = ycats.filter((_, index) => yKeep[index]);
+  const x = xcats.filter((_, index) => xKeep[index]);
+  const values = rows.filter((_, index) => yKeep[index]).map((row) => row.filter((_, index) => xKeep[index]));
+  const samples = pconfig.xcats_samples === true ? x : pconfig.ycats_samples === false ? [] : y;
+  const all = pconfig.xcats_samples === true ? xcats.length : ycats.length;
+  return {
+    plot_type: 'heatmap',
+    ...common(input, anchor, samples, all),
+    x,
+    y,
+    values,
+    min: numberOf(pconfig.min),
+    max: numberOf(pconfig.max),
+    color_stops: asArray(pconfig.colstops).flatMap((stop): [number, string][] => {
+      const [position, color] = asArray(stop);
+      return typeof position === 'number' && typeof color === 'string' ? [[position, color]] : [];
+    }),
+  };
+}
+
+/** A box plot: each sample's values as its five numbers (the values themselves stay on the server). */
+function boxData(input: JsonObject, anchor: string, options: PlotOptions): MultiqcBoxData {
+  const data = asObject(pick(input.data, options.dataset));
+  const all = Object.keys(data);
+  const boxes = all.filter(options.shown).map((name) => {
+    const values = asArray(data[name])
+      .map(numberOf)
+      .filter((value): value is number => value !== null && Number.isFinite(value))
+      .sort((a, b) => a - b);
+    return {
+      name,
+      count: values.length,
+      min: values[0] ?? null,
+      q1: quantile(values, 0.25),
+      median: quantile(values, 0.5),
+      q3: quantile(values, 0.75),
+      max: values.at(-1) ?? null,
+    };
+  });
+  return {
+    plot_type: 'box',
+    ...common(
+      input,
+      anchor,
+      boxes.map((box) => box.name),
+      all.length,
+    ),
+    boxes,
+  };
+}
+
+/** Linear interpolation between closest ranks (as numpy's default and DuckDB's quantile_cont). */
+function quantile(sorted: readonly number[], p: number): number | null {
+  if (sorted.length === 0) return null;
+  const position = (sorted.length - 1) * p;
+  const low = Math.floor(position);
+  const lower = sorted[low] ?? 0;
+  const upper = sorted[Math.min(low + 1, sorted.length - 1)] ?? lower;
+  return lower + (upper - lower) * (position - low);
+}
+
+/**
+ * A table (general statistics or a module's own): its columns with MultiQC's titles and scales,
+ * one row per sample (or row key); keys are `<section>-<metric>` as in the general-stats table.
+ */
+function tableData(input: JsonObject, anchor: string, options: PlotOptions): MultiqcTableData {
+  const sections = objectAt(objectAt(input, 'dt'), 'section_by_id');
+  const columns: MultiqcTableColumn[] = [];
+  const rows = new Map<string, Record<string, number | string | null>>();
+  const rowsKeyedBySample = objectAt(input, 'pconfig').rows_are_samples !== false;
+  for (const [sectionId, sectionJson] of Object.entries(sections)) {
+    const section = asObject(sectionJson);
+    const prefix = Object.keys(sections).length > 1 || anchor === 'general_stats_table' ? `${sectionId}-` : '';
+    for (const [metric, metaJson] of Object.entries(objectAt(section, 'column_by_key'))) {
+      columns.push(tableColumn(`${prefix}${metric}`, metric, asObject(metaJson)));
+    }
+    for (const group of Object.values(objectAt(section, 'rows_by_sgroup'))) {
+      for (const entry of asArray(group).map(asObject)) {
+        const sample = stringAt(entry, 'sample');
+        if (sample === null || (rowsKeyedBySample && !options.shown(sample))) continue;
+        const values = rows.get(sample) ?? {};
+        for (const [metric, cell] of Object.entries(objectAt(entry, 'data'))) {
+          const raw = asObject(cell).raw;
+          values[`${prefix}${metric}`] = typeof raw === 'string' && raw !== NAN_MARKER ? raw : numberOf(raw);
+        }
+        rows.set(sample, values);
+      }
+    }
+  }
+  const samples = [...rows.keys()];
+  const all = rowsKeyedBySample ? countSamples(sections) : samples.length;
+  return {
+    plot_type: 'table',
+    ...common(input, anchor, rowsKeyedBySample ? samples : [], all),
+    columns,
+    rows: samples.map((sample) => ({ sample, values: rows.get(sample) ?? {} })),
+  };
+}
+
+function tableColumn(key: string, metric: string, meta: JsonObject): MultiqcTableColumn {
+  return {
+    key,
+    title: stringAt(meta, 'title') ?? metric,
+    description: stringAt(meta, 'description'),
+    suffix: stringAt(meta, 'suffix'),
+    scale: stringAt(meta, 'scale'),
+    min: numberOf(meta.min ?? meta.dmin),
+    max: numberOf(meta.max ?? meta.dmax),
+  };
+}
+
+function countSamples(sections: JsonObject): number {
+  const samples = new Set<string>();
+  for (const section of Object.values(sections)) {
+    for (const group of Object.values(objectAt(asObject(section), 'rows_by_sgroup'))) {
+      for (const entry of asArray(group)) {
+        const sample = stringAt(asObject(entry), 'sample');
+        if (sample !== null) samples.add(sample);
+      }
+    }
+  }
+  return samples.size;
+}
+
+/** A number from the report: MultiQC's NaN marker, text and non-finite values are null (JSON cannot carry NaN). */
+function numberOf(value: Json | undefined): number | null {
+  return typeof value === 'number' && Number.isFinite(value) ? value : null;
+}
+
+/** A CSS colour the report names (hex or `r,g,b`), or null. */
+function colorOf(value: string | null): string | null {
+  if (value === null) return null;
+  if (/^#[0-9a-fA-F]{3,8}$/.test(value)) return value;
+  return /^\d{1,3},\s*\d{1,3},\s*\d{1,3}$/.test(value) ? `rgb(${value})` : null;
+}
+
+function pick(value: Json | undefined, index: number): Json {
+  const list = asArray(value);
+  return list[index] ?? list[0] ?? null;
+}
+
+const isObject = (value: Json | undefined): value is JsonObject =>
+  typeof value === 'object' && value !== null && !Array.isArray(value);
+const asObject = (value: Json | undefined): JsonObject => (isObject(value) ? value : {});
+const asArray = (value: Json | undefined): Json[] => (Array.isArray(value) ? value : []);
+const objectAt = (value: JsonObject, key: string): JsonObject => asObject(value[key]);
+const stringAt = (value: JsonObject, key: string): string | null =>
+  typeof value[key] === 'string' && value[key] !== '' ? value[key] : null;
+
+export type { Json, JsonObject };

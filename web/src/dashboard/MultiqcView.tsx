@@ -1,0 +1,140 @@
+import { ScrollArea, Table, Text, useComputedColorScheme } from '@mantine/core';
+import {
+  type DashboardFilterValue,
+  type MultiqcComponent,
+  type MultiqcData,
+  type MultiqcTableData,
+  multiqcDescription,
+  multiqcOption,
+  toggleCategory,
+} from '@service/common';
+import { useEffect, useMemo, useRef } from 'react';
+import { formatMeasure } from '../format/number.js';
+import { type EChartsType, init } from './echarts.js';
+import { CHART_RENDERED_EVENT } from './FigureView.js';
+
+export interface MultiqcViewProps {
+  component: MultiqcComponent;
+  data: MultiqcData;
+  /** A sample clicked (a bar, a line, a heatmap row): the other components narrow to it; null clears it. */
+  onFilter?: (value: DashboardFilterValue | null) => void;
+  filterValue?: DashboardFilterValue | null;
+}
+
+/**
+ * A MultiQC plot (docs/dashboards.md, "MultiQC plots"): a chart drawn by ECharts from common's
+ * option, or MultiQC's table as a table. Clicking a sample filters the rest of the dashboard.
+ * `data-chart-state` becomes `rendered` when ECharts has drawn; `data-samples` counts the samples.
+ */
+export function MultiqcView({ component, data, onFilter, filterValue }: MultiqcViewProps) {
+  if (data.plot_type === 'table') return <MultiqcTable data={data} />;
+  return <MultiqcChart component={component} data={data} onFilter={onFilter} filterValue={filterValue} />;
+}
+
+function MultiqcChart({ component, data, onFilter, filterValue }: MultiqcViewProps) {
+  const element = useRef<HTMLDivElement>(null);
+  const chart = useRef<EChartsType | null>(null);
+  const theme = useComputedColorScheme('light', { getInitialValueInEffect: false });
+  const option = useMemo(() => multiqcOption(component, data, { theme }), [component, data, theme]);
+  const latest = useRef({ data, onFilter, filterValue });
+  latest.current = { data, onFilter, filterValue };
+
+  useEffect(() => {
+    const target = element.current;
+    if (target === null) return;
+    const instance = init(target, null, { renderer: 'canvas' });
+    chart.current = instance;
+    instance.on('finished', () => {
+      target.dataset.chartState = 'rendered';
+      target.dispatchEvent(new CustomEvent(CHART_RENDERED_EVENT, { bubbles: true }));
+    });
+    instance.on('click', (params) => {
+      const { data, onFilter, filterValue } = latest.current;
+      const sample = clickedSample(data, params as { seriesName?: string; dataIndex?: number; value?: unknown });
+      if (sample !== null) onFilter?.(toggleCategory(filterValue, sample));
+    });
+    const observer = new ResizeObserver(() => instance.resize());
+    observer.observe(target);
+    return () => {
+      observer.disconnect();
+      instance.dispose();
+      chart.current = null;
+    };
+  }, []);
+
+  useEffect(() => {
+    const target = element.current;
+    if (chart.current === null || target === null || option === null) return;
+    target.dataset.chartState = 'drawing';
+    chart.current.setOption(option, { notMerge: true });
+  }, [option]);
+
+  return (
+    <div
+      ref={element}
+      role="img"
+      aria-label={multiqcDescription(component, data)}
+      data-plot-type={data.plot_type}
+      data-samples={data.samples.length}
+      style={{ width: '100%', height: '100%', minHeight: 200 }}
+    />
+  );
+}
+
+/** The sample a click on a MultiQC chart names: a bar's row, a line's series, a heatmap's row. */
+function clickedSample(data: MultiqcData, params: { seriesName?: string; dataIndex?: number; value?: unknown }) {
+  switch (data.plot_type) {
+    case 'bar':
+      return data.samples[params.dataIndex ?? -1] ?? null;
+    case 'line':
+    case 'scatter':
+      return params.seriesName ?? null;
+    case 'heatmap': {
+      const y = Array.isArray(params.value) ? Number(params.value[1]) : Number.NaN;
+      return data.samples.includes(data.y[y] ?? '') ? (data.y[y] ?? null) : null;
+    }
+    case 'box':
+    case 'violin':
+      return data.boxes[params.dataIndex ?? -1]?.name ?? null;
+    case 'table':
+      return null;
+  }
+}
+
+/** MultiQC's table (general statistics or a module's own): a row per sample, MultiQC's column titles. */
+function MultiqcTable({ data }: { data: MultiqcTableData }) {
+  if (data.rows.length === 0) return <Text c="dimmed">No samples match the filters.</Text>;
+  return (
+    <ScrollArea h="100%" type="auto" data-plot-type="table" data-samples={data.rows.length}>
+      <Table striped highlightOnHover stickyHeader fz="sm" aria-label={data.title}>
+        <Table.Thead>
+          <Table.Tr>
+            <Table.Th scope="col">Sample</Table.Th>
+            {data.columns.map((column) => (
+              <Table.Th key={column.key} scope="col" title={column.description ?? undefined}>
+                {column.title}
+              </Table.Th>
+            ))}
+          </Table.Tr>
+        </Table.Thead>
+        <Table.Tbody>
+          {data.rows.map((row) => (
+            <Table.Tr key={row.sample}>
+              <Table.Th scope="row" fw={500}>
+                {row.sample}
+              </Table.Th>
+              {data.columns.map((column) => {
+                const value = row.values[column.key];
+                return (
+                  <Table.Td key={column.key} ta={typeof value === 'number' ? 'right' : undefined}>
+                    {typeof value === 'number' ? `${formatMeasure(value)}${column.suffix ?? ''}` : (value ?? '')}
+                  </Table.Td>
+                );
+              })}
+            </Table.Tr>
+          ))}
+        </Table.Tbody>
+      </Table>
+    </ScrollArea>
+  );
+}
