@@ -19,5 +19,6 @@ export * from './problem.js';
 export * from './project-definition.js';
 export * from './projects.js';
 export * from './queries.js';
+export * from './site-path.js';
 export * from './users.js';
 export * from './workflows.js';

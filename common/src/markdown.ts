@@ -1,3 +1,5 @@
+import { sameSitePath } from './site-path.js';
+
 /**
  * The Markdown of text components, parsed into blocks (headings, paragraphs, `-`/`*`/`1.` lists,
  * fenced code blocks) the web app renders as React elements and the export as escaped HTML; raw
@@ -57,10 +59,14 @@ export function parseBlocks(markdown: string): MarkdownBlock[] {
   return blocks;
 }
 
-/** A link target we follow: web and mail addresses, and paths of this site (not `//host`). */
+/**
+ * A link target we follow: web and mail addresses, and paths of this site. A "path" that would
+ * take the browser to another host (`//host`, `/\host`, `/..//host`) is no link at all: it would
+ * open in the same tab as if it were ours (the same check as the sign-in `next`).
+ */
 export function safeHref(href: string): string | null {
   if (/^(https?:|mailto:)/i.test(href)) return href;
-  if (href.startsWith('/') && !href.startsWith('//')) return href;
+  if (href.startsWith('/')) return sameSitePath(href);
   return null;
 }
 

@@ -32,6 +32,20 @@ describe('markdown of text components', () => {
     expect(safeHref('data:text/html,x')).toBeNull();
   });
 
+  it('never links a "path" that leaves the site, as the sign-in next check refuses it (issue 23, finding 8)', () => {
+    for (const href of ['/\\evil.example', '/\\/evil.example', '/..//evil.example', '/a\tb', '/\t/evil.example']) {
+      expect(safeHref(href), href).toBeNull();
+    }
+    expect(safeHref('/projects/../dashboards/3')).toBe('/dashboards/3');
+    const { container } = render(
+      <MantineProvider>
+        <Markdown text={'[ours](/projects) and [theirs](/\\evil.example) and [dots](/..//evil.example)'} />
+      </MantineProvider>,
+    );
+    expect([...container.querySelectorAll('a')].map((anchor) => anchor.getAttribute('href'))).toEqual(['/projects']);
+    expect(container.textContent).toContain('theirs');
+  });
+
   it('renders emphasis, code and links as elements, and raw HTML as text', () => {
     const { container } = render(
       <MantineProvider>

@@ -136,7 +136,7 @@ export function accessRoutes(
       async (request, reply) => {
         const actor = await actorOf(request);
         authorize(actor, 'magic_link.create');
-        const nextPath = safeNextPath(request.body?.next, config.publicUrl);
+        const nextPath = safeNextPath(request.body?.next);
         const user = await users.repository.findById(actor.userId);
         if (!user) throw new DomainError('token_invalid', 'the session has ended');
         const { ticket, expiresAt } = await tickets.issue(

@@ -65,7 +65,7 @@ export function oauthRoutes(
         },
       },
       async (request, reply) => {
-        const nextPath = safeNextPath(request.query.next, publicUrl);
+        const nextPath = safeNextPath(request.query.next);
         try {
           const { url, binding } = await oauth.begin(nextPath);
           return reply.header('set-cookie', bindingCookie(binding, BINDING_MAX_AGE_SECONDS)).redirect(url);

@@ -1,4 +1,4 @@
-import type { AuthMode, Capabilities } from '@service/common';
+import { type AuthMode, type Capabilities, sameSitePath } from '@service/common';
 import { API_BASE } from '../api/client.js';
 
 /** What the sign-in UI offers, decided from `GET /utils/capabilities` alone. */
@@ -56,15 +56,7 @@ export function signInPlan(capabilities: Capabilities): SignInPlan {
  */
 export function safeNextPath(next: string | null | undefined, fallback = '/projects'): string {
   if (next === null || next === undefined || next === '') return fallback;
-  if (!next.startsWith('/') || next.startsWith('//') || next.startsWith('/\\')) return fallback;
-  // biome-ignore lint/suspicious/noControlCharactersInRegex: control characters are what we refuse.
-  if (/[\u0000-\u001f\\]/.test(next)) return fallback;
-  // Resolve dot segments the way the browser will: `/..//evil.example` becomes `//evil.example`,
-  // which is another host.
-  const base = 'http://this.invalid';
-  const resolved = new URL(next, base);
-  if (resolved.origin !== base || /^\/[/\\]/.test(resolved.pathname)) return fallback;
-  return `${resolved.pathname}${resolved.search}${resolved.hash}`;
+  return sameSitePath(next) ?? fallback;
 }
 
 export function oauthLoginUrl(next: string): string {
