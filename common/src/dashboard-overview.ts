@@ -17,6 +17,8 @@ export interface OverviewCollection {
     rows: number;
     columns: readonly { name: string; type: string; distinct: number | null }[];
   } | null;
+  /** A MultiQC collection's plots (`GET /datacollections/{id}/multiqc`), in the report's order. */
+  multiqc?: { plots: readonly { anchor: string; plot_type: string; module: string }[] };
 }
 
 export const OVERVIEW_LIMITS = {
@@ -62,6 +64,15 @@ export function overviewComponents(
   shown.forEach((collection, index) => {
     const prefix = `c${index + 1}`;
     const data_collection_id = collection.data_collection_id;
+    if (collection.multiqc !== undefined) {
+      const plots = multiqcItems(prefix, data_collection_id, collection.multiqc.plots).slice(
+        0,
+        Math.max(0, chartsLeft),
+      );
+      chartsLeft -= plots.length;
+      items.push(...plots);
+      return;
+    }
     items.push({
       component: {
         component_id: `${prefix}-rows`,
@@ -121,6 +132,50 @@ export function overviewComponents(
     });
   });
   return { components: items.map((item) => item.component), layout: flow(items) };
+}
+
+/**
+ * A MultiQC report: a filter on its samples, the general statistics, and each module's main plot
+ * (its first chart; its first table when it has no chart), as the report opens with them.
+ */
+function multiqcItems(
+  prefix: string,
+  data_collection_id: string,
+  plots: readonly { anchor: string; plot_type: string; module: string }[],
+): Sized[] {
+  const items: Sized[] = [
+    {
+      component: {
+        component_id: `${prefix}-samples`,
+        type: 'interactive',
+        widget: 'multiselect',
+        column: 'sample',
+        title: 'Samples',
+        data_collection_id,
+      },
+      w: DASHBOARD_GRID_COLUMNS,
+      h: 2,
+    },
+  ];
+  const general = plots.find((plot) => plot.module === 'general_stats');
+  if (general !== undefined) {
+    items.push({
+      component: { component_id: `${prefix}-general`, type: 'multiqc', data_collection_id, plot: general.anchor },
+      ...TABLE,
+    });
+  }
+  const modules = [...new Set(plots.map((plot) => plot.module))].filter((module) => module !== 'general_stats');
+  modules.forEach((module, n) => {
+    const own = plots.filter((plot) => plot.module === module);
+    const main = own.find((plot) => plot.plot_type !== 'table') ?? own[0];
+    if (main === undefined) return;
+    items.push({
+      component: { component_id: `${prefix}-plot-${n + 1}`, type: 'multiqc', data_collection_id, plot: main.anchor },
+      w: DASHBOARD_GRID_COLUMNS / 2,
+      h: 7,
+    });
+  });
+  return items;
 }
 
 /** Left to right, top to bottom: an item that does not fit the row starts the next one. */

@@ -216,12 +216,6 @@ export async function createContext(config: Config): Promise<AppContext> {
       exactBoxValues: config.dashboards.exactBoxValues,
     });
     const dashboardAnswers = new AnswerCache();
-    const dashboards = new DashboardsService(database, projects, queries, audit);
-    // And the dashboards they own alone (the copies a demo visitor made), unless someone co-owns one.
-    temporaryUsers.ownedDataCleaners.push(async (trx, userId) => {
-      await DashboardsRepository.deleteSolelyOwnedBy(trx, userId);
-      return undefined;
-    });
     const multiqc = new MultiqcService({
       dataCollections,
       queries,
@@ -231,6 +225,12 @@ export async function createContext(config: Config): Promise<AppContext> {
         lookup: reportFilesIn(database.db),
         allowedRoots: config.ingestion.allowedRoots,
       }),
+    });
+    const dashboards = new DashboardsService(database, projects, queries, audit, multiqc);
+    // And the dashboards they own alone (the copies a demo visitor made), unless someone co-owns one.
+    temporaryUsers.ownedDataCleaners.push(async (trx, userId) => {
+      await DashboardsRepository.deleteSolelyOwnedBy(trx, userId);
+      return undefined;
     });
     const dashboardData = new DashboardDataService(dashboards, queries, {
       database,

@@ -39,6 +39,7 @@ async function* walk(dir: string): AsyncGenerator<string> {
   }
 }
 
+const MULTIQC_REPORT = 'multiqc.parquet';
 const escapeRegex = (text: string) => text.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&');
 const formatOf = (path: string): Format | undefined => FORMATS[path.split('.').pop()?.toLowerCase() ?? ''];
 
@@ -55,7 +56,8 @@ async function firstLine(path: string): Promise<string> {
 
 /**
  * A project definition for a folder without project.yaml: one workflow named after the folder,
- * and one table collection per group of files with the same format and the same columns.
+ * and one table collection per group of files with the same format and the same columns (a MultiQC
+ * report, `multiqc.parquet`, is a collection of type multiqc).
  */
 async function inferDefinition(name: string, files: LocalFile[]) {
   const groups = new Map<string, { format: Format; paths: string[] }>();
@@ -78,7 +80,10 @@ async function inferDefinition(name: string, files: LocalFile[]) {
     let tag = stem;
     for (let n = 2; tags.has(tag); n++) tag = `${stem}_${n}`;
     tags.add(tag);
-    return { tag, type: 'table', format: group.format, pattern: group.paths.map(escapeRegex).join('|') };
+    // MultiQC's data (`multiqc_data/multiqc.parquet`) is a report, not a table of rows.
+    const type =
+      basename(group.paths[0] as string) === MULTIQC_REPORT && group.format === 'parquet' ? 'multiqc' : 'table';
+    return { tag, type, format: group.format, pattern: group.paths.map(escapeRegex).join('|') };
   });
   return { name, workflows: [{ name, data_collections: collections }] };
 }

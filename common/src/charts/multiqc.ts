@@ -104,7 +104,8 @@ function lineOption(data: MultiqcLineData, option: EChartsOption, palette: Chart
     data: entry.points,
     showSymbol: data.plot_type === 'scatter' || entry.points.length < 50,
     lineStyle: { width: 1.5 },
-    itemStyle: { color: entry.color ?? sampleColor(entry.name, palette) },
+    // A sample's own colour, the same in every plot (MultiQC's colours here mark pass/warn/fail).
+    itemStyle: { color: sampleColor(entry.name, palette) },
     emphasis: { focus: 'series' },
     ...(index === 0 && data.bands.length > 0
       ? { markArea: { silent: true, data: [...bandArea('x'), ...bandArea('y')] as never } }

@@ -6,6 +6,7 @@ import {
   overviewComponents,
 } from '@service/common';
 import type { DataCollectionQueries } from '../datacollections/queries.js';
+import type { MultiqcService } from '../multiqc/service.js';
 import type { Actor } from '../policy/actor.js';
 import type { DashboardsRepository } from './repository.js';
 
@@ -17,14 +18,16 @@ export async function projectOverview(
   deps: {
     repository: Pick<DashboardsRepository, 'collectionsOfProject'>;
     queries: Pick<DataCollectionQueries, 'summary'>;
+    multiqc: Pick<MultiqcService, 'summary'>;
   },
   actor: Actor,
   project: { id: string; name: string; description: string },
 ): Promise<{ components: DashboardComponent[]; layout: LayoutItem[] }> {
   const collections: OverviewCollection[] = [];
-  for (const { id, tag } of await deps.repository.collectionsOfProject(project.id)) {
+  for (const { id, tag, type } of await deps.repository.collectionsOfProject(project.id)) {
     const summary = await deps.queries.summary(actor, id);
-    collections.push({ data_collection_id: id, tag, summary: summary.version === null ? null : summary });
+    const multiqc = type === 'multiqc' ? { multiqc: await deps.multiqc.summary(actor, id) } : {};
+    collections.push({ data_collection_id: id, tag, summary: summary.version === null ? null : summary, ...multiqc });
   }
   const { components, layout } = overviewComponents(project, collections);
   // Through the shared schema, which fills the defaults a stored component carries.

@@ -128,11 +128,11 @@ export class DashboardsRepository {
   }
 
   /** Every data collection of the project: its id and its tag (unique per workflow only). */
-  async collectionsOfProject(projectId: string): Promise<{ id: string; tag: string }[]> {
+  async collectionsOfProject(projectId: string): Promise<{ id: string; tag: string; type: 'table' | 'multiqc' }[]> {
     return this.db
       .selectFrom('data_collections')
       .innerJoin('workflows', 'workflows.id', 'data_collections.workflow_id')
-      .select(['data_collections.id', 'data_collections.tag'])
+      .select(['data_collections.id', 'data_collections.tag', 'data_collections.type'])
       .where('workflows.project_id', '=', projectId)
       .orderBy('data_collections.id')
       .execute();

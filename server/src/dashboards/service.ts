@@ -16,6 +16,7 @@ import type { Database } from '../db/database.js';
 import type { DataCollectionsTable, Tables } from '../db/tables.js';
 import { isoNow } from '../db/time.js';
 import { DomainError, type FieldProblem, notFound } from '../errors.js';
+import type { MultiqcService } from '../multiqc/service.js';
 import type { Actor, UserActor } from '../policy/actor.js';
 import {
   authorize,
@@ -66,6 +67,8 @@ export class DashboardsService {
       'fitProblems' | 'snapshotOf' | 'componentVersions' | 'summary'
     >,
     private readonly audit: AuditLog,
+    /** MultiQC collections' plots, for the generated overview. */
+    private readonly multiqc: Pick<MultiqcService, 'summary'>,
   ) {
     this.repository = new DashboardsRepository(database.db);
   }
@@ -133,7 +136,11 @@ export class DashboardsService {
       const { id, name, description } = project.row;
       Object.assign(
         content,
-        await projectOverview({ repository: this.repository, queries: this.queries }, actor, { id, name, description }),
+        await projectOverview({ repository: this.repository, queries: this.queries, multiqc: this.multiqc }, actor, {
+          id,
+          name,
+          description,
+        }),
       );
     }
     await this.checkCollections(request.project_id, content.components);

@@ -397,3 +397,98 @@ describeEachDialect('MultiQC reports that cannot be read', (dialect) => {
     expect(preview.body.total).toBe(12);
   });
 });
+
+describeEachDialect('MultiQC reports of several runs', (dialect) => {
+  let server: TestServer;
+  let ada: Session;
+  let ids: Awaited<ReturnType<typeof ampliseqProject>>;
+
+  beforeAll(async () => {
+    const people = await serverWithPeople(dialect);
+    server = people.server;
+    ada = await people.session('ada@example.org');
+    ids = await ampliseqProject(server, ada.access_token);
+    const status = await uploadFile(server, ada.access_token, ids.multiqcId, {
+      run: 'run2',
+      path: 'multiqc/multiqc_data/multiqc.parquet',
+      content: REPORT,
+    });
+    expect(status).toBe(201);
+    const upserted = await call(server, 'POST', '/deltatables/upsert', {
+      token: ada.access_token,
+      json: { data_collection_id: ids.multiqcId },
+    });
+    expect(upserted.status, upserted.text).toBe(200);
+  });
+  afterAll(async () => {
+    await server.stop();
+    await server.database.drop();
+  });
+
+  it('merges the runs: each sample row keeps its run, and a later run’s samples are named apart in plots', async () => {
+    const summary = await call<Summary>(server, 'GET', `/datacollections/${ids.multiqcId}/multiqc`, {
+      token: ada.access_token,
+    });
+    expect(summary.body.reports).toHaveLength(2);
+    const runs = await call<{ rows: { _run_id: string }[]; total: number }>(
+      server,
+      'GET',
+      `/datacollections/${ids.multiqcId}/preview?limit=100`,
+      { token: ada.access_token },
+    );
+    expect(runs.body.total).toBe(72);
+    expect(new Set(runs.body.rows.map((row) => row._run_id)).size).toBe(2);
+    const created = await call<{ dashboard_id: string }>(server, 'POST', '/dashboards', {
+      token: ada.access_token,
+      json: {
+        project_id: ids.projectId,
+        title: 'Two runs',
+        components: [
+          {
+            component_id: 'counts',
+            type: 'multiqc',
+            data_collection_id: ids.multiqcId,
+            plot: 'fastqc_sequence_counts_plot',
+          },
+        ],
+      },
+    });
+    const data = await call<{ components: Record<string, Data> }>(
+      server,
+      'POST',
+      `/dashboards/${created.body.dashboard_id}/data`,
+      {
+        token: ada.access_token,
+        json: {},
+      },
+    );
+    const samples = data.body.components.counts?.samples ?? [];
+    expect(samples).toHaveLength(48);
+    expect(samples).toContain('SRR10070130_1');
+    expect(samples).toContain('SRR10070130_1 (run2)');
+  });
+
+  it('makes an overview of the general statistics and each module’s main plot, all of which answer', async () => {
+    const created = await call<{
+      dashboard_id: string;
+      components: { component_id: string; type: string; plot?: string }[];
+    }>(server, 'POST', '/dashboards', {
+      token: ada.access_token,
+      json: { project_id: ids.projectId, title: 'Overview', template: 'overview' },
+    });
+    expect(created.status, created.text).toBe(201);
+    const plots = created.body.components.flatMap((component) =>
+      component.type === 'multiqc' ? [component.plot] : [],
+    );
+    expect(plots).toEqual(['general_stats_table', 'cutadapt_filtered_reads_plot', 'fastqc_sequence_counts_plot']);
+    expect(created.body.components.some((component) => component.type === 'interactive')).toBe(true);
+    const data = await call<{ components: Record<string, Record<string, unknown>> }>(
+      server,
+      'POST',
+      `/dashboards/${created.body.dashboard_id}/data`,
+      { token: ada.access_token, json: {} },
+    );
+    expect(data.status, data.text).toBe(200);
+    for (const [id, answer] of Object.entries(data.body.components)) expect(answer, id).not.toHaveProperty('error');
+  });
+});
