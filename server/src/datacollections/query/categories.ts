@@ -92,8 +92,10 @@ export async function categoryData(
     statement.params,
   );
   const first = ranked[0];
-  const total = count(first?.total);
-  const folded = first !== undefined && count(first.groups) > budget;
+  // No category under the filters: an empty chart (the kept-categories table below cannot be empty).
+  if (first === undefined) return figureAnswer(roles, [], approximate, 0);
+  const total = count(first.total);
+  const folded = count(first.groups) > budget;
   if (split === null && !folded) {
     return figureAnswer(
       roles,
