@@ -7,9 +7,14 @@ export type AuthMode = z.infer<typeof authModeSchema>;
 export const featureSchema = z.enum(['jobs', 'deltatables.async_upsert', 'ingestion.browser_trigger']);
 export type Feature = z.infer<typeof featureSchema>;
 
+/** The product's name when `SERVICE_APP_NAME` is unset (the CLI stays `service`, the API `/service/api/v1`). */
+export const DEFAULT_APP_NAME = 'Pipeline Dashboards';
+
 export const capabilitiesSchema = z
   .object({
     version: z.string(),
+    /** The product's name, shown in the web app's header and tab titles (`SERVICE_APP_NAME`). */
+    app_name: z.string(),
     auth_mode: authModeSchema,
     features: z.array(featureSchema),
     auth: z.object({

@@ -1,4 +1,5 @@
 import { Alert, Button, Center, Loader, Stack, Title } from '@mantine/core';
+import { useEffect } from 'react';
 import { Navigate, Outlet, Route, Routes, useLocation } from 'react-router';
 import { errorMessage } from './api/client.js';
 import { AuthProvider, useAuth, useCapabilities } from './auth/session.js';
@@ -60,6 +61,10 @@ function FullPageLoader({ label }: { label: string }) {
 
 export function App() {
   const capabilities = useCapabilities();
+  const appName = capabilities.data?.app_name;
+  useEffect(() => {
+    if (appName !== undefined) document.title = appName;
+  }, [appName]);
   if (capabilities.isPending) return <FullPageLoader label="Contacting the server" />;
   if (capabilities.isError) {
     return (

@@ -39,7 +39,8 @@ async function accessibleInBothThemes(page: Page, screen: string): Promise<void>
 describeBrowser('managing dashboards from their menu', () => {
   beforeAll(async () => {
     browser = await launchBrowser();
-    server = await startWebServer();
+    // A product name of its own (SERVICE_APP_NAME): the header and the tab show it.
+    server = await startWebServer({ SERVICE_APP_NAME: 'Soil Lab Data' });
   }, 180_000);
   afterAll(async () => {
     await server?.stop();
@@ -66,6 +67,8 @@ describeBrowser('managing dashboards from their menu', () => {
     const { context, page } = await openPage(browser, server, `/auth/sign-in?next=/dashboards/${id}`);
     await submitPasswordSignIn(page, nina.user.email, 'nina-manage@example.org-password');
     await page.getByRole('heading', { level: 1, name: 'Draft' }).waitFor();
+    await page.getByRole('banner').getByRole('link', { name: 'Soil Lab Data' }).waitFor();
+    expect(await page.title()).toBe('Soil Lab Data');
 
     // Rename: the title changes on the page and on the server, the content stays.
     await menuItem(page, 'Rename…');

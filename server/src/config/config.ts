@@ -1,5 +1,5 @@
 import { resolve } from 'node:path';
-import type { AuthMode } from '@service/common';
+import { type AuthMode, DEFAULT_APP_NAME } from '@service/common';
 import { serviceVersion } from '../version.js';
 import { type DatabaseConfig, parseDatabaseUrl, parseStorageUrl, type StorageConfig } from './locations.js';
 import { checkPlaceholderSecrets } from './placeholder-secrets.js';
@@ -16,6 +16,8 @@ export interface OAuthConfig {
 
 export interface Config {
   version: string;
+  /** The product's name in the web app (`SERVICE_APP_NAME`). */
+  appName: string;
   host: string;
   port: number;
   publicUrl: string;
@@ -256,6 +258,7 @@ function buildConfig(env: Env, unknownSettings: string[], cwd: string): Config {
   const jobsEnabled = env.SERVICE_JOBS_ENABLED ?? true;
   return {
     version: serviceVersion,
+    appName: env.SERVICE_APP_NAME ?? DEFAULT_APP_NAME,
     host,
     port,
     publicUrl,

@@ -26,6 +26,7 @@ export const envSchema = z.object({
   SERVICE_HOST: envHost.optional(),
   SERVICE_PORT: envInteger(0, 65535).optional(),
   SERVICE_PUBLIC_URL: envHttpUrl.optional(),
+  SERVICE_APP_NAME: z.string().trim().min(1, 'must not be empty').max(60, 'must be at most 60 characters').optional(),
   SERVICE_DATA_DIR: envNonEmpty.optional(),
   SERVICE_DATABASE_URL: envNonEmpty.optional(),
   SERVICE_DATABASE_AUTO_MIGRATE: envBoolean.optional(),

@@ -14,6 +14,7 @@ export function describeCapabilities(config: Config): Capabilities {
   const temporaryUsers = auth.mode === 'public' || auth.mode === 'demo';
   return {
     version: config.version,
+    app_name: config.appName,
     auth_mode: auth.mode,
     features,
     auth: {

@@ -56,6 +56,13 @@ describe('configuration', () => {
     expect(loadConfig({ SERVICE_JOBS_ENABLED: raw }).jobs.enabled).toBe(expected);
   });
 
+  it('names the product after SERVICE_APP_NAME (a blank one is unset) and refuses an overlong name', () => {
+    expect(loadConfig({}).appName).toBe('Pipeline Dashboards');
+    expect(loadConfig({ SERVICE_APP_NAME: '  Soil Lab Data  ' }).appName).toBe('Soil Lab Data');
+    expect(loadConfig({ SERVICE_APP_NAME: '   ' }).appName).toBe('Pipeline Dashboards');
+    expect(failure({ SERVICE_APP_NAME: 'x'.repeat(61) })).toMatch(/SERVICE_APP_NAME.*at most 60/);
+  });
+
   it('accepts fractional durations', () => {
     const config = loadConfig({
       SERVICE_AUTH_ACCESS_TOKEN_TTL_MINUTES: '0.5',

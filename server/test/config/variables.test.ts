@@ -11,6 +11,7 @@ const WRONG: Record<string, { value: string; with?: Record<string, string> }> = 
   SERVICE_HOST: { value: 'not a host' },
   SERVICE_PORT: { value: '70000' },
   SERVICE_PUBLIC_URL: { value: 'ftp://example.org' },
+  SERVICE_APP_NAME: { value: 'x'.repeat(61) },
   SERVICE_DATA_DIR: { value: '/srv/da\nta' },
   SERVICE_DATABASE_URL: { value: 'mysql://db/service' },
   SERVICE_DATABASE_AUTO_MIGRATE: { value: 'maybe' },

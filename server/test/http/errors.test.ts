@@ -138,6 +138,7 @@ describe('capabilities', () => {
       expect(answer.status).toBe(200);
       expect(answer.body).toEqual({
         version: server.context.config.version,
+        app_name: 'Pipeline Dashboards',
         auth_mode: 'auth',
         features: [],
         auth: {

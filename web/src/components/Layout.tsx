@@ -146,7 +146,7 @@ export function Layout() {
           <Group gap="sm" wrap="nowrap">
             <Burger opened={opened} onClick={toggle} hiddenFrom="sm" size="sm" aria-label="Toggle navigation" />
             <Anchor component={Link} to="/projects" c="inherit" underline="never" fw={700} fz="xl">
-              Service
+              {capabilities.app_name}
             </Anchor>
           </Group>
           <Group gap="sm" wrap="nowrap">

@@ -9,6 +9,7 @@ export function capabilitiesFor(
   const open = mode === 'public' || mode === 'demo';
   return {
     version: '0.1.0',
+    app_name: 'Pipeline Dashboards',
     auth_mode: mode,
     features,
     auth: {

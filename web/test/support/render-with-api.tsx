@@ -14,6 +14,7 @@ afterEach(() => cleanup());
 
 const CAPABILITIES: Capabilities = {
   version: '0.1.0',
+  app_name: 'Pipeline Dashboards',
   auth_mode: 'single_user',
   features: ['jobs', 'ingestion.browser_trigger'],
   auth: {
