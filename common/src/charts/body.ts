@@ -1,6 +1,7 @@
 import type { DatasetComponentOption, SeriesOption, VisualMapComponentOption } from 'echarts';
 import type { FigureComponent } from '../dashboard-components.js';
 import type { FigureData } from '../dashboard-data.js';
+import { assignColors, type ColorAssignment, SeriesColors } from './colors.js';
 import { type AxisKind, FigureColumns } from './columns.js';
 import type { ChartPalette } from './palette.js';
 import type { AxisSpec } from './parts.js';
@@ -28,10 +29,18 @@ export interface ChartInput {
   data: FigureData;
   columns: FigureColumns;
   palette: ChartPalette;
+  /** The colour of each value the chart tells apart (series, slices, violins). */
+  colors: SeriesColors;
 }
 
-export function chartInput(component: FigureComponent, data: FigureData, palette: ChartPalette): ChartInput {
-  return { component, data, columns: new FigureColumns(data), palette };
+/** Without the dashboard's assignment, the chart's own values in their order get the palette's colours. */
+export function chartInput(
+  component: FigureComponent,
+  data: FigureData,
+  palette: ChartPalette,
+  assignment: ColorAssignment = assignColors([{ component, data }]),
+): ChartInput {
+  return { component, data, columns: new FigureColumns(data), palette, colors: new SeriesColors(palette, assignment) };
 }
 
 /** What the y of a bar, line, area or pie shows: "count", or "mean body_mass_g". */

@@ -23,6 +23,12 @@ function colorGroups(input: ChartInput): { groups: Categories; rows: Cell[][][] 
   return { groups, rows };
 }
 
+/** A color group's series drawn in the value's colour of the dashboard (nothing to add without `color`). */
+function groupColor(input: ChartInput, groups: Categories, group: number): { color?: string } {
+  if (!input.columns.has('color')) return {};
+  return { color: input.colors.of(groups.labels[group] ?? '') };
+}
+
 function seriesName(input: ChartInput, groups: Categories, group: number, fallback: string): string {
   return input.columns.has('color') ? (groups.labels[group] ?? '') : fallback;
 }
@@ -66,6 +72,7 @@ export function scatter(input: ChartInput): ChartBody {
       symbolSize: 6,
       itemStyle: { opacity: 0.75 },
       emphasis: { focus: 'series' },
+      ...groupColor(input, groups, index),
     }),
   );
   const sizes = input.data.rows.map((row) => columns.number(row, 'size')).filter((size) => size !== null);
@@ -141,6 +148,7 @@ export function line(input: ChartInput, area: boolean): ChartBody {
       symbolSize: 5,
       emphasis: { focus: 'series' },
       ...(area ? { areaStyle: { opacity: 0.25 } } : {}),
+      ...groupColor(input, groups, index),
     }),
   );
   const kind = area ? 'Area chart' : 'Line chart';
@@ -190,6 +198,7 @@ export function bar(input: ChartInput): ChartBody {
       datasetIndex: 0,
       encode: { x: 'x', y: `g${index}` },
       ...(hasColor ? { stack: 'total' } : {}),
+      ...groupColor(input, model.groups, index),
       emphasis: { focus: 'series' },
       // The categories of the figure's cross-filter are shown selected (see selectedIndices).
       selectedMode: 'multiple',
@@ -283,6 +292,7 @@ export function histogram(input: ChartInput): ChartBody {
       // The bins touch, as a histogram's do.
       barWidth: '98%',
       ...(hasColor ? { stack: 'total' } : {}),
+      ...groupColor(input, groups, index),
       emphasis: { focus: 'series' },
     }),
   );

@@ -142,7 +142,7 @@ export function violin(input: ChartInput): ChartBody {
         encode: { y: 'bin', x: 'width', tooltip: ['from', 'to', 'count'] },
         lineStyle: { width: 1 },
         areaStyle: { opacity: 0.55 },
-        color: input.palette.series[group % input.palette.series.length],
+        color: input.colors.of(name),
       },
     );
   }

@@ -79,7 +79,7 @@ export function pie(input: ChartInput): ChartBody {
     return {
       name,
       value: rounded(columns.value(row, 'y')) ?? 0,
-      ...(other ? { itemStyle: { color: palette.other } } : {}),
+      itemStyle: { color: input.colors.of(name, other) },
     };
   });
   const series: PieSeriesOption = {

@@ -3,12 +3,14 @@ import type { ChartType, FigureComponent } from '../dashboard-components.js';
 import type { FigureData } from '../dashboard-data.js';
 import { type ChartBody, type ChartInput, chartInput, plural } from './body.js';
 import { bar, histogram, line, scatter } from './cartesian.js';
+import type { ColorAssignment } from './colors.js';
 import { FigureColumns } from './columns.js';
 import { box, violin } from './distribution.js';
 import { heatmap, pie } from './heatmap-pie.js';
 import { type ChartTheme, PALETTES } from './palette.js';
 import { axis, brush, dataZoom, grid, type Header, legend, title, tooltip } from './parts.js';
 
+export { assignColors, type ColorAssignment, type FigureAnswer } from './colors.js';
 export { MISSING_LABEL, OTHER_LABEL } from './columns.js';
 export {
   brushedRange,
@@ -25,6 +27,8 @@ export interface ChartOptions {
   theme: ChartTheme;
   /** Draw the figure's title above the plot (default); false where the page heads the chart with it. */
   title?: boolean;
+  /** The dashboard's colour per value (`assignColors` of its unfiltered answers); else the chart's own order. */
+  colors?: ColorAssignment;
 }
 
 const BUILDERS: Record<ChartType, (input: ChartInput) => ChartBody> = {
@@ -67,7 +71,7 @@ function subtitle(component: FigureComponent, data: FigureData): string | undefi
  */
 export function chartOption(component: FigureComponent, data: FigureData, options: ChartOptions): EChartsOption {
   const palette = PALETTES[options.theme];
-  const body = BUILDERS[component.chart](chartInput(component, data, palette));
+  const body = BUILDERS[component.chart](chartInput(component, data, palette, options.colors));
   const shownTitle = options.title === false ? '' : (component.title ?? '');
   const header: Header = { title: shownTitle, subtitle: subtitle(component, data), legend: body.legend };
   const option: EChartsOption = {

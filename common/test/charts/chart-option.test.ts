@@ -293,8 +293,8 @@ describe('ECharts options of figures', () => {
     const option = build(fixture.pieFigure, fixture.pieData);
     expect(seriesTypes(option)).toEqual(['pie']);
     expect(path(option, 'series', 0, 'data')).toEqual([
-      { name: 'Adelie', value: 152 },
-      { name: 'Gentoo', value: 124 },
+      { name: 'Adelie', value: 152, itemStyle: { color: '#228be6' } },
+      { name: 'Gentoo', value: 124, itemStyle: { color: '#fd7e14' } },
       { name: 'Other', value: 68, itemStyle: { color: '#adb5bd' } },
     ]);
     expect(path(option, 'legend', 'show')).toBe(true);

@@ -1,6 +1,9 @@
 import {
+  type AsOf,
+  assignColors,
   type CardData,
   type CardSpec,
+  type ColorAssignment,
   cardLabel,
   chartDescription,
   chartOption,
@@ -9,6 +12,7 @@ import {
   type ExportQuery,
   type ExportSpec,
   type FigureData,
+  figureDataSchema,
   type MultiqcData,
   multiqcDescription,
   multiqcOption,
@@ -72,7 +76,9 @@ export class ExportService {
       return this.page(title ?? 'Text', query, textHtml(title, component.markdown));
     }
     const data = await this.dataOf(record, component, grant, query, report);
-    const spec = specOf(component, data, query);
+    const colors =
+      component.type === 'figure' ? await this.colorsOf(record, readAsOf(grant, query), report) : undefined;
+    const spec = specOf(component, data, query, colors);
     if (query.format === 'spec') {
       return {
         format: 'spec',
@@ -151,7 +157,7 @@ export class ExportService {
         { path: 'querystring.as_of', message: 'the embed token decides which table versions are shown' },
       ]);
     }
-    const asOf = grant === null ? query.as_of : (grant.asOf ?? undefined);
+    const asOf = readAsOf(grant, query);
     const prepared = await this.data.prepareRead(
       record,
       { filters, components: [component.component_id], ...(asOf === undefined ? {} : { as_of: asOf }) },
@@ -165,14 +171,46 @@ export class ExportService {
     }
     return { data, version: answer.version };
   }
+
+  /**
+   * The dashboard's colour per value, as the web app assigns it: from the figures' unfiltered
+   * answers (the answer cache usually has them), so an exported chart and the dashboard agree.
+   */
+  private async colorsOf(record: DashboardRecord, asOf: AsOf | undefined, report: FailureReport) {
+    const figures = componentsOf(record).filter((component) => component.type === 'figure');
+    if (figures.length === 0) return undefined;
+    const ids = figures.map((figure) => figure.component_id);
+    const prepared = await this.data.prepareRead(
+      record,
+      { filters: [], components: ids, ...(asOf === undefined ? {} : { as_of: asOf }) },
+      report,
+    );
+    const answer = await this.data.answer(prepared);
+    return assignColors(
+      figures.flatMap((component) => {
+        const data = figureDataSchema.safeParse(answer.components[component.component_id]);
+        return data.success ? [{ component, data: data.data }] : [];
+      }),
+    );
+  }
 }
 
-function specOf(component: Exportable, { data }: { data: unknown }, query: ExportQuery) {
+/** A token's pinned `as_of` wins over the query's (which it forbids: see `dataOf`). */
+function readAsOf(grant: EmbedGrant | null, query: ExportQuery): AsOf | undefined {
+  return grant === null ? query.as_of : (grant.asOf ?? undefined);
+}
+
+function specOf(
+  component: Exportable,
+  { data }: { data: unknown },
+  query: ExportQuery,
+  colors: ColorAssignment | undefined,
+) {
   const title = component.title ?? null;
   switch (component.type) {
     case 'figure': {
       const figure = data as FigureData;
-      const option = chartOption(component, figure, { theme: query.theme });
+      const option = chartOption(component, figure, { theme: query.theme, ...(colors ? { colors } : {}) });
       return {
         spec: option as Record<string, unknown>,
         html: figureHtml(chartDescription(component, figure)),

@@ -1,6 +1,7 @@
 import { Alert, Card, Group, Loader, Text, Title } from '@mantine/core';
 import {
   type AsOf,
+  type ColorAssignment,
   type ComponentData,
   cardDataSchema,
   componentErrorSchema,
@@ -37,6 +38,8 @@ export interface CellFilters {
   /** The key of the filters being shown (`data-drawn-key` once this cell has drawn them). */
   viewKey: string;
   onFilter: (componentId: string, value: DashboardFilterValue | null, mode?: HistoryMode) => void;
+  /** The dashboard's colour per value (absent in the builder's preview: each chart its own order). */
+  colors?: ColorAssignment | undefined;
 }
 
 function cellState(component: DashboardComponent, cell: CellData): 'loading' | 'ready' | 'error' {
@@ -112,7 +115,15 @@ export function CellBody({
     case 'figure': {
       const figure = figureDataSchema.safeParse(data);
       if (!figure.success) return <Text c="dimmed">No data yet.</Text>;
-      return <FigureView component={component} data={figure.data} filterValue={filterValue} onFilter={onFilter} />;
+      return (
+        <FigureView
+          component={component}
+          data={figure.data}
+          filterValue={filterValue}
+          onFilter={onFilter}
+          colors={view.colors}
+        />
+      );
     }
     case 'card': {
       const card = cardDataSchema.safeParse(data);

@@ -6,6 +6,7 @@ import { FilterChips } from './FilterChips.js';
 import { useDashboardView } from './filter-state.js';
 import { placeComponents } from './layout.js';
 import { FigureView } from './lazy.js';
+import { useDashboardColors } from './useDashboardColors.js';
 import { useDashboardData } from './useDashboardData.js';
 import { AsOfBanner, VersionPicker } from './VersionPicker.js';
 
@@ -20,6 +21,7 @@ export function DashboardView({ dashboard }: { dashboard: Dashboard }) {
     .filter((component) => component.type !== 'text')
     .map((component) => component.component_id);
   const data = useDashboardData(dashboard.dashboard_id, dataIds, view.filters, view.asOf);
+  const colors = useDashboardColors(dashboard.dashboard_id, components, data, view.filters, view.asOf);
   const hasFigures = components.some((component) => component.type === 'figure');
   useEffect(() => {
     // The chart library loads while the data is computed, not after it has arrived.
@@ -27,7 +29,7 @@ export function DashboardView({ dashboard }: { dashboard: Dashboard }) {
   }, [hasFigures]);
   if (components.length === 0) return <Text c="dimmed">This dashboard has no components yet.</Text>;
   const viewKey = JSON.stringify([view.filters, view.asOf]);
-  const cellView = { filters: view.filters, asOf: view.asOf, viewKey, onFilter: actions.setFilter };
+  const cellView = { filters: view.filters, asOf: view.asOf, viewKey, onFilter: actions.setFilter, colors };
   const role = dashboard.my_role;
   const menu = { components, canEmbed: role === 'owner' || role === 'editor' || role === 'admin' };
   return (

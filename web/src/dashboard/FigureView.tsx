@@ -4,6 +4,7 @@ import {
   brushedRange,
   type ChartBrushArea,
   type ChartClick,
+  type ColorAssignment,
   chartDescription,
   chartOption,
   clickedCategory,
@@ -27,6 +28,8 @@ export interface FigureViewProps {
   filterValue?: DashboardFilterValue | null;
   /** Draw the title inside the chart (default); false when the cell already heads it with the title. */
   withTitle?: boolean;
+  /** The dashboard's colour per value; without it the chart colours its values in their order. */
+  colors?: ColorAssignment | undefined;
 }
 
 /** Fired on the figure's element each time ECharts has finished drawing (tests wait for it). */
@@ -39,14 +42,14 @@ export const CHART_RENDERED_EVENT = 'chart-rendered';
  * and, on bar and pie charts, `data-chart-targets` (JSON `[{label, x, y}]`: a point inside each
  * bar or slice, in the element's pixels).
  */
-export function FigureView({ component, data, onFilter, filterValue, withTitle = true }: FigureViewProps) {
+export function FigureView({ component, data, onFilter, filterValue, withTitle = true, colors }: FigureViewProps) {
   const element = useRef<HTMLDivElement>(null);
   const chart = useRef<EChartsType | null>(null);
   // Read at once, not in an effect: a first draw in the wrong scheme would flash (no server rendering here).
   const theme = useComputedColorScheme('light', { getInitialValueInEffect: false });
   const option = useMemo(
-    () => chartOption(component, data, { theme, title: withTitle }),
-    [component, data, theme, withTitle],
+    () => chartOption(component, data, { theme, title: withTitle, ...(colors ? { colors } : {}) }),
+    [component, data, theme, withTitle, colors],
   );
   const description = useMemo(() => chartDescription(component, data), [component, data]);
   // Event handlers read the latest props without binding them again.
