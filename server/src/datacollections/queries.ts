@@ -12,36 +12,51 @@ import type {
   TableSchemaAnswer,
   ValuesAnswer,
 } from '@service/common';
-import type { DataCollectionsTable } from '../db/tables.js';
-import type { Actor } from '../policy/actor.js';
-import type { ObjectStorage } from '../storage/storage.js';
-import { aggregate, distinctValues, summarize } from './query/aggregates.js';
-import { describe, type Source } from './query/columns.js';
-import { componentData, type DataComponent } from './query/components.js';
-import { type Download, download, narrowedCsv } from './query/download.js';
 import {
   type AnalyticComponent,
+  aggregate,
   type ComputeOptions,
+  componentData,
+  type DataComponent,
+  type Download,
+  describe,
+  distinctValues,
+  download,
   EXACT_BOX_VALUES,
   EXACT_QUANTILE_ROWS,
   type FitProblem,
   fitProblems,
-} from './query/fit.js';
-import { type SharedScalars, whereOf, withNarrowedRows } from './query/narrowed.js';
-import type { Narrowing } from './query/narrowing.js';
-import { onlyColumns, type PageQuery, page } from './query/paging.js';
-import { TableReader, type TableReaderDeps } from './query/reader.js';
-import { scalarNeeds, sharedPass } from './query/shared-scalars.js';
-import { Statement } from './query/statement.js';
-import { tableVersions } from './query/versions.js';
-import { WholeTableMemo } from './query/whole-table.js';
+  type Narrowing,
+  narrowedCsv,
+  onlyColumns,
+  type PageQuery,
+  page,
+  type SharedScalars,
+  type Source,
+  Statement,
+  scalarNeeds,
+  sharedPass,
+  summarize,
+  TableReader,
+  type TableReaderDeps,
+  tableVersions,
+  WholeTableMemo,
+  whereOf,
+  withNarrowedRows,
+} from '../analytics/index.js';
+import type { DataCollectionsTable } from '../db/tables.js';
+import type { Actor } from '../policy/actor.js';
+import type { ObjectStorage } from '../storage/storage.js';
 import type { DataCollectionsService } from './service.js';
 
-export type { Source as TableSnapshot } from './query/columns.js';
-export type { DataComponent } from './query/components.js';
-export type { Download } from './query/download.js';
-export type { AnalyticComponent, FitProblem } from './query/fit.js';
-export type { SharedScalars } from './query/narrowed.js';
+export type {
+  AnalyticComponent,
+  DataComponent,
+  Download,
+  FitProblem,
+  SharedScalars,
+  Source as TableSnapshot,
+} from '../analytics/index.js';
 
 /**
  * What the queries use, handed over by the composition root (context.ts) rather than the whole
@@ -63,7 +78,7 @@ export interface DataCollectionQueriesDeps extends TableReaderDeps {
  * Read-only queries over a data collection's Delta table (§8): each runs in DuckDB over a view of
  * the snapshot's Parquet files, with filters in SQL (pushed down into the scans), values bound as
  * parameters, column names checked against the schema and quoted, and answers capped. This class
- * checks access and loads the snapshot; the SQL of each concern lives in `query/`.
+ * checks access and loads the snapshot; the SQL of each concern lives in `analytics/`.
  */
 export class DataCollectionQueries {
   private readonly downloadDirectory: string;

@@ -7,9 +7,8 @@ import {
   type MultiqcPlot,
   type MultiqcSummary,
 } from '@service/common';
+import { componentError, type Narrowing } from '../analytics/index.js';
 import type { DataCollectionQueries, TableSnapshot } from '../datacollections/queries.js';
-import { componentError } from '../datacollections/query/components.js';
-import type { Narrowing } from '../datacollections/query/narrowing.js';
 import type { DataCollectionsService } from '../datacollections/service.js';
 import { DomainError } from '../errors.js';
 import type { Actor } from '../policy/actor.js';

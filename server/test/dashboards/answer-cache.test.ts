@@ -1,7 +1,7 @@
 import type { ComponentData } from '@service/common';
 import { describe, expect, it } from 'vitest';
+import type { Source } from '../../../server/src/analytics/index.js';
 import { AnswerCache, type AnswerKey } from '../../../server/src/dashboards/data/cache.js';
-import type { Source } from '../../../server/src/datacollections/query/columns.js';
 
 /** A snapshot as the key sees it: the Delta table's id and the version read (null: no table). */
 function source(tableId: string | null, version = 0): Source {

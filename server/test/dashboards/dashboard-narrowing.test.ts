@@ -5,11 +5,8 @@ import {
   dashboardComponentSchema,
 } from '@service/common';
 import { afterAll, beforeAll, expect, it } from 'vitest';
+import { FilterPlan, type Source, Statement, TableReader } from '../../../server/src/analytics/index.js';
 import { projectJoins } from '../../../server/src/dashboards/data/joins.js';
-import { FilterPlan } from '../../../server/src/dashboards/data/narrowing.js';
-import type { Source } from '../../../server/src/datacollections/query/columns.js';
-import { TableReader } from '../../../server/src/datacollections/query/reader.js';
-import { Statement } from '../../../server/src/datacollections/query/statement.js';
 import { DomainError } from '../../../server/src/errors.js';
 import {
   ADMIN,

@@ -7,7 +7,7 @@ import { type DataAnswer, projectWithTable, serverWithPeople } from './analytics
 /**
  * The components of one request that each need a few numbers over the same filtered rows (cards,
  * a scatter's counts, a histogram's range, a table's row count) get them from one shared scan
- * (datacollections/query/shared-scalars.ts), with the same answers as when each is computed alone.
+ * (analytics/components/shared-scalars.ts), with the same answers as when each is computed alone.
  */
 const components = (data_collection_id: string): DashboardComponentInput[] => [
   { component_id: 'count', type: 'card', agg: 'count', data_collection_id },

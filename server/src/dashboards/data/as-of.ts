@@ -1,5 +1,5 @@
 import type { AsOf } from '@service/common';
-import { invalid } from '../../datacollections/query/columns.js';
+import { invalid } from '../../analytics/index.js';
 import { type DeltaTable, DeltaTableNotFound, parseCommit } from '../../engine/delta/index.js';
 import { commitKey } from '../../engine/delta/log-files.js';
 import type { SnapshotCache } from '../../engine/snapshot-cache.js';

@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import type { ComponentData } from '@service/common';
-import type { Source } from '../../datacollections/query/columns.js';
+import type { Source } from '../../analytics/index.js';
 
 /** What a component's answer was computed from. */
 export interface AnswerKey {

@@ -1,6 +1,6 @@
 import type { Kysely } from 'kysely';
+import type { FilterJoin } from '../../analytics/index.js';
 import type { Tables } from '../../db/tables.js';
-import type { FilterJoin } from './narrowing.js';
 
 /** The joins a project declares, which carry a dashboard's filters between its collections. */
 export async function projectJoins(db: Kysely<Tables>, projectId: string): Promise<FilterJoin[]> {

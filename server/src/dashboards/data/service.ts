@@ -9,9 +9,8 @@ import type {
   DashboardFilter,
   PreviewAnswer,
 } from '@service/common';
+import { componentError, FilterPlan, type Narrowing } from '../../analytics/index.js';
 import type { DataCollectionQueries, Download, SharedScalars, TableSnapshot } from '../../datacollections/queries.js';
-import { componentError } from '../../datacollections/query/components.js';
-import type { Narrowing } from '../../datacollections/query/narrowing.js';
 import type { Database } from '../../db/database.js';
 import type { DataCollectionsTable } from '../../db/tables.js';
 import type { DuckDB, JsonValue } from '../../engine/duckdb.js';
@@ -27,7 +26,6 @@ import type { AnswerCache, AnswerKey } from './cache.js';
 import { type ComputedComponent, chosen, readBy } from './chosen.js';
 import { inCompletionOrder } from './concurrency.js';
 import { projectJoins } from './joins.js';
-import { FilterPlan } from './narrowing.js';
 import { rangeFilteredColumns } from './range-columns.js';
 
 /** Components computed at once: DuckDB already spreads each over its threads. */

@@ -1,10 +1,10 @@
 import type { CardComponent, CardData } from '@service/common';
-import { columnOf, jsonValue, type Source } from './columns.js';
+import type { Narrowing } from '../filters/narrowing.js';
+import { columnOf, jsonValue, type Source } from '../sql/columns.js';
+import { scalarRow, withNarrowedRows } from '../sql/narrowed.js';
+import type { TableReader } from '../sql/reader.js';
+import { Statement } from '../sql/statement.js';
 import { aggSql, approximateOver, type ComputeOptions } from './fit.js';
-import { scalarRow, withNarrowedRows } from './narrowed.js';
-import type { Narrowing } from './narrowing.js';
-import type { TableReader } from './reader.js';
-import { Statement } from './statement.js';
 
 /** The aggregate a card shows over all the rows it reads, with what restricting it takes. */
 function cardAggregate(source: Source, card: CardComponent, options: ComputeOptions) {

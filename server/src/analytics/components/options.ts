@@ -1,10 +1,10 @@
 import type { InteractiveComponent, OptionsData, RangeData } from '@service/common';
-import { columnOf, count, jsonValue, outputOf, type Source } from './columns.js';
+import type { Narrowing } from '../filters/narrowing.js';
+import { columnOf, count, jsonValue, outputOf, type Source } from '../sql/columns.js';
+import { whereOf, withNarrowedRows } from '../sql/narrowed.js';
+import type { TableReader } from '../sql/reader.js';
+import { Statement } from '../sql/statement.js';
 import type { ComputeOptions } from './fit.js';
-import { whereOf, withNarrowedRows } from './narrowed.js';
-import type { Narrowing } from './narrowing.js';
-import type { TableReader } from './reader.js';
-import { Statement } from './statement.js';
 
 /** Options a select, multiselect, switch or search widget lists before saying `truncated`. */
 export const OPTIONS_LIMIT = 1000;

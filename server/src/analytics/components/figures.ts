@@ -1,8 +1,12 @@
 import { DEFAULT_POINT_BUDGET, type FigureComponent, type FigureData } from '@service/common';
+import type { Narrowing } from '../filters/narrowing.js';
+import { count, isNumeric, type Source } from '../sql/columns.js';
+import { type NarrowedRows, scalarRow, whereOf, withNarrowedRows } from '../sql/narrowed.js';
+import type { TableReader } from '../sql/reader.js';
+import { Statement } from '../sql/statement.js';
 import { heatmapData, histogramData, violinData } from './binning.js';
 import { boxData } from './box.js';
 import { categoryData } from './categories.js';
-import { count, isNumeric, type Source } from './columns.js';
 import {
   axisOf,
   Bins,
@@ -16,10 +20,6 @@ import {
   scatterCountSelects,
 } from './figure-rows.js';
 import { aggSql, approximateOver, type ComputeOptions, isTemporal } from './fit.js';
-import { type NarrowedRows, scalarRow, whereOf, withNarrowedRows } from './narrowed.js';
-import type { Narrowing } from './narrowing.js';
-import type { TableReader } from './reader.js';
-import { Statement } from './statement.js';
 
 /** A figure's rows, aggregated, binned or sampled in DuckDB, in the column roles of its chart. */
 export function figureData(

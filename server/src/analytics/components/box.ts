@@ -1,10 +1,10 @@
 import { DEFAULT_CATEGORY_BUDGET, type FigureComponent, type FigureData } from '@service/common';
 import type { JsonValue } from '../../engine/duckdb.js';
-import { count, type Source } from './columns.js';
+import { count, type Source } from '../sql/columns.js';
+import { type NarrowedRows, whereOf } from '../sql/narrowed.js';
+import type { Statement } from '../sql/statement.js';
 import { asParam, countRows, figureAnswer, figureColumns, numberOf, numberRole, roleOf } from './figure-rows.js';
 import { approximateOver, type ComputeOptions } from './fit.js';
-import { type NarrowedRows, whereOf } from './narrowed.js';
-import type { Statement } from './statement.js';
 
 const STATISTICS = ['mean', 'min', 'q1', 'median', 'q3', 'max', 'whisker_low', 'whisker_high'] as const;
 

@@ -1,6 +1,6 @@
 import type { JsonValue, SqlConnection, SqlValue } from '../../engine/duckdb.js';
+import type { Narrowing } from '../filters/narrowing.js';
 import type { Source } from './columns.js';
-import type { Narrowing } from './narrowing.js';
 import type { TableReader } from './reader.js';
 import type { Statement } from './statement.js';
 

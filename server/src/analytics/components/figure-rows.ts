@@ -1,8 +1,8 @@
 import type { FigureColumn, FigureComponent, FigureData } from '@service/common';
 import type { JsonValue, SqlValue } from '../../engine/duckdb.js';
-import { type Column, columnOf, count, jsonValue, type Output, outputOf, type Source } from './columns.js';
+import { type Column, columnOf, count, jsonValue, type Output, outputOf, type Source } from '../sql/columns.js';
+import { type NarrowedRows, scalarRow } from '../sql/narrowed.js';
 import { isTemporal } from './fit.js';
-import { type NarrowedRows, scalarRow } from './narrowed.js';
 
 /** A column of a figure's answer, and how its values leave as JSON. */
 export interface Role extends FigureColumn {

@@ -12,12 +12,12 @@ import {
 } from '@service/common';
 import { quoteIdentifier, quoteString } from '../../engine/sql.js';
 import { DomainError } from '../../errors.js';
-import { type Column, columnOf, type Source } from './columns.js';
-import { where as whereClause } from './filters.js';
-import { whereOf, withNarrowedRows } from './narrowed.js';
-import type { Narrowing } from './narrowing.js';
-import type { TableReader } from './reader.js';
-import { Statement } from './statement.js';
+import { where as whereClause } from '../filters/filters.js';
+import type { Narrowing } from '../filters/narrowing.js';
+import { type Column, columnOf, type Source } from '../sql/columns.js';
+import { whereOf, withNarrowedRows } from '../sql/narrowed.js';
+import type { TableReader } from '../sql/reader.js';
+import { Statement } from '../sql/statement.js';
 
 /** A download ready to stream; the file is deleted once the stream closes. */
 export interface Download {

@@ -1,6 +1,6 @@
 import type { Filter, FilterScalar } from '@service/common';
-import { type Column, columnOf, INTEGER_TEXT, invalid, isNumeric, NUMBER_TEXT, type Source } from './columns.js';
-import type { Statement } from './statement.js';
+import { type Column, columnOf, INTEGER_TEXT, invalid, isNumeric, NUMBER_TEXT, type Source } from '../sql/columns.js';
+import type { Statement } from '../sql/statement.js';
 
 /** ` WHERE …` of the filters (all must hold), or '' without filters. */
 export function where(source: Source, filters: readonly Filter[], statement: Statement, path: string): string {

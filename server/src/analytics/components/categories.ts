@@ -1,9 +1,9 @@
 import { DEFAULT_CATEGORY_BUDGET, type FigureComponent, type FigureData } from '@service/common';
-import { count, type Source } from './columns.js';
+import { count, type Source } from '../sql/columns.js';
+import { type NarrowedRows, whereOf } from '../sql/narrowed.js';
+import type { Statement } from '../sql/statement.js';
 import { asParam, figureAnswer, figureColumns, numberRole, renamed, roleOf } from './figure-rows.js';
 import { aggSql, approximateOver, type ComputeOptions } from './fit.js';
-import { type NarrowedRows, whereOf } from './narrowed.js';
-import type { Statement } from './statement.js';
 
 /** Aggregates whose value over the rest can be made from each category's partial results. */
 const FOLDABLE: ReadonlySet<string> = new Set(['count', 'sum', 'mean', 'min', 'max']);

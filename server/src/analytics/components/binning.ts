@@ -1,6 +1,8 @@
 import { DEFAULT_BINS, DEFAULT_CATEGORY_BUDGET, type FigureComponent, type FigureData } from '@service/common';
 import type { JsonValue, SqlRow } from '../../engine/duckdb.js';
-import { type Column, count, isNumeric, jsonValue, outputOf, type Source } from './columns.js';
+import { type Column, count, isNumeric, jsonValue, outputOf, type Source } from '../sql/columns.js';
+import { type NarrowedRows, scalarRow, whereOf } from '../sql/narrowed.js';
+import type { Statement } from '../sql/statement.js';
 import {
   type Axis,
   axisOf,
@@ -16,8 +18,6 @@ import {
   roleOf,
 } from './figure-rows.js';
 import { aggSql, approximateOver, type ComputeOptions, isTemporal } from './fit.js';
-import { type NarrowedRows, scalarRow, whereOf } from './narrowed.js';
-import type { Statement } from './statement.js';
 
 /** The bins of an axis over the rows (null when no row has a value to bin). */
 async function binsOf(

@@ -1,14 +1,14 @@
 import type { JsonValue } from '../../engine/duckdb.js';
+import type { Narrowing } from '../filters/narrowing.js';
+import type { Source } from '../sql/columns.js';
+import { scalarRow, withNarrowedRows } from '../sql/narrowed.js';
+import type { TableReader } from '../sql/reader.js';
+import { Statement } from '../sql/statement.js';
 import { mayNeedBoxSample } from './box.js';
 import { cardSelects } from './cards.js';
-import type { Source } from './columns.js';
 import type { DataComponent } from './components.js';
 import { binStatsSelects, scatterCountSelects } from './figure-rows.js';
 import { type ComputeOptions, fitProblems } from './fit.js';
-import { scalarRow, withNarrowedRows } from './narrowed.js';
-import type { Narrowing } from './narrowing.js';
-import type { TableReader } from './reader.js';
-import { Statement } from './statement.js';
 
 /**
  * The aggregates `component` will ask `scalarRow` for under the dashboard's filters (none when it

@@ -1,5 +1,5 @@
 import type { SqlConnection } from '../../engine/duckdb.js';
-import type { Statement } from './statement.js';
+import type { Statement } from '../sql/statement.js';
 
 /**
  * The dashboard filters that narrow one component's rows, as SQL conditions on its table. Built

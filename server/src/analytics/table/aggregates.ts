@@ -10,6 +10,7 @@ import type {
 import type { JsonValue } from '../../engine/duckdb.js';
 import { quoteIdentifier } from '../../engine/sql.js';
 import { DomainError } from '../../errors.js';
+import { conditions as filterConditions, where as whereClause } from '../filters/filters.js';
 import {
   type Column,
   columnOf,
@@ -21,10 +22,9 @@ import {
   type Output,
   outputOf,
   type Source,
-} from './columns.js';
-import { conditions as filterConditions, where as whereClause } from './filters.js';
-import type { TableReader } from './reader.js';
-import { Statement } from './statement.js';
+} from '../sql/columns.js';
+import type { TableReader } from '../sql/reader.js';
+import { Statement } from '../sql/statement.js';
 
 /** Per-column counts, distinct counts, min/max and (numeric) mean and standard deviation. */
 export async function summarize(reader: TableReader, source: Source): Promise<SummaryAnswer> {

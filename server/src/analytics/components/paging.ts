@@ -1,10 +1,17 @@
 import type { Filter, PreviewAnswer, SortKey } from '@service/common';
-import { columnOf, count, describe, type Source, tableRow } from './columns.js';
-import { conditions as filterConditions } from './filters.js';
-import { type NarrowedRows, NOT_SHARED, type SharedScalars, scalarRow, whereOf, withNarrowedRows } from './narrowed.js';
-import { everyRow, type Narrowing } from './narrowing.js';
-import type { TableReader } from './reader.js';
-import { Statement } from './statement.js';
+import { conditions as filterConditions } from '../filters/filters.js';
+import { everyRow, type Narrowing } from '../filters/narrowing.js';
+import { columnOf, count, describe, type Source, tableRow } from '../sql/columns.js';
+import {
+  type NarrowedRows,
+  NOT_SHARED,
+  type SharedScalars,
+  scalarRow,
+  whereOf,
+  withNarrowedRows,
+} from '../sql/narrowed.js';
+import type { TableReader } from '../sql/reader.js';
+import { Statement } from '../sql/statement.js';
 
 /** Which rows of a table a page shows. */
 export interface PageQuery {

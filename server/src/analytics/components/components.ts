@@ -1,12 +1,12 @@
 import type { ComponentData, ComponentError, FigureData, TableComponent } from '@service/common';
+import type { Narrowing } from '../filters/narrowing.js';
+import type { Source } from '../sql/columns.js';
+import type { TableReader } from '../sql/reader.js';
 import { cardData } from './cards.js';
-import type { Source } from './columns.js';
 import { figureData } from './figures.js';
 import { type AnalyticComponent, type ComputeOptions, fitProblems } from './fit.js';
-import type { Narrowing } from './narrowing.js';
 import { interactiveData } from './options.js';
 import { onlyColumns, page } from './paging.js';
-import type { TableReader } from './reader.js';
 
 /** A component a dashboard computes from its collection's rows. */
 export type DataComponent = AnalyticComponent | TableComponent;

@@ -10,13 +10,13 @@ import {
   MULTIQC_SAMPLE_COLUMN,
   type MultiqcComponent,
 } from '@service/common';
-import { type Column, invalid, type Source } from '../../datacollections/query/columns.js';
-import type { Narrowing } from '../../datacollections/query/narrowing.js';
-import { Statement } from '../../datacollections/query/statement.js';
 import type { DeltaScan } from '../../engine/delta/index.js';
 import type { DuckDB } from '../../engine/duckdb.js';
 import { quoteIdentifier } from '../../engine/sql.js';
+import { type Column, invalid, type Source } from '../sql/columns.js';
+import { Statement } from '../sql/statement.js';
 import { type Match, matchSql, narrows } from './filter-sql.js';
+import type { Narrowing } from './narrowing.js';
 
 /** A join the project declares between two of its collections: what carries filters across. */
 export interface FilterJoin {

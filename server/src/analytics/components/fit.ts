@@ -1,7 +1,7 @@
 import type { CardComponent, ComponentAgg, FigureComponent, InteractiveComponent } from '@service/common';
-import { type Column, isNumeric, type Output, outputOf } from './columns.js';
-import type { SharedScalars } from './narrowed.js';
-import type { WholeTableMemo } from './whole-table.js';
+import { type Column, isNumeric, type Output, outputOf } from '../sql/columns.js';
+import type { SharedScalars } from '../sql/narrowed.js';
+import type { WholeTableMemo } from '../sql/whole-table.js';
 
 /** The components that compute something from a collection's rows (tables only page them). */
 export type AnalyticComponent = FigureComponent | CardComponent | InteractiveComponent;

@@ -1,7 +1,7 @@
 import type { DashboardFilterScalar } from '@service/common';
-import { type Column, invalid } from '../../datacollections/query/columns.js';
-import { inList, valueSql } from '../../datacollections/query/filters.js';
-import type { Statement } from '../../datacollections/query/statement.js';
+import { type Column, invalid } from '../sql/columns.js';
+import type { Statement } from '../sql/statement.js';
+import { inList, valueSql } from './filters.js';
 
 /** What a dashboard filter asks of its column, whichever component set it. */
 export type Match =

@@ -1,0 +1,29 @@
+/**
+ * The analytics layer: everything computed from a table snapshot — the SQL foundations (`sql/`),
+ * the filters that narrow rows (`filters/`), the dashboard components (`components/`) and the
+ * whole-table queries of the collection routes (`table/`). It takes a snapshot and never checks
+ * access: its callers (datacollections/, dashboards/data/) have authorized the request. Nothing
+ * outside this folder imports anything but this file (server/test/architecture/import-graph.test.ts).
+ */
+
+export { componentData, componentError, type DataComponent } from './components/components.js';
+export {
+  type AnalyticComponent,
+  type ComputeOptions,
+  EXACT_BOX_VALUES,
+  EXACT_QUANTILE_ROWS,
+  type FitProblem,
+  fitProblems,
+} from './components/fit.js';
+export { onlyColumns, type PageQuery, page } from './components/paging.js';
+export { scalarNeeds, sharedPass } from './components/shared-scalars.js';
+export { type FilterJoin, FilterPlan } from './filters/filter-plan.js';
+export type { Narrowing } from './filters/narrowing.js';
+export { describe, invalid, type Source } from './sql/columns.js';
+export { type SharedScalars, whereOf, withNarrowedRows } from './sql/narrowed.js';
+export { TableReader, type TableReaderDeps } from './sql/reader.js';
+export { Statement } from './sql/statement.js';
+export { WholeTableMemo } from './sql/whole-table.js';
+export { aggregate, distinctValues, summarize } from './table/aggregates.js';
+export { type Download, download, narrowedCsv } from './table/download.js';
+export { tableVersions } from './table/versions.js';
