@@ -63,6 +63,22 @@ export const multiqcFormatRule = {
     'a multiqc collection reads the report as parquet (multiqc.parquet, MultiQC 1.25 or later): set format: parquet',
 };
 
+/**
+ * The column types a person picks from (Add data, fixing a table); each is stored by this name in
+ * `read_options.columns` and read as the DuckDB type beside it. Any other DuckDB type name is
+ * still accepted there, for definitions written before these names existed.
+ */
+export const COLUMN_TYPES = {
+  string: 'VARCHAR',
+  integer: 'BIGINT',
+  double: 'DOUBLE',
+  boolean: 'BOOLEAN',
+  date: 'DATE',
+  timestamp: 'TIMESTAMP',
+} as const;
+export type ColumnType = keyof typeof COLUMN_TYPES;
+export const columnTypeSchema = z.enum(Object.keys(COLUMN_TYPES) as [ColumnType, ...ColumnType[]]);
+
 /** Format-specific read options; unknown options are refused rather than ignored. */
 export const readOptionsSchema = z.strictObject({
   delimiter: z.string().min(1).max(4).optional(),

@@ -6,6 +6,7 @@ import { DomainError } from '../errors.js';
 import { realPathInsideRoots } from '../locations/allowed-roots.js';
 import { compilePattern } from '../locations/patterns.js';
 import { generalStatsRelation } from '../multiqc/report-file.js';
+import { type RaggedLine, raggedLine, raggedMessage } from './csv-diagnosis.js';
 import { type ReadOptions, readFunction } from './read-source.js';
 
 export const RUN_ID = '_run_id';
@@ -80,6 +81,8 @@ export async function readSources(reading: SourceReading, files: SourceFile[]): 
       sources.push({ file, table: name, columns: await connection.describe(`SELECT * FROM ${name}`) });
     } catch (error) {
       if (error instanceof DomainError) throw error;
+      const ragged = await raggedLine(connection, collection.format, localPath, options);
+      if (ragged !== null) throw raggedRefusal(file.path, ragged);
       const reason =
         (error instanceof Error ? error.message : String(error))
           .replaceAll(localPath, file.path)
@@ -127,16 +130,24 @@ export class SampleTooSmall extends Error {
  * error becomes the client's refusal (or `SampleTooSmall` when a full read may still succeed),
  * naming the file by its own path. Any other error is not a reading error: null.
  */
-export function readingRefusal(
+export async function readingRefusal(
   error: unknown,
-  collection: Pick<DataCollectionsTable, 'format'>,
+  connection: SqlConnection,
+  collection: Pick<DataCollectionsTable, 'format' | 'read_options'>,
   names: ReadonlyMap<string, string>,
-): Error | null {
+): Promise<Error | null> {
   if (
     !(error instanceof Error) ||
     !/Conversion Error|Could not convert|CSV Error|Invalid Input Error/i.test(error.message)
   )
     return null;
+  // A ragged line is named by its number and field counts, once, rather than in DuckDB's words.
+  for (const [local, name] of names) {
+    if (!error.message.includes(local) && !error.message.startsWith(`${name}: `)) continue;
+    const options = JSON.parse(collection.read_options) as ReadOptions;
+    const ragged = await raggedLine(connection, collection.format, local, options);
+    if (ragged !== null) return raggedRefusal(name, ragged);
+  }
   let text = error.message;
   for (const [local, name] of names) text = text.replaceAll(local, name);
   const reason = (text.split('\n').find((line) => /convert|error/i.test(line)) ?? text.split('\n')[0] ?? '')
@@ -147,4 +158,9 @@ export function readingRefusal(
     { path: 'files', message: reason },
   ]);
   return /Conversion Error|Could not convert/i.test(error.message) ? new SampleTooSmall(refusal) : refusal;
+}
+
+function raggedRefusal(path: string, ragged: RaggedLine): DomainError {
+  const { detail, reason } = raggedMessage(path, ragged);
+  return new DomainError('validation_failed', detail, [{ path, message: reason }]);
 }

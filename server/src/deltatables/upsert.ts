@@ -173,8 +173,9 @@ export class UpsertService {
       );
       const keys = collection.keys === null ? null : (JSON.parse(collection.keys) as string[]);
 
-      // The table's columns from now on: today's, widened and extended by the new files'.
-      const existing = snapshot ? await this.tableColumns(connection, table) : [];
+      // The table's columns from now on: today's, widened and extended by the new files'. An
+      // overwrite starts from the files alone, so it may change a column's type (a fixed schema).
+      const existing = snapshot && !overwrite ? await this.tableColumns(connection, table) : [];
       let columns = existing.filter((column) => column.name !== FILE_ID);
       for (const source of sources) {
         const merged = mergeColumns(columns, source.columns);
@@ -316,7 +317,7 @@ export class UpsertService {
       const replaced = sources.filter((source) => recorded.has(source.file.id)).length;
       return this.describe(collection, table, result.version, sources.length - replaced, replaced);
     } catch (error) {
-      throw readingRefusal(error, collection, names) ?? error;
+      throw (await readingRefusal(error, connection, collection, names)) ?? error;
     } finally {
       for (const lease of leases) lease.release();
       connection.close();
