@@ -264,6 +264,7 @@ function tableData(input: JsonObject, anchor: string, options: PlotOptions): Mul
   const columns: MultiqcTableColumn[] = [];
   const rows = new Map<string, Record<string, number | string | null>>();
   const rowsKeyedBySample = objectAt(input, 'pconfig').rows_are_samples !== false;
+  const modified = new Set<string>();
   for (const [sectionId, sectionJson] of Object.entries(sections)) {
     const section = asObject(sectionJson);
     const prefix = Object.keys(sections).length > 1 || anchor === 'general_stats_table' ? `${sectionId}-` : '';
@@ -276,8 +277,10 @@ function tableData(input: JsonObject, anchor: string, options: PlotOptions): Mul
         if (sample === null || (rowsKeyedBySample && !options.shown(sample))) continue;
         const values = rows.get(sample) ?? {};
         for (const [metric, cell] of Object.entries(objectAt(entry, 'data'))) {
-          const raw = asObject(cell).raw;
+          const { raw, mod } = asObject(cell);
           values[`${prefix}${metric}`] = typeof raw === 'string' && raw !== NAN_MARKER ? raw : numberOf(raw);
+          // MultiQC's suffix is the modified value's (" M" for millions): not the raw value's.
+          if (typeof mod === 'number' && typeof raw === 'number' && mod !== raw) modified.add(`${prefix}${metric}`);
         }
         rows.set(sample, values);
       }
@@ -288,7 +291,7 @@ function tableData(input: JsonObject, anchor: string, options: PlotOptions): Mul
   return {
     plot_type: 'table',
     ...common(input, anchor, rowsKeyedBySample ? samples : [], all),
-    columns,
+    columns: columns.map((column) => (modified.has(column.key) ? { ...column, suffix: null } : column)),
     rows: samples.map((sample) => ({ sample, values: rows.get(sample) ?? {} })),
   };
 }

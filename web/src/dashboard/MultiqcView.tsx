@@ -1,4 +1,4 @@
-import { ScrollArea, Table, Text, useComputedColorScheme } from '@mantine/core';
+import { Stack, Table, Text, useComputedColorScheme } from '@mantine/core';
 import {
   type DashboardFilterValue,
   type MultiqcComponent,
@@ -27,7 +27,7 @@ export interface MultiqcViewProps {
  * `data-chart-state` becomes `rendered` when ECharts has drawn; `data-samples` counts the samples.
  */
 export function MultiqcView({ component, data, onFilter, filterValue }: MultiqcViewProps) {
-  if (data.plot_type === 'table') return <MultiqcTable data={data} />;
+  if (data.plot_type === 'table') return <MultiqcTable data={data} title={component.title ?? data.title} />;
   return <MultiqcChart component={component} data={data} onFilter={onFilter} filterValue={filterValue} />;
 }
 
@@ -102,10 +102,26 @@ function clickedSample(data: MultiqcData, params: { seriesName?: string; dataInd
 }
 
 /** MultiQC's table (general statistics or a module's own): a row per sample, MultiQC's column titles. */
-function MultiqcTable({ data }: { data: MultiqcTableData }) {
-  if (data.rows.length === 0) return <Text c="dimmed">No samples match the filters.</Text>;
+function MultiqcTable({ data, title }: { data: MultiqcTableData; title: string }) {
   return (
-    <ScrollArea h="100%" type="auto" data-plot-type="table" data-samples={data.rows.length}>
+    <Stack gap="xs" style={{ minHeight: 0, flex: 1 }}>
+      <Text fw={700} size="sm" pr={28}>
+        {title}
+      </Text>
+      {data.rows.length === 0 ? (
+        <Text c="dimmed" data-plot-type="table" data-samples={0}>
+          No samples match the filters.
+        </Text>
+      ) : (
+        <TableBody data={data} />
+      )}
+    </Stack>
+  );
+}
+
+function TableBody({ data }: { data: MultiqcTableData }) {
+  return (
+    <div style={{ minHeight: 0, flex: 1, overflow: 'auto' }} data-plot-type="table" data-samples={data.rows.length}>
       <Table striped highlightOnHover stickyHeader fz="sm" aria-label={data.title}>
         <Table.Thead>
           <Table.Tr>
@@ -135,6 +151,6 @@ function MultiqcTable({ data }: { data: MultiqcTableData }) {
           ))}
         </Table.Tbody>
       </Table>
-    </ScrollArea>
+    </div>
   );
 }
