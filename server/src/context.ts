@@ -43,6 +43,7 @@ import { MultiqcReports, reportFilesIn } from './multiqc/reports.js';
 import { MultiqcService } from './multiqc/service.js';
 import { JoinsService } from './projects/joins.js';
 import { ProjectsService } from './projects/service.js';
+import { RequestWork } from './rate-limit/request-work.js';
 import { openStorage } from './storage/index.js';
 import { tableRoot } from './storage/layout.js';
 import type { ObjectStorage } from './storage/storage.js';
@@ -92,6 +93,8 @@ export interface AppContext {
   dashboards: DashboardsService;
   /** Dashboards as YAML files (export, import). */
   dashboardFiles: DashboardFiles;
+  /** Admits and bounds data and export work: rates, running requests, time limits, shutdown. */
+  requestWork: RequestWork;
   /** Dashboard components' data (`POST /dashboards/{id}/data`). */
   dashboardData: DashboardDataService;
   /** Dashboard components' answers, keyed by table versions (hits and misses on /metrics). */
@@ -240,6 +243,7 @@ export async function createContext(config: Config): Promise<AppContext> {
       storage: delta.storage,
       answers: dashboardAnswers,
       multiqc,
+      limits: config.dataLimits,
     });
     const embedTokens = new EmbedTokens(database, dashboards, audit, `${config.publicUrl}${API_PREFIX}`);
     return {
@@ -283,6 +287,7 @@ export async function createContext(config: Config): Promise<AppContext> {
       ingestion,
       dashboards,
       dashboardData,
+      requestWork: new RequestWork(database, config.dataLimits),
       dashboardFiles: new DashboardFiles(dashboards, projects),
       dashboardAnswers,
       embedTokens,

@@ -29,6 +29,8 @@ export type ErrorCode =
   | 'invalid_project_definition'
   | 'rate_limited'
   | 'payload_too_large'
+  | 'request_too_large'
+  | 'time_limit_exceeded'
   | 'range_not_satisfiable'
   | 'precondition_failed'
   | 'unsupported_media_type'
@@ -51,6 +53,17 @@ export class DomainError extends Error {
   ) {
     super(message);
     this.name = 'DomainError';
+  }
+}
+
+/** A 429: the caller should retry after `retryAfterSeconds` (the answer's `Retry-After`). */
+export class RetryLaterError extends DomainError {
+  constructor(
+    message: string,
+    readonly retryAfterSeconds: number,
+  ) {
+    super('rate_limited', message);
+    this.name = 'RetryLaterError';
   }
 }
 

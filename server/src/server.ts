@@ -14,7 +14,8 @@ export interface RunningServer {
   /**
    * Drains: answers not ready on `/health` (for SERVICE_SHUTDOWN_DELAY_SECONDS while still
    * serving), then stops taking connections, hands running jobs back to the queue, lets in-flight
-   * requests finish and closes the database.
+   * requests finish (their data work is interrupted after SERVICE_SHUTDOWN_TIMEOUT_SECONDS) and
+   * closes the database.
    */
   close(): Promise<void>;
 }
@@ -61,8 +62,11 @@ export async function startServer(config: Config, options: ServerOptions = {}): 
       }
       context.lifecycle.closing = true;
       stopCleanup();
+      // Requests in flight may finish within the shutdown timeout; then their DuckDB work is
+      // interrupted and they answer 503, so the process exits whatever was running.
+      const deadline = setTimeout(() => context.requestWork.stopAll(), config.dataLimits.shutdownTimeoutMs);
       // Running jobs go back to the queue while the listener closes and requests in flight finish.
-      await Promise.all([workers.stop(), app.close()]);
+      await Promise.all([workers.stop(), app.close()]).finally(() => clearTimeout(deadline));
       await context.close();
     },
   };

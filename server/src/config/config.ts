@@ -1,6 +1,7 @@
 import { resolve } from 'node:path';
 import { type AuthMode, DEFAULT_APP_NAME } from '@service/common';
 import { serviceVersion } from '../version.js';
+import { type DataLimits, dataLimitsOf } from './data-limits.js';
 import { type DatabaseConfig, parseDatabaseUrl, parseStorageUrl, type StorageConfig } from './locations.js';
 import { checkPlaceholderSecrets } from './placeholder-secrets.js';
 import { type Env, envSchema, KNOWN_SETTINGS, SECRET_SETTINGS } from './settings.js';
@@ -37,6 +38,8 @@ export interface Config {
    * not ready (load balancers stop sending) while requests are still served.
    */
   shutdownDelaySeconds: number;
+  /** Bounds on one data request, and how long shutdown lets running work finish. */
+  dataLimits: DataLimits;
   storage: StorageConfig;
   s3: {
     endpoint: string | null;
@@ -269,6 +272,7 @@ function buildConfig(env: Env, unknownSettings: string[], cwd: string): Config {
     database,
     autoMigrate: env.SERVICE_DATABASE_AUTO_MIGRATE ?? true,
     shutdownDelaySeconds: env.SERVICE_SHUTDOWN_DELAY_SECONDS ?? 0,
+    dataLimits: dataLimitsOf(env),
     storage,
     s3: {
       endpoint: env.SERVICE_S3_ENDPOINT ?? null,

@@ -48,6 +48,14 @@ export const envSchema = z.object({
   // Below 3 s a heartbeat (every 0.5 s) delayed by a busy event loop or database could lose the lease.
   SERVICE_JOBS_LEASE_SECONDS: envInteger(3, 3600).optional(),
   SERVICE_SHUTDOWN_DELAY_SECONDS: envNonNegativeNumber.optional(),
+  SERVICE_SHUTDOWN_TIMEOUT_SECONDS: envPositiveNumber.optional(),
+  SERVICE_DATA_STATEMENT_TIMEOUT_SECONDS: envPositiveNumber.optional(),
+  SERVICE_DATA_REQUEST_TIMEOUT_SECONDS: envPositiveNumber.optional(),
+  SERVICE_DATA_MAX_FILTER_VALUES: envInteger(1, 1_000_000).optional(),
+  SERVICE_DATA_MAX_PREVIEW_COMPONENTS: envInteger(1, 1000).optional(),
+  SERVICE_DATA_MAX_ANSWER_BYTES: envByteSize(64 * 1024).optional(),
+  SERVICE_DATA_CONCURRENCY_PER_CALLER: envInteger(1, 1000).optional(),
+  SERVICE_DATA_RATE_LIMIT: envRate.optional(),
   SERVICE_DELTATABLES_ASYNC_UPSERT_ENABLED: envBoolean.optional(),
   // Vacuum's age threshold is what keeps the files of a write in progress (engine/delta/vacuum.ts):
   // below an hour, a long upsert could outlast it.

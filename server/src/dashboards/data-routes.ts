@@ -14,14 +14,24 @@ import type { FastifyReply } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import type { Authenticator } from '../http/authentication.js';
+import { admitRequest, iterateWithin } from '../http/bounded-request.js';
+import type { RequestWork } from '../rate-limit/request-work.js';
 import type { DashboardDataService, PreparedData } from './data/service.js';
 
-const errors = { 400: problemSchema, 401: problemSchema, 403: problemSchema, 404: problemSchema };
+const errors = {
+  400: problemSchema,
+  401: problemSchema,
+  403: problemSchema,
+  404: problemSchema,
+  413: problemSchema,
+  429: problemSchema,
+  504: problemSchema,
+};
 const NDJSON = 'application/x-ndjson';
 
 /** `POST /dashboards/{id}/data`: the components' data for a set of filters, whole or streamed. */
 export function dashboardDataRoutes(
-  { dashboardData }: { dashboardData: DashboardDataService },
+  { dashboardData, requestWork }: { dashboardData: DashboardDataService; requestWork: RequestWork },
   actorOf: Authenticator,
 ): FastifyPluginAsyncZod {
   return async (app) => {
@@ -39,7 +49,12 @@ export function dashboardDataRoutes(
             'widgets with their options under the other filters, range widgets with their bounds, tables ' +
             `with their first page. With \`Accept: ${NDJSON}\` the answer streams as lines: first ` +
             '`{version}`, then `{component_id, data}` as each component finishes. A component that cannot ' +
-            'be drawn (a column dropped since the dashboard was saved) answers `{error}` in its slot.',
+            'be drawn (a column dropped since the dashboard was saved) answers `{error}` in its slot. ' +
+            'Bounded (docs/configuration.md, "Request limits"): too many filter values or previews → 413 ' +
+            '`request_too_large` before any work; an answer beyond its size → 413 (JSON) or `request_too_large` ' +
+            'in the remaining slots (stream); a statement beyond its time → `time_limit_exceeded` in its ' +
+            'slot, the request beyond its time → 504; too many requests at once or per minute → 429 with ' +
+            '`Retry-After`. A client that disconnects stops the work.',
           params: idParamsSchema,
           body: dashboardDataRequestSchema,
           response: { 200: dashboardDataAnswerSchema, ...errors },
@@ -47,13 +62,16 @@ export function dashboardDataRoutes(
       },
       async (request, reply) => {
         const actor = await actorOf(request);
-        const prepared = await dashboardData.prepare(actor, request.params.id, request.body, (componentId, error) =>
-          request.log.error({ err: error, componentId }, 'a dashboard component failed'),
+        const work = await admitRequest(requestWork, request, reply, actor);
+        const prepared = await work.run(() =>
+          dashboardData.prepare(actor, request.params.id, request.body, (componentId, error) =>
+            request.log.error({ err: error, componentId }, 'a dashboard component failed'),
+          ),
         );
-        if (!(request.headers.accept ?? '').includes(NDJSON)) return dashboardData.answer(prepared);
+        if (!(request.headers.accept ?? '').includes(NDJSON)) return work.run(() => dashboardData.answer(prepared));
         // A stream bypasses the JSON answer's serializer; the lines follow dashboardDataLineSchema.
         const untyped: FastifyReply = reply;
-        return untyped.type(NDJSON).send(Readable.from(lines(prepared)));
+        return untyped.type(NDJSON).send(Readable.from(iterateWithin(work, lines(prepared))));
       },
     );
 
@@ -74,8 +92,11 @@ export function dashboardDataRoutes(
           response: { 200: previewAnswerSchema, ...errors },
         },
       },
-      async (request) =>
-        dashboardData.rows(await actorOf(request), request.params.id, request.params.component_id, request.query),
+      async (request, reply) => {
+        const actor = await actorOf(request);
+        const work = await admitRequest(requestWork, request, reply, actor);
+        return work.run(() => dashboardData.rows(actor, request.params.id, request.params.component_id, request.query));
+      },
     );
 
     app.get(
@@ -98,7 +119,9 @@ export function dashboardDataRoutes(
       },
       async (request, reply) => {
         const { id, component_id } = request.params;
-        const download = await dashboardData.download(await actorOf(request), id, component_id, request.query);
+        const actor = await actorOf(request);
+        const work = await admitRequest(requestWork, request, reply, actor);
+        const download = await work.run(() => dashboardData.download(actor, id, component_id, request.query));
         return reply
           .type(download.contentType)
           .header('content-length', download.size)

@@ -12,6 +12,7 @@ import {
   SQLNULL,
   VARCHAR,
 } from '@duckdb/node-api';
+import { boundedStatement } from './bounded-work.js';
 
 /** A value bound to a `$1`/`?` placeholder. */
 export type SqlValue = string | number | boolean | bigint | null;
@@ -89,27 +90,31 @@ export class DuckDB {
   }
 }
 
-/** One DuckDB connection: its temporary views and tables are its own. Run one statement at a time. */
+/**
+ * One DuckDB connection: its temporary views and tables are its own. Run one statement at a time.
+ * Every statement obeys the bounds of the request work it runs for (`withinBounds`): interrupted
+ * when the client leaves, the request's time limit passes, the server shuts down, or the
+ * statement outlives its own limit.
+ */
 export class SqlConnection {
   constructor(private readonly connection: DuckDBConnection) {}
 
   async run(sql: string, params?: SqlValue[]): Promise<void> {
-    await this.connection.run(sql, params, paramTypes(params));
+    await boundedStatement(this.connection, () => this.connection.run(sql, params, paramTypes(params)));
   }
 
   /** Every row of the result, JSON-safe (see `JsonValue`). Only for results known to be small. */
   async query(sql: string, params?: SqlValue[]): Promise<SqlRow[]> {
-    const reader = await this.connection.runAndReadAll(sql, params, paramTypes(params));
+    const reader = await boundedStatement(this.connection, () =>
+      this.connection.runAndReadAll(sql, params, paramTypes(params)),
+    );
     return reader.getRowObjectsJson() as SqlRow[];
   }
 
   /** Result columns of a query, without running it to completion. */
   async describe(sql: string, params?: SqlValue[]): Promise<SqlColumn[]> {
-    const reader = await this.connection.runAndReadUntil(
-      `SELECT * FROM (${sql}) LIMIT 0`,
-      0,
-      params,
-      paramTypes(params),
+    const reader = await boundedStatement(this.connection, () =>
+      this.connection.runAndReadUntil(`SELECT * FROM (${sql}) LIMIT 0`, 0, params, paramTypes(params)),
     );
     const types = reader.columnTypes();
     return reader.columnNames().map((name, index) => ({ name, type: sqlType(types[index]!) }));

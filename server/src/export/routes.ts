@@ -15,16 +15,21 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { DomainError } from '../errors.js';
 import type { Authenticator } from '../http/authentication.js';
+import { admitRequest } from '../http/bounded-request.js';
 import { problem, statusOf } from '../http/problem.js';
+import type { Actor } from '../policy/actor.js';
+import type { RequestWork } from '../rate-limit/request-work.js';
 import type { EmbedTokens } from './embed-tokens.js';
 import type { Page } from './page.js';
 import type { ExportService } from './service.js';
+
+const ANONYMOUS: Actor = { kind: 'anonymous', mayBrowsePublic: false };
 
 const errors = { 400: problemSchema, 401: problemSchema, 403: problemSchema, 404: problemSchema };
 
 /** Embed tokens of a dashboard (owners and editors) and the export route (readers, the public, tokens). */
 export function exportRoutes(
-  { embedTokens, exports }: { embedTokens: EmbedTokens; exports: ExportService },
+  { embedTokens, exports, requestWork }: { embedTokens: EmbedTokens; exports: ExportService; requestWork: RequestWork },
   actorOf: Authenticator,
 ): FastifyPluginAsyncZod {
   return async (app) => {
@@ -100,7 +105,14 @@ export function exportRoutes(
             'token in `token` (401 `token_invalid` when unknown, revoked, expired or for another component).',
           params: exportParamsSchema,
           querystring: exportQuerySchema,
-          response: { 200: exportSpecSchema.or(z.string()), 409: problemSchema, ...errors },
+          response: {
+            200: exportSpecSchema.or(z.string()),
+            409: problemSchema,
+            413: problemSchema,
+            429: problemSchema,
+            504: problemSchema,
+            ...errors,
+          },
         },
       },
       async (request, reply) => {
@@ -109,18 +121,21 @@ export function exportRoutes(
         // Other sites' pages may fetch a spec: what they get is what the token or public access they
         // hold already gives (no cookie is ever involved, so no one else's rights ride along).
         reply.header('access-control-allow-origin', '*');
-        const caller = { token: query.token, actor: () => actorOf(request) };
+        // Token holders count by address: their bearer header, if any, is never read.
+        const actor = query.token === undefined ? await actorOf(request) : undefined;
+        const work = await admitRequest(requestWork, request, reply, actor ?? ANONYMOUS);
+        const caller = { token: query.token, actor: async () => actor ?? actorOf(request) };
         const report = (componentId: string, error: unknown) =>
           request.log.error({ err: error, componentId }, 'an exported component failed');
         if (query.format === 'spec') {
-          const answer = await exports.export(caller, dashboard_id, component_id, query, report);
+          const answer = await work.run(() => exports.export(caller, dashboard_id, component_id, query, report));
           if (answer.format !== 'spec') throw new Error('the export answered a page where a spec was asked');
           return answer.spec;
         }
         let page: Page;
         let status = 200;
         try {
-          const answer = await exports.export(caller, dashboard_id, component_id, query, report);
+          const answer = await work.run(() => exports.export(caller, dashboard_id, component_id, query, report));
           if (answer.format !== 'html') throw new Error('the export answered a spec where a page was asked');
           page = answer.page;
         } catch (error) {

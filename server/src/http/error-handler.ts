@@ -2,7 +2,7 @@ import type { FieldError } from '@service/common';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
 import { isDatabaseUnavailable } from '../db/errors.js';
-import { DomainError, type ErrorCode, formatPath } from '../errors.js';
+import { DomainError, type ErrorCode, formatPath, RetryLaterError } from '../errors.js';
 import { S3StorageError } from '../storage/s3-errors.js';
 import { problem, statusOf } from './problem.js';
 
@@ -54,6 +54,7 @@ export function sendProblem(reply: FastifyReply, code: ErrorCode, detail?: strin
  */
 export function installErrorHandling(app: FastifyInstance): void {
   app.setErrorHandler((error: FastifyError, request: FastifyRequest, reply: FastifyReply) => {
+    if (error instanceof RetryLaterError) reply.header('retry-after', String(Math.max(1, error.retryAfterSeconds)));
     if (error instanceof DomainError) return sendProblem(reply, error.code, error.message, error.errors);
     if (hasZodFastifySchemaValidationErrors(error)) {
       return sendProblem(

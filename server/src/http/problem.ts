@@ -28,6 +28,8 @@ const statusAndTitle: Record<ErrorCode, [number, string]> = {
   invalid_project_definition: [400, 'Invalid Project Definition'],
   rate_limited: [429, 'Too Many Requests'],
   payload_too_large: [413, 'Payload Too Large'],
+  request_too_large: [413, 'Request Too Large'],
+  time_limit_exceeded: [504, 'Time Limit Exceeded'],
   range_not_satisfiable: [416, 'Range Not Satisfiable'],
   precondition_failed: [412, 'Precondition Failed'],
   unsupported_media_type: [415, 'Unsupported Media Type'],

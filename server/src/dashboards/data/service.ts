@@ -13,6 +13,7 @@ import { componentError, FilterPlan, type Narrowing } from '../../analytics/inde
 import type { DataCollectionQueries, Download, SharedScalars, TableSnapshot } from '../../datacollections/queries.js';
 import type { Database } from '../../db/database.js';
 import type { DataCollectionsTable } from '../../db/tables.js';
+import { stoppedReason } from '../../engine/bounded-work.js';
 import type { DuckDB, JsonValue } from '../../engine/duckdb.js';
 import { DomainError, notFound } from '../../errors.js';
 import type { MultiqcService } from '../../multiqc/service.js';
@@ -27,6 +28,7 @@ import { type ComputedComponent, chosen, readBy } from './chosen.js';
 import { inCompletionOrder } from './concurrency.js';
 import { projectJoins } from './joins.js';
 import { rangeFilteredColumns } from './range-columns.js';
+import { checkRequestSize, type RequestSizeLimits, withinAnswerBudget } from './request-limits.js';
 
 /** Components computed at once: DuckDB already spreads each over its threads. */
 const CONCURRENT_COMPONENTS = 3;
@@ -64,6 +66,8 @@ export interface DashboardDataDeps extends AsOfDeps {
   answers: AnswerCache;
   /** MultiQC plots' data (the `multiqc` component). */
   multiqc: Pick<MultiqcService, 'componentData'>;
+  /** What one request may carry and answer (SERVICE_DATA_*). */
+  limits: RequestSizeLimits & { maxAnswerBytes: number };
 }
 
 /** Failures a component could not recover from, for the caller's log (the answer says only that it failed). */
@@ -91,6 +95,7 @@ export class DashboardDataService {
     request: DashboardDataRequest,
     report: FailureReport,
   ): Promise<PreparedData> {
+    checkRequestSize(this.deps.limits, request);
     const { record, components, previewed } = await this.withPreview(actor, dashboardId, request.preview);
     return this.prepareRead(record, { ...request, components: request.components ?? previewed }, report, components);
   }
@@ -105,6 +110,7 @@ export class DashboardDataService {
     report: FailureReport,
     components: readonly DashboardComponent[] = componentsOf(record),
   ): Promise<PreparedData> {
+    checkRequestSize(this.deps.limits, { filters: request.filters });
     const wanted = chosen(components, request.components);
     const plan = await this.read(record, components, wanted, request.filters, request.as_of, 'body');
     const version = Object.fromEntries(
@@ -123,7 +129,7 @@ export class DashboardDataService {
       version,
       components: () => {
         shared.start();
-        return inCompletionOrder(tasks, CONCURRENT_COMPONENTS);
+        return withinAnswerBudget(inCompletionOrder(tasks, CONCURRENT_COMPONENTS), this.deps.limits.maxAnswerBytes);
       },
     };
   }
@@ -157,13 +163,19 @@ export class DashboardDataService {
     };
   }
 
-  /** The whole answer at once (the JSON form); a client mistake found while computing is a 400. */
+  /**
+   * The whole answer at once (the JSON form); a client mistake found while computing is a 400, an
+   * answer beyond its size a 413, and work stopped (time limit, shutdown) fails as a whole.
+   */
   async answer(prepared: PreparedData): Promise<DashboardDataAnswer> {
     const components: DashboardDataAnswer['components'] = {};
     for await (const result of prepared.components()) {
-      if (result.failure?.code === 'validation_failed') throw result.failure;
+      const code = result.failure?.code;
+      if (code === 'validation_failed' || code === 'request_too_large') throw result.failure;
       components[result.component_id] = result.data;
     }
+    const stopped = stoppedReason();
+    if (stopped) throw stopped;
     return { version: prepared.version, components };
   }
 
@@ -211,6 +223,7 @@ export class DashboardDataService {
 
   /** A table component the caller may read, with what the query's filters and version read. */
   private async tableOf(actor: Actor, dashboardId: string, componentId: string, query: ComponentDownloadQuery) {
+    checkRequestSize(this.deps.limits, query);
     const { record } = await this.dashboards.access(actor, dashboardId, 'resource.read');
     const components = componentsOf(record);
     const component = components.find((candidate) => candidate.component_id === componentId);

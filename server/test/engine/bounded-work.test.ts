@@ -1,0 +1,87 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { currentBounds, type WorkBounds, withinBounds } from '../../src/engine/bounded-work.js';
+import { DuckDB } from '../../src/engine/duckdb.js';
+import { DomainError } from '../../src/errors.js';
+
+/** A statement that would run for hours: DuckDB cannot fold it, and checks for interrupts as it goes. */
+const ENDLESS = 'SELECT count(*) AS n FROM range(10000000000000) AS t(i) WHERE hash(i) % 7 = 3';
+
+let duckdb: DuckDB;
+
+beforeAll(async () => {
+  duckdb = await DuckDB.open({ threads: 1 });
+});
+
+afterAll(() => {
+  duckdb?.close();
+});
+
+function bounds(statementTimeoutMs: number) {
+  const controller = new AbortController();
+  const value: WorkBounds = {
+    signal: controller.signal,
+    statementTimeoutMs,
+    stop: (error) => controller.abort(error),
+  };
+  return { value, controller };
+}
+
+describe('DuckDB statements within request bounds', () => {
+  it('interrupts a statement beyond its time limit with time_limit_exceeded', async () => {
+    const { value } = bounds(200);
+    const failure = await withinBounds(value, () => duckdb.withConnection((c) => c.query(ENDLESS))).catch(
+      (error: unknown) => error,
+    );
+    expect(failure).toBeInstanceOf(DomainError);
+    expect((failure as DomainError).code).toBe('time_limit_exceeded');
+    expect((failure as DomainError).message).toContain('SERVICE_DATA_STATEMENT_TIMEOUT_SECONDS');
+  });
+
+  it('interrupts a running statement when the work is stopped, with the reason it was stopped for', async () => {
+    const { value, controller } = bounds(0);
+    const reason = new DomainError('request_timeout', 'the client went away');
+    let started!: () => void;
+    const running = new Promise<void>((resolve) => {
+      started = resolve;
+    });
+    const statement = withinBounds(value, () =>
+      duckdb.withConnection(async (connection) => {
+        const pending = connection.query(ENDLESS);
+        started();
+        return pending;
+      }),
+    ).catch((error: unknown) => error);
+    await running;
+    controller.abort(reason);
+    // The statement's promise settles only once DuckDB has stopped executing it.
+    expect(await statement).toBe(reason);
+    // The engine is free: the next statement runs at once.
+    expect(await duckdb.withConnection((c) => c.query('SELECT 42 AS n'))).toEqual([{ n: 42 }]);
+  });
+
+  it('refuses a statement of work already stopped, without running it', async () => {
+    const { value, controller } = bounds(0);
+    const reason = new DomainError('service_unavailable', 'the server is shutting down; try again');
+    controller.abort(reason);
+    const failure = await withinBounds(value, () =>
+      duckdb.withConnection((c) => c.run('CREATE TABLE never_made AS SELECT 1 AS n')),
+    ).catch((error: unknown) => error);
+    expect(failure).toBe(reason);
+    const tables = await duckdb.withConnection((c) =>
+      c.query("SELECT count(*)::INTEGER AS n FROM duckdb_tables() WHERE table_name = 'never_made'"),
+    );
+    expect(tables).toEqual([{ n: 0 }]);
+  });
+
+  it('carries the bounds into work the request starts, and none outside it', async () => {
+    const { value } = bounds(1000);
+    expect(currentBounds()).toBeUndefined();
+    const seen = await withinBounds(value, async () => {
+      await Promise.resolve();
+      return new Promise<WorkBounds | undefined>((resolve) => setImmediate(() => resolve(currentBounds())));
+    });
+    expect(seen).toBe(value);
+    // Outside any request, statements are not bounded (maintenance, ingestion).
+    expect(await duckdb.withConnection((c) => c.query('SELECT 1 AS n'))).toEqual([{ n: 1 }]);
+  });
+});
