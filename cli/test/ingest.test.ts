@@ -240,11 +240,27 @@ layout:
     expect(listed.body.items[0]?.components[0]?.bins).toBe(5);
 
     await writeFile(join(dir, 'dashboard.yaml'), file.replace('columns: [sample', 'colums: [sample'));
+    // Issue 24: the data is in, so the dashboard's failure still ends with a link, to the project.
+    await writeFile(join(dir, 'run_2', 'Dream', 'measures.csv'), 'sample,mass\nB1,3300\nB2,3350\n');
     const refused = await ingest();
-    expect(refused.code).toBe(1);
-    expect(refused.stdout).toBe('');
+    expect(refused.code, refused.stderr).toBe(0);
+    expect(refused.stderr).toContain('the dashboard could not be made');
     expect(refused.stderr).toContain('dashboard.yaml:4:');
     expect(refused.stderr).toContain('components[1].colums: unknown field');
+    const projectLink = new URLSearchParams(new URL(refused.stdout.trim()).hash.slice(1));
+    expect(projectLink.get('next')).toBe(`/projects/${dashboard.body.project_id}`);
+    const kept = await call<{ total: number; items: { components: { bins?: number }[] }[] }>(
+      server,
+      'GET',
+      `/dashboards?project_id=${dashboard.body.project_id}`,
+      { token: session.body.access_token },
+    );
+    expect(kept.body.items.map((item) => item.components[0]?.bins)).toEqual([5]);
+    const collection = dashboard.body.components[0]?.data_collection_id ?? '';
+    const rows = await call<{ rows: unknown[] }>(server, 'GET', `/datacollections/${collection}/preview`, {
+      token: session.body.access_token,
+    });
+    expect(rows.body.rows).toHaveLength(4); // the new row of this run is in
   } finally {
     await server.stop();
     await server.database.drop();

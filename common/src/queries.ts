@@ -174,7 +174,11 @@ export type PreviewAnswer = z.infer<typeof previewAnswerSchema>;
 
 export const summaryQuerySchema = z.strictObject({ version: tableVersionSchema.optional() });
 
-/** Statistics of one column; `min`/`max` are null for nested columns, `mean`/`std` for non-numeric ones. */
+/**
+ * Statistics of one column; `min`/`max` are null for nested columns, `mean`/`std` for non-numeric
+ * ones. NaN and ±Infinity count in `count` and `distinct` but not in `min`, `max`, `mean` and `std`
+ * (docs/data.md); `non_finite` says how many there were.
+ */
 export const columnSummarySchema = z
   .object({
     name: z.string(),
@@ -189,6 +193,8 @@ export const columnSummarySchema = z
     mean: z.number().nullable(),
     /** Sample standard deviation. */
     std: z.number().nullable(),
+    /** Values that are NaN, Infinity or -Infinity (0 for columns that cannot hold them). */
+    non_finite: z.number().int(),
   })
   .meta({ id: 'ColumnSummary' });
 export type ColumnSummary = z.infer<typeof columnSummarySchema>;

@@ -127,7 +127,7 @@ export async function violinData(
   const inner =
     `SELECT ${bins.indexSql(axis.value, (v) => statement.param(v))} AS "bin", ` +
     `${x === null ? 'NULL' : x.sql} AS "group", count(*) AS "count" ` +
-    `FROM ${rows.from}${whereOf(rows.conditions, `${y.sql} IS NOT NULL`)} GROUP BY 1, 2`;
+    `FROM ${rows.from}${whereOf(rows.conditions, `${axis.value} IS NOT NULL`)} GROUP BY 1, 2`;
   const counted = await rows.connection.query(
     rankedGroups(inner, figure.max_categories ?? DEFAULT_CATEGORY_BUDGET, false),
     statement.params,

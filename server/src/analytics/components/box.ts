@@ -1,6 +1,7 @@
 import { DEFAULT_CATEGORY_BUDGET, type FigureComponent, type FigureData } from '@service/common';
 import type { JsonValue } from '../../engine/duckdb.js';
 import { count, type Source } from '../sql/columns.js';
+import { measuredSql } from '../sql/finite.js';
 import { type NarrowedRows, whereOf } from '../sql/narrowed.js';
 import type { Statement } from '../sql/statement.js';
 import { asParam, countRows, figureAnswer, figureColumns, numberOf, numberRole, roleOf } from './figure-rows.js';
@@ -40,7 +41,7 @@ export async function boxData(
     ? `reservoir_quantile("v", [0.25, 0.5, 0.75], ${BOX_SAMPLE})`
     : 'quantile_cont("v", [0.25, 0.5, 0.75])';
   const group = x === null ? 'NULL' : x.sql;
-  const values = `SELECT ${group} AS "g", CAST(${y.sql} AS DOUBLE) AS "v" FROM ${from}${whereOf(conditions)}`;
+  const values = `SELECT ${group} AS "g", CAST(${measuredSql(y)} AS DOUBLE) AS "v" FROM ${from}${whereOf(conditions)}`;
   // The rows matching the filters come from the same pass, summed over every group.
   const groups = await connection.query(
     `SELECT * FROM (SELECT "g", count("v") AS "count", avg("v") AS "mean", min("v") AS "min", ` +

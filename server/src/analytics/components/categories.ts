@@ -1,5 +1,6 @@
 import { DEFAULT_CATEGORY_BUDGET, type FigureComponent, type FigureData } from '@service/common';
 import { count, type Source } from '../sql/columns.js';
+import { finiteOrNull } from '../sql/finite.js';
 import { type NarrowedRows, whereOf } from '../sql/narrowed.js';
 import type { Statement } from '../sql/statement.js';
 import { asParam, figureAnswer, figureColumns, numberRole, renamed, roleOf } from './figure-rows.js';
@@ -21,11 +22,13 @@ function rankedAndFolded(
   integral: boolean,
   budget: number,
 ): string {
-  const partials = agg === 'mean' ? ', sum("m"."v") AS "s", count("m"."v") AS "c"' : '';
+  // The mean's partials over finite values only, as the mean itself (finite.ts).
+  const v = finiteOrNull('"m"."v"');
+  const partials = agg === 'mean' ? `, sum(${v}) AS "s", count(${v}) AS "c"` : '';
   const rest = {
     count: 'CAST(sum("y") AS BIGINT)',
-    sum: integral ? 'CAST(sum("y") AS HUGEINT)' : 'CAST(sum("y") AS DOUBLE)',
-    mean: 'CASE WHEN sum("c") > 0 THEN CAST(sum("s") AS DOUBLE) / CAST(sum("c") AS DOUBLE) END',
+    sum: integral ? 'CAST(sum("y") AS HUGEINT)' : finiteOrNull('CAST(sum("y") AS DOUBLE)'),
+    mean: finiteOrNull('CASE WHEN sum("c") > 0 THEN CAST(sum("s") AS DOUBLE) / CAST(sum("c") AS DOUBLE) END'),
     min: 'min("y")',
     max: 'max("y")',
   }[agg];

@@ -1,6 +1,7 @@
 import type { FigureColumn, FigureComponent, FigureData } from '@service/common';
 import type { JsonValue, SqlValue } from '../../engine/duckdb.js';
 import { type Column, columnOf, count, jsonValue, type Output, outputOf, type Source } from '../sql/columns.js';
+import { measuredSql } from '../sql/finite.js';
 import { type NarrowedRows, scalarRow } from '../sql/narrowed.js';
 import { isTemporal } from './fit.js';
 
@@ -55,8 +56,8 @@ export async function countRows(rows: NarrowedRows, params: SqlValue[]): Promise
   return count((await scalarRow(rows, params, { n: 'count(*)' })).n);
 }
 
-/** The rows a scatter may draw as points: those with both coordinates. */
-export const drawableSql = (x: Column, y: Column) => `${x.sql} IS NOT NULL AND ${y.sql} IS NOT NULL`;
+/** The rows a scatter may draw as points: those with both coordinates finite (or not numbers). */
+export const drawableSql = (x: Column, y: Column) => `${measuredSql(x)} IS NOT NULL AND ${measuredSql(y)} IS NOT NULL`;
 
 /** A scatter's counts: rows, and rows with both coordinates (the points it may draw). */
 export function scatterCountSelects(source: Source, figure: FigureComponent) {
@@ -101,16 +102,23 @@ export function axisOf(column: Column, log = false): Axis {
       type: 'timestamp',
     };
   }
+  // NaN and ±Infinity are left out of axes as null is (`measuredSql`).
+  const m = measuredSql(column);
   if (log) {
-    return { value: `CASE WHEN ${c} > 0 THEN ln(CAST(${c} AS DOUBLE)) END`, edge: Math.exp, type: 'double' };
+    return { value: `CASE WHEN ${m} > 0 THEN ln(CAST(${m} AS DOUBLE)) END`, edge: Math.exp, type: 'double' };
   }
-  return { value: `CAST(${c} AS DOUBLE)`, edge: (value) => value, type: 'double' };
+  return { value: `CAST(${m} AS DOUBLE)`, edge: (value) => value, type: 'double' };
 }
 
-/** Equal-width bins between the lowest and highest value (one bin when they are equal). */
+/**
+ * Equal-width bins between the lowest and highest value (one bin when they are equal). Between
+ * doubles near ±1.8e308 the span itself overflows: then the arithmetic is done on halves.
+ */
 export class Bins {
   readonly count: number;
-  readonly width: number;
+  /** The width of a bin divided by `scale` (1, or 2 when the span overflows). */
+  private readonly step: number;
+  private readonly scale: number;
 
   constructor(
     readonly low: number,
@@ -118,19 +126,25 @@ export class Bins {
     bins: number,
   ) {
     this.count = high > low ? bins : 1;
-    this.width = (high - low) / this.count;
+    this.scale = Number.isFinite(high - low) ? 1 : 2;
+    this.step = (high / this.scale - low / this.scale) / this.count;
   }
 
   /** The SQL of a value's bin number, 0 … count − 1 (the highest value falls in the last bin). */
   indexSql(value: string, param: (value: SqlValue) => string): string {
-    if (this.width === 0) return '0';
-    return `least(CAST(floor((${value} - ${param(this.low)}) / ${param(this.width)}) AS BIGINT), ${this.count - 1})`;
+    if (this.step === 0) return '0';
+    const scaled = this.scale === 1 ? value : `${value} / ${this.scale}`;
+    const offset = `(${scaled} - ${param(this.low / this.scale)})`;
+    return `least(CAST(floor(${offset} / ${param(this.step)}) AS BIGINT), ${this.count - 1})`;
   }
 
   /** Bin `index`'s edges; the last bin ends exactly at the highest value. */
   edges(index: number): [number, number] {
-    const high = index === this.count - 1 ? this.high : this.low + (index + 1) * this.width;
-    return [this.low + index * this.width, high];
+    const edge = (at: number) => {
+      const span = at * this.step;
+      return this.scale === 1 ? this.low + span : this.low + span + span;
+    };
+    return [edge(index), index === this.count - 1 ? this.high : edge(index + 1)];
   }
 }
 

@@ -1,6 +1,7 @@
 import { DEFAULT_POINT_BUDGET, type FigureComponent, type FigureData } from '@service/common';
 import type { Narrowing } from '../filters/narrowing.js';
 import { count, isNumeric, type Source } from '../sql/columns.js';
+import { measuredSql, placeableSql } from '../sql/finite.js';
 import { type NarrowedRows, scalarRow, whereOf, withNarrowedRows } from '../sql/narrowed.js';
 import type { TableReader } from '../sql/reader.js';
 import { Statement } from '../sql/statement.js';
@@ -83,7 +84,8 @@ async function scatterData(
   const drawable = drawableSql(x, y);
   const counts = await scalarRow(rows, statement.params, scatterCountSelects(source, figure));
   const sampled = count(counts.drawable) > budget;
-  const select = shown.map(({ role, column }) => `${column.sql} AS "${role.name}"`).join(', ');
+  // Coordinates are finite (drawable); a NaN or ±Infinity color or size is drawn as none.
+  const select = shown.map(({ role, column }) => `${measuredSql(column)} AS "${role.name}"`).join(', ');
   const hash = `hash(${shown.map(({ column }) => column.sql).join(', ')})`;
   const order = sampled ? `${hash}, 1, 2` : '1, 2';
   const pointsUnder = (below: string[]) =>
@@ -150,7 +152,7 @@ async function lineData(
       const bins = new Bins(low, high, budget);
       const binned = await connection.query(
         `SELECT ${bins.indexSql(axis.value, (v) => statement.param(v))} AS "bin"${colorSql}, ${value.sql} AS "y" ` +
-          `FROM ${from}${whereOf(conditions, `${x.sql} IS NOT NULL`)} GROUP BY ALL ORDER BY 1, 2 NULLS LAST`,
+          `FROM ${from}${whereOf(conditions, `${axis.value} IS NOT NULL`)} GROUP BY ALL ORDER BY 1, 2 NULLS LAST`,
         statement.params,
       );
       const xRole: Role = { name: 'x', type: axis.type, column: x.name, output: 'plain' };
@@ -158,10 +160,11 @@ async function lineData(
       return figureAnswer([xRole, ...colorRole, yRole], points, true, count(stats.n));
     }
   }
+  const placeable = placeableSql(x) ?? [];
   const grouped = await connection.query(
     'SELECT * FROM (SELECT *, max("rank") OVER () AS "last", sum("n") OVER () AS "total" FROM (' +
       `SELECT ${x.sql} AS "x"${colorSql}, ${value.sql} AS "y", count(*) AS "n", ` +
-      `dense_rank() OVER (ORDER BY ${x.sql} ASC NULLS LAST) AS "rank" FROM ${from}${whereOf(conditions)} ` +
+      `dense_rank() OVER (ORDER BY ${x.sql} ASC NULLS LAST) AS "rank" FROM ${from}${whereOf(conditions, placeable)} ` +
       `GROUP BY ${color === null ? '1' : '1, 2'})) ` +
       `WHERE "rank" <= ${budget} ORDER BY "rank"${color === null ? '' : ', "color" ASC NULLS LAST'}`,
     statement.params,

@@ -1,5 +1,6 @@
 import type { CardComponent, ComponentAgg, FigureComponent, InteractiveComponent } from '@service/common';
 import { type Column, isNumeric, type Output, outputOf } from '../sql/columns.js';
+import { finiteOrNull, measuredSql } from '../sql/finite.js';
 import type { SharedScalars } from '../sql/narrowed.js';
 import type { WholeTableMemo } from '../sql/whole-table.js';
 
@@ -165,24 +166,25 @@ export function aggSql(agg: ComponentAgg, column: Column | null, filter?: string
     return { sql: `count(${column === null ? '*' : column.sql})${where}`, type: 'long', output: 'integer' };
   }
   const c = column.sql;
+  const m = measuredSql(column);
   switch (agg) {
     case 'count_distinct':
       return { sql: `count(DISTINCT ${c})${where}`, type: 'long', output: 'integer' };
     case 'sum':
       return column.kind === 'integer'
         ? { sql: `CAST(sum(${c})${where} AS HUGEINT)`, type: 'long', output: 'integer' }
-        : { sql: `CAST(sum(${c})${where} AS DOUBLE)`, type: 'double', output: 'plain' };
+        : { sql: finiteOrNull(`CAST(sum(${m})${where} AS DOUBLE)`), type: 'double', output: 'plain' };
     case 'mean':
-      return { sql: `CAST(avg(${c})${where} AS DOUBLE)`, type: 'double', output: 'plain' };
+      return { sql: finiteOrNull(`CAST(avg(${m})${where} AS DOUBLE)`), type: 'double', output: 'plain' };
     case 'median':
       // Interpolated between the two middle values, as pandas and numpy do.
       return {
-        sql: `CAST(${approximate ? 'approx_quantile' : 'quantile_cont'}(${c}, 0.5)${where} AS DOUBLE)`,
+        sql: finiteOrNull(`CAST(${approximate ? 'approx_quantile' : 'quantile_cont'}(${m}, 0.5)${where} AS DOUBLE)`),
         type: 'double',
         output: 'plain',
       };
     case 'min':
     case 'max':
-      return { sql: `${agg}(${c})${where}`, type: column.typeName, output: outputOf(column.kind) };
+      return { sql: `${agg}(${m})${where}`, type: column.typeName, output: outputOf(column.kind) };
   }
 }

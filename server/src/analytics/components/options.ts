@@ -1,6 +1,7 @@
 import type { InteractiveComponent, OptionsData, RangeData } from '@service/common';
 import type { Narrowing } from '../filters/narrowing.js';
 import { columnOf, count, jsonValue, outputOf, type Source } from '../sql/columns.js';
+import { measuredSql } from '../sql/finite.js';
 import { whereOf, withNarrowedRows } from '../sql/narrowed.js';
 import type { TableReader } from '../sql/reader.js';
 import { Statement } from '../sql/statement.js';
@@ -35,7 +36,7 @@ export async function interactiveData(
     }
     return reader.withRows(source, async (connection, from) => {
       const [row = {}] = await connection.query(
-        `SELECT min(${column.sql}) AS "min", max(${column.sql}) AS "max" FROM ${from}`,
+        `SELECT min(${measuredSql(column)}) AS "min", max(${measuredSql(column)}) AS "max" FROM ${from}`,
       );
       const bounds = { min: jsonValue(row.min, output), max: jsonValue(row.max, output) };
       options.memo.set(key, bounds);

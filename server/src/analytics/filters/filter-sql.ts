@@ -1,5 +1,6 @@
 import type { DashboardFilterScalar } from '@service/common';
 import { type Column, invalid } from '../sql/columns.js';
+import { rangeSql } from '../sql/finite.js';
 import type { Statement } from '../sql/statement.js';
 import { inList, valueSql } from './filters.js';
 
@@ -47,7 +48,7 @@ export function matchSql(match: Match, column: Column, statement: Statement, pat
       const parts: string[] = [];
       if (match.low !== null) parts.push(`${c} >= ${scalarSql(match.low, column, statement, `${path}.value[0]`)}`);
       if (match.high !== null) parts.push(upperBound(match.high, column, statement, `${path}.value[1]`));
-      return narrows(match) ? `(${parts.join(' AND ')})` : null;
+      return narrows(match) ? `(${rangeSql(column, parts.join(' AND '))})` : null;
     }
     case 'equals':
       return `(${c} = ${scalarSql(match.value, column, statement, `${path}.value`)})`;

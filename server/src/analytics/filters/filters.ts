@@ -1,5 +1,6 @@
 import type { Filter, FilterScalar } from '@service/common';
 import { type Column, columnOf, INTEGER_TEXT, invalid, isNumeric, NUMBER_TEXT, type Source } from '../sql/columns.js';
+import { NON_FINITE_TEXT, rangeSql } from '../sql/finite.js';
 import type { Statement } from '../sql/statement.js';
 
 /** ` WHERE …` of the filters (all must hold), or '' without filters. */
@@ -30,17 +31,21 @@ export function filterSql(filter: Filter, column: Column, statement: Statement, 
       return `${c} < ${value(filter.value, `${path}.value`)}`;
     case 'le':
       return `${c} <= ${value(filter.value, `${path}.value`)}`;
+    // NaN orders above every number in DuckDB; a range never holds it (docs/data.md).
     case 'gt':
-      return `${c} > ${value(filter.value, `${path}.value`)}`;
+      return rangeSql(column, `${c} > ${value(filter.value, `${path}.value`)}`);
     case 'ge':
-      return `${c} >= ${value(filter.value, `${path}.value`)}`;
+      return rangeSql(column, `${c} >= ${value(filter.value, `${path}.value`)}`);
     case 'in':
     case 'not_in': {
       const listed = filter.value.map((scalar, index) => value(scalar, `${path}.value[${index}]`));
       return filter.op === 'in' ? inList(column, listed) : `${c} IS NULL OR NOT (${inList(column, listed)})`;
     }
     case 'between':
-      return `${c} BETWEEN ${value(filter.value[0], `${path}.value[0]`)} AND ${value(filter.value[1], `${path}.value[1]`)}`;
+      return rangeSql(
+        column,
+        `${c} BETWEEN ${value(filter.value[0], `${path}.value[0]`)} AND ${value(filter.value[1], `${path}.value[1]`)}`,
+      );
     case 'contains':
       return `contains(lower(CAST(${c} AS VARCHAR)), lower(${statement.param(filter.value)}))`;
     case 'is_null':
@@ -71,6 +76,8 @@ export function valueSql(value: FilterScalar, column: Column, statement: Stateme
     const text = typeof value === 'string' ? value.trim() : '';
     if (INTEGER_TEXT.test(text)) return statement.cast(text, column, path, 'HUGEINT');
     if (NUMBER_TEXT.test(text) && Number.isFinite(Number(text))) return statement.param(Number(text));
+    // A select picks a float's NaN or ±Infinity by the text the answers show it as.
+    if (column.kind === 'float' && NON_FINITE_TEXT.has(text)) return `CAST(${statement.param(text)} AS DOUBLE)`;
     throw invalid(path, `${JSON.stringify(value)} is not a valid ${column.typeName}`);
   }
   if (column.kind === 'string') return statement.param(String(value));

@@ -57,9 +57,14 @@ export const INTEGER_TEXT = /^[+-]?\d+$/;
 export const NUMBER_TEXT = /^[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?$/;
 const DUCKDB_TIMESTAMP = /^(-?\d{4,}-\d{2}-\d{2}) (\d{2}:\d{2}:\d{2}(?:\.\d+)?)\+00$/;
 
-/** Integers that fit a double exactly become numbers; timestamps (session time zone UTC) ISO-8601. */
+/**
+ * Integers that fit a double exactly become numbers; timestamps (session time zone UTC) ISO-8601.
+ * A cell's NaN and ±Infinity arrive from DuckDB as the strings `NaN`, `Infinity` and `-Infinity`
+ * and leave so (docs/data.md); a number computed here that overflowed leaves as null.
+ */
 export function jsonValue(value: JsonValue | undefined, output: Output): JsonValue {
   if (value === undefined) return null;
+  if (typeof value === 'number') return Number.isFinite(value) ? value : null;
   if (typeof value !== 'string') return value;
   if (output === 'integer' && INTEGER_TEXT.test(value)) {
     const number = Number(value);

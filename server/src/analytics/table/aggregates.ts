@@ -23,6 +23,7 @@ import {
   outputOf,
   type Source,
 } from '../sql/columns.js';
+import { finiteOrNull, measuredSql, nonFiniteCountSql, stddevSql } from '../sql/finite.js';
 import type { TableReader } from '../sql/reader.js';
 import { Statement } from '../sql/statement.js';
 
@@ -32,13 +33,16 @@ export async function summarize(reader: TableReader, source: Source): Promise<Su
   const selects = ['count(*) AS "rows"'];
   source.columns.forEach((column, index) => {
     const c = column.sql;
-    selects.push(`count(${c}) AS "${index}_count"`);
+    const measured = measuredSql(column);
+    selects.push(`count(${c}) AS "${index}_count"`, `${nonFiniteCountSql(column)} AS "${index}_non_finite"`);
     if (!isMap(column)) selects.push(`count(DISTINCT ${c}) AS "${index}_distinct"`);
-    if (column.kind !== 'nested') selects.push(`min(${c}) AS "${index}_min"`, `max(${c}) AS "${index}_max"`);
+    if (column.kind !== 'nested') {
+      selects.push(`min(${measured}) AS "${index}_min"`, `max(${measured}) AS "${index}_max"`);
+    }
     if (isNumeric(column)) {
       selects.push(
-        `CAST(avg(${c}) AS DOUBLE) AS "${index}_mean"`,
-        `CAST(stddev_samp(${c}) AS DOUBLE) AS "${index}_std"`,
+        `${finiteOrNull(`CAST(avg(${measured}) AS DOUBLE)`)} AS "${index}_mean"`,
+        `${stddevSql(`CAST(${measured} AS DOUBLE)`)} AS "${index}_std"`,
       );
     }
   });
@@ -62,6 +66,7 @@ export async function summarize(reader: TableReader, source: Source): Promise<Su
           max: jsonValue(row[`${index}_max`], output),
           mean: number(row[`${index}_mean`]),
           std: number(row[`${index}_std`]),
+          non_finite: count(row[`${index}_non_finite`]),
         };
       }),
     };
@@ -192,6 +197,7 @@ function aggregateSql(
 ): { sql: string; type: string; output: Output } {
   if (column === null) return { sql: 'count(*)', type: 'long', output: 'integer' };
   const c = column.sql;
+  const m = measuredSql(column);
   const refuse = (what: string) => invalid(`${path}.fn`, `${fn} needs ${what}; ${column.name} is ${column.typeName}`);
   const same = { type: column.typeName, output: outputOf(column.kind) };
   switch (fn) {
@@ -201,7 +207,8 @@ function aggregateSql(
       return { sql: `count(DISTINCT ${c})`, type: 'long', output: 'integer' };
     case 'sum':
       if (column.kind === 'integer') return { sql: `CAST(sum(${c}) AS HUGEINT)`, type: 'long', output: 'integer' };
-      if (column.kind === 'float') return { sql: `CAST(sum(${c}) AS DOUBLE)`, type: 'double', output: 'plain' };
+      if (column.kind === 'float')
+        return { sql: finiteOrNull(`CAST(sum(${m}) AS DOUBLE)`), type: 'double', output: 'plain' };
       if (column.kind === 'decimal') {
         const scale = /,\s*(\d+)\)$/.exec(column.typeName)?.[1] ?? '0';
         return { sql: `CAST(sum(${c}) AS DECIMAL(38, ${scale}))`, type: `decimal(38,${scale})`, output: 'plain' };
@@ -209,11 +216,11 @@ function aggregateSql(
       throw refuse('a numeric column');
     case 'mean':
       if (!isNumeric(column)) throw refuse('a numeric column');
-      return { sql: `CAST(avg(${c}) AS DOUBLE)`, type: 'double', output: 'plain' };
+      return { sql: finiteOrNull(`CAST(avg(${m}) AS DOUBLE)`), type: 'double', output: 'plain' };
     case 'min':
     case 'max':
       if (column.kind === 'nested') throw refuse('a column of a simple type');
-      return { sql: `${fn}(${c})`, ...same };
+      return { sql: `${fn}(${m})`, ...same };
     case 'median':
     case 'quantile': {
       if (column.kind === 'nested') throw refuse('a column of a simple type');
@@ -221,7 +228,8 @@ function aggregateSql(
       // A checked number in [0, 1]: DuckDB wants the fraction as a constant.
       if (!(fraction >= 0 && fraction <= 1)) throw invalid(`${path}.q`, 'q must be between 0 and 1');
       if (isNumeric(column)) {
-        return { sql: `CAST(quantile_cont(${c}, ${fraction}) AS DOUBLE)`, type: 'double', output: 'plain' };
+        const quantile = `CAST(quantile_cont(${m}, ${fraction}) AS DOUBLE)`;
+        return { sql: finiteOrNull(quantile), type: 'double', output: 'plain' };
       }
       // Dates, times and text: the value at that rank, of the column's own type.
       return { sql: `quantile_disc(${c}, ${fraction})`, ...same };

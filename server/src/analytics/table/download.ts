@@ -15,6 +15,7 @@ import { DomainError } from '../../errors.js';
 import { where as whereClause } from '../filters/filters.js';
 import type { Narrowing } from '../filters/narrowing.js';
 import { type Column, columnOf, type Source } from '../sql/columns.js';
+import { csvNumberSql } from '../sql/finite.js';
 import { whereOf, withNarrowedRows } from '../sql/narrowed.js';
 import type { TableReader } from '../sql/reader.js';
 import { Statement } from '../sql/statement.js';
@@ -111,6 +112,7 @@ function csvColumns(columns: readonly Column[]): string {
 }
 
 function csvCell(column: Column): string {
+  if (column.kind === 'float') return csvNumberSql(column);
   if (column.kind !== 'string') return column.sql;
   const formula = `regexp_matches(${column.sql}, ${quoteString(CSV_FORMULA_START)})`;
   const number = `regexp_matches(${column.sql}, ${quoteString(CSV_PLAIN_NUMBER)})`;
