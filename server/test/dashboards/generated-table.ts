@@ -85,8 +85,9 @@ export async function parquetOf(rows: readonly GeneratedRow[]): Promise<Buffer> 
   try {
     await connection.run('CREATE TABLE t (d DOUBLE, i BIGINT, s VARCHAR, b BOOLEAN)');
     for (const { d, i, s, b } of rows) {
-      // Non-finite doubles go as text: DuckDB reads 'NaN', 'Infinity' and '-Infinity'.
-      const double = d === null ? null : Number.isFinite(d) ? d : String(d);
+      // Doubles go as text (DuckDB reads 'NaN', 'Infinity', '-Infinity'; a whole number such as
+      // 1.7e308 would be bound as an int64), −0 keeping its sign.
+      const double = d === null ? null : Object.is(d, -0) ? '-0.0' : String(d);
       await connection.run('INSERT INTO t VALUES (CAST($1 AS DOUBLE), CAST($2 AS BIGINT), $3, $4)', [double, i, s, b]);
     }
     const path = join(folder, 't.parquet');

@@ -20,7 +20,7 @@ import { type DoubleReference, doubleReference, expectClose, expectSum, int64Tex
  * tried first (add a failing case there).
  */
 const SEED = 24;
-const NUM_RUNS = 4;
+const NUM_RUNS = 6;
 
 const FIGURES: Record<string, unknown>[] = [
   { chart: 'scatter', x: 'd', y: 'i', color: 's', size: 'd' },
