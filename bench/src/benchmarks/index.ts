@@ -46,6 +46,12 @@ export const benchmarks: readonly Benchmark[] = [
     run: async (args) => (await import('./login-timing.js')).run(args),
   },
   {
+    name: 'multiqc',
+    summary:
+      'MultiQC report of 2,000 samples: ingestion, POST /data of 14 plots cold/warm and on 100 sample filters vs. DuckDB alone, peak RSS',
+    run: async (args) => (await import('./multiqc.js')).run(args),
+  },
+  {
     name: 'preview',
     summary: "warm preview request over HTTP vs. DuckDB alone running the preview's statements (ratio)",
     run: async (args) => (await import('./preview.js')).run(args),

@@ -1,0 +1,195 @@
+/**
+ * `multiqc`: a MultiQC report of 2,000 samples (`BENCH_MULTIQC_SAMPLES` for another count; made
+ * from the real nf-core/ampliseq report by multiqc-report.ts) against the real server in a child
+ * process (embedded SQLite, local storage), in one run:
+ *
+ * 1. ingestion: the report uploaded, then the upsert that reads its general statistics (time) and
+ *    the server's peak resident memory (VmHWM) from the upsert to the end;
+ * 2. `POST /dashboards/{id}/data` for a dashboard of all 14 plots and the general statistics, streamed
+ *    as the web app asks for it: the first (cold: reports read and parsed) and `WARM_REQUESTS` more
+ *    (warm), p50 and p95; and once as one JSON answer;
+ * 3. `FILTER_CHANGES` random sample filters (1–20 samples through a multiselect on `sample`), p50/p95;
+ * 4. the baseline: DuckDB alone reading the same plot data from the same parquet, `WARM_REQUESTS`
+ *    times; the ratio of the warm p95 to it.
+ *
+ * Targets (issue 27): warm p95 < 250 ms and ≤ 2× DuckDB; ingestion < 5 s; RSS < 1 GiB. The browser
+ * target (redraw p95 < 800 ms) is not measured here yet.
+ */
+import { mkdtemp, rm, stat } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { DuckDBInstance } from '@duckdb/node-api';
+import type { DashboardFilter } from '@service/common';
+import { startWorker } from '../lib/child-worker.js';
+import { wholeFromEnv } from '../lib/env.js';
+import { printMachine, printVerdicts } from '../lib/report.js';
+import { median, percentile } from '../lib/stats.js';
+import { BENCH_ADMIN_EMAIL, BENCH_ADMIN_PASSWORD } from './api-fixture.js';
+import { dataClient } from './dashboard-requests.js';
+import type { DashboardTargetMessage } from './dashboard-target.js';
+import { requestJson, uploadFile } from './ingest-http.js';
+import { peakResidentBytes, resetPeak } from './ingest-memory.js';
+import { writeLargeReport } from './multiqc-report.js';
+
+const API_PREFIX = '/service/api/v1';
+const TARGET_SCRIPT = fileURLToPath(new URL('./dashboard-target.js', import.meta.url));
+const WARM_REQUESTS = 20;
+const FILTER_CHANGES = 100;
+const REPORT_PATH = 'multiqc/multiqc_data/multiqc.parquet';
+
+type Out = (line?: string) => void;
+const ms = (value: number) => `${value.toFixed(1)} ms`;
+
+async function timed<T>(work: () => Promise<T>): Promise<{ ms: number; answer: T }> {
+  const started = performance.now();
+  const answer = await work();
+  return { ms: performance.now() - started, answer };
+}
+
+/** DuckDB alone reading every plot input of the report (what the server reads it for), `times` times. */
+async function baseline(parquet: string, times: number): Promise<number[]> {
+  const instance = await DuckDBInstance.create(':memory:', { threads: '2' });
+  const connection = await instance.connect();
+  try {
+    const sql = `SELECT anchor, plot_type, plot_input_data FROM read_parquet('${parquet}') WHERE type = 'plot_input'`;
+    const each: number[] = [];
+    for (let i = 0; i < times; i++) each.push((await timed(() => connection.runAndReadAll(sql))).ms);
+    return each;
+  } finally {
+    connection.closeSync();
+  }
+}
+
+async function project(api: string, token: string): Promise<{ projectId: string; collectionId: string }> {
+  const yaml = `name: multiqc bench\nworkflows:\n  - name: qc\n    data_collections:\n      - { tag: multiqc, type: multiqc, pattern: "multiqc/multiqc_data/multiqc\\\\.parquet", format: parquet }\n`;
+  const imported = (await requestJson('POST', `${api}/projects/import`, { token, body: { yaml } })) as {
+    project_id: string;
+  };
+  const workflows = (await requestJson('GET', `${api}/projects/${imported.project_id}/workflows`, { token })) as {
+    items: { workflow_id: string }[];
+  };
+  const collections = (await requestJson('GET', `${api}/workflows/${workflows.items[0]?.workflow_id}/datacollections`, {
+    token,
+  })) as { items: { data_collection_id: string }[] };
+  return { projectId: imported.project_id, collectionId: collections.items[0]?.data_collection_id ?? '' };
+}
+
+export async function run(_args: string[]): Promise<void> {
+  const out: Out = (line = '') => process.stdout.write(`${line}\n`);
+  const samples = wholeFromEnv('BENCH_MULTIQC_SAMPLES', 2000, 24);
+  const dir = await mkdtemp(join(tmpdir(), 'bench-multiqc-'));
+  const worker = await startWorker<DashboardTargetMessage>(TARGET_SCRIPT, [
+    'service',
+    join(dir, 'service'),
+    String(4 * 1024 ** 3),
+  ]);
+  let client: ReturnType<typeof dataClient> | undefined;
+  try {
+    await printMachine(out);
+    const parquet = join(dir, 'multiqc.parquet');
+    const report = await writeLargeReport(parquet, samples);
+    const bytes = (await stat(parquet)).size;
+    out(
+      `report: ${report.samples} read samples, ${(bytes / 1024 ** 2).toFixed(1)} MiB, made in ${report.seconds.toFixed(1)} s`,
+    );
+    const api = `${worker.url}${API_PREFIX}`;
+    const session = (await requestJson('POST', `${api}/auth/login`, {
+      body: { email: BENCH_ADMIN_EMAIL, password: BENCH_ADMIN_PASSWORD },
+    })) as { access_token: string };
+    const token = session.access_token;
+    const { projectId, collectionId } = await project(api, token);
+    await uploadFile(`${api}/datacollections/${collectionId}/files`, token, {
+      localPath: parquet,
+      size: bytes,
+      run: 'run1',
+      path: REPORT_PATH,
+      contentType: 'application/octet-stream',
+    });
+    resetPeak(worker.pid);
+    const ingestion = await timed(() =>
+      requestJson('POST', `${api}/deltatables/upsert`, { token, body: { data_collection_id: collectionId } }),
+    );
+    const summary = (await requestJson('GET', `${api}/datacollections/${collectionId}/multiqc`, { token })) as {
+      samples: string[];
+      plots: { anchor: string }[];
+    };
+    const components = [
+      {
+        component_id: 'samples',
+        type: 'interactive',
+        widget: 'multiselect',
+        column: 'sample',
+        data_collection_id: collectionId,
+      },
+      ...summary.plots.map((plot, index) => ({
+        component_id: `p${index}`,
+        type: 'multiqc',
+        data_collection_id: collectionId,
+        plot: plot.anchor,
+      })),
+    ];
+    const dashboard = (await requestJson('POST', `${api}/dashboards`, {
+      token,
+      body: { project_id: projectId, title: 'MultiQC bench', components },
+    })) as { dashboard_id: string };
+    // As the web app asks: the answer streamed as lines (the JSON form adds its response schema's check).
+    const streaming = dataClient(
+      `${api}/dashboards/${dashboard.dashboard_id}/data`,
+      token,
+      components.map((component) => component.component_id),
+    );
+    client = streaming;
+    const data = async (filters: DashboardFilter[]) => {
+      const timing = await streaming.ndjson(filters);
+      if (timing.failure !== null) throw new Error(`POST /data: ${timing.failure}`);
+      return timing.ms;
+    };
+    const cold = await data([]);
+    const json = await streaming.json([]);
+    const warm: number[] = [];
+    for (let i = 0; i < WARM_REQUESTS; i++) warm.push(await data([]));
+    const changes: number[] = [];
+    let seed = 7;
+    const next = () => {
+      seed = (seed * 1_103_515_245 + 12_345) % 2 ** 31;
+      return seed / 2 ** 31;
+    };
+    for (let i = 0; i < FILTER_CHANGES; i++) {
+      const chosen = Array.from(
+        { length: 1 + Math.floor(next() * 20) },
+        () => summary.samples[Math.floor(next() * summary.samples.length)],
+      );
+      changes.push(await data([{ component_id: 'samples', value: chosen as string[] }]));
+    }
+    const peak = peakResidentBytes(worker.pid);
+    const base = await baseline(parquet, WARM_REQUESTS);
+    const warmP95 = percentile(warm, 0.95);
+    const ratio = warmP95 / median(base);
+    out(`ingestion (upsert of the report): ${ms(ingestion.ms)}`);
+    out(
+      `POST /data, ${summary.plots.length} plots (streamed): cold ${ms(cold)}; warm p50 ${ms(median(warm))}, p95 ${ms(warmP95)}; as one JSON answer ${ms(json.ms)}`,
+    );
+    out(`${FILTER_CHANGES} sample filters: p50 ${ms(median(changes))}, p95 ${ms(percentile(changes, 0.95))}`);
+    out(
+      `baseline, DuckDB alone reading the plot data: p50 ${ms(median(base))}; warm p95 / baseline = ${ratio.toFixed(2)}x`,
+    );
+    out(`server peak RSS from the upsert on: ${peak === null ? 'unknown' : `${(peak / 1024 ** 2).toFixed(0)} MiB`}`);
+    out('browser redraw: not measured by this benchmark yet');
+    out();
+    printVerdicts(out, [
+      [warmP95 < 250, `warm POST /data p95 ${ms(warmP95)} < 250 ms`],
+      [ratio <= 2, `warm p95 ${ratio.toFixed(2)}x DuckDB alone ≤ 2x`],
+      [percentile(changes, 0.95) < 250, `sample filter p95 ${ms(percentile(changes, 0.95))} < 250 ms`],
+      [ingestion.ms < 5000, `ingestion ${ms(ingestion.ms)} < 5 s`],
+      [
+        peak !== null && peak < 1024 ** 3,
+        `peak RSS ${peak === null ? '?' : (peak / 1024 ** 2).toFixed(0)} MiB < 1 GiB`,
+      ],
+    ]);
+  } finally {
+    client?.close();
+    await worker.stop();
+    await rm(dir, { recursive: true, force: true });
+  }
+}
