@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { columnNameSchema } from './queries.js';
 
 /**
- * The analytic components of a dashboard (ARCHITECTURE.md §11): figures, cards and interactive
+ * The analytic components of a dashboard (docs/architecture.md "Dashboards"): figures, cards and interactive
  * filters. Each reads one data collection of the dashboard's project; everything they show is
  * computed on the server (`POST /dashboards/{id}/data`, dashboard-data.ts).
  */

@@ -5,7 +5,7 @@ import { multiqcDataSchema } from './multiqc.js';
 import { jsonParamSchema, previewAnswerSchema, tableVersionEntrySchema } from './queries.js';
 
 /**
- * `POST /dashboards/{id}/data` (ARCHITECTURE.md §11): every (or the named) component's data for a
+ * `POST /dashboards/{id}/data` (docs/architecture.md "Dashboards"): every (or the named) component's data for a
  * set of filters, in one round trip, computed in DuckDB. The same filter list goes into the rows
  * route of a table component (`filters` query parameter, JSON) and into exports.
  */

@@ -13,7 +13,7 @@ import { membersSchema, nameSchema, projectRoleSchema, sharingRequestSchema } fr
 import { columnNameSchema, sortKeySchema, sortParamSchema } from './queries.js';
 
 /**
- * Dashboards (ARCHITECTURE.md §11): components of a project's data laid out on a grid. Components
+ * Dashboards (docs/architecture.md "Dashboards"): components of a project's data laid out on a grid. Components
  * are a union on `type`: `figure`, `card`, `interactive` (dashboard-components.ts), `table`, `text`.
  */
 
@@ -261,7 +261,7 @@ export type ComponentRowsQuery = z.infer<typeof componentRowsQuerySchema>;
 /** Components a data request may preview (the editor's side panel and its changed components). */
 export const MAX_PREVIEW_COMPONENTS = 100;
 
-/** `POST /dashboards/{id}/data` (ARCHITECTURE.md §11; answer in dashboard-data.ts). */
+/** `POST /dashboards/{id}/data` (docs/architecture.md "Dashboards"; answer in dashboard-data.ts). */
 export const dashboardDataRequestSchema = z
   .strictObject({
     filters: dashboardFiltersSchema.default([]),

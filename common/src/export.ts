@@ -5,7 +5,7 @@ import { listAnswerSchema, listQuerySchema } from './pagination.js';
 import { queryRowSchema, tableColumnSchema } from './queries.js';
 
 /**
- * Export and embedding (ARCHITECTURE.md §11 "Export", docs/export.md): one dashboard component
+ * Export and embedding (docs/architecture.md "Export", docs/export.md): one dashboard component
  * served to another website as a chart specification (`format=spec`) or a self-contained page
  * (`format=html`), to readers, to anyone when the dashboard is public, or by an embed token.
  */

@@ -43,7 +43,7 @@ export const joinDefinitionSchema = z.strictObject({
   how: z.enum(['inner', 'left', 'right', 'outer']).default('inner'),
 });
 
-/** The whole of a project.yaml (ARCHITECTURE.md §10). */
+/** The whole of a project.yaml (docs/architecture.md "Ingestion"). */
 export const projectDefinitionSchema = z
   .strictObject({
     name: nameSchema,

@@ -1,5 +1,5 @@
 /**
- * `export`: one component of a dashboard served to another website (ARCHITECTURE.md §11 "Export"),
+ * `export`: one component of a dashboard served to another website (docs/architecture.md "Export"),
  * over a table of 10 M rows (`BENCH_EXPORT_ROWS` for another count; the `dashboard` benchmark's
  * table, dashboard-data.ts), against the real server in a child process, in one run:
  *

@@ -66,7 +66,7 @@ function subtitle(component: FigureComponent, data: FigureData): string | undefi
 
 /**
  * The complete ECharts option of a figure with its data inlined: the web app draws it and the
- * export serves it (ARCHITECTURE.md §11), so it is plain JSON — no functions; tooltips and labels
+ * export serves it (docs/architecture.md "Dashboards"), so it is plain JSON — no functions; tooltips and labels
  * use ECharts' template strings.
  */
 export function chartOption(component: FigureComponent, data: FigureData, options: ChartOptions): EChartsOption {

@@ -28,7 +28,7 @@ const OTHERS_CHECK_MS = 25;
  * - on SQLite, a commit by another process sharing the file empties the cache within
  *   OTHERS_CHECK_MS (`changesByOthers`, SQLite's data_version: asking costs a read lock, about a
  *   microsecond, too much for every request);
- * - an entry is never trusted longer than `ttlMs`, the bound ARCHITECTURE.md §6 allows ("within one
+ * - an entry is never trusted longer than `ttlMs`, the bound docs/architecture.md "Sessions" allows ("within one
  *   access-token lifetime at most"), which is what remains while a PostgreSQL notice is on its way
  *   or its connection is down;
  * - a change that arrives while a read is in flight wins: the read's result is not kept.

@@ -225,7 +225,7 @@ function buildConfig(env: Env, unknownSettings: string[], cwd: string): Config {
     if (key !== null && key.length < 32) fail(variable, 'must be at least 32 characters (it is used like a password)');
   }
 
-  // A revoked session must stop working within one access-token lifetime (ARCHITECTURE.md §6).
+  // A revoked session must stop working within one access-token lifetime (docs/architecture.md "Sessions").
   const accessTokenTtlMinutes = env.SERVICE_AUTH_ACCESS_TOKEN_TTL_MINUTES ?? 15;
   if ((env.SERVICE_AUTH_SESSION_CACHE_SECONDS ?? 0) > accessTokenTtlMinutes * 60) {
     fail(

@@ -1,7 +1,7 @@
 import { isIP } from 'node:net';
 import { z } from 'zod';
 
-/** Booleans as ARCHITECTURE.md §4 accepts them: true/false/1/0/yes/no, any case. */
+/** Booleans as docs/architecture.md "Configuration" accepts them: true/false/1/0/yes/no, any case. */
 export const envBoolean = z
   .string()
   .trim()

@@ -1,7 +1,7 @@
 import type { DashboardComponent } from '@service/common';
 
 /**
- * "A dashboard never shows more of a project than its editors may read" (ARCHITECTURE.md §11).
+ * "A dashboard never shows more of a project than its editors may read" (docs/architecture.md "Dashboards").
  * Someone who edits a dashboard but may not read its project (the dashboard alone was shared with
  * them, or they duplicated a public dashboard of a private project) reads the project only through
  * what the dashboard shows. So a save by them may only show collections the dashboard already

@@ -53,7 +53,7 @@ export interface Versioned {
 const SAVE_ATTEMPTS = 5;
 
 /**
- * Dashboards: a project's components on a grid, shared like projects (ARCHITECTURE.md §7, §11).
+ * Dashboards: a project's components on a grid, shared like projects (docs/architecture.md "Permissions", "Dashboards").
  * Every access goes through the policy, with the project's members counted in.
  */
 export class DashboardsService {
@@ -364,7 +364,7 @@ export class DashboardsService {
 
 /**
  * Making a dashboard public opens its tables to everyone: that takes the right to share the
- * project itself (its owners, admins), not only the dashboard (ARCHITECTURE §7, §11).
+ * project itself (its owners, admins), not only the dashboard (docs/architecture.md "Permissions", "Dashboards").
  */
 function mayPublish(actor: Actor, project: SharedResource): void {
   if (!can(actor, 'resource.share', project)) {

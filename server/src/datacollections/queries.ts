@@ -75,7 +75,7 @@ export interface DataCollectionQueriesDeps extends TableReaderDeps {
 }
 
 /**
- * Read-only queries over a data collection's Delta table (§8): each runs in DuckDB over a view of
+ * Read-only queries over a data collection's Delta table (docs/architecture.md "Data collections"): each runs in DuckDB over a view of
  * the snapshot's Parquet files, with filters in SQL (pushed down into the scans), values bound as
  * parameters, column names checked against the schema and quoted, and answers capped. This class
  * checks access and loads the snapshot; the SQL of each concern lives in `analytics/`.

@@ -20,7 +20,7 @@ export function checkProjectDefinition(text: string, allowedRoots: readonly stri
   const refused = locationProblems(definition, allowedRoots);
   const problems = locate([...refused, ...semanticProblems(definition)]).sort(inDocumentOrder);
   if (refused.length > 0) {
-    // The refusal the contract names (ARCHITECTURE.md §10) wins; the other errors still come
+    // The refusal the contract names (docs/architecture.md "Ingestion") wins; the other errors still come
     // along, so one round of fixes is enough.
     throw new DomainError(
       'location_not_allowed',

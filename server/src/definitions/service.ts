@@ -18,7 +18,7 @@ import type { ParsedDefinition } from './parser.js';
 import { checkProjectDefinition, validateProjectDefinition } from './rules.js';
 
 /**
- * Projects as YAML documents (ARCHITECTURE.md §10). Import creates the project or brings an
+ * Projects as YAML documents (docs/architecture.md "Ingestion"). Import creates the project or brings an
  * existing one (same name, same creator) in line with the file: workflows, data collections and
  * joins named in it are created or updated; ones it does not name are left alone, so a file never
  * deletes data. Importing the same file twice changes nothing.

@@ -56,7 +56,7 @@ const PARTITION_COLUMNS = [FILE_ID, RUN_ID];
 const MAX_ATTEMPTS = 5;
 
 /**
- * Builds or updates a data collection's Delta table from its registered files (ARCHITECTURE.md §8).
+ * Builds or updates a data collection's Delta table from its registered files (docs/architecture.md "Data collections").
  * One Parquet file per source file, partitioned by `_file_id` (and `_run_id`), so a changed file replaces exactly
  * the rows that came from it. With `keys`, rows with the same key are replaced (merge). Every write
  * is one commit; the same upsert twice leaves the table as it was.

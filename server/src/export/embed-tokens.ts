@@ -35,7 +35,7 @@ export interface EmbedGrant {
 const invalid = () => new DomainError('token_invalid', 'the embed token is not valid for this component');
 
 /**
- * Embed tokens (ARCHITECTURE.md §11 "Export"): read-only, expiring, revocable links to a dashboard
+ * Embed tokens (docs/architecture.md "Export"): read-only, expiring, revocable links to a dashboard
  * or one of its components. Only the secret's SHA-256 is stored; owners and editors manage them.
  */
 export class EmbedTokens {

@@ -39,7 +39,7 @@ export type ExportAnswer = { format: 'spec'; spec: ExportSpec } | { format: 'htm
 type Exportable = Exclude<DashboardComponent, { type: 'interactive' | 'text' }>;
 
 /**
- * `GET /export/components/{dashboard_id}/{component_id}` (ARCHITECTURE.md §11 "Export"): one
+ * `GET /export/components/{dashboard_id}/{component_id}` (docs/architecture.md "Export"): one
  * component as a spec (the same ECharts option the web app draws) or a self-contained page, for
  * its readers, anyone when public, or the holder of an embed token for it.
  */
@@ -108,7 +108,7 @@ export class ExportService {
   /**
    * The dashboard, if the caller may read it. A token decides alone (a bearer token beside it is
    * not looked at); without one, the policy does, except that an anonymous caller on a private
-   * dashboard is told to sign in (401) rather than told nothing is there, as §11 fixes for exports.
+   * dashboard is told to sign in (401) rather than told nothing is there, as docs/architecture.md "Export" fixes.
    */
   private async admit(
     caller: ExportCaller,

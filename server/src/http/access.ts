@@ -34,7 +34,7 @@ const READ_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
 /**
  * Puts the policy's sign-in requirement in front of every route registered after it in `scope`:
  * it runs on request, before the body is read and before any id is looked up, so an anonymous
- * caller gets the same 401 for an existing and a missing target (ARCHITECTURE §5). Routes opt out
+ * caller gets the same 401 for an existing and a missing target (docs/architecture.md "API conventions"). Routes opt out
  * only by declaring `config: { access: 'open' }`.
  */
 export function requireSession(root: FastifyInstance, scope: FastifyInstance, actorOf: Authenticator): void {

@@ -75,7 +75,7 @@ const emptySummary = (): ScanSummary => ({
 });
 
 /**
- * Scans a workflow's data locations (ARCHITECTURE.md §10): finds its run folders, registers the
+ * Scans a workflow's data locations (docs/architecture.md "Ingestion"): finds its run folders, registers the
  * runs and their files with a streamed SHA-256, and unregisters scanned files that are gone.
  * Uploaded files are never touched. A file whose size and modification time match its record
  * keeps its hash without being read. Each location is checked again here against the allowed

@@ -29,7 +29,7 @@ export interface TriggerAnswer {
 }
 
 /**
- * Ingestion (ARCHITECTURE.md §10): scan a project's workflow locations, register runs and files,
+ * Ingestion (docs/architecture.md "Ingestion"): scan a project's workflow locations, register runs and files,
  * upsert every data collection, and record the whole as an ingestion run with its steps. At most
  * one ingestion per project is pending or running (a unique index decides, across replicas). A
  * run ends with its job: when the job is cancelled or fails, in the same transaction, so a run
@@ -251,7 +251,7 @@ export class IngestionService {
       for (const [index, workflow] of located.entries()) {
         await tools.report({ step: `scan ${workflow.name}`, progress: (index / Math.max(1, located.length)) * 0.3 });
         await step(`scan ${workflow.name}`, async () => {
-          // Who may read what can change after a location was declared (ARCHITECTURE.md §10).
+          // Who may read what can change after a location was declared (docs/architecture.md "Ingestion").
           await this.locations.authorizeScan(
             run.triggered_by,
             workflow.locations_declared_by,

@@ -62,7 +62,7 @@ export function presentJob(row: JobsTable): Job {
 }
 
 /**
- * The job queue is the `jobs` table (ARCHITECTURE.md §9). Every state change is one conditional
+ * The job queue is the `jobs` table (docs/architecture.md "Jobs"). Every state change is one conditional
  * statement, so any number of API replicas and workers can share it: a claim takes the oldest
  * pending job (FOR UPDATE SKIP LOCKED on PostgreSQL), only the lease holder can report or finish,
  * and cancellation is a flag the holder's heartbeat sees.

@@ -63,7 +63,7 @@ const minimumRole: Record<ResourceAction, readonly Exclude<ResourceRole, null>[]
   'resource.delete': ['admin', 'owner'],
 };
 
-/** The one place that decides who may do what (ARCHITECTURE.md §7). */
+/** The one place that decides who may do what (docs/architecture.md "Permissions"). */
 export function can(actor: Actor, action: GlobalAction): boolean;
 export function can(actor: Actor, action: ResourceAction, resource: SharedResource): boolean;
 export function can(actor: Actor, action: Action, resource?: SharedResource): boolean {

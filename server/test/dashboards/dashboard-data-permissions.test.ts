@@ -12,7 +12,7 @@ import { type DataAnswer, projectWithTable } from './analytics-table.js';
 
 /**
  * `POST /dashboards/{id}/data` (and `GET /dashboards/{id}/versions`) obeys the dashboard's readers exactly as its rows route does
- * (ARCHITECTURE §7, §11): every role in auth mode, and anonymous and temporary callers in public
+ * (docs/architecture.md "Permissions", "Dashboards"): every role in auth mode, and anonymous and temporary callers in public
  * and demo modes, where only public dashboards are theirs to read.
  */
 

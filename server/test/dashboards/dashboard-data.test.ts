@@ -4,7 +4,7 @@ import { API_PREFIX } from '../../src/http/prefix.js';
 import { type DataAnswer, projectWithTable, serverWithPeople } from './analytics-table.js';
 
 /**
- * `POST /dashboards/{id}/data` (ARCHITECTURE §11): cards, interactive widgets and table pages of a
+ * `POST /dashboards/{id}/data` (docs/architecture.md "Dashboards"): cards, interactive widgets and table pages of a
  * known table, the request's checks, and the NDJSON stream. Figures: figure-data.test.ts.
  */
 

@@ -11,7 +11,7 @@ import { projectWithTable, serverWithPeople, upsert } from './analytics-table.js
 
 /**
  * Demo mode: a temporary visitor duplicates a public dashboard of a private project and edits the
- * copy. "A dashboard never shows more of a project than its editors may read" (ARCHITECTURE §11):
+ * copy. "A dashboard never shows more of a project than its editors may read" (docs/architecture.md "Dashboards"):
  * the visitor reads the project only through what the original showed, so the copy may show
  * another arrangement of that, never another collection or a column the original did not show.
  */

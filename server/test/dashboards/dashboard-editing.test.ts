@@ -4,7 +4,7 @@ import { projectWithTable, serverWithPeople } from './analytics-table.js';
 
 /**
  * Saving with `If-Match` (412 when someone saved in between, exactly one of two racing saves
- * wins), duplicating, and the layout rules (ARCHITECTURE.md §11; docs/dashboards.md "Editing").
+ * wins), duplicating, and the layout rules (docs/architecture.md "Dashboards"; docs/dashboards.md "Editing").
  */
 
 interface Dashboard {

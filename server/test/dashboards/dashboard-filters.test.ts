@@ -20,7 +20,7 @@ interface Problem {
 }
 
 /**
- * `POST /dashboards/{id}/data` with filters (ARCHITECTURE §11): cross-filters, a linked
+ * `POST /dashboards/{id}/data` with filters (docs/architecture.md "Dashboards"): cross-filters, a linked
  * collection, the answer cache across a new table version, and time travel with `as_of`.
  * Each filter kind's SQL: dashboard-narrowing.test.ts.
  */

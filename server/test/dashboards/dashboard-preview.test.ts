@@ -5,7 +5,7 @@ import { type DataAnswer, projectWithTable, rowsOf, serverWithPeople } from './a
 /**
  * `POST /dashboards/{id}/data` with `preview`: the editor's unsaved components computed as if they
  * were saved, for those who may edit the dashboard only, never showing more of the project than
- * the save rule allows (ARCHITECTURE §11).
+ * the save rule allows (docs/architecture.md "Dashboards").
  */
 for (const dialect of DIALECTS) {
   describe(`dashboard data previews [${dialect}]`, () => {

@@ -10,7 +10,7 @@ import {
 } from '../../../test/support/test-server.js';
 
 /**
- * Sharing a dashboard must not widen access to its project (ARCHITECTURE §11): an editor of the
+ * Sharing a dashboard must not widen access to its project (docs/architecture.md "Dashboards"): an editor of the
  * dashboard alone keeps to the collections and columns it already shows, and only those who may
  * share the project may make one of its dashboards public.
  */

@@ -14,7 +14,7 @@ import {
 } from '../../../test/support/test-server.js';
 
 /**
- * The proof of ARCHITECTURE.md §13: two API replicas (`service serve`, workers off) behind one
+ * The proof of docs/architecture.md "Replicas": two API replicas (`service serve`, workers off) behind one
  * address and two `service worker` processes, all separate processes of the built CLI, on one
  * PostgreSQL database and one S3 bucket. Every check goes through the round-robin address or
  * through a chosen replica; nothing is shared but the database and the object storage.

@@ -6,7 +6,7 @@ import { contentState } from '../policy/state.js';
 import { type Created, createToken, type ExportWorld, exportPath, exportWorld } from './export-fixture.js';
 
 /**
- * Embed tokens (ARCHITECTURE.md §11 "Export"): who manages them, how they are stored, and every way
+ * Embed tokens (docs/architecture.md "Export"): who manages them, how they are stored, and every way
  * a token must fail: another component or dashboard, expired, revoked, made up, widened by the
  * query string, or used anywhere but the export route.
  */

@@ -4,7 +4,7 @@ import { renderPage } from '../../src/export/page.js';
 import { type ExportWorld, exportPath, exportWorld } from './export-fixture.js';
 
 /**
- * Public dashboards export to anyone in public and demo mode (ARCHITECTURE.md §11 "Export"); a
+ * Public dashboards export to anyone in public and demo mode (docs/architecture.md "Export"); a
  * private one still asks for a sign-in or an embed token. In auth mode nothing exports anonymously.
  */
 describeEachDialect('export of public dashboards', (dialect) => {

@@ -4,7 +4,7 @@ import { call, describeEachDialect } from '../../../test/support/test-server.js'
 import { type ExportWorld, exportPath, exportWorld, HOSTILE } from './export-fixture.js';
 
 /**
- * GET /export/components/{dashboard_id}/{component_id} (ARCHITECTURE.md §11 "Export") for readers
+ * GET /export/components/{dashboard_id}/{component_id} (docs/architecture.md "Export") for readers
  * and strangers: the spec of each component type, the self-contained page and its policy, and the
  * answers to unknown ids, wrong formats and callers without a right to the dashboard.
  */

@@ -33,7 +33,7 @@ const base = { owners: ['owner'], editors: ['editor'], viewers: ['viewer'] };
 const privateResource: SharedResource = { ...base, isPublic: false };
 const publicResource: SharedResource = { ...base, isPublic: true };
 
-// Who may do what (ARCHITECTURE.md §7), written out in full so a change to the policy shows here.
+// Who may do what (docs/architecture.md "Permissions"), written out in full so a change to the policy shows here.
 const allowed: Record<'private' | 'public', Record<ResourceAction, ActorName[]>> = {
   private: {
     'resource.read': ['admin', 'owner', 'editor', 'viewer'],

@@ -32,7 +32,7 @@ function placement(target: HTMLElement | null, cardHeight: number): CSSPropertie
 }
 
 /**
- * The demo tour (ARCHITECTURE.md §11): five steps, each a card next to the element it names,
+ * The demo tour (docs/architecture.md "Dashboards"): five steps, each a card next to the element it names,
  * with Back, Next and Skip. It is not modal: the page stays usable, focus is never trapped (the
  * card takes focus when a step opens; Tab goes on into the page) and Escape skips it.
  */

@@ -1,4 +1,4 @@
-/** Where the demo tour's progress is kept (ARCHITECTURE.md §11: remembered in the browser). */
+/** Where the demo tour's progress is kept (docs/architecture.md "Dashboards": remembered in the browser). */
 export const TOUR_STORAGE_KEY = 'service.demo-tour';
 
 export type TourStepId = 'welcome' | 'dashboards' | 'sign-in' | 'duplicate' | 'projects';
@@ -10,8 +10,8 @@ export interface TourStep {
 }
 
 /**
- * The five steps, in the order §11 fixes. Each points at the element whose `data-tour` attribute
- * is its id: the mode badge, the Dashboards link, Sign In, Duplicate to edit, the Projects link.
+ * The five steps, in the order docs/dashboards.md gives them. Each points at the element whose
+ * `data-tour` attribute is its id: the mode badge, the Dashboards link, Sign In, Duplicate to edit, the Projects link.
  */
 export const TOUR_STEPS: readonly TourStep[] = [
   {

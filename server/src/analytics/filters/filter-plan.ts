@@ -62,7 +62,7 @@ export interface FilterPlanInput {
 }
 
 /**
- * The dashboard's filters as one narrowing per component (ARCHITECTURE §11). A filter narrows
+ * The dashboard's filters as one narrowing per component (docs/architecture.md "Dashboards"). A filter narrows
  * every component on its collection except the one that set it (a select keeps listing its other
  * options; a clicked chart stays whole), and components on a collection joined to its own by a
  * declared join of the project, one hop, in either direction, whatever the join's `how`: their

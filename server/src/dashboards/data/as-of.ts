@@ -18,7 +18,7 @@ export interface AsOfDeps {
 export type ReadVersions = Map<string, number | null | undefined>;
 
 /**
- * Time travel for a dashboard (`as_of`, ARCHITECTURE §11). A map names versions of the
+ * Time travel for a dashboard (`as_of`, docs/architecture.md "Dashboards"). A map names versions of the
  * collections the dashboard reads (others read their latest; an id the dashboard doesn't read →
  * 400 at `path.<id>`; whether the version exists is the reader's to say: 404). A timestamp reads
  * every collection at its last commit at or before it, by the commit times the versions route

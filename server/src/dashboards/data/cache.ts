@@ -26,7 +26,7 @@ export interface AnswerCacheLimits {
 }
 
 /**
- * Component answers of this process, least recently used out first (ARCHITECTURE §11, §13). The
+ * Component answers of this process, least recently used out first (docs/architecture.md "Dashboards", "Replicas"). The
  * key holds the table versions read (with the table's Delta id, which a table written again from
  * scratch changes), so a new version is a new key: no replica ever needs telling, and nothing
  * stale is served. Concurrent requests for one key share one computation.

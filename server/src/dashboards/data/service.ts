@@ -74,7 +74,7 @@ export interface DashboardDataDeps extends AsOfDeps {
 export type FailureReport = (componentId: string, error: unknown) => void;
 
 /**
- * `POST /dashboards/{id}/data` (ARCHITECTURE.md §11): every (or the named) non-text component's
+ * `POST /dashboards/{id}/data` (docs/architecture.md "Dashboards"): every (or the named) non-text component's
  * data for a set of filters, from one snapshot per collection. Authorized like the rows route:
  * the dashboard's readers.
  */

@@ -8,7 +8,7 @@ const VERSIONS_LISTED = 100;
 
 /**
  * The commits of every collection a dashboard's components read, in the order the components
- * first name them (ARCHITECTURE §11, `GET /dashboards/{id}/versions`). Authorized by the
+ * first name them (docs/architecture.md "Dashboards", `GET /dashboards/{id}/versions`). Authorized by the
  * dashboard alone, as its rows are: collections of other projects are never listed.
  */
 export async function dashboardVersions(

@@ -1,7 +1,7 @@
 import { type Kysely, sql } from 'kysely';
 
 export async function up(db: Kysely<unknown>): Promise<void> {
-  // The job queue (ARCHITECTURE.md §9): workers claim rows, hold a lease, report progress here.
+  // The job queue (docs/architecture.md "Jobs"): workers claim rows, hold a lease, report progress here.
   await db.schema
     .createTable('jobs')
     .addColumn('job_id', 'text', (col) => col.primaryKey())

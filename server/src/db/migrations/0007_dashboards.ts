@@ -1,7 +1,7 @@
 import { type Kysely, sql } from 'kysely';
 
 export async function up(db: Kysely<unknown>): Promise<void> {
-  // Dashboards (ARCHITECTURE.md §11): a project's components on a grid, shared like projects.
+  // Dashboards (docs/architecture.md "Dashboards"): a project's components on a grid, shared like projects.
   await db.schema
     .createTable('dashboards')
     .addColumn('id', 'text', (col) => col.primaryKey())

@@ -1,6 +1,6 @@
 import type { Kysely } from 'kysely';
 
-// Embed tokens (ARCHITECTURE.md §11 "Export"): read-only links to one dashboard or one of its
+// Embed tokens (docs/architecture.md "Export"): read-only links to one dashboard or one of its
 // components. Only the secret's SHA-256 is kept; a lookup by it is a unique-index probe.
 export async function up(db: Kysely<unknown>): Promise<void> {
   await db.schema
