@@ -10,6 +10,7 @@ export * from './dashboard-overview.js';
 export * from './dashboards.js';
 export * from './export.js';
 export * from './file-pattern.js';
+export * from './file-preview.js';
 export * from './jobs.js';
 export * from './maintenance.js';
 export * from './markdown.js';

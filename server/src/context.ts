@@ -30,6 +30,7 @@ import { NativeCopies } from './engine/native-copies.js';
 import { SnapshotCache } from './engine/snapshot-cache.js';
 import { EmbedTokens } from './export/embed-tokens.js';
 import { ExportService } from './export/service.js';
+import { FilePreviews } from './files/preview.js';
 import { FilesService } from './files/service.js';
 import { Lifecycle } from './health/lifecycle.js';
 import { API_PREFIX } from './http/prefix.js';
@@ -80,6 +81,8 @@ export interface AppContext {
   /** Table versions already read, for the query path (checked against storage on every use). */
   snapshots: SnapshotCache;
   files: FilesService;
+  /** First rows of a registered file, with its detected dialect and types (Add data). */
+  filePreviews: FilePreviews;
   upserts: UpsertService;
   joins: JoinsService;
   jobs: JobQueue;
@@ -245,6 +248,7 @@ export async function createContext(config: Config): Promise<AppContext> {
       multiqc,
       limits: config.dataLimits,
     });
+    const files = new FilesService(database, config, storage, workflows, dataCollections);
     const embedTokens = new EmbedTokens(database, dashboards, audit, `${config.publicUrl}${API_PREFIX}`);
     return {
       config,
@@ -274,7 +278,8 @@ export async function createContext(config: Config): Promise<AppContext> {
       copies,
       delta,
       snapshots,
-      files: new FilesService(database, config, storage, workflows, dataCollections),
+      files,
+      filePreviews: new FilePreviews(files, openedDuckdb, delta.files, config.ingestion.allowedRoots),
       tableOf,
       purger,
       vacuum: new StorageVacuum(database.db, purger, tableOf, config.vacuum.retentionHours),

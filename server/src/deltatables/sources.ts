@@ -96,7 +96,11 @@ export async function readSources(reading: SourceReading, files: SourceFile[]): 
   return sources;
 }
 
-async function localPathOf(reading: SourceReading, file: FilesTable): Promise<string> {
+/** Where DuckDB reads a registered file: its folder inside the allowed roots, or a leased local copy of its stored bytes. */
+export async function localPathOf(
+  reading: Pick<SourceReading, 'allowedRoots' | 'files' | 'leases'>,
+  file: FilesTable,
+): Promise<string> {
   if (file.source_path !== null) {
     const real = await realPathInsideRoots(file.source_path, reading.allowedRoots);
     if (real === null)

@@ -1,7 +1,14 @@
-import { fileSchema, idParamsSchema, problemSchema } from '@service/common';
+import {
+  filePreviewRequestSchema,
+  filePreviewSchema,
+  fileSchema,
+  idParamsSchema,
+  problemSchema,
+} from '@service/common';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { DomainError } from '../errors.js';
 import type { Authenticator } from '../http/authentication.js';
+import type { FilePreviews } from './preview.js';
 import type { FilesService } from './service.js';
 
 const errors = { 400: problemSchema, 401: problemSchema, 403: problemSchema, 404: problemSchema };
@@ -24,8 +31,29 @@ export function parseRange(header: string, size: number): { start: number; end: 
   return { start, end };
 }
 
-export function filesRoutes({ files }: { files: FilesService }, actorOf: Authenticator): FastifyPluginAsyncZod {
+export function filesRoutes(
+  { files, filePreviews }: { files: FilesService; filePreviews: FilePreviews },
+  actorOf: Authenticator,
+): FastifyPluginAsyncZod {
   return async (app) => {
+    app.post(
+      '/files/:id/preview',
+      {
+        schema: {
+          ...common,
+          summary: 'The first rows of a file with its detected dialect and column types',
+          description:
+            'Reads a registered file as a collection would (before any table is built): `format` and ' +
+            '`read_options` (delimiter, header, null_values, columns: {name: string|integer|double|boolean|date|timestamp}) ' +
+            'override what is detected. Readers of the project may preview; `limit` is at most 200 rows.',
+          params: idParamsSchema,
+          body: filePreviewRequestSchema,
+          response: { 200: filePreviewSchema, ...errors },
+        },
+      },
+      async (request) => filePreviews.preview(await actorOf(request), request.params.id, request.body),
+    );
+
     app.get(
       '/files/:id',
       {

@@ -1,0 +1,170 @@
+import {
+  type ColumnType,
+  type DataFormat,
+  type FilePreview,
+  type FilePreviewRequest,
+  filePreviewRequestSchema,
+} from '@service/common';
+import { raggedLine, raggedMessage } from '../deltatables/csv-diagnosis.js';
+import { type ReadOptions, readFunction } from '../deltatables/read-source.js';
+import { sqlTypeText } from '../deltatables/schema-merge.js';
+import { localPathOf } from '../deltatables/sources.js';
+import type { DuckDB, SqlConnection, SqlType } from '../engine/duckdb.js';
+import type { ObjectFiles } from '../engine/object-files.js';
+import { quoteString } from '../engine/sql.js';
+import { DomainError } from '../errors.js';
+import type { Actor } from '../policy/actor.js';
+import type { FilesService } from './service.js';
+
+const FORMAT_OF_EXTENSION: Record<string, DataFormat> = {
+  csv: 'csv',
+  tsv: 'tsv',
+  tab: 'tsv',
+  txt: 'tsv',
+  parquet: 'parquet',
+  json: 'json',
+  ndjson: 'ndjson',
+  jsonl: 'ndjson',
+};
+
+const INTEGERS = [
+  'TINYINT',
+  'SMALLINT',
+  'INTEGER',
+  'BIGINT',
+  'HUGEINT',
+  'UTINYINT',
+  'USMALLINT',
+  'UINTEGER',
+  'UBIGINT',
+];
+const TYPE_OF_SCALAR: Record<string, ColumnType> = {
+  VARCHAR: 'string',
+  FLOAT: 'double',
+  DOUBLE: 'double',
+  BOOLEAN: 'boolean',
+  DATE: 'date',
+  TIMESTAMP: 'timestamp',
+  TIMESTAMP_TZ: 'timestamp',
+  TIMESTAMP_S: 'timestamp',
+  TIMESTAMP_MS: 'timestamp',
+  TIMESTAMP_NS: 'timestamp',
+  ...Object.fromEntries(INTEGERS.map((name) => [name, 'integer' as const])),
+};
+
+/** The column type a person picks from for an engine type, or null when none fits. */
+export function columnTypeOf(type: SqlType): ColumnType | null {
+  if (type.kind === 'decimal') return 'double';
+  return type.kind === 'scalar' ? (TYPE_OF_SCALAR[type.name] ?? null) : null;
+}
+
+/**
+ * The first rows of a registered file as its collection would read them, with the detected
+ * dialect and column types: what Add data shows before a table is built. DuckDB reads only the
+ * type sample and the rows asked for; nothing of the file is held in Node beyond those rows.
+ */
+export class FilePreviews {
+  constructor(
+    private readonly files: Pick<FilesService, 'access'>,
+    private readonly duckdb: Pick<DuckDB, 'withConnection'>,
+    private readonly objectFiles: Pick<ObjectFiles, 'acquire'>,
+    private readonly allowedRoots: readonly string[],
+  ) {}
+
+  async preview(actor: Actor, fileId: string, body: FilePreviewRequest): Promise<FilePreview> {
+    const request = filePreviewRequestSchema.parse(body);
+    const file = await this.files.access(actor, fileId);
+    const format = request.format ?? formatOfName(file.path);
+    const answer = { file_id: file.id, format, limit: request.limit };
+    if (file.size === 0) return { ...answer, read_options: {}, columns: [], rows: [] };
+    const leases: { release(): void }[] = [];
+    try {
+      const localPath = await localPathOf({ allowedRoots: this.allowedRoots, files: this.objectFiles, leases }, file);
+      return await this.duckdb.withConnection(async (connection) => {
+        const options = await dialectOf(connection, format, localPath, request.read_options ?? {});
+        try {
+          const read = readFunction(format, localPath, options);
+          const columns = await connection.describe(`SELECT * FROM ${read}`);
+          const rows = await connection.query(`SELECT * FROM ${read} LIMIT ${request.limit}`);
+          return {
+            ...answer,
+            read_options: { delimiter: options.delimiter, header: options.header, null_values: options.null_values },
+            columns: columns.map((column) => ({
+              name: column.name,
+              type: columnTypeOf(column.type),
+              engine_type: sqlTypeText(column.type),
+            })),
+            rows,
+          };
+        } catch (error) {
+          if (error instanceof DomainError) throw error;
+          throw await unreadable(connection, error, file.path, format, localPath, options);
+        }
+      });
+    } finally {
+      for (const lease of leases) lease.release();
+    }
+  }
+}
+
+function formatOfName(path: string): DataFormat {
+  const extension = /\.([A-Za-z0-9]+)(?:\.gz)?$/.exec(path)?.[1]?.toLowerCase() ?? '';
+  const format = FORMAT_OF_EXTENSION[extension];
+  if (format === undefined) {
+    throw new DomainError(
+      'validation_failed',
+      `the format of ${path} cannot be told from its name: choose one of csv, tsv, parquet, json, ndjson`,
+      [{ path: 'format', message: 'choose the file’s format' }],
+    );
+  }
+  return format;
+}
+
+/**
+ * The caller's dialect, completed by DuckDB's sniffer for a CSV/TSV file: the delimiter (kept
+ * only when it splits the lines into more than one field; a ragged file can fool the sniffer) and
+ * whether the first line is a header.
+ */
+async function dialectOf(
+  connection: SqlConnection,
+  format: DataFormat,
+  localPath: string,
+  given: ReadOptions,
+): Promise<ReadOptions> {
+  if (format !== 'csv' && format !== 'tsv') return given;
+  if (given.delimiter !== undefined && given.header !== undefined) return given;
+  const fallback = format === 'tsv' ? '\t' : ',';
+  try {
+    const [sniffed] = (await connection.query(
+      `SELECT "Delimiter" AS delimiter, "HasHeader" AS header, len("Columns") AS columns FROM sniff_csv(${quoteString(localPath)}${given.delimiter === undefined ? '' : `, delim = ${quoteString(given.delimiter)}`})`,
+    )) as { delimiter: string; header: boolean; columns: number }[];
+    const delimiter = sniffed !== undefined && sniffed.columns > 1 ? sniffed.delimiter : fallback;
+    return { delimiter, header: sniffed?.header ?? true, ...given };
+  } catch {
+    return { delimiter: fallback, header: true, ...given };
+  }
+}
+
+async function unreadable(
+  connection: SqlConnection,
+  error: unknown,
+  path: string,
+  format: DataFormat,
+  localPath: string,
+  options: ReadOptions,
+): Promise<DomainError> {
+  const ragged = await raggedLine(connection, format, localPath, options);
+  if (ragged !== null) {
+    const { detail, reason } = raggedMessage(path, ragged);
+    return new DomainError('validation_failed', detail, [{ path, message: reason }]);
+  }
+  const reason = (error instanceof Error ? error.message : String(error))
+    .replaceAll(localPath, path)
+    .split('\n')[0]
+    ?.slice(0, 300);
+  return new DomainError(
+    'validation_failed',
+    `${path} cannot be read as ${format}: ${reason ?? 'unreadable'}. Check the format, delimiter and header, or upload the file again.`,
+    [{ path, message: reason ?? 'unreadable' }],
+  );
+}
