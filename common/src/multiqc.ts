@@ -105,6 +105,12 @@ export const multiqcLineDataSchema = z.object({
     }),
   ),
   bands: z.array(multiqcBandSchema),
+  /**
+   * Lines of more samples than one plot draws (100) come summarized: this many samples, and
+   * `series` are then `min`, `25th percentile`, `median`, `75th percentile` and `max` at each x.
+   * Null: one series per sample.
+   */
+  summarized: z.number().int().nullable(),
   /** x is a list of categories rather than numbers. */
   categorical_x: z.boolean(),
 });

@@ -23,10 +23,7 @@ export function multiqcOption(
 ): EChartsOption | null {
   const palette = PALETTES[options.theme];
   const shownTitle = options.title === false ? '' : (component.title ?? data.title);
-  const subtitle =
-    data.hidden_samples > 0
-      ? `${data.samples.length} of ${data.samples.length + data.hidden_samples} samples (filtered)`
-      : undefined;
+  const subtitle = subtitleOf(data);
   const base = (header: Header): EChartsOption => ({
     backgroundColor: 'transparent',
     color: palette.series,
@@ -40,7 +37,7 @@ export function multiqcOption(
       return barOption(data, base({ title: shownTitle, subtitle, legend: true }), palette);
     case 'line':
     case 'scatter':
-      return lineOption(data, base({ title: shownTitle, subtitle, legend: false }), palette);
+      return lineOption(data, base({ title: shownTitle, subtitle, legend: data.summarized !== null }), palette);
     case 'heatmap':
       return heatmapOption(data, base({ title: shownTitle, subtitle, legend: false }), palette);
     case 'box':
@@ -50,6 +47,25 @@ export function multiqcOption(
       return null;
   }
 }
+
+/** What the plot shows of the report's samples, when not every one of them drawn alone. */
+function subtitleOf(data: MultiqcData): string | undefined {
+  const count = (n: number) => n.toLocaleString('en-US');
+  if ((data.plot_type === 'line' || data.plot_type === 'scatter') && data.summarized !== null) {
+    return `${count(data.summarized)} samples summarized (range, quartiles, median); filter to 100 or fewer to see each`;
+  }
+  if (data.hidden_samples === 0) return undefined;
+  return `${count(data.samples.length)} of ${count(data.samples.length + data.hidden_samples)} samples (filtered)`;
+}
+
+/** Line styles of a summarized plot's five series: the median strong, the quartiles dashed, the range dotted. */
+const SUMMARY_STYLES: Record<string, { width: number; type: 'solid' | 'dashed' | 'dotted' }> = {
+  median: { width: 2.5, type: 'solid' },
+  '25th percentile': { width: 1.5, type: 'dashed' },
+  '75th percentile': { width: 1.5, type: 'dashed' },
+  min: { width: 1, type: 'dotted' },
+  max: { width: 1, type: 'dotted' },
+};
 
 /** A sample's colour: the same in every plot of every dashboard, whatever the filters leave. */
 export function sampleColor(sample: string, palette: ChartPalette): string {
@@ -90,7 +106,9 @@ function barOption(data: MultiqcBarData, option: EChartsOption, palette: ChartPa
 
 /** One line per sample over MultiQC's coloured bands (e.g. the Phred quality zones). */
 function lineOption(data: MultiqcLineData, option: EChartsOption, palette: ChartPalette): EChartsOption {
-  const header = { title: 'title', legend: false };
+  // The room above the plot: a summarized plot has a subtitle and a legend of its five lines.
+  const summary = data.summarized !== null;
+  const header = { title: 'title', ...(summary ? { subtitle: 'summarized' } : {}), legend: summary };
   const bandArea = (axisName: 'x' | 'y') =>
     data.bands
       .filter((band) => band.axis === axisName)
@@ -103,9 +121,9 @@ function lineOption(data: MultiqcLineData, option: EChartsOption, palette: Chart
     name: entry.name,
     data: entry.points,
     showSymbol: data.plot_type === 'scatter' || entry.points.length < 50,
-    lineStyle: { width: 1.5 },
+    lineStyle: data.summarized === null ? { width: 1.5 } : (SUMMARY_STYLES[entry.name] ?? { width: 1.5 }),
     // A sample's own colour, the same in every plot (MultiQC's colours here mark pass/warn/fail).
-    itemStyle: { color: sampleColor(entry.name, palette) },
+    itemStyle: { color: data.summarized === null ? sampleColor(entry.name, palette) : palette.series[0] },
     emphasis: { focus: 'series' },
     ...(index === 0 && data.bands.length > 0
       ? { markArea: { silent: true, data: [...bandArea('x'), ...bandArea('y')] as never } }

@@ -148,6 +148,7 @@ function lineData(input: JsonObject, anchor: string, options: PlotOptions, type:
     const name = stringAt(line, 'name') ?? '';
     return { name, color: colorOf(stringAt(line, 'color') ?? stringAt(objectAt(pconfig, 'colors'), name)), points };
   });
+  const summarize = type === 'line' && !categorical && series.length > LINE_SAMPLES;
   return {
     plot_type: type,
     ...common(
@@ -156,10 +157,46 @@ function lineData(input: JsonObject, anchor: string, options: PlotOptions, type:
       series.map((entry) => entry.name),
       all.length,
     ),
-    series,
+    series: summarize ? summarized(series) : series,
+    summarized: summarize ? series.length : null,
     bands: [...bandsOf(pconfig, 'x'), ...bandsOf(pconfig, 'y')],
     categorical_x: categorical,
   };
+}
+
+/**
+ * Lines drawn one per sample up to this many; beyond, the samples are summarized per x (their
+ * range, quartiles and median): 2,000 lines are neither readable nor small (MultiQC itself turns
+ * such plots into flat images). Filtering down to this many shows each sample again.
+ */
+export const LINE_SAMPLES = 100;
+
+const SUMMARY = [
+  ['min', 0],
+  ['25th percentile', 0.25],
+  ['median', 0.5],
+  ['75th percentile', 0.75],
+  ['max', 1],
+] as const;
+
+/** The samples' lines as five: at each x, the minimum, quartiles, median and maximum of their y. */
+function summarized(series: readonly { points: readonly [number | string, number | null][] }[]) {
+  const byX = new Map<number, number[]>();
+  for (const entry of series) {
+    for (const [x, y] of entry.points) {
+      if (typeof x !== 'number' || y === null) continue;
+      const values = byX.get(x) ?? [];
+      values.push(y);
+      byX.set(x, values);
+    }
+  }
+  const xs = [...byX.keys()].sort((a, b) => a - b);
+  const sorted = xs.map((x) => (byX.get(x) ?? []).sort((a, b) => a - b));
+  return SUMMARY.map(([name, p]) => ({
+    name,
+    color: null,
+    points: xs.map((x, index): [number, number | null] => [x, quantile(sorted[index] ?? [], p)]),
+  }));
 }
 
 function bandsOf(pconfig: JsonObject, axis: 'x' | 'y'): MultiqcBand[] {
