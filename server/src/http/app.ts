@@ -171,6 +171,13 @@ export async function buildApp(context: AppDeps, options: AppOptions = {}): Prom
       reply.header('cache-control', 'no-store');
     done();
   });
+  app.addHook('onSend', (_request, reply, payload, done) => {
+    // An answer finished while the server closes ends its connection: Fastify closes the idle
+    // ones only when the close begins, and a kept-alive one would hold the process until its
+    // keep-alive timeout (72 s), past the shutdown deadline.
+    if (context.lifecycle.closing) reply.header('connection', 'close');
+    done(null, payload);
+  });
   // The request line is an info line: below that level the hook would only cost time.
   const logsRequests = ['trace', 'debug', 'info'].includes(config.logLevel);
   if (logsRequests)

@@ -168,6 +168,10 @@ describe('Helm chart deploy/helm/service, rendered from its values and templates
     const spec = podTemplate(api).spec as PodSpec & { terminationGracePeriodSeconds: number };
     expect(delay).toBeGreaterThan(0);
     expect(spec.terminationGracePeriodSeconds).toBeGreaterThan(delay);
+    // Running data work is interrupted at the shutdown timeout, before the kubelet's SIGKILL.
+    const timeout = Number(envOf(onlyContainer(api)).get('SERVICE_SHUTDOWN_TIMEOUT_SECONDS'));
+    expect(timeout).toBeGreaterThan(0);
+    expect(spec.terminationGracePeriodSeconds).toBeGreaterThan(delay + timeout);
   });
 
   it('runs non-root on a read-only root filesystem, with emptyDirs for the data directory (DuckDB spill, cache) and /tmp', () => {
