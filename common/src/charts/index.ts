@@ -76,6 +76,9 @@ export function chartOption(component: FigureComponent, data: FigureData, option
   const header: Header = { title: shownTitle, subtitle: subtitle(component, data), legend: body.legend };
   const option: EChartsOption = {
     backgroundColor: 'transparent',
+    // Short: ECharts' default (1 s in, 0.3 s per update, easing beyond) kept a filter change moving for ~2 s.
+    animationDuration: 300,
+    animationDurationUpdate: 200,
     color: palette.series,
     textStyle: { color: palette.text },
     title: title(header, palette),

@@ -16,7 +16,7 @@ import {
 } from '@service/common';
 import type { EChartsOption } from 'echarts';
 import { useEffect, useMemo, useRef } from 'react';
-import { chartTargets, selectableItems, showSelection } from './chart-marks.js';
+import { chartTargets, drawnColors, selectableItems, showSelection } from './chart-marks.js';
 import { type EChartsType, init } from './echarts.js';
 
 export interface FigureViewProps {
@@ -40,7 +40,7 @@ export const CHART_RENDERED_EVENT = 'chart-rendered';
  * tells tests what it shows: `data-chart-items` (rows drawn), `data-chart-rows` (table rows matching
  * the filters), `data-chart-state` (`drawing`, then `rendered` when ECharts says it has finished)
  * and, on bar and pie charts, `data-chart-targets` (JSON `[{label, x, y}]`: a point inside each
- * bar or slice, in the element's pixels).
+ * bar or slice, in the element's pixels) and `data-chart-colors` (each series' or slice's colour).
  */
 export function FigureView({ component, data, onFilter, filterValue, withTitle = true, colors }: FigureViewProps) {
   const element = useRef<HTMLDivElement>(null);
@@ -67,6 +67,7 @@ export function FigureView({ component, data, onFilter, filterValue, withTitle =
       const targets = chartTargets(component.chart, option, instance, size);
       if (targets.length > 0) target.dataset.chartTargets = JSON.stringify(targets);
       else delete target.dataset.chartTargets;
+      target.dataset.chartColors = JSON.stringify(drawnColors(instance));
       target.dataset.chartState = 'rendered';
       target.dispatchEvent(new CustomEvent(CHART_RENDERED_EVENT, { bubbles: true }));
     });
@@ -126,7 +127,7 @@ export function FigureView({ component, data, onFilter, filterValue, withTitle =
       data-chart-items={data.rows.length}
       data-chart-rows={data.total_rows}
       data-chart-theme={theme}
-      style={{ width: '100%', height: '100%', minHeight: 160 }}
+      className="figure-chart"
     />
   );
 }

@@ -84,3 +84,20 @@ function pieTargets(option: EChartsOption, size: { width: number; height: number
     ];
   });
 }
+
+/**
+ * The colour of each named series or pie slice, as ECharts holds the option it draws: the
+ * element's `data-chart-colors` (JSON `{name: colour}`), so a test sees one value's colour across charts.
+ */
+export function drawnColors(instance: EChartsType): Record<string, string> {
+  const colors: Record<string, string> = {};
+  for (const series of asList(record(instance.getOption()).series).map(record)) {
+    for (const item of asList(series.data).map(record)) {
+      const color = record(item.itemStyle).color;
+      if (typeof item.name === 'string' && typeof color === 'string') colors[item.name] = color;
+    }
+    const color = asList(series.color)[0];
+    if (typeof series.name === 'string' && typeof color === 'string') colors[series.name] = color;
+  }
+  return colors;
+}
