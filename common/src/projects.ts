@@ -76,3 +76,18 @@ export const projectListQuerySchema = z.strictObject({
   skip: z.coerce.number().int().min(0).default(0),
   scope: z.enum(['all', 'mine', 'shared', 'public']).default('all'),
 });
+
+/** `GET /projects/{id}/deletion-summary`: what deleting the project takes with it (its owners). */
+export const projectDeletionSummarySchema = z
+  .object({
+    workflows: z.number().int(),
+    data_collections: z.number().int(),
+    /** Uploaded and scanned files of its runs (the uploads' bytes are removed too). */
+    files: z.number().int(),
+    /** Every dashboard of the project, also those shared with people outside it. */
+    dashboards: z.number().int(),
+    /** Embed links of those dashboards that still work; they stop with them. */
+    active_embed_tokens: z.number().int(),
+  })
+  .meta({ id: 'ProjectDeletionSummary' });
+export type ProjectDeletionSummary = z.infer<typeof projectDeletionSummarySchema>;

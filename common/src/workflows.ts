@@ -212,3 +212,14 @@ export const createJoinRequestSchema = z.strictObject({
   on: z.array(z.string().min(1).max(200)).min(1).max(20),
   how: z.enum(['inner', 'left', 'right', 'outer']).default('inner'),
 });
+
+/** `GET /datacollections/{id}/deletion-summary`: what deleting the collection affects (its editors). */
+export const dataCollectionDeletionSummarySchema = z
+  .object({
+    /** Files of the workflow's runs that its pattern matches: they stay (they belong to the runs). */
+    files: z.number().int(),
+    /** Dashboards of the project with a component on it: those components stop showing data. */
+    dashboards: z.array(z.object({ dashboard_id: z.string(), title: z.string() })),
+  })
+  .meta({ id: 'DataCollectionDeletionSummary' });
+export type DataCollectionDeletionSummary = z.infer<typeof dataCollectionDeletionSummarySchema>;

@@ -233,4 +233,53 @@ describeBrowser('managing dashboards from their menu', () => {
     await stale.close();
     await first.context.close();
   }, 120_000);
+  it('deletes a collection, then its project, each after a summary of what goes with it', async () => {
+    const { access_token: admin } = await login(server, ADMIN.email, ADMIN.password);
+    const dora = await createUser(server, admin, 'dora-delete@example.org');
+    const project = await createProjectWithUpload(server, dora.access_token, 'Short-lived survey');
+    const shown = await call<{ dashboard_id: string }>(server, 'POST', '/dashboards', {
+      token: dora.access_token,
+      json: {
+        project_id: project.projectId,
+        title: 'Rows of t',
+        components: [{ component_id: 'rows', type: 'table', data_collection_id: project.collectionId }],
+      },
+    });
+    expect(shown.status, shown.text).toBe(201);
+    const path = `/projects/${project.projectId}?dc=${project.collectionId}`;
+    const { context, page } = await openPage(browser, server, `/auth/sign-in?next=${encodeURIComponent(path)}`);
+    await submitPasswordSignIn(page, dora.user.email, 'dora-delete@example.org-password');
+
+    await page.getByRole('button', { name: 'Delete collection…' }).click();
+    const collectionDialog = page.getByRole('dialog', { name: 'Delete the data collection?' });
+    await collectionDialog
+      .getByRole('list', { name: 'Dashboards that show the collection' })
+      .getByText('Rows of t')
+      .waitFor();
+    await collectionDialog.getByText(/Its 1 file stay with the runs/).waitFor();
+    await accessibleInBothThemes(page, 'delete collection dialog');
+    await saveScreenshot(page, 'delete-collection');
+    await collectionDialog.getByRole('button', { name: 'Delete collection' }).click();
+    await page.waitForURL((url) => url.pathname === `/projects/${project.projectId}` && !url.searchParams.has('dc'));
+    await page.getByText('No data collections.').waitFor();
+    const gone = await call(server, 'GET', `/datacollections/${project.collectionId}`, { token: dora.access_token });
+    expect(gone.status).toBe(404);
+
+    await page.getByRole('button', { name: 'Delete project…' }).click();
+    const projectDialog = page.getByRole('dialog', { name: 'Delete the project?' });
+    const goes = projectDialog.getByRole('list', { name: 'What goes with the project' });
+    await goes.getByText('1 workflow', { exact: true }).waitFor();
+    await goes.getByText('0 data collections and their tables, every version').waitFor();
+    await goes.getByText('1 dashboard, also for the people they are shared with').waitFor();
+    await accessibleInBothThemes(page, 'delete project dialog');
+    await saveScreenshot(page, 'delete-project');
+    await projectDialog.getByRole('button', { name: 'Delete project' }).click();
+    await page.waitForURL((url) => url.pathname === '/projects');
+    expect((await call(server, 'GET', `/projects/${project.projectId}`, { token: dora.access_token })).status).toBe(
+      404,
+    );
+    const dashboard = await call(server, 'GET', `/dashboards/${shown.body.dashboard_id}`, { token: dora.access_token });
+    expect(dashboard.status).toBe(404);
+    await context.close();
+  }, 120_000);
 });

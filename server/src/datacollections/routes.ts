@@ -1,6 +1,7 @@
 import multipart from '@fastify/multipart';
 import {
   createDataCollectionRequestSchema,
+  dataCollectionDeletionSummarySchema,
   dataCollectionListSchema,
   dataCollectionSchema,
   fileListSchema,
@@ -197,6 +198,19 @@ export function dataCollectionsRoutes(
         await dataCollections.delete(await actorOf(request), request.params.id);
         return reply.code(204).send(null);
       },
+    );
+    app.get(
+      '/datacollections/:id/deletion-summary',
+      {
+        schema: {
+          ...common,
+          summary:
+            'What deleting the collection affects: its files (which stay) and the dashboards showing it (editors)',
+          params: idParamsSchema,
+          response: { 200: dataCollectionDeletionSummarySchema, ...errors },
+        },
+      },
+      async (request) => dataCollections.deletionSummary(await actorOf(request), request.params.id),
     );
     app.get(
       '/datacollections/:id/files',

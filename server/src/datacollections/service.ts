@@ -1,4 +1,4 @@
-import type { CollectionType, DataFormat } from '@service/common';
+import type { CollectionType, DataCollectionDeletionSummary, DataFormat } from '@service/common';
 import type { Kysely } from 'kysely';
 import { v7 as uuidv7 } from 'uuid';
 import { type AuditLog, actorUserId } from '../audit/service.js';
@@ -161,6 +161,26 @@ export class DataCollectionsService {
     });
     // Its table, now that no row names it (the uploads belong to the workflow's runs and stay).
     await this.purger.purge({ uploadKeys: [], tableIds: [dataCollectionId] });
+  }
+
+  /** What deleting the collection affects: its files (which stay) and the dashboards that show it. */
+  async deletionSummary(actor: Actor, dataCollectionId: string): Promise<DataCollectionDeletionSummary> {
+    const { row, workflow } = await this.access(actor, dataCollectionId, 'resource.edit');
+    const dashboards = await this.database.db
+      .selectFrom('dashboards')
+      .select(['id', 'title', 'components'])
+      .where('project_id', '=', workflow.project_id)
+      .orderBy('title')
+      .execute();
+    const showing = dashboards.filter((dashboard) =>
+      (JSON.parse(dashboard.components) as { data_collection_id?: string }[]).some(
+        (component) => component.data_collection_id === dataCollectionId,
+      ),
+    );
+    return {
+      files: (await this.matchingFiles(row)).length,
+      dashboards: showing.map((dashboard) => ({ dashboard_id: dashboard.id, title: dashboard.title })),
+    };
   }
 
   /** Registered files of the workflow's runs whose path matches the collection's pattern. */

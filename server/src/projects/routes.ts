@@ -3,6 +3,7 @@ import {
   idParamsSchema,
   permissionsRequestSchema,
   problemSchema,
+  projectDeletionSummarySchema,
   projectListQuerySchema,
   projectListSchema,
   projectSchema,
@@ -95,6 +96,19 @@ export function projectsRoutes(
         },
       },
       async (request) => projects.setPermissions(await actorOf(request), request.params.id, request.body),
+    );
+
+    app.get(
+      '/projects/:id/deletion-summary',
+      {
+        schema: {
+          ...common,
+          summary: 'What deleting the project would take with it: workflows, collections, files, dashboards (owners)',
+          params: idParamsSchema,
+          response: { 200: projectDeletionSummarySchema, ...errors },
+        },
+      },
+      async (request) => projects.deletionSummary(await actorOf(request), request.params.id),
     );
 
     app.delete(

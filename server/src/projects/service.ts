@@ -1,4 +1,4 @@
-import type { Project, ProjectDefinition } from '@service/common';
+import type { Project, ProjectDefinition, ProjectDeletionSummary } from '@service/common';
 import type { Kysely } from 'kysely';
 import { v7 as uuidv7 } from 'uuid';
 import { type AuditLog, actorUserId, sharingDetails } from '../audit/service.js';
@@ -11,6 +11,7 @@ import { type OwnedStorage, ownedStorage, type StoragePurger } from '../maintena
 import type { Actor, UserActor } from '../policy/actor.js';
 import { authorize, type ResourceAction } from '../policy/policy.js';
 import { resolveMembers } from '../sharing/members.js';
+import { projectDeletionSummary } from './deletion-summary.js';
 import { presentProject } from './presenters.js';
 import { asSharedResource, type ProjectRecord, ProjectsRepository } from './repository.js';
 
@@ -143,6 +144,12 @@ export class ProjectsService {
     const record = await this.repository.find(projectId);
     if (!record) throw notFound('project');
     return presentProject(record, actor);
+  }
+
+  /** What deleting the project would take with it, for those who may delete it. */
+  async deletionSummary(actor: Actor, projectId: string): Promise<ProjectDeletionSummary> {
+    await this.access(actor, projectId, 'resource.delete');
+    return projectDeletionSummary(this.database.db, projectId);
   }
 
   async delete(actor: Actor, projectId: string): Promise<void> {

@@ -1,5 +1,6 @@
 import { Alert, Badge, Button, Card, Code, Group, Stack, Tabs, Text, Title } from '@mantine/core';
 import type { DataCollection } from '@service/common';
+import { DeleteCollectionButton } from '../components/DeleteWithSummary.js';
 import { UploadPanel } from '../components/UploadPanel.js';
 import { ColumnsView } from './ColumnsView.js';
 import { PreviewView } from './PreviewView.js';
@@ -24,6 +25,7 @@ export function DataExplorer({ collection, canEdit }: { collection: DataCollecti
           <Group gap="xs">
             <Badge variant="light">{collection.format}</Badge>
             {collection.keys && <Badge variant="outline">keys: {collection.keys.join(', ')}</Badge>}
+            {canEdit && <DeleteCollectionButton collection={collection} />}
           </Group>
         </Group>
         <Text size="sm">

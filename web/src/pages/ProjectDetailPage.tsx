@@ -20,6 +20,7 @@ import { errorMessage, isApiError } from '../api/client.js';
 import { projectWorkflowsGet } from '../api/wire.js';
 import { useApi } from '../auth/session.js';
 import { useAfterFirstRender } from '../components/after-first-render.js';
+import { DeleteProjectButton } from '../components/DeleteWithSummary.js';
 import { IngestionPanel } from '../components/IngestionPanel.js';
 import { PermissionsPanel } from '../components/PermissionsPanel.js';
 import { ownersText, StandingBadges } from '../components/StandingBadges.js';
@@ -173,7 +174,10 @@ export function ProjectDetailPage() {
           <Title order={1}>{data.name}</Title>
           {data.description && <Text c="dimmed">{data.description}</Text>}
         </Stack>
-        <StandingBadges isPublic={data.is_public} role={data.my_role} />
+        <Group gap="xs">
+          <StandingBadges isPublic={data.is_public} role={data.my_role} />
+          {(data.my_role === 'owner' || data.my_role === 'admin') && <DeleteProjectButton project={data} />}
+        </Group>
       </Group>
       <Text size="sm" c="dimmed">
         {ownersText(data.permissions)} · Updated {formatDate(data.updated_at)}

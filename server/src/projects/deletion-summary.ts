@@ -1,0 +1,52 @@
+import type { ProjectDeletionSummary } from '@service/common';
+import type { Kysely } from 'kysely';
+import type { Tables } from '../db/tables.js';
+import { isoNow } from '../db/time.js';
+
+/**
+ * What deleting a project takes with it, counted in the database (`GET /projects/{id}/deletion-summary`),
+ * so the person deleting it sees the size of what goes before confirming.
+ */
+export async function projectDeletionSummary(db: Kysely<Tables>, projectId: string): Promise<ProjectDeletionSummary> {
+  const count = (query: { executeTakeFirstOrThrow(): Promise<{ total: number | string | bigint }> }) =>
+    query.executeTakeFirstOrThrow().then((row) => Number(row.total));
+  const [workflows, collections, files, dashboards, embedTokens] = await Promise.all([
+    count(
+      db
+        .selectFrom('workflows')
+        .select((eb) => eb.fn.countAll().as('total'))
+        .where('project_id', '=', projectId),
+    ),
+    count(
+      db
+        .selectFrom('data_collections')
+        .innerJoin('workflows', 'workflows.id', 'data_collections.workflow_id')
+        .select((eb) => eb.fn.countAll().as('total'))
+        .where('workflows.project_id', '=', projectId),
+    ),
+    count(
+      db
+        .selectFrom('files')
+        .innerJoin('runs', 'runs.id', 'files.run_id')
+        .innerJoin('workflows', 'workflows.id', 'runs.workflow_id')
+        .select((eb) => eb.fn.countAll().as('total'))
+        .where('workflows.project_id', '=', projectId),
+    ),
+    count(
+      db
+        .selectFrom('dashboards')
+        .select((eb) => eb.fn.countAll().as('total'))
+        .where('project_id', '=', projectId),
+    ),
+    count(
+      db
+        .selectFrom('embed_tokens')
+        .innerJoin('dashboards', 'dashboards.id', 'embed_tokens.dashboard_id')
+        .select((eb) => eb.fn.countAll().as('total'))
+        .where('dashboards.project_id', '=', projectId)
+        .where('embed_tokens.revoked_at', 'is', null)
+        .where('embed_tokens.expires_at', '>', isoNow()),
+    ),
+  ]);
+  return { workflows, data_collections: collections, files, dashboards, active_embed_tokens: embedTokens };
+}
