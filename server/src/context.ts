@@ -249,7 +249,12 @@ export async function createContext(config: Config): Promise<AppContext> {
       limits: config.dataLimits,
     });
     const files = new FilesService(database, config, storage, workflows, dataCollections);
-    const embedTokens = new EmbedTokens(database, dashboards, audit, `${config.publicUrl}${API_PREFIX}`);
+    const embedTokens = new EmbedTokens(
+      database,
+      { dashboards, dashboardData },
+      audit,
+      `${config.publicUrl}${API_PREFIX}`,
+    );
     return {
       config,
       database,

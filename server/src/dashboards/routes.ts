@@ -125,12 +125,22 @@ export function dashboardsRoutes(
         schema: {
           ...common,
           summary: 'Set owners, editors, viewers (user ids or emails) and the public switch (owners)',
+          description:
+            "Sharing beyond the project's readers, making the dashboard public, or sharing a copy made by " +
+            'someone who cannot edit the project needs the right to share the project (403 otherwise). ' +
+            'With `If-Match: <ETag>` only if nobody saved or shared since (412 `precondition_failed`); the ' +
+            'answer carries the new ETag.',
           params: idParamsSchema,
+          headers: z.object({ 'if-match': z.string().optional() }),
           body: dashboardPermissionsRequestSchema,
-          response: { 200: dashboardSchema, ...errors },
+          response: { 200: dashboardSchema, 412: problemSchema, ...errors },
         },
       },
-      async (request) => dashboards.setPermissions(await actorOf(request), request.params.id, request.body),
+      async (request, reply) => {
+        const actor = await actorOf(request);
+        const ifMatch = parseIfMatch(request.headers['if-match']);
+        return sendVersioned(reply, await dashboards.setPermissions(actor, request.params.id, request.body, ifMatch));
+      },
     );
 
     app.delete(
@@ -139,12 +149,15 @@ export function dashboardsRoutes(
         schema: {
           ...common,
           summary: 'Delete a dashboard (owners)',
+          description: 'With `If-Match: <ETag>` only if nobody saved or shared since (412 `precondition_failed`).',
           params: idParamsSchema,
-          response: { 204: z.null(), ...errors },
+          headers: z.object({ 'if-match': z.string().optional() }),
+          response: { 204: z.null(), 412: problemSchema, ...errors },
         },
       },
       async (request, reply) => {
-        await dashboards.delete(await actorOf(request), request.params.id);
+        const actor = await actorOf(request);
+        await dashboards.delete(actor, request.params.id, parseIfMatch(request.headers['if-match']));
         return reply.code(204).send(null);
       },
     );

@@ -4,13 +4,12 @@ import type {
   DashboardComponent,
   DashboardVersions,
   DuplicateDashboardRequest,
-  LayoutItem,
   SharingRequest,
   UpdateDashboardRequest,
 } from '@service/common';
 import type { Kysely } from 'kysely';
 import { v7 as uuidv7 } from 'uuid';
-import { type AuditLog, actorUserId, sharingDetails } from '../audit/service.js';
+import { type AuditLog, actorUserId } from '../audit/service.js';
 import type { DataCollectionQueries, TableSnapshot } from '../datacollections/queries.js';
 import type { Database } from '../db/database.js';
 import type { DataCollectionsTable, Tables } from '../db/tables.js';
@@ -18,39 +17,36 @@ import { isoNow } from '../db/time.js';
 import { DomainError, type FieldProblem, notFound } from '../errors.js';
 import type { MultiqcService } from '../multiqc/service.js';
 import type { Actor, UserActor } from '../policy/actor.js';
-import {
-  authorize,
-  can,
-  dashboardResource,
-  type ResourceAction,
-  roleOn,
-  type SharedResource,
-} from '../policy/policy.js';
+import { authorize, can, dashboardResource, type ResourceAction, type SharedResource } from '../policy/policy.js';
 import { asSharedResource as projectResource } from '../projects/repository.js';
 import type { ProjectsService } from '../projects/service.js';
-import { asSharedResource, presentMembers, resolveMembers } from '../sharing/members.js';
+import { asSharedResource } from '../sharing/members.js';
 import { dashboardVersions } from './data/versions.js';
 import { projectOverview } from './overview.js';
+import { type Access, componentsOf, layoutOf, present, type Versioned } from './presenter.js';
 import { widenings } from './readings.js';
+
+/** Where the dashboard's content is read from its record (kept importable from here). */
+export { componentsOf, layoutOf, type Versioned };
+
 import { type DashboardRecord, DashboardsRepository } from './repository.js';
 import { etagOf, type IfMatch, matchesRevision, preconditionFailed } from './revision.js';
-
-interface Access {
-  record: DashboardRecord;
-  /** The dashboard as the policy sees it, its project's members included. */
-  resource: SharedResource;
-  /** Its project, as the policy sees it. */
-  project: SharedResource;
-}
-
-/** A dashboard as the caller sees it, with its ETag (the revision of its content). */
-export interface Versioned {
-  dashboard: Dashboard;
-  etag: string;
-}
+import { setPermissions } from './sharing.js';
 
 /** Saves retried when another save slipped in between the read and the write (without `If-Match`). */
 const SAVE_ATTEMPTS = 5;
+
+/** Copies of copies followed to find an original; a longer chain reads as a lost original. */
+const COPY_CHAIN_LIMIT = 8;
+
+/** Where a new dashboard comes from: `copy_of` names the original of a duplicate. */
+interface Origin {
+  copy_of: string | null;
+  /** 1: duplicated by someone who could not edit the project (migration 0014). */
+  confined: 0 | 1;
+}
+
+const ORIGINAL: Origin = { copy_of: null, confined: 0 };
 
 /**
  * Dashboards: a project's components on a grid, shared like projects (docs/architecture.md "Permissions", "Dashboards").
@@ -80,14 +76,32 @@ export class DashboardsService {
     return loaded;
   }
 
-  private async load(dashboardId: string): Promise<Access> {
+  /** A dashboard as the policy sees it now, whoever asks (404 when it or its project is gone). */
+  async load(dashboardId: string): Promise<Access> {
+    const access = await this.loadWithin(dashboardId, COPY_CHAIN_LIMIT);
+    if (!access) throw notFound('dashboard');
+    return access;
+  }
+
+  /**
+   * `load`, following a confined copy to its original (whose readers keep the copy's members in);
+   * `depth` bounds a chain of copies of copies, beyond which the original counts as gone.
+   */
+  private async loadWithin(dashboardId: string, depth: number): Promise<Access | undefined> {
     const record = await this.repository.find(dashboardId);
-    if (!record) throw notFound('dashboard');
+    if (!record) return undefined;
     const project = await this.projects.repository.find(record.row.project_id);
-    if (!project) throw notFound('dashboard');
-    const projectAccess = projectResource(project);
-    const resource = dashboardResource(asSharedResource(record.members, record.row.is_public === 1), projectAccess);
-    return { record, resource, project: projectAccess };
+    if (!project) return undefined;
+    return this.accessOf(record, projectResource(project), depth);
+  }
+
+  private async accessOf(record: DashboardRecord, project: SharedResource, depth: number): Promise<Access> {
+    const own = asSharedResource(record.members, record.row.is_public === 1);
+    if (record.row.confined !== 1) return { record, resource: dashboardResource(own, project), project };
+    const { copy_of } = record.row;
+    const original = copy_of === null || depth <= 0 ? undefined : await this.loadWithin(copy_of, depth - 1);
+    const resource = dashboardResource(own, project, { original: original?.resource ?? null });
+    return { record, resource, project };
   }
 
   async list(actor: Actor, query: { project_id?: string | undefined; limit: number; skip: number }) {
@@ -104,12 +118,14 @@ export class DashboardsService {
       const project = await this.projects.repository.find(projectId);
       if (project) projects.set(projectId, projectResource(project));
     }
-    const items = records.flatMap((record) => {
+    const items: Dashboard[] = [];
+    for (const record of records) {
       const project = projects.get(record.row.project_id);
-      if (!project) return [];
-      const resource = dashboardResource(asSharedResource(record.members, record.row.is_public === 1), project);
-      return [present({ record, resource, project }, actor)];
-    });
+      if (!project) continue;
+      const access = await this.accessOf(record, project, COPY_CHAIN_LIMIT);
+      // A confined copy whose owner no longer reads its project or original is no longer theirs.
+      if (can(actor, 'resource.read', access.resource)) items.push(present(access, actor));
+    }
     return { items, total, limit: query.limit, skip: query.skip };
   }
 
@@ -130,7 +146,8 @@ export class DashboardsService {
 
   async createVersioned(actor: UserActor, request: CreateDashboardRequest): Promise<Versioned> {
     const project = await this.projects.access(actor, request.project_id, 'resource.edit');
-    if (request.is_public) mayPublish(actor, projectResource(project));
+    if (request.is_public && !can(actor, 'resource.share', projectResource(project)))
+      throw new DomainError('forbidden', 'making a dashboard public needs the right to share its project');
     const { template, ...content } = request;
     if (template === 'overview') {
       const { id, name, description } = project.row;
@@ -144,17 +161,20 @@ export class DashboardsService {
       );
     }
     await this.checkCollections(request.project_id, content.components);
-    return this.read(actor, await this.insert(actor, content));
+    return this.read(actor, await this.insert(actor, ORIGINAL, content));
   }
 
   /**
    * A private copy owned by the caller, in the same project, for anyone who reads the original
    * (`POST /dashboards/{id}/duplicate`). The copy shows what the original shows; what its owner may
-   * add to it later depends on whether they read the project (readings.ts).
+   * add to it later depends on whether they read the project (readings.ts). A copy by someone who
+   * cannot edit the project is confined: theirs only while they read the project or the original,
+   * and never shared or embedded (policy `dashboardResource`, `authorizeSharing`).
    */
   async duplicate(actor: UserActor, dashboardId: string, request: DuplicateDashboardRequest): Promise<Versioned> {
-    const { record } = await this.access(actor, dashboardId, 'resource.read');
-    const id = await this.insert(actor, {
+    const { record, project } = await this.access(actor, dashboardId, 'resource.read');
+    const origin: Origin = { copy_of: record.row.id, confined: can(actor, 'resource.edit', project) ? 0 : 1 };
+    const id = await this.insert(actor, origin, {
       project_id: record.row.project_id,
       title: request.title ?? copyTitle(record.row.title),
       description: record.row.description,
@@ -166,7 +186,11 @@ export class DashboardsService {
   }
 
   /** Writes a new dashboard owned by the actor; answers its id. */
-  private async insert(actor: UserActor, request: Omit<CreateDashboardRequest, 'template'>): Promise<string> {
+  private async insert(
+    actor: UserActor,
+    origin: Origin,
+    request: Omit<CreateDashboardRequest, 'template'>,
+  ): Promise<string> {
     const id = uuidv7();
     const now = isoNow();
     await this.database.db.transaction().execute(async (trx) => {
@@ -181,6 +205,7 @@ export class DashboardsService {
           components: JSON.stringify(request.components),
           layout: JSON.stringify(request.layout),
           created_by: actor.userId,
+          ...origin,
           created_at: now,
           updated_at: now,
         })
@@ -248,38 +273,28 @@ export class DashboardsService {
     }
   }
 
-  /** Replaces the dashboard's own member lists and its public switch (owners). */
-  async setPermissions(actor: Actor, dashboardId: string, request: SharingRequest): Promise<Dashboard> {
-    const { record, project } = await this.access(actor, dashboardId, 'resource.share');
-    if (request.is_public && record.row.is_public !== 1) mayPublish(actor, project);
-    const members = await resolveMembers(this.database.db, request);
-    await this.database.db.transaction().execute(async (trx) => {
-      await trx.deleteFrom('dashboard_members').where('dashboard_id', '=', dashboardId).execute();
-      await trx
-        .insertInto('dashboard_members')
-        .values([...members].map(([userId, role]) => ({ dashboard_id: dashboardId, user_id: userId, role })))
-        .execute();
-      await trx
-        .updateTable('dashboards')
-        .set({ is_public: request.is_public ? 1 : 0, updated_at: isoNow() })
-        .where('id', '=', dashboardId)
-        .execute();
-      const details = {
-        dashboard_id: dashboardId,
-        title: record.row.title,
-        project_id: record.row.project_id,
-        ...sharingDetails(members, request.is_public),
-      };
-      await this.audit.record({ type: 'dashboard.shared', actorUserId: actorUserId(actor), details }, trx);
-    });
-    // The sharing as written, even when it leaves the caller unable to read the dashboard again.
-    return present(await this.load(dashboardId), actor);
+  /** `PUT /dashboards/{id}/permissions`: see sharing.ts. */
+  setPermissions(actor: Actor, dashboardId: string, request: SharingRequest, ifMatch?: IfMatch): Promise<Versioned> {
+    return setPermissions(
+      { dashboards: this, db: this.database.db, audit: this.audit },
+      actor,
+      dashboardId,
+      request,
+      ifMatch,
+    );
   }
 
-  async delete(actor: Actor, dashboardId: string): Promise<void> {
+  /** Deletes a dashboard (owners); with `If-Match`, only at that revision (else 412). */
+  async delete(actor: Actor, dashboardId: string, ifMatch?: IfMatch): Promise<void> {
     const { record } = await this.access(actor, dashboardId, 'resource.delete');
+    if (!matchesRevision(ifMatch, record.row.revision)) throw preconditionFailed();
+    const exact = ifMatch !== undefined && !ifMatch.any;
     await this.database.db.transaction().execute(async (trx) => {
-      await trx.deleteFrom('dashboards').where('id', '=', dashboardId).execute();
+      let query = trx.deleteFrom('dashboards').where('id', '=', dashboardId);
+      if (exact) query = query.where('revision', '=', record.row.revision);
+      const deleted = await query.executeTakeFirst();
+      // Saved or shared since the ETag was read: nothing is deleted.
+      if (exact && Number(deleted.numDeletedRows) !== 1) throw preconditionFailed();
       const details = { dashboard_id: dashboardId, title: record.row.title, project_id: record.row.project_id };
       await this.audit.record({ type: 'dashboard.deleted', actorUserId: actorUserId(actor), details }, trx);
     });
@@ -362,46 +377,8 @@ export class DashboardsService {
   }
 }
 
-/**
- * Making a dashboard public opens its tables to everyone: that takes the right to share the
- * project itself (its owners, admins), not only the dashboard (docs/architecture.md "Permissions", "Dashboards").
- */
-function mayPublish(actor: Actor, project: SharedResource): void {
-  if (!can(actor, 'resource.share', project)) {
-    throw new DomainError('forbidden', 'making a dashboard public needs the right to share its project');
-  }
-}
-
 /** "Overview (copy)", kept within the 100 characters of a title. */
 function copyTitle(title: string): string {
   const suffix = ' (copy)';
   return `${title.slice(0, 100 - suffix.length).trimEnd()}${suffix}`;
-}
-
-export function componentsOf(record: DashboardRecord): DashboardComponent[] {
-  return JSON.parse(record.row.components) as DashboardComponent[];
-}
-
-export function layoutOf(record: DashboardRecord): LayoutItem[] {
-  return JSON.parse(record.row.layout) as LayoutItem[];
-}
-
-function present({ record, resource, project }: Access, actor: Actor): Dashboard {
-  // Only ever called for dashboards the actor can read, so a role exists.
-  const role = roleOn(actor, resource);
-  return {
-    dashboard_id: record.row.id,
-    project_id: record.row.project_id,
-    title: record.row.title,
-    description: record.row.description,
-    is_public: record.row.is_public === 1,
-    permissions: presentMembers(record.members, role),
-    my_role: role,
-    project_role: roleOn(actor, project),
-    layout: layoutOf(record),
-    components: componentsOf(record),
-    created_by: record.row.created_by,
-    created_at: record.row.created_at,
-    updated_at: record.row.updated_at,
-  };
 }

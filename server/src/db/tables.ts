@@ -114,6 +114,10 @@ export interface DashboardsTable {
   updated_at: string;
   /** Bumped by every save of the content; the dashboard's ETag. */
   revision: Generated<number>;
+  /** The dashboard this one was duplicated from, if any (the id may outlive it). */
+  copy_of: string | null;
+  /** 1: a copy made by someone who could not edit the project (migration 0014). */
+  confined: Generated<number>;
 }
 
 export interface DashboardMembersTable {

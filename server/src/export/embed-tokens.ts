@@ -11,13 +11,16 @@ import { filterValueProblem } from '@service/common';
 import { v7 as uuidv7 } from 'uuid';
 import type { AuditLog } from '../audit/service.js';
 import { hashSecret, randomSecret, secretsMatch } from '../auth/secrets.js';
+import type { DashboardDataService } from '../dashboards/data/service.js';
+import type { DashboardRecord } from '../dashboards/repository.js';
 import { componentsOf, type DashboardsService } from '../dashboards/service.js';
 import type { Database } from '../db/database.js';
 import { paginate } from '../db/paginate.js';
 import type { EmbedTokensTable } from '../db/tables.js';
 import { isoAfterSeconds, isoNow } from '../db/time.js';
 import { DomainError, type FieldProblem, notFound } from '../errors.js';
-import type { Actor } from '../policy/actor.js';
+import type { Actor, UserActor } from '../policy/actor.js';
+import { authorizePublish, canPublish } from '../policy/policy.js';
 
 /** Embed tokens start with this, so a leaked one is recognizable (and never mistaken for a JWT). */
 const TOKEN_PREFIX = 'emb_';
@@ -30,22 +33,35 @@ export interface EmbedGrant {
   componentId: string | null;
   filters: DashboardFilter[];
   asOf: AsOf | null;
+  /** The dashboard it opens, as it is now. */
+  record: DashboardRecord;
 }
 
 const invalid = () => new DomainError('token_invalid', 'the embed token is not valid for this component');
 
 /**
  * Embed tokens (docs/architecture.md "Export"): read-only, expiring, revocable links to a dashboard
- * or one of its components. Only the secret's SHA-256 is stored; owners and editors manage them.
+ * or one of its components. Only the secret's SHA-256 is stored. Making one is publishing: it needs
+ * the right to share the project (policy `authorizePublish`), and a token works only while its
+ * creator still has that right. Editors of the dashboard list and revoke them.
  */
 export class EmbedTokens {
+  private readonly dashboards: Pick<DashboardsService, 'access' | 'load'>;
+  private readonly data: Pick<DashboardDataService, 'checkAsOf'>;
+
   constructor(
     private readonly database: Pick<Database, 'db'>,
-    private readonly dashboards: Pick<DashboardsService, 'access'>,
+    services: {
+      dashboards: Pick<DashboardsService, 'access' | 'load'>;
+      dashboardData: Pick<DashboardDataService, 'checkAsOf'>;
+    },
     private readonly audit: Pick<AuditLog, 'record'>,
     /** `{SERVICE_PUBLIC_URL}{API prefix}`: where the export route lives, for the links. */
     private readonly apiUrl: string,
-  ) {}
+  ) {
+    this.dashboards = services.dashboards;
+    this.data = services.dashboardData;
+  }
 
   async create(
     actor: Actor,
@@ -53,8 +69,10 @@ export class EmbedTokens {
     request: CreateEmbedTokenRequest,
     clientAddress: string | null,
   ): Promise<CreatedEmbedToken> {
-    const { record } = await this.dashboards.access(actor, dashboardId, 'resource.edit');
+    const { record, resource, project } = await this.dashboards.access(actor, dashboardId, 'resource.read');
+    authorizePublish(actor, resource, project, 'an embed token');
     checkScope(componentsOf(record), request);
+    if (request.as_of !== undefined) await this.data.checkAsOf(record, request.as_of, 'body.as_of');
     const token = `${TOKEN_PREFIX}${randomSecret()}`;
     const id = uuidv7();
     const now = isoNow();
@@ -164,9 +182,35 @@ export class EmbedTokens {
     ) {
       throw invalid();
     }
+    const record = await this.stillPublished(row);
     await this.database.db.updateTable('embed_tokens').set({ last_used_at: now }).where('id', '=', row.id).execute();
     const { filters, asOf } = fixedView(row);
-    return { embedTokenId: row.id, dashboardId: row.dashboard_id, componentId: row.component_id, filters, asOf };
+    const { id: embedTokenId, component_id } = row;
+    return { embedTokenId, dashboardId: row.dashboard_id, componentId: component_id, filters, asOf, record };
+  }
+
+  /**
+   * The token's dashboard, if its creator may still publish it: an account that is gone, disabled,
+   * or no longer shares the project (or edits the dashboard) takes its tokens with it, at once.
+   */
+  private async stillPublished(row: EmbedTokensTable): Promise<DashboardRecord> {
+    const creator = row.created_by === null ? null : await this.creator(row.created_by);
+    const access = await this.dashboards.load(row.dashboard_id).catch((error: unknown) => {
+      if (error instanceof DomainError && error.code === 'not_found') return null;
+      throw error;
+    });
+    if (creator === null || access === null || !canPublish(creator, access.resource, access.project)) throw invalid();
+    return access.record;
+  }
+
+  private async creator(userId: string): Promise<UserActor | null> {
+    const user = await this.database.db
+      .selectFrom('users')
+      .select(['id', 'role', 'is_temporary', 'disabled'])
+      .where('id', '=', userId)
+      .executeTakeFirst();
+    if (!user || user.disabled === 1) return null;
+    return { kind: 'user', userId: user.id, role: user.role, isTemporary: user.is_temporary === 1, sessionId: null };
   }
 }
 
@@ -182,12 +226,10 @@ function checkScope(components: readonly DashboardComponent[], request: CreateEm
   }
   (request.filters ?? []).forEach((filter, index) => {
     const component = components.find((candidate) => candidate.component_id === filter.component_id);
-    // A filter never narrows the component that sets it, so it would fix nothing there.
+    // A fixed filter narrows every component, the one it names included (docs/architecture.md "Export").
     const problem = !component
       ? `the dashboard has no component ${filter.component_id}`
-      : filter.component_id === request.component_id
-        ? "a component's own filter does not narrow it: fix the view with another component's filter"
-        : filterValueProblem(component, filter.value);
+      : filterValueProblem(component, filter.value);
     if (problem !== null) problems.push({ path: `body.filters[${index}]`, message: problem });
   });
   if (problems.length > 0)

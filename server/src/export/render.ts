@@ -18,13 +18,15 @@ function formatValue(value: unknown): string {
 
 export function cardHtml(title: string | null, spec: CardSpec): string {
   const value = escapeHtml(formatValue(spec.value));
-  const all = escapeHtml(formatValue(spec.unfiltered_value));
+  // No whole-table number under an embed token (its view is all the holder may see).
+  const all = spec.unfiltered_value === null ? null : escapeHtml(formatValue(spec.unfiltered_value));
+  const label = `${escapeHtml(spec.label)}: ${value}${all === null ? '' : `, all ${all}`}`;
   return [
     heading(title),
-    `<div role="group" aria-label="${escapeHtml(spec.label)}: ${value}, all ${all}">`,
+    `<div role="group" aria-label="${label}">`,
     `<div class="dimmed">${escapeHtml(spec.label)}</div>`,
     `<div class="value">${value}</div>`,
-    `<div class="dimmed">· all ${all}</div>`,
+    all === null ? '' : `<div class="dimmed">· all ${all}</div>`,
     '</div>',
   ].join('');
 }

@@ -1,4 +1,5 @@
 import {
+  type AuthMode,
   createdEmbedTokenSchema,
   createEmbedTokenRequestSchema,
   embedTokenListQuerySchema,
@@ -31,6 +32,7 @@ const errors = { 400: problemSchema, 401: problemSchema, 403: problemSchema, 404
 export function exportRoutes(
   { embedTokens, exports, requestWork }: { embedTokens: EmbedTokens; exports: ExportService; requestWork: RequestWork },
   actorOf: Authenticator,
+  authMode: AuthMode,
 ): FastifyPluginAsyncZod {
   return async (app) => {
     const tokens = { tags: ['export'], security: [{ bearerAuth: [] }] };
@@ -119,8 +121,10 @@ export function exportRoutes(
         const { dashboard_id, component_id } = request.params;
         const { query } = request;
         // Other sites' pages may fetch a spec: what they get is what the token or public access they
-        // hold already gives (no cookie is ever involved, so no one else's rights ride along).
-        reply.header('access-control-allow-origin', '*');
+        // hold already gives (no cookie is ever involved, so no one else's rights ride along). In
+        // single-user mode every request is the admin, so any page the operator visits would read
+        // everything: there, only a request carrying an embed token is answered across origins.
+        if (authMode !== 'single_user' || query.token !== undefined) reply.header('access-control-allow-origin', '*');
         // Token holders count by address: their bearer header, if any, is never read.
         const actor = query.token === undefined ? await actorOf(request) : undefined;
         const work = await admitRequest(requestWork, request, reply, actor ?? ANONYMOUS);

@@ -77,8 +77,8 @@ export class ExportService {
     }
     const data = await this.dataOf(record, component, grant, query, report);
     const colors =
-      component.type === 'figure' ? await this.colorsOf(record, readAsOf(grant, query), report) : undefined;
-    const spec = specOf(component, data, query, colors);
+      component.type === 'figure' ? await this.colorsOf(record, grant, readAsOf(grant, query), report) : undefined;
+    const spec = specOf(component, data, query, colors, grant !== null);
     if (query.format === 'spec') {
       return {
         format: 'spec',
@@ -117,9 +117,7 @@ export class ExportService {
   ): Promise<{ record: DashboardRecord; grant: EmbedGrant | null }> {
     if (caller.token !== undefined) {
       const grant = await this.tokens.redeem(caller.token, dashboardId, componentId);
-      const record = await this.dashboards.repository.find(dashboardId);
-      if (!record) throw new DomainError('token_invalid', 'the embed token is not valid for this component');
-      return { record, grant };
+      return { record: grant.record, grant };
     }
     const actor = await caller.actor();
     try {
@@ -135,9 +133,11 @@ export class ExportService {
 
   /**
    * The component's data as the data route computes it, under the caller's filters with a token's
-   * fixed ones on top: where both name one component the token's value is kept and the caller's
-   * dropped, so a query string can only narrow what the token shows. A token's pinned `as_of` wins;
-   * a token without one shows the live tables, and a caller may not time-travel with it.
+   * fixed ones on top (docs/architecture.md "Export"): the fixed ones narrow every component, the one they name
+   * included, so a query string can only narrow what the token shows; and under a component's
+   * token the caller may filter by that component alone, or other components' filters would
+   * answer questions about columns it never shows. A token's pinned `as_of` wins; a token without
+   * one shows the live tables, and a caller may not time-travel with it.
    */
   private async dataOf(
     record: DashboardRecord,
@@ -146,24 +146,16 @@ export class ExportService {
     query: ExportQuery,
     report: FailureReport,
   ) {
-    const fixed = grant?.filters ?? [];
-    const fixedIds = new Set(fixed.map((filter) => filter.component_id));
-    const filters: DashboardFilter[] = [
-      ...(query.filters ?? []).filter((filter) => !fixedIds.has(filter.component_id)),
-      ...fixed,
-    ];
-    if (grant !== null && query.as_of !== undefined) {
-      throw new DomainError('validation_failed', "an embed token's view is fixed", [
-        { path: 'querystring.as_of', message: 'the embed token decides which table versions are shown' },
-      ]);
-    }
+    const filters = query.filters ?? [];
+    if (grant !== null) checkCallerView(grant, filters, query);
     const asOf = readAsOf(grant, query);
-    const prepared = await this.data.prepareRead(
-      record,
-      { filters, components: [component.component_id], ...(asOf === undefined ? {} : { as_of: asOf }) },
-      report,
-    );
-    const answer = await this.data.answer(prepared);
+    const request = {
+      filters,
+      fixed: grant?.filters ?? [],
+      components: [component.component_id],
+      ...(asOf === undefined ? {} : { as_of: asOf }),
+    };
+    const answer = await this.data.answer(await this.data.prepareRead(record, request, report));
     const data = answer.components[component.component_id];
     if (data === undefined || (typeof data === 'object' && data !== null && 'error' in data)) {
       const why = data && 'error' in data ? data.error.message : 'the component has no data';
@@ -176,13 +168,19 @@ export class ExportService {
    * The dashboard's colour per value, as the web app assigns it: from the figures' unfiltered
    * answers (the answer cache usually has them), so an exported chart and the dashboard agree.
    */
-  private async colorsOf(record: DashboardRecord, asOf: AsOf | undefined, report: FailureReport) {
+  private async colorsOf(
+    record: DashboardRecord,
+    grant: EmbedGrant | null,
+    asOf: AsOf | undefined,
+    report: FailureReport,
+  ) {
     const figures = componentsOf(record).filter((component) => component.type === 'figure');
     if (figures.length === 0) return undefined;
     const ids = figures.map((figure) => figure.component_id);
     const prepared = await this.data.prepareRead(
       record,
-      { filters: [], components: ids, ...(asOf === undefined ? {} : { as_of: asOf }) },
+      // Under a token, only what its view shows: no category outside it reaches the page.
+      { filters: [], fixed: grant?.filters ?? [], components: ids, ...(asOf === undefined ? {} : { as_of: asOf }) },
       report,
     );
     const answer = await this.data.answer(prepared);
@@ -195,16 +193,39 @@ export class ExportService {
   }
 }
 
-/** A token's pinned `as_of` wins over the query's (which it forbids: see `dataOf`). */
+/** A token's pinned `as_of` wins over the query's (which it forbids: see `checkCallerView`). */
 function readAsOf(grant: EmbedGrant | null, query: ExportQuery): AsOf | undefined {
   return grant === null ? query.as_of : (grant.asOf ?? undefined);
 }
 
+/** What a token's holder may add to its view: filters within its scope, and no time travel. */
+function checkCallerView(grant: EmbedGrant, filters: readonly DashboardFilter[], query: ExportQuery): void {
+  if (query.as_of !== undefined) {
+    throw new DomainError('validation_failed', "an embed token's view is fixed", [
+      { path: 'querystring.as_of', message: 'the embed token decides which table versions are shown' },
+    ]);
+  }
+  const scope = grant.componentId;
+  const outside = filters.flatMap((filter, index) =>
+    scope === null || filter.component_id === scope
+      ? []
+      : [{ path: `querystring.filters[${index}].component_id`, message: `the embed token opens ${scope} alone` }],
+  );
+  if (outside.length > 0)
+    throw new DomainError(
+      'validation_failed',
+      "filters may only name components inside the embed token's scope",
+      outside,
+    );
+}
+
+/** The component's spec and page; under a token (`tokened`) a card shows no whole-table number. */
 function specOf(
   component: Exportable,
   { data }: { data: unknown },
   query: ExportQuery,
   colors: ColorAssignment | undefined,
+  tokened: boolean,
 ) {
   const title = component.title ?? null;
   switch (component.type) {
@@ -222,7 +243,7 @@ function specOf(
       const card = data as CardData;
       const spec: CardSpec = {
         value: card.value,
-        unfiltered_value: card.unfiltered_value,
+        unfiltered_value: tokened ? null : card.unfiltered_value,
         label: cardLabel(component),
       };
       return { spec, html: cardHtml(title, spec), option: undefined, fallbackTitle: spec.label };

@@ -257,7 +257,7 @@ export async function buildApp(context: AppDeps, options: AppOptions = {}): Prom
       await api.register(ingestionRoutes(context, actorOf));
       await api.register(dashboardsRoutes(context, actorOf));
       await api.register(dashboardDataRoutes(context, actorOf));
-      await api.register(exportRoutes(context, actorOf));
+      await api.register(exportRoutes(context, actorOf, config.auth.mode));
       // Without jobs there is no /jobs at all: 404, even without a token.
       if (config.jobs.enabled) await api.register(jobsRoutes(context, actorOf));
     },

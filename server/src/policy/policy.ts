@@ -10,16 +10,44 @@ export interface SharedResource {
 }
 
 /**
+ * Where a dashboard came from, when it is a copy made by someone who could not edit its project
+ * (docs/architecture.md "Dashboards", duplicate): `original` is the original as the policy sees it now, `null`
+ * once it is gone.
+ */
+export interface ConfinedCopy {
+  original: SharedResource | null;
+}
+
+/** Whether a user reads a resource through its member lists or its public switch (roles aside). */
+export function readsThrough(userId: string, resource: SharedResource): boolean {
+  return (
+    resource.isPublic ||
+    resource.owners.includes(userId) ||
+    resource.editors.includes(userId) ||
+    resource.viewers.includes(userId)
+  );
+}
+
+/**
  * A dashboard as the policy sees it: its own members, plus its project's. Project owners and
  * editors manage the project's dashboards (as owners: edit, share, delete); project viewers read
- * them; a public project's dashboards are public too (their data already is).
+ * them; a public project's dashboards are public too (their data already is). A confined copy's
+ * own members count only while they still read the project or the original, so removing someone
+ * from either ends their copies at once.
  */
-export function dashboardResource(dashboard: SharedResource, project: SharedResource): SharedResource {
+export function dashboardResource(
+  dashboard: SharedResource,
+  project: SharedResource,
+  confined?: ConfinedCopy,
+): SharedResource {
   const union = (...lists: (readonly string[])[]) => [...new Set(lists.flat())];
+  const stillReads = (userId: string) =>
+    readsThrough(userId, project) || (confined?.original != null && readsThrough(userId, confined.original));
+  const own = (list: readonly string[]) => (confined === undefined ? list : list.filter(stillReads));
   return {
-    owners: union(dashboard.owners, project.owners, project.editors),
-    editors: dashboard.editors,
-    viewers: union(dashboard.viewers, project.viewers),
+    owners: union(own(dashboard.owners), project.owners, project.editors),
+    editors: own(dashboard.editors),
+    viewers: union(own(dashboard.viewers), project.viewers),
     isPublic: dashboard.isPublic || project.isPublic,
   };
 }
@@ -127,4 +155,46 @@ export function authorizeOwned(actor: Actor, ownerUserId: string | null, what: s
   if (actor.kind === 'anonymous') throw new DomainError('unauthenticated', 'sign in to do this');
   if (actor.role === 'admin' || (ownerUserId !== null && ownerUserId === actor.userId)) return;
   throw notFound(what);
+}
+
+/**
+ * Publishing a dashboard — making it public, sharing it beyond its project's readers, minting
+ * embed tokens for it — opens the project's data to people the project never admitted: besides
+ * the right on the dashboard, it needs the right to share the project itself (docs/architecture.md "Dashboards").
+ */
+export function canPublish(actor: Actor, dashboard: SharedResource, project: SharedResource): boolean {
+  return can(actor, 'resource.edit', dashboard) && can(actor, 'resource.share', project);
+}
+
+/** `canPublish` as a route's answer: 401/404/403 as `authorize` gives them, then 403 naming `what`. */
+export function authorizePublish(actor: Actor, dashboard: SharedResource, project: SharedResource, what: string): void {
+  authorize(actor, 'resource.edit', dashboard);
+  if (!can(actor, 'resource.share', project))
+    throw new DomainError('forbidden', `${what} needs the right to share the dashboard's project`);
+}
+
+/** A change of a dashboard's sharing, as `authorizeSharing` judges it. */
+export interface SharingChange {
+  dashboard: SharedResource;
+  project: SharedResource;
+  /** A copy made by someone who could not edit the project. */
+  confined: boolean;
+  /** Users given a role on the dashboard they did not have before (new, or another role). */
+  granted: readonly string[];
+  makesPublic: boolean;
+}
+
+/**
+ * Setting a dashboard's members and public switch: its owners may, within its project's readers;
+ * going beyond them (or making it public, or sharing a confined copy at all) is publishing.
+ */
+export function authorizeSharing(actor: Actor, change: SharingChange): void {
+  authorize(actor, 'resource.share', change.dashboard);
+  if (can(actor, 'resource.share', change.project)) return;
+  const forbidden = (why: string) => new DomainError('forbidden', `${why} needs the right to share its project`);
+  if (change.makesPublic) throw forbidden('making a dashboard public');
+  if (change.confined && change.granted.length > 0)
+    throw forbidden('a copy made by someone who cannot edit the project stays private to them: sharing it');
+  if (change.granted.some((userId) => !readsThrough(userId, change.project)))
+    throw forbidden("sharing a dashboard with people outside its project's readers");
 }

@@ -58,8 +58,9 @@ describeEachDialect('dashboard sharing and the project', (dialect) => {
     });
     if (created.status !== 201) throw new Error(created.text);
     const id = created.body.dashboard_id;
+    // Bob reads no part of the project: sharing with him takes its owner (Ada).
     const shared = await call(server, 'PUT', `/dashboards/${id}/permissions`, {
-      token: owner.access_token,
+      token: ada.access_token,
       json: { owners: [owner.user.user_id], editors: ['bob@example.org', 'carol@example.org'], is_public: false },
     });
     if (shared.status !== 200) throw new Error(shared.text);

@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { v7 as uuidv7 } from 'uuid';
-import { editors, onProject, type Row, readers, type World } from './matrix-world.js';
+import { editors, onProject, owners, type Row, readers, type World } from './matrix-world.js';
 
 /** A token of P's dashboard, made straight in the database (who made it does not matter here). */
 async function embedToken(world: World): Promise<string> {
@@ -32,7 +32,8 @@ export const exportRows: Record<string, Row> = {
       path: `/dashboards/${w.p.dashboardId}/embed_tokens`,
       options: { json: { component_id: 'table', expires_in_hours: 1 } },
     }),
-    expected: onProject(201, editors),
+    // Publishing: the project's sharers only (its editors manage but do not mint).
+    expected: onProject(201, owners),
   },
   'GET /service/api/v1/dashboards/{id}/embed_tokens': {
     request: async (w) => ({ path: `/dashboards/${w.p.dashboardId}/embed_tokens` }),

@@ -35,6 +35,8 @@ interface BoundFilter {
   collection: string;
   column: string;
   match: Match;
+  /** An embed token's: it narrows the component that names it too. */
+  fixed: boolean;
 }
 
 /** How the filters reach one component. */
@@ -53,6 +55,11 @@ export interface FilterPlanInput {
   /** The dashboard's components (filters may name any of them). */
   components: readonly DashboardComponent[];
   filters: readonly DashboardFilter[];
+  /**
+   * Filters an embed token fixes (at `token.filters`): on top of `filters`, and narrowing every
+   * component, the one each names included, so no component shows more than the token's view.
+   */
+  fixed?: readonly DashboardFilter[];
   /** The project's joins. */
   joins: readonly FilterJoin[];
   /** The snapshot read of every collection the components read. */
@@ -77,7 +84,10 @@ export class FilterPlan {
   ) {}
 
   static async build(input: FilterPlanInput, duckdb: Pick<DuckDB, 'withConnection'>): Promise<FilterPlan> {
-    const filters = bindFilters(input.components, input.filters, input.path);
+    const filters = [
+      ...bindFilters(input.components, input.filters, input.path, false),
+      ...bindFilters(input.components, input.fixed ?? [], 'token.filters', true),
+    ];
     // Each filter's SQL against its own collection: what cannot convert is refused now, once.
     const statement = new Statement();
     for (const filter of filters) {
@@ -146,7 +156,7 @@ export class FilterPlan {
   /** The filters reaching a component: on its collection, and through joins, grouped by collection. */
   private reachOf(component: Exclude<DashboardComponent, { type: 'text' }>) {
     const collection = component.data_collection_id;
-    const others = this.filters.filter((filter) => filter.componentId !== component.component_id);
+    const others = this.filters.filter((filter) => filter.fixed || filter.componentId !== component.component_id);
     const own = others.filter((filter) => filter.collection === collection);
     const byCollection = new Map<string, BoundFilter[]>();
     for (const filter of others) {
@@ -207,6 +217,7 @@ function bindFilters(
   components: readonly DashboardComponent[],
   filters: readonly DashboardFilter[],
   path: string,
+  fixed: boolean,
 ): BoundFilter[] {
   const byId = new Map(components.map((component) => [component.component_id, component]));
   const seen = new Map<string, number>();
@@ -226,7 +237,8 @@ function bindFilters(
     }
     if (problem !== null) throw invalid(`${at}.value`, problem);
     const { column, match } = matchOf(component, filter);
-    return { at, componentId: component.component_id, collection: component.data_collection_id, column, match };
+    const { component_id: componentId, data_collection_id: collection } = component;
+    return { at, componentId, collection, column, match, fixed };
   });
 }
 

@@ -101,18 +101,18 @@ export class DashboardDataService {
   }
 
   /**
-   * `prepare` for a dashboard whose reading the caller has already authorized (an embed token's);
-   * `components` are the dashboard's unless previews stand in for some.
+   * `prepare` for a dashboard whose reading the caller has already authorized (an embed token's,
+   * its filters in `fixed`); `components` are the dashboard's unless previews stand in for some.
    */
   async prepareRead(
     record: DashboardRecord,
-    request: DashboardDataRequest,
+    request: DashboardDataRequest & { fixed?: readonly DashboardFilter[] },
     report: FailureReport,
     components: readonly DashboardComponent[] = componentsOf(record),
   ): Promise<PreparedData> {
     checkRequestSize(this.deps.limits, { filters: request.filters });
     const wanted = chosen(components, request.components);
-    const plan = await this.read(record, components, wanted, request.filters, request.as_of, 'body');
+    const plan = await this.read(record, components, wanted, request, request.as_of, 'body');
     const version = Object.fromEntries(
       [...plan.sources].map(([id, source]) => [id, source.snapshot?.version ?? null] as const),
     );
@@ -161,6 +161,14 @@ export class DashboardDataService {
       components: [...saved.filter((component) => !replaced.has(component.component_id)), ...preview],
       previewed: preview.flatMap((component) => (component.type === 'text' ? [] : [component.component_id])),
     };
+  }
+
+  /** An `as_of` checked as this route checks its own (an embed token's, when made): 400 at `path`, or 404. */
+  async checkAsOf(record: DashboardRecord, asOf: AsOf, path: string): Promise<void> {
+    const components = componentsOf(record);
+    const read = [...new Set(readBy(components))];
+    const rows = await this.dashboards.repository.collectionRowsOfProject(record.row.project_id, read);
+    await this.snapshots(rows, await versionsAsOf(this.deps, asOf, read, path), components);
   }
 
   /**
@@ -233,7 +241,7 @@ export class DashboardDataService {
         { path: 'params.component_id', message: `a ${component.type} component has no rows` },
       ]);
     }
-    const plan = await this.read(record, components, [component], query.filters ?? [], query.as_of, 'querystring');
+    const plan = await this.read(record, components, [component], query, query.as_of, 'querystring');
     const source = plan.sources.get(component.data_collection_id);
     if (source === undefined) throw notFound("the component's data collection");
     return { plan, component, source };
@@ -241,16 +249,18 @@ export class DashboardDataService {
 
   /**
    * What a request reads: a snapshot of each collection its components and filters read (at the
-   * versions `as_of` chooses), and how the filters narrow each component; bad filters → 400.
+   * versions `as_of` chooses), and how the filters (the caller's, and an embed token's fixed ones)
+   * narrow each component; bad filters → 400.
    */
   private async read(
     record: DashboardRecord,
     components: readonly DashboardComponent[],
     wanted: readonly ComputedComponent[],
-    filters: readonly DashboardFilter[],
+    { filters: caller = [], fixed = [] }: { filters?: readonly DashboardFilter[]; fixed?: readonly DashboardFilter[] },
     asOf: AsOf | undefined,
     where: 'body' | 'querystring',
   ): Promise<DataPlan> {
+    const filters = [...caller, ...fixed];
     // The collections read: the components' own, and those of the filters (joined collections).
     const filtering = new Set(filters.map((filter) => filter.component_id));
     const wantedIds = new Set(wanted.map((component) => component.component_id));
@@ -267,7 +277,8 @@ export class DashboardDataService {
     const narrowings = await FilterPlan.build(
       {
         components,
-        filters,
+        filters: caller,
+        fixed,
         joins: await projectJoins(this.deps.database.db, record.row.project_id),
         sources,
         path: `${where}.filters`,

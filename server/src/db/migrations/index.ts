@@ -12,6 +12,7 @@ import * as locationsDeclaredBy from './0010_locations_declared_by.js';
 import * as embedTokens from './0011_embed_tokens.js';
 import * as dashboardRevision from './0012_dashboard_revision.js';
 import * as workerHeartbeats from './0013_worker_heartbeats.js';
+import * as dashboardCopies from './0014_dashboard_copies.js';
 
 /** Every migration, in order. Bundled as modules so the built server needs no migrations folder. */
 const migrations: Record<string, Migration> = {
@@ -28,6 +29,7 @@ const migrations: Record<string, Migration> = {
   '0011_embed_tokens': embedTokens,
   '0012_dashboard_revision': dashboardRevision,
   '0013_worker_heartbeats': workerHeartbeats,
+  '0014_dashboard_copies': dashboardCopies,
 };
 
 export const migrationProvider: MigrationProvider = {
