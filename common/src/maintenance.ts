@@ -22,6 +22,14 @@ export const vacuumAnswerSchema = z.object({
   removed_tables: z.number().int(),
   /** Uploaded files no file record names any more. */
   removed_uploads: z.number().int(),
+  /**
+   * What processes killed mid-run left, older than the retention: work files under the data
+   * directory (DuckDB spill files, upsert and checkpoint work, downloads being sent), the local
+   * store's temporary files and S3's incomplete multipart uploads. Not counted in `removed_objects`.
+   */
+  removed_temporary: z.number().int(),
+  /** Their bytes, where known (an incomplete multipart upload's parts are not listed). */
+  removed_temporary_bytes: z.number().int(),
   removed_objects: z.number().int(),
   removed_bytes: z.number().int(),
   /** Storage keys removed, the first `VACUUM_LISTED_KEYS` of them. */

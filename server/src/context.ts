@@ -39,7 +39,7 @@ import { JobHandlers } from './jobs/handlers.js';
 import { JobQueue } from './jobs/queue.js';
 import { WorkerRegistry } from './jobs/worker-registry.js';
 import { StoragePurger } from './maintenance/owned-storage.js';
-import { StorageVacuum } from './maintenance/storage-vacuum.js';
+import { StorageVacuum, workFilePlaces } from './maintenance/storage-vacuum.js';
 import { MultiqcReports, reportFilesIn } from './multiqc/reports.js';
 import { MultiqcService } from './multiqc/service.js';
 import { JoinsService } from './projects/joins.js';
@@ -287,7 +287,13 @@ export async function createContext(config: Config): Promise<AppContext> {
       filePreviews: new FilePreviews(files, openedDuckdb, delta.files, config.ingestion.allowedRoots),
       tableOf,
       purger,
-      vacuum: new StorageVacuum(database.db, purger, tableOf, config.vacuum.retentionHours),
+      vacuum: new StorageVacuum(
+        database.db,
+        purger,
+        tableOf,
+        config.vacuum.retentionHours,
+        workFilePlaces(config.dataDir),
+      ),
       joins: new JoinsService(database, projects),
       upserts,
       jobs,

@@ -1,9 +1,11 @@
+import { join } from 'node:path';
 import { VACUUM_LISTED_KEYS, type VacuumAnswer } from '@service/common';
 import type { Kysely } from 'kysely';
 import type { Tables } from '../db/tables.js';
 import type { DeltaTable } from '../engine/delta/table.js';
 import { TABLES_PREFIX, UPLOADS_PREFIX } from '../storage/layout.js';
 import type { StoredObject } from '../storage/storage.js';
+import { type LeftoverPlace, removeLeftovers } from '../utils/leftover-files.js';
 import type { StoragePurger } from './owned-storage.js';
 
 const HOUR = 60 * 60 * 1000;
@@ -13,6 +15,22 @@ export interface VacuumRunOptions {
   dryRun?: boolean;
   /** The clock (ms); now by default. */
   now?: number;
+}
+
+/**
+ * Where the processes on a data directory keep work files they remove themselves when they finish
+ * (context.ts creates them): DuckDB's spill directory, upsert and Delta checkpoint work directories,
+ * downloads being sent, and a native copy's unfinished files (the finished copies stay: their
+ * manager owns them).
+ */
+export function workFilePlaces(dataDir: string): LeftoverPlace[] {
+  const tmp = join(dataDir, 'tmp');
+  return [
+    { directory: join(tmp, 'duckdb') },
+    { directory: tmp, entries: /^(upsert-|delta-checkpoint-)/ },
+    { directory: join(tmp, 'downloads') },
+    { directory: join(tmp, 'copies'), entries: /\.(partial|partial\.wal|staging|staging\.wal|spill)$/ },
+  ];
 }
 
 /**
@@ -26,6 +44,8 @@ export class StorageVacuum {
     private readonly purger: StoragePurger,
     private readonly tableOf: (dataCollectionId: string) => DeltaTable,
     readonly retentionHours: number,
+    /** Where processes keep work files under the data directory (see `removeLeftovers`). */
+    private readonly leftovers: readonly LeftoverPlace[] = [],
   ) {}
 
   async run(options: VacuumRunOptions = {}): Promise<VacuumAnswer> {
@@ -40,6 +60,8 @@ export class StorageVacuum {
       removed_data_files: 0,
       removed_tables: 0,
       removed_uploads: 0,
+      removed_temporary: 0,
+      removed_temporary_bytes: 0,
       removed_objects: 0,
       removed_bytes: 0,
       removed_keys: [],
@@ -111,6 +133,8 @@ export class StorageVacuum {
       fail(UPLOADS_PREFIX, error);
     }
 
+    await this.removeAbandonedWork(answer, now - retentionMs, fail);
+
     if (!dryRun) {
       const gone = new Set(removed.map((object) => object.key));
       await this.purger.files.discard((key) => gone.has(key));
@@ -120,6 +144,32 @@ export class StorageVacuum {
     answer.removed_keys = removed.slice(0, VACUUM_LISTED_KEYS).map((object) => object.key);
     answer.removed_keys_truncated = removed.length > VACUUM_LISTED_KEYS;
     return answer;
+  }
+
+  /**
+   * What processes killed mid-run left behind, last written before `before` (the retention keeps
+   * whatever a running process may still be writing): work files under the data directory, the
+   * store's temporary files or incomplete multipart uploads.
+   */
+  private async removeAbandonedWork(
+    answer: VacuumAnswer,
+    before: number,
+    fail: (target: string, error: unknown) => void,
+  ): Promise<void> {
+    try {
+      const files = await removeLeftovers(this.leftovers, before, answer.dry_run);
+      answer.removed_temporary += files.length;
+      answer.removed_temporary_bytes += files.reduce((total, file) => total + file.size, 0);
+    } catch (error) {
+      fail('temporary files', error);
+    }
+    try {
+      const writes = await this.purger.storage.removeAbandonedWrites(new Date(before), answer.dry_run);
+      answer.removed_temporary += writes.count;
+      answer.removed_temporary_bytes += writes.bytes;
+    } catch (error) {
+      fail('abandoned writes', error);
+    }
   }
 
   /** Which of `values` the query finds, asked in chunks. */

@@ -5,7 +5,14 @@ import { copyFile, mkdir, readdir, readFile, rename, rm, rmdir, stat } from 'nod
 import { dirname, join, relative, resolve, sep } from 'node:path';
 import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
-import { assertSafeKey, ObjectNotFound, type ObjectStorage, type StoredObject } from './storage.js';
+import { removeLeftovers } from '../utils/leftover-files.js';
+import {
+  type AbandonedWrites,
+  assertSafeKey,
+  ObjectNotFound,
+  type ObjectStorage,
+  type StoredObject,
+} from './storage.js';
 
 const TEMP_DIR = '.tmp';
 
@@ -41,6 +48,12 @@ export class LocalStorage implements ObjectStorage {
       }
     }
     return { size: (await stat(target)).size };
+  }
+
+  /** Temporary files of writes whose process died before renaming them into place. */
+  async removeAbandonedWrites(before: Date, dryRun: boolean): Promise<AbandonedWrites> {
+    const removed = await removeLeftovers([{ directory: join(this.root, TEMP_DIR) }], before.getTime(), dryRun);
+    return { count: removed.length, bytes: removed.reduce((total, file) => total + file.size, 0) };
   }
 
   async put(key: string, body: Readable | Buffer | string): Promise<{ size: number }> {

@@ -34,10 +34,21 @@ export interface ObjectStorage {
   /** Deletes objects; absent ones are ignored. */
   delete(keys: string[]): Promise<void>;
   /**
+   * Removes (unless `dryRun`) what writes cut short by a crashed process left behind, if they were
+   * started before `before`: a local directory's temporary files, S3's incomplete multipart uploads
+   * (whose parts are stored, and billed, until aborted). Answers how many, and their bytes where known.
+   */
+  removeAbandonedWrites(before: Date, dryRun: boolean): Promise<AbandonedWrites>;
+  /**
    * Where DuckDB can read the object directly, when the backend is a local directory;
    * null for remote backends, whose objects go through the local cache instead.
    */
   localPath(key: string): string | null;
+}
+
+export interface AbandonedWrites {
+  count: number;
+  bytes: number;
 }
 
 export class ObjectNotFound extends Error {

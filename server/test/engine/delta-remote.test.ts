@@ -29,6 +29,7 @@ function withoutLocalPaths(inner: ObjectStorage): ObjectStorage {
     head: (key) => inner.head(key),
     list: (prefix) => inner.list(prefix),
     delete: (keys) => inner.delete(keys),
+    removeAbandonedWrites: (before, dryRun) => inner.removeAbandonedWrites(before, dryRun),
     localPath: () => null,
   };
 }

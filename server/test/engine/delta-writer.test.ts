@@ -518,6 +518,7 @@ function failing(inner: ObjectStorage, fails: (key: string) => boolean): ObjectS
     head: (key) => inner.head(key),
     list: (prefix) => inner.list(prefix),
     delete: (keys) => inner.delete(keys),
+    removeAbandonedWrites: (before, dryRun) => inner.removeAbandonedWrites(before, dryRun),
     localPath: (key) => inner.localPath(key),
   };
 }

@@ -26,6 +26,7 @@ function remoteView(inner: ObjectStorage): ObjectStorage {
     head: (key) => inner.head(key),
     list: (prefix) => inner.list(prefix),
     delete: (keys) => inner.delete(keys),
+    removeAbandonedWrites: (before, dryRun) => inner.removeAbandonedWrites(before, dryRun),
     localPath: () => null,
   };
 }

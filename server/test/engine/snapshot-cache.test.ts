@@ -29,6 +29,7 @@ function counting(inner: ObjectStorage): ObjectStorage & { reads: number } {
     head: inner.head.bind(inner),
     list: inner.list.bind(inner),
     delete: inner.delete.bind(inner),
+    removeAbandonedWrites: inner.removeAbandonedWrites.bind(inner),
     localPath: inner.localPath.bind(inner),
   };
   return storage;
