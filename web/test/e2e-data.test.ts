@@ -108,7 +108,7 @@ describeBrowser('data in a real browser: import, ingestion, jobs, upload', () =>
     for (let index = 0; index < 40_000; index += 1)
       rows.push(`Emperor,Ross${index},${(50 + (index % 100) / 10).toFixed(1)}`);
     const csv = `${rows.join('\n')}\n`;
-    await page.locator('input[type="file"]').setInputFiles({
+    await page.getByRole('region', { name: 'Upload a file' }).locator('input[type="file"]').setInputFiles({
       name: 'measures.csv',
       mimeType: 'text/csv',
       buffer: Buffer.from(csv),

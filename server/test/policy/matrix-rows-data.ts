@@ -47,6 +47,11 @@ export const dataRows: Record<string, Row> = {
     request: async (w) => ({ path: `/files/${w.p.fileId}` }),
     expected: reading,
   },
+  'POST /service/api/v1/files/{id}/preview': {
+    request: async (w) => ({ path: `/files/${w.p.fileId}/preview`, options: { json: {} } }),
+    // Reading a file with DuckDB is for signed-in readers: anonymous visitors are asked to sign in.
+    expected: (mode, actor) => (actor === 'anonymous' && mode !== 'single_user' ? 401 : reading(mode, actor)),
+  },
   'GET /service/api/v1/files/{id}/content': {
     request: async (w) => ({ path: `/files/${w.p.fileId}/content` }),
     expected: reading,

@@ -49,6 +49,10 @@ export const projectRows: Record<string, Row> = {
     }),
     expected: onProject(200, owners),
   },
+  'GET /service/api/v1/projects/{id}/deletion-summary': {
+    request: async (w) => ({ path: `/projects/${w.p.projectId}/deletion-summary` }),
+    expected: onProject(200, owners),
+  },
   'DELETE /service/api/v1/projects/{id}': {
     request: async (w) => ({ path: `/projects/${(await w.freshFixture()).projectId}` }),
     expected: onProject(204, owners),
@@ -119,6 +123,10 @@ export const projectRows: Record<string, Row> = {
       path: `/datacollections/${w.p.dataCollectionId}`,
       options: { json: { columns: { a: 'A' } } },
     }),
+    expected: onProject(200, editors),
+  },
+  'GET /service/api/v1/datacollections/{id}/deletion-summary': {
+    request: async (w) => ({ path: `/datacollections/${w.p.dataCollectionId}/deletion-summary` }),
     expected: onProject(200, editors),
   },
   'DELETE /service/api/v1/datacollections/{id}': {
