@@ -148,6 +148,7 @@ const ROUTES = {
         max: 'Gentoo',
         mean: null,
         std: null,
+        non_finite: 0,
       },
       {
         name: 'bill_mm',
@@ -159,6 +160,7 @@ const ROUTES = {
         max: 49.5,
         mean: 44.9,
         std: 5.3141,
+        non_finite: 1,
       },
     ],
   },
@@ -265,7 +267,7 @@ describe('data explorer', () => {
       within(bill)
         .getAllByRole('cell')
         .map((cell) => cell.textContent),
-    ).toEqual(['double', '3', '0', '3', '39.1', '49.5', '44.9', '5.3141', 'Values']);
+    ).toEqual(['double', '3', '0', '1', '3', '39.1', '49.5', '44.9', '5.3141', 'Values']);
     expect(screen.getByText('3 rows · 2 columns · version 2')).toBeTruthy();
     // The shared link named a column the table lacks: the drawer says so.
     expect((await screen.findByRole('alert')).textContent).toMatch(/Could not load the values/);

@@ -34,6 +34,12 @@ export function ColumnsView({ collection, state, actions }: ViewProps) {
               <Table.Th>Type</Table.Th>
               <Table.Th ta="right">Values</Table.Th>
               <Table.Th ta="right">Nulls</Table.Th>
+              <Table.Th
+                ta="right"
+                title="Values that are NaN, Infinity or -Infinity: counted as values, left out of min, max, mean and std dev"
+              >
+                NaN/±∞
+              </Table.Th>
               <Table.Th ta="right">Distinct</Table.Th>
               <Table.Th>Min</Table.Th>
               <Table.Th>Max</Table.Th>
@@ -53,6 +59,7 @@ export function ColumnsView({ collection, state, actions }: ViewProps) {
                 </Table.Td>
                 <Table.Td ta="right">{formatCount(column.count)}</Table.Td>
                 <Table.Td ta="right">{formatCount(column.nulls)}</Table.Td>
+                <Table.Td ta="right">{formatCount(column.non_finite)}</Table.Td>
                 <Table.Td ta="right">{formatCount(column.distinct)}</Table.Td>
                 <Table.Td>
                   <Text size="sm" ff="monospace" truncate maw={200}>
