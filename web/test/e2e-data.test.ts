@@ -108,11 +108,14 @@ describeBrowser('data in a real browser: import, ingestion, jobs, upload', () =>
     for (let index = 0; index < 40_000; index += 1)
       rows.push(`Emperor,Ross${index},${(50 + (index % 100) / 10).toFixed(1)}`);
     const csv = `${rows.join('\n')}\n`;
-    await page.getByRole('region', { name: 'Upload a file' }).locator('input[type="file"]').setInputFiles({
-      name: 'measures.csv',
-      mimeType: 'text/csv',
-      buffer: Buffer.from(csv),
-    });
+    await page
+      .getByRole('region', { name: 'Upload a file' })
+      .locator('input[type="file"]')
+      .setInputFiles({
+        name: 'measures.csv',
+        mimeType: 'text/csv',
+        buffer: Buffer.from(csv),
+      });
     await page.getByRole('textbox', { name: 'Run tag' }).fill('upload_1');
     // An upload the server never answers can be cancelled (xhr.abort()).
     let release: () => void = () => {};

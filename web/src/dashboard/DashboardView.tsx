@@ -1,6 +1,7 @@
 import { Group, Stack, Text } from '@mantine/core';
 import { DASHBOARD_GRID_COLUMNS, type Dashboard } from '@service/common';
 import { type CSSProperties, useEffect } from 'react';
+import { mayEmbed } from '../permissions/embedding.js';
 import { ComponentCell } from './ComponentCell.js';
 import { FilterChips } from './FilterChips.js';
 import { useDashboardView } from './filter-state.js';
@@ -30,8 +31,7 @@ export function DashboardView({ dashboard }: { dashboard: Dashboard }) {
   if (components.length === 0) return <Text c="dimmed">This dashboard has no components yet.</Text>;
   const viewKey = JSON.stringify([view.filters, view.asOf]);
   const cellView = { filters: view.filters, asOf: view.asOf, viewKey, onFilter: actions.setFilter, colors };
-  const role = dashboard.my_role;
-  const menu = { components, canEmbed: role === 'owner' || role === 'editor' || role === 'admin' };
+  const menu = { components, canEmbed: mayEmbed(dashboard) };
   return (
     <Stack gap="sm" data-view-key={viewKey}>
       {dataIds.length > 0 && (
