@@ -247,6 +247,8 @@ describeBrowser('data in a real browser: import, ingestion, jobs, upload', () =>
       'double',
       '5',
       '0',
+      // NaN/±∞
+      '0',
       '5',
       '37.8',
       '50',
