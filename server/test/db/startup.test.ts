@@ -36,6 +36,7 @@ describeEachDialect('startup on a shared database', (dialect) => {
         '0011_embed_tokens',
         '0012_dashboard_revision',
         '0013_worker_heartbeats',
+        '0014_dashboard_copies',
       ]);
       expect((await migrateToLatest(database)).applied).toEqual([]);
       const tables = await database.db.introspection.getTables();
