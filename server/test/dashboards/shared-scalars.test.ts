@@ -4,6 +4,9 @@ import type { SqlConnection } from '../../../server/src/engine/duckdb.js';
 import { call, describeEachDialect, type Session, type TestServer } from '../../../test/support/test-server.js';
 import { type DataAnswer, projectWithTable, serverWithPeople } from './analytics-table.js';
 
+/** The median of flipper as the SQL writes it: over its finite values only (docs/data.md, NaN and Infinity). */
+const FLIPPER_MEDIAN = 'quantile_cont(CASE WHEN isfinite("flipper") THEN "flipper" END, 0.5)';
+
 /**
  * The components of one request that each need a few numbers over the same filtered rows (cards,
  * a scatter's counts, a histogram's range, a table's row count) get them from one shared scan
@@ -74,7 +77,7 @@ describeEachDialect('scalar aggregates shared by the components of a request', (
     expect(shared).toHaveLength(1);
     // Besides it, only the statements that are not single numbers: the points, the bins, the page.
     expect(together.reads).toHaveLength(4);
-    for (const expression of ['count(*)', 'avg("mass")', 'quantile_cont("flipper", 0.5)', 'min(', 'max(']) {
+    for (const expression of ['count(*)', 'avg("mass")', FLIPPER_MEDIAN, 'min(', 'max(']) {
       expect(shared[0]).toContain(expression);
     }
     for (const id of IDS) {
@@ -103,7 +106,7 @@ describeEachDialect('scalar aggregates shared by the components of a request', (
     });
     expect(answer.status, answer.text).toBe(200);
     expect(reads.filter((sql) => sql.includes('avg("mass")'))).toHaveLength(1);
-    expect(reads.filter((sql) => sql.includes('quantile_cont("flipper", 0.5)'))).toHaveLength(1);
+    expect(reads.filter((sql) => sql.includes(FLIPPER_MEDIAN))).toHaveLength(1);
     expect(answer.body.components.mean).toEqual({ value: 3595, unfiltered_value: 3595 });
   });
 
