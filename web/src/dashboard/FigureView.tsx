@@ -127,7 +127,10 @@ export function FigureView({ component, data, onFilter, filterValue, withTitle =
       data-chart-items={data.rows.length}
       data-chart-rows={data.total_rows}
       data-chart-theme={theme}
+      // The size inline (a page without the app's styles still draws it); the class adds the
+      // minimum height, taller on narrow screens (styles.css).
       className="figure-chart"
+      style={{ width: '100%', height: '100%' }}
     />
   );
 }
