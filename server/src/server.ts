@@ -65,8 +65,14 @@ export async function startServer(config: Config, options: ServerOptions = {}): 
       // Requests in flight may finish within the shutdown timeout; then their DuckDB work is
       // interrupted and they answer 503, so the process exits whatever was running.
       const deadline = setTimeout(() => context.requestWork.stopAll(), config.dataLimits.shutdownTimeoutMs);
+      // A connection whose answer ends after the close began (a streamed download) goes idle
+      // then, and would be kept alive until its keep-alive timeout: close them as they go idle.
+      const idle = setInterval(() => app.server.closeIdleConnections(), 100);
       // Running jobs go back to the queue while the listener closes and requests in flight finish.
-      await Promise.all([workers.stop(), app.close()]).finally(() => clearTimeout(deadline));
+      await Promise.all([workers.stop(), app.close()]).finally(() => {
+        clearTimeout(deadline);
+        clearInterval(idle);
+      });
       await context.close();
     },
   };
