@@ -1,4 +1,4 @@
-import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { DuckDBInstance } from '@duckdb/node-api';
@@ -75,6 +75,11 @@ export const FIXTURE_TABLES: GeneratedRow[][] = [
     { d: null, i: null, s: null, b: null },
     { d: null, i: null, s: null, b: null },
   ],
+  // Neutralised formulas (`'=1+1`) on every row: a CSV reader left to guess took `'` for the quote.
+  [
+    { d: null, i: null, s: '=1+1', b: null },
+    { d: null, i: null, s: '=1+1', b: null },
+  ],
 ];
 
 /** The rows as a Parquet file with columns d DOUBLE, i BIGINT, s VARCHAR, b BOOLEAN. */
@@ -98,4 +103,48 @@ export async function parquetOf(rows: readonly GeneratedRow[]): Promise<Buffer> 
     instance.closeSync();
     await rm(folder, { recursive: true, force: true });
   }
+}
+
+/** A downloaded table's `d` and `i` columns as text, in the file's row order (`i` exactly as stored). */
+export interface DownloadedRow {
+  d: string | null;
+  i: string | null;
+}
+
+/**
+ * Reads a CSV or Parquet download back with DuckDB: CSV cells as the text written (every column
+ * read as text, so nothing is converted on the way back; the dialect given, as a sniffer would take
+ * the `'` of a neutralised formula for a quote); Parquet doubles in the same spelling.
+ */
+export async function downloadedRows(content: Buffer, format: 'csv' | 'parquet'): Promise<DownloadedRow[]> {
+  const folder = await mkdtemp(join(tmpdir(), 'downloaded-table-'));
+  const instance = await DuckDBInstance.create(':memory:');
+  const connection = await instance.connect();
+  try {
+    const path = join(folder, `t.${format}`);
+    await writeFile(path, content);
+    const source =
+      format === 'csv'
+        ? `read_csv('${path}', header = true, all_varchar = true, delim = ',', quote = '"', escape = '"')`
+        : `read_parquet('${path}')`;
+    // DuckDB prints a double's NaN and infinities as nan/inf: written back as downloads spell them.
+    const d =
+      format === 'csv'
+        ? 'd'
+        : `CASE WHEN isnan(d) THEN 'NaN' WHEN isinf(d) THEN CASE WHEN d > 0 THEN 'Infinity' ELSE '-Infinity' END ELSE CAST(d AS VARCHAR) END`;
+    const reader = await connection.runAndReadAll(`SELECT ${d} AS d, CAST(i AS VARCHAR) AS i FROM ${source}`);
+    return reader.getRowObjectsJS().map((row) => ({ d: row.d as string | null, i: row.i as string | null }));
+  } finally {
+    connection.closeSync();
+    instance.closeSync();
+    await rm(folder, { recursive: true, force: true });
+  }
+}
+
+/** A double as a download writes it: `NaN`, `Infinity`, `-Infinity`, else a number's text. */
+export function parseDownloadedDouble(text: string | null): number | null {
+  if (text === null) return null;
+  const value = Number(text);
+  if (Number.isNaN(value) && text !== 'NaN') throw new Error(`not a number as written: ${JSON.stringify(text)}`);
+  return value;
 }

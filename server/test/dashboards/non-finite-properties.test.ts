@@ -8,7 +8,15 @@ import {
   uploadFile,
 } from '../../../test/support/test-server.js';
 import { type DataAnswer, rowsOf, serverWithPeople, upsert } from './analytics-table.js';
-import { FIXTURE_TABLES, type GeneratedRow, parquetOf, tables } from './generated-table.js';
+import {
+  type DownloadedRow,
+  downloadedRows,
+  FIXTURE_TABLES,
+  type GeneratedRow,
+  parquetOf,
+  parseDownloadedDouble,
+  tables,
+} from './generated-table.js';
 import { type DoubleReference, doubleReference, expectClose, expectSum, int64Text } from './reference-statistics.js';
 
 /*
@@ -178,20 +186,38 @@ describeEachDialect('numbers as real data has them, as properties', (dialect) =>
     ]);
   }
 
-  async function expectExports(dashboardId: string, collectionId: string) {
-    for (const path of [
-      `/datacollections/${collectionId}/download?format=csv`,
-      `/datacollections/${collectionId}/download?format=parquet`,
-      `/dashboards/${dashboardId}/components/rows/download`,
-      ...FIGURES.map((_, index) => `/export/components/${dashboardId}/f${index}`),
-      `/export/components/${dashboardId}/card_mean`,
-    ]) {
-      const response = await fetch(`${server.url}/service/api/v1${path}`, {
-        headers: { authorization: `Bearer ${ada.access_token}` },
-      });
-      const body = await response.text();
-      expect(response.status, `${path}: ${body.slice(0, 500)}`).toBe(200);
-    }
+  const download = async (path: string) => {
+    const response = await fetch(`${server.url}/service/api/v1${path}`, {
+      headers: { authorization: `Bearer ${ada.access_token}` },
+    });
+    const body = Buffer.from(await response.arrayBuffer());
+    expect(response.status, `${path}: ${body.toString('utf8', 0, 500)}`).toBe(200);
+    return body;
+  };
+
+  /** Every download holds the table's numbers exactly: doubles (NaN, ±Infinity, −0 too) and int64s. */
+  async function expectExports(
+    dashboardId: string,
+    collectionId: string,
+    rows: GeneratedRow[],
+    reference: DoubleReference,
+  ) {
+    const expected = rows.map((row) => ({ d: row.d, i: row.i }));
+    const asWritten = (downloaded: DownloadedRow[]) =>
+      downloaded.map((row) => ({ d: parseDownloadedDouble(row.d), i: row.i }));
+    const files = `/datacollections/${collectionId}/download`;
+    // Unsorted downloads keep the files' row order; the table component's is sorted, so compared as sets.
+    expect(asWritten(await downloadedRows(await download(`${files}?format=csv`), 'csv')), 'CSV').toEqual(expected);
+    expect(asWritten(await downloadedRows(await download(`${files}?format=parquet`), 'parquet')), 'Parquet').toEqual(
+      expected,
+    );
+    const table = await download(`/dashboards/${dashboardId}/components/rows/download`);
+    expect(bySortKey(asWritten(await downloadedRows(table, 'csv'))), 'table download').toEqual(bySortKey(expected));
+    for (const index of FIGURES.keys()) await download(`/export/components/${dashboardId}/f${index}`);
+    const card = JSON.parse((await download(`/export/components/${dashboardId}/card_mean`)).toString('utf8'));
+    expectSum(card.spec.value, reference.mean, reference, 'mean in the exported card');
+    const histogram = JSON.parse((await download(`/export/components/${dashboardId}/f7`)).toString('utf8'));
+    expect(exportedBinCounts(histogram), 'exported histogram counts').toBe(reference.finite.length);
   }
 
   async function expectOverview(projectId: string) {
@@ -214,7 +240,7 @@ describeEachDialect('numbers as real data has them, as properties', (dialect) =>
           expectStatistics(await data(dashboard.dashboard_id), reference, rows);
           await expectSummary(collectionId, reference);
           await expectFilters(dashboard.dashboard_id, reference);
-          await expectExports(dashboard.dashboard_id, collectionId);
+          await expectExports(dashboard.dashboard_id, collectionId, rows, reference);
           await expectOverview(projectId);
         }),
         { seed: SEED, numRuns: NUM_RUNS + FIXTURE_TABLES.length, examples: FIXTURE_TABLES.map((rows) => [rows]) },
@@ -223,3 +249,21 @@ describeEachDialect('numbers as real data has them, as properties', (dialect) =>
     HANG_GUARD_MS,
   );
 });
+
+/** Rows in one order whatever the download's, NaN and nulls included, for comparing as multisets. */
+function bySortKey(rows: { d: number | null; i: string | null }[]) {
+  const key = (row: { d: number | null; i: string | null }) =>
+    `${Object.is(row.d, -0) ? '-0' : String(row.d)}|${row.i}`;
+  return [...rows].sort((a, b) => (key(a) < key(b) ? -1 : key(a) > key(b) ? 1 : 0));
+}
+
+/** The rows a histogram's exported ECharts option counts: the sum of its dataset's `g0` (count) column. */
+function exportedBinCounts(exported: { spec: { dataset?: unknown } }): number {
+  const [dataset] = exported.spec.dataset as { dimensions: { name: string }[]; source: unknown[] }[];
+  const column = dataset?.dimensions.findIndex((dimension) => dimension.name === 'g0') ?? -1;
+  expect(column, 'the count column of the histogram').toBeGreaterThanOrEqual(0);
+  return (dataset?.source ?? []).reduce<number>((total, row) => {
+    const count = Array.isArray(row) ? row[column] : (row as Record<string, unknown>).g0;
+    return total + Number(count);
+  }, 0);
+}
