@@ -77,7 +77,7 @@ export function plotData(plotType: string, input: JsonObject, anchor: string, op
     case 'violin':
       return boxData(input, anchor, options);
     case 'table':
-      return tableData(input, anchor, options);
+      return isObject(input.dt) ? tableData(input, anchor, options) : dataTable(input, anchor, options);
   }
 }
 
@@ -332,6 +332,48 @@ function tableData(input: JsonObject, anchor: string, options: PlotOptions): Mul
     rows: samples.map((sample) => ({ sample, values: rows.get(sample) ?? {} })),
   };
 }
+
+/** Columns a plot of an unknown type shows at most: the leaves of one entry beyond these are left out. */
+export const DATA_TABLE_COLUMNS = 200;
+
+/**
+ * A plot of a type we draw no chart for (a newer MultiQC's, say) as a table of its data, so that
+ * nothing the report holds is out of reach: a row per entry of its data (a sample, most often),
+ * a column per scalar leaf, named by its path (`counts.reads`, `values.3`).
+ */
+function dataTable(input: JsonObject, anchor: string, options: PlotOptions): MultiqcTableData {
+  const data = Array.isArray(input.data) ? pick(input.data, options.dataset) : (input.data ?? null);
+  const entries: [string, Json][] = Array.isArray(data)
+    ? data.map((entry, index) => [stringAt(asObject(entry), 'name') ?? String(index + 1), entry])
+    : Object.entries(asObject(data));
+  const rowsAreSamples = objectAt(input, 'pconfig').rows_are_samples !== false;
+  const shown = entries.filter(([name]) => !rowsAreSamples || options.shown(name));
+  const keys = new Set<string>();
+  const rows = shown.map(([sample, value]) => {
+    const values: Record<string, number | string | null> = {};
+    for (const [key, leaf] of leavesOf(value, '')) {
+      if (!keys.has(key) && keys.size >= DATA_TABLE_COLUMNS) continue;
+      keys.add(key);
+      values[key] = typeof leaf === 'string' && leaf !== NAN_MARKER ? leaf : numberOf(leaf);
+    }
+    return { sample, values };
+  });
+  return {
+    plot_type: 'table',
+    ...common(input, anchor, rowsAreSamples ? rows.map((row) => row.sample) : [], entries.length),
+    columns: [...keys].map((key) => tableColumn(key, key, {})),
+    rows,
+  };
+}
+
+/** The scalar leaves of a JSON value with their paths (`a.b`, `list.0`); the value itself when scalar. */
+function leavesOf(value: Json, path: string): [string, Json][] {
+  if (Array.isArray(value)) return value.flatMap((item, index) => leavesOf(item, join(path, String(index))));
+  if (isObject(value)) return Object.entries(value).flatMap(([key, item]) => leavesOf(item, join(path, key)));
+  return [[path === '' ? 'value' : path, value]];
+}
+
+const join = (path: string, key: string) => (path === '' ? key : `${path}.${key}`);
 
 function tableColumn(key: string, metric: string, meta: JsonObject): MultiqcTableColumn {
   return {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { LINE_SAMPLES, plotData } from '../../src/multiqc/plots.js';
+import { DATA_TABLE_COLUMNS, LINE_SAMPLES, plotData } from '../../src/multiqc/plots.js';
 import { sampleFilter } from '../../src/multiqc/service.js';
 
 /** A line plot input as MultiQC writes it: `count` samples S1…Sn, sample i at y = i for x = 1, 2. */
@@ -81,5 +81,58 @@ describe('MultiQC sample filters', () => {
     const shown = sampleFilter(new Set(['SRR1']));
     expect(['SRR1', 'SRR1_1', 'SRR1_R2', 'SRR1.1', 'SRR1-L001'].filter(shown)).toHaveLength(5);
     expect(['SRR10', 'SRR12_1', 'XSRR1'].filter(shown)).toEqual([]);
+  });
+});
+
+describe('MultiQC plots of a type we draw no chart for', () => {
+  const input = {
+    pconfig: { title: 'A sankey of reads' },
+    data: [
+      {
+        S1: { flows: { kept: 10, dropped: 2.5 }, note: 'ok', steps: [1, 2] },
+        S2: { flows: { kept: 7 }, missing: null },
+      },
+      { S1: { other: 1 } },
+    ],
+  };
+
+  it('shows every scalar of their data as a table, a row per entry and a column per path', () => {
+    expect(plotData('sankey diagram', input, 'reads_sankey', all)).toEqual({
+      plot_type: 'table',
+      title: 'A sankey of reads',
+      samples: ['S1', 'S2'],
+      hidden_samples: 0,
+      x_label: null,
+      y_label: null,
+      columns: ['flows.kept', 'flows.dropped', 'note', 'steps.0', 'steps.1', 'missing'].map((key) => ({
+        key,
+        title: key,
+        description: null,
+        suffix: null,
+        scale: null,
+        min: null,
+        max: null,
+      })),
+      rows: [
+        { sample: 'S1', values: { 'flows.kept': 10, 'flows.dropped': 2.5, note: 'ok', 'steps.0': 1, 'steps.1': 2 } },
+        { sample: 'S2', values: { 'flows.kept': 7, missing: null } },
+      ],
+    });
+  });
+
+  it('picks the dataset asked for and narrows the rows to the samples shown', () => {
+    const data = plotData('sankey diagram', input, 'reads_sankey', { ...all, shown: (sample) => sample === 'S2' });
+    expect(data).toMatchObject({ samples: ['S2'], hidden_samples: 1 });
+    expect(plotData('sankey diagram', input, 'reads_sankey', { ...all, dataset: 1 })).toMatchObject({
+      rows: [{ sample: 'S1', values: { other: 1 } }],
+    });
+  });
+
+  it('keeps a bounded number of columns however wide the data', () => {
+    const wide = { data: { S1: { values: Array.from({ length: DATA_TABLE_COLUMNS + 50 }, (_, index) => index) } } };
+    const data = plotData('sankey diagram', wide, 'wide', all);
+    if (data.plot_type !== 'table') throw new Error('a table');
+    expect(data.columns).toHaveLength(DATA_TABLE_COLUMNS);
+    expect(Object.keys(data.rows[0]?.values ?? {})).toHaveLength(DATA_TABLE_COLUMNS);
   });
 });
