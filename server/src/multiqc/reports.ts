@@ -1,5 +1,6 @@
 import type { Kysely } from 'kysely';
 import type { Tables } from '../db/tables.js';
+import { currentBounds, type WorkBounds } from '../engine/bounded-work.js';
 import type { DeltaSnapshot } from '../engine/delta/index.js';
 import type { DuckDB } from '../engine/duckdb.js';
 import type { ObjectFiles } from '../engine/object-files.js';
@@ -49,7 +50,7 @@ export interface MultiqcReportsDeps {
 const CACHE_CHARACTERS = 256 * 1024 * 1024;
 
 export class MultiqcReports {
-  private readonly cache = new Map<string, Promise<Report>>();
+  private readonly cache = new Map<string, { loading: Promise<Report>; loader: WorkBounds | undefined }>();
   private readonly sizes = new Map<string, number>();
   private cached = 0;
 
@@ -64,7 +65,25 @@ export class MultiqcReports {
     return Promise.all(files.map((file) => this.report(file)));
   }
 
-  private report(file: ReportFile): Promise<Report> {
+  /**
+   * A report, loaded once for all the requests that ask for it meanwhile. The load runs under the
+   * bounds of the request that asked first; when that request is stopped (its client went away,
+   * as an editor's preview does at each change), the others, still going, load it again
+   * themselves rather than fail with its reason.
+   */
+  private async report(file: ReportFile): Promise<Report> {
+    for (;;) {
+      const { loading, loader } = this.shared(file);
+      try {
+        return await loading;
+      } catch (error) {
+        const own = currentBounds();
+        if (loader === own || loader?.signal.aborted !== true || own?.signal.aborted === true) throw error;
+      }
+    }
+  }
+
+  private shared(file: ReportFile): { loading: Promise<Report>; loader: WorkBounds | undefined } {
     const key = `${file.file_id}\u0000${file.sha256}`;
     const known = this.cache.get(key);
     if (known !== undefined) {
@@ -77,9 +96,12 @@ export class MultiqcReports {
       this.remember(key, report);
       return report;
     });
-    loading.catch(() => this.cache.delete(key));
-    this.cache.set(key, loading);
-    return loading;
+    const entry = { loading, loader: currentBounds() };
+    loading.catch(() => {
+      if (this.cache.get(key) === entry) this.cache.delete(key);
+    });
+    this.cache.set(key, entry);
+    return entry;
   }
 
   private async load(file: ReportFile): Promise<Report> {

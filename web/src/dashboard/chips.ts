@@ -28,7 +28,7 @@ export function componentLabel(component: DashboardComponent): string {
     case 'figure':
       return (component.chart === 'pie' ? component.color : component.x) ?? component.component_id;
     case 'multiqc':
-      return 'sample';
+      return component.plot;
     default:
       return component.component_id;
   }
