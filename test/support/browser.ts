@@ -116,14 +116,27 @@ export async function saveScreenshot(page: Page | Locator, name: string): Promis
 }
 
 /** A fresh browser context (no session) with one page opened at `path` on the test server. */
+/** A session as `login` answers it, to open a page already signed in. */
+export interface StoredSession {
+  access_token: string;
+  refresh_token: string;
+  user: unknown;
+}
+
 export async function openPage(
   browser: Browser,
   server: { url: string },
   path: string,
-  options: { height?: number; timeout?: number } = {},
+  options: { height?: number; timeout?: number; session?: StoredSession } = {},
 ): Promise<{ context: BrowserContext; page: Page }> {
   const context = await browser.newContext({ viewport: { width: 1280, height: options.height ?? 800 } });
   watchPolicyViolations(context);
+  if (options.session) {
+    // Signed in as the web app keeps a session (web/src/auth), without going through the sign-in page.
+    const { access_token, refresh_token, user } = options.session;
+    const stored = JSON.stringify({ access_token, refresh_token, user });
+    await context.addInitScript(`localStorage.setItem('service.session', ${JSON.stringify(stored)})`);
+  }
   const page = await context.newPage();
   page.setDefaultTimeout(options.timeout ?? 15_000);
   await page.goto(`${server.url}${path}`);

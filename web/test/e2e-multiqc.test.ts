@@ -9,7 +9,7 @@ import {
   saveScreenshot,
   startWebServer,
 } from '../../test/support/browser.js';
-import { ADMIN, call, login, type TestServer } from '../../test/support/test-server.js';
+import { ADMIN, call, login, type Session, type TestServer } from '../../test/support/test-server.js';
 
 /**
  * A MultiQC dashboard in Chromium, on the real nf-core/ampliseq report: the bar and line plots
@@ -18,6 +18,9 @@ import { ADMIN, call, login, type TestServer } from '../../test/support/test-ser
 
 let browser: Browser;
 let server: TestServer;
+let session: Session;
+let token: string;
+let ids: Awaited<ReturnType<typeof ampliseqProject>>;
 
 /** The number of samples a MultiQC cell shows, once its plot or table has drawn. */
 async function samplesShown(page: Page, name: string): Promise<string | null> {
@@ -51,6 +54,9 @@ describeBrowser('MultiQC dashboards in a real browser', () => {
   beforeAll(async () => {
     browser = await launchBrowser();
     server = await startWebServer({ SERVICE_AUTH_PUBLIC_MODE: 'true' });
+    session = await login(server, ADMIN.email, ADMIN.password);
+    token = session.access_token;
+    ids = await ampliseqProject(server, token);
   }, 180_000);
   afterAll(async () => {
     await browser?.close();
@@ -58,8 +64,6 @@ describeBrowser('MultiQC dashboards in a real browser', () => {
   });
 
   it('draws the bar and line plots, and a clicked sample narrows the general statistics', async () => {
-    const { access_token: token } = await login(server, ADMIN.email, ADMIN.password);
-    const ids = await ampliseqProject(server, token);
     const plot = (component_id: string, title: string, anchor: string) => ({
       component_id,
       title,
@@ -105,6 +109,50 @@ describeBrowser('MultiQC dashboards in a real browser', () => {
     await expect.poll(() => samplesShown(page, 'General statistics'), { timeout: 20_000 }).toBe('3');
     await expect.poll(() => samplesShown(page, 'Mean quality'), { timeout: 20_000 }).toBe('2');
     await expectAccessible(page, 'MultiQC dashboard');
+    // MultiQC's colour bars behind the general statistics' numbers, from each column's scale.
+    const bars = page.getByRole('region', { name: 'General statistics' }).locator('td[data-bar]');
+    expect(await bars.count()).toBeGreaterThan(0);
+    expect(await bars.first().getAttribute('style')).toMatch(/linear-gradient/);
+    await context.close();
+  });
+
+  it('adds a MultiQC plot from the builder, its picker grouped by module', async () => {
+    const created = await call<{ dashboard_id: string }>(server, 'POST', '/dashboards', {
+      token,
+      json: { project_id: ids.projectId, title: 'Built QC' },
+    });
+    expect(created.status, created.text).toBe(201);
+    const dashboardId = created.body.dashboard_id;
+    const { context, page } = await openPage(browser, server, `/dashboards/${dashboardId}?edit=1`, {
+      timeout: 20_000,
+      session,
+    });
+    await page.getByRole('toolbar', { name: 'Dashboard editor' }).waitFor();
+    await page.getByRole('button', { name: 'Add component' }).click();
+    await page.getByRole('menuitem', { name: 'MultiQC plot', exact: true }).click();
+    const panel = page.getByRole('complementary', { name: 'New multiqc plot' });
+    await panel.getByLabel('Data collection').selectOption({ label: 'ampliseq / multiqc' });
+    const picker = panel.getByLabel('MultiQC plot');
+    await expect.poll(() => picker.locator('optgroup').count(), { timeout: 20_000 }).toBeGreaterThan(1);
+    const groups = await picker
+      .locator('optgroup')
+      .evaluateAll((nodes) => nodes.map((node) => node.getAttribute('label')));
+    expect(groups).toEqual(expect.arrayContaining(['General statistics', 'FastQC', 'Cutadapt']));
+    await picker.selectOption('cutadapt_filtered_reads_plot');
+    await panel.getByRole('region', { name: 'Preview' }).locator('[data-chart-state="rendered"]').waitFor();
+    await expectAccessible(page, 'the MultiQC plot builder');
+    await panel.getByRole('button', { name: 'Add to dashboard' }).click();
+    await page.getByRole('button', { name: 'Save', exact: true }).click();
+    await page.getByRole('button', { name: 'Edit', exact: true }).waitFor();
+    const saved = await call<{ components: { type: string; plot?: string }[] }>(
+      server,
+      'GET',
+      `/dashboards/${dashboardId}`,
+      { token },
+    );
+    expect(saved.body.components).toEqual([
+      expect.objectContaining({ type: 'multiqc', plot: 'cutadapt_filtered_reads_plot' }),
+    ]);
     await context.close();
   });
 });

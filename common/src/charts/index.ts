@@ -21,6 +21,7 @@ export {
   toggleCategory,
 } from './filters.js';
 export { multiqcDescription, multiqcOption, sampleColor } from './multiqc.js';
+export { type MultiqcCellBar, multiqcCellBars, multiqcScale } from './multiqc-scale.js';
 export { type ChartPalette, type ChartTheme, PALETTES } from './palette.js';
 
 export interface ChartOptions {

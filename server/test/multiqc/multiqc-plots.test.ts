@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { DATA_TABLE_COLUMNS, LINE_SAMPLES, plotData } from '../../src/multiqc/plots.js';
+import { DATA_TABLE_COLUMNS, type JsonObject, LINE_SAMPLES, plotData } from '../../src/multiqc/plots.js';
 import { sampleFilter } from '../../src/multiqc/service.js';
 
 /** A line plot input as MultiQC writes it: `count` samples S1…Sn, sample i at y = i for x = 1, 2. */
@@ -85,7 +85,7 @@ describe('MultiQC sample filters', () => {
 });
 
 describe('MultiQC plots of a type we draw no chart for', () => {
-  const input = {
+  const input: JsonObject = {
     pconfig: { title: 'A sankey of reads' },
     data: [
       {

@@ -1,9 +1,11 @@
 import { Stack, Table, Text, useComputedColorScheme } from '@mantine/core';
 import {
   type DashboardFilterValue,
+  type MultiqcCellBar,
   type MultiqcComponent,
   type MultiqcData,
   type MultiqcTableData,
+  multiqcCellBars,
   multiqcDescription,
   multiqcOption,
   toggleCategory,
@@ -101,7 +103,7 @@ function clickedSample(data: MultiqcData, params: { seriesName?: string; dataInd
   }
 }
 
-/** MultiQC's table (general statistics or a module's own): a row per sample, MultiQC's column titles. */
+/** MultiQC's table (general statistics or a module's own): a row per sample, MultiQC's column titles and colour bars. */
 function MultiqcTable({ data, title }: { data: MultiqcTableData; title: string }) {
   return (
     <Stack gap="xs" style={{ minHeight: 0, flex: 1 }}>
@@ -120,6 +122,7 @@ function MultiqcTable({ data, title }: { data: MultiqcTableData; title: string }
 }
 
 function TableBody({ data }: { data: MultiqcTableData }) {
+  const bars = useMemo(() => multiqcCellBars(data), [data]);
   return (
     <div style={{ minHeight: 0, flex: 1, overflow: 'auto' }} data-plot-type="table" data-samples={data.rows.length}>
       <Table striped highlightOnHover stickyHeader fz="sm" aria-label={data.title}>
@@ -141,8 +144,14 @@ function TableBody({ data }: { data: MultiqcTableData }) {
               </Table.Th>
               {data.columns.map((column) => {
                 const value = row.values[column.key];
+                const bar = typeof value === 'number' ? (bars.get(column.key)?.(value) ?? null) : null;
                 return (
-                  <Table.Td key={column.key} ta={typeof value === 'number' ? 'right' : undefined}>
+                  <Table.Td
+                    key={column.key}
+                    ta={typeof value === 'number' ? 'right' : undefined}
+                    style={barStyle(bar)}
+                    data-bar={bar === null ? undefined : `${bar.percent}% ${bar.color}`}
+                  >
                     {typeof value === 'number' ? `${formatMeasure(value)}${column.suffix ?? ''}` : (value ?? '')}
                   </Table.Td>
                 );
@@ -153,4 +162,14 @@ function TableBody({ data }: { data: MultiqcTableData }) {
       </Table>
     </div>
   );
+}
+
+/**
+ * MultiQC's bar behind a number: as wide as the value's place in the column's range, in the
+ * column scale's colour, half transparent so the number stays readable in either theme.
+ */
+function barStyle(bar: MultiqcCellBar | null) {
+  if (bar === null) return undefined;
+  const color = `color-mix(in srgb, ${bar.color} 45%, transparent)`;
+  return { backgroundImage: `linear-gradient(to right, ${color} ${bar.percent}%, transparent ${bar.percent}%)` };
 }
