@@ -203,8 +203,10 @@ export async function createContext(config: Config): Promise<AppContext> {
     const jobs = new JobQueue(database, config.jobs.leaseSeconds);
     const upserts = new UpsertService(database, config, dataCollections, delta, (id) => tableOf(id));
     const ingestion = new IngestionService(database, config, projects, upserts, jobs, locationGuard);
-    // Runs left active by jobs that ended before jobs ended their runs would block their project.
+    // Runs left active by jobs that ended before jobs ended their runs would block their project,
+    // and so would synchronous runs of a server that died (their lease expired).
     await ingestion.endOrphanedRuns();
+    await ingestion.endExpiredRuns();
     const jobHandlers = new JobHandlers()
       .register('deltatable.upsert', (job, tools) => upserts.runQueued(job.payload as UpsertRequest, tools))
       .register('project.ingest', (job, tools) => ingestion.execute((job.payload as { run_id: string }).run_id, tools));

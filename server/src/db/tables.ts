@@ -263,6 +263,8 @@ export interface IngestionRunsTable {
   created_at: string;
   started_at: string | null;
   finished_at: string | null;
+  /** A synchronous run's lease (its server renews it while it works); null for runs with a job. */
+  lease_expires_at: string | null;
 }
 
 /** One row per worker pool, renewed every few seconds (jobs/worker-registry.ts). */

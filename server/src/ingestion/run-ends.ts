@@ -12,12 +12,29 @@ const ACTIVE: IngestionRunsTable['status'][] = ['pending', 'running'];
 /** When a job that never got to finish its ingestion run has ended anyway (it never ran, or its worker vanished). */
 const ORPHANED = { code: 'ingestion_failed', message: 'its job ended before the ingestion run did' };
 
+/** When a synchronous run's server stopped renewing its lease (killed, machine lost). */
+export const SERVER_LOST = {
+  code: 'server_lost',
+  message: 'the server running it stopped before the ingestion run ended (its lease expired)',
+};
+
+/**
+ * How long a synchronous run written without a lease (by a version before leases) may stay active:
+ * longer than such a run takes, so one still running on an older replica is left alone.
+ */
+const UNLEASED_RUN_HOURS = 1;
+
 /**
  * Ends one run that its own task will not end: a pending job cancelled before any worker took it,
  * or a job whose worker died. Steps left `running` end with the run. Conditional on the run still
  * being active, so a run its task already ended keeps its own outcome.
  */
-async function endRun(db: Kysely<Tables>, run: { id: string; steps: string }, ending: Ending): Promise<void> {
+async function endRun(
+  db: Kysely<Tables>,
+  run: { id: string; steps: string },
+  ending: Ending,
+  expiredBefore?: string,
+): Promise<void> {
   const now = isoNow();
   const steps = (JSON.parse(run.steps) as Step[]).map((step) =>
     step.status === 'running' ? { ...step, status: ending.status, finished_at: now } : step,
@@ -27,6 +44,12 @@ async function endRun(db: Kysely<Tables>, run: { id: string; steps: string }, en
     .set({ status: ending.status, finished_at: now, error: JSON.stringify(ending.error), steps: JSON.stringify(steps) })
     .where('id', '=', run.id)
     .where('status', 'in', ACTIVE)
+    // An expired run whose server renewed its lease since it was read (it was only slow) goes on.
+    .$if(expiredBefore !== undefined, (update) =>
+      update.where((eb) =>
+        eb.or([eb('lease_expires_at', 'is', null), eb('lease_expires_at', '<', expiredBefore as string)]),
+      ),
+    )
     .execute();
 }
 
@@ -65,5 +88,32 @@ export async function endOrphanedRuns(db: Kysely<Tables>, projectId?: string): P
         : ORPHANED;
     await endRun(db, run, { status: cancelled ? 'cancelled' : 'failed', error });
   }
+  return runs.length;
+}
+
+/**
+ * Ends synchronous runs (no job) whose server stopped renewing their lease: they would otherwise
+ * stay `running` and hold their project's one active slot for good. Their steps left `running`
+ * fail with them; what the run had not committed was never committed (an upsert commits its Delta
+ * version last, in one step). Safe to run anywhere, any time: a run whose server still renews its
+ * lease is not touched. Answers how many it ended.
+ */
+export async function endExpiredRuns(db: Kysely<Tables>, projectId?: string, now = Date.now()): Promise<number> {
+  const nowIso = new Date(now).toISOString();
+  const unleasedBefore = new Date(now - UNLEASED_RUN_HOURS * 60 * 60 * 1000).toISOString();
+  let query = db
+    .selectFrom('ingestion_runs')
+    .select(['id', 'steps'])
+    .where('job_id', 'is', null)
+    .where('status', 'in', ACTIVE)
+    .where((eb) =>
+      eb.or([
+        eb('lease_expires_at', '<', nowIso),
+        eb.and([eb('lease_expires_at', 'is', null), eb('created_at', '<', unleasedBefore)]),
+      ]),
+    );
+  if (projectId !== undefined) query = query.where('project_id', '=', projectId);
+  const runs = await query.execute();
+  for (const run of runs) await endRun(db, run, { status: 'failed', error: SERVER_LOST }, nowIso);
   return runs.length;
 }

@@ -6,7 +6,7 @@ import type { Database } from '../db/database.js';
 import { isUniqueViolation } from '../db/errors.js';
 import { paginate } from '../db/paginate.js';
 import type { IngestionRunsTable } from '../db/tables.js';
-import { isoNow } from '../db/time.js';
+import { isoAfterSeconds, isoNow } from '../db/time.js';
 import type { UpsertService } from '../deltatables/upsert.js';
 import { DomainError, notFound } from '../errors.js';
 import type { JobTools } from '../jobs/handlers.js';
@@ -17,7 +17,8 @@ import { asSharedResource } from '../projects/repository.js';
 import type { ProjectsService } from '../projects/service.js';
 import { type DataLocationGuard, locationsAt } from '../workflows/location-guard.js';
 import { type CollectionResult, presentRun, type Step } from './presenters.js';
-import { endOrphanedRuns, endRunsOfEndedJobs } from './run-ends.js';
+import { endExpiredRuns, endOrphanedRuns, endRunsOfEndedJobs } from './run-ends.js';
+import { holdRunLease } from './run-lease.js';
 import { scanWorkflow } from './scanner.js';
 
 export type Trigger = IngestionRunsTable['trigger'];
@@ -33,14 +34,16 @@ export interface TriggerAnswer {
  * upsert every data collection, and record the whole as an ingestion run with its steps. At most
  * one ingestion per project is pending or running (a unique index decides, across replicas). A
  * run ends with its job: when the job is cancelled or fails, in the same transaction, so a run
- * whose job is gone never holds the project's one active slot.
+ * whose job is gone never holds the project's one active slot. A run without a job (run in the
+ * request) holds a lease its server renews, and ends once that lease expired (its server died).
  */
 export class IngestionService {
   constructor(
     private readonly database: Database,
     private readonly config: {
       ingestion: Pick<Config['ingestion'], 'allowedRoots' | 'browserTrigger'>;
-      jobs: Pick<Config['jobs'], 'enabled'>;
+      /** `leaseSeconds` also bounds how long a synchronous run outlives its server. */
+      jobs: Pick<Config['jobs'], 'enabled' | 'leaseSeconds'>;
     },
     private readonly projects: ProjectsService,
     private readonly upserts: UpsertService,
@@ -53,6 +56,11 @@ export class IngestionService {
   /** Ends every run left active although its job has ended (startup repair); answers how many. */
   endOrphanedRuns(): Promise<number> {
     return endOrphanedRuns(this.database.db);
+  }
+
+  /** Ends every synchronous run whose server stopped renewing its lease (startup repair); answers how many. */
+  endExpiredRuns(): Promise<number> {
+    return endExpiredRuns(this.database.db);
   }
 
   /** Whether a project has anything to ingest: a workflow location, or registered files. */
@@ -100,6 +108,8 @@ export class IngestionService {
     // expired; with no live worker none will, and its run would hold the project for good.
     await this.jobs.recoverExpired();
     await endOrphanedRuns(this.database.db, projectId);
+    // And a synchronous run whose server died, which nobody else ends.
+    await endExpiredRuns(this.database.db, projectId);
     const active = await this.active(projectId);
     if (active) return { job_id: active.job_id, run_id: active.id, already_running: true };
     try {
@@ -132,6 +142,8 @@ export class IngestionService {
     authorize(actor, 'session.read_own');
     if (!(await this.hasData(projectId)))
       throw new DomainError('no_data', 'the project has neither data locations nor uploaded files');
+    // A synchronous run whose server died holds the project until someone ends it: this trigger.
+    await endExpiredRuns(this.database.db, projectId);
     const runId = uuidv7();
     try {
       await this.database.db
@@ -144,12 +156,12 @@ export class IngestionService {
       if (active) return { job_id: active.job_id, run_id: active.id, already_running: true };
       throw error;
     }
-    const controller = new AbortController();
-    await this.execute(runId, {
-      signal: controller.signal,
-      report: async () => undefined,
-      checkpoint: async () => undefined,
-    });
+    const lease = holdRunLease(this.database.db, runId, this.config.jobs.leaseSeconds);
+    try {
+      await this.execute(runId, { signal: lease.signal, report: async () => undefined, checkpoint: lease.checkpoint });
+    } finally {
+      lease.stop();
+    }
     return { job_id: null, run_id: runId, already_running: false, run: await this.present(runId, true) };
   }
 
@@ -176,6 +188,8 @@ export class IngestionService {
       created_at: isoNow(),
       started_at: null,
       finished_at: null,
+      // A job holds its own lease; a run in the request holds this one (see `holdRunLease`).
+      lease_expires_at: jobId === null ? isoAfterSeconds(this.config.jobs.leaseSeconds) : null,
     };
   }
 
@@ -354,6 +368,8 @@ export class IngestionService {
   async listRuns(actor: Actor, projectId: string, query: { limit: number; skip: number }) {
     const record = await this.projects.access(actor, projectId, 'resource.read');
     const canEdit = can(actor, 'resource.edit', asSharedResource(record));
+    // The list tells the truth about a run whose server died, even before anyone triggers again.
+    await endExpiredRuns(this.database.db, projectId);
     return paginate(
       this.database.db.selectFrom('ingestion_runs').where('project_id', '=', projectId),
       (rows) => rows.selectAll().orderBy('created_at', 'desc').orderBy('id', 'desc'),

@@ -37,6 +37,7 @@ describeEachDialect('startup on a shared database', (dialect) => {
         '0012_dashboard_revision',
         '0013_worker_heartbeats',
         '0014_dashboard_copies',
+        '0015_ingestion_run_leases',
       ]);
       expect((await migrateToLatest(database)).applied).toEqual([]);
       const tables = await database.db.introspection.getTables();

@@ -1,10 +1,16 @@
 import { mkdir, readdir, stat, writeFile } from 'node:fs/promises';
+import { request as httpRequest } from 'node:http';
 import { join } from 'node:path';
 import { PassThrough } from 'node:stream';
-import { afterAll, beforeAll, expect, it, vi } from 'vitest';
+import { API_PREFIX } from '@service/server';
+import { afterAll, afterEach, beforeAll, expect, it, vi } from 'vitest';
+import { killAllServices, startServe } from '../../../test/support/processes.js';
 import { createTestBucket, type TestBucket, testS3Settings } from '../../../test/support/s3-storage.js';
 import {
+  ADMIN,
+  createProjectWithUpload,
   createTestDatabase,
+  login,
   startTestServer,
   type TestDatabase,
   type TestServer,
@@ -20,6 +26,34 @@ const PAST_RETENTION = 169 * 60 * 60 * 1000;
 /** Polls `condition` until it holds: what a killed process left is there to find. */
 async function until(condition: () => Promise<boolean>): Promise<void> {
   while (!(await condition())) await new Promise((resolve) => setTimeout(resolve, 25));
+}
+
+/**
+ * Starts uploading `size` bytes as a file of `collectionId` and sends only the first `sent` of them:
+ * the request stays in flight, its body half-stored, until its server dies.
+ */
+function beginUpload(server: { url: string }, token: string, collectionId: string, size: number, sent: number): void {
+  const boundary = `----killed${Date.now()}`;
+  const head = Buffer.from(
+    `--${boundary}\r\nContent-Disposition: form-data; name="path"\r\n\r\nt.csv\r\n--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="t.csv"\r\nContent-Type: text/csv\r\n\r\na,b\n`,
+  );
+  const tail = Buffer.from(`\r\n--${boundary}--\r\n`);
+  const url = new URL(`${server.url}${API_PREFIX}/datacollections/${collectionId}/files`);
+  const request = httpRequest({
+    host: url.hostname,
+    port: url.port,
+    path: url.pathname,
+    method: 'POST',
+    headers: {
+      authorization: `Bearer ${token}`,
+      'content-type': `multipart/form-data; boundary=${boundary}`,
+      'content-length': head.length + size + tail.length,
+    },
+  });
+  // The server is killed with the request in flight: its error is the point.
+  request.on('error', () => undefined);
+  request.write(head);
+  request.write(Buffer.alloc(sent, '1,2\n'));
 }
 
 /*
@@ -48,6 +82,9 @@ describeEachBackend('the vacuum collects what a killed process left', (dialect, 
       });
     }
     server = await startTestServer(database, env);
+  });
+  afterEach(async () => {
+    await killAllServices();
   });
   afterAll(async () => {
     await server?.stop();
@@ -101,5 +138,36 @@ describeEachBackend('the vacuum collects what a killed process left', (dialect, 
     expect((await stat(join(tmp, 'copies', 'v0.duckdb'))).isFile()).toBe(true);
     body.destroy();
     await write;
+  });
+
+  it('removes what a server killed mid-upload left, once past the retention, and nothing before', async () => {
+    const uploader = await startServe('uploader', {
+      ...env,
+      SERVICE_DATA_DIR: database.dataDir,
+      SERVICE_DATABASE_URL: database.url,
+      SERVICE_HOST: '127.0.0.1',
+      SERVICE_PORT: '0',
+      SERVICE_PUBLIC_URL: 'http://127.0.0.1:8058',
+      SERVICE_BOOTSTRAP_ADMIN_EMAIL: ADMIN.email,
+      SERVICE_BOOTSTRAP_ADMIN_PASSWORD: ADMIN.password,
+      SERVICE_LOG_LEVEL: 'warn',
+    });
+    const { access_token: token } = await login(uploader, ADMIN.email, ADMIN.password);
+    const { collectionId } = await createProjectWithUpload(uploader, token, 'killed mid-upload');
+    expect(await abandonedWrites()).toBe(0);
+    // Past S3's first part (8 MiB): the multipart upload has begun and stored a part.
+    beginUpload(uploader, token, collectionId, 20 * 1024 * 1024, 9 * 1024 * 1024);
+    await until(async () => (await abandonedWrites()) > 0);
+    uploader.child.kill('SIGKILL');
+    await uploader.exited;
+
+    // Another server's vacuum: within the retention the write might still be someone's, so it stays.
+    const now = await server.context.vacuum.run();
+    expect(now.failures).toEqual([]);
+    expect(await abandonedWrites()).toBe(1);
+    const later = await server.context.vacuum.run({ now: Date.now() + PAST_RETENTION });
+    expect(later.failures).toEqual([]);
+    expect(later.removed_temporary).toBeGreaterThanOrEqual(1);
+    expect(await abandonedWrites()).toBe(0);
   });
 });

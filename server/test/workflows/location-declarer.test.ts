@@ -257,6 +257,7 @@ describeEachDialect('locations declared before declarers were recorded', (dialec
         '0012_dashboard_revision',
         '0013_worker_heartbeats',
         '0014_dashboard_copies',
+        '0015_ingestion_run_leases',
       ]);
       expect(await declarerOf(opened, eveWorkflow)).toBe(eve.user.user_id);
       expect(await declarerOf(opened, tempWorkflow)).toBe(temp.user.user_id);

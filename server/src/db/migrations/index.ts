@@ -13,6 +13,7 @@ import * as embedTokens from './0011_embed_tokens.js';
 import * as dashboardRevision from './0012_dashboard_revision.js';
 import * as workerHeartbeats from './0013_worker_heartbeats.js';
 import * as dashboardCopies from './0014_dashboard_copies.js';
+import * as ingestionRunLeases from './0015_ingestion_run_leases.js';
 
 /** Every migration, in order. Bundled as modules so the built server needs no migrations folder. */
 const migrations: Record<string, Migration> = {
@@ -30,6 +31,7 @@ const migrations: Record<string, Migration> = {
   '0012_dashboard_revision': dashboardRevision,
   '0013_worker_heartbeats': workerHeartbeats,
   '0014_dashboard_copies': dashboardCopies,
+  '0015_ingestion_run_leases': ingestionRunLeases,
 };
 
 export const migrationProvider: MigrationProvider = {
