@@ -48,6 +48,7 @@ import { RequestWork } from './rate-limit/request-work.js';
 import { openStorage } from './storage/index.js';
 import { tableRoot } from './storage/layout.js';
 import type { ObjectStorage } from './storage/storage.js';
+import { AccountDeletion } from './users/deletion.js';
 import { UsersService } from './users/service.js';
 import { DataLocationGuard } from './workflows/location-guard.js';
 import { WorkflowsService } from './workflows/service.js';
@@ -60,6 +61,8 @@ export interface AppContext {
   tokens: AccessTokens;
   sessions: SessionService;
   users: UsersService;
+  /** Deleting an account: what it owns alone goes to an admin or is deleted, its access ends. */
+  accountDeletion: AccountDeletion;
   tickets: LoginTickets;
   temporaryUsers: TemporaryUsers;
   provisioning: Provisioning;
@@ -192,6 +195,10 @@ export async function createContext(config: Config): Promise<AppContext> {
     const locationGuard = new DataLocationGuard(database, config.ingestion.userLocations);
     const workflows = new WorkflowsService(database, config, projects, purger, locationGuard);
     const dataCollections = new DataCollectionsService(database, workflows, purger, audit);
+    const accountDeletion = new AccountDeletion(database, audit, sessionCache, async (trx, projectIds) => {
+      const owned = await projects.deleteMany(trx, projectIds);
+      return () => purger.purge(owned);
+    });
     const temporaryUsers = new TemporaryUsers(database.db, sessions, audit, config.auth.temporaryUserExpiryHours);
     // A temporary user's projects go with them, unless someone else co-owns them; their storage
     // once the user's removal has committed.
@@ -264,6 +271,7 @@ export async function createContext(config: Config): Promise<AppContext> {
       tokens,
       sessions,
       users,
+      accountDeletion,
       tickets,
       temporaryUsers,
       provisioning: new Provisioning(users, sessions, audit),

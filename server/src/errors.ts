@@ -21,6 +21,7 @@ export type ErrorCode =
   | 'password_login_disabled'
   | 'email_taken'
   | 'last_admin'
+  | 'self_deletion'
   | 'job_ended'
   | 'no_data'
   | 'component_unavailable'

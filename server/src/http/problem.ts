@@ -20,6 +20,7 @@ const statusAndTitle: Record<ErrorCode, [number, string]> = {
   password_login_disabled: [403, 'Password Sign-in Disabled'],
   email_taken: [409, 'Email Already Registered'],
   last_admin: [409, 'Last Administrator'],
+  self_deletion: [409, 'Cannot Delete Own Account'],
   job_ended: [409, 'Job Ended'],
   no_data: [409, 'Nothing To Ingest'],
   component_unavailable: [409, 'Component Unavailable'],

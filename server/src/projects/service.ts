@@ -197,9 +197,20 @@ export class ProjectsService {
         .executeTakeFirst();
       if (!otherOwners) doomed.push(project_id);
     }
-    if (doomed.length === 0) return { uploadKeys: [], tableIds: [] };
-    const owned = await ownedStorage(db, { projects: doomed });
-    await db.deleteFrom('projects').where('id', 'in', doomed).execute();
+    return this.deleteMany(db, doomed);
+  }
+
+  /**
+   * Deletes these projects and everything in them, in the caller's transaction (a deleted
+   * account's, users/deletion.ts); answers their storage, to purge once it has committed.
+   */
+  async deleteMany(db: Kysely<Tables>, projectIds: readonly string[]): Promise<OwnedStorage> {
+    if (projectIds.length === 0) return { uploadKeys: [], tableIds: [] };
+    const owned = await ownedStorage(db, { projects: [...projectIds] });
+    for (let start = 0; start < projectIds.length; start += 500) {
+      const ids = projectIds.slice(start, start + 500);
+      await db.deleteFrom('projects').where('id', 'in', ids).execute();
+    }
     return owned;
   }
 }

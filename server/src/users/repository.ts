@@ -58,6 +58,21 @@ export class UsersRepository {
     return Number(result.numDeletedRows) === 1;
   }
 
+  /**
+   * PostgreSQL only: locks the active admins' rows until the transaction ends, in one order, so
+   * changes that each check "another admin remains" run one after the other.
+   */
+  async lockActiveAdmins(): Promise<void> {
+    await this.db
+      .selectFrom('users')
+      .select('id')
+      .where('role', '=', 'admin')
+      .where('disabled', '=', 0)
+      .orderBy('id')
+      .forUpdate()
+      .execute();
+  }
+
   async countActiveAdmins(): Promise<number> {
     const row = await this.db
       .selectFrom('users')

@@ -1,9 +1,11 @@
 import {
   adminUserSchema,
   createUserRequestSchema,
+  deleteUserQuerySchema,
   listQuerySchema,
   problemSchema,
   updateUserRequestSchema,
+  userDeletionSummarySchema,
   userIdParamsSchema,
   userListSchema,
 } from '@service/common';
@@ -12,10 +14,14 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import type { Authenticator } from '../http/authentication.js';
 import { authorize } from '../policy/policy.js';
+import type { AccountDeletion } from './deletion.js';
 import type { UsersService } from './service.js';
 
 /** Account administration; admins only. */
-export function usersRoutes({ users }: { users: UsersService }, actorOf: Authenticator): FastifyPluginAsyncZod {
+export function usersRoutes(
+  { users, accountDeletion }: { users: UsersService; accountDeletion: AccountDeletion },
+  actorOf: Authenticator,
+): FastifyPluginAsyncZod {
   const errors = { 400: problemSchema, 401: problemSchema, 403: problemSchema };
   const common = { tags: ['users'], security: [{ bearerAuth: [] }] };
 
@@ -93,19 +99,44 @@ export function usersRoutes({ users }: { users: UsersService }, actorOf: Authent
       },
     );
 
+    app.get(
+      '/users/:id/deletion-summary',
+      {
+        schema: {
+          ...common,
+          summary: 'What deleting an account would hand over or delete',
+          description:
+            'Counts what the account owns alone (no other owner), its working embed tokens and its sessions, for the confirmation before `DELETE /users/{id}`.',
+          params: userIdParamsSchema,
+          response: { 200: userDeletionSummarySchema, 404: problemSchema, ...errors },
+        },
+      },
+      async (request) => {
+        await admin(request);
+        return accountDeletion.summary(request.params.id);
+      },
+    );
+
     app.delete(
       '/users/:id',
       {
         schema: {
           ...common,
-          summary: 'Delete an account and its sessions',
+          summary: 'Delete an account; what it owns alone goes to an admin or is deleted',
+          description:
+            'In one transaction: the projects and dashboards the account owns alone become owned by `transfer_to` (an active admin; default: you), or are deleted with `delete_owned=true`; the embed tokens it made are revoked; its sessions end on every replica before the answer. A refusal changes nothing. You cannot delete yourself (409 `self_deletion`) or the last active admin (409 `last_admin`).',
           params: userIdParamsSchema,
+          querystring: deleteUserQuerySchema,
           response: { 204: z.null(), 404: problemSchema, 409: problemSchema, ...errors },
         },
       },
       async (request, reply) => {
         const actor = await admin(request);
-        await users.delete(request.params.id, actor.userId);
+        await accountDeletion.delete(
+          request.params.id,
+          { transferTo: request.query.transfer_to, deleteOwned: request.query.delete_owned },
+          { userId: actor.userId, via: 'admin' },
+        );
         return reply.code(204).send(null);
       },
     );

@@ -91,6 +91,8 @@ export class UsersService {
       row.role === 'admin' && row.disabled === 0 && (changes.role === 'user' || changes.disabled === true);
     await this.database.db.transaction().execute(async (trx) => {
       const repository = new UsersRepository(trx);
+      // Takes turns with deletions and other demotions (users/deletion.ts), so two cannot both pass.
+      if (losesAdmin && this.database.dialect === 'postgres') await repository.lockActiveAdmins();
       if (losesAdmin && (await repository.countActiveAdmins()) <= 1) {
         throw new DomainError('last_admin', 'this is the last active admin; make another admin first');
       }
@@ -121,21 +123,6 @@ export class UsersService {
     // A cached session carries the user's role and state: drop it everywhere.
     await this.sessionCache.forgetUser(id);
     return this.get(id);
-  }
-
-  async delete(id: string, actorUserId: string): Promise<void> {
-    await this.database.db.transaction().execute(async (trx) => {
-      const repository = new UsersRepository(trx);
-      const row = await repository.findById(id);
-      if (!row) throw notFound('user');
-      if (row.role === 'admin' && row.disabled === 0 && (await repository.countActiveAdmins()) <= 1) {
-        throw new DomainError('last_admin', 'this is the last active admin; make another admin first');
-      }
-      // Sessions and refresh tokens go with the user (ON DELETE CASCADE), so its tokens stop at once.
-      await repository.delete(id);
-      await this.audit.record({ type: 'user.deleted', actorUserId, subjectUserId: id, subjectEmail: row.email }, trx);
-    });
-    await this.sessionCache.forgetUser(id);
   }
 
   /**

@@ -158,7 +158,7 @@ describe.skipIf(inject('postgresAdminUrl') === '')('session cache across Postgre
     }
   });
 
-  it('disabling and demoting a user on one replica reach the other', async () => {
+  it('disabling, demoting and deleting a user on one replica reach the other', async () => {
     const { first, second } = await twoReplicas();
     const admin = await login(first, ADMIN.email, ADMIN.password);
     const user = await createUser(first, admin.access_token, 'someone@example.org');
@@ -171,6 +171,15 @@ describe.skipIf(inject('postgresAdminUrl') === '')('session cache across Postgre
 
     await call(first, 'PATCH', `/users/${userId}`, { token: admin.access_token, json: { disabled: true } });
     expect((await me(second, user.access_token)).status).toBe(401);
+
+    // Deleting: the second replica had the session cached, and refuses it as soon as the delete answers.
+    const deleted = await createUser(first, admin.access_token, 'deleted@example.org');
+    expect((await me(second, deleted.access_token)).status).toBe(200);
+    const removal = await call(first, 'DELETE', `/users/${deleted.user.user_id}?delete_owned=true`, {
+      token: admin.access_token,
+    });
+    expect(removal.status).toBe(204);
+    expect((await me(second, deleted.access_token)).status).toBe(401);
   });
 
   it('a replica whose notice connection was cut reconnects and forgets what it may have missed', async () => {

@@ -91,6 +91,10 @@ export const accountRows: Record<string, Row> = {
     request: async (world) => ({ path: `/users/${await throwawayUser(world)}`, options: { json: { role: 'admin' } } }),
     expected: userAdmin(200),
   },
+  'GET /service/api/v1/users/{id}/deletion-summary': {
+    request: async (world) => ({ path: `/users/${await throwawayUser(world)}/deletion-summary` }),
+    expected: userAdmin(200),
+  },
   'DELETE /service/api/v1/users/{id}': {
     request: async (world) => ({ path: `/users/${await throwawayUser(world)}` }),
     expected: userAdmin(204),

@@ -38,7 +38,9 @@ describeEachDialect('user administration', (dialect) => {
       ['POST', '/users', { email: 'someone@example.org', password: 'someone-password' }],
       ['GET', `/users/${id}`, undefined],
       ['PATCH', `/users/${id}`, { role: 'admin' }],
+      ['GET', `/users/${id}/deletion-summary`, undefined],
       ['DELETE', `/users/${id}`, undefined],
+      ['DELETE', `/users/${id}?delete_owned=true`, undefined],
     ] as const;
 
   it('refuses anonymous callers with 401 and regular users with 403 on every route, changing nothing', async () => {

@@ -1,0 +1,189 @@
+import type { UserDeletionSummary } from '@service/common';
+import type { Kysely } from 'kysely';
+import type { Tables } from '../db/tables.js';
+import { isoNow } from '../db/time.js';
+
+/** Ids per query's `in` list, well under any database's parameter limit. */
+const CHUNK = 500;
+
+function chunks<T>(items: readonly T[]): T[][] {
+  const result: T[][] = [];
+  for (let start = 0; start < items.length; start += CHUNK) result.push(items.slice(start, start + CHUNK));
+  return result;
+}
+
+/** What a user owns with no other owner: deleting the user without a decision would orphan it. */
+export interface SolelyOwned {
+  projectIds: string[];
+  /** Dashboards with no other dashboard owner, wherever their project. */
+  dashboardIds: string[];
+}
+
+/** The projects whose only owner member is `userId`. */
+async function solelyOwnedProjects(db: Kysely<Tables>, userId: string): Promise<string[]> {
+  const rows = await db
+    .selectFrom('project_members as mine')
+    .select('mine.project_id as id')
+    .where('mine.user_id', '=', userId)
+    .where('mine.role', '=', 'owner')
+    .where(({ not, exists, selectFrom }) =>
+      not(
+        exists(
+          selectFrom('project_members as others')
+            .select('others.user_id')
+            .whereRef('others.project_id', '=', 'mine.project_id')
+            .where('others.role', '=', 'owner')
+            .where('others.user_id', '!=', userId),
+        ),
+      ),
+    )
+    .orderBy('id')
+    .execute();
+  return rows.map((row) => row.id);
+}
+
+/** The dashboards whose only owner member is `userId` (their project's owners aside). */
+async function solelyOwnedDashboards(db: Kysely<Tables>, userId: string): Promise<string[]> {
+  const rows = await db
+    .selectFrom('dashboard_members as mine')
+    .select('mine.dashboard_id as id')
+    .where('mine.user_id', '=', userId)
+    .where('mine.role', '=', 'owner')
+    .where(({ not, exists, selectFrom }) =>
+      not(
+        exists(
+          selectFrom('dashboard_members as others')
+            .select('others.user_id')
+            .whereRef('others.dashboard_id', '=', 'mine.dashboard_id')
+            .where('others.role', '=', 'owner')
+            .where('others.user_id', '!=', userId),
+        ),
+      ),
+    )
+    .orderBy('id')
+    .execute();
+  return rows.map((row) => row.id);
+}
+
+export async function solelyOwnedBy(db: Kysely<Tables>, userId: string): Promise<SolelyOwned> {
+  return {
+    projectIds: await solelyOwnedProjects(db, userId),
+    dashboardIds: await solelyOwnedDashboards(db, userId),
+  };
+}
+
+/** Dashboards inside the user's projects that are not the user's alone (other people's). */
+async function otherDashboardsIn(db: Kysely<Tables>, owned: SolelyOwned): Promise<number> {
+  const except = new Set(owned.dashboardIds);
+  let total = 0;
+  for (const ids of chunks(owned.projectIds)) {
+    const rows = await db.selectFrom('dashboards').select('id').where('project_id', 'in', ids).execute();
+    total += rows.filter((row) => !except.has(row.id)).length;
+  }
+  return total;
+}
+
+async function activeEmbedTokens(db: Kysely<Tables>, userId: string): Promise<number> {
+  const row = await db
+    .selectFrom('embed_tokens')
+    .select((eb) => eb.fn.countAll<number>().as('total'))
+    .where('created_by', '=', userId)
+    .where('revoked_at', 'is', null)
+    .where('expires_at', '>', isoNow())
+    .executeTakeFirstOrThrow();
+  return Number(row.total);
+}
+
+async function activeSessions(db: Kysely<Tables>, userId: string): Promise<number> {
+  const row = await db
+    .selectFrom('sessions')
+    .select((eb) => eb.fn.countAll<number>().as('total'))
+    .where('user_id', '=', userId)
+    .where('revoked_at', 'is', null)
+    .where('expires_at', '>', isoNow())
+    .executeTakeFirstOrThrow();
+  return Number(row.total);
+}
+
+/** What deleting the user would hand over or delete, counted in the database. */
+export async function deletionSummary(
+  db: Kysely<Tables>,
+  userId: string,
+  owned?: SolelyOwned,
+): Promise<UserDeletionSummary> {
+  const mine = owned ?? (await solelyOwnedBy(db, userId));
+  return {
+    projects: mine.projectIds.length,
+    dashboards: mine.dashboardIds.length,
+    project_dashboards: await otherDashboardsIn(db, mine),
+    active_embed_tokens: await activeEmbedTokens(db, userId),
+    active_sessions: await activeSessions(db, userId),
+  };
+}
+
+/**
+ * Makes `toUserId` an owner of everything `fromUserId` owns alone (promoting them where they were
+ * editor or viewer), and its creator where that breaks nothing: a project keeps no creator when
+ * the new owner already created one of the same name (names are unique per creator).
+ */
+export async function transferOwned(
+  db: Kysely<Tables>,
+  owned: SolelyOwned,
+  fromUserId: string,
+  toUserId: string,
+): Promise<void> {
+  for (const ids of chunks(owned.projectIds)) {
+    await db
+      .insertInto('project_members')
+      .values(ids.map((project_id) => ({ project_id, user_id: toUserId, role: 'owner' as const })))
+      .onConflict((oc) => oc.columns(['project_id', 'user_id']).doUpdateSet({ role: 'owner' }))
+      .execute();
+    await db
+      .updateTable('projects')
+      .set({ created_by: toUserId })
+      .where('id', 'in', ids)
+      .where('created_by', '=', fromUserId)
+      .where(({ not, exists, selectFrom }) =>
+        not(
+          exists(
+            selectFrom('projects as taken')
+              .select('taken.id')
+              .whereRef('taken.name', '=', 'projects.name')
+              .where('taken.created_by', '=', toUserId),
+          ),
+        ),
+      )
+      .execute();
+  }
+  for (const ids of chunks(owned.dashboardIds)) {
+    await db
+      .insertInto('dashboard_members')
+      .values(ids.map((dashboard_id) => ({ dashboard_id, user_id: toUserId, role: 'owner' as const })))
+      .onConflict((oc) => oc.columns(['dashboard_id', 'user_id']).doUpdateSet({ role: 'owner' }))
+      .execute();
+    await db
+      .updateTable('dashboards')
+      .set({ created_by: toUserId })
+      .where('id', 'in', ids)
+      .where('created_by', '=', fromUserId)
+      .execute();
+  }
+}
+
+/** Deletes the dashboards the user owns alone (their projects are deleted by their own service). */
+export async function deleteOwnedDashboards(db: Kysely<Tables>, owned: SolelyOwned): Promise<void> {
+  for (const ids of chunks(owned.dashboardIds)) await db.deleteFrom('dashboards').where('id', 'in', ids).execute();
+}
+
+/**
+ * Revokes the embed tokens the user made: each carries its creator's right to publish, so none
+ * may outlive them (they would stop working anyway; revoked, their lists say so).
+ */
+export async function revokeEmbedTokens(db: Kysely<Tables>, userId: string): Promise<void> {
+  await db
+    .updateTable('embed_tokens')
+    .set({ revoked_at: isoNow() })
+    .where('created_by', '=', userId)
+    .where('revoked_at', 'is', null)
+    .execute();
+}
