@@ -3,7 +3,9 @@ import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { migrationProvider } from '../../server/src/db/migrations/index.js';
 import {
   ADMIN,
+  call,
   createTestDatabase,
+  createUser,
   describeEachDialect,
   login,
   startTestServer,
@@ -32,6 +34,10 @@ describe('service --help', () => {
     [
       ['user', 'create'],
       ['--admin', '--password-stdin', 'Example'],
+    ],
+    [
+      ['user', 'delete'],
+      ['--transfer-to', '--delete-owned', '--dry-run', 'one transaction', 'Example'],
     ],
   ])('explains %j', async (args, expected) => {
     const result = await runCli([...args, '--help']);
@@ -165,6 +171,58 @@ describeEachDialect('service migrate and user create', (dialect) => {
     const short = await runCli(['user', 'create', 'short@example.org', '--password-stdin'], env, 'short\n');
     expect(short.code).toBe(1);
     expect(short.stderr).toContain('at least 12 characters');
+  });
+});
+
+describeEachDialect('service user delete', (dialect) => {
+  it('hands what the account owns alone to an admin, and a running server refuses its token at once', async () => {
+    const database = await createTestDatabase(dialect);
+    const env = { SERVICE_DATABASE_URL: database.url, SERVICE_DATA_DIR: database.dataDir };
+    // The server trusts its session cache for ten minutes: only the CLI's notice can make it refuse.
+    const server = await startTestServer(database, { SERVICE_AUTH_SESSION_CACHE_SECONDS: '600' });
+    try {
+      const admin = await login(server, ADMIN.email, ADMIN.password);
+      const ada = await createUser(server, admin.access_token, 'ada@example.org');
+      const project = await call<{ project_id: string }>(server, 'POST', '/projects', {
+        token: ada.access_token,
+        json: { name: 'Ada’s' },
+      });
+      expect((await call(server, 'GET', '/auth/me', { token: ada.access_token })).status).toBe(200);
+
+      const undecided = await runCli(['user', 'delete', 'ada@example.org'], env);
+      expect(undecided.code).toBe(1);
+      expect(undecided.stderr).toContain('give --transfer-to ADMIN or --delete-owned');
+      const dryRun = await runCli(['user', 'delete', 'ada@example.org', '--dry-run'], env);
+      expect(dryRun.code, dryRun.stderr).toBe(0);
+      expect(dryRun.stdout).toBe(
+        'ada@example.org has 1 project and 0 dashboards it owns alone, 0 working embed tokens and 1 session. Nothing was changed.\n',
+      );
+      const notAdmin = await createUser(server, admin.access_token, 'bob@example.org');
+      const refused = await runCli(['user', 'delete', 'ada@example.org', '--transfer-to', notAdmin.user.email], env);
+      expect(refused.code).toBe(1);
+      expect(refused.stderr).toContain('bob@example.org is not an active admin');
+      const lastAdmin = await runCli(['user', 'delete', ADMIN.email, '--delete-owned'], env);
+      expect(lastAdmin.code).toBe(1);
+      expect(lastAdmin.stderr).toContain('last active admin');
+      expect((await call(server, 'GET', '/auth/me', { token: ada.access_token })).status).toBe(200);
+
+      const deleted = await runCli(['user', 'delete', ada.user.user_id, '--transfer-to', ADMIN.email], env);
+      expect(deleted.code, deleted.stderr).toBe(0);
+      expect(deleted.stdout).toBe(
+        `Deleted ada@example.org: 1 project and 0 dashboards it owns alone transferred to ${ADMIN.email}; 0 embed tokens revoked, 1 session ended.\n`,
+      );
+      expect((await call(server, 'GET', '/auth/me', { token: ada.access_token })).status).toBe(401);
+      const moved = await call<{ permissions: { owners: { email: string }[] } }>(
+        server,
+        'GET',
+        `/projects/${project.body.project_id}`,
+        { token: admin.access_token },
+      );
+      expect(moved.body.permissions.owners.map((owner) => owner.email)).toEqual([ADMIN.email]);
+    } finally {
+      await server.stop();
+      await database.drop();
+    }
   });
 });
 
