@@ -177,18 +177,38 @@ describeBrowser('admin pages and sharing in a real browser', () => {
         )
         .toBe('admin');
 
-      // Delete asks first; keeping it changes nothing.
+      // Delete asks first, saying what the account owns alone; keeping it changes nothing.
+      const person = await login(server, 'new.person@example.org', 'a-long-enough-password');
+      const owned = await call<{ project_id: string }>(server, 'POST', '/projects', {
+        token: person.access_token,
+        json: { name: 'Left behind?' },
+      });
+      expect(owned.status).toBe(201);
       await accounts.getByRole('button', { name: 'Delete new.person@example.org' }).click();
       const confirm = page.getByRole('dialog', { name: 'Delete this account?' });
+      await confirm.getByRole('list', { name: 'What the account owns alone' }).getByText('1 project').waitFor();
+      expect(await confirm.getByRole('radio', { name: 'Transfer them to an admin' }).isChecked()).toBe(true);
+      const successor = confirm.getByRole('combobox', { name: 'New owner' });
+      expect(await successor.locator('option:checked').textContent()).toBe(`${ADMIN.email} (you)`);
+      await expectAccessible(page, 'delete-user');
+      await saveScreenshot(page, 'delete-user');
       await confirm.getByRole('button', { name: 'Keep it' }).click();
       await confirm.waitFor({ state: 'hidden' });
       await accounts.getByText('new.person@example.org').waitFor();
+      expect(await accounts.getByRole('button', { name: `Delete ${ADMIN.email}` }).isDisabled()).toBe(true);
       await accounts.getByRole('button', { name: 'Delete new.person@example.org' }).click();
       await confirm.getByRole('button', { name: 'Delete new.person@example.org' }).click();
       await confirm.waitFor({ state: 'hidden' });
       await accounts.getByText('new.person@example.org').waitFor({ state: 'detached' });
       const gone = await call(server, 'GET', `/users/${created?.user_id}`, { token: adminToken });
       expect(gone.status).toBe(404);
+      const handedOver = await call<{ permissions: { owners: { email: string }[] } }>(
+        server,
+        'GET',
+        `/projects/${owned.body.project_id}`,
+        { token: adminToken },
+      );
+      expect(handedOver.body.permissions.owners.map((owner) => owner.email)).toEqual([ADMIN.email]);
       await context.close();
     });
 

@@ -28,6 +28,7 @@ import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tansta
 import { useState } from 'react';
 import { errorMessage } from '../api/client.js';
 import { useApi, useAuth } from '../auth/session.js';
+import { DeleteUserModal } from '../components/DeleteUserModal.js';
 import { ErrorList } from '../components/ProjectActions.js';
 import { UrlPagination, usePageParam } from '../components/UrlPagination.js';
 import { formatDate } from '../format/date.js';
@@ -100,47 +101,6 @@ function CreateUserModal({ opened, onClose }: { opened: boolean; onClose: () => 
   );
 }
 
-function DeleteUserModal({ user, onClose }: { user: AdminUser | null; onClose: () => void }) {
-  const api = useApi();
-  const queryClient = useQueryClient();
-  const remove = useMutation({
-    mutationFn: (id: string) => api.requestVoid(`/users/${id}`, { method: 'DELETE' }),
-    onSuccess: () => {
-      void queryClient.invalidateQueries({ queryKey: ['users'] });
-      onClose();
-    },
-  });
-  const close = () => {
-    remove.reset();
-    onClose();
-  };
-  return (
-    <Modal opened={user !== null} onClose={close} title="Delete this account?">
-      {user && (
-        <Stack>
-          <Text>
-            <strong>{user.email}</strong> will be deleted with its sessions; it can no longer sign in. Projects it owned
-            alone stay, reachable by admins. This cannot be undone.
-          </Text>
-          {remove.isError && (
-            <Alert color="red" role="alert" title="The account was not deleted">
-              {errorMessage(remove.error)}
-            </Alert>
-          )}
-          <Group justify="flex-end">
-            <Button variant="default" onClick={close} data-autofocus>
-              Keep it
-            </Button>
-            <Button color="red" loading={remove.isPending} onClick={() => remove.mutate(user.user_id)}>
-              Delete {user.email}
-            </Button>
-          </Group>
-        </Stack>
-      )}
-    </Modal>
-  );
-}
-
 function UserRow({ account, onDelete }: { account: AdminUser; onDelete: (user: AdminUser) => void }) {
   const api = useApi();
   const queryClient = useQueryClient();
@@ -206,6 +166,8 @@ function UserRow({ account, onDelete }: { account: AdminUser; onDelete: (user: A
             variant="subtle"
             color="red"
             aria-label={`Delete ${account.email}`}
+            // Nobody deletes their own account here (the API refuses it too): another admin does.
+            disabled={isMe}
             onClick={() => onDelete(account)}
           >
             Delete
