@@ -4,7 +4,14 @@ import type { AuditLog } from '../audit/service.js';
 import type { Database } from '../db/database.js';
 import type { Tables } from '../db/tables.js';
 import { DomainError, notFound } from '../errors.js';
-import { deleteOwnedDashboards, deletionSummary, revokeEmbedTokens, solelyOwnedBy, transferOwned } from './owned.js';
+import {
+  deleteOwnedDashboards,
+  deletionSummary,
+  lockOwnerships,
+  revokeEmbedTokens,
+  solelyOwnedBy,
+  transferOwned,
+} from './owned.js';
 import { UsersRepository } from './repository.js';
 import type { UserChangeListener } from './service.js';
 
@@ -70,6 +77,7 @@ export class AccountDeletion {
         throw new DomainError('self_deletion', 'you cannot delete your own account; another admin can');
       }
       const target = choice.deleteOwned ? null : await this.target(trx, choice.transferTo ?? actor.userId, userId);
+      if (this.database.dialect === 'postgres') await lockOwnerships(trx, userId);
       const owned = await solelyOwnedBy(trx, userId);
       const counts = await deletionSummary(trx, userId, owned);
       await revokeEmbedTokens(trx, userId);

@@ -65,6 +65,40 @@ async function solelyOwnedDashboards(db: Kysely<Tables>, userId: string): Promis
   return rows.map((row) => row.id);
 }
 
+/**
+ * PostgreSQL only: locks the owner rows of every project and dashboard the user owns, theirs and
+ * their co-owners', until the transaction ends. A co-owner stepping down meanwhile waits, so what
+ * "owned alone" counts is still true when the user's rows go.
+ */
+export async function lockOwnerships(db: Kysely<Tables>, userId: string): Promise<void> {
+  await db
+    .selectFrom('project_members')
+    .select(['project_id', 'user_id'])
+    .where('role', '=', 'owner')
+    .where('project_id', 'in', (eb) =>
+      eb.selectFrom('project_members').select('project_id').where('user_id', '=', userId).where('role', '=', 'owner'),
+    )
+    .orderBy('project_id')
+    .orderBy('user_id')
+    .forUpdate()
+    .execute();
+  await db
+    .selectFrom('dashboard_members')
+    .select(['dashboard_id', 'user_id'])
+    .where('role', '=', 'owner')
+    .where('dashboard_id', 'in', (eb) =>
+      eb
+        .selectFrom('dashboard_members')
+        .select('dashboard_id')
+        .where('user_id', '=', userId)
+        .where('role', '=', 'owner'),
+    )
+    .orderBy('dashboard_id')
+    .orderBy('user_id')
+    .forUpdate()
+    .execute();
+}
+
 export async function solelyOwnedBy(db: Kysely<Tables>, userId: string): Promise<SolelyOwned> {
   return {
     projectIds: await solelyOwnedProjects(db, userId),

@@ -1,5 +1,6 @@
 import { sql } from 'kysely';
-import { afterAll, beforeAll, expect, it } from 'vitest';
+import pg from 'pg';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import {
   ADMIN,
   call,
@@ -318,3 +319,49 @@ async function allowAudit(server: TestServer): Promise<void> {
   await sql.raw('DROP TRIGGER refuse_audit ON audit_events').execute(db);
   await sql.raw('DROP FUNCTION refuse_audit()').execute(db);
 }
+
+describe.skipIf(inject('postgresAdminUrl') === '')('deleting an account while a co-owner steps down', () => {
+  it('waits for the step-down, then hands over what became owned alone: never an ownerless project', async () => {
+    const server = await startTestServer('postgres');
+    const client = new pg.Client({ connectionString: server.database.url });
+    await client.connect();
+    try {
+      const admin = await login(server, ADMIN.email, ADMIN.password);
+      const ada = await createUser(server, admin.access_token, 'ada@example.org');
+      const bob = await createUser(server, admin.access_token, 'bob@example.org');
+      const created = await call<{ project_id: string }>(server, 'POST', '/projects', {
+        token: ada.access_token,
+        json: { name: 'Ours' },
+      });
+      const projectId = created.body.project_id;
+      await call(server, 'PUT', `/projects/${projectId}/permissions`, {
+        token: ada.access_token,
+        json: { owners: [ada.user.email, bob.user.email], editors: [], viewers: [], is_public: false },
+      });
+      // Bob steps down in a transaction that has not committed yet.
+      await client.query('BEGIN');
+      await client.query('DELETE FROM project_members WHERE project_id = $1 AND user_id = $2', [
+        projectId,
+        bob.user.user_id,
+      ]);
+      const deletion = call(server, 'DELETE', `/users/${ada.user.user_id}`, { token: admin.access_token });
+      // The deletion waits on Bob's row rather than count him as an owner he is ceasing to be.
+      await expect
+        .poll(async () => {
+          const waiting = await client.query(
+            "SELECT 1 FROM pg_stat_activity WHERE datname = current_database() AND wait_event_type = 'Lock'",
+          );
+          return waiting.rowCount;
+        })
+        .toBe(1);
+      await client.query('COMMIT');
+      expect((await deletion).status).toBe(204);
+      const project = await call<Shared>(server, 'GET', `/projects/${projectId}`, { token: admin.access_token });
+      expect(ownersOf(project)).toEqual([ADMIN.email]);
+    } finally {
+      await client.end();
+      await server.stop();
+      await server.database.drop();
+    }
+  });
+});

@@ -41,12 +41,46 @@ function OwnedList({ summary }: { summary: UserDeletionSummary }) {
   );
 }
 
+type Fate = 'transfer' | 'delete';
+
+/** Transfer to an admin (which one) or delete. */
+function FateChoice(props: {
+  fate: Fate;
+  onFate: (fate: Fate) => void;
+  successors: { value: string; label: string }[];
+  successor: string | undefined;
+  onSuccessor: (userId: string) => void;
+}) {
+  return (
+    <>
+      <Radio.Group
+        label="What becomes of them"
+        value={props.fate}
+        onChange={(value) => props.onFate(value === 'delete' ? 'delete' : 'transfer')}
+      >
+        <Stack gap={6} mt={4}>
+          <Radio value="transfer" label="Transfer them to an admin" />
+          <Radio value="delete" label="Delete them, projects with all their data" />
+        </Stack>
+      </Radio.Group>
+      {props.fate === 'transfer' && (
+        <NativeSelect
+          label="New owner"
+          value={props.successor ?? ''}
+          onChange={(event) => props.onSuccessor(event.currentTarget.value)}
+          data={props.successors}
+        />
+      )}
+    </>
+  );
+}
+
 /** The summary, the choice transfer-to-admin or delete, then Delete or Keep. */
 function DeleteUserForm({ user, onClose }: { user: AdminUser; onClose: () => void }) {
   const api = useApi();
   const queryClient = useQueryClient();
   const { user: me } = useAuth();
-  const [fate, setFate] = useState<'transfer' | 'delete'>('transfer');
+  const [fate, setFate] = useState<Fate>('transfer');
   const [successor, setSuccessor] = useState<string | undefined>(undefined);
   const summary = useQuery({
     queryKey: ['user-deletion-summary', user.user_id],
@@ -81,27 +115,16 @@ function DeleteUserForm({ user, onClose }: { user: AdminUser; onClose: () => voi
         <>
           <Text size="sm">It owns alone:</Text>
           <OwnedList summary={summary.data} />
-          <Radio.Group
-            label="What becomes of them"
-            value={fate}
-            onChange={(value) => setFate(value === 'delete' ? 'delete' : 'transfer')}
-          >
-            <Stack gap={6} mt={4}>
-              <Radio value="transfer" label="Transfer them to an admin" />
-              <Radio value="delete" label="Delete them, projects with all their data" />
-            </Stack>
-          </Radio.Group>
-          {fate === 'transfer' && (
-            <NativeSelect
-              label="New owner"
-              value={transferTo ?? ''}
-              onChange={(event) => setSuccessor(event.currentTarget.value)}
-              data={(successors.data ?? []).map((admin) => ({
-                value: admin.user_id,
-                label: admin.user_id === me?.user_id ? `${admin.email} (you)` : admin.email,
-              }))}
-            />
-          )}
+          <FateChoice
+            fate={fate}
+            onFate={setFate}
+            successors={(successors.data ?? []).map((admin) => ({
+              value: admin.user_id,
+              label: admin.user_id === me?.user_id ? `${admin.email} (you)` : admin.email,
+            }))}
+            successor={transferTo}
+            onSuccessor={setSuccessor}
+          />
         </>
       ) : (
         <Text size="sm">It owns no project or dashboard alone; what it shares stays with the other owners.</Text>
