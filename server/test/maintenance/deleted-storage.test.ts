@@ -36,6 +36,30 @@ describeEachBackend('deleting removes the stored data', (dialect, storage) => {
     expect(await backend.cachedFiles()).toEqual([]);
   });
 
+  it('deleting an account with what it owns alone leaves nothing of its projects in storage', async () => {
+    const { server } = backend;
+    // Account administration is auth mode's; this is the path `service user delete` takes in any mode.
+    const account = await server.context.users.createAccount(
+      { email: `leaving-${storage}@example.org`, password: 'leaving-password-1', role: 'user' },
+      { via: 'cli' },
+    );
+    const leaving = await login(server, account.email, 'leaving-password-1');
+    const project = await projectWithTable(server, leaving.access_token, 'owned-alone');
+    const ids = [project.collectionId, ...project.fileIds];
+    expect(naming(await backend.keys(), ids).length).toBeGreaterThan(1);
+
+    const outcome = await server.context.accountDeletion.delete(
+      account.id,
+      { deleteOwned: true },
+      { userId: null, via: 'cli' },
+    );
+    expect(outcome).toMatchObject({ owned: 'deleted', projects: 1 });
+    expect(naming(await backend.keys(), ids)).toEqual([]);
+    expect((await call(server, 'GET', `/projects/${project.projectId}`, { token: admin.access_token })).status).toBe(
+      404,
+    );
+  });
+
   it.skipIf(storage === 'local')('every replica drops its local copies of a project another one deleted', async () => {
     const { server } = backend;
     const other = await backend.replica();
