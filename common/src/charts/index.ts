@@ -20,7 +20,7 @@ export {
   selectedIndices,
   toggleCategory,
 } from './filters.js';
-export { multiqcDescription, multiqcOption, sampleColor } from './multiqc.js';
+export { multiqcDescription, multiqcOption, SAMPLES_IN_VIEW, sampleColor } from './multiqc.js';
 export { type MultiqcCellBar, multiqcCellBars, multiqcScale } from './multiqc-scale.js';
 export { type ChartPalette, type ChartTheme, PALETTES } from './palette.js';
 

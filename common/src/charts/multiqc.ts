@@ -1,4 +1,4 @@
-import type { EChartsOption, SeriesOption } from 'echarts';
+import type { DataZoomComponentOption, EChartsOption, SeriesOption } from 'echarts';
 import type {
   MultiqcBarData,
   MultiqcBoxData,
@@ -74,6 +74,39 @@ export function sampleColor(sample: string, palette: ChartPalette): string {
   return palette.series[(hash >>> 0) % palette.series.length] ?? palette.series[0] ?? '#228be6';
 }
 
+/**
+ * Sample rows drawn at once in a plot with a row per sample (bars, heatmap rows, boxes): a plot of
+ * more pages through them with a scrollbar at its right rather than squeezing 2,000 rows into a
+ * cell (MultiQC turns such plots into flat images). Only the rows in view are drawn.
+ */
+export const SAMPLES_IN_VIEW = 50;
+
+/** The scrollbar of a plot of `rows` sample rows, if it has more than fit; and the room it takes. */
+function samplePager(rows: number, palette: ChartPalette): { dataZoom: DataZoomComponentOption[]; right: number } {
+  if (rows <= SAMPLES_IN_VIEW) return { dataZoom: [], right: 0 };
+  return {
+    right: 28,
+    dataZoom: [
+      {
+        type: 'slider',
+        yAxisIndex: 0,
+        filterMode: 'filter',
+        startValue: 0,
+        endValue: SAMPLES_IN_VIEW - 1,
+        right: 6,
+        width: 14,
+        showDetail: false,
+        showDataShadow: false,
+        brushSelect: false,
+        borderColor: palette.axisLine,
+        textStyle: { color: palette.dimmed },
+      },
+      // Shift + wheel scrolls the rows (a bare wheel scrolls the dashboard).
+      { type: 'inside', yAxisIndex: 0, filterMode: 'filter', zoomOnMouseWheel: false, moveOnMouseWheel: 'shift' },
+    ],
+  };
+}
+
 /** Stacked horizontal bars, one per sample (MultiQC's layout: sample names stay readable). */
 function barOption(data: MultiqcBarData, option: EChartsOption, palette: ChartPalette): EChartsOption {
   const header = { title: '', legend: true };
@@ -85,10 +118,13 @@ function barOption(data: MultiqcBarData, option: EChartsOption, palette: ChartPa
     itemStyle: { color: entry.color ?? palette.series[index % palette.series.length] },
     emphasis: { focus: 'series' },
   }));
+  const pager = samplePager(data.samples.length, palette);
+  const plotGrid = grid(header, false);
   return {
     ...option,
     tooltip: tooltip('axis', palette),
-    grid: { ...grid(header, false), top: 62 },
+    grid: { ...plotGrid, top: 62, right: Number(plotGrid.right ?? 0) + pager.right },
+    dataZoom: pager.dataZoom,
     xAxis: axis(
       {
         name: data.percentages ? 'Percentage' : (data.y_label ?? ''),
@@ -158,10 +194,13 @@ function heatmapOption(data: MultiqcHeatmapData, option: EChartsOption, palette:
   const min = data.min ?? (finite.length ? Math.min(...finite) : 0);
   const max = data.max ?? (finite.length ? Math.max(...finite) : 1);
   const colors = data.color_stops.length > 0 ? data.color_stops.map(([, color]) => color) : palette.sequential;
+  const pager = samplePager(data.y.length, palette);
+  const plotGrid = grid({ title: 'title', legend: false }, false);
   return {
     ...option,
     tooltip: tooltip('item', palette),
-    grid: { ...grid({ title: 'title', legend: false }, false), bottom: 48 },
+    grid: { ...plotGrid, bottom: 48, right: Number(plotGrid.right ?? 0) + pager.right },
+    dataZoom: pager.dataZoom,
     xAxis: {
       ...axis({ name: data.x_label ?? '', kind: 'category', categories: data.x }, palette, 'x'),
       axisLabel: { color: palette.dimmed, rotate: 30, interval: 0 },
@@ -181,10 +220,13 @@ function heatmapOption(data: MultiqcHeatmapData, option: EChartsOption, palette:
 
 /** One box per sample: its five numbers. */
 function boxOption(data: MultiqcBoxData, option: EChartsOption, palette: ChartPalette): EChartsOption {
+  const pager = samplePager(data.boxes.length, palette);
+  const plotGrid = grid({ title: 'title', legend: false }, false);
   return {
     ...option,
     tooltip: tooltip('item', palette),
-    grid: grid({ title: 'title', legend: false }, false),
+    grid: { ...plotGrid, right: Number(plotGrid.right ?? 0) + pager.right },
+    dataZoom: pager.dataZoom,
     xAxis: axis({ name: data.x_label ?? '', kind: 'value' }, palette, 'x'),
     yAxis: {
       ...axis({ name: '', kind: 'category', categories: data.boxes.map((box) => box.name) }, palette, 'y'),

@@ -1,4 +1,4 @@
-import { Stack, Table, Text, useComputedColorScheme } from '@mantine/core';
+import { Group, Pagination, Stack, Table, Text, useComputedColorScheme } from '@mantine/core';
 import {
   type DashboardFilterValue,
   type MultiqcCellBar,
@@ -10,7 +10,7 @@ import {
   multiqcOption,
   toggleCategory,
 } from '@service/common';
-import { useEffect, useMemo, useRef } from 'react';
+import { useEffect, useMemo, useRef, useState } from 'react';
 import { formatMeasure } from '../format/number.js';
 import { type EChartsType, init } from './echarts.js';
 import { CHART_RENDERED_EVENT } from './FigureView.js';
@@ -121,46 +121,78 @@ function MultiqcTable({ data, title }: { data: MultiqcTableData; title: string }
   );
 }
 
+/** Rows of a MultiQC table shown at once: 2,000 samples page through rather than fill the DOM. */
+const TABLE_PAGE_ROWS = 100;
+
 function TableBody({ data }: { data: MultiqcTableData }) {
   const bars = useMemo(() => multiqcCellBars(data), [data]);
+  const [page, setPage] = useState(1);
+  const pages = Math.ceil(data.rows.length / TABLE_PAGE_ROWS);
+  const shown = Math.min(page, pages);
+  const rows = data.rows.slice((shown - 1) * TABLE_PAGE_ROWS, shown * TABLE_PAGE_ROWS);
   return (
-    <div style={{ minHeight: 0, flex: 1, overflow: 'auto' }} data-plot-type="table" data-samples={data.rows.length}>
-      <Table striped highlightOnHover stickyHeader fz="sm" aria-label={data.title}>
-        <Table.Thead>
-          <Table.Tr>
-            <Table.Th scope="col">Sample</Table.Th>
-            {data.columns.map((column) => (
-              <Table.Th key={column.key} scope="col" title={column.description ?? undefined}>
-                {column.title}
-              </Table.Th>
-            ))}
-          </Table.Tr>
-        </Table.Thead>
-        <Table.Tbody>
-          {data.rows.map((row) => (
-            <Table.Tr key={row.sample}>
-              <Table.Th scope="row" fw={500}>
-                {row.sample}
-              </Table.Th>
-              {data.columns.map((column) => {
-                const value = row.values[column.key];
-                const bar = typeof value === 'number' ? (bars.get(column.key)?.(value) ?? null) : null;
-                return (
-                  <Table.Td
-                    key={column.key}
-                    ta={typeof value === 'number' ? 'right' : undefined}
-                    style={barStyle(bar)}
-                    data-bar={bar === null ? undefined : `${bar.percent}% ${bar.color}`}
-                  >
-                    {typeof value === 'number' ? `${formatMeasure(value)}${column.suffix ?? ''}` : (value ?? '')}
-                  </Table.Td>
-                );
-              })}
-            </Table.Tr>
+    <>
+      <div style={{ minHeight: 0, flex: 1, overflow: 'auto' }} data-plot-type="table" data-samples={data.rows.length}>
+        <TableRows data={data} rows={rows} bars={bars} />
+      </div>
+      {pages > 1 && (
+        <Group justify="space-between" gap="xs">
+          <Text size="xs" c="dimmed">
+            Rows {(shown - 1) * TABLE_PAGE_ROWS + 1}–{(shown - 1) * TABLE_PAGE_ROWS + rows.length} of{' '}
+            {data.rows.length.toLocaleString('en-US')}
+          </Text>
+          <Pagination size="sm" total={pages} value={shown} onChange={setPage} aria-label={`Pages of ${data.title}`} />
+        </Group>
+      )}
+    </>
+  );
+}
+
+function TableRows({
+  data,
+  rows,
+  bars,
+}: {
+  data: MultiqcTableData;
+  rows: MultiqcTableData['rows'];
+  bars: ReturnType<typeof multiqcCellBars>;
+}) {
+  return (
+    <Table striped highlightOnHover stickyHeader fz="sm" aria-label={data.title}>
+      <Table.Thead>
+        <Table.Tr>
+          <Table.Th scope="col">Sample</Table.Th>
+          {data.columns.map((column) => (
+            <Table.Th key={column.key} scope="col" title={column.description ?? undefined}>
+              {column.title}
+            </Table.Th>
           ))}
-        </Table.Tbody>
-      </Table>
-    </div>
+        </Table.Tr>
+      </Table.Thead>
+      <Table.Tbody>
+        {rows.map((row) => (
+          <Table.Tr key={row.sample}>
+            <Table.Th scope="row" fw={500}>
+              {row.sample}
+            </Table.Th>
+            {data.columns.map((column) => {
+              const value = row.values[column.key];
+              const bar = typeof value === 'number' ? (bars.get(column.key)?.(value) ?? null) : null;
+              return (
+                <Table.Td
+                  key={column.key}
+                  ta={typeof value === 'number' ? 'right' : undefined}
+                  style={barStyle(bar)}
+                  data-bar={bar === null ? undefined : `${bar.percent}% ${bar.color}`}
+                >
+                  {typeof value === 'number' ? `${formatMeasure(value)}${column.suffix ?? ''}` : (value ?? '')}
+                </Table.Td>
+              );
+            })}
+          </Table.Tr>
+        ))}
+      </Table.Tbody>
+    </Table>
   );
 }
 
