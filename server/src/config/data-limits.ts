@@ -15,6 +15,8 @@ export interface DataLimits {
   maxPreviewComponents: number;
   /** Bytes of one JSON answer (or one streamed answer, all lines together). */
   maxAnswerBytes: number;
+  /** Values (rows × columns) one request may read out of DuckDB, all its statements together. */
+  maxAnswerCells: number;
   /** Data requests one caller may have running at once on a replica. */
   concurrencyPerCaller: number;
   /** Data requests one caller may start per window, counted across replicas in the database. */
@@ -30,6 +32,7 @@ export function dataLimitsOf(env: Env): DataLimits {
     maxFilterValues: env.SERVICE_DATA_MAX_FILTER_VALUES ?? 2000,
     maxPreviewComponents: env.SERVICE_DATA_MAX_PREVIEW_COMPONENTS ?? 50,
     maxAnswerBytes: env.SERVICE_DATA_MAX_ANSWER_BYTES ?? 16 * 1024 ** 2,
+    maxAnswerCells: env.SERVICE_DATA_MAX_ANSWER_CELLS ?? 4_000_000,
     concurrencyPerCaller: env.SERVICE_DATA_CONCURRENCY_PER_CALLER ?? 2,
     rate: env.SERVICE_DATA_RATE_LIMIT ?? { max: 120, windowMs: 60_000 },
     shutdownTimeoutMs: (env.SERVICE_SHUTDOWN_TIMEOUT_SECONDS ?? 10) * 1000,

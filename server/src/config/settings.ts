@@ -54,6 +54,7 @@ export const envSchema = z.object({
   SERVICE_DATA_MAX_FILTER_VALUES: envInteger(1, 1_000_000).optional(),
   SERVICE_DATA_MAX_PREVIEW_COMPONENTS: envInteger(1, 1000).optional(),
   SERVICE_DATA_MAX_ANSWER_BYTES: envByteSize(64 * 1024).optional(),
+  SERVICE_DATA_MAX_ANSWER_CELLS: envInteger(10_000, 1_000_000_000).optional(),
   SERVICE_DATA_CONCURRENCY_PER_CALLER: envInteger(1, 1000).optional(),
   SERVICE_DATA_RATE_LIMIT: envRate.optional(),
   SERVICE_DELTATABLES_ASYNC_UPSERT_ENABLED: envBoolean.optional(),

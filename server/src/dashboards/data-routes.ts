@@ -68,9 +68,17 @@ export function dashboardDataRoutes(
             request.log.error({ err: error, componentId }, 'a dashboard component failed'),
           ),
         );
-        if (!(request.headers.accept ?? '').includes(NDJSON)) return work.run(() => dashboardData.answer(prepared));
-        // A stream bypasses the JSON answer's serializer; the lines follow dashboardDataLineSchema.
+        // Both forms bypass the response schema's serializer (a check of the whole answer held the
+        // event loop for seconds): the JSON follows dashboardDataAnswerSchema, the lines
+        // dashboardDataLineSchema, as the data service makes them.
         const untyped: FastifyReply = reply;
+        if (!(request.headers.accept ?? '').includes(NDJSON)) {
+          const json = await work.run(() => dashboardData.answerJson(prepared));
+          return untyped
+            .type('application/json; charset=utf-8')
+            .serializer((payload: unknown) => payload as string)
+            .send(json);
+        }
         return untyped.type(NDJSON).send(Readable.from(iterateWithin(work, lines(prepared))));
       },
     );
@@ -132,8 +140,11 @@ export function dashboardDataRoutes(
   };
 }
 
+/** The stream's lines (dashboardDataLineSchema), each component's from the JSON its result carries. */
 async function* lines(prepared: PreparedData): AsyncGenerator<string> {
-  const line = (value: DashboardDataLine) => `${JSON.stringify(value)}\n`;
-  yield line({ version: prepared.version });
-  for await (const { component_id, data } of prepared.components()) yield line({ component_id, data });
+  const first: DashboardDataLine = { version: prepared.version };
+  yield `${JSON.stringify(first)}\n`;
+  for await (const { component_id, json } of prepared.components()) {
+    yield `{"component_id":${JSON.stringify(component_id)},"data":${json}}\n`;
+  }
 }

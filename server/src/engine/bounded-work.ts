@@ -12,6 +12,10 @@ export interface WorkBounds {
   signal: AbortSignal;
   /** Longest a single statement may run before it is interrupted; 0: no statement limit. */
   statementTimeoutMs: number;
+  /** Values (rows × columns) the work may read out of DuckDB, all its statements together; 0: no limit. */
+  maxCells: number;
+  /** Values read so far (`readCells` counts them). */
+  cellsRead: number;
   /** Stops the whole work with `error` (an answer grown too large needs nothing more computed). */
   stop(error: DomainError): void;
 }
@@ -80,6 +84,28 @@ export async function boundedStatement<T>(connection: Interruptible, statement: 
     clearInterval(repeat);
     bounds.signal.removeEventListener('abort', interrupt);
   }
+}
+
+/**
+ * Counts `cells` values about to be read out of DuckDB into JavaScript by the current work, and
+ * stops the work (413 `request_too_large`) when they go beyond its limit: the conversion, not
+ * DuckDB, is what costs the process its time and memory, so it is refused before it happens.
+ */
+export function readCells(cells: number): void {
+  const bounds = current.getStore();
+  if (bounds === undefined || bounds.maxCells <= 0) return;
+  bounds.cellsRead += cells;
+  if (bounds.cellsRead <= bounds.maxCells) return;
+  const error = tooManyCells(bounds.maxCells);
+  bounds.stop(error);
+  throw stoppedReason() ?? error;
+}
+
+function tooManyCells(limit: number): DomainError {
+  return new DomainError(
+    'request_too_large',
+    `the request read more than ${limit.toLocaleString('en')} values (SERVICE_DATA_MAX_ANSWER_CELLS); ask for fewer components, bins, points or rows at a time`,
+  );
 }
 
 function statementTooLong(limitMs: number): DomainError {

@@ -1,18 +1,21 @@
 import { mkdir } from 'node:fs/promises';
+import { setImmediate as nextTurn } from 'node:timers/promises';
 import {
   BIGINT,
   BOOLEAN,
   DOUBLE,
   type DuckDBConnection,
+  type DuckDBDataChunk,
   DuckDBInstance,
   type DuckDBType,
   DuckDBTypeId,
   HUGEINT,
   INTEGER,
+  JsonDuckDBValueConverter,
   SQLNULL,
   VARCHAR,
 } from '@duckdb/node-api';
-import { boundedStatement } from './bounded-work.js';
+import { boundedStatement, readCells } from './bounded-work.js';
 
 /** A value bound to a `$1`/`?` placeholder. */
 export type SqlValue = string | number | boolean | bigint | null;
@@ -103,12 +106,26 @@ export class SqlConnection {
     await boundedStatement(this.connection, () => this.connection.run(sql, params, paramTypes(params)));
   }
 
-  /** Every row of the result, JSON-safe (see `JsonValue`). Only for results known to be small. */
+  /**
+   * Every row of the result, JSON-safe (see `JsonValue`). Rows are converted one chunk (2048 rows)
+   * at a time, letting other requests run in between (`/health` among them): converting a few
+   * hundred thousand rows in one go held the event loop for seconds. Within request work, the
+   * values read count against its limit (`readCells`) before each chunk is converted.
+   */
   async query(sql: string, params?: SqlValue[]): Promise<SqlRow[]> {
-    const reader = await boundedStatement(this.connection, () =>
-      this.connection.runAndReadAll(sql, params, paramTypes(params)),
-    );
-    return reader.getRowObjectsJson() as SqlRow[];
+    const result = await boundedStatement(this.connection, () => this.connection.run(sql, params, paramTypes(params)));
+    const names = result.deduplicatedColumnNames();
+    const rows: SqlRow[] = [];
+    for (
+      let chunk = await result.fetchChunk();
+      chunk !== null && chunk.rowCount > 0;
+      chunk = await result.fetchChunk()
+    ) {
+      if (rows.length > 0) await nextTurn();
+      readCells(chunk.rowCount * names.length);
+      rows.push(...rowObjectsOf(chunk, names));
+    }
+    return rows;
   }
 
   /** Result columns of a query, without running it to completion. */
@@ -123,6 +140,19 @@ export class SqlConnection {
   close(): void {
     this.connection.closeSync();
   }
+}
+
+/** A chunk's rows as JSON-safe objects, as DuckDB's own `getRowObjectsJson` makes them. */
+function rowObjectsOf(chunk: DuckDBDataChunk, names: readonly string[]): SqlRow[] {
+  const rows: SqlRow[] = [];
+  for (let index = 0; index < chunk.rowCount; index++) {
+    const row: SqlRow = {};
+    chunk.visitRowValues(index, (value, _row, column, type) => {
+      row[names[column]!] = JsonDuckDBValueConverter(value, type, JsonDuckDBValueConverter) as JsonValue;
+    });
+    rows.push(row);
+  }
+  return rows;
 }
 
 /** Whether a number is an integer BIGINT cannot hold (a filter bound of 1e300). */

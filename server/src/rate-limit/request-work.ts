@@ -85,6 +85,8 @@ export class RequestWork {
     const bounds: WorkBounds = {
       signal: controller.signal,
       statementTimeoutMs: this.limits.statementTimeoutMs,
+      maxCells: this.limits.maxAnswerCells,
+      cellsRead: 0,
       stop: (error) => stop('answer_too_large', error),
     };
     let finished = false;

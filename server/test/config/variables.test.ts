@@ -22,6 +22,7 @@ const WRONG: Record<string, { value: string; with?: Record<string, string> }> = 
   SERVICE_DATA_MAX_FILTER_VALUES: { value: '0' },
   SERVICE_DATA_MAX_PREVIEW_COMPONENTS: { value: '1001' },
   SERVICE_DATA_MAX_ANSWER_BYTES: { value: '1KiB' },
+  SERVICE_DATA_MAX_ANSWER_CELLS: { value: '100' },
   SERVICE_DATA_CONCURRENCY_PER_CALLER: { value: '0' },
   SERVICE_DATA_RATE_LIMIT: { value: '120 per minute' },
   SERVICE_STORAGE_URL: { value: 'ftp://example.org/bucket' },

@@ -16,11 +16,13 @@ afterAll(() => {
   duckdb?.close();
 });
 
-function bounds(statementTimeoutMs: number) {
+function bounds(statementTimeoutMs: number, maxCells = 0) {
   const controller = new AbortController();
   const value: WorkBounds = {
     signal: controller.signal,
     statementTimeoutMs,
+    maxCells,
+    cellsRead: 0,
     stop: (error) => controller.abort(error),
   };
   return { value, controller };
@@ -71,6 +73,28 @@ describe('DuckDB statements within request bounds', () => {
       c.query("SELECT count(*)::INTEGER AS n FROM duckdb_tables() WHERE table_name = 'never_made'"),
     );
     expect(tables).toEqual([{ n: 0 }]);
+  });
+
+  it('reads results a chunk at a time, counting the values read against the work’s limit', async () => {
+    // 5000 rows of two columns: three chunks of at most 2048 rows.
+    const rows = 'SELECT i, i * 2 AS j FROM range(5000) AS t(i)';
+    const within = bounds(0, 10_000);
+    const all = await withinBounds(within.value, () => duckdb.withConnection((c) => c.query(rows)));
+    expect(all).toHaveLength(5000);
+    expect(all[4999]).toEqual({ i: '4999', j: '9998' });
+    expect(within.value.cellsRead).toBe(10_000);
+    expect(within.controller.signal.aborted).toBe(false);
+
+    // One value more than the limit: refused before the chunk that goes beyond is converted, and
+    // the whole work is stopped with that reason.
+    const beyond = bounds(0, 9_999);
+    const failure = await withinBounds(beyond.value, () => duckdb.withConnection((c) => c.query(rows))).catch(
+      (error: unknown) => error,
+    );
+    expect(failure).toBeInstanceOf(DomainError);
+    expect((failure as DomainError).code).toBe('request_too_large');
+    expect((failure as DomainError).message).toContain('SERVICE_DATA_MAX_ANSWER_CELLS');
+    expect(beyond.controller.signal.reason).toBe(failure);
   });
 
   it('carries the bounds into work the request starts, and none outside it', async () => {

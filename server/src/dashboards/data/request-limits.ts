@@ -43,28 +43,30 @@ export function checkRequestSize(
 }
 
 /**
- * Passes the components' results on while their JSON stays within `maxBytes` all together (about:
- * UTF-16 units of the serialized data). The one that goes beyond, and every one after, answers
- * `request_too_large` in its slot, and the rest of the request's work is stopped: nothing more is
- * computed for an answer that will not be sent.
+ * Passes the components' results on, each with its JSON (made once here, and written as is by the
+ * routes), while their JSON stays within `maxBytes` all together (about: UTF-16 units). The one
+ * that goes beyond, and every one after, answers `request_too_large` in its slot, and the rest of
+ * the request's work is stopped: nothing more is computed for an answer that will not be sent.
  */
 export async function* withinAnswerBudget<T extends BudgetedResult>(
   results: AsyncIterable<T>,
   maxBytes: number,
-): AsyncGenerator<T | (BudgetedResult & { data: ReturnType<typeof componentError> })> {
+): AsyncGenerator<(T | (BudgetedResult & { data: ReturnType<typeof componentError> })) & { json: string }> {
   let used = 0;
   let over: DomainError | undefined;
   for await (const result of results) {
     if (over === undefined) {
-      used += JSON.stringify(result.data).length;
+      const json = JSON.stringify(result.data);
+      used += json.length;
       if (used <= maxBytes) {
-        yield result;
+        yield { ...result, json };
         continue;
       }
       over = answerTooLarge(maxBytes);
       currentBounds()?.stop(over);
     }
-    yield { component_id: result.component_id, data: componentError(over.code, over.message), failure: over };
+    const data = componentError(over.code, over.message);
+    yield { component_id: result.component_id, data, failure: over, json: JSON.stringify(data) };
   }
 }
 
