@@ -157,9 +157,12 @@ export class ExportService {
     };
     const answer = await this.data.answer(await this.data.prepareRead(record, request, report));
     const data = answer.components[component.component_id];
-    if (data === undefined || (typeof data === 'object' && data !== null && 'error' in data)) {
-      const why = data && 'error' in data ? data.error.message : 'the component has no data';
-      throw new DomainError('component_unavailable', why);
+    if (data === undefined) throw new DomainError('component_unavailable', 'the component has no data');
+    if (typeof data === 'object' && data !== null && 'error' in data) {
+      // A query stopped at its time limit says so (504), as a whole data request would; anything
+      // else is the component's own trouble (a column dropped since it was saved).
+      if (data.error.code === 'time_limit_exceeded') throw new DomainError('time_limit_exceeded', data.error.message);
+      throw new DomainError('component_unavailable', data.error.message);
     }
     return { data, version: answer.version };
   }
