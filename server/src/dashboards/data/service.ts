@@ -13,7 +13,6 @@ import { componentError, FilterPlan, type Narrowing } from '../../analytics/inde
 import type { DataCollectionQueries, Download, SharedScalars, TableSnapshot } from '../../datacollections/queries.js';
 import type { Database } from '../../db/database.js';
 import type { DataCollectionsTable } from '../../db/tables.js';
-import { stoppedReason } from '../../engine/bounded-work.js';
 import type { DuckDB, JsonValue } from '../../engine/duckdb.js';
 import { DomainError, notFound } from '../../errors.js';
 import type { MultiqcService } from '../../multiqc/service.js';
@@ -27,8 +26,11 @@ import type { AnswerCache, AnswerKey } from './cache.js';
 import { type ComputedComponent, chosen, readBy } from './chosen.js';
 import { inCompletionOrder } from './concurrency.js';
 import { projectJoins } from './joins.js';
+import { type ComponentResult, type PreparedData, whole } from './prepared.js';
 import { rangeFilteredColumns } from './range-columns.js';
 import { checkRequestSize, type RequestSizeLimits, withinAnswerBudget } from './request-limits.js';
+
+export type { AnsweredComponent, ComponentResult, PreparedData } from './prepared.js';
 
 /** Components computed at once: DuckDB already spreads each over its threads. */
 const CONCURRENT_COMPONENTS = 3;
@@ -43,25 +45,6 @@ export interface DataPlan {
   sources: ReadonlyMap<string, TableSnapshot>;
   /** How the filters narrow each component. */
   narrowings: FilterPlan;
-}
-
-/** One component's answer, or the domain failure that stopped it. */
-export interface ComponentResult {
-  component_id: string;
-  data: ComponentData;
-  /** Why `data` is an error, when a client mistake (a filter value of the wrong type) caused it. */
-  failure?: DomainError;
-}
-
-/** A component's result with its data as JSON text, ready to be written. */
-export interface AnsweredComponent extends ComponentResult {
-  json: string;
-}
-
-/** An answer ready to be computed: the versions read, and the components as each finishes. */
-export interface PreparedData {
-  version: DashboardDataAnswer['version'];
-  components(): AsyncGenerator<AnsweredComponent>;
 }
 
 /** What filters, time travel and the answer cache use. */
@@ -400,22 +383,6 @@ export class DashboardDataService {
       return { component_id: id, data: componentError('internal_error', 'this component could not be computed') };
     }
   }
-}
-
-/**
- * Every component's result, once all are computed; a client mistake found while computing is a
- * 400, an answer beyond its size a 413, and work stopped (time limit, shutdown) fails as a whole.
- */
-async function whole(prepared: PreparedData): Promise<AnsweredComponent[]> {
-  const results: AnsweredComponent[] = [];
-  for await (const result of prepared.components()) {
-    const code = result.failure?.code;
-    if (code === 'validation_failed' || code === 'request_too_large') throw result.failure;
-    results.push(result);
-  }
-  const stopped = stoppedReason();
-  if (stopped) throw stopped;
-  return results;
 }
 
 /** A collection read as it was before its table's first commit. */
