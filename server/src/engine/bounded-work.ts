@@ -90,10 +90,14 @@ export async function boundedStatement<T>(connection: Interruptible, statement: 
  * Counts `cells` values about to be read out of DuckDB into JavaScript by the current work, and
  * stops the work (413 `request_too_large`) when they go beyond its limit: the conversion, not
  * DuckDB, is what costs the process its time and memory, so it is refused before it happens.
+ * Work stopped meanwhile (its client gone, its time up) reads nothing more either.
  */
 export function readCells(cells: number): void {
   const bounds = current.getStore();
-  if (bounds === undefined || bounds.maxCells <= 0) return;
+  if (bounds === undefined) return;
+  const stopped = stoppedReason();
+  if (stopped) throw stopped;
+  if (bounds.maxCells <= 0) return;
   bounds.cellsRead += cells;
   if (bounds.cellsRead <= bounds.maxCells) return;
   const error = tooManyCells(bounds.maxCells);
