@@ -40,13 +40,13 @@ const pager = (option: ReturnType<typeof multiqcOption>) => (option?.dataZoom ??
 
 describe('MultiQC plots of many samples', () => {
   it('draws every sample row of a plot that fits', () => {
-    expect(pager(multiqcOption({ title: null }, bars(SAMPLES_IN_VIEW), { theme: 'light' }))).toEqual([]);
-    expect(pager(multiqcOption({ title: null }, heatmap(SAMPLES_IN_VIEW), { theme: 'light' }))).toEqual([]);
+    expect(pager(multiqcOption({}, bars(SAMPLES_IN_VIEW), { theme: 'light' }))).toEqual([]);
+    expect(pager(multiqcOption({}, heatmap(SAMPLES_IN_VIEW), { theme: 'light' }))).toEqual([]);
   });
 
   it('pages through more rows with a scrollbar, every sample still in the data', () => {
     for (const data of [bars(2000), heatmap(2000)]) {
-      const option = multiqcOption({ title: null }, data, { theme: 'dark' });
+      const option = multiqcOption({}, data, { theme: 'dark' });
       const [slider] = pager(option);
       expect(slider).toMatchObject({ type: 'slider', yAxisIndex: 0, startValue: 0, endValue: SAMPLES_IN_VIEW - 1 });
       const yAxis = option?.yAxis as { data?: unknown[] };

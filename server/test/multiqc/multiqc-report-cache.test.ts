@@ -41,9 +41,12 @@ function reports() {
 
 function work(): { bounds: WorkBounds; controller: AbortController } {
   const controller = new AbortController();
-  const bounds = {
+  const bounds: WorkBounds = {
     signal: controller.signal,
     statementTimeoutMs: 0,
+    // 0: no cap on the values read (bounded-work.ts).
+    maxCells: 0,
+    cellsRead: 0,
     stop: (error: DomainError) => controller.abort(error),
   };
   return { bounds, controller };
