@@ -15,7 +15,8 @@ export type FilePreviewRequest = z.input<typeof filePreviewRequestSchema>;
 
 export const filePreviewSchema = z
   .object({
-    file_id: z.string(),
+    /** Null for a file sent only to be previewed (`POST /projects/{id}/files/preview`). */
+    file_id: z.string().nullable(),
     format: formatSchema,
     /** What the preview read the file with: the caller's options, the rest as detected (CSV/TSV only). */
     read_options: z.object({

@@ -294,7 +294,15 @@ export async function createContext(config: Config): Promise<AppContext> {
       delta,
       snapshots,
       files,
-      filePreviews: new FilePreviews(files, openedDuckdb, delta.files, config.ingestion.allowedRoots),
+      filePreviews: new FilePreviews({
+        files,
+        projects,
+        duckdb: openedDuckdb,
+        objectFiles: delta.files,
+        allowedRoots: config.ingestion.allowedRoots,
+        tempDirectory: join(config.dataDir, 'tmp'),
+        maxBytes: config.uploadMaxBytes,
+      }),
       tableOf,
       purger,
       vacuum: new StorageVacuum(

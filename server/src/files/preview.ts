@@ -1,3 +1,8 @@
+import { createWriteStream } from 'node:fs';
+import { mkdir, mkdtemp, rm } from 'node:fs/promises';
+import { basename, join } from 'node:path';
+import type { Readable } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
 import {
   type ColumnType,
   type DataFormat,
@@ -14,6 +19,9 @@ import type { ObjectFiles } from '../engine/object-files.js';
 import { quoteString } from '../engine/sql.js';
 import { DomainError } from '../errors.js';
 import type { Actor } from '../policy/actor.js';
+import type { ProjectsService } from '../projects/service.js';
+import { HashingStream } from './hashing-stream.js';
+import { assertRelativePath } from './relative-path.js';
 import type { FilesService } from './service.js';
 
 const FORMAT_OF_EXTENSION: Record<string, DataFormat> = {
@@ -58,53 +66,117 @@ export function columnTypeOf(type: SqlType): ColumnType | null {
   return type.kind === 'scalar' ? (TYPE_OF_SCALAR[type.name] ?? null) : null;
 }
 
+/** A file sent for a preview only (Add data, before anything is created): its name and its bytes. */
+export interface PreviewUpload {
+  name: string;
+  content: Readable;
+}
+
+export interface FilePreviewsDeps {
+  files: Pick<FilesService, 'access'>;
+  projects: Pick<ProjectsService, 'access'>;
+  duckdb: Pick<DuckDB, 'withConnection'>;
+  objectFiles: Pick<ObjectFiles, 'acquire'>;
+  allowedRoots: readonly string[];
+  /** Where a sent file is kept while it is read (`<dataDir>/tmp`); removed right after. */
+  tempDirectory: string;
+  /** The largest file that may be sent (the upload limit). */
+  maxBytes: number;
+}
+
 /**
- * The first rows of a registered file as its collection would read them, with the detected
- * dialect and column types: what Add data shows before a table is built. DuckDB reads only the
- * type sample and the rows asked for; nothing of the file is held in Node beyond those rows.
+ * The first rows of a file as its collection would read them, with the detected dialect and
+ * column types: what Add data shows before a table is built. DuckDB reads only the type sample
+ * and the rows asked for; nothing of the file is held in Node beyond those rows.
  */
 export class FilePreviews {
-  constructor(
-    private readonly files: Pick<FilesService, 'access'>,
-    private readonly duckdb: Pick<DuckDB, 'withConnection'>,
-    private readonly objectFiles: Pick<ObjectFiles, 'acquire'>,
-    private readonly allowedRoots: readonly string[],
-  ) {}
+  constructor(private readonly deps: FilePreviewsDeps) {}
 
+  /** A registered file (`POST /files/{id}/preview`): whoever may read its project. */
   async preview(actor: Actor, fileId: string, body: FilePreviewRequest): Promise<FilePreview> {
     const request = filePreviewRequestSchema.parse(body);
-    const file = await this.files.access(actor, fileId);
+    const file = await this.deps.files.access(actor, fileId);
     const format = request.format ?? formatOfName(file.path);
-    const answer = { file_id: file.id, format, limit: request.limit };
-    if (file.size === 0) return { ...answer, read_options: {}, columns: [], rows: [] };
+    if (file.size === 0) return emptyPreview(file.id, format, request.limit);
     const leases: { release(): void }[] = [];
     try {
-      const localPath = await localPathOf({ allowedRoots: this.allowedRoots, files: this.objectFiles, leases }, file);
-      return await this.duckdb.withConnection(async (connection) => {
-        const options = await dialectOf(connection, format, localPath, request.read_options ?? {});
-        try {
-          const read = readFunction(format, localPath, options);
-          const columns = await connection.describe(`SELECT * FROM ${read}`);
-          const rows = await connection.query(`SELECT * FROM ${read} LIMIT ${request.limit}`);
-          return {
-            ...answer,
-            read_options: { delimiter: options.delimiter, header: options.header, null_values: options.null_values },
-            columns: columns.map((column) => ({
-              name: column.name,
-              type: columnTypeOf(column.type),
-              engine_type: sqlTypeText(column.type),
-            })),
-            rows,
-          };
-        } catch (error) {
-          if (error instanceof DomainError) throw error;
-          throw await unreadable(connection, error, file.path, format, localPath, options);
-        }
-      });
+      const localPath = await localPathOf(
+        { allowedRoots: this.deps.allowedRoots, files: this.deps.objectFiles, leases },
+        file,
+      );
+      return await this.read({ fileId: file.id, name: file.path, localPath, format }, request);
     } finally {
       for (const lease of leases) lease.release();
     }
   }
+
+  /**
+   * A file sent with the request and registered nowhere (`POST /projects/{id}/files/preview`):
+   * the project's editors, who are the ones who may add data to it. The bytes are kept in a
+   * temporary folder while DuckDB reads them, and removed before the answer goes out.
+   */
+  async previewUpload(
+    actor: Actor,
+    projectId: string,
+    upload: PreviewUpload,
+    body: FilePreviewRequest,
+  ): Promise<FilePreview> {
+    const request = filePreviewRequestSchema.parse(body);
+    try {
+      await this.deps.projects.access(actor, projectId, 'resource.edit');
+      assertRelativePath(upload.name, 'file');
+    } catch (error) {
+      upload.content.resume();
+      throw error;
+    }
+    const format = request.format ?? formatOfName(upload.name);
+    await mkdir(this.deps.tempDirectory, { recursive: true });
+    const directory = await mkdtemp(join(this.deps.tempDirectory, 'preview-'));
+    try {
+      // The name's extension only: DuckDB tells a compressed file (`.csv.gz`) by it.
+      const localPath = join(directory, `sent${/(\.[A-Za-z0-9]+)*$/.exec(basename(upload.name))?.[0] ?? ''}`);
+      const counting = new HashingStream(this.deps.maxBytes);
+      await pipeline(upload.content, counting, createWriteStream(localPath));
+      if (counting.size === 0) return emptyPreview(null, format, request.limit);
+      return await this.read({ fileId: null, name: upload.name, localPath, format }, request);
+    } finally {
+      await rm(directory, { recursive: true, force: true });
+    }
+  }
+
+  private read(
+    file: { fileId: string | null; name: string; localPath: string; format: DataFormat },
+    request: FilePreviewRequest & { limit: number },
+  ): Promise<FilePreview> {
+    const { localPath, format } = file;
+    return this.deps.duckdb.withConnection(async (connection) => {
+      const options = await dialectOf(connection, format, localPath, request.read_options ?? {});
+      try {
+        const read = readFunction(format, localPath, options);
+        const columns = await connection.describe(`SELECT * FROM ${read}`);
+        const rows = await connection.query(`SELECT * FROM ${read} LIMIT ${request.limit}`);
+        return {
+          file_id: file.fileId,
+          format,
+          limit: request.limit,
+          read_options: { delimiter: options.delimiter, header: options.header, null_values: options.null_values },
+          columns: columns.map((column) => ({
+            name: column.name,
+            type: columnTypeOf(column.type),
+            engine_type: sqlTypeText(column.type),
+          })),
+          rows,
+        };
+      } catch (error) {
+        if (error instanceof DomainError) throw error;
+        throw await unreadable(connection, error, file.name, format, localPath, options);
+      }
+    });
+  }
+}
+
+function emptyPreview(fileId: string | null, format: DataFormat, limit: number): FilePreview {
+  return { file_id: fileId, format, limit, read_options: {}, columns: [], rows: [] };
 }
 
 function formatOfName(path: string): DataFormat {

@@ -1,3 +1,4 @@
+import multipart from '@fastify/multipart';
 import {
   filePreviewRequestSchema,
   filePreviewSchema,
@@ -6,9 +7,11 @@ import {
   problemSchema,
 } from '@service/common';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import type { Config } from '../config/config.js';
 import { DomainError } from '../errors.js';
 import type { Authenticator } from '../http/authentication.js';
 import type { FilePreviews } from './preview.js';
+import { withPreviewForm } from './preview-form.js';
 import type { FilesService } from './service.js';
 
 const errors = { 400: problemSchema, 401: problemSchema, 403: problemSchema, 404: problemSchema };
@@ -32,10 +35,43 @@ export function parseRange(header: string, size: number): { start: number; end: 
 }
 
 export function filesRoutes(
-  { files, filePreviews }: { files: FilesService; filePreviews: FilePreviews },
+  {
+    files,
+    filePreviews,
+    config,
+  }: { files: FilesService; filePreviews: FilePreviews; config: Pick<Config, 'uploadMaxBytes'> },
   actorOf: Authenticator,
 ): FastifyPluginAsyncZod {
   return async (app) => {
+    await app.register(multipart, {
+      // One byte over the cap, so that the counting stream (which knows the exact cap) refuses it.
+      limits: { fileSize: config.uploadMaxBytes + 1, files: 1, fields: 1, fieldSize: 65_536, parts: 2 },
+    });
+
+    app.post(
+      '/projects/:id/files/preview',
+      {
+        schema: {
+          ...common,
+          summary: 'The first rows of a file not yet added, with its detected dialect and column types (editors)',
+          description:
+            'multipart/form-data: an optional field `options` (JSON: the body of `POST /files/{id}/preview`), ' +
+            'then the part `file`. The file is read as a collection would read it and registered nowhere: ' +
+            'what Add data shows before anything is created. A CSV, TSV or NDJSON file may be sent cut after ' +
+            'its first lines. Editors of the project only.',
+          params: idParamsSchema,
+          consumes: ['multipart/form-data'],
+          response: { 200: filePreviewSchema, 413: problemSchema, ...errors },
+        },
+      },
+      async (request) => {
+        const actor = await actorOf(request);
+        return withPreviewForm(request, (upload, options) =>
+          filePreviews.previewUpload(actor, request.params.id, upload, options),
+        );
+      },
+    );
+
     app.post(
       '/files/:id/preview',
       {

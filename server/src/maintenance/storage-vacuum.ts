@@ -27,7 +27,7 @@ export function workFilePlaces(dataDir: string): LeftoverPlace[] {
   const tmp = join(dataDir, 'tmp');
   return [
     { directory: join(tmp, 'duckdb') },
-    { directory: tmp, entries: /^(upsert-|delta-checkpoint-)/ },
+    { directory: tmp, entries: /^(upsert-|delta-checkpoint-|preview-)/ },
     { directory: join(tmp, 'downloads') },
     { directory: join(tmp, 'copies'), entries: /\.(partial|partial\.wal|staging|staging\.wal|spill)$/ },
   ];

@@ -52,6 +52,15 @@ export const dataRows: Record<string, Row> = {
     // Reading a file with DuckDB is for signed-in readers: anonymous visitors are asked to sign in.
     expected: (mode, actor) => (actor === 'anonymous' && mode !== 'single_user' ? 401 : reading(mode, actor)),
   },
+  'POST /service/api/v1/projects/{id}/files/preview': {
+    request: async (w) => {
+      const form = new FormData();
+      form.append('file', new Blob(['sample\nA1\n']), 'measures.csv');
+      return { path: `/projects/${w.p.projectId}/files/preview`, options: { form } };
+    },
+    // Add data is for those who may add data: the project's editors.
+    expected: onProject(200, editors),
+  },
   'GET /service/api/v1/files/{id}/content': {
     request: async (w) => ({ path: `/files/${w.p.fileId}/content` }),
     expected: reading,
