@@ -165,7 +165,8 @@ describeBrowser('data in a real browser: import, ingestion, jobs, upload', () =>
     await page.getByRole('textbox', { name: 'Description' }).fill('Nothing here yet');
     await page.getByRole('button', { name: 'Create', exact: true }).click();
     await page.getByRole('heading', { name: 'Empty survey' }).waitFor();
-    await page.getByText('This project has no workflows yet.').waitFor();
+    // A new project opens on Add data.
+    await page.getByRole('region', { name: 'Add data' }).getByRole('button', { name: 'Choose files…' }).waitFor();
     await page.getByText(/neither data locations nor uploads/).waitFor();
     await context.close();
   }, 120_000);

@@ -45,6 +45,8 @@ export function errorMessage(error: unknown): string {
 export interface RequestOptions {
   method?: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
   json?: unknown;
+  /** A multipart body (sent as is: the browser writes its boundary); instead of `json`. */
+  form?: FormData;
   query?: QueryParams;
   signal?: AbortSignal;
   /** Send the bearer token (default true). */
@@ -177,7 +179,8 @@ export class ApiClient {
 
   private async fetchOnce(path: string, options: RequestOptions, token: string | null): Promise<Response> {
     const url = apiUrl(this.baseUrl, path, options.query);
-    const method = options.method ?? (options.json === undefined ? 'GET' : 'POST');
+    const hasBody = options.json !== undefined || options.form !== undefined;
+    const method = options.method ?? (hasBody ? 'POST' : 'GET');
     try {
       if (method !== 'GET') this.early?.forgetAll();
       const early = method === 'GET' ? (this.early?.take(url, token) ?? null) : null;
@@ -189,7 +192,7 @@ export class ApiClient {
           ...(options.accept === undefined ? {} : { accept: `${options.accept}, application/problem+json` }),
           ...(options.ifMatch === undefined ? {} : { 'if-match': options.ifMatch }),
         },
-        body: options.json === undefined ? undefined : JSON.stringify(options.json),
+        body: options.form ?? (options.json === undefined ? undefined : JSON.stringify(options.json)),
         signal: options.signal,
       });
     } catch (error) {

@@ -3,6 +3,7 @@ import {
   Anchor,
   Badge,
   Breadcrumbs,
+  Button,
   Card,
   Group,
   Loader,
@@ -16,6 +17,7 @@ import { type DataCollection, dataCollectionListSchema, type Workflow, workflowL
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useEffect } from 'react';
 import { Link, useParams, useSearchParams } from 'react-router';
+import { AddData } from '../adddata/lazy.js';
 import { errorMessage, isApiError } from '../api/client.js';
 import { projectWorkflowsGet } from '../api/wire.js';
 import { useApi } from '../auth/session.js';
@@ -118,6 +120,7 @@ export function ProjectDetailPage() {
   const api = useApi();
   const [params, setParams] = useSearchParams();
   const selectedId = params.get('dc');
+  const adding = params.get('add') === '1';
   const project = useQuery(projectQuery(api, projectId));
   const workflows = useQuery({
     queryKey: ['workflows', projectId],
@@ -182,16 +185,37 @@ export function ProjectDetailPage() {
       <Text size="sm" c="dimmed">
         {ownersText(data.permissions)} · Updated {formatDate(data.updated_at)}
       </Text>
-      <Title order={2} size="h3">
-        Workflows
-      </Title>
       {workflows.isPending && <Loader aria-label="Loading workflows" />}
       {workflows.isError && (
         <Alert color="red" role="alert">
           {errorMessage(workflows.error)}
         </Alert>
       )}
-      {workflows.data && workflows.data.items.length === 0 && (
+      {/* A new project of someone who may add data opens on Add data, not on an empty list. */}
+      {canEdit && workflows.data && (adding || workflows.data.items.length === 0) && (
+        <AddData
+          projectId={data.project_id}
+          workflows={workflows.data.items}
+          // Kept open (in the address) while the workflow and collection it makes appear.
+          onStarted={() => setParams({ add: '1' }, { replace: true })}
+          {...(workflows.data.items.length > 0 || adding ? { onClose: () => setParams({}) } : {})}
+          // The table opens below, with Add data's result (and its overview offer) still above it.
+          onExplore={(collectionId) => setParams({ add: '1', dc: collectionId })}
+        />
+      )}
+      {workflows.data && (workflows.data.items.length > 0 || !canEdit) && (
+        <Group justify="space-between">
+          <Title order={2} size="h3">
+            Workflows
+          </Title>
+          {canEdit && !adding && (
+            <Button size="xs" onClick={() => setParams({ add: '1' })}>
+              Add data
+            </Button>
+          )}
+        </Group>
+      )}
+      {workflows.data && workflows.data.items.length === 0 && !canEdit && (
         <Text c="dimmed">This project has no workflows yet.</Text>
       )}
       {workflows.data && workflows.data.items.length > 0 && (

@@ -42,7 +42,7 @@ function ProjectTable({ scope }: { scope: Scope }) {
     return (
       <Text c="dimmed" p="md">
         {scope === 'mine'
-          ? 'You have no projects yet. Create one with the API, the CLI (service ingest) or a project.yaml import.'
+          ? 'You have no projects yet. Create one, then add your data files to it; or import a project.yaml.'
           : scope === 'shared'
             ? 'Nobody has shared a project with you yet.'
             : 'There are no public projects.'}

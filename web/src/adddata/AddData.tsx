@@ -1,0 +1,287 @@
+import {
+  Alert,
+  Checkbox,
+  CloseButton,
+  Group,
+  NativeSelect,
+  SimpleGrid,
+  Stack,
+  Text,
+  TextInput,
+  Title,
+} from '@mantine/core';
+import { useDebouncedValue } from '@mantine/hooks';
+import { type ColumnType, type DataFormat, formatSchema, type Workflow } from '@service/common';
+import { type ReactNode, useState } from 'react';
+import { errorMessage } from '../api/client.js';
+import { formatBytes } from '../jobs/format.js';
+import { CreateData } from './CreateData.js';
+import type { AddDataPlan } from './create.js';
+import { FilePicker } from './FilePicker.js';
+import { PreviewTable } from './PreviewTable.js';
+import {
+  DEFAULT_NULL_MARKERS,
+  DELIMITERS,
+  formatOfName,
+  nullMarkersOf,
+  proposeTag,
+  readOptionsOf,
+  tagProblem,
+  typesEditable,
+} from './plan.js';
+import { usePreview } from './usePreview.js';
+
+export interface AddDataProps {
+  projectId: string;
+  /** The project's workflows: the collection goes into the one chosen, or into a new one when there is none. */
+  workflows: Workflow[];
+  /** Create was pressed: the page keeps this screen open while what it makes appears around it. */
+  onStarted: () => void;
+  onClose?: () => void;
+  /** Opens the new collection in the explorer. */
+  onExplore: (collectionId: string) => void;
+}
+
+function Section({ children, onClose }: { children: ReactNode; onClose?: (() => void) | undefined }) {
+  return (
+    <Stack component="section" aria-labelledby="add-data-title" gap="sm">
+      <Group justify="space-between">
+        <Title order={2} size="h3" id="add-data-title">
+          Add data
+        </Title>
+        {onClose && <CloseButton aria-label="Close Add data" onClick={onClose} />}
+      </Group>
+      {children}
+    </Stack>
+  );
+}
+
+/**
+ * Add data (issue 26): files dropped or picked, their first rows as the table would read them with
+ * each column's type, the choices that change that reading, then Create. Its own chunk
+ * (`adddata/lazy.tsx`): only editors who open it download it.
+ */
+export function AddData(props: AddDataProps) {
+  const [files, setFiles] = useState<File[]>([]);
+  const [tag, setTag] = useState('');
+  const [format, setFormat] = useState<DataFormat | null>(null);
+  const choose = (chosen: File[]) => {
+    setFiles(chosen);
+    setTag(proposeTag(chosen.map((file) => file.name)));
+    setFormat(formatOfName(chosen[0]?.name ?? ''));
+  };
+  return (
+    <Section onClose={props.onClose}>
+      {files.length === 0 ? (
+        <FilePicker onFiles={choose} />
+      ) : (
+        <Review
+          // A new choice of files starts the review afresh.
+          key={files.map((file) => `${file.name}:${file.size}`).join('|')}
+          {...props}
+          files={files}
+          tag={tag}
+          onTag={setTag}
+          format={format}
+          onFormat={setFormat}
+          onFiles={choose}
+        />
+      )}
+    </Section>
+  );
+}
+
+interface ReviewProps extends AddDataProps {
+  files: File[];
+  tag: string;
+  onTag: (tag: string) => void;
+  format: DataFormat | null;
+  onFormat: (format: DataFormat) => void;
+  onFiles: (files: File[]) => void;
+}
+
+function Review(props: ReviewProps) {
+  const { files, format } = props;
+  const [delimiter, setDelimiter] = useState<string | undefined>(undefined);
+  const [header, setHeader] = useState<boolean | undefined>(undefined);
+  const [nullText, setNullText] = useState(DEFAULT_NULL_MARKERS.join(', '));
+  const [emptyIsMissing, setEmptyIsMissing] = useState(true);
+  const [types, setTypes] = useState<Record<string, ColumnType>>({});
+  const [workflowId, setWorkflowId] = useState<string | null>(props.workflows[0]?.workflow_id ?? null);
+  const [settledNullText] = useDebouncedValue(nullText, 400);
+  const readOptions =
+    format === null
+      ? {}
+      : readOptionsOf({
+          format,
+          delimiter,
+          header,
+          nullMarkers: nullMarkersOf(settledNullText, emptyIsMissing),
+          types,
+        });
+  const preview = usePreview(props.projectId, files[0], format, readOptions);
+  const mixed = new Set(files.map((file) => formatOfName(file.name))).size > 1;
+  const problem = tagProblem(props.tag);
+  const detected = preview.data?.read_options;
+  const plan: AddDataPlan | null =
+    format === null || mixed || problem !== null || preview.data === undefined || preview.isError
+      ? null
+      : {
+          projectId: props.projectId,
+          workflowId,
+          tag: props.tag,
+          format,
+          // What the preview was read with (the detected dialect included), and the types changed.
+          readOptions: readOptionsOf({
+            format,
+            delimiter: detected?.delimiter,
+            header: detected?.header,
+            nullMarkers: nullMarkersOf(settledNullText, emptyIsMissing),
+            types,
+          }),
+          files,
+        };
+  return (
+    <Stack gap="sm">
+      <FileList files={files} onFiles={props.onFiles} />
+      {mixed && (
+        <Alert color="orange" role="alert" title="Files of different kinds">
+          One collection holds files of one kind: add the CSV, TSV, Parquet and JSON files separately.
+        </Alert>
+      )}
+      <SimpleGrid cols={{ base: 1, sm: 2, md: 3 }} spacing="sm">
+        <TextInput
+          label="Collection name"
+          description="The table’s name in the project"
+          value={props.tag}
+          onChange={(event) => props.onTag(event.currentTarget.value)}
+          error={props.tag === '' ? undefined : problem}
+        />
+        <NativeSelect
+          label="Format"
+          description="Told from the file’s name"
+          data={[...(format === null ? [{ value: '', label: 'Choose…' }] : []), ...formatSchema.options]}
+          value={format ?? ''}
+          onChange={(event) => props.onFormat(event.currentTarget.value as DataFormat)}
+        />
+        {props.workflows.length > 0 ? (
+          <NativeSelect
+            label="Workflow"
+            description="Where the collection goes"
+            data={props.workflows.map((workflow) => ({ value: workflow.workflow_id, label: workflow.name }))}
+            value={workflowId ?? ''}
+            onChange={(event) => setWorkflowId(event.currentTarget.value)}
+          />
+        ) : (
+          <Text size="sm" c="dimmed">
+            The project has no workflow yet: one named “Uploads” is made for these files.
+          </Text>
+        )}
+      </SimpleGrid>
+      {format !== null && typesEditable(format) && (
+        <SimpleGrid cols={{ base: 1, sm: 2, md: 4 }} spacing="sm">
+          <NativeSelect
+            label="Delimiter"
+            data={delimiterOptions(delimiter ?? detected?.delimiter)}
+            value={delimiter ?? detected?.delimiter ?? ','}
+            onChange={(event) => setDelimiter(event.currentTarget.value)}
+          />
+          <Checkbox
+            mt="lg"
+            label="The first line holds the column names"
+            checked={header ?? detected?.header ?? true}
+            onChange={(event) => setHeader(event.currentTarget.checked)}
+          />
+          <TextInput
+            label="Missing-value markers"
+            description="Comma-separated; read as missing (∅)"
+            value={nullText}
+            onChange={(event) => setNullText(event.currentTarget.value)}
+          />
+          <Checkbox
+            mt="lg"
+            label="Empty cells are missing"
+            checked={emptyIsMissing}
+            onChange={(event) => setEmptyIsMissing(event.currentTarget.checked)}
+          />
+        </SimpleGrid>
+      )}
+      <PreviewArea
+        preview={preview}
+        editable={format !== null && typesEditable(format)}
+        chosen={types}
+        onType={(column, type) => setTypes((current) => ({ ...current, [column]: type }))}
+        formatMissing={format === null}
+        several={files.length > 1}
+      />
+      <CreateData plan={plan} onStarted={props.onStarted} onExplore={props.onExplore} />
+    </Stack>
+  );
+}
+
+function delimiterOptions(current: string | undefined) {
+  if (current === undefined || DELIMITERS.some((option) => option.value === current)) return DELIMITERS;
+  return [...DELIMITERS, { value: current, label: `“${current}”` }];
+}
+
+function FileList({ files, onFiles }: { files: File[]; onFiles: (files: File[]) => void }) {
+  return (
+    <Group justify="space-between" align="flex-start">
+      <Stack gap={2} component="ul" style={{ listStyle: 'none', padding: 0, margin: 0 }} aria-label="Chosen files">
+        {files.map((file) => (
+          <li key={`${file.name}:${file.size}`}>
+            <Text size="sm">
+              {file.name}{' '}
+              <Text span c="dimmed" size="xs">
+                {formatBytes(file.size)}
+              </Text>
+            </Text>
+          </li>
+        ))}
+      </Stack>
+      <FilePicker onFiles={onFiles} compact />
+    </Group>
+  );
+}
+
+function PreviewArea({
+  preview,
+  editable,
+  onType,
+  chosen,
+  formatMissing,
+  several,
+}: {
+  preview: ReturnType<typeof usePreview>;
+  editable: boolean;
+  chosen: Record<string, ColumnType>;
+  onType: (column: string, type: ColumnType) => void;
+  formatMissing: boolean;
+  several: boolean;
+}) {
+  if (formatMissing) return <Text c="dimmed">Choose the files’ format to see their first rows.</Text>;
+  if (preview.isError) {
+    return (
+      <Alert color="red" role="alert" title="The file cannot be read this way">
+        {errorMessage(preview.error)}
+      </Alert>
+    );
+  }
+  if (preview.data === undefined) return <Text c="dimmed">Reading the first rows…</Text>;
+  return (
+    <Stack gap={4}>
+      <Text size="sm" c="dimmed">
+        The first rows{several ? ' of the first file' : ''}, as the table will hold them.
+        {editable &&
+          ' Types you change are kept in the collection’s definition; the others are detected again from every row when the table is built.'}
+      </Text>
+      <PreviewTable
+        preview={preview.data}
+        editable={editable}
+        onType={onType}
+        chosen={chosen}
+        stale={preview.isFetching}
+      />
+    </Stack>
+  );
+}

@@ -1,0 +1,140 @@
+import { type ColumnType, type DataFormat, tagSchema } from '@service/common';
+
+/** What Add data accepts, by extension (the server reads the same names; docs/data.md). */
+const FORMAT_OF_EXTENSION: Record<string, DataFormat> = {
+  csv: 'csv',
+  tsv: 'tsv',
+  tab: 'tsv',
+  txt: 'tsv',
+  parquet: 'parquet',
+  json: 'json',
+  ndjson: 'ndjson',
+  jsonl: 'ndjson',
+};
+
+/** The file picker's filter. */
+export const ACCEPTED_EXTENSIONS = Object.keys(FORMAT_OF_EXTENSION)
+  .map((extension) => `.${extension}`)
+  .join(',');
+
+/** The missing-value markers offered first; empty cells are missing too unless unticked. */
+export const DEFAULT_NULL_MARKERS = ['NA', 'N/A', 'null'];
+
+/** A text file is previewed from its first bytes only: enough rows to judge, never a large upload. */
+export const PREVIEW_HEAD_BYTES = 1024 * 1024;
+
+/** The workflow made for a project that has none: uploads only, no server folder. */
+export const NEW_WORKFLOW_NAME = 'Uploads';
+
+/** The run every added file goes into (the upload form's default too). */
+export const UPLOAD_RUN = 'uploads';
+
+export function formatOfName(name: string): DataFormat | null {
+  const extension = /\.([A-Za-z0-9]+)(?:\.gz)?$/.exec(name)?.[1]?.toLowerCase() ?? '';
+  return FORMAT_OF_EXTENSION[extension] ?? null;
+}
+
+/** Column types are chosen for CSV and TSV; Parquet and JSON carry their own. */
+export function typesEditable(format: DataFormat): boolean {
+  return format === 'csv' || format === 'tsv';
+}
+
+function stemOf(name: string): string {
+  return name.replace(/(\.gz)?$/i, '').replace(/\.[^.]*$/, '');
+}
+
+/**
+ * A collection name from the files' names: the name of one file without its extension, or what
+ * several names share at their start (`penguins_2023.csv`, `penguins_2024.csv` → `penguins`),
+ * made into a tag (letters, digits, `_`, `.`, `-`).
+ */
+export function proposeTag(names: readonly string[]): string {
+  const stems = names.map(stemOf);
+  let shared = stems[0] ?? '';
+  for (const stem of stems.slice(1)) {
+    let length = 0;
+    while (length < shared.length && shared[length] === stem[length]) length += 1;
+    shared = shared.slice(0, length);
+  }
+  const tag = shared
+    .replace(/[^A-Za-z0-9_.-]+/g, '_')
+    .replace(/^[^A-Za-z0-9]+/, '')
+    .replace(/[_.-]+$/, '')
+    .toLowerCase()
+    .slice(0, 100);
+  return tag === '' ? 'data' : tag;
+}
+
+/** Why a collection name cannot be used, or null. */
+export function tagProblem(tag: string): string | null {
+  const parsed = tagSchema.safeParse(tag);
+  return parsed.success ? null : (parsed.error.issues[0]?.message ?? 'not a valid name');
+}
+
+/** Escapes a tag (letters, digits, `_`, `.`, `-`) for a pattern: only the dot is special. */
+function escapeTag(tag: string): string {
+  return tag.replaceAll('.', '\\.');
+}
+
+/**
+ * Each collection made here keeps its files in a folder of its own, named after it, in the
+ * `uploads` run: its pattern takes any file in that folder, so files added later fit too, and the
+ * collections made here never take each other's files.
+ */
+export function patternFor(tag: string): string {
+  return `${escapeTag(tag)}/[^/]+`;
+}
+
+export function uploadPathFor(tag: string, fileName: string): string {
+  return `${tag}/${fileName}`;
+}
+
+/**
+ * What is sent for a preview: a CSV, TSV or NDJSON file's first lines (cut at the last line break
+ * inside the first MiB, so no half line is read), a Parquet or JSON file whole (it cannot be cut).
+ */
+export async function previewPartOf(file: Blob, format: DataFormat): Promise<Blob> {
+  if (format === 'parquet' || format === 'json' || file.size <= PREVIEW_HEAD_BYTES) return file;
+  const head = new Uint8Array(await file.slice(0, PREVIEW_HEAD_BYTES).arrayBuffer());
+  const lastBreak = head.lastIndexOf(10);
+  return file.slice(0, lastBreak < 0 ? PREVIEW_HEAD_BYTES : lastBreak + 1);
+}
+
+/** The null markers to send: the typed ones (comma-separated), and the empty text when empty cells are missing. */
+export function nullMarkersOf(text: string, emptyIsMissing: boolean): string[] {
+  const typed = text
+    .split(',')
+    .map((marker) => marker.trim())
+    .filter((marker) => marker !== '');
+  const unique = [...new Set(typed)];
+  return emptyIsMissing ? [...unique, ''] : unique;
+}
+
+export interface ReadChoices {
+  format: DataFormat;
+  delimiter: string | undefined;
+  header: boolean | undefined;
+  nullMarkers: string[];
+  /** The types a person changed, by column; the rest are as detected. */
+  types: Record<string, ColumnType>;
+}
+
+/** The read options of the preview request and of the new collection (CSV/TSV only). */
+export function readOptionsOf(choices: ReadChoices): Record<string, unknown> {
+  if (!typesEditable(choices.format)) return {};
+  return {
+    ...(choices.delimiter === undefined ? {} : { delimiter: choices.delimiter }),
+    ...(choices.header === undefined ? {} : { header: choices.header }),
+    null_values: choices.nullMarkers,
+    ...(Object.keys(choices.types).length === 0 ? {} : { columns: choices.types }),
+  };
+}
+
+/** The delimiters offered; a detected one outside this list is offered as well. */
+export const DELIMITERS: { value: string; label: string }[] = [
+  { value: ',', label: 'Comma (,)' },
+  { value: ';', label: 'Semicolon (;)' },
+  { value: '\t', label: 'Tab' },
+  { value: '|', label: 'Pipe (|)' },
+  { value: ' ', label: 'Space' },
+];

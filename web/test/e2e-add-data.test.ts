@@ -1,0 +1,149 @@
+import type { Browser, Page } from 'playwright-core';
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import {
+  describeBrowser,
+  expectAccessible,
+  launchBrowser,
+  openPage,
+  saveScreenshot,
+  startWebServer,
+} from '../../test/support/browser.js';
+import { call, login, type TestServer } from '../../test/support/test-server.js';
+
+let browser: Browser;
+let server: TestServer;
+
+const EMAIL = 'first-steps@example.org';
+const PASSWORD = 'first-steps-password';
+
+/** Soil samples as a person exports them: NA for what was not measured, a date, and plot numbers. */
+const SAMPLES = [
+  'sample,plot,site,count,ph,sampled_on',
+  'S1,101,Biscoe,3,7.1,2024-01-02',
+  'S2,102,Dream,NA,6.8,2024-01-03',
+  'S3,103,Biscoe,5,NA,2024-02-01',
+  'S4,104,Torgersen,12,7.4,2024-02-11',
+  '',
+].join('\n');
+
+/** axe-core in the light theme, then in the dark one, and back. */
+async function accessibleInBothThemes(page: Page, screen: string): Promise<void> {
+  await expectAccessible(page, `${screen}, light`);
+  await page.emulateMedia({ colorScheme: 'dark' });
+  await expectAccessible(page, `${screen}, dark`);
+  await page.emulateMedia({ colorScheme: 'light' });
+}
+
+describeBrowser('adding data from the browser', () => {
+  beforeAll(async () => {
+    browser = await launchBrowser();
+    server = await startWebServer();
+  }, 180_000);
+  afterAll(async () => {
+    await server?.stop();
+    await browser?.close();
+  });
+
+  it('takes a new account from an empty project to its table and an overview dashboard', async () => {
+    const { context, page } = await openPage(browser, server, '/auth/register', { height: 900 });
+    await page.getByRole('textbox', { name: 'Email' }).fill(EMAIL);
+    await page.getByLabel(/^Password/).fill(PASSWORD);
+    await page.getByLabel(/^Repeat password/).fill(PASSWORD);
+    await page.getByRole('button', { name: 'Register' }).click();
+    await page.waitForURL(/\/projects$/);
+
+    // A new project opens on Add data rather than on an empty list of workflows.
+    await page.getByRole('button', { name: 'Create project' }).click();
+    await page.getByRole('textbox', { name: 'Name' }).fill('Soil survey');
+    await page.getByRole('button', { name: 'Create', exact: true }).click();
+    await page.getByRole('heading', { level: 1, name: 'Soil survey' }).waitFor();
+    const addData = page.getByRole('region', { name: 'Add data' });
+    await addData.getByText(/Drop CSV, TSV, Parquet or JSON files here/).waitFor();
+    expect(await page.getByText('This project has no workflows yet.').count()).toBe(0);
+    await accessibleInBothThemes(page, 'add data, empty project');
+
+    const [chooser] = await Promise.all([
+      page.waitForEvent('filechooser'),
+      addData.getByRole('button', { name: 'Choose files…' }).click(),
+    ]);
+    await chooser.setFiles({ name: 'soil-samples.csv', mimeType: 'text/csv', buffer: Buffer.from(SAMPLES) });
+
+    // The first rows with each column's inferred type; NA is read as missing; a name is proposed.
+    const preview = addData.getByRole('table', { name: 'Preview of the first rows' });
+    await preview.getByRole('cell', { name: 'Torgersen' }).waitFor();
+    const typeOf = (column: string) => addData.getByRole('combobox', { name: `Type of ${column}` });
+    expect(await typeOf('plot').inputValue()).toBe('integer');
+    expect(await typeOf('count').inputValue()).toBe('integer');
+    expect(await typeOf('ph').inputValue()).toBe('double');
+    expect(await typeOf('sampled_on').inputValue()).toBe('date');
+    expect(await addData.getByRole('textbox', { name: 'Collection name' }).inputValue()).toBe('soil-samples');
+    expect(await addData.getByRole('combobox', { name: 'Delimiter' }).inputValue()).toBe(',');
+    expect(await addData.getByRole('textbox', { name: /Missing-value markers/ }).inputValue()).toBe('NA, N/A, null');
+    expect(await preview.getByRole('cell', { name: '∅' }).count()).toBe(2);
+
+    // Plot numbers are labels, not quantities: read them as text.
+    await typeOf('plot').selectOption('string');
+    await preview.getByRole('cell', { name: '101' }).waitFor();
+    await saveScreenshot(page, 'add-data');
+    await accessibleInBothThemes(page, 'add data, preview');
+
+    await addData.getByRole('button', { name: 'Create' }).click();
+    const ready = addData.getByRole('status').filter({ hasText: 'The table is ready' });
+    await ready.waitFor({ timeout: 60_000 });
+    await ready.getByText('soil-samples: 4 rows.').waitFor();
+    await accessibleInBothThemes(page, 'add data, done');
+
+    // The chosen type and the null markers are in the collection's definition, and in project.yaml.
+    const session = await login(server, EMAIL, PASSWORD);
+    const projectId = new URL(page.url()).pathname.split('/').pop() ?? '';
+    const yaml = await call(server, 'GET', `/projects/${projectId}/yaml`, { token: session.access_token });
+    expect(yaml.text).toContain('plot: string');
+    expect(yaml.text).toMatch(/null_values:[\s\S]*NA[\s\S]*N\/A[\s\S]*null/);
+
+    // The explorer shows the rows: NA as missing, the plot numbers as text.
+    await ready.getByRole('button', { name: 'Explore the table' }).click();
+    const rows = page.getByRole('table', { name: 'Preview of soil-samples' });
+    await rows.getByText('Torgersen').waitFor();
+    expect(await rows.getByText('∅').count()).toBe(2);
+    const header = rows.getByRole('columnheader').filter({ hasText: 'plot' });
+    expect(await header.textContent()).toMatch(/VARCHAR|string/i);
+    const workflows = await call<{ items: { workflow_id: string; name: string }[] }>(
+      server,
+      'GET',
+      `/projects/${projectId}/workflows`,
+      { token: session.access_token },
+    );
+    expect(workflows.body.items.map((workflow) => workflow.name)).toEqual(['Uploads']);
+    const collections = await call<{ items: { data_collection_id: string; read_options: unknown }[] }>(
+      server,
+      'GET',
+      `/workflows/${workflows.body.items[0]?.workflow_id}/datacollections`,
+      { token: session.access_token },
+    );
+    const collection = collections.body.items[0];
+    expect(collection?.read_options).toMatchObject({
+      delimiter: ',',
+      header: true,
+      null_values: ['NA', 'N/A', 'null', ''],
+      columns: { plot: 'string' },
+    });
+    const stored = await call<{ rows: Record<string, unknown>[] }>(
+      server,
+      'GET',
+      `/datacollections/${collection?.data_collection_id}/preview?sort=sample:asc`,
+      { token: session.access_token },
+    );
+    expect(stored.body.rows.map((row) => [row.plot, row.count, row.ph, row.sampled_on])).toEqual([
+      ['101', 3, 7.1, '2024-01-02'],
+      ['102', null, 6.8, '2024-01-03'],
+      ['103', 5, null, '2024-02-01'],
+      ['104', 12, 7.4, '2024-02-11'],
+    ]);
+
+    // And an overview dashboard is one click away.
+    await ready.getByRole('button', { name: 'Make an overview dashboard' }).click();
+    await page.waitForURL(/\/dashboards\/[0-9a-f-]{36}$/);
+    await page.getByRole('heading', { level: 1, name: 'Overview' }).waitFor();
+    await context.close();
+  }, 180_000);
+});
