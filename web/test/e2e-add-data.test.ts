@@ -26,6 +26,9 @@ const SAMPLES = [
   '',
 ].join('\n');
 
+/** A second export of the same survey, where someone wrote a word in a count. */
+const MORE_SAMPLES = ['sample,plot,site,count,ph,sampled_on', 'S5,105,Dream,many,7.0,2024-03-05', ''].join('\n');
+
 /** axe-core in the light theme, then in the dark one, and back. */
 async function accessibleInBothThemes(page: Page, screen: string): Promise<void> {
   await expectAccessible(page, `${screen}, light`);
@@ -44,7 +47,7 @@ describeBrowser('adding data from the browser', () => {
     await browser?.close();
   });
 
-  it('takes a new account from an empty project to its table and an overview dashboard', async () => {
+  it('takes a new account from an empty project to its table, through a failed build, to an overview dashboard', async () => {
     const { context, page } = await openPage(browser, server, '/auth/register', { height: 900 });
     await page.getByRole('textbox', { name: 'Email' }).fill(EMAIL);
     await page.getByLabel(/^Password/).fill(PASSWORD);
@@ -66,7 +69,10 @@ describeBrowser('adding data from the browser', () => {
       page.waitForEvent('filechooser'),
       addData.getByRole('button', { name: 'Choose files…' }).click(),
     ]);
-    await chooser.setFiles({ name: 'soil-samples.csv', mimeType: 'text/csv', buffer: Buffer.from(SAMPLES) });
+    await chooser.setFiles([
+      { name: 'soil-samples-1.csv', mimeType: 'text/csv', buffer: Buffer.from(SAMPLES) },
+      { name: 'soil-samples-2.csv', mimeType: 'text/csv', buffer: Buffer.from(MORE_SAMPLES) },
+    ]);
 
     // The first rows with each column's inferred type; NA is read as missing; a name is proposed.
     const preview = addData.getByRole('table', { name: 'Preview of the first rows' });
@@ -87,10 +93,20 @@ describeBrowser('adding data from the browser', () => {
     await saveScreenshot(page, 'add-data');
     await accessibleInBothThemes(page, 'add data, preview');
 
+    // Counts as decimals: the first file (the one previewed) fits, the second does not, so the
+    // build fails, says why, and lets the choice be changed.
+    await typeOf('count').selectOption('double');
+    await preview.getByRole('cell', { name: '3', exact: true }).waitFor();
     await addData.getByRole('button', { name: 'Create' }).click();
+    await addData.getByLabel('Job status: failed').waitFor({ timeout: 60_000 });
+    await addData.getByRole('alert').filter({ hasText: 'soil-samples-2.csv: Conversion Error' }).waitFor();
+    await addData.getByRole('button', { name: 'Change the choices and try again' }).click();
+    expect(await addData.getByRole('textbox', { name: 'Collection name' }).isDisabled()).toBe(true);
+    await typeOf('count').selectOption('string');
+    await addData.getByRole('button', { name: 'Try again' }).click();
     const ready = addData.getByRole('status').filter({ hasText: 'The table is ready' });
     await ready.waitFor({ timeout: 60_000 });
-    await ready.getByText('soil-samples: 4 rows.').waitFor();
+    await ready.getByText('soil-samples: 5 rows.').waitFor();
     await accessibleInBothThemes(page, 'add data, done');
 
     // The chosen type and the null markers are in the collection's definition, and in project.yaml.
@@ -98,6 +114,7 @@ describeBrowser('adding data from the browser', () => {
     const projectId = new URL(page.url()).pathname.split('/').pop() ?? '';
     const yaml = await call(server, 'GET', `/projects/${projectId}/yaml`, { token: session.access_token });
     expect(yaml.text).toContain('plot: string');
+    expect(yaml.text).toContain('count: string');
     expect(yaml.text).toMatch(/null_values:[\s\S]*NA[\s\S]*N\/A[\s\S]*null/);
 
     // The explorer shows the rows: NA as missing, the plot numbers as text.
@@ -105,6 +122,7 @@ describeBrowser('adding data from the browser', () => {
     const rows = page.getByRole('table', { name: 'Preview of soil-samples' });
     await rows.getByText('Torgersen').waitFor();
     expect(await rows.getByText('∅').count()).toBe(2);
+    await rows.getByText('many').waitFor();
     const header = rows.getByRole('columnheader').filter({ hasText: 'plot' });
     expect(await header.textContent()).toMatch(/VARCHAR|string/i);
     const workflows = await call<{ items: { workflow_id: string; name: string }[] }>(
@@ -125,7 +143,7 @@ describeBrowser('adding data from the browser', () => {
       delimiter: ',',
       header: true,
       null_values: ['NA', 'N/A', 'null', ''],
-      columns: { plot: 'string' },
+      columns: { plot: 'string', count: 'string' },
     });
     const stored = await call<{ rows: Record<string, unknown>[] }>(
       server,
@@ -134,10 +152,11 @@ describeBrowser('adding data from the browser', () => {
       { token: session.access_token },
     );
     expect(stored.body.rows.map((row) => [row.plot, row.count, row.ph, row.sampled_on])).toEqual([
-      ['101', 3, 7.1, '2024-01-02'],
+      ['101', '3', 7.1, '2024-01-02'],
       ['102', null, 6.8, '2024-01-03'],
-      ['103', 5, null, '2024-02-01'],
-      ['104', 12, 7.4, '2024-02-11'],
+      ['103', '5', null, '2024-02-01'],
+      ['104', '12', 7.4, '2024-02-11'],
+      ['105', 'many', 7, '2024-03-05'],
     ]);
 
     // And an overview dashboard is one click away.

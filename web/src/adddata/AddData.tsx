@@ -109,6 +109,8 @@ function Review(props: ReviewProps) {
   const [types, setTypes] = useState<Record<string, ColumnType>>({});
   const [workflowId, setWorkflowId] = useState<string | null>(props.workflows[0]?.workflow_id ?? null);
   const [settledNullText] = useDebouncedValue(nullText, 400);
+  // Once the collection is made, its name, format, workflow and files stay; the reading may change.
+  const [locked, setLocked] = useState(false);
   const readOptions =
     format === null
       ? {}
@@ -143,7 +145,7 @@ function Review(props: ReviewProps) {
         };
   return (
     <Stack gap="sm">
-      <FileList files={files} onFiles={props.onFiles} />
+      <FileList files={files} onFiles={props.onFiles} locked={locked} />
       {mixed && (
         <Alert color="orange" role="alert" title="Files of different kinds">
           One collection holds files of one kind: add the CSV, TSV, Parquet and JSON files separately.
@@ -154,6 +156,7 @@ function Review(props: ReviewProps) {
           label="Collection name"
           description="The table’s name in the project"
           value={props.tag}
+          disabled={locked}
           onChange={(event) => props.onTag(event.currentTarget.value)}
           error={props.tag === '' ? undefined : problem}
         />
@@ -162,6 +165,7 @@ function Review(props: ReviewProps) {
           description="Told from the file’s name"
           data={[...(format === null ? [{ value: '', label: 'Choose…' }] : []), ...formatSchema.options]}
           value={format ?? ''}
+          disabled={locked}
           onChange={(event) => props.onFormat(event.currentTarget.value as DataFormat)}
         />
         {props.workflows.length > 0 ? (
@@ -170,6 +174,7 @@ function Review(props: ReviewProps) {
             description="Where the collection goes"
             data={props.workflows.map((workflow) => ({ value: workflow.workflow_id, label: workflow.name }))}
             value={workflowId ?? ''}
+            disabled={locked}
             onChange={(event) => setWorkflowId(event.currentTarget.value)}
           />
         ) : (
@@ -214,7 +219,12 @@ function Review(props: ReviewProps) {
         formatMissing={format === null}
         several={files.length > 1}
       />
-      <CreateData plan={plan} onStarted={props.onStarted} onExplore={props.onExplore} />
+      <CreateData
+        plan={plan}
+        onStarted={props.onStarted}
+        onExplore={props.onExplore}
+        onLocked={() => setLocked(true)}
+      />
     </Stack>
   );
 }
@@ -224,7 +234,7 @@ function delimiterOptions(current: string | undefined) {
   return [...DELIMITERS, { value: current, label: `“${current}”` }];
 }
 
-function FileList({ files, onFiles }: { files: File[]; onFiles: (files: File[]) => void }) {
+function FileList({ files, onFiles, locked }: { files: File[]; onFiles: (files: File[]) => void; locked: boolean }) {
   return (
     <Group justify="space-between" align="flex-start">
       <Stack gap={2} component="ul" style={{ listStyle: 'none', padding: 0, margin: 0 }} aria-label="Chosen files">
@@ -239,7 +249,7 @@ function FileList({ files, onFiles }: { files: File[]; onFiles: (files: File[]) 
           </li>
         ))}
       </Stack>
-      <FilePicker onFiles={onFiles} compact />
+      {!locked && <FilePicker onFiles={onFiles} compact />}
     </Group>
   );
 }

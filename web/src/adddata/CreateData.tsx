@@ -1,7 +1,7 @@
 import { Alert, Button, Group, Progress, Stack, Text } from '@mantine/core';
 import { type DataCollection, dashboardSchema } from '@service/common';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { useState } from 'react';
+import { useRef, useState } from 'react';
 import { useNavigate } from 'react-router';
 import { errorMessage } from '../api/client.js';
 import { useApi } from '../auth/session.js';
@@ -9,7 +9,7 @@ import { JobStatusCard } from '../components/JobStatusCard.js';
 import { formatCount } from '../format/number.js';
 import { formatBytes } from '../jobs/format.js';
 import { useJob } from '../jobs/useJob.js';
-import { type AddDataPlan, type AddDataStep, addData, type Building } from './create.js';
+import { type AddDataPlan, type AddDataStep, addData, type Building, type Made, NOTHING_MADE } from './create.js';
 
 function stepText(step: AddDataStep): string {
   switch (step.step) {
@@ -32,23 +32,33 @@ function rowsOf(result: unknown): number | null {
 
 /**
  * Create and what follows: each step with its progress, the table's build (a job to follow when
- * the server runs jobs), then the new table and an overview dashboard on offer.
+ * the server runs jobs), then the new table and an overview dashboard on offer. After a failure,
+ * Try again goes on from what was made, with the choices as they are by then.
  */
 export function CreateData({
   plan,
   onStarted,
   onExplore,
+  onLocked,
 }: {
   plan: AddDataPlan | null;
   onStarted: () => void;
   onExplore: (collectionId: string) => void;
+  /** The collection is made: its name, format, workflow and files are settled. */
+  onLocked: () => void;
 }) {
   const api = useApi();
   const queryClient = useQueryClient();
+  const made = useRef<Made>({ ...NOTHING_MADE });
   const [step, setStep] = useState<AddDataStep | null>(null);
   const [collection, setCollection] = useState<DataCollection | null>(null);
   const create = useMutation({
-    mutationFn: (chosen: AddDataPlan) => addData(api, chosen, setStep, setCollection),
+    mutationFn: (chosen: AddDataPlan) =>
+      addData(api, chosen, made.current, (next, soFar) => {
+        setStep(next);
+        setCollection(soFar.collection);
+        if (soFar.collection !== null) onLocked();
+      }),
     onSettled: () => {
       // The project page lists the new workflow and collection (also when a later step failed).
       void queryClient.invalidateQueries({ queryKey: ['workflows', plan?.projectId] });
@@ -60,6 +70,7 @@ export function CreateData({
   const job = useJob(building !== undefined && 'jobId' in building ? building.jobId : null);
   const rows = building === undefined ? null : 'rows' in building ? building.rows : rowsOf(job.data?.result);
   const built = building !== undefined && ('rows' in building || job.data?.status === 'success');
+  const failed = create.isError || job.data?.status === 'failed' || job.data?.status === 'cancelled';
   if (create.isIdle) {
     return (
       <Group>
@@ -71,7 +82,7 @@ export function CreateData({
             create.mutate(plan);
           }}
         >
-          Create
+          {made.current.collection === null ? 'Create' : 'Try again'}
         </Button>
       </Group>
     );
@@ -83,10 +94,16 @@ export function CreateData({
         <Alert color="red" role="alert" title="Adding the data stopped">
           {step === null ? '' : `${stepText(step)} `}
           {errorMessage(create.error)}
-          {collection !== null && ' The collection was made: open it on the project page to fix or delete it.'}
         </Alert>
       )}
       {job.data && <JobStatusCard job={job.data} title="Building the table" />}
+      {failed && (
+        <Group>
+          <Button variant="light" onClick={() => create.reset()}>
+            Change the choices and try again
+          </Button>
+        </Group>
+      )}
       {built && collection !== null && <Done collection={collection} rows={rows} onExplore={onExplore} />}
     </Stack>
   );

@@ -36,57 +36,89 @@ export type Building = { jobId: string } | { rows: number };
 const upsertStartedSchema = z.union([acceptedJobSchema, upsertAnswerSchema]);
 
 /**
+ * What Create has made so far, kept between attempts: trying again after a failure goes on from
+ * there instead of making a second workflow or collection.
+ */
+export interface Made {
+  workflowId: string | null;
+  collection: DataCollection | null;
+  /** How many of the files are uploaded. */
+  uploaded: number;
+}
+
+export const NOTHING_MADE: Made = { workflowId: null, collection: null, uploaded: 0 };
+
+/**
  * Creates what Add data promised, one step after the other: the workflow if needed, the
  * collection, each file's upload (with its progress), then the table's build, as a job when the
- * server runs jobs. A step that fails stops here and throws; what was made stays (the collection
- * then shows on the project page, where it can be fixed or deleted).
+ * server runs jobs. A step that fails stops here and throws; what was made stays in `made`, and a
+ * later attempt goes on from there, with the collection's read options as chosen by then.
  */
 export async function addData(
   api: ApiClient,
   plan: AddDataPlan,
-  onStep: (step: AddDataStep) => void,
-  onCollection: (collection: DataCollection) => void,
+  made: Made,
+  onStep: (step: AddDataStep, made: Made) => void,
 ): Promise<Building> {
-  let workflowId = plan.workflowId;
-  if (workflowId === null) {
-    onStep({ step: 'workflow' });
+  if (made.workflowId === null) made.workflowId = plan.workflowId;
+  if (made.workflowId === null) {
+    onStep({ step: 'workflow' }, made);
     const workflow = await api.request(`/projects/${plan.projectId}/workflows`, workflowSchema, {
       json: { name: NEW_WORKFLOW_NAME },
     });
-    workflowId = workflow.workflow_id;
+    made.workflowId = workflow.workflow_id;
   }
-  onStep({ step: 'collection' });
-  const collection = await api.request(`/workflows/${workflowId}/datacollections`, dataCollectionSchema, {
-    json: {
-      tag: plan.tag,
-      type: 'table',
-      format: plan.format,
-      pattern: patternFor(plan.tag),
-      read_options: plan.readOptions,
-    },
-  });
-  onCollection(collection);
-  for (const [index, file] of plan.files.entries()) {
-    const progress = (loaded: number, total: number) =>
-      onStep({ step: 'upload', index, count: plan.files.length, progress: { loaded, total } });
-    progress(0, file.size);
-    // A cheap authenticated call first, so an expired access token is refreshed before the upload.
-    if (api.tokens.get() !== null) await api.request('/auth/me', userSchema);
-    const form = new FormData();
-    form.append('run', UPLOAD_RUN);
-    form.append('path', uploadPathFor(plan.tag, file.name));
-    form.append('file', file, file.name);
-    await uploadWithProgress({
-      path: `/datacollections/${collection.data_collection_id}/files`,
-      form,
-      schema: fileSchema,
-      tokens: api.tokens,
-      onProgress: (sent) => progress(sent.loaded, sent.total || file.size),
-    }).done;
+  onStep({ step: 'collection' }, made);
+  made.collection =
+    made.collection === null
+      ? await api.request(`/workflows/${made.workflowId}/datacollections`, dataCollectionSchema, {
+          json: {
+            tag: plan.tag,
+            type: 'table',
+            format: plan.format,
+            pattern: patternFor(plan.tag),
+            read_options: plan.readOptions,
+          },
+        })
+      : await api.request(`/datacollections/${made.collection.data_collection_id}`, dataCollectionSchema, {
+          method: 'PATCH',
+          json: { read_options: plan.readOptions },
+        });
+  const collectionId = made.collection.data_collection_id;
+  for (; made.uploaded < plan.files.length; made.uploaded += 1) {
+    await upload(api, plan, collectionId, made, onStep);
   }
-  onStep({ step: 'build' });
+  onStep({ step: 'build' }, made);
+  // Overwrite: the table is exactly these files read as chosen, also after a failed attempt.
   const started = await api.request('/deltatables/upsert', upsertStartedSchema, {
-    json: { data_collection_id: collection.data_collection_id, async_mode: true },
+    json: { data_collection_id: collectionId, async_mode: true, overwrite: true },
   });
   return 'job_id' in started ? { jobId: started.job_id } : { rows: started.rows };
+}
+
+async function upload(
+  api: ApiClient,
+  plan: AddDataPlan,
+  collectionId: string,
+  made: Made,
+  onStep: (step: AddDataStep, made: Made) => void,
+): Promise<void> {
+  const index = made.uploaded;
+  const file = plan.files[index] as File;
+  const progress = (loaded: number, total: number) =>
+    onStep({ step: 'upload', index, count: plan.files.length, progress: { loaded, total } }, made);
+  progress(0, file.size);
+  // A cheap authenticated call first, so an expired access token is refreshed before the upload.
+  if (api.tokens.get() !== null) await api.request('/auth/me', userSchema);
+  const form = new FormData();
+  form.append('run', UPLOAD_RUN);
+  form.append('path', uploadPathFor(plan.tag, file.name));
+  form.append('file', file, file.name);
+  await uploadWithProgress({
+    path: `/datacollections/${collectionId}/files`,
+    form,
+    schema: fileSchema,
+    tokens: api.tokens,
+    onProgress: (sent) => progress(sent.loaded, sent.total || file.size),
+  }).done;
 }
