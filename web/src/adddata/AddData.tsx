@@ -100,33 +100,37 @@ interface ReviewProps extends AddDataProps {
   onFiles: (files: File[]) => void;
 }
 
+/** How the files are read: `undefined` delimiter and header are as detected. */
+interface Reading {
+  delimiter: string | undefined;
+  header: boolean | undefined;
+  nullText: string;
+  emptyIsMissing: boolean;
+}
+
+const FIRST_READING: Reading = {
+  delimiter: undefined,
+  header: undefined,
+  nullText: DEFAULT_NULL_MARKERS.join(', '),
+  emptyIsMissing: true,
+};
+
 function Review(props: ReviewProps) {
   const { files, format } = props;
-  const [delimiter, setDelimiter] = useState<string | undefined>(undefined);
-  const [header, setHeader] = useState<boolean | undefined>(undefined);
-  const [nullText, setNullText] = useState(DEFAULT_NULL_MARKERS.join(', '));
-  const [emptyIsMissing, setEmptyIsMissing] = useState(true);
+  const [reading, setReading] = useState<Reading>(FIRST_READING);
   const [types, setTypes] = useState<Record<string, ColumnType>>({});
   const [workflowId, setWorkflowId] = useState<string | null>(props.workflows[0]?.workflow_id ?? null);
-  const [settledNullText] = useDebouncedValue(nullText, 400);
+  const [settledNullText] = useDebouncedValue(reading.nullText, 400);
   // Once the collection is made, its name, format, workflow and files stay; the reading may change.
   const [locked, setLocked] = useState(false);
-  const readOptions =
-    format === null
-      ? {}
-      : readOptionsOf({
-          format,
-          delimiter,
-          header,
-          nullMarkers: nullMarkersOf(settledNullText, emptyIsMissing),
-          types,
-        });
+  const nullMarkers = nullMarkersOf(settledNullText, reading.emptyIsMissing);
+  const { delimiter, header } = reading;
+  const readOptions = format === null ? {} : readOptionsOf({ format, delimiter, header, nullMarkers, types });
   const preview = usePreview(props.projectId, files[0], format, readOptions);
   const mixed = new Set(files.map((file) => formatOfName(file.name))).size > 1;
-  const problem = tagProblem(props.tag);
   const detected = preview.data?.read_options;
   const plan: AddDataPlan | null =
-    format === null || mixed || problem !== null || preview.data === undefined || preview.isError
+    format === null || mixed || tagProblem(props.tag) !== null || preview.data === undefined || preview.isError
       ? null
       : {
           projectId: props.projectId,
@@ -138,7 +142,7 @@ function Review(props: ReviewProps) {
             format,
             delimiter: detected?.delimiter,
             header: detected?.header,
-            nullMarkers: nullMarkersOf(settledNullText, emptyIsMissing),
+            nullMarkers,
             types,
           }),
           files,
@@ -151,65 +155,9 @@ function Review(props: ReviewProps) {
           One collection holds files of one kind: add the CSV, TSV, Parquet and JSON files separately.
         </Alert>
       )}
-      <SimpleGrid cols={{ base: 1, sm: 2, md: 3 }} spacing="sm">
-        <TextInput
-          label="Collection name"
-          description="The table’s name in the project"
-          value={props.tag}
-          disabled={locked}
-          onChange={(event) => props.onTag(event.currentTarget.value)}
-          error={props.tag === '' ? undefined : problem}
-        />
-        <NativeSelect
-          label="Format"
-          description="Told from the file’s name"
-          data={[...(format === null ? [{ value: '', label: 'Choose…' }] : []), ...formatSchema.options]}
-          value={format ?? ''}
-          disabled={locked}
-          onChange={(event) => props.onFormat(event.currentTarget.value as DataFormat)}
-        />
-        {props.workflows.length > 0 ? (
-          <NativeSelect
-            label="Workflow"
-            description="Where the collection goes"
-            data={props.workflows.map((workflow) => ({ value: workflow.workflow_id, label: workflow.name }))}
-            value={workflowId ?? ''}
-            disabled={locked}
-            onChange={(event) => setWorkflowId(event.currentTarget.value)}
-          />
-        ) : (
-          <Text size="sm" c="dimmed">
-            The project has no workflow yet: one named “Uploads” is made for these files.
-          </Text>
-        )}
-      </SimpleGrid>
+      <PlaceFields {...props} workflowId={workflowId} onWorkflow={setWorkflowId} locked={locked} />
       {format !== null && typesEditable(format) && (
-        <SimpleGrid cols={{ base: 1, sm: 2, md: 4 }} spacing="sm">
-          <NativeSelect
-            label="Delimiter"
-            data={delimiterOptions(delimiter ?? detected?.delimiter)}
-            value={delimiter ?? detected?.delimiter ?? ','}
-            onChange={(event) => setDelimiter(event.currentTarget.value)}
-          />
-          <Checkbox
-            mt="lg"
-            label="The first line holds the column names"
-            checked={header ?? detected?.header ?? true}
-            onChange={(event) => setHeader(event.currentTarget.checked)}
-          />
-          <TextInput
-            label="Missing-value markers"
-            description="Comma-separated; read as missing (∅)"
-            value={nullText}
-            onChange={(event) => setNullText(event.currentTarget.value)}
-          />
-          <Checkbox
-            mt="lg"
-            label="Empty cells are missing"
-            checked={emptyIsMissing}
-            onChange={(event) => setEmptyIsMissing(event.currentTarget.checked)}
-          />
-        </SimpleGrid>
+        <ReadingFields reading={reading} detected={detected} onReading={setReading} />
       )}
       <PreviewArea
         preview={preview}
@@ -226,6 +174,89 @@ function Review(props: ReviewProps) {
         onLocked={() => setLocked(true)}
       />
     </Stack>
+  );
+}
+
+/** Where the data goes: the collection's name, the files' format, the workflow. */
+function PlaceFields(
+  props: ReviewProps & { workflowId: string | null; onWorkflow: (id: string) => void; locked: boolean },
+) {
+  const { format, locked } = props;
+  const problem = tagProblem(props.tag);
+  return (
+    <SimpleGrid cols={{ base: 1, sm: 2, md: 3 }} spacing="sm">
+      <TextInput
+        label="Collection name"
+        description="The table’s name in the project"
+        value={props.tag}
+        disabled={locked}
+        onChange={(event) => props.onTag(event.currentTarget.value)}
+        error={props.tag === '' ? undefined : problem}
+      />
+      <NativeSelect
+        label="Format"
+        description="Told from the file’s name"
+        data={[...(format === null ? [{ value: '', label: 'Choose…' }] : []), ...formatSchema.options]}
+        value={format ?? ''}
+        disabled={locked}
+        onChange={(event) => props.onFormat(event.currentTarget.value as DataFormat)}
+      />
+      {props.workflows.length > 0 ? (
+        <NativeSelect
+          label="Workflow"
+          description="Where the collection goes"
+          data={props.workflows.map((workflow) => ({ value: workflow.workflow_id, label: workflow.name }))}
+          value={props.workflowId ?? ''}
+          disabled={locked}
+          onChange={(event) => props.onWorkflow(event.currentTarget.value)}
+        />
+      ) : (
+        <Text size="sm" c="dimmed">
+          The project has no workflow yet: one named “Uploads” is made for these files.
+        </Text>
+      )}
+    </SimpleGrid>
+  );
+}
+
+/** How a CSV or TSV file is read: delimiter, header, missing-value markers. */
+function ReadingFields({
+  reading,
+  detected,
+  onReading,
+}: {
+  reading: Reading;
+  detected: { delimiter?: string | undefined; header?: boolean | undefined } | undefined;
+  onReading: (update: (current: Reading) => Reading) => void;
+}) {
+  const change = (part: Partial<Reading>) => onReading((current) => ({ ...current, ...part }));
+  return (
+    <SimpleGrid cols={{ base: 1, sm: 2, md: 4 }} spacing="sm">
+      <NativeSelect
+        label="Delimiter"
+        data={delimiterOptions(reading.delimiter ?? detected?.delimiter)}
+        value={reading.delimiter ?? detected?.delimiter ?? ','}
+        onChange={(event) => change({ delimiter: event.currentTarget.value })}
+      />
+      <Checkbox
+        mt="lg"
+        label="The first line holds the column names"
+        checked={reading.header ?? detected?.header ?? true}
+        onChange={(event) => change({ header: event.currentTarget.checked })}
+      />
+      <TextInput
+        label="Missing-value markers"
+        description="Comma-separated; read as missing (∅)"
+        value={reading.nullText}
+        onChange={(event) => change({ nullText: event.currentTarget.value })}
+      />
+      <Checkbox
+        mt="lg"
+        label="Empty cells are missing"
+        checked={reading.emptyIsMissing}
+        onChange={(event) => change({ emptyIsMissing: event.currentTarget.checked })}
+      />
+    </SimpleGrid>
   );
 }
 

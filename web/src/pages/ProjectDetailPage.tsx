@@ -115,12 +115,70 @@ function WorkflowCard({
   );
 }
 
+/**
+ * The project's workflows and their collections, with Add data for those who may add data: a new
+ * project of theirs opens on Add data rather than on an empty list, and `?add=1` keeps it open.
+ */
+function WorkflowsSection({
+  projectId,
+  workflows,
+  canEdit,
+  selectedId,
+}: {
+  projectId: string;
+  workflows: Workflow[];
+  canEdit: boolean;
+  selectedId: string | null;
+}) {
+  const [params, setParams] = useSearchParams();
+  const adding = params.get('add') === '1';
+  return (
+    <>
+      {canEdit && (adding || workflows.length === 0) && (
+        <AddData
+          projectId={projectId}
+          workflows={workflows}
+          // Kept open (in the address) while the workflow and collection it makes appear.
+          onStarted={() => setParams({ add: '1' }, { replace: true })}
+          {...(workflows.length > 0 || adding ? { onClose: () => setParams({}) } : {})}
+          // The table opens below, with Add data's result (and its overview offer) still above it.
+          onExplore={(collectionId) => setParams({ add: '1', dc: collectionId })}
+        />
+      )}
+      {(workflows.length > 0 || !canEdit) && (
+        <Group justify="space-between">
+          <Title order={2} size="h3">
+            Workflows
+          </Title>
+          {canEdit && !adding && (
+            <Button size="xs" onClick={() => setParams({ add: '1' })}>
+              Add data
+            </Button>
+          )}
+        </Group>
+      )}
+      {workflows.length === 0 && !canEdit && <Text c="dimmed">This project has no workflows yet.</Text>}
+      {workflows.length > 0 && (
+        <SimpleGrid cols={{ base: 1, sm: 2, lg: 3 }}>
+          {workflows.map((workflow) => (
+            <WorkflowCard
+              key={workflow.workflow_id}
+              workflow={workflow}
+              selected={selectedId}
+              onSelect={(collection) => setParams({ dc: collection.data_collection_id })}
+            />
+          ))}
+        </SimpleGrid>
+      )}
+    </>
+  );
+}
+
 export function ProjectDetailPage() {
   const { projectId = '' } = useParams();
   const api = useApi();
-  const [params, setParams] = useSearchParams();
+  const [params] = useSearchParams();
   const selectedId = params.get('dc');
-  const adding = params.get('add') === '1';
   const project = useQuery(projectQuery(api, projectId));
   const workflows = useQuery({
     queryKey: ['workflows', projectId],
@@ -191,44 +249,13 @@ export function ProjectDetailPage() {
           {errorMessage(workflows.error)}
         </Alert>
       )}
-      {/* A new project of someone who may add data opens on Add data, not on an empty list. */}
-      {canEdit && workflows.data && (adding || workflows.data.items.length === 0) && (
-        <AddData
+      {workflows.data && (
+        <WorkflowsSection
           projectId={data.project_id}
           workflows={workflows.data.items}
-          // Kept open (in the address) while the workflow and collection it makes appear.
-          onStarted={() => setParams({ add: '1' }, { replace: true })}
-          {...(workflows.data.items.length > 0 || adding ? { onClose: () => setParams({}) } : {})}
-          // The table opens below, with Add data's result (and its overview offer) still above it.
-          onExplore={(collectionId) => setParams({ add: '1', dc: collectionId })}
+          canEdit={canEdit}
+          selectedId={selectedId}
         />
-      )}
-      {workflows.data && (workflows.data.items.length > 0 || !canEdit) && (
-        <Group justify="space-between">
-          <Title order={2} size="h3">
-            Workflows
-          </Title>
-          {canEdit && !adding && (
-            <Button size="xs" onClick={() => setParams({ add: '1' })}>
-              Add data
-            </Button>
-          )}
-        </Group>
-      )}
-      {workflows.data && workflows.data.items.length === 0 && !canEdit && (
-        <Text c="dimmed">This project has no workflows yet.</Text>
-      )}
-      {workflows.data && workflows.data.items.length > 0 && (
-        <SimpleGrid cols={{ base: 1, sm: 2, lg: 3 }}>
-          {workflows.data.items.map((workflow) => (
-            <WorkflowCard
-              key={workflow.workflow_id}
-              workflow={workflow}
-              selected={selectedId}
-              onSelect={(collection) => setParams({ dc: collection.data_collection_id })}
-            />
-          ))}
-        </SimpleGrid>
       )}
       {selectedId !== null && selected.isError && (
         <Alert color="red" role="alert">
