@@ -7,8 +7,16 @@ import {
   openPage,
   saveScreenshot,
   startWebServer,
+  submitPasswordSignIn,
 } from '../../test/support/browser.js';
-import { call, login, type TestServer } from '../../test/support/test-server.js';
+import {
+  ADMIN,
+  call,
+  createProjectWithUpload,
+  createUser,
+  login,
+  type TestServer,
+} from '../../test/support/test-server.js';
 
 let browser: Browser;
 let server: TestServer;
@@ -165,4 +173,64 @@ describeBrowser('adding data from the browser', () => {
     await page.getByRole('heading', { level: 1, name: 'Overview' }).waitFor();
     await context.close();
   }, 180_000);
+
+  it('adds JSON lines to a project that has a workflow; a viewer is not offered Add data', async () => {
+    const { access_token: admin } = await login(server, ADMIN.email, ADMIN.password);
+    const owner = await createUser(server, admin, 'lines-owner@example.org');
+    const viewer = await createUser(server, admin, 'lines-viewer@example.org');
+    const project = await createProjectWithUpload(server, owner.access_token, 'Field events');
+    await call(server, 'PUT', `/projects/${project.projectId}/permissions`, {
+      token: owner.access_token,
+      json: { owners: [owner.user.email], editors: [], viewers: [viewer.user.email], is_public: false },
+    });
+
+    const { context, page } = await openPage(browser, server, `/auth/sign-in?next=/projects/${project.projectId}`);
+    await submitPasswordSignIn(page, owner.user.email, 'lines-owner@example.org-password');
+    await page.getByRole('heading', { level: 1, name: 'Field events' }).waitFor();
+    // The project has data: Add data waits behind its button.
+    expect(await page.getByRole('region', { name: 'Add data' }).count()).toBe(0);
+    await page.getByRole('button', { name: 'Add data' }).click();
+    const addData = page.getByRole('region', { name: 'Add data' });
+    const [chooser] = await Promise.all([
+      page.waitForEvent('filechooser'),
+      addData.getByRole('button', { name: 'Choose files…' }).click(),
+    ]);
+    const lines = '{"station": "north", "level": 1.5, "ok": true}\n{"station": "south", "level": 2.25, "ok": false}\n';
+    await chooser.setFiles({
+      name: 'Station Events.jsonl',
+      mimeType: 'application/x-ndjson',
+      buffer: Buffer.from(lines),
+    });
+
+    // JSON carries its own types: shown, not chosen; no delimiter or markers to set.
+    const preview = addData.getByRole('table', { name: 'Preview of the first rows' });
+    await preview.getByRole('cell', { name: 'south' }).waitFor();
+    expect(await preview.getByRole('columnheader').allTextContents()).toEqual([
+      'stationstring',
+      'leveldouble',
+      'okboolean',
+    ]);
+    expect(await addData.getByRole('combobox', { name: 'Delimiter' }).count()).toBe(0);
+    expect(await addData.getByRole('combobox', { name: 'Format' }).inputValue()).toBe('ndjson');
+    expect(await addData.getByRole('combobox', { name: 'Workflow' }).inputValue()).toBe(project.workflowId);
+    expect(await addData.getByRole('textbox', { name: 'Collection name' }).inputValue()).toBe('station_events');
+    await addData.getByRole('button', { name: 'Create' }).click();
+    const ready = addData.getByRole('status').filter({ hasText: 'The table is ready' });
+    await ready.getByText('station_events: 2 rows.').waitFor({ timeout: 60_000 });
+
+    // The new collection sits beside the old one in the same workflow; closing shows the page as before.
+    await addData.getByRole('button', { name: 'Close Add data' }).click();
+    await page.getByRole('button', { name: 'station_events' }).waitFor();
+    await page.getByRole('button', { name: /^t\s*csv$/ }).waitFor();
+    await context.close();
+
+    const asViewer = await openPage(browser, server, `/auth/sign-in?next=/projects/${project.projectId}`);
+    await submitPasswordSignIn(asViewer.page, viewer.user.email, 'lines-viewer@example.org-password');
+    await asViewer.page.getByRole('button', { name: 'station_events' }).waitFor();
+    expect(await asViewer.page.getByRole('button', { name: 'Add data' }).count()).toBe(0);
+    await asViewer.page.goto(`${server.url}/projects/${project.projectId}?add=1`);
+    await asViewer.page.getByRole('button', { name: 'station_events' }).waitFor();
+    expect(await asViewer.page.getByRole('region', { name: 'Add data' }).count()).toBe(0);
+    await asViewer.context.close();
+  }, 120_000);
 });
