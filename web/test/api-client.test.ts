@@ -145,6 +145,42 @@ describe('API client', () => {
     expect(new TokenStore(storage).get()?.refresh_token).toBe('new-rt');
   });
 
+  it('sends a multipart form as it is (the browser writes its type), again after a refresh', async () => {
+    const tokens = new TokenStore(new MemoryStorage());
+    tokens.set(session('old-at', 'old-rt'));
+    const bodies: unknown[] = [];
+    const { fetch, calls } = fakeFetch((call) => {
+      if (call.url.endsWith('/auth/refresh')) {
+        return json(200, {
+          access_token: 'new-at',
+          refresh_token: 'new-rt',
+          token_type: 'bearer',
+          expires_in: 900,
+          user: USER,
+        });
+      }
+      return call.headers.authorization === 'Bearer new-at'
+        ? json(200, USER)
+        : problem(401, 'token_invalid', 'the access token has expired');
+    });
+    const api = new ApiClient({
+      tokens,
+      fetch: (input, init) => {
+        bodies.push(init?.body);
+        return fetch(input, init);
+      },
+    });
+    const form = new FormData();
+    form.append('file', new Blob(['a\n1\n']), 'a.csv');
+    expect((await api.request('/projects/p1/files/preview', userSchema, { form })).user_id).toBe('u1');
+    const sent = calls.filter((call) => call.url.endsWith('/files/preview'));
+    expect(sent.map((call) => [call.method, call.headers['content-type']])).toEqual([
+      ['POST', undefined],
+      ['POST', undefined],
+    ]);
+    expect(bodies.filter((body) => body === form)).toHaveLength(2);
+  });
+
   it('takes the tokens another tab refreshed instead of spending the same refresh token again', async () => {
     const storage = new MemoryStorage();
     const thisTab = new TokenStore(storage);
