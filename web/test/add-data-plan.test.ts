@@ -4,7 +4,9 @@ import {
   formatOfName,
   nullMarkersOf,
   PREVIEW_HEAD_BYTES,
+  PREVIEW_WHOLE_MAX_BYTES,
   patternFor,
+  previewable,
   previewPartOf,
   proposeTag,
   readOptionsOf,
@@ -51,6 +53,12 @@ describe('Add data’s choices', () => {
     expect(await previewPartOf(big, 'parquet')).toBe(big);
     const small = new Blob(['a\n1\n']);
     expect(await previewPartOf(small, 'csv')).toBe(small);
+    // Too big to send whole: no preview; a text file of any size has one.
+    const huge = { size: PREVIEW_WHOLE_MAX_BYTES + 1 } as Blob;
+    expect(previewable(huge, 'parquet')).toBe(false);
+    expect(previewable(huge, 'json')).toBe(false);
+    expect(previewable(huge, 'csv')).toBe(true);
+    expect(previewable(big, 'parquet')).toBe(true);
   });
 
   it('reads the missing-value markers, and stores only what CSV and TSV use', () => {

@@ -24,6 +24,8 @@ import {
   DELIMITERS,
   formatOfName,
   nullMarkersOf,
+  PREVIEW_WHOLE_MAX_BYTES,
+  previewable,
   proposeTag,
   readOptionsOf,
   tagProblem,
@@ -129,8 +131,13 @@ function Review(props: ReviewProps) {
   const preview = usePreview(props.projectId, files[0], format, readOptions);
   const mixed = new Set(files.map((file) => formatOfName(file.name))).size > 1;
   const detected = preview.data?.read_options;
+  const shown = format !== null && files[0] !== undefined && previewable(files[0], format);
   const plan: AddDataPlan | null =
-    format === null || mixed || tagProblem(props.tag) !== null || preview.data === undefined || preview.isError
+    format === null ||
+    mixed ||
+    tagProblem(props.tag) !== null ||
+    (shown && preview.data === undefined) ||
+    preview.isError
       ? null
       : {
           projectId: props.projectId,
@@ -165,6 +172,7 @@ function Review(props: ReviewProps) {
         chosen={types}
         onType={(column, type) => setTypes((current) => ({ ...current, [column]: type }))}
         formatMissing={format === null}
+        shown={shown}
         several={files.length > 1}
       />
       <CreateData
@@ -291,6 +299,7 @@ function PreviewArea({
   onType,
   chosen,
   formatMissing,
+  shown,
   several,
 }: {
   preview: ReturnType<typeof usePreview>;
@@ -298,9 +307,19 @@ function PreviewArea({
   chosen: Record<string, ColumnType>;
   onType: (column: string, type: ColumnType) => void;
   formatMissing: boolean;
+  /** False for a Parquet or JSON file too big to send for a preview. */
+  shown: boolean;
   several: boolean;
 }) {
   if (formatMissing) return <Text c="dimmed">Choose the files’ format to see their first rows.</Text>;
+  if (!shown) {
+    return (
+      <Text c="dimmed">
+        A Parquet or JSON file over {formatBytes(PREVIEW_WHOLE_MAX_BYTES)} is not previewed (it would be sent whole):
+        its columns and types show once the table is built.
+      </Text>
+    );
+  }
   if (preview.isError) {
     return (
       <Alert color="red" role="alert" title="The file cannot be read this way">

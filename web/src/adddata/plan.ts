@@ -23,6 +23,21 @@ export const DEFAULT_NULL_MARKERS = ['NA', 'N/A', 'null'];
 /** A text file is previewed from its first bytes only: enough rows to judge, never a large upload. */
 export const PREVIEW_HEAD_BYTES = 1024 * 1024;
 
+/**
+ * A Parquet or JSON file cannot be cut, so its preview sends it whole: only up to this size. A
+ * bigger one is added without a preview (its columns show once the table is built).
+ */
+export const PREVIEW_WHOLE_MAX_BYTES = 64 * 1024 * 1024;
+
+/** Whether the file's first rows can be shown before it is added. */
+export function previewable(file: Blob, format: DataFormat): boolean {
+  return !wholeForPreview(format) || file.size <= PREVIEW_WHOLE_MAX_BYTES;
+}
+
+function wholeForPreview(format: DataFormat): boolean {
+  return format === 'parquet' || format === 'json';
+}
+
 /** The workflow made for a project that has none: uploads only, no server folder. */
 export const NEW_WORKFLOW_NAME = 'Uploads';
 
@@ -94,7 +109,7 @@ export function uploadPathFor(tag: string, fileName: string): string {
  * inside the first MiB, so no half line is read), a Parquet or JSON file whole (it cannot be cut).
  */
 export async function previewPartOf(file: Blob, format: DataFormat): Promise<Blob> {
-  if (format === 'parquet' || format === 'json' || file.size <= PREVIEW_HEAD_BYTES) return file;
+  if (wholeForPreview(format) || file.size <= PREVIEW_HEAD_BYTES) return file;
   const head = new Uint8Array(await file.slice(0, PREVIEW_HEAD_BYTES).arrayBuffer());
   const lastBreak = head.lastIndexOf(10);
   return file.slice(0, lastBreak < 0 ? PREVIEW_HEAD_BYTES : lastBreak + 1);

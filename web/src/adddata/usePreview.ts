@@ -1,7 +1,7 @@
 import { type DataFormat, filePreviewSchema } from '@service/common';
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { useApi } from '../auth/session.js';
-import { previewPartOf } from './plan.js';
+import { previewable, previewPartOf } from './plan.js';
 
 /** How many rows the preview shows. */
 const PREVIEW_ROWS = 20;
@@ -31,7 +31,7 @@ export function usePreview(
       form.append('file', await previewPartOf(file, format), file.name);
       return api.request(`/projects/${projectId}/files/preview`, filePreviewSchema, { form, signal });
     },
-    enabled: file !== undefined && format !== null,
+    enabled: file !== undefined && format !== null && previewable(file, format),
     placeholderData: keepPreviousData,
     retry: false,
     staleTime: Number.POSITIVE_INFINITY,
