@@ -96,8 +96,11 @@ describeBrowser('adding data from the browser', () => {
     expect(await preview.getByRole('cell', { name: '∅' }).count()).toBe(2);
 
     // Plot numbers are labels, not quantities: read them as text.
-    await typeOf('plot').selectOption('string');
-    await preview.getByRole('cell', { name: '101' }).waitFor();
+    await Promise.all([
+      page.waitForResponse((response) => response.url().endsWith('/files/preview')),
+      typeOf('plot').selectOption('string'),
+    ]);
+    await addData.locator('table[aria-busy="false"]').waitFor();
     await saveScreenshot(page, 'add-data');
     await accessibleInBothThemes(page, 'add data, preview');
 
@@ -213,7 +216,13 @@ describeBrowser('adding data from the browser', () => {
     expect(await addData.getByRole('combobox', { name: 'Delimiter' }).count()).toBe(0);
     expect(await addData.getByRole('combobox', { name: 'Format' }).inputValue()).toBe('ndjson');
     expect(await addData.getByRole('combobox', { name: 'Workflow' }).inputValue()).toBe(project.workflowId);
-    expect(await addData.getByRole('textbox', { name: 'Collection name' }).inputValue()).toBe('station_events');
+    const name = addData.getByRole('textbox', { name: 'Collection name' });
+    expect(await name.inputValue()).toBe('station_events');
+    // A name the workflow already uses is refused before anything is made.
+    await name.fill('t');
+    await addData.getByText('the workflow already has a collection of this name').waitFor();
+    expect(await addData.getByRole('button', { name: 'Create' }).isDisabled()).toBe(true);
+    await name.fill('station_events');
     await addData.getByRole('button', { name: 'Create' }).click();
     const ready = addData.getByRole('status').filter({ hasText: 'The table is ready' });
     await ready.getByText('station_events: 2 rows.').waitFor({ timeout: 60_000 });

@@ -11,9 +11,17 @@ import {
   Title,
 } from '@mantine/core';
 import { useDebouncedValue } from '@mantine/hooks';
-import { type ColumnType, type DataFormat, formatSchema, type Workflow } from '@service/common';
+import {
+  type ColumnType,
+  type DataFormat,
+  dataCollectionListSchema,
+  formatSchema,
+  type Workflow,
+} from '@service/common';
+import { useQuery } from '@tanstack/react-query';
 import { type ReactNode, useState } from 'react';
 import { errorMessage } from '../api/client.js';
+import { useApi } from '../auth/session.js';
 import { formatBytes } from '../jobs/format.js';
 import { CreateData } from './CreateData.js';
 import type { AddDataPlan } from './create.js';
@@ -132,12 +140,12 @@ function Review(props: ReviewProps) {
   const mixed = new Set(files.map((file) => formatOfName(file.name))).size > 1;
   const detected = preview.data?.read_options;
   const shown = format !== null && files[0] !== undefined && previewable(files[0], format);
+  const taken = useTakenNames(workflowId);
+  const nameProblem =
+    tagProblem(props.tag) ??
+    (!locked && taken.has(props.tag) ? 'the workflow already has a collection of this name' : null);
   const plan: AddDataPlan | null =
-    format === null ||
-    mixed ||
-    tagProblem(props.tag) !== null ||
-    (shown && preview.data === undefined) ||
-    preview.isError
+    format === null || mixed || nameProblem !== null || (shown && preview.data === undefined) || preview.isError
       ? null
       : {
           projectId: props.projectId,
@@ -162,7 +170,13 @@ function Review(props: ReviewProps) {
           One collection holds files of one kind: add the CSV, TSV, Parquet and JSON files separately.
         </Alert>
       )}
-      <PlaceFields {...props} workflowId={workflowId} onWorkflow={setWorkflowId} locked={locked} />
+      <PlaceFields
+        {...props}
+        workflowId={workflowId}
+        onWorkflow={setWorkflowId}
+        locked={locked}
+        problem={nameProblem}
+      />
       {format !== null && typesEditable(format) && (
         <ReadingFields reading={reading} detected={detected} onReading={setReading} />
       )}
@@ -185,12 +199,31 @@ function Review(props: ReviewProps) {
   );
 }
 
+/** The names of the workflow's collections (the project page's own query of them: one request for both). */
+function useTakenNames(workflowId: string | null): Set<string> {
+  const api = useApi();
+  const collections = useQuery({
+    queryKey: ['datacollections', workflowId],
+    queryFn: ({ signal }) =>
+      api.request(`/workflows/${workflowId}/datacollections`, dataCollectionListSchema, {
+        query: { limit: 200 },
+        signal,
+      }),
+    enabled: workflowId !== null,
+  });
+  return new Set(collections.data?.items.map((collection) => collection.tag) ?? []);
+}
+
 /** Where the data goes: the collection's name, the files' format, the workflow. */
 function PlaceFields(
-  props: ReviewProps & { workflowId: string | null; onWorkflow: (id: string) => void; locked: boolean },
+  props: ReviewProps & {
+    workflowId: string | null;
+    onWorkflow: (id: string) => void;
+    locked: boolean;
+    problem: string | null;
+  },
 ) {
-  const { format, locked } = props;
-  const problem = tagProblem(props.tag);
+  const { format, locked, problem } = props;
   return (
     <SimpleGrid cols={{ base: 1, sm: 2, md: 3 }} spacing="sm">
       <TextInput

@@ -31,6 +31,7 @@ export function PreviewTable({
         withColumnBorders
         stickyHeader
         aria-label="Preview of the first rows"
+        aria-busy={stale}
         style={{ opacity: stale ? 0.6 : 1 }}
       >
         <Table.Thead>
