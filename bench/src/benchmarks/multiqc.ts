@@ -82,24 +82,30 @@ async function project(api: string, token: string): Promise<{ projectId: string;
   return { projectId: imported.project_id, collectionId: collections.items[0]?.data_collection_id ?? '' };
 }
 
+/** What the run measured, for the report and the verdicts. */
+interface Figures {
+  plots: number;
+  ingestionMs: number;
+  coldMs: number;
+  jsonMs: number;
+  warm: number[];
+  changes: number[];
+  redraws: number[];
+  baseline: number[];
+  peak: number | null;
+}
+
 export async function run(_args: string[]): Promise<void> {
   const out: Out = (line = '') => process.stdout.write(`${line}\n`);
   const samples = wholeFromEnv('BENCH_MULTIQC_SAMPLES', 2000, 24);
   const browserChanges = wholeFromEnv('BENCH_MULTIQC_BROWSER_CHANGES', 20, 0);
-  if (browserChanges > 0) {
-    await access(join(WEB_DIST, 'index.html')).catch(() => {
-      throw new UsageError(
-        `${WEB_DIST}/index.html is missing: run \`npm run build\` first (or BENCH_MULTIQC_BROWSER_CHANGES=0)`,
-      );
-    });
-  }
+  if (browserChanges > 0) await expectWebBuilt();
   const dir = await mkdtemp(join(tmpdir(), 'bench-multiqc-'));
   const serverArgs = ['service', join(dir, 'service'), String(4 * 1024 ** 3)];
   const worker = await startWorker<DashboardTargetMessage>(
     TARGET_SCRIPT,
     browserChanges > 0 ? [...serverArgs, WEB_DIST] : serverArgs,
   );
-  let client: ReturnType<typeof dataClient> | undefined;
   try {
     await printMachine(out);
     const parquet = join(dir, 'multiqc.parquet');
@@ -108,122 +114,146 @@ export async function run(_args: string[]): Promise<void> {
     out(
       `report: ${report.samples} read samples, ${(bytes / 1024 ** 2).toFixed(1)} MiB, made in ${report.seconds.toFixed(1)} s`,
     );
-    const api = `${worker.url}${API_PREFIX}`;
-    const session = (await requestJson('POST', `${api}/auth/login`, {
-      body: { email: BENCH_ADMIN_EMAIL, password: BENCH_ADMIN_PASSWORD },
-    })) as { access_token: string } & Record<string, unknown>;
-    const token = session.access_token;
-    const { projectId, collectionId } = await project(api, token);
-    await uploadFile(`${api}/datacollections/${collectionId}/files`, token, {
-      localPath: parquet,
-      size: bytes,
-      run: 'run1',
-      path: REPORT_PATH,
-      contentType: 'application/octet-stream',
-    });
-    resetPeak(worker.pid);
-    const ingestion = await timed(() =>
-      requestJson('POST', `${api}/deltatables/upsert`, { token, body: { data_collection_id: collectionId } }),
+    const setUp = await ingestReport(worker, parquet, bytes);
+    const figures = await measure(worker, setUp, browserChanges);
+    figures.baseline = await baseline(parquet, WARM_REQUESTS);
+    printFigures(out, figures);
+  } finally {
+    await worker.stop();
+    await rm(dir, { recursive: true, force: true });
+  }
+}
+
+async function expectWebBuilt(): Promise<void> {
+  await access(join(WEB_DIST, 'index.html')).catch(() => {
+    throw new UsageError(
+      `${WEB_DIST}/index.html is missing: run \`npm run build\` first (or BENCH_MULTIQC_BROWSER_CHANGES=0)`,
     );
-    const summary = (await requestJson('GET', `${api}/datacollections/${collectionId}/multiqc`, { token })) as {
-      samples: string[];
-      plots: { anchor: string }[];
-    };
-    const components = [
-      {
-        component_id: 'samples',
-        type: 'interactive',
-        widget: 'multiselect',
-        column: 'sample',
-        data_collection_id: collectionId,
-      },
-      ...summary.plots.map((plot, index) => ({
-        component_id: `p${index}`,
-        type: 'multiqc',
-        data_collection_id: collectionId,
-        plot: plot.anchor,
-      })),
-    ];
-    const dashboard = (await requestJson('POST', `${api}/dashboards`, {
-      token,
-      body: { project_id: projectId, title: 'MultiQC bench', components },
-    })) as { dashboard_id: string };
-    // As the web app asks: the answer streamed as lines (the JSON form adds its response schema's check).
-    const streaming = dataClient(
-      `${api}/dashboards/${dashboard.dashboard_id}/data`,
-      token,
-      components.map((component) => component.component_id),
+  });
+}
+
+interface SetUp {
+  api: string;
+  session: { access_token: string } & Record<string, unknown>;
+  projectId: string;
+  collectionId: string;
+  ingestionMs: number;
+  summary: { samples: string[]; plots: { anchor: string }[] };
+}
+
+/** Signs in, makes the project, uploads the report and times its ingestion (the peak RSS from there). */
+async function ingestReport(worker: { url: string; pid: number }, parquet: string, bytes: number): Promise<SetUp> {
+  const api = `${worker.url}${API_PREFIX}`;
+  const session = (await requestJson('POST', `${api}/auth/login`, {
+    body: { email: BENCH_ADMIN_EMAIL, password: BENCH_ADMIN_PASSWORD },
+  })) as SetUp['session'];
+  const token = session.access_token;
+  const { projectId, collectionId } = await project(api, token);
+  await uploadFile(`${api}/datacollections/${collectionId}/files`, token, {
+    localPath: parquet,
+    size: bytes,
+    run: 'run1',
+    path: REPORT_PATH,
+    contentType: 'application/octet-stream',
+  });
+  resetPeak(worker.pid);
+  const ingestion = await timed(() =>
+    requestJson('POST', `${api}/deltatables/upsert`, { token, body: { data_collection_id: collectionId } }),
+  );
+  const summary = (await requestJson('GET', `${api}/datacollections/${collectionId}/multiqc`, {
+    token,
+  })) as SetUp['summary'];
+  return { api, session, projectId, collectionId, ingestionMs: ingestion.ms, summary };
+}
+
+/** A dashboard of every plot of the report and a multiselect on its samples. */
+async function benchDashboard({ api, session, projectId, collectionId, summary }: SetUp) {
+  const components = [
+    { component_id: 'samples', type: 'interactive', widget: 'multiselect', column: 'sample' },
+    ...summary.plots.map((plot, index) => ({ component_id: `p${index}`, type: 'multiqc', plot: plot.anchor })),
+  ].map((component) => ({ ...component, data_collection_id: collectionId }));
+  const dashboard = (await requestJson('POST', `${api}/dashboards`, {
+    token: session.access_token,
+    body: { project_id: projectId, title: 'MultiQC bench', components },
+  })) as { dashboard_id: string };
+  return { dashboardId: dashboard.dashboard_id, componentIds: components.map((component) => component.component_id) };
+}
+
+/** 1–20 random samples of the report, the same ones in every run. */
+function sampleFilters(samples: readonly string[]): () => DashboardFilter[] {
+  let seed = 7;
+  const next = () => {
+    seed = (seed * 1_103_515_245 + 12_345) % 2 ** 31;
+    return seed / 2 ** 31;
+  };
+  return () => {
+    const chosen = Array.from(
+      { length: 1 + Math.floor(next() * 20) },
+      () => samples[Math.floor(next() * samples.length)] as string,
     );
-    client = streaming;
+    return [{ component_id: 'samples', value: [...new Set(chosen)] }];
+  };
+}
+
+/** `POST /data` cold, warm and under sample filters, as the web app asks (streamed); then the browser. */
+async function measure(worker: { url: string; pid: number }, setUp: SetUp, browserChanges: number): Promise<Figures> {
+  const { dashboardId, componentIds } = await benchDashboard(setUp);
+  const streaming = dataClient(`${setUp.api}/dashboards/${dashboardId}/data`, setUp.session.access_token, componentIds);
+  try {
     const data = async (filters: DashboardFilter[]) => {
       const timing = await streaming.ndjson(filters);
       if (timing.failure !== null) throw new Error(`POST /data: ${timing.failure}`);
       return timing.ms;
     };
-    const cold = await data([]);
-    const json = await streaming.json([]);
+    const coldMs = await data([]);
+    const jsonMs = (await streaming.json([])).ms;
     const warm: number[] = [];
     for (let i = 0; i < WARM_REQUESTS; i++) warm.push(await data([]));
+    const sampleFilter = sampleFilters(setUp.summary.samples);
     const changes: number[] = [];
-    let seed = 7;
-    const next = () => {
-      seed = (seed * 1_103_515_245 + 12_345) % 2 ** 31;
-      return seed / 2 ** 31;
-    };
-    const sampleFilter = (): DashboardFilter[] => {
-      const chosen = Array.from(
-        { length: 1 + Math.floor(next() * 20) },
-        () => summary.samples[Math.floor(next() * summary.samples.length)] as string,
-      );
-      return [{ component_id: 'samples', value: [...new Set(chosen)] }];
-    };
     for (let i = 0; i < FILTER_CHANGES; i++) changes.push(await data(sampleFilter()));
     const redraws =
-      browserChanges > 0
-        ? await inBrowser(worker.url, session, dashboard.dashboard_id, browserChanges, sampleFilter)
-        : [];
+      browserChanges > 0 ? await inBrowser(worker.url, setUp.session, dashboardId, browserChanges, sampleFilter) : [];
     const peak = peakResidentBytes(worker.pid);
-    const base = await baseline(parquet, WARM_REQUESTS);
-    const warmP95 = percentile(warm, 0.95);
-    const ratio = warmP95 / median(base);
-    out(`ingestion (upsert of the report): ${ms(ingestion.ms)}`);
-    out(
-      `POST /data, ${summary.plots.length} plots (streamed): cold ${ms(cold)}; warm p50 ${ms(median(warm))}, p95 ${ms(warmP95)}; as one JSON answer ${ms(json.ms)}`,
-    );
-    out(`${FILTER_CHANGES} sample filters: p50 ${ms(median(changes))}, p95 ${ms(percentile(changes, 0.95))}`);
-    out(
-      `baseline, DuckDB alone reading the plot data: p50 ${ms(median(base))}; warm p95 / baseline = ${ratio.toFixed(2)}x`,
-    );
-    out(`server peak RSS from the upsert on: ${peak === null ? 'unknown' : `${(peak / 1024 ** 2).toFixed(0)} MiB`}`);
-    if (redraws.length > 0) {
-      out(
-        `browser, ${redraws.length} sample filters to every plot redrawn: p50 ${ms(median(redraws))}, p95 ${ms(percentile(redraws, 0.95))}`,
-      );
-    }
-    out();
-    printVerdicts(out, [
-      [warmP95 < 250, `warm POST /data p95 ${ms(warmP95)} < 250 ms`],
-      [ratio <= 2, `warm p95 ${ratio.toFixed(2)}x DuckDB alone ≤ 2x`],
-      [percentile(changes, 0.95) < 250, `sample filter p95 ${ms(percentile(changes, 0.95))} < 250 ms`],
-      ...(redraws.length === 0
-        ? []
-        : [
-            [percentile(redraws, 0.95) < 800, `browser redraw p95 ${ms(percentile(redraws, 0.95))} < 800 ms`] as [
-              boolean,
-              string,
-            ],
-          ]),
-      [ingestion.ms < 5000, `ingestion ${ms(ingestion.ms)} < 5 s`],
-      [
-        peak !== null && peak < 1024 ** 3,
-        `peak RSS ${peak === null ? '?' : (peak / 1024 ** 2).toFixed(0)} MiB < 1 GiB`,
-      ],
-    ]);
+    const plots = setUp.summary.plots.length;
+    return { plots, ingestionMs: setUp.ingestionMs, coldMs, jsonMs, warm, changes, redraws, baseline: [], peak };
   } finally {
-    client?.close();
-    await worker.stop();
-    await rm(dir, { recursive: true, force: true });
+    streaming.close();
   }
+}
+
+function printFigures(out: Out, figures: Figures): void {
+  const { warm, changes, redraws, peak } = figures;
+  const warmP95 = percentile(warm, 0.95);
+  const ratio = warmP95 / median(figures.baseline);
+  const mib = peak === null ? '?' : (peak / 1024 ** 2).toFixed(0);
+  out(`ingestion (upsert of the report): ${ms(figures.ingestionMs)}`);
+  out(
+    `POST /data, ${figures.plots} plots (streamed): cold ${ms(figures.coldMs)}; warm p50 ${ms(median(warm))}, p95 ${ms(warmP95)}; as one JSON answer ${ms(figures.jsonMs)}`,
+  );
+  out(`${FILTER_CHANGES} sample filters: p50 ${ms(median(changes))}, p95 ${ms(percentile(changes, 0.95))}`);
+  out(
+    `baseline, DuckDB alone reading the plot data: p50 ${ms(median(figures.baseline))}; warm p95 / baseline = ${ratio.toFixed(2)}x`,
+  );
+  out(`server peak RSS from the upsert on: ${mib} MiB`);
+  if (redraws.length > 0) {
+    out(
+      `browser, ${redraws.length} sample filters to every plot redrawn: p50 ${ms(median(redraws))}, p95 ${ms(percentile(redraws, 0.95))}`,
+    );
+  }
+  out();
+  const verdicts: [boolean, string][] = [
+    [warmP95 < 250, `warm POST /data p95 ${ms(warmP95)} < 250 ms`],
+    [ratio <= 2, `warm p95 ${ratio.toFixed(2)}x DuckDB alone ≤ 2x`],
+    [percentile(changes, 0.95) < 250, `sample filter p95 ${ms(percentile(changes, 0.95))} < 250 ms`],
+    [figures.ingestionMs < 5000, `ingestion ${ms(figures.ingestionMs)} < 5 s`],
+    [peak !== null && peak < 1024 ** 3, `peak RSS ${mib} MiB < 1 GiB`],
+  ];
+  if (redraws.length > 0) {
+    const p95 = percentile(redraws, 0.95);
+    verdicts.push([p95 < 800, `browser redraw p95 ${ms(p95)} < 800 ms`]);
+  }
+  printVerdicts(out, verdicts);
 }
 
 /** The dashboard in Chromium: `changes` sample filters after the warm-ups, each to every plot redrawn (ms). */
