@@ -10,7 +10,7 @@ import {
   multiqcOption,
   toggleCategory,
 } from '@service/common';
-import { useEffect, useMemo, useRef, useState } from 'react';
+import { type RefObject, useEffect, useMemo, useRef, useState } from 'react';
 import { formatMeasure } from '../format/number.js';
 import { type EChartsType, init } from './echarts.js';
 import { CHART_RENDERED_EVENT } from './FigureView.js';
@@ -64,12 +64,18 @@ function MultiqcChart({ component, data, onFilter, filterValue }: MultiqcViewPro
     };
   }, []);
 
+  const visible = useVisible(element);
   useEffect(() => {
     const target = element.current;
     if (chart.current === null || target === null || option === null) return;
+    // A plot out of sight is drawn when scrolled to: a filter change redraws what is seen first.
+    if (!visible) {
+      target.dataset.chartState = 'waiting';
+      return;
+    }
     target.dataset.chartState = 'drawing';
     chart.current.setOption(option, { notMerge: true });
-  }, [option]);
+  }, [option, visible]);
 
   return (
     <div
@@ -204,4 +210,23 @@ function barStyle(bar: MultiqcCellBar | null) {
   if (bar === null) return undefined;
   const color = `color-mix(in srgb, ${bar.color} 45%, transparent)`;
   return { backgroundImage: `linear-gradient(to right, ${color} ${bar.percent}%, transparent ${bar.percent}%)` };
+}
+
+/**
+ * Whether the element is within (or near) the viewport. A dashboard of a report's 14 plots redraws
+ * those in sight after a filter change and the others once scrolled to, as Grafana does with its
+ * panels; without IntersectionObserver everything counts as visible.
+ */
+function useVisible(element: RefObject<HTMLElement | null>): boolean {
+  const [visible, setVisible] = useState(typeof IntersectionObserver === 'undefined');
+  useEffect(() => {
+    const target = element.current;
+    if (target === null || typeof IntersectionObserver === 'undefined') return;
+    const observer = new IntersectionObserver((entries) => setVisible(entries.some((entry) => entry.isIntersecting)), {
+      rootMargin: '200px 0px',
+    });
+    observer.observe(target);
+    return () => observer.disconnect();
+  }, [element]);
+  return visible;
 }
