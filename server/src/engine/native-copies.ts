@@ -57,7 +57,8 @@ const Z_BITS = 30;
  * it is a per-process cache (each replica builds its own from shared storage).
  *
  * Why: DuckDB's own storage keeps strings dictionary-encoded and needs no Parquet decoding, so a
- * dashboard's filtered aggregates over millions of rows run 2–3× faster on it (docs/performance.md).
+ * dashboard's filtered aggregates over millions of rows run faster on it (p50 1,008 → 610 ms on
+ * 12 M rows, docs/performance.md, `dashboard`).
  * The copy is an attached database file, not an in-memory table: DuckDB compresses its files
  * (strings, integers and dates; with plain doubles about 1.5× the Parquet's size) but not
  * in-memory tables (5× the Parquet's).
