@@ -6,10 +6,22 @@ import type {
   MultiqcHeatmapData,
   MultiqcLineData,
   MultiqcPlotType,
-  MultiqcTableColumn,
-  MultiqcTableData,
 } from '@service/common';
-import { NAN_MARKER } from './report-file.js';
+import {
+  asArray,
+  asObject,
+  colorOf,
+  isObject,
+  type JsonObject,
+  numberOf,
+  objectAt,
+  type PlotOptions,
+  pick,
+  plotHeader,
+  plotTitle,
+  stringAt,
+} from './plot-input.js';
+import { dataTable, tableData } from './tables.js';
 
 /**
  * One MultiQC plot's data in the shapes of docs/dashboards.md ("MultiQC plots"), from the plot
@@ -17,19 +29,9 @@ import { NAN_MARKER } from './report-file.js';
  * filters leave. Pure: no I/O, so every plot type is tested on its own.
  */
 
-type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
-type JsonObject = { [key: string]: Json };
-
-/** Which samples to draw: all of them, or those the filters leave. */
-export type SampleFilter = (sample: string) => boolean;
-
-export interface PlotOptions {
-  dataset: number;
-  percentages: boolean;
-  shown: SampleFilter;
-}
-
 /** MultiQC's plot type → how we draw it; its tables are written as "violin plot". */
+export { plotTitle };
+
 export function drawnAs(plotType: string, input: JsonObject): MultiqcPlotType {
   if (isObject(input.dt)) return 'table';
   switch (plotType) {
@@ -46,11 +48,6 @@ export function drawnAs(plotType: string, input: JsonObject): MultiqcPlotType {
     default:
       return 'table';
   }
-}
-
-export function plotTitle(input: JsonObject, anchor: string): string {
-  const pconfig = objectAt(input, 'pconfig');
-  return stringAt(pconfig, 'title') ?? anchor;
 }
 
 /** The labels of the plot's datasets (MultiQC's switch buttons); empty when there is one. */
@@ -81,17 +78,6 @@ export function plotData(plotType: string, input: JsonObject, anchor: string, op
   }
 }
 
-function common(input: JsonObject, anchor: string, samples: string[], all: number) {
-  const pconfig = objectAt(input, 'pconfig');
-  return {
-    title: plotTitle(input, anchor),
-    samples,
-    hidden_samples: Math.max(0, all - samples.length),
-    x_label: stringAt(pconfig, 'xlab'),
-    y_label: stringAt(pconfig, 'ylab'),
-  };
-}
-
 /** A bar plot: one series per category, one value per sample (stacked); percentages of each sample's total on request. */
 function barData(input: JsonObject, anchor: string, options: PlotOptions): MultiqcBarData {
   const data = asObject(pick(input.data, options.dataset));
@@ -120,7 +106,7 @@ function barData(input: JsonObject, anchor: string, options: PlotOptions): Multi
   const kept = series.filter((entry) => entry.values.some((value) => value !== null));
   return {
     plot_type: 'bar',
-    ...common(input, anchor, samples, all.length),
+    ...plotHeader(input, anchor, samples, all.length),
     series: kept,
     percentages: options.percentages,
   };
@@ -151,7 +137,7 @@ function lineData(input: JsonObject, anchor: string, options: PlotOptions, type:
   const summarize = type === 'line' && !categorical && series.length > LINE_SAMPLES;
   return {
     plot_type: type,
-    ...common(
+    ...plotHeader(
       input,
       anchor,
       series.map((entry) => entry.name),
@@ -238,7 +224,7 @@ function heatmapData(input: JsonObject, anchor: string, options: PlotOptions): M
   const all = pconfig.xcats_samples === true ? xcats.length : ycats.length;
   return {
     plot_type: 'heatmap',
-    ...common(input, anchor, samples, all),
+    ...plotHeader(input, anchor, samples, all),
     x,
     y,
     values,
@@ -272,7 +258,7 @@ function boxData(input: JsonObject, anchor: string, options: PlotOptions): Multi
   });
   return {
     plot_type: 'box',
-    ...common(
+    ...plotHeader(
       input,
       anchor,
       boxes.map((box) => box.name),
@@ -292,137 +278,5 @@ function quantile(sorted: readonly number[], p: number): number | null {
   return lower + (upper - lower) * (position - low);
 }
 
-/**
- * A table (general statistics or a module's own): its columns with MultiQC's titles and scales,
- * one row per sample (or row key); keys are `<section>-<metric>` as in the general-stats table.
- */
-function tableData(input: JsonObject, anchor: string, options: PlotOptions): MultiqcTableData {
-  const sections = objectAt(objectAt(input, 'dt'), 'section_by_id');
-  const columns: MultiqcTableColumn[] = [];
-  const rows = new Map<string, Record<string, number | string | null>>();
-  const rowsKeyedBySample = objectAt(input, 'pconfig').rows_are_samples !== false;
-  const modified = new Set<string>();
-  for (const [sectionId, sectionJson] of Object.entries(sections)) {
-    const section = asObject(sectionJson);
-    const prefix = Object.keys(sections).length > 1 || anchor === 'general_stats_table' ? `${sectionId}-` : '';
-    for (const [metric, metaJson] of Object.entries(objectAt(section, 'column_by_key'))) {
-      columns.push(tableColumn(`${prefix}${metric}`, metric, asObject(metaJson)));
-    }
-    for (const group of Object.values(objectAt(section, 'rows_by_sgroup'))) {
-      for (const entry of asArray(group).map(asObject)) {
-        const sample = stringAt(entry, 'sample');
-        if (sample === null || (rowsKeyedBySample && !options.shown(sample))) continue;
-        const values = rows.get(sample) ?? {};
-        for (const [metric, cell] of Object.entries(objectAt(entry, 'data'))) {
-          const { raw, mod } = asObject(cell);
-          values[`${prefix}${metric}`] = typeof raw === 'string' && raw !== NAN_MARKER ? raw : numberOf(raw);
-          // MultiQC's suffix is the modified value's (" M" for millions): not the raw value's.
-          if (typeof mod === 'number' && typeof raw === 'number' && mod !== raw) modified.add(`${prefix}${metric}`);
-        }
-        rows.set(sample, values);
-      }
-    }
-  }
-  const samples = [...rows.keys()];
-  const all = rowsKeyedBySample ? countSamples(sections) : samples.length;
-  return {
-    plot_type: 'table',
-    ...common(input, anchor, rowsKeyedBySample ? samples : [], all),
-    columns: columns.map((column) => (modified.has(column.key) ? { ...column, suffix: null } : column)),
-    rows: samples.map((sample) => ({ sample, values: rows.get(sample) ?? {} })),
-  };
-}
-
-/** Columns a plot of an unknown type shows at most: the leaves of one entry beyond these are left out. */
-export const DATA_TABLE_COLUMNS = 200;
-
-/**
- * A plot of a type we draw no chart for (a newer MultiQC's, say) as a table of its data, so that
- * nothing the report holds is out of reach: a row per entry of its data (a sample, most often),
- * a column per scalar leaf, named by its path (`counts.reads`, `values.3`).
- */
-function dataTable(input: JsonObject, anchor: string, options: PlotOptions): MultiqcTableData {
-  const data = Array.isArray(input.data) ? pick(input.data, options.dataset) : (input.data ?? null);
-  const entries: [string, Json][] = Array.isArray(data)
-    ? data.map((entry, index) => [stringAt(asObject(entry), 'name') ?? String(index + 1), entry])
-    : Object.entries(asObject(data));
-  const rowsAreSamples = objectAt(input, 'pconfig').rows_are_samples !== false;
-  const shown = entries.filter(([name]) => !rowsAreSamples || options.shown(name));
-  const keys = new Set<string>();
-  const rows = shown.map(([sample, value]) => {
-    const values: Record<string, number | string | null> = {};
-    for (const [key, leaf] of leavesOf(value, '')) {
-      if (!keys.has(key) && keys.size >= DATA_TABLE_COLUMNS) continue;
-      keys.add(key);
-      values[key] = typeof leaf === 'string' && leaf !== NAN_MARKER ? leaf : numberOf(leaf);
-    }
-    return { sample, values };
-  });
-  return {
-    plot_type: 'table',
-    ...common(input, anchor, rowsAreSamples ? rows.map((row) => row.sample) : [], entries.length),
-    columns: [...keys].map((key) => tableColumn(key, key, {})),
-    rows,
-  };
-}
-
-/** The scalar leaves of a JSON value with their paths (`a.b`, `list.0`); the value itself when scalar. */
-function leavesOf(value: Json, path: string): [string, Json][] {
-  if (Array.isArray(value)) return value.flatMap((item, index) => leavesOf(item, join(path, String(index))));
-  if (isObject(value)) return Object.entries(value).flatMap(([key, item]) => leavesOf(item, join(path, key)));
-  return [[path === '' ? 'value' : path, value]];
-}
-
-const join = (path: string, key: string) => (path === '' ? key : `${path}.${key}`);
-
-function tableColumn(key: string, metric: string, meta: JsonObject): MultiqcTableColumn {
-  return {
-    key,
-    title: stringAt(meta, 'title') ?? metric,
-    description: stringAt(meta, 'description'),
-    suffix: stringAt(meta, 'suffix'),
-    scale: stringAt(meta, 'scale'),
-    min: numberOf(meta.min ?? meta.dmin),
-    max: numberOf(meta.max ?? meta.dmax),
-  };
-}
-
-function countSamples(sections: JsonObject): number {
-  const samples = new Set<string>();
-  for (const section of Object.values(sections)) {
-    for (const group of Object.values(objectAt(asObject(section), 'rows_by_sgroup'))) {
-      for (const entry of asArray(group)) {
-        const sample = stringAt(asObject(entry), 'sample');
-        if (sample !== null) samples.add(sample);
-      }
-    }
-  }
-  return samples.size;
-}
-
-/** A number from the report: MultiQC's NaN marker, text and non-finite values are null (JSON cannot carry NaN). */
-function numberOf(value: Json | undefined): number | null {
-  return typeof value === 'number' && Number.isFinite(value) ? value : null;
-}
-
-/** A CSS colour the report names (hex or `r,g,b`), or null. */
-function colorOf(value: string | null): string | null {
-  if (value === null) return null;
-  if (/^#[0-9a-fA-F]{3,8}$/.test(value)) return value;
-  return /^\d{1,3},\s*\d{1,3},\s*\d{1,3}$/.test(value) ? `rgb(${value})` : null;
-}
-
-function pick(value: Json | undefined, index: number): Json {
-  const list = asArray(value);
-  return list[index] ?? list[0] ?? null;
-}
-
-const isObject = (value: Json | undefined): value is JsonObject =>
-  typeof value === 'object' && value !== null && !Array.isArray(value);
-const asObject = (value: Json | undefined): JsonObject => (isObject(value) ? value : {});
-const asArray = (value: Json | undefined): Json[] => (Array.isArray(value) ? value : []);
-const objectAt = (value: JsonObject, key: string): JsonObject => asObject(value[key]);
-const stringAt = (value: JsonObject, key: string): string | null =>
-  typeof value[key] === 'string' && value[key] !== '' ? value[key] : null;
-
-export type { Json, JsonObject };
+export type { Json, JsonObject, PlotOptions, SampleFilter } from './plot-input.js';
+export { DATA_TABLE_COLUMNS } from './tables.js';
