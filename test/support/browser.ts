@@ -1,3 +1,4 @@
+import { execFile } from 'node:child_process';
 import {
   accessSync,
   constants,
@@ -10,7 +11,8 @@ import {
 } from 'node:fs';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { dirname, join, resolve } from 'node:path';
+import { promisify } from 'node:util';
 import { loadConfig, startServer } from '@service/server';
 import type { Browser, BrowserContext, Locator, Page } from 'playwright-core';
 import { afterEach, describe, expect } from 'vitest';
@@ -22,6 +24,7 @@ export const CHROMIUM_PATH = process.env.SERVICE_TEST_CHROMIUM ?? '/usr/bin/chro
 
 const REPO_ROOT = resolve(import.meta.dirname, '../..');
 const WEB_DIR = join(REPO_ROOT, 'web');
+const runFile = promisify(execFile);
 
 /** Why browser suites cannot run here, or null when they can. */
 export function browserUnavailable(): string | null {
@@ -198,11 +201,14 @@ export function webAppDist(): Promise<string> {
       if (statSync(index).mtimeMs > sources) return dist;
     }
     const outDir = mkdtempSync(join(tmpdir(), 'service-web-'));
-    const { build } = await import('vite');
-    await build({
-      configFile: join(WEB_DIR, 'vite.config.ts'),
-      logLevel: 'error',
-      build: { outDir, emptyOutDir: true },
+    // `npm run build`'s production build, in a process of its own: Vite builds for the NODE_ENV it
+    // finds, and Vitest's is `test`, which gave React's development build, where <StrictMode> mounts
+    // every component twice and each remount asked the API again (e2e-start-up.test.ts failed
+    // wherever web/dist was missing or stale; CI builds web/dist first).
+    const vite = join(dirname(createRequire(import.meta.url).resolve('vite/package.json')), 'bin', 'vite.js');
+    await runFile(process.execPath, [vite, 'build', '--outDir', outDir, '--emptyOutDir', '--logLevel', 'error'], {
+      cwd: WEB_DIR,
+      env: { ...process.env, NODE_ENV: 'production' },
     });
     return outDir;
   })();
