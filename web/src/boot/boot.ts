@@ -45,7 +45,7 @@ function boot(): void {
     const response = fetch(url, { method: 'GET', headers: apiHeaders(sent, false) });
     // A failure is the adopter's to see; never an unhandled rejection before the app has arrived.
     response.catch(() => {});
-    return { url, token: sent, sentAt: performance.now(), response };
+    return { url, token: sent, response };
   });
   const chunks = new Set(firstScreenModules(window.location).flatMap((module) => __BOOT_MODULE_CHUNKS__[module]));
   for (const href of chunks) preloadModule(href);

@@ -9,8 +9,6 @@ export interface EarlyGet {
   url: string;
   /** The bearer token it carries (null: none). */
   token: string | null;
-  /** `performance.now()` when it was sent. */
-  sentAt: number;
   response: Promise<Response>;
 }
 
