@@ -18,7 +18,21 @@ export const componentTitleSchema = z.string().trim().max(200).optional();
 
 const dataCollectionIdSchema = z.string().min(1).max(64);
 
-export const CHART_TYPES = ['scatter', 'line', 'bar', 'area', 'histogram', 'box', 'violin', 'heatmap', 'pie'] as const;
+export const CHART_TYPES = [
+  'scatter',
+  'line',
+  'bar',
+  'area',
+  'histogram',
+  'box',
+  'violin',
+  'heatmap',
+  'pie',
+  'volcano',
+  'ma',
+  'manhattan',
+  'qq',
+] as const;
 export const chartTypeSchema = z.enum(CHART_TYPES);
 export type ChartType = z.infer<typeof chartTypeSchema>;
 
@@ -32,6 +46,14 @@ export const DEFAULT_POINT_BUDGET = 5000;
 export const DEFAULT_CATEGORY_BUDGET = 20;
 /** Bins of a histogram, violin or binned heatmap axis when `bins` is not given. */
 export const DEFAULT_BINS = 30;
+/** The field's charts (volcano, MA, QQ, Manhattan): points sent before the least significant are thinned. */
+export const DEFAULT_FIELD_POINT_BUDGET = 20_000;
+/** Volcano and MA: significant below this p (or q) value… */
+export const DEFAULT_P_THRESHOLD = 0.05;
+/** …and at least this far from 0 in fold change. */
+export const DEFAULT_FC_THRESHOLD = 1;
+/** Manhattan: the genome-wide significance line. */
+export const DEFAULT_GENOME_THRESHOLD = 5e-8;
 
 /**
  * What each chart reads (checked on save and again against the table's schema when data is asked):
@@ -42,6 +64,11 @@ export const DEFAULT_BINS = 30;
  * - `box`, `violin`: `y` (numeric) summarized per `x?` group; violins add `bins` density bins.
  * - `heatmap`: `x` by `y` (numeric axes binned, text axes top-N), the cell is `agg` of `color` (or a count).
  * - `pie`: slices by `color` (top-N plus "other"), sized by `agg` of `y` (a count without `y`).
+ * - `volcano`: `x` (fold change) by `y` (p or q value, drawn as −log10), `label?`; classes from
+ *   `p_threshold` and `fc_threshold`.
+ * - `ma`: `x` (mean) by `y` (fold change); with `p` (a p or q value column) the volcano's classes.
+ * - `manhattan`: `chromosome`, `position`, `y` (p value); `threshold` the genome-wide line.
+ * - `qq`: `y` (p values), observed against expected −log10 p, with the inflation factor λ.
  */
 export const figureComponentSchema = z
   .strictObject({
@@ -62,9 +89,22 @@ export const figureComponentSchema = z
     max_points: z.number().int().min(100).max(50_000).optional(),
     /** Categories kept before folding the rest into "other" (default 20). */
     max_categories: z.number().int().min(2).max(500).optional(),
+    /** Volcano, MA: a column naming each point (the most significant are labelled). */
+    label: columnNameSchema.optional(),
+    /** MA: the p (or q) value column that classes the points. */
+    p: columnNameSchema.optional(),
+    /** Volcano, MA: significant when the p value is below it (default 0.05). */
+    p_threshold: z.number().gt(0).max(1).optional(),
+    /** Volcano, MA: up when the fold change is at least it, down when at most its negative (default 1). */
+    fc_threshold: z.number().min(0).max(1e6).optional(),
+    /** Manhattan: the chromosome column (text or integer) and the position along it. */
+    chromosome: columnNameSchema.optional(),
+    position: columnNameSchema.optional(),
+    /** Manhattan: genome-wide significance (default 5e-8). */
+    threshold: z.number().gt(0).max(1).optional(),
   })
   .superRefine((figure, context) => {
-    const need = (field: 'x' | 'y' | 'color', why: string) => {
+    const need = (field: 'x' | 'y' | 'color' | 'chromosome' | 'position', why: string) => {
       if (figure[field] === undefined) context.addIssue({ code: 'custom', path: [field], message: why });
     };
     const agg = figure.agg ?? 'count';
@@ -94,6 +134,22 @@ export const figureComponentSchema = z
       case 'pie':
         need('color', 'a pie needs color (its slices)');
         if (agg !== 'count') need('y', `${agg} needs y`);
+        break;
+      case 'volcano':
+        need('x', 'a volcano plot needs x (the fold change)');
+        need('y', 'a volcano plot needs y (the p or q value)');
+        break;
+      case 'ma':
+        need('x', 'an MA plot needs x (the mean)');
+        need('y', 'an MA plot needs y (the fold change)');
+        break;
+      case 'manhattan':
+        need('chromosome', 'a Manhattan plot needs chromosome');
+        need('position', 'a Manhattan plot needs position');
+        need('y', 'a Manhattan plot needs y (the p value)');
+        break;
+      case 'qq':
+        need('y', 'a QQ plot needs y (the p values)');
         break;
     }
   })

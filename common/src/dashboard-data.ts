@@ -41,7 +41,14 @@ export const dashboardFiltersParamSchema = jsonParamSchema(
 
 /** Charts a reader can filter by clicking categories, and those brushed along x. */
 export const CLICK_FILTER_CHARTS: readonly FigureComponent['chart'][] = ['bar', 'pie'];
-export const BRUSH_FILTER_CHARTS: readonly FigureComponent['chart'][] = ['scatter', 'line', 'area', 'histogram'];
+export const BRUSH_FILTER_CHARTS: readonly FigureComponent['chart'][] = [
+  'scatter',
+  'line',
+  'area',
+  'histogram',
+  'volcano',
+  'ma',
+];
 
 /**
  * Why a filter value doesn't fit the component it names, or null when it does. Shared by the
@@ -126,6 +133,14 @@ export type FigureColumn = z.infer<typeof figureColumnSchema>;
  * - violin: `x?`, `y_low`, `y_high`, `count` (density bins per group)
  * - heatmap: `x`, `y`, `value` (numeric axes as the low edge of their bin)
  * - pie: `color`, `y`, `other`
+ * - volcano: `x`, `y`, `minus_log10_y`, `class` (`up`, `down`, `ns`), `label?` (with `counts`)
+ * - ma: `x`, `y`, `class` (`ns` for all without `p`), `p?`, `label?` (with `counts`)
+ * - manhattan: `chromosome`, `position`, `genome_position`, `y`, `minus_log10_y` (with
+ *   `significant` and `chromosomes`)
+ * - qq: `expected`, `observed` (−log10 p, most significant last; with `lambda`)
+ *
+ * −log10 of a p value of 0 is infinite: it is drawn at the highest finite −log10 p of the answer
+ * (`capped` counts them). p values that are null, NaN, negative or above 1 are left out.
  */
 export const figureDataSchema = z
   .object({
@@ -135,6 +150,16 @@ export const figureDataSchema = z
     sampled: z.boolean(),
     /** Rows of the table matching the filters. */
     total_rows: z.number().int(),
+    /** Volcano, MA: the drawn points by class (all of them, thinned or not). */
+    counts: z.object({ up: z.number().int(), down: z.number().int(), ns: z.number().int() }).optional(),
+    /** Manhattan: rows under the threshold (every one of them is among `rows`). */
+    significant: z.number().int().optional(),
+    /** Manhattan: each chromosome's start on the genome-wide axis, in drawing order. */
+    chromosomes: z.array(z.object({ name: z.string(), offset: z.number(), length: z.number() })).optional(),
+    /** QQ: the genomic inflation factor, median(χ²) / 0.4549 (null without p values). */
+    lambda: z.number().nullable().optional(),
+    /** Points whose p value of 0 was drawn at the highest finite −log10 p. */
+    capped: z.number().int().optional(),
   })
   .meta({ id: 'FigureData' });
 export type FigureData = z.infer<typeof figureDataSchema>;

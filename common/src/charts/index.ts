@@ -6,6 +6,7 @@ import { bar, histogram, line, scatter } from './cartesian.js';
 import type { ColorAssignment } from './colors.js';
 import { FigureColumns } from './columns.js';
 import { box, violin } from './distribution.js';
+import { fieldSubtitle, ma, manhattan, qq, volcano } from './field.js';
 import { heatmap, pie } from './heatmap-pie.js';
 import { type ChartTheme, PALETTES } from './palette.js';
 import { axis, brush, dataZoom, grid, type Header, legend, title, tooltip } from './parts.js';
@@ -42,7 +43,13 @@ const BUILDERS: Record<ChartType, (input: ChartInput) => ChartBody> = {
   violin,
   heatmap,
   pie,
+  volcano,
+  ma,
+  manhattan,
+  qq,
 };
+
+const FIELD_CHARTS: ReadonlySet<ChartType> = new Set(['volcano', 'ma', 'manhattan', 'qq']);
 
 /**
  * The line under the title: a sample says how much of the table it shows; no rows say so. Box
@@ -50,6 +57,7 @@ const BUILDERS: Record<ChartType, (input: ChartInput) => ChartBody> = {
  */
 function subtitle(component: FigureComponent, data: FigureData): string | undefined {
   if (data.rows.length === 0) return 'no rows match the filters';
+  if (FIELD_CHARTS.has(component.chart)) return fieldSubtitle(component, data);
   if (!data.sampled) return undefined;
   const shown = data.rows.length.toLocaleString('en-US');
   if (component.chart === 'line' || component.chart === 'area') {

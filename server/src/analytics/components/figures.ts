@@ -8,6 +8,7 @@ import { Statement } from '../sql/statement.js';
 import { heatmapData, histogramData, violinData } from './binning.js';
 import { boxData } from './box.js';
 import { categoryData } from './categories.js';
+import { maData, volcanoData } from './field-points.js';
 import {
   axisOf,
   Bins,
@@ -21,6 +22,7 @@ import {
   scatterCountSelects,
 } from './figure-rows.js';
 import { aggSql, approximateOver, type ComputeOptions, isTemporal } from './fit.js';
+import { manhattanData, qqData } from './genome.js';
 
 /** A figure's rows, aggregated, binned or sampled in DuckDB, in the column roles of its chart. */
 export function figureData(
@@ -54,6 +56,14 @@ export function figureData(
           return violinData(rows, source, figure, statement);
         case 'heatmap':
           return heatmapData(rows, source, figure, statement, options);
+        case 'volcano':
+          return volcanoData(rows, source, figure, statement);
+        case 'ma':
+          return maData(rows, source, figure, statement);
+        case 'manhattan':
+          return manhattanData(rows, source, figure, statement);
+        case 'qq':
+          return qqData(rows, source, figure, statement);
       }
     },
     options.shared,

@@ -98,8 +98,21 @@ function usesOf(component: AnalyticComponent): Use[] {
       use('color', component.color, 'simple', chart);
       aggregated('y');
       break;
+    default:
+      uses.push(...fieldChartUses(component, chart));
   }
   return uses;
+}
+
+/** The columns of the field's charts: numbers, but for labels and chromosome names. */
+function fieldChartUses(component: FigureComponent, chart: string): Use[] {
+  const fields = ['x', 'y', 'p', 'label', 'chromosome', 'position'] as const;
+  return fields.flatMap((field): Use[] => {
+    const column = component[field];
+    if (column === undefined) return [];
+    const need: Need = field === 'label' || field === 'chromosome' ? 'simple' : 'numeric';
+    return [{ field, column, need, why: chart }];
+  });
 }
 
 /** Whether a component's columns exist in a table's schema with a type it can use. */

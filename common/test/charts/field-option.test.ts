@@ -1,0 +1,126 @@
+import * as echarts from 'echarts';
+import { describe, expect, it } from 'vitest';
+import { brushedRange, chartOption, type FigureComponent, type FigureData } from '../../src/index.js';
+
+const base = { type: 'figure', data_collection_id: 'dc' } as const;
+const double = (name: string, column: string | null) => ({ name, type: 'double', column });
+
+const volcanoFigure: FigureComponent = {
+  ...base,
+  component_id: 'v',
+  chart: 'volcano',
+  x: 'lfc',
+  y: 'q',
+  label: 'gene',
+};
+const volcanoData: FigureData = {
+  columns: [
+    double('x', 'lfc'),
+    double('y', 'q'),
+    double('minus_log10_y', 'q'),
+    { name: 'label', type: 'string', column: 'gene' },
+    { name: 'class', type: 'string', column: null },
+  ],
+  rows: [
+    [-3, 0.001, 3, 'b', 'down'],
+    [0.5, 0.001, 3, 'e', 'ns'],
+    [2, 0.01, 2, 'a', 'up'],
+    [4, 0, 3, 'i', 'up'],
+  ],
+  sampled: false,
+  total_rows: 11,
+  counts: { up: 2, down: 1, ns: 1 },
+  capped: 1,
+};
+
+const manhattanFigure: FigureComponent = {
+  ...base,
+  component_id: 'g',
+  chart: 'manhattan',
+  chromosome: 'chrom',
+  position: 'pos',
+  y: 'p',
+};
+const manhattanData: FigureData = {
+  columns: [
+    { name: 'chromosome', type: 'string', column: 'chrom' },
+    double('position', 'pos'),
+    double('genome_position', null),
+    double('y', 'p'),
+    double('minus_log10_y', 'p'),
+  ],
+  rows: [
+    ['1', 100, 100, 0.5, 0.301],
+    ['1', 200, 200, 1e-9, 9],
+    ['2', 50, 250, 0.01, 2],
+  ],
+  sampled: false,
+  total_rows: 3,
+  significant: 1,
+  chromosomes: [
+    { name: '1', offset: 0, length: 200 },
+    { name: '2', offset: 200, length: 50 },
+  ],
+};
+
+const qqFigure: FigureComponent = { ...base, component_id: 'q', chart: 'qq', y: 'p' };
+const qqData: FigureData = {
+  columns: [double('expected', null), double('observed', 'p')],
+  rows: [
+    [0.046, 0.301],
+    [1, 1],
+  ],
+  sampled: false,
+  total_rows: 2,
+  lambda: 1.2345,
+};
+
+const build = (component: FigureComponent, data: FigureData) => {
+  const option = chartOption(component, data, { theme: 'light' });
+  const json = JSON.parse(JSON.stringify(option));
+  expect(json).toStrictEqual(option);
+  return json as { series: Record<string, unknown>[]; title: { subtext?: string }; dataset: { source: unknown[] }[] };
+};
+
+function drawnCounts(component: FigureComponent, data: FigureData): number[] {
+  const chart = echarts.init(null, null, { renderer: 'svg', ssr: true, width: 480, height: 320, locale: 'EN' });
+  try {
+    chart.setOption(build(component, data) as echarts.EChartsOption);
+    const model = (
+      chart as unknown as { getModel(): { getSeries(): { getData(): { count(): number } }[] } }
+    ).getModel();
+    return model.getSeries().map((series) => series.getData().count());
+  } finally {
+    chart.dispose();
+  }
+}
+
+describe('the field charts’ options', () => {
+  it('volcano: a series per class, threshold lines, the top hits named, counts under the title', () => {
+    const option = build(volcanoFigure, volcanoData);
+    expect(option.series.map((series) => series.name)).toEqual(['up', 'down', 'not significant', 'top hits']);
+    expect(option.series[0]?.markLine).toMatchObject({
+      data: [{ xAxis: 1 }, { xAxis: -1 }, { yAxis: 2 - Math.log10(5) }],
+    });
+    expect(option.title.subtext).toBe('2 up, 1 down · 1 p value of 0 drawn at the top');
+    expect(option.dataset[3]?.source.map((row) => (row as unknown[])[3])).toEqual(['b', 'i', 'a']);
+    expect(drawnCounts(volcanoFigure, volcanoData)).toEqual([2, 1, 1, 3]);
+  });
+
+  it('volcano: a brush selects a range of the fold change', () => {
+    expect(brushedRange(volcanoFigure, volcanoData, [{ coordRange: [2.5, -0.5] }])).toEqual([-0.5, 2.5]);
+  });
+
+  it('manhattan: chromosomes in alternating series, the genome-wide line', () => {
+    const option = build(manhattanFigure, manhattanData);
+    expect(option.series[0]?.markLine).toMatchObject({ data: [{ yAxis: -Math.log10(5e-8) }] });
+    expect(drawnCounts(manhattanFigure, manhattanData)).toEqual([2, 1]);
+    expect(option.title.subtext).toBe('1 significant');
+  });
+
+  it('qq: the points, the diagonal and λ', () => {
+    const option = build(qqFigure, qqData);
+    expect(option.title.subtext).toBe('λ = 1.234');
+    expect(drawnCounts(qqFigure, qqData)).toEqual([2]);
+  });
+});

@@ -1,0 +1,222 @@
+import {
+  DEFAULT_FIELD_POINT_BUDGET,
+  DEFAULT_GENOME_THRESHOLD,
+  type FigureComponent,
+  type FigureData,
+} from '@service/common';
+import { columnOf, count, type Source } from '../sql/columns.js';
+import { type NarrowedRows, whereOf } from '../sql/narrowed.js';
+import type { Statement } from '../sql/statement.js';
+import { doubleSql, literalSql, minusLog10Sql, validPSql } from './field-points.js';
+import { figureAnswer, numberOf, numberRole, type Role } from './figure-rows.js';
+
+/**
+ * Manhattan plots (docs/dashboards.md "Manhattan and QQ plots"): chromosomes end to end in
+ * natural order, 1, 2, … (numbers in numeric order), X, Y, MT, then other names alphabetically;
+ * `chr` prefixes and case are ignored and `M` is `MT`. Each chromosome is as long as its highest
+ * position among the drawn rows.
+ */
+
+/** Rows of −log10 p in the grid on which non-significant points are thinned (its columns: the rest of the budget). */
+const THIN_ROWS = 20;
+
+/** A chromosome's name as drawn: without `chr`, upper case, `M` as `MT`. */
+const chromosomeNameSql = (value: string) =>
+  `CASE WHEN upper(regexp_replace(trim(CAST(${value} AS VARCHAR)), '^chr', '', 'i')) = 'M' THEN 'MT' ` +
+  `ELSE upper(regexp_replace(trim(CAST(${value} AS VARCHAR)), '^chr', '', 'i')) END`;
+
+/** Its place: numbers first in numeric order, then X, Y, MT, then the others (by name). */
+const chromosomeRankSql = (name: string) =>
+  `CASE WHEN regexp_full_match(${name}, '[0-9]{1,9}') THEN CAST(${name} AS BIGINT) ` +
+  `WHEN ${name} = 'X' THEN 1000000001 WHEN ${name} = 'Y' THEN 1000000002 WHEN ${name} = 'MT' THEN 1000000003 ` +
+  'ELSE 1000000004 END';
+
+export async function manhattanData(
+  rows: NarrowedRows,
+  source: Source,
+  figure: FigureComponent,
+  statement: Statement,
+): Promise<FigureData> {
+  const { connection, from, conditions } = rows;
+  const chromosome = columnOf(source, figure.chromosome ?? '', 'chromosome');
+  const position = doubleSql(columnOf(source, figure.position ?? '', 'position'));
+  const y = columnOf(source, figure.y ?? '', 'y');
+  const p = doubleSql(y);
+  const threshold = literalSql(figure.threshold ?? DEFAULT_GENOME_THRESHOLD);
+  const points =
+    `SELECT "chromosome", ${chromosomeRankSql('"chromosome"')} AS "rank", "position", "y", ` +
+    `${minusLog10Sql('"y"')} AS "minus_log10_y" FROM (SELECT ${chromosomeNameSql(chromosome.sql)} AS "chromosome", ` +
+    `${position} AS "position", ${p} AS "y" FROM ${from}${whereOf(conditions)}) ` +
+    `WHERE "chromosome" IS NOT NULL AND "chromosome" <> '' AND "position" >= 0 AND ${validPSql('"y"')}`;
+  const chromosomes = await connection.query(
+    `SELECT "chromosome", "length", coalesce(sum("length") OVER (ORDER BY "rank", "chromosome" ` +
+      `ROWS BETWEEN UNBOUNDED PRECEDING AND 1 PRECEDING), 0) AS "offset" FROM (SELECT "chromosome", "rank", ` +
+      `max("position") AS "length" FROM (${points}) GROUP BY ALL) ORDER BY "rank", "chromosome"`,
+    statement.params,
+  );
+  const [stats = {}] = await connection.query(
+    `SELECT count(*) FILTER (WHERE "y" < ${threshold}) AS "significant", count(*) AS "drawable", ` +
+      `max("minus_log10_y") AS "top", max("minus_log10_y") FILTER (WHERE "y" >= ${threshold}) AS "ns_top", ` +
+      `max("genome_position") AS "genome_length", ` +
+      `(SELECT count(*) FROM ${from}${whereOf(conditions)}) AS "n" FROM (${placed(points, chromosomes)})`,
+    statement.params,
+  );
+  const budget = figure.max_points ?? DEFAULT_FIELD_POINT_BUDGET;
+  const thinned = count(stats.drawable) - count(stats.significant) > Math.max(0, budget - count(stats.significant));
+  const top = stats.top === null || stats.top === undefined ? 1 : Number(stats.top);
+  const drawn = await connection.query(
+    thinned
+      ? thinnedSql(placed(points, chromosomes), threshold, {
+          cells: Math.max(THIN_ROWS, budget - count(stats.significant)),
+          length: Number(stats.genome_length ?? 0),
+          top: numberOf(stats.ns_top) ?? top,
+        })
+      : `SELECT * FROM (${placed(points, chromosomes)}) ORDER BY "genome_position", "y"`,
+    statement.params,
+  );
+  const roles: Role[] = [
+    { name: 'chromosome', type: 'string', column: chromosome.name, output: 'plain' },
+    numberRole('position', null),
+    numberRole('genome_position', null),
+    numberRole('y', y),
+    numberRole('minus_log10_y', y),
+  ];
+  const capped = drawn.filter((row) => row.minus_log10_y === null).length;
+  return {
+    ...figureAnswer(
+      roles.map((role) => (role.name === 'position' ? { ...role, column: figure.position ?? null } : role)),
+      drawn.map((row) => (row.minus_log10_y === null ? { ...row, minus_log10_y: top } : row)),
+      thinned,
+      count(stats.n),
+    ),
+    significant: count(stats.significant),
+    chromosomes: chromosomes.map((row) => ({
+      name: String(row.chromosome),
+      offset: Number(row.offset),
+      length: Number(row.length),
+    })),
+    ...(capped > 0 ? { capped } : {}),
+  };
+}
+
+/** The points with their genome-wide position: the chromosome's offset (bound as numbers) plus the position. */
+function placed(points: string, chromosomes: readonly Record<string, unknown>[]): string {
+  if (chromosomes.length === 0) return `SELECT *, 0.0 AS "genome_position" FROM (${points}) WHERE false`;
+  const offsets = chromosomes.map((row) => `WHEN ${quoteText(String(row.chromosome))} THEN ${Number(row.offset)}`);
+  return `SELECT *, CAST(CASE "chromosome" ${offsets.join(' ')} END AS DOUBLE) + "position" AS "genome_position" FROM (${points})`;
+}
+
+const quoteText = (text: string) => `'${text.replaceAll("'", "''")}'`;
+
+/**
+ * Every significant point, and of the others one per cell of a grid of at most `cells` cells over
+ * the genome-wide x and −log10 p (`THIN_ROWS` rows): the one of lowest p, so the shape stays.
+ */
+function thinnedSql(
+  placedPoints: string,
+  threshold: string,
+  grid: { cells: number; length: number; top: number },
+): string {
+  const { length, top } = grid;
+  const width = (Math.max(length, 1) * (1 + 1e-9)) / Math.max(1, Math.floor(grid.cells / THIN_ROWS));
+  // The last cell holds the highest value itself (`floor` of exactly it would open one more).
+  const height = (Math.max(top, 1) * (1 + 1e-9)) / THIN_ROWS;
+  const cell = `floor("genome_position" / ${width}), floor(least(coalesce("minus_log10_y", ${top}), ${top}) / ${height})`;
+  return (
+    `SELECT * EXCLUDE ("keep") FROM (SELECT *, "y" < ${threshold} OR row_number() OVER (PARTITION BY "y" < ${threshold}, ${cell} ` +
+    `ORDER BY "y", "genome_position") = 1 AS "keep" FROM (${placedPoints})) WHERE "keep" ` +
+    'ORDER BY "genome_position", "y"'
+  );
+}
+
+/** χ² with one degree of freedom at its median: the denominator of the genomic inflation factor λ. */
+export const CHI2_MEDIAN = 0.4549;
+
+/**
+ * QQ plot: observed against expected −log10 p ((i − 0.5) / n for the i-th smallest of n), and λ
+ * = median(χ²) / 0.4549 with χ² = (Φ⁻¹(p / 2))². Beyond the budget, the 1,000 most significant
+ * points (half the budget if smaller) are kept and the rest thinned to every k-th by rank.
+ */
+export async function qqData(
+  rows: NarrowedRows,
+  source: Source,
+  figure: FigureComponent,
+  statement: Statement,
+): Promise<FigureData> {
+  const { connection, from, conditions } = rows;
+  const y = columnOf(source, figure.y ?? '', 'y');
+  const p = doubleSql(y);
+  const valid = `SELECT ${p} AS "p" FROM ${from}${whereOf(conditions, validPSql(p))}`;
+  const [stats = {}] = await connection.query(
+    `SELECT count(*) AS "drawable", max(${minusLog10Sql('"p"')}) AS "top", ` +
+      `(SELECT count(*) FROM ${from}${whereOf(conditions)}) AS "n" FROM (${valid})`,
+    statement.params,
+  );
+  const n = count(stats.drawable);
+  const budget = figure.max_points ?? DEFAULT_FIELD_POINT_BUDGET;
+  const top = stats.top === null || stats.top === undefined ? 1 : Number(stats.top);
+  const ranked = `SELECT "p", row_number() OVER (ORDER BY "p") AS "i" FROM (${valid})`;
+  const head = Math.min(1000, Math.floor(budget / 2));
+  const step = Math.ceil(n / (budget - head));
+  const thin = n > budget ? ` WHERE "i" <= ${head} OR "i" % ${step} = 0 OR "i" = ${n}` : '';
+  const drawn = await connection.query(
+    `SELECT -log10(("i" - 0.5) / ${n}) AS "expected", ${minusLog10Sql('"p"')} AS "observed", "p" ` +
+      `FROM (${ranked})${thin} ORDER BY "i" DESC`,
+    statement.params,
+  );
+  const middle = await connection.query(
+    `SELECT "p" FROM (${ranked}) WHERE "i" IN (${Math.floor((n + 1) / 2)}, ${Math.floor(n / 2) + 1})`,
+    statement.params,
+  );
+  const roles = [numberRole('expected', null), numberRole('observed', y)];
+  const capped = drawn.filter((row) => row.observed === null).length;
+  return {
+    ...figureAnswer(
+      roles,
+      drawn.map((row) => (row.observed === null ? { ...row, observed: top } : row)),
+      n > budget,
+      count(stats.n),
+    ),
+    lambda: inflation(middle.map((row) => Number(row.p))),
+    ...(capped > 0 ? { capped } : {}),
+  };
+}
+
+/** λ from the one or two middle p values: the median of their χ², over χ²'s own median. */
+export function inflation(middle: readonly number[]): number | null {
+  if (middle.length === 0) return null;
+  const chi2 = middle.map((p) => normalQuantile(p / 2) ** 2);
+  const median = chi2.reduce((sum, value) => sum + value, 0) / chi2.length;
+  return Number.isFinite(median) ? median / CHI2_MEDIAN : null;
+}
+
+/**
+ * Φ⁻¹(q), the standard normal quantile: Acklam's rational approximation (relative error below
+ * 1.15e-9 over the whole range, enough for a λ shown to a few digits).
+ */
+export function normalQuantile(q: number): number {
+  if (q <= 0) return Number.NEGATIVE_INFINITY;
+  if (q >= 1) return Number.POSITIVE_INFINITY;
+  const a = [
+    -39.69683028665376, 220.9460984245205, -275.9285104469687, 138.357751867269, -30.66479806614716, 2.506628277459239,
+  ];
+  const b = [-54.47609879822406, 161.5858368580409, -155.6989798598866, 66.80131188771972, -13.28068155288572];
+  const c = [
+    -0.007784894002430293, -0.3223964580411365, -2.400758277161838, -2.549732539343734, 4.374664141464968,
+    2.938163982698783,
+  ];
+  const d = [0.007784695709041462, 0.3224671290700398, 2.445134137142996, 3.754408661907416];
+  const tail = (t: number) =>
+    (((((c[0]! * t + c[1]!) * t + c[2]!) * t + c[3]!) * t + c[4]!) * t + c[5]!) /
+    ((((d[0]! * t + d[1]!) * t + d[2]!) * t + d[3]!) * t + 1);
+  let x: number;
+  if (q < 0.02425) x = tail(Math.sqrt(-2 * Math.log(q)));
+  else if (q > 1 - 0.02425) x = -tail(Math.sqrt(-2 * Math.log(1 - q)));
+  else {
+    const r = (q - 0.5) ** 2;
+    x =
+      ((((((a[0]! * r + a[1]!) * r + a[2]!) * r + a[3]!) * r + a[4]!) * r + a[5]!) * (q - 0.5)) /
+      (((((b[0]! * r + b[1]!) * r + b[2]!) * r + b[3]!) * r + b[4]!) * r + 1);
+  }
+  return x;
+}
