@@ -47,6 +47,19 @@ describe("the builder's column choices", () => {
     expect(names(figureRoles('heatmap', 'count').x?.kinds ?? [])).not.toContain('tags');
   });
 
+  it('offers the field charts numbers, and any value for labels and chromosomes', () => {
+    const volcano = figureRoles('volcano', 'count');
+    expect(names(volcano.x?.kinds ?? [])).toEqual(['mass', 'ratio']);
+    expect(names(volcano.y?.kinds ?? [])).toEqual(['mass', 'ratio']);
+    expect(volcano.label?.required).toBe(false);
+    expect(names(volcano.label?.kinds ?? [])).toContain('sample');
+    expect(figureRoles('ma', 'count').p?.required).toBe(false);
+    const manhattan = figureRoles('manhattan', 'count');
+    expect(names(manhattan.chromosome?.kinds ?? [])).toEqual(['sample', 'mass', 'ratio']);
+    expect(names(manhattan.position?.kinds ?? [])).toEqual(['mass', 'ratio']);
+    expect(Object.keys(figureRoles('qq', 'count'))).toEqual(['y']);
+  });
+
   it('offers cards and filter widgets the columns they work on', () => {
     expect(names(cardColumnKinds('mean'))).toEqual(['mass', 'ratio']);
     expect(names(cardColumnKinds('max'))).toEqual(['mass', 'ratio', 'day']);

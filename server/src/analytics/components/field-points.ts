@@ -12,7 +12,7 @@ import type { Statement } from '../sql/statement.js';
 import { figureAnswer, numberRole, type Role, roleOf } from './figure-rows.js';
 
 /**
- * The field's point charts of a differential test (docs/dashboards.md "Volcano and MA plots"):
+ * The field's point charts of a differential test (docs/dashboards.md "Volcano, MA, Manhattan and QQ plots"):
  * each point classed `up`, `down` or `ns` by its p value and fold change. Every `up` and `down`
  * point is sent; beyond the point budget the `ns` ones are a uniform sample (by hash of their
  * values, the same every time).

@@ -11,7 +11,7 @@ import { doubleSql, literalSql, minusLog10Sql, validPSql } from './field-points.
 import { figureAnswer, numberOf, numberRole, type Role } from './figure-rows.js';
 
 /**
- * Manhattan plots (docs/dashboards.md "Manhattan and QQ plots"): chromosomes end to end in
+ * Manhattan plots (docs/dashboards.md "Volcano, MA, Manhattan and QQ plots"): chromosomes end to end in
  * natural order, 1, 2, … (numbers in numeric order), X, Y, MT, then other names alphabetically;
  * `chr` prefixes and case are ignored and `M` is `MT`. Each chromosome is as long as its highest
  * position among the drawn rows.
@@ -48,12 +48,7 @@ export async function manhattanData(
     `${minusLog10Sql('"y"')} AS "minus_log10_y" FROM (SELECT ${chromosomeNameSql(chromosome.sql)} AS "chromosome", ` +
     `${position} AS "position", ${p} AS "y" FROM ${from}${whereOf(conditions)}) ` +
     `WHERE "chromosome" IS NOT NULL AND "chromosome" <> '' AND "position" >= 0 AND ${validPSql('"y"')}`;
-  const chromosomes = await connection.query(
-    `SELECT "chromosome", "length", coalesce(sum("length") OVER (ORDER BY "rank", "chromosome" ` +
-      `ROWS BETWEEN UNBOUNDED PRECEDING AND 1 PRECEDING), 0) AS "offset" FROM (SELECT "chromosome", "rank", ` +
-      `max("position") AS "length" FROM (${points}) GROUP BY ALL) ORDER BY "rank", "chromosome"`,
-    statement.params,
-  );
+  const chromosomes = await connection.query(offsetsSql(points), statement.params);
   const [stats = {}] = await connection.query(
     `SELECT count(*) FILTER (WHERE "y" < ${threshold}) AS "significant", count(*) AS "drawable", ` +
       `max("minus_log10_y") AS "top", max("minus_log10_y") FILTER (WHERE "y" >= ${threshold}) AS "ns_top", ` +
@@ -76,7 +71,7 @@ export async function manhattanData(
   );
   const roles: Role[] = [
     { name: 'chromosome', type: 'string', column: chromosome.name, output: 'plain' },
-    numberRole('position', null),
+    { ...numberRole('position', null), column: figure.position ?? null },
     numberRole('genome_position', null),
     numberRole('y', y),
     numberRole('minus_log10_y', y),
@@ -84,7 +79,7 @@ export async function manhattanData(
   const capped = drawn.filter((row) => row.minus_log10_y === null).length;
   return {
     ...figureAnswer(
-      roles.map((role) => (role.name === 'position' ? { ...role, column: figure.position ?? null } : role)),
+      roles,
       drawn.map((row) => (row.minus_log10_y === null ? { ...row, minus_log10_y: top } : row)),
       thinned,
       count(stats.n),
@@ -97,6 +92,15 @@ export async function manhattanData(
     })),
     ...(capped > 0 ? { capped } : {}),
   };
+}
+
+/** Each chromosome's length (its highest position) and offset (the lengths of those before it), in order. */
+function offsetsSql(points: string): string {
+  return (
+    `SELECT "chromosome", "length", coalesce(sum("length") OVER (ORDER BY "rank", "chromosome" ` +
+    `ROWS BETWEEN UNBOUNDED PRECEDING AND 1 PRECEDING), 0) AS "offset" FROM (SELECT "chromosome", "rank", ` +
+    `max("position") AS "length" FROM (${points}) GROUP BY ALL) ORDER BY "rank", "chromosome"`
+  );
 }
 
 /** The points with their genome-wide position: the chromosome's offset (bound as numbers) plus the position. */

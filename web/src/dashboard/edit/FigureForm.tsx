@@ -8,13 +8,18 @@ import {
   type TableColumn,
 } from '@service/common';
 import { Choice } from './Choice.js';
-import { chartAggregates, type FigureRole, figureRoles, fittingColumns } from './column-fit.js';
+import { chartAggregates, FIGURE_ROLES, type FigureRole, figureRoles, fittingColumns } from './column-fit.js';
+import { FieldThresholds, isFieldChart } from './FieldThresholds.js';
 
 const ROLE_LABELS: Record<FigureRole, string> = {
   x: 'X axis',
   y: 'Y axis (value)',
   color: 'Color (groups)',
   size: 'Size',
+  chromosome: 'Chromosome',
+  position: 'Position',
+  p: 'p value',
+  label: 'Label',
 };
 
 const AGG_LABELS: Record<ComponentAgg, string> = {
@@ -34,7 +39,7 @@ function fitted(figure: FigureComponent, columns: readonly TableColumn[] | undef
   if (columns === undefined) return figure;
   const roles = figureRoles(figure.chart, figure.agg ?? 'count');
   const next = { ...figure };
-  for (const role of ['x', 'y', 'color', 'size'] as const) {
+  for (const role of FIGURE_ROLES) {
     const value = next[role];
     if (value === undefined) continue;
     const spec = roles[role];
@@ -86,13 +91,13 @@ export function FigureForm({
           />
         )}
       </Group>
-      {(['x', 'y', 'color', 'size'] as const).map((role) => {
+      {FIGURE_ROLES.map((role) => {
         const spec = roles[role];
         if (spec === undefined) return null;
         return (
           <Choice
             key={role}
-            label={ROLE_LABELS[role]}
+            label={spec.label ?? ROLE_LABELS[role]}
             description={spec.required ? undefined : 'optional'}
             emptyLabel={
               columns === undefined ? 'Pick a data collection first' : spec.required ? 'Pick a column' : 'none'
@@ -119,22 +124,29 @@ export function FigureForm({
           }}
         />
       )}
-      {figure.chart !== 'pie' && figure.chart !== 'heatmap' && (
-        <Group>
-          {figure.chart === 'scatter' && (
-            <Checkbox
-              label="Log scale on x"
-              checked={figure.log_x ?? false}
-              onChange={(event) => onChange({ ...figure, log_x: event.currentTarget.checked })}
-            />
-          )}
-          <Checkbox
-            label="Log scale on y"
-            checked={figure.log_y ?? false}
-            onChange={(event) => onChange({ ...figure, log_y: event.currentTarget.checked })}
-          />
-        </Group>
-      )}
+      {isFieldChart(figure.chart) && <FieldThresholds figure={figure} onChange={onChange} />}
+      <LogScales figure={figure} onChange={onChange} />
     </Stack>
+  );
+}
+
+/** Log scales, for the charts that draw their values on plain axes. */
+function LogScales({ figure, onChange }: { figure: FigureComponent; onChange: (figure: FigureComponent) => void }) {
+  if (figure.chart === 'pie' || figure.chart === 'heatmap' || isFieldChart(figure.chart)) return null;
+  return (
+    <Group>
+      {figure.chart === 'scatter' && (
+        <Checkbox
+          label="Log scale on x"
+          checked={figure.log_x ?? false}
+          onChange={(event) => onChange({ ...figure, log_x: event.currentTarget.checked })}
+        />
+      )}
+      <Checkbox
+        label="Log scale on y"
+        checked={figure.log_y ?? false}
+        onChange={(event) => onChange({ ...figure, log_y: event.currentTarget.checked })}
+      />
+    </Group>
   );
 }

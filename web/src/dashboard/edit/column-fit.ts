@@ -13,16 +13,23 @@ export function columnKind(type: string): ColumnKind {
   return 'nested';
 }
 
-export type FigureRole = 'x' | 'y' | 'color' | 'size';
+export type FigureRole = 'x' | 'y' | 'color' | 'size' | 'chromosome' | 'position' | 'p' | 'label';
+
+/** Every role, in the order the chart builder asks for them. */
+export const FIGURE_ROLES: readonly FigureRole[] = ['chromosome', 'position', 'x', 'y', 'p', 'color', 'size', 'label'];
+
+export interface RoleSpec {
+  kinds: readonly ColumnKind[];
+  required: boolean;
+  /** What the role means for this chart, where the generic name would not say ("Fold change"). */
+  label?: string;
+}
 
 const SCALAR: readonly ColumnKind[] = ['numeric', 'temporal', 'boolean', 'text'];
 const MEASURE: readonly ColumnKind[] = ['numeric', 'temporal'];
 
 /** The roles a chart reads, which of them it must have, and the kinds of columns each accepts. */
-export function figureRoles(
-  chart: ChartType,
-  agg: ComponentAgg,
-): Partial<Record<FigureRole, { kinds: readonly ColumnKind[]; required: boolean }>> {
+export function figureRoles(chart: ChartType, agg: ComponentAgg): Partial<Record<FigureRole, RoleSpec>> {
   // `count` counts rows; `count_distinct`, `min` and `max` work on any comparable value.
   const aggregated: readonly ColumnKind[] =
     agg === 'count_distinct' ? SCALAR : agg === 'min' || agg === 'max' ? MEASURE : ['numeric'];
@@ -56,6 +63,38 @@ export function figureRoles(
       };
     case 'pie':
       return { color: { kinds: SCALAR, required: true }, y: { kinds: aggregated, required: needsMeasure } };
+    default:
+      return fieldChartRoles(chart);
+  }
+}
+
+const NUMBER: readonly ColumnKind[] = ['numeric'];
+const LABEL = { kinds: SCALAR, required: false, label: 'Label (names the top hits)' };
+
+/** The field's charts read numbers, but for labels and chromosome names. */
+function fieldChartRoles(chart: 'volcano' | 'ma' | 'manhattan' | 'qq'): Partial<Record<FigureRole, RoleSpec>> {
+  switch (chart) {
+    case 'volcano':
+      return {
+        x: { kinds: NUMBER, required: true, label: 'Fold change (x)' },
+        y: { kinds: NUMBER, required: true, label: 'p or q value (drawn as −log10)' },
+        label: LABEL,
+      };
+    case 'ma':
+      return {
+        x: { kinds: NUMBER, required: true, label: 'Mean (x)' },
+        y: { kinds: NUMBER, required: true, label: 'Fold change (y)' },
+        p: { kinds: NUMBER, required: false, label: 'p or q value (classes the points)' },
+        label: LABEL,
+      };
+    case 'manhattan':
+      return {
+        chromosome: { kinds: ['text', 'numeric'], required: true, label: 'Chromosome' },
+        position: { kinds: NUMBER, required: true, label: 'Position' },
+        y: { kinds: NUMBER, required: true, label: 'p value' },
+      };
+    case 'qq':
+      return { y: { kinds: NUMBER, required: true, label: 'p values' } };
   }
 }
 

@@ -22,6 +22,16 @@ export function toCsv(header: readonly string[], rows: readonly (readonly unknow
 /** Figure roles that show a table column as it is (not an aggregate of it). */
 const PLAIN_ROLES = new Set(['x', 'color', 'size']);
 
+/** The field's charts show their columns as they are (and −log10 of the p value). */
+const FIELD_CHARTS = new Set<FigureComponent['chart']>(['volcano', 'ma', 'manhattan', 'qq']);
+const FIELD_PLAIN_ROLES = new Set(['x', 'y', 'p', 'label', 'chromosome', 'position']);
+
+function fieldHeader(name: string, column: string | null): string {
+  if (column === null) return name;
+  if (FIELD_PLAIN_ROLES.has(name)) return column;
+  return name === 'minus_log10_y' ? `minus_log10_${column}` : name;
+}
+
 /**
  * A figure's rows as drawn (aggregated, binned or sampled on the server), in its columns' order,
  * headed by what each holds: the table's column (`species`), an aggregate of it (`mean_mass`), or
@@ -29,6 +39,7 @@ const PLAIN_ROLES = new Set(['x', 'color', 'size']);
  */
 export function figureCsv(component: Pick<FigureComponent, 'chart' | 'agg'>, data: FigureData): string {
   const header = data.columns.map(({ name, column }) => {
+    if (FIELD_CHARTS.has(component.chart)) return fieldHeader(name, column);
     // A count needs no column: the figure's `y` is then the count itself.
     if (column === null) return name === 'y' ? (component.agg ?? 'count') : name;
     if (PLAIN_ROLES.has(name) || (name === 'y' && component.chart === 'scatter')) return column;
