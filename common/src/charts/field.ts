@@ -69,6 +69,8 @@ function hitLabels(input: ChartInput, yRole: string): ScatterSeriesOption | null
     encode: { x: 'x', y: yRole, tooltip: ['label', 'x', 'y'] },
     symbolSize: 0,
     silent: true,
+    // The legend entry toggles the names; its mark in the text's colour.
+    itemStyle: { color: input.palette.text },
     label: { show: true, formatter: '{@label}', position: 'right', fontSize: 11, color: input.palette.text },
     labelLayout: { hideOverlap: true },
   };
