@@ -74,6 +74,16 @@ describeEachDialect('the field charts', (dialect) => {
 
   /** A dashboard of `components` on a new table of `csv`, and its data (with `filters`). */
   async function draw(csv: string, components: Record<string, unknown>[], filters: unknown[] = []) {
+    const { dashboardId } = await dashboardOf(csv, components);
+    const answer = await call<DataAnswer>(server, 'POST', `/dashboards/${dashboardId}/data`, {
+      token: ada.access_token,
+      json: { filters },
+    });
+    expect(answer.status, answer.text).toBe(200);
+    return answer.body.components;
+  }
+
+  async function dashboardOf(csv: string, components: Record<string, unknown>[]) {
     const { projectId, collectionId } = await projectWithTable(server, ada.access_token, `Field ${++tables}`, csv);
     const created = await call<{ dashboard_id: string }>(server, 'POST', '/dashboards', {
       token: ada.access_token,
@@ -84,12 +94,7 @@ describeEachDialect('the field charts', (dialect) => {
       },
     });
     expect(created.status, created.text).toBe(201);
-    const answer = await call<DataAnswer>(server, 'POST', `/dashboards/${created.body.dashboard_id}/data`, {
-      token: ada.access_token,
-      json: { filters },
-    });
-    expect(answer.status, answer.text).toBe(200);
-    return answer.body.components;
+    return { dashboardId: created.body.dashboard_id };
   }
 
   it('classes a volcano plot’s points, caps −log10 0 and leaves out what has no place', async () => {
@@ -212,6 +217,30 @@ describeEachDialect('the field charts', (dialect) => {
     });
     // Median p 0.3: χ² = Φ⁻¹(0.15)², Φ⁻¹(0.15) = −1.0364333894937898.
     expect((q as { lambda: number }).lambda).toBeCloseTo(1.0364333894937898 ** 2 / 0.4549, 7);
+  });
+
+  it('exports each kind as a complete ECharts option, its points in the datasets', async () => {
+    const { dashboardId } = await dashboardOf(GENOME_CSV, [
+      { component_id: 'v', type: 'figure', chart: 'volcano', x: 'pos', y: 'p' },
+      { component_id: 'm', type: 'figure', chart: 'ma', x: 'pos', y: 'pos', p: 'p' },
+      { component_id: 'g', type: 'figure', chart: 'manhattan', chromosome: 'chrom', position: 'pos', y: 'p' },
+      { component_id: 'q', type: 'figure', chart: 'qq', y: 'p' },
+    ]);
+    // Every row has a position and a valid p; the Manhattan plot leaves out the one without a chromosome.
+    const points = { v: 9, m: 9, g: 8, q: 9 };
+    for (const [id, count] of Object.entries(points)) {
+      const answer = await call<{ spec: { dataset: { source: unknown[] }[]; series: unknown[] } }>(
+        server,
+        'GET',
+        `/export/components/${dashboardId}/${id}`,
+        { token: ada.access_token },
+      );
+      expect(answer.status, answer.text).toBe(200);
+      expect(answer.body.spec.series.length).toBeGreaterThan(0);
+      const classes = id === 'v' || id === 'm' ? 3 : id === 'g' ? 2 : 1;
+      const drawn = answer.body.spec.dataset.slice(0, classes).flatMap((dataset) => dataset.source);
+      expect(drawn, id).toHaveLength(count);
+    }
   });
 
   it('lists the kinds and their fields in GET /dashboards/schema', async () => {
