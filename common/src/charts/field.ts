@@ -226,7 +226,7 @@ export function qq(input: ChartInput): ChartBody {
     legend: false,
     trigger: 'item',
     zoom: false,
-    description: `QQ plot of ${plural(data.total_rows, 'p value')}${lambdaText(data) ? `, ${lambdaText(data)}` : ''}.`,
+    description: `QQ plot of observed against expected −log10 ${columns.label('observed')}, ${plural(data.rows.length, 'point')}${lambdaText(data) ? `, ${lambdaText(data)}` : ''}.`,
   };
 }
 

@@ -1,7 +1,13 @@
 import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { call, describeEachDialect, type Session, type TestServer } from '../../../test/support/test-server.js';
-import { type DataAnswer, projectWithTable, rowsOf, serverWithPeople } from './analytics-table.js';
+import {
+  call,
+  describeEachDialect,
+  type Session,
+  type TestServer,
+  uploadFile,
+} from '../../../test/support/test-server.js';
+import { type DataAnswer, projectWithTable, rowsOf, serverWithPeople, upsert } from './analytics-table.js';
 
 /*
  * Issue 28, the field's charts: volcano, MA, Manhattan and QQ plots computed in DuckDB. The
@@ -280,6 +286,48 @@ describeEachDialect('the field charts', (dialect) => {
       expect(answer.body.code).toBe('validation_failed');
       expect(answer.body.errors.map((error) => error.path)).toEqual([`body.components[0].${field}`]);
     }
+  });
+
+  it('answers an error in the slot of a chart whose table arrived with a text column', async () => {
+    const { projectId } = await projectWithTable(server, ada.access_token, `Field ${++tables}`, VOLCANO_CSV);
+    const workflow = await call<{ workflow_id: string }>(server, 'POST', `/projects/${projectId}/workflows`, {
+      token: ada.access_token,
+      json: { name: 'later' },
+    });
+    const collection = await call<{ data_collection_id: string }>(
+      server,
+      'POST',
+      `/workflows/${workflow.body.workflow_id}/datacollections`,
+      { token: ada.access_token, json: { tag: 'later', pattern: 'later\\.csv', format: 'csv' } },
+    );
+    const id = collection.body.data_collection_id;
+    const on = (component: Record<string, unknown>) => ({ ...component, type: 'figure', data_collection_id: id });
+    const created = await call<{ dashboard_id: string }>(server, 'POST', '/dashboards', {
+      token: ada.access_token,
+      json: {
+        project_id: projectId,
+        title: 'Later',
+        components: [
+          on({ component_id: 'v', chart: 'volcano', x: 'lfc', y: 'q' }),
+          on({ component_id: 'g', chart: 'manhattan', chromosome: 'gene', position: 'lfc', y: 'q' }),
+        ],
+      },
+    });
+    expect(created.status, created.text).toBe(201);
+    // The table arrives with q as text.
+    const content = 'gene,lfc,q\na,2,low\nb,-3,high\n';
+    expect(await uploadFile(server, ada.access_token, id, { path: 'later.csv', content })).toBe(201);
+    await upsert(server, ada.access_token, id);
+    const answer = await call<DataAnswer>(server, 'POST', `/dashboards/${created.body.dashboard_id}/data`, {
+      token: ada.access_token,
+      json: {},
+    });
+    expect(answer.status, answer.text).toBe(200);
+    const unsuitable = (message: RegExp) => ({
+      error: { code: 'unsuitable_column', message: expect.stringMatching(message), field: 'y' },
+    });
+    expect(answer.body.components.v).toEqual(unsuitable(/a volcano chart needs a numeric column; q is string/));
+    expect(answer.body.components.g).toEqual(unsuitable(/a manhattan chart needs a numeric column; q is string/));
   });
 
   it('answers every field chart over a table of nothing but bad p values, without a 500', async () => {
