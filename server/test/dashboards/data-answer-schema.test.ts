@@ -47,6 +47,11 @@ describe('data answers as written follow their schema', () => {
           figure('scatter', { chart: 'scatter', x: 'mass', y: 'flipper', color: 'species', size: 'mass' }),
           figure('line', { chart: 'line', x: 'day', y: 'mass', agg: 'mean', color: 'island' }),
           figure('area', { chart: 'area', x: 'day' }),
+          // No column of the penguins is a p value in [0, 1]: the answers' own fields, without points.
+          figure('volcano', { chart: 'volcano', x: 'mass', y: 'flipper', label: 'sample' }),
+          figure('ma', { chart: 'ma', x: 'mass', y: 'flipper', p: 'flipper' }),
+          figure('manhattan', { chart: 'manhattan', chromosome: 'island', position: 'mass', y: 'flipper' }),
+          figure('qq', { chart: 'qq', y: 'flipper' }),
           { component_id: 'card', type: 'card', data_collection_id: collectionId, agg: 'median', column: 'mass' },
           { component_id: 'table', type: 'table', data_collection_id: collectionId, page_size: 5 },
           widget('select', 'species'),
@@ -89,7 +94,7 @@ describe('data answers as written follow their schema', () => {
       expect(answer.body).toEqual(encoded);
       answers.push(answer.body);
     }
-    expect(Object.keys(answers[0]?.components ?? {})).toHaveLength(17);
+    expect(Object.keys(answers[0]?.components ?? {})).toHaveLength(21);
     expect(answers[2]?.components.bar).toMatchObject({ error: { code: expect.any(String) } });
   });
 
@@ -103,7 +108,7 @@ describe('data answers as written follow their schema', () => {
       .trim()
       .split('\n')
       .map((line) => JSON.parse(line) as unknown);
-    expect(lines).toHaveLength(18);
+    expect(lines).toHaveLength(22);
     for (const line of lines) {
       expect(line).toEqual(JSON.parse(JSON.stringify(dashboardDataLineSchema.encode(line as never))));
     }

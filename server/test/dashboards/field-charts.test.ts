@@ -1,4 +1,5 @@
 import { readFileSync } from 'node:fs';
+import { dashboardDataAnswerSchema } from '@service/common';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import {
   call,
@@ -86,6 +87,9 @@ describeEachDialect('the field charts', (dialect) => {
       json: { filters },
     });
     expect(answer.status, answer.text).toBe(200);
+    // As written, each answer is exactly its schema's encoding (counts, chromosomes, λ, capped included).
+    const encoded = JSON.parse(JSON.stringify(dashboardDataAnswerSchema.encode(answer.body as never)));
+    expect(answer.body).toEqual(encoded);
     return answer.body.components;
   }
 
