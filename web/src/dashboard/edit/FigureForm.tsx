@@ -47,6 +47,15 @@ function fitted(figure: FigureComponent, columns: readonly TableColumn[] | undef
     if (!fits) delete next[role];
   }
   if (!chartAggregates(next.chart)) delete next.agg;
+  if (!isFieldChart(next.chart)) {
+    delete next.p_threshold;
+    delete next.fc_threshold;
+    delete next.threshold;
+  } else {
+    // Their axes are drawn as the chart needs them (−log10 p): no log scale to choose.
+    delete next.log_x;
+    delete next.log_y;
+  }
   return next;
 }
 
