@@ -8,7 +8,7 @@ import {
 } from './dashboard-components.js';
 import { asOfParamSchema, asOfSchema, dashboardFiltersParamSchema, dashboardFiltersSchema } from './dashboard-data.js';
 import { multiqcComponentSchema } from './multiqc.js';
-import { listAnswerSchema } from './pagination.js';
+import { listAnswerSchema, nameSearchSchema } from './pagination.js';
 import { membersSchema, nameSchema, projectRoleSchema, sharingRequestSchema } from './projects.js';
 import { columnNameSchema, sortKeySchema, sortParamSchema } from './queries.js';
 
@@ -233,10 +233,22 @@ export const dashboardSchema = z
   })
   .meta({ id: 'Dashboard' });
 export type Dashboard = z.infer<typeof dashboardSchema>;
-export const dashboardListSchema = listAnswerSchema(dashboardSchema).meta({ id: 'DashboardList' });
+/** A dashboard in `GET /dashboards`: with its project's name, so lists need not fetch each project. */
+export const dashboardListItemSchema = dashboardSchema
+  .extend({ project_name: z.string() })
+  .meta({ id: 'DashboardListItem' });
+export type DashboardListItem = z.infer<typeof dashboardListItemSchema>;
+export const dashboardListSchema = listAnswerSchema(dashboardListItemSchema).meta({ id: 'DashboardList' });
+
+/** How `GET /dashboards` orders: newest first (`created`), last changed first (`updated`), or by name. */
+export const dashboardSortSchema = z.enum(['created', 'updated', 'title', 'project']);
+export type DashboardSort = z.infer<typeof dashboardSortSchema>;
 
 export const dashboardListQuerySchema = z.strictObject({
   project_id: z.string().min(1).max(64).optional(),
+  /** Only dashboards whose title contains this text, any case. */
+  q: nameSearchSchema.optional(),
+  sort: dashboardSortSchema.default('created'),
   limit: z.coerce.number().int().min(1).max(200).default(50),
   skip: z.coerce.number().int().min(0).default(0),
 });

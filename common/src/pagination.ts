@@ -7,6 +7,9 @@ export const listQuerySchema = z.strictObject({
 });
 export type ListQuery = z.infer<typeof listQuerySchema>;
 
+/** A search by name (`q` of the list routes): the text a name must contain, any case. */
+export const nameSearchSchema = z.string().trim().min(1).max(200);
+
 /** The answer shape of every list route. */
 export function listAnswerSchema<T extends z.ZodType>(item: T) {
   return z.object({

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { listAnswerSchema } from './pagination.js';
+import { listAnswerSchema, nameSearchSchema } from './pagination.js';
 
 export const idParamsSchema = z.strictObject({ id: z.string().min(1).max(64) });
 
@@ -75,6 +75,8 @@ export const projectListQuerySchema = z.strictObject({
   limit: z.coerce.number().int().min(1).max(200).default(50),
   skip: z.coerce.number().int().min(0).default(0),
   scope: z.enum(['all', 'mine', 'shared', 'public']).default('all'),
+  /** Only projects whose name contains this text, any case. */
+  q: nameSearchSchema.optional(),
 });
 
 /** `GET /projects/{id}/deletion-summary`: what deleting the project takes with it (its owners). */

@@ -1,5 +1,7 @@
-import type { Selectable } from 'kysely';
+import type { DashboardSort } from '@service/common';
+import type { Selectable, SelectQueryBuilder } from 'kysely';
 import { type Kysely, type SqlBool, sql } from 'kysely';
+import { nameContains } from '../db/name-search.js';
 import { pageRows } from '../db/paginate.js';
 import type { DashboardsTable, DataCollectionsTable, Tables } from '../db/tables.js';
 import type { MemberRecord } from '../sharing/members.js';
@@ -7,6 +9,37 @@ import type { MemberRecord } from '../sharing/members.js';
 export interface DashboardRecord {
   row: Selectable<DashboardsTable>;
   members: MemberRecord[];
+}
+
+/** A dashboard of a list, with its project's name. */
+export interface ListedDashboardRecord extends DashboardRecord {
+  projectName: string;
+}
+
+/** The order of each `DashboardSort`; the id breaks ties so pages never overlap. */
+const SORT_ORDERS: Record<DashboardSort, [string, 'asc' | 'desc'][]> = {
+  created: [['dashboards.created_at', 'desc']],
+  updated: [['dashboards.updated_at', 'desc']],
+  title: [['dashboards.title', 'asc']],
+  project: [
+    ['projects.name', 'asc'],
+    ['dashboards.title', 'asc'],
+  ],
+};
+
+/** The dashboards' columns and their project's name, in the order `sort` asks for. */
+function withProjectInOrder(
+  filtered: SelectQueryBuilder<Tables, 'dashboards', object>,
+  sort: DashboardSort = 'created',
+) {
+  let query = filtered
+    .innerJoin('projects', 'projects.id', 'dashboards.project_id')
+    .selectAll('dashboards')
+    .select('projects.name as project_name');
+  for (const [column, direction] of SORT_ORDERS[sort]) {
+    query = query.orderBy(sql.ref(column), direction);
+  }
+  return query.orderBy('dashboards.id', 'desc');
 }
 
 /** Every query on dashboards and their members. */
@@ -46,12 +79,15 @@ export class DashboardsRepository {
     admin: boolean;
     includePublic: boolean;
     projectId: string | undefined;
+    q?: string | undefined;
+    sort?: DashboardSort;
     limit: number;
     skip: number;
-  }): Promise<{ records: DashboardRecord[]; total: number }> {
+  }): Promise<{ records: ListedDashboardRecord[]; total: number }> {
     const { userId } = options;
     let query = this.db.selectFrom('dashboards');
     if (options.projectId !== undefined) query = query.where('dashboards.project_id', '=', options.projectId);
+    if (options.q !== undefined) query = query.where(nameContains('dashboards.title', options.q));
     if (!options.admin) {
       query = query.where((eb) => {
         const visible = [];
@@ -89,15 +125,14 @@ export class DashboardsRepository {
         return visible.length === 0 ? sql<SqlBool>`1 = 0` : eb.or(visible);
       });
     }
-    const { rows, total } = await pageRows(
-      query,
-      (filtered) =>
-        filtered.selectAll('dashboards').orderBy('dashboards.created_at', 'desc').orderBy('dashboards.id', 'desc'),
-      options,
-    );
+    const { rows, total } = await pageRows(query, (filtered) => withProjectInOrder(filtered, options.sort), options);
     const members = await this.members(rows.map((row) => row.id));
     return {
-      records: rows.map((row) => ({ row, members: members.get(row.id) ?? [] })),
+      records: rows.map(({ project_name, ...row }) => ({
+        row,
+        members: members.get(row.id) ?? [],
+        projectName: project_name,
+      })),
       total,
     };
   }

@@ -2,6 +2,8 @@ import type {
   CreateDashboardRequest,
   Dashboard,
   DashboardComponent,
+  DashboardListItem,
+  DashboardSort,
   DashboardVersions,
   DuplicateDashboardRequest,
   SharingRequest,
@@ -104,12 +106,23 @@ export class DashboardsService {
     return { record, resource, project };
   }
 
-  async list(actor: Actor, query: { project_id?: string | undefined; limit: number; skip: number }) {
+  async list(
+    actor: Actor,
+    query: {
+      project_id?: string | undefined;
+      q?: string | undefined;
+      sort: DashboardSort;
+      limit: number;
+      skip: number;
+    },
+  ) {
     const { records, total } = await this.repository.listVisible({
       userId: actor.kind === 'user' ? actor.userId : null,
       admin: actor.kind === 'user' && actor.role === 'admin',
       includePublic: actor.kind === 'user' || actor.mayBrowsePublic,
       projectId: query.project_id,
+      q: query.q,
+      sort: query.sort,
       limit: query.limit,
       skip: query.skip,
     });
@@ -118,13 +131,15 @@ export class DashboardsService {
       const project = await this.projects.repository.find(projectId);
       if (project) projects.set(projectId, projectResource(project));
     }
-    const items: Dashboard[] = [];
+    const items: DashboardListItem[] = [];
     for (const record of records) {
       const project = projects.get(record.row.project_id);
       if (!project) continue;
       const access = await this.accessOf(record, project, COPY_CHAIN_LIMIT);
       // A confined copy whose owner no longer reads its project or original is no longer theirs.
-      if (can(actor, 'resource.read', access.resource)) items.push(present(access, actor));
+      if (can(actor, 'resource.read', access.resource)) {
+        items.push({ ...present(access, actor), project_name: record.projectName });
+      }
     }
     return { items, total, limit: query.limit, skip: query.skip };
   }

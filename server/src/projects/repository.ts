@@ -1,4 +1,5 @@
 import { type Kysely, type SqlBool, sql } from 'kysely';
+import { nameContains } from '../db/name-search.js';
 import { pageRows } from '../db/paginate.js';
 import type { ProjectMembersTable, ProjectsTable, Tables } from '../db/tables.js';
 import type { SharedResource } from '../policy/policy.js';
@@ -43,10 +44,12 @@ export class ProjectsRepository {
     admin: boolean;
     scope: 'all' | 'mine' | 'shared' | 'public';
     includePublic: boolean;
+    q?: string | undefined;
     limit: number;
     skip: number;
   }): Promise<{ records: ProjectRecord[]; total: number }> {
     let query = this.db.selectFrom('projects');
+    if (options.q !== undefined) query = query.where(nameContains('projects.name', options.q));
     const { userId, scope } = options;
     // Literal conditions, not bound booleans: SQLite cannot bind a boolean parameter.
     const always = sql<SqlBool>`1 = 1`;

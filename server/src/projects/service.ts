@@ -37,7 +37,10 @@ export class ProjectsService {
     return record;
   }
 
-  async list(actor: Actor, query: { limit: number; skip: number; scope: 'all' | 'mine' | 'shared' | 'public' }) {
+  async list(
+    actor: Actor,
+    query: { limit: number; skip: number; scope: 'all' | 'mine' | 'shared' | 'public'; q?: string | undefined },
+  ) {
     const { records, total } = await this.repository.listVisible({
       userId: actor.kind === 'user' ? actor.userId : null,
       admin: actor.kind === 'user' && actor.role === 'admin',
