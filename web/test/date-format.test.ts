@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { formatDate } from '../src/format/date.js';
+import { formatDate, formatDateSeconds } from '../src/format/date.js';
 
 describe('formatDate', () => {
   const zone = process.env.TZ;
@@ -24,5 +24,10 @@ describe('formatDate', () => {
 
   it('gives back what is not a timestamp unchanged', () => {
     expect(formatDate('not a date')).toBe('not a date');
+    expect(formatDateSeconds('not a date')).toBe('not a date');
+  });
+
+  it('writes seconds for table versions, padded', () => {
+    expect(formatDateSeconds('2026-11-22T14:05:09.999Z')).toBe('2026-11-22 09:05:09');
   });
 });

@@ -56,6 +56,8 @@ const FIELD_CHARTS: ReadonlySet<ChartType> = new Set(['volcano', 'ma', 'manhatta
  * plots and medians are "sampled" in their statistics, not in what is drawn: they say that.
  */
 function subtitle(component: FigureComponent, data: FigureData): string | undefined {
+  // No columns: the server found no table at all (before its first version, or never built).
+  if (data.columns.length === 0) return 'no data yet at this time';
   if (data.rows.length === 0) return 'no rows match the filters';
   if (FIELD_CHARTS.has(component.chart)) return fieldSubtitle(component, data);
   if (!data.sampled) return undefined;

@@ -339,6 +339,11 @@ describe('ECharts options of figures', () => {
     expect(path(option, 'title', 'subtext')).toBe('no rows match the filters');
     expect(path(option, 'dataset', 0, 'source')).toEqual([]);
   });
+
+  it('says there was no data yet when the table did not exist (no columns)', () => {
+    const option = build(fixture.barFigure, { columns: [], rows: [], sampled: false, total_rows: 0 });
+    expect(path(option, 'title', 'subtext')).toBe('no data yet at this time');
+  });
 });
 
 describe('cross-filter values from chart events', () => {

@@ -65,9 +65,25 @@ export async function exampleDashboard(
   return createDashboardRequestSchema.parse({ ...definition, components, project_id: projectId });
 }
 
+/** Uploads the files of one run folder to the collections whose pattern they match. */
+async function uploadRun(
+  actor: UserActor,
+  files: SeedDeps['files'],
+  collections: readonly { data_collection_id: string; pattern: string }[],
+  runFolder: string,
+  runTag: string,
+): Promise<void> {
+  for await (const file of walk(runFolder)) {
+    const path = relative(runFolder, file).split(sep).join('/');
+    const collection = collections.find((candidate) => compilePattern(candidate.pattern).test(path));
+    if (!collection) continue;
+    await files.upload(actor, collection.data_collection_id, { runTag, path, content: createReadStream(file) });
+  }
+}
+
 /**
  * Loads the example project (public, so every signed-in user can look at it) the first time:
- * imports its project.yaml, uploads its run folders, builds its tables and creates its dashboard. Owned by the bootstrap
+ * imports its project.yaml, uploads its run folders and builds its tables one run after the other, and creates its dashboard. Owned by the bootstrap
  * admin when there is one, otherwise by a password-less examples account nobody signs in as.
  */
 export async function seedExampleData(context: SeedDeps, folder = EXAMPLE_FOLDER): Promise<'created' | 'exists'> {
@@ -86,21 +102,19 @@ export async function seedExampleData(context: SeedDeps, folder = EXAMPLE_FOLDER
     await Promise.all(
       workflows.items.map((workflow) => dataCollections.list(actor, workflow.workflow_id, { limit: 200, skip: 0 })),
     )
-  ).flatMap((page) => page.items);
-  for (const runFolder of (await readdir(folder, { withFileTypes: true })).filter((entry) => entry.isDirectory())) {
-    for await (const file of walk(join(folder, runFolder.name))) {
-      const path = relative(join(folder, runFolder.name), file).split(sep).join('/');
-      const collection = collections.find((candidate) => compilePattern(candidate.pattern).test(path));
-      if (!collection) continue;
-      await files.upload(actor, collection.data_collection_id, {
-        runTag: runFolder.name,
-        path,
-        content: createReadStream(file),
-      });
-    }
+  )
+    .flatMap((page) => page.items)
+    // Built in order of their tags, so the example's measurements have a version before its sites.
+    .sort((a, b) => a.tag.localeCompare(b.tag));
+  // One run at a time, its tables built before the next arrives: the tables get one version per
+  // run, so the example shows time travel (and, before the first run's sites table was built,
+  // a moment when the measurements existed and the sites did not yet).
+  const runs = (await readdir(folder, { withFileTypes: true })).filter((entry) => entry.isDirectory());
+  for (const run of runs.map((entry) => entry.name).sort()) {
+    await uploadRun(actor, files, collections, join(folder, run), run);
+    for (const collection of collections)
+      await upserts.upsert(actor, { data_collection_id: collection.data_collection_id });
   }
-  for (const collection of collections)
-    await upserts.upsert(actor, { data_collection_id: collection.data_collection_id });
   const ids = new Map(collections.map((collection) => [collection.tag, collection.data_collection_id]));
   const dashboard = await exampleDashboard(folder, projectId, ids);
   if (dashboard !== null) await context.dashboards.create(actor, dashboard);

@@ -77,7 +77,7 @@ export function TableView({
     );
   }
   if (answer === undefined) return <Loader size="sm" role="status" aria-label={`Loading ${label}`} />;
-  if (answer.columns.length === 0) return <Text c="dimmed">No data yet.</Text>;
+  if (answer.columns.length === 0) return <Text c="dimmed">No data yet at this time.</Text>;
   const pages = Math.max(1, Math.ceil(answer.total / pageSize));
   const shownSort = sort ?? component.sort;
   return (

@@ -2,7 +2,7 @@ import { Alert, Button, Group, Select, Text } from '@mantine/core';
 import { type AsOf, type DashboardVersions, dashboardVersionsSchema } from '@service/common';
 import { useQuery } from '@tanstack/react-query';
 import { useApi } from '../auth/session.js';
-import { formatDate } from '../format/date.js';
+import { formatDateSeconds } from '../format/date.js';
 
 const LIVE = 'live';
 /** The picker's entry for an `as_of` of versions by collection (from a shared link). */
@@ -23,7 +23,7 @@ export function versionChoices(versions: DashboardVersions): VersionChoice[] {
     collection.versions.map((entry) => ({
       value: entry.timestamp,
       time: Date.parse(entry.timestamp),
-      label: `${formatDate(entry.timestamp)} · ${collection.name} v${entry.version}${entry.operation ? ` (${entry.operation.toLowerCase()})` : ''}`,
+      label: `${formatDateSeconds(entry.timestamp)} · ${collection.name} v${entry.version}${entry.operation ? ` (${entry.operation.toLowerCase()})` : ''}`,
     })),
   );
   entries.sort((a, b) => b.time - a.time);
@@ -35,9 +35,9 @@ export function versionChoices(versions: DashboardVersions): VersionChoice[] {
   });
 }
 
-/** The `as_of` in words: "2026-11-24 17:05", or "penguins v3" for versions by collection. */
+/** The `as_of` in words: "2026-11-24 17:05:09", or "penguins v3" for versions by collection. */
 export function describeAsOf(asOf: AsOf, versions: DashboardVersions | undefined): string {
-  if (typeof asOf === 'string') return formatDate(asOf);
+  if (typeof asOf === 'string') return formatDateSeconds(asOf);
   const names = new Map(versions?.collections.map((collection) => [collection.data_collection_id, collection.name]));
   return Object.entries(asOf)
     .map(([collection, version]) => `${names.get(collection) ?? collection} v${version}`)
@@ -66,7 +66,7 @@ export function VersionPicker({
   const choices = versions.data ? versionChoices(versions.data) : [];
   const data = [{ value: LIVE, label: 'Live (latest data)' }, ...choices];
   if (typeof asOf === 'string' && !choices.some((choice) => choice.value === asOf)) {
-    data.push({ value: asOf, label: formatDate(asOf) });
+    data.push({ value: asOf, label: formatDateSeconds(asOf) });
   }
   if (asOf !== null && typeof asOf !== 'string') data.push({ value: PINNED, label: describeAsOf(asOf, versions.data) });
   return (

@@ -14,3 +14,13 @@ export function formatDate(iso: string): string {
   const day = `${date.getFullYear()}-${twoDigits(date.getMonth() + 1)}-${twoDigits(date.getDate())}`;
   return `${day} ${twoDigits(date.getHours())}:${twoDigits(date.getMinutes())}`;
 }
+
+/**
+ * `formatDate` to the second ("2026-11-22 14:05:09"): for table versions, which one ingestion
+ * often commits within the same minute.
+ */
+export function formatDateSeconds(iso: string): string {
+  const date = new Date(iso);
+  if (Number.isNaN(date.getTime())) return iso;
+  return `${formatDate(iso)}:${twoDigits(date.getSeconds())}`;
+}
