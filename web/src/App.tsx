@@ -12,6 +12,7 @@ import { DataExplorer } from './explorer/lazy.js';
 // Each page is its own chunk, fetched when its route is first shown.
 const DashboardPage = lazyPage(() => import('./pages/DashboardPage.js'), 'DashboardPage');
 const DashboardsPage = lazyPage(() => import('./pages/DashboardsPage.js'), 'DashboardsPage');
+const HomePage = lazyPage(() => import('./pages/HomePage.js'), 'HomePage');
 const JobsPage = lazyPage(() => import('./pages/JobsPage.js'), 'JobsPage');
 const JobDetailPage = lazyPage(() => import('./pages/JobsPage.js'), 'JobDetailPage');
 const MagicLandingPage = lazyPage(() => import('./pages/MagicLandingPage.js'), 'MagicLandingPage');
@@ -92,7 +93,8 @@ export function App() {
             <Route path="/auth/magic" element={<MagicLandingPage />} />
             <Route element={<RequireSignIn />}>
               <Route element={<Layout />}>
-                <Route index element={<Navigate to="/projects" replace />} />
+                <Route index element={<Navigate to="/home" replace />} />
+                <Route path="/home" element={<HomePage />} />
                 <Route path="/projects" element={<ProjectsPage />} />
                 <Route path="/projects/:projectId" element={<ProjectDetailPage />} />
                 <Route path="/dashboards" element={<DashboardsPage />} />

@@ -78,10 +78,10 @@ describe('sign-in helpers', () => {
       '',
       null,
     ]) {
-      expect(safeNextPath(bad)).toBe('/projects');
+      expect(safeNextPath(bad)).toBe('/home');
     }
     expect(oauthLoginUrl('/projects/1')).toBe('/service/api/v1/auth/oauth/login?next=%2Fprojects%2F1');
-    expect(oauthLoginUrl('//evil')).toBe('/service/api/v1/auth/oauth/login?next=%2Fprojects');
+    expect(oauthLoginUrl('//evil')).toBe('/service/api/v1/auth/oauth/login?next=%2Fhome');
   });
 
   it('reads the magic-link fragment', () => {
@@ -89,8 +89,8 @@ describe('sign-in helpers', () => {
       ticket: 'abc_-1',
       next: '/projects/7',
     });
-    expect(parseMagicFragment('#ticket=abc&next=https%3A%2F%2Fevil')).toEqual({ ticket: 'abc', next: '/projects' });
-    expect(parseMagicFragment('')).toEqual({ ticket: null, next: '/projects' });
+    expect(parseMagicFragment('#ticket=abc&next=https%3A%2F%2Fevil')).toEqual({ ticket: 'abc', next: '/home' });
+    expect(parseMagicFragment('')).toEqual({ ticket: null, next: '/home' });
   });
 
   it('explains OAuth refusals', () => {

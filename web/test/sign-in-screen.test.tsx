@@ -55,7 +55,7 @@ describe('sign-in screen driven by capabilities', () => {
   it('hides Register when registration is off and the form when only OAuth is allowed', async () => {
     renderApp(capabilitiesFor('auth', { registration: false, password_login: false, oauth: true }), '/auth/sign-in');
     const oauth = await screen.findByRole('link', { name: 'Sign in with your identity provider' }, PAGE_LOAD);
-    expect(oauth.getAttribute('href')).toBe('/service/api/v1/auth/oauth/login?next=%2Fprojects');
+    expect(oauth.getAttribute('href')).toBe('/service/api/v1/auth/oauth/login?next=%2Fhome');
     expect(screen.queryByRole('textbox', { name: 'Email' })).toBeNull();
     expect(screen.queryByRole('link', { name: 'Register' })).toBeNull();
   });
@@ -86,6 +86,6 @@ describe('sign-in screen driven by capabilities', () => {
   it('a magic-link page without a ticket explains itself and offers a sign-in', async () => {
     renderApp(capabilitiesFor('auth'), '/auth/magic');
     await screen.findByRole('heading', { name: 'Sign-in link not valid' }, PAGE_LOAD);
-    expect(screen.getByRole('link', { name: 'Sign in' }).getAttribute('href')).toBe('/auth/sign-in?next=%2Fprojects');
+    expect(screen.getByRole('link', { name: 'Sign in' }).getAttribute('href')).toBe('/auth/sign-in?next=%2Fhome');
   });
 });

@@ -54,7 +54,7 @@ export function signInPlan(capabilities: Capabilities): SignInPlan {
  * A path on this site to go to after sign-in; anything that could leave the site (`//host`,
  * `/\host`, `https://…`) falls back to `fallback`.
  */
-export function safeNextPath(next: string | null | undefined, fallback = '/projects'): string {
+export function safeNextPath(next: string | null | undefined, fallback = '/home'): string {
   if (next === null || next === undefined || next === '') return fallback;
   return sameSitePath(next) ?? fallback;
 }

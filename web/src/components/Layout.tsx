@@ -91,7 +91,10 @@ function AccountArea() {
     <Group gap="xs" wrap="nowrap">
       {remaining !== null && (
         <Badge color="orange" variant="light">
-          Temporary session · {remaining}
+          <Text span inherit visibleFrom="sm">
+            Temporary session ·{' '}
+          </Text>
+          {remaining}
         </Badge>
       )}
       {plan.mode === 'single_user' ? (
@@ -106,7 +109,8 @@ function AccountArea() {
               data-tour="sign-in"
               aria-label={`Account menu for ${shownAs}${user.is_temporary ? ` (${user.email})` : ''}`}
             >
-              <Text size="sm" truncate maw={200}>
+              {/* Narrow on a phone, so the theme button beside it stays on the screen. */}
+              <Text size="sm" truncate maw={{ base: 110, xs: 200 }}>
                 {shownAs}
               </Text>
             </Button>
@@ -143,13 +147,22 @@ export function Layout() {
     >
       <AppShell.Header>
         <Group h="100%" px="md" justify="space-between" wrap="nowrap">
-          <Group gap="sm" wrap="nowrap">
+          <Group gap="sm" wrap="nowrap" miw={0}>
             <Burger opened={opened} onClick={toggle} hiddenFrom="sm" size="sm" aria-label="Toggle navigation" />
-            <Anchor component={Link} to="/projects" c="inherit" underline="never" fw={700} fz="xl">
+            <Anchor
+              component={Link}
+              to="/home"
+              c="inherit"
+              underline="never"
+              fw={700}
+              fz={{ base: 'md', xs: 'xl' }}
+              truncate
+              miw={0}
+            >
               {capabilities.app_name}
             </Anchor>
           </Group>
-          <Group gap="sm" wrap="nowrap">
+          <Group gap="xs" wrap="nowrap" style={{ flexShrink: 0 }}>
             {plan.mode === 'demo' && (
               <Button variant="subtle" onClick={tour.start} aria-pressed={tour.open}>
                 Tour
@@ -163,6 +176,7 @@ export function Layout() {
       <AppShell.Navbar p="sm" aria-label="Main navigation">
         <Stack justify="space-between" h="100%">
           <Stack gap={4}>
+            <NavLink component={Link} to="/home" label="Home" active={location.pathname === '/home'} />
             <NavLink
               component={Link}
               to="/projects"

@@ -1,4 +1,5 @@
-import { Alert, Anchor, Group, Loader, Stack, Text, Title } from '@mantine/core';
+import { Alert, Anchor, Button, Group, Loader, Stack, Text, Title } from '@mantine/core';
+import { useMediaQuery } from '@mantine/hooks';
 import { dashboardSchema } from '@service/common';
 import { useQuery } from '@tanstack/react-query';
 import { Link, useParams, useSearchParams } from 'react-router';
@@ -10,8 +11,30 @@ import { DashboardMenu } from '../dashboard/DashboardMenu.js';
 import { DashboardView } from '../dashboard/DashboardView.js';
 import { DashboardEditor } from '../dashboard/edit/lazy.js';
 
+/** Below Mantine's `sm` breakpoint (768 px) the editor's grid and side panel do not fit. */
+const TOO_NARROW_TO_EDIT = '(max-width: 47.99em)';
+
+/** What edit mode shows on a phone: why there is no editor, and the way back. */
+function EditNeedsWiderScreen({ onBack }: { onBack: () => void }) {
+  return (
+    <Alert color="blue" role="status" title="Editing needs a wider screen">
+      <Stack gap="sm" align="flex-start">
+        <Text size="sm">
+          The dashboard editor needs a window at least 768 pixels wide. Open this page on a larger screen, or widen the
+          window, to edit; the dashboard itself reads fine here.
+        </Text>
+        <Button size="compact-sm" variant="light" onClick={onBack}>
+          Back to the dashboard
+        </Button>
+      </Stack>
+    </Alert>
+  );
+}
+
 export function DashboardPage() {
   const { dashboardId = '' } = useParams();
+  // Read at once, not after a first render: the editor must not mount and unmount on a phone.
+  const narrow = useMediaQuery(TOO_NARROW_TO_EDIT, false, { getInitialValueInEffect: false });
   const api = useApi();
   const [params, setParams] = useSearchParams();
   const dashboard = useQuery({
@@ -39,6 +62,7 @@ export function DashboardPage() {
       else next.delete('edit');
       return next;
     });
+  if (editing && narrow) return <EditNeedsWiderScreen onBack={() => setEditing(false)} />;
   if (editing) return <DashboardEditor dashboard={data} onExit={() => setEditing(false)} />;
   return (
     <Stack gap="md">
