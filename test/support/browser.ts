@@ -130,9 +130,10 @@ export async function openPage(
   browser: Browser,
   server: { url: string },
   path: string,
-  options: { height?: number; timeout?: number; session?: StoredSession } = {},
+  options: { width?: number; height?: number; timeout?: number; session?: StoredSession } = {},
 ): Promise<{ context: BrowserContext; page: Page }> {
-  const context = await browser.newContext({ viewport: { width: 1280, height: options.height ?? 800 } });
+  const viewport = { width: options.width ?? 1280, height: options.height ?? 800 };
+  const context = await browser.newContext({ viewport });
   watchPolicyViolations(context);
   if (options.session) {
     // Signed in as the web app keeps a session (web/src/auth), without going through the sign-in page.

@@ -15,19 +15,22 @@ import { DashboardEditor } from '../dashboard/edit/lazy.js';
 const TOO_NARROW_TO_EDIT = '(max-width: 47.99em)';
 
 /** What edit mode shows on a phone: why there is no editor, and the way back. */
-function EditNeedsWiderScreen({ onBack }: { onBack: () => void }) {
+function EditNeedsWiderScreen({ title, onBack }: { title: string; onBack: () => void }) {
   return (
-    <Alert color="blue" role="status" title="Editing needs a wider screen">
-      <Stack gap="sm" align="flex-start">
-        <Text size="sm">
-          The dashboard editor needs a window at least 768 pixels wide. Open this page on a larger screen, or widen the
-          window, to edit; the dashboard itself reads fine here.
-        </Text>
-        <Button size="compact-sm" variant="light" onClick={onBack}>
-          Back to the dashboard
-        </Button>
-      </Stack>
-    </Alert>
+    <Stack gap="md">
+      <Title order={1}>{title}</Title>
+      <Alert color="blue" role="status" title="Editing needs a wider screen">
+        <Stack gap="sm" align="flex-start">
+          <Text size="sm">
+            The dashboard editor needs a window at least 768 pixels wide. Open this page on a larger screen, or widen
+            the window, to edit; the dashboard itself reads fine here.
+          </Text>
+          <Button size="compact-sm" variant="light" onClick={onBack}>
+            Back to the dashboard
+          </Button>
+        </Stack>
+      </Alert>
+    </Stack>
   );
 }
 
@@ -62,7 +65,7 @@ export function DashboardPage() {
       else next.delete('edit');
       return next;
     });
-  if (editing && narrow) return <EditNeedsWiderScreen onBack={() => setEditing(false)} />;
+  if (editing && narrow) return <EditNeedsWiderScreen title={data.title} onBack={() => setEditing(false)} />;
   if (editing) return <DashboardEditor dashboard={data} onExit={() => setEditing(false)} />;
   return (
     <Stack gap="md">
