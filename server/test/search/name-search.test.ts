@@ -74,6 +74,19 @@ describeEachDialect('search by name', (dialect) => {
     expect(total.body).toMatchObject({ items: [], total: 0 });
   });
 
+  it('finds every project for an admin, private ones of others included', async () => {
+    const row = await server.context.users.createAccount(
+      { email: 'root@example.org', password: null, role: 'admin' },
+      { via: 'admin' },
+    );
+    const root = await server.context.sessions.start(row);
+    expect((await names('/projects?q=penguin', root.access_token)).sort()).toEqual([
+      'Penguin census',
+      'Penguin secrets',
+    ]);
+    expect((await names('/dashboards?q=weights', root.access_token)).sort()).toEqual(['Penguin weights']);
+  });
+
   it('finds dashboards by title and names their project', async () => {
     const answer = await call<Listed>(server, 'GET', '/dashboards?q=penguin&sort=title', { token: ada.access_token });
     expect(answer.body.items.map(({ title, project_name }) => ({ title, project_name }))).toEqual([
