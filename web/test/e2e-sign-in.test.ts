@@ -210,9 +210,9 @@ describeBrowser('web app in a real browser', () => {
 
     it('shows the badge and no sign-in at all', async () => {
       const { context, page } = await openPage(server, '/');
-      await page.waitForURL(/\/projects$/);
+      await page.waitForURL(/\/home$/);
       await page.getByText('Single User Mode').waitFor();
-      await page.getByRole('heading', { name: 'Projects' }).waitFor();
+      await page.getByRole('heading', { name: 'Home' }).waitFor();
       expect(await page.getByRole('button', { name: 'Sign In' }).count()).toBe(0);
       expect(await page.getByLabel(/^Password/).count()).toBe(0);
       await saveScreenshot(page, 'single-user');
@@ -249,8 +249,12 @@ describeBrowser('web app in a real browser', () => {
 
     it('lets anonymous visitors browse, and the Sign In modal creates a temporary user only with the code', async () => {
       const { context, page } = await openPage(server, '/');
-      await page.waitForURL(/\/projects$/);
+      await page.waitForURL(/\/home$/);
       await page.getByText('Public Mode').waitFor();
+      // The home page lists public projects to anonymous visitors too; the Projects page has them all.
+      await page.getByRole('region', { name: 'Example and public projects' }).waitFor();
+      await page.getByRole('navigation', { name: 'Main navigation' }).getByRole('link', { name: 'Projects' }).click();
+      await page.waitForURL(/\/projects$/);
       await page.getByRole('tab', { name: 'Public' }).waitFor();
       await page.getByRole('button', { name: 'Sign In' }).click();
       const modal = page.getByRole('dialog', { name: 'Sign in' });
