@@ -25,6 +25,7 @@ const UsersPage = lazyPage(() => import('./pages/UsersPage.js'), 'UsersPage');
 
 /** Loads the code of the modules the boot script preloads (web/src/boot/first-screen.ts). */
 export const MODULE_LOADERS: Record<PreloadableModule, () => Promise<unknown>> = {
+  home: HomePage.preload,
   projects: ProjectsPage.preload,
   project: ProjectDetailPage.preload,
   explorer: DataExplorer.preload,

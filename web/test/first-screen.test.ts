@@ -34,7 +34,9 @@ describe("the boot script's plan of the first screen", () => {
     expect(urls('/projects/p1', '?dc=c1', false)).toEqual(['anonymous /service/api/v1/utils/capabilities']);
     expect(urls('/jobs')).toEqual(['anonymous /service/api/v1/utils/capabilities', '/service/api/v1/auth/me']);
     expect(firstScreenModules({ pathname: '/projects/p1', search: '' })).toEqual(['project']);
-    expect(firstScreenModules({ pathname: '/', search: '' })).toEqual(['projects']);
+    expect(firstScreenModules({ pathname: '/', search: '' })).toEqual(['home']);
+    expect(firstScreenModules({ pathname: '/home', search: '' })).toEqual(['home']);
+    expect(firstScreenModules({ pathname: '/projects', search: '' })).toEqual(['projects']);
     expect(firstScreenModules({ pathname: '/jobs', search: '' })).toEqual([]);
   });
 

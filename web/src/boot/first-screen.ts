@@ -18,6 +18,7 @@ import { readExplorerAddress } from '../explorer/address.js';
  * build maps each to its chunk and the chunks it imports (web/build/boot-script.ts).
  */
 export const PRELOADABLE_MODULES = {
+  home: 'pages/HomePage.tsx',
   projects: 'pages/ProjectsPage.tsx',
   project: 'pages/ProjectDetailPage.tsx',
   explorer: 'explorer/DataExplorer.tsx',
@@ -43,7 +44,9 @@ export interface Address {
 
 /** The lazily loaded code the first screen at `address` shows. */
 export function firstScreenModules(address: Address): PreloadableModule[] {
-  if (address.pathname === '/' || /^\/projects\/?$/.test(address.pathname)) return ['projects'];
+  // `/` goes to the home page (App.tsx).
+  if (address.pathname === '/' || /^\/home\/?$/.test(address.pathname)) return ['home'];
+  if (/^\/projects\/?$/.test(address.pathname)) return ['projects'];
   if (projectIdOf(address.pathname) === null) return [];
   return new URLSearchParams(address.search).has('dc') ? ['project', 'explorer'] : ['project'];
 }
