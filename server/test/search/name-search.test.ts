@@ -120,6 +120,20 @@ describeEachDialect('search by name', (dialect) => {
     expect((await names('/dashboards?sort=updated', ada.access_token))[0]).toBe('Adelie counts, again');
   });
 
+  it('documents q and sort in the OpenAPI document', async () => {
+    const document = await call<{ paths: Record<string, { get?: { parameters?: { name: string }[] } }> }>(
+      server,
+      'GET',
+      '/openapi.json',
+    );
+    const parameters = (suffix: string) =>
+      Object.entries(document.body.paths)
+        .find(([path]) => path.endsWith(suffix))?.[1]
+        .get?.parameters?.map((parameter) => parameter.name) ?? [];
+    expect(parameters('/projects')).toContain('q');
+    expect(parameters('/dashboards')).toEqual(expect.arrayContaining(['q', 'sort']));
+  });
+
   describe('refuses a bad search', () => {
     it.each([
       ['/projects?q=', 'querystring.q'],
