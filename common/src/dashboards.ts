@@ -233,9 +233,12 @@ export const dashboardSchema = z
   })
   .meta({ id: 'Dashboard' });
 export type Dashboard = z.infer<typeof dashboardSchema>;
-/** A dashboard in `GET /dashboards`: with its project's name, so lists need not fetch each project. */
+/**
+ * A dashboard in `GET /dashboards`: with its project's name, so lists need not fetch each project;
+ * null for a dashboard shared alone with someone who may not read its project.
+ */
 export const dashboardListItemSchema = dashboardSchema
-  .extend({ project_name: z.string() })
+  .extend({ project_name: z.string().nullable() })
   .meta({ id: 'DashboardListItem' });
 export type DashboardListItem = z.infer<typeof dashboardListItemSchema>;
 export const dashboardListSchema = listAnswerSchema(dashboardListItemSchema).meta({ id: 'DashboardList' });

@@ -138,7 +138,9 @@ export class DashboardsService {
       const access = await this.accessOf(record, project, COPY_CHAIN_LIMIT);
       // A confined copy whose owner no longer reads its project or original is no longer theirs.
       if (can(actor, 'resource.read', access.resource)) {
-        items.push({ ...present(access, actor), project_name: record.projectName });
+        // A dashboard shared alone names no project its reader may not open.
+        const projectName = can(actor, 'resource.read', project) ? record.projectName : null;
+        items.push({ ...present(access, actor), project_name: projectName });
       }
     }
     return { items, total, limit: query.limit, skip: query.skip };

@@ -3,7 +3,7 @@ import { call, describeEachDialect, type Session, type TestServer } from '../../
 import { serverWithPeople } from '../dashboards/analytics-table.js';
 
 interface Listed {
-  items: { name?: string; title?: string; project_name?: string }[];
+  items: { name?: string; title?: string; project_name?: string | null }[];
   total: number;
 }
 
@@ -93,6 +93,27 @@ describeEachDialect('search by name', (dialect) => {
       { title: 'Penguin colonies', project_name: 'Penguin census' },
       { title: 'Penguin weights', project_name: 'Penguin secrets' },
     ]);
+  });
+
+  it('names no project to the reader of a dashboard shared alone', async () => {
+    const listed = await call<Listed & { items: { dashboard_id: string }[] }>(server, 'GET', '/dashboards?q=weights', {
+      token: ada.access_token,
+    });
+    const id = listed.body.items[0]?.dashboard_id ?? '';
+    const shared = await call(server, 'PUT', `/dashboards/${id}/permissions`, {
+      token: ada.access_token,
+      json: { owners: [ada.user.user_id], viewers: ['eve@example.org'], is_public: false },
+    });
+    expect(shared.status, shared.text).toBe(200);
+    const seen = await call<Listed>(server, 'GET', '/dashboards?q=weights', { token: eve.access_token });
+    expect(seen.body.items.map(({ title, project_name }) => ({ title, project_name }))).toEqual([
+      { title: 'Penguin weights', project_name: null },
+    ]);
+    const revoked = await call(server, 'PUT', `/dashboards/${id}/permissions`, {
+      token: ada.access_token,
+      json: { owners: [ada.user.user_id], is_public: false },
+    });
+    expect(revoked.status, revoked.text).toBe(200);
   });
 
   it('sorts dashboards by title, by project, by last change', async () => {

@@ -78,8 +78,12 @@ function DashboardRows({ items }: { items: DashboardListItem[] }) {
                 </Group>
               </Table.Td>
               <Table.Td>
-                {/* A dashboard shared alone: its project's name, but no link the reader could not open. */}
-                {dashboard.project_role === null ? (
+                {/* A dashboard shared alone: no project name or link the reader could not open. */}
+                {dashboard.project_name === null ? (
+                  <Text span c="dimmed" size="sm">
+                    shared with you alone
+                  </Text>
+                ) : dashboard.project_role === null ? (
                   dashboard.project_name
                 ) : (
                   <Anchor component={Link} to={`/projects/${dashboard.project_id}`}>

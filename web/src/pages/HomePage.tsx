@@ -108,7 +108,7 @@ function useDashboards(q: string) {
           id: dashboard.dashboard_id,
           to: `/dashboards/${dashboard.dashboard_id}`,
           name: dashboard.title,
-          detail: `${dashboard.project_name} · updated ${formatDate(dashboard.updated_at)}`,
+          detail: `${dashboard.project_name ?? 'shared with you'} · updated ${formatDate(dashboard.updated_at)}`,
           isPublic: dashboard.is_public,
         }),
       );
