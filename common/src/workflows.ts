@@ -47,6 +47,18 @@ export const updateWorkflowRequestSchema = createWorkflowRequestSchema
 export const formatSchema = z.enum(['csv', 'tsv', 'parquet', 'json', 'ndjson']);
 export type DataFormat = z.infer<typeof formatSchema>;
 
+/** The format a file's extension means (the server's preview and the web app's Add data read the same names; docs/data.md). */
+export const FORMAT_OF_EXTENSION: Readonly<Record<string, DataFormat>> = {
+  csv: 'csv',
+  tsv: 'tsv',
+  tab: 'tsv',
+  txt: 'tsv',
+  parquet: 'parquet',
+  json: 'json',
+  ndjson: 'ndjson',
+  jsonl: 'ndjson',
+};
+
 /**
  * `table`: rows read from files of one structure. `multiqc`: each run's MultiQC report
  * (`multiqc.parquet`, format `parquet`); its table holds the report's general statistics, and its

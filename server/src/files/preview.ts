@@ -8,6 +8,7 @@ import {
   type DataFormat,
   type FilePreview,
   type FilePreviewRequest,
+  FORMAT_OF_EXTENSION,
   filePreviewRequestSchema,
 } from '@service/common';
 import { raggedLine, raggedMessage } from '../deltatables/csv-diagnosis.js';
@@ -23,17 +24,6 @@ import type { ProjectsService } from '../projects/service.js';
 import { HashingStream } from './hashing-stream.js';
 import { assertRelativePath } from './relative-path.js';
 import type { FilesService } from './service.js';
-
-const FORMAT_OF_EXTENSION: Record<string, DataFormat> = {
-  csv: 'csv',
-  tsv: 'tsv',
-  tab: 'tsv',
-  txt: 'tsv',
-  parquet: 'parquet',
-  json: 'json',
-  ndjson: 'ndjson',
-  jsonl: 'ndjson',
-};
 
 const INTEGERS = [
   'TINYINT',

@@ -1,16 +1,4 @@
-import { type ColumnType, type DataFormat, tagSchema } from '@service/common';
-
-/** What Add data accepts, by extension (the server reads the same names; docs/data.md). */
-const FORMAT_OF_EXTENSION: Record<string, DataFormat> = {
-  csv: 'csv',
-  tsv: 'tsv',
-  tab: 'tsv',
-  txt: 'tsv',
-  parquet: 'parquet',
-  json: 'json',
-  ndjson: 'ndjson',
-  jsonl: 'ndjson',
-};
+import { type ColumnType, type DataFormat, FORMAT_OF_EXTENSION, tagSchema } from '@service/common';
 
 /** The file picker's filter. */
 export const ACCEPTED_EXTENSIONS = Object.keys(FORMAT_OF_EXTENSION)
