@@ -61,6 +61,9 @@ describeBrowser('adding data from the browser', () => {
     await page.getByLabel(/^Password/).fill(PASSWORD);
     await page.getByLabel(/^Repeat password/).fill(PASSWORD);
     await page.getByRole('button', { name: 'Register' }).click();
+    // A new account lands on the home page; projects are made from the projects list.
+    await page.waitForURL(/\/home$/);
+    await page.getByRole('link', { name: 'Projects', exact: true }).click();
     await page.waitForURL(/\/projects$/);
 
     // A new project opens on Add data rather than on an empty list of workflows.
