@@ -223,6 +223,8 @@ export const valuesAnswerSchema = z
     values: z.array(z.object({ value: cellSchema, count: z.number().int() })),
     /** More distinct values exist than were returned. */
     truncated: z.boolean(),
+    /** The rows under the filters, the search aside: the whole that each value's count is a share of. */
+    total_rows: z.number().int(),
   })
   .meta({ id: 'ColumnValues' });
 export type ValuesAnswer = z.infer<typeof valuesAnswerSchema>;

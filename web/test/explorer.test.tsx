@@ -171,7 +171,8 @@ const ROUTES = {
       { value: 'Adelie', count: 2 },
       { value: null, count: 1 },
     ],
-    truncated: false,
+    truncated: true,
+    total_rows: 4,
   },
   '/datacollections/d1/versions': {
     items: [
@@ -253,7 +254,9 @@ describe('data explorer', () => {
       .getAllByRole('row')
       .slice(1)
       .map((row) => row.textContent);
-    expect(rows).toEqual(['Adelie266.7%', '∅133.3%']);
+    // Shares are of every row of the table (4), not of the values listed (3).
+    expect(rows).toEqual(['Adelie250.0%', '∅125.0%']);
+    expect(screen.getByText('The 2 most frequent values; shares are of all 4 rows.')).toBeTruthy();
     expect(calls).toContain('GET /datacollections/d1/values/species?limit=100');
     fireEvent.keyDown(values, { key: 'Escape' });
     await waitFor(() => expect(location()).toBe('?dc=d1'));

@@ -145,6 +145,7 @@ describeEachDialect('data collection queries: refusals and access', (dialect) =>
       column: 'species',
       values: [],
       truncated: false,
+      total_rows: 0,
     });
     expect((await aggregate({ aggregates: [{ fn: 'count' }] }, ada.access_token, emptyId)).body).toEqual({
       version: null,

@@ -144,7 +144,13 @@ describeEachDialect('data collection queries', (dialect) => {
       `/datacollections/${id}/values/species`,
     );
     expect(answer.status, answer.text).toBe(200);
-    expect(answer.body).toEqual({ version: 1, column: 'species', values: expected, truncated: false });
+    expect(answer.body).toEqual({
+      version: 1,
+      column: 'species',
+      values: expected,
+      truncated: false,
+      total_rows: ALL.length,
+    });
 
     const capped = await get<{ values: unknown[]; truncated: boolean }>(
       `/datacollections/${id}/values/species?limit=2`,
@@ -157,6 +163,12 @@ describeEachDialect('data collection queries', (dialect) => {
       `/datacollections/${id}/values/species?search=GE`,
     );
     expect(searched.body.values).toEqual([{ value: 'Gentoo', count: counts.get('Gentoo') }]);
+    // A share is of the table: the total leaves the search aside, even when it matches nothing.
+    expect(searched.body).toMatchObject({ total_rows: ALL.length });
+    const none = await get<{ values: unknown[]; total_rows: number }>(
+      `/datacollections/${id}/values/species?search=no-such-species`,
+    );
+    expect(none.body).toMatchObject({ values: [], total_rows: ALL.length });
 
     const filtered = await get<{ values: { value: Value; count: number }[] }>(
       `/datacollections/${id}/values/${encodeURIComponent(WEIRD)}?filters=${filtersParam([
@@ -165,6 +177,7 @@ describeEachDialect('data collection queries', (dialect) => {
     );
     const dream = ALL.filter((row) => row.island === 'Dream');
     expect(filtered.body.values.reduce((sum, value) => sum + value.count, 0)).toBe(dream.length);
+    expect(filtered.body).toMatchObject({ total_rows: dream.length });
 
     // Integers are numbers; the order breaks ties by value.
     const ids = await get<{ values: { value: Value; count: number }[]; truncated: boolean }>(

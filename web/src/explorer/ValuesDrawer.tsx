@@ -34,7 +34,8 @@ export function ValuesDrawer({ collection, state, actions }: ViewProps) {
     enabled: column !== null,
     placeholderData: keepPreviousData,
   });
-  const total = values.data?.values.reduce((sum, entry) => sum + entry.count, 0) ?? 0;
+  // A share is of every row under the filters, not of the values listed (the search aside).
+  const total = values.data?.total_rows ?? 0;
   return (
     <Drawer
       opened={column !== null}
@@ -82,7 +83,7 @@ export function ValuesDrawer({ collection, state, actions }: ViewProps) {
             </Table>
             <Text size="xs" c="dimmed">
               {values.data.truncated
-                ? `The ${values.data.values.length} most frequent values; shares are of these rows only.`
+                ? `The ${values.data.values.length} most frequent values; shares are of all ${formatCount(values.data.total_rows)} rows.`
                 : `All ${values.data.values.length} distinct values, most frequent first.`}
             </Text>
           </>

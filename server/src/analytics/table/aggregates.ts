@@ -80,24 +80,34 @@ export async function distinctValues(
   columnName: string,
   query: { limit: number; search?: string | undefined; filters?: readonly Filter[] | undefined },
 ): Promise<ValuesAnswer> {
-  if (source.snapshot === null) return { version: null, column: columnName, values: [], truncated: false };
+  if (source.snapshot === null) {
+    return { version: null, column: columnName, values: [], truncated: false, total_rows: 0 };
+  }
   const column = source.byName.get(columnName);
   if (column === undefined) {
     throw new DomainError('not_found', `the data collection has no column ${JSON.stringify(columnName)}`);
   }
   const statement = new Statement();
-  const conditions = filterConditions(source, query.filters ?? [], statement, 'querystring.filters');
+  const filtered = filterConditions(source, query.filters ?? [], statement, 'querystring.filters');
+  const conditions = [...filtered];
   if (query.search !== undefined) {
     conditions.push(`contains(lower(CAST(${column.sql} AS VARCHAR)), lower(${statement.param(query.search)}))`);
   }
-  const where = conditions.length === 0 ? '' : ` WHERE ${conditions.join(' AND ')}`;
+  const whereOf = (list: readonly string[]) => (list.length === 0 ? '' : ` WHERE ${list.join(' AND ')}`);
   return reader.withRows(source, async (connection, from) => {
     await statement.validate(connection);
-    const rows = await connection.query(
-      `SELECT ${column.sql} AS "value", count(*) AS "count" FROM ${from}${where} GROUP BY 1 ` +
-        `ORDER BY 2 DESC, 1 ASC NULLS LAST LIMIT ${query.limit + 1}`,
+    // The total counts the rows under the filters whatever the search, so that a share is of the
+    // table; joined to the groups so that it comes even when the search matched no value.
+    const groups =
+      `SELECT ${column.sql} AS "value", count(*) AS "count" FROM ${from}${whereOf(conditions)} GROUP BY 1 ` +
+      `ORDER BY 2 DESC, 1 ASC NULLS LAST LIMIT ${query.limit + 1}`;
+    const answer = await connection.query(
+      `SELECT g."value", g."count", (SELECT count(*) FROM ${from}${whereOf(filtered)}) AS "total" ` +
+        `FROM (SELECT 1) AS one LEFT JOIN (${groups}) AS g ON true ORDER BY g."count" DESC, g."value" ASC NULLS LAST`,
       statement.params,
     );
+    const total = count(answer[0]?.total);
+    const rows = answer.filter((row) => row.count !== null && row.count !== undefined);
     const output = outputOf(column.kind);
     return {
       version: source.snapshot?.version ?? null,
@@ -106,6 +116,7 @@ export async function distinctValues(
         .slice(0, query.limit)
         .map((row) => ({ value: jsonValue(row.value, output), count: count(row.count) })),
       truncated: rows.length > query.limit,
+      total_rows: total,
     };
   });
 }
