@@ -169,7 +169,7 @@ describeBrowser('a newcomer in a real browser', () => {
     const stamp = String.raw`\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}`;
     await page.getByRole('option', { name: new RegExp(`^${stamp} · measurements v1`) }).waitFor();
     await page.getByRole('option', { name: new RegExp(`^${stamp} · sites v1`) }).waitFor();
-    expect(await options.count()).toBe(5); // Live, and each table's two versions.
+    expect(await options.count()).toBe(7); // Live, and each of the three tables' two versions.
     await page.getByRole('option', { name: new RegExp(`^${stamp} · measurements v0`) }).click();
     await page.getByRole('status', { name: 'Time travel' }).waitFor();
     // The sites table was built after the measurements' first version: it had no data yet.
