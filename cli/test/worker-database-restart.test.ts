@@ -107,6 +107,11 @@ it('keeps a worker through a database restart: it reconnects, and the job it was
     expect(nextEnded.status).toBe('success');
     expect(worker.exitCode).toBeNull();
 
+    // The worker logs a job's end after writing it: wait for both lines rather than race the pipe.
+    await eventually(
+      async () => (logs().filter((line) => line.msg === 'job succeeded').length >= 2 ? true : undefined),
+      'both jobs logged as succeeded',
+    );
     // A few clear lines about the outage, not one per failed heartbeat or claim.
     const messages = logs().map((line) => line.msg);
     expect(messages).toContain('job notification connection restored');
