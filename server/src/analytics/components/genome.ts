@@ -4,6 +4,7 @@ import {
   type FigureComponent,
   type FigureData,
 } from '@service/common';
+import { quoteString } from '../../engine/sql.js';
 import { columnOf, count, type Source } from '../sql/columns.js';
 import { type NarrowedRows, whereOf } from '../sql/narrowed.js';
 import type { Statement } from '../sql/statement.js';
@@ -106,11 +107,9 @@ function offsetsSql(points: string): string {
 /** The points with their genome-wide position: the chromosome's offset (bound as numbers) plus the position. */
 function placed(points: string, chromosomes: readonly Record<string, unknown>[]): string {
   if (chromosomes.length === 0) return `SELECT *, 0.0 AS "genome_position" FROM (${points}) WHERE false`;
-  const offsets = chromosomes.map((row) => `WHEN ${quoteText(String(row.chromosome))} THEN ${Number(row.offset)}`);
+  const offsets = chromosomes.map((row) => `WHEN ${quoteString(String(row.chromosome))} THEN ${Number(row.offset)}`);
   return `SELECT *, CAST(CASE "chromosome" ${offsets.join(' ')} END AS DOUBLE) + "position" AS "genome_position" FROM (${points})`;
 }
-
-const quoteText = (text: string) => `'${text.replaceAll("'", "''")}'`;
 
 /**
  * Every significant point, and of the others one per cell of a grid of at most `cells` cells over
