@@ -39,27 +39,43 @@ export interface SeedDeps {
 }
 
 /**
- * The example's dashboard from `dashboard.json` in its folder (none when there is no such file).
- * The file names collections by tag, since their ids are only known once the project exists.
+ * The example's dashboards: `dashboard.json` first, then each `dashboard-<name>.json` in name order
+ * (none when there is no such file). The files name collections by tag, since their ids are only
+ * known once the project exists.
  */
-export async function exampleDashboard(
+export async function exampleDashboards(
   folder: string,
   projectId: string,
   collectionIds: ReadonlyMap<string, string>,
-): Promise<CreateDashboardRequest | null> {
-  let text: string;
+): Promise<CreateDashboardRequest[]> {
+  let names: string[];
   try {
-    text = await readFile(join(folder, 'dashboard.json'), 'utf8');
+    names = (await readdir(folder)).filter((name) => /^dashboard(-[\w-]+)?\.json$/.test(name));
   } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return null;
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return [];
     throw error;
   }
+  const ordered = names.sort((a, b) => (a === 'dashboard.json' ? -1 : b === 'dashboard.json' ? 1 : a.localeCompare(b)));
+  const dashboards: CreateDashboardRequest[] = [];
+  for (const name of ordered) {
+    dashboards.push(exampleDashboard(name, await readFile(join(folder, name), 'utf8'), projectId, collectionIds));
+  }
+  return dashboards;
+}
+
+/** One example dashboard file's content, its collection tags replaced by the collections' ids. */
+function exampleDashboard(
+  fileName: string,
+  text: string,
+  projectId: string,
+  collectionIds: ReadonlyMap<string, string>,
+): CreateDashboardRequest {
   const definition = JSON.parse(text) as { components?: { data_collection_id?: string }[] };
   const components = (definition.components ?? []).map((component) => {
     const tag = component.data_collection_id;
     if (tag === undefined) return component;
     const id = collectionIds.get(tag);
-    if (id === undefined) throw new Error(`dashboard.json names the collection "${tag}", which the project lacks`);
+    if (id === undefined) throw new Error(`${fileName} names the collection "${tag}", which the project lacks`);
     return { ...component, data_collection_id: id };
   });
   return createDashboardRequestSchema.parse({ ...definition, components, project_id: projectId });
@@ -83,7 +99,7 @@ async function uploadRun(
 
 /**
  * Loads the example project (public, so every signed-in user can look at it) the first time:
- * imports its project.yaml, uploads its run folders and builds its tables one run after the other, and creates its dashboard. Owned by the bootstrap
+ * imports its project.yaml, uploads its run folders and builds its tables one run after the other, and creates its dashboards. Owned by the bootstrap
  * admin when there is one, otherwise by a password-less examples account nobody signs in as.
  */
 export async function seedExampleData(context: SeedDeps, folder = EXAMPLE_FOLDER): Promise<'created' | 'exists'> {
@@ -116,7 +132,7 @@ export async function seedExampleData(context: SeedDeps, folder = EXAMPLE_FOLDER
       await upserts.upsert(actor, { data_collection_id: collection.data_collection_id });
   }
   const ids = new Map(collections.map((collection) => [collection.tag, collection.data_collection_id]));
-  const dashboard = await exampleDashboard(folder, projectId, ids);
-  if (dashboard !== null) await context.dashboards.create(actor, dashboard);
+  for (const dashboard of await exampleDashboards(folder, projectId, ids))
+    await context.dashboards.create(actor, dashboard);
   return 'created';
 }

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { CHART_TYPES, type Dashboard, INTERACTIVE_WIDGETS } from '@service/common';
 import { expect, it } from 'vitest';
 import { ADMIN, call, createUser, login, startTestServer, type TestServer } from '../../../test/support/test-server.js';
-import { exampleDashboard, seedExampleData } from '../../src/examples/seed.js';
+import { exampleDashboards, seedExampleData } from '../../src/examples/seed.js';
 
 it('loads the example project once, public, with its tables built', async () => {
   const server = await startTestServer('sqlite');
@@ -51,15 +51,18 @@ it('loads the example project once, public, with its tables built', async () => 
     expect(preview.body.columns).toContainEqual(expect.objectContaining({ name: 'observed_on', type: 'date' }));
     expect(preview.body.columns).toContainEqual(expect.objectContaining({ name: 'clutch_complete', type: 'boolean' }));
 
-    // Its dashboard shows every kind of component, one of them on the joined sites collection.
+    // Its two dashboards (penguins at a glance, the field's charts) show every kind of component
+    // between them, one of them on the joined sites collection.
     const dashboards = await call<{ items: Dashboard[] }>(
       server,
       'GET',
       `/dashboards?project_id=${example?.project_id}`,
       { token: visitor.access_token },
     );
-    expect(dashboards.body.items).toHaveLength(1);
-    const components = dashboards.body.items[0]?.components ?? [];
+    const glance = dashboards.body.items.find((dashboard) => dashboard.title === 'Penguins at a glance');
+    const field = dashboards.body.items.find((dashboard) => dashboard.title === "The field's charts");
+    expect(dashboards.body.items).toHaveLength(2);
+    const components = [...(glance?.components ?? []), ...(field?.components ?? [])];
     const kinds = new Set(
       components.map((component) =>
         component.type === 'figure'
@@ -78,31 +81,36 @@ it('loads the example project once, public, with its tables built', async () => 
         'text',
       ].sort(),
     );
-    // Every component computes: none answers an error in its slot.
-    const data = await call<{ components: Record<string, unknown> }>(
-      server,
-      'POST',
-      `/dashboards/${dashboards.body.items[0]?.dashboard_id}/data`,
-      { token: visitor.access_token, json: { filters: [{ component_id: 'species', value: ['Adelie'] }] } },
-    );
-    expect(data.status).toBe(200);
-    const failed = Object.entries(data.body.components).filter(
-      ([, answer]) => (answer as object) && 'error' in (answer as object),
-    );
-    expect(failed).toEqual([]);
-    expect(Object.keys(data.body.components).sort()).toEqual(
-      components
-        .filter((component) => component.type !== 'text')
-        .map((component) => component.component_id)
-        .sort(),
-    );
+    // Every component of each computes: none answers an error in its slot.
+    for (const dashboard of [glance, field]) {
+      const data = await call<{ components: Record<string, unknown> }>(
+        server,
+        'POST',
+        `/dashboards/${dashboard?.dashboard_id}/data`,
+        {
+          token: visitor.access_token,
+          json: dashboard === glance ? { filters: [{ component_id: 'species', value: ['Adelie'] }] } : {},
+        },
+      );
+      expect(data.status).toBe(200);
+      const failed = Object.entries(data.body.components).filter(
+        ([, answer]) => (answer as object) && 'error' in (answer as object),
+      );
+      expect(failed).toEqual([]);
+      expect(Object.keys(data.body.components).sort()).toEqual(
+        (dashboard?.components ?? [])
+          .filter((component) => component.type !== 'text')
+          .map((component) => component.component_id)
+          .sort(),
+      );
+    }
     const sites = collections.body.items.find((collection) => collection.tag === 'sites');
     expect(
       components.some(
         (component) => 'data_collection_id' in component && component.data_collection_id === sites?.data_collection_id,
       ),
     ).toBe(true);
-    await expectTimeTravel(server, visitor.access_token, dashboards.body.items[0]?.dashboard_id ?? '');
+    await expectTimeTravel(server, visitor.access_token, glance?.dashboard_id ?? '');
   } finally {
     await server.stop();
     await server.database.drop();
@@ -133,20 +141,28 @@ async function expectTimeTravel(server: TestServer, token: string, dashboardId: 
   expect(then.body.components.colonies).toMatchObject({ columns: [], rows: [] });
 }
 
-it('refuses an example dashboard naming a collection the project lacks', async () => {
+it('reads dashboard.json first, then dashboard-<name>.json, and refuses one naming a collection the project lacks', async () => {
   const folder = await mkdtemp(join(tmpdir(), 'example-dashboard-'));
   try {
-    await writeFile(
-      join(folder, 'dashboard.json'),
+    const card = (title: string, tag: string) =>
       JSON.stringify({
-        title: 'x',
-        components: [{ component_id: 'n', type: 'card', agg: 'count', data_collection_id: 'nests' }],
-      }),
+        title,
+        components: [{ component_id: 'n', type: 'card', agg: 'count', data_collection_id: tag }],
+      });
+    await writeFile(join(folder, 'dashboard-b.json'), card('b', 'measurements'));
+    await writeFile(join(folder, 'dashboard-a.json'), card('a', 'measurements'));
+    await writeFile(join(folder, 'dashboard.json'), card('main', 'measurements'));
+    await writeFile(join(folder, 'dashboards.json'), card('not an example dashboard', 'nests'));
+    const ids = new Map([['measurements', 'dc1']]);
+    const dashboards = await exampleDashboards(folder, 'p', ids);
+    expect(dashboards.map((dashboard) => dashboard.title)).toEqual(['main', 'a', 'b']);
+    expect(dashboards[0]?.components[0]).toMatchObject({ data_collection_id: 'dc1' });
+
+    await writeFile(join(folder, 'dashboard-c.json'), card('c', 'nests'));
+    await expect(exampleDashboards(folder, 'p', ids)).rejects.toThrow(
+      'dashboard-c.json names the collection "nests", which the project lacks',
     );
-    await expect(exampleDashboard(folder, 'p', new Map([['measurements', 'dc1']]))).rejects.toThrow(
-      'dashboard.json names the collection "nests", which the project lacks',
-    );
-    expect(await exampleDashboard(join(folder, 'none'), 'p', new Map())).toBeNull();
+    expect(await exampleDashboards(join(folder, 'none'), 'p', new Map())).toEqual([]);
   } finally {
     await rm(folder, { recursive: true, force: true });
   }
