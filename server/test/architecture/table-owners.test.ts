@@ -1,0 +1,158 @@
+import { execFileSync } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+import { describe, expect, it } from 'vitest';
+
+const repository = fileURLToPath(new URL('../../../', import.meta.url));
+/** Kysely methods that start a query on a table (joins only read columns of a query someone owns). */
+const QUERY_METHODS = ['selectFrom', 'insertInto', 'updateTable', 'deleteFrom', 'replaceInto', 'mergeInto'];
+
+/**
+ * The one module that queries each table (docs/architecture.md "Table owners"); every other
+ * module calls it. An owner may join another table to read its columns, never query it.
+ */
+const OWNERS: Record<string, string> = {
+  audit_events: 'server/src/audit/service.ts',
+  dashboard_members: 'server/src/dashboards/repository.ts',
+  dashboards: 'server/src/dashboards/repository.ts',
+  data_collections: 'server/src/datacollections/repository.ts',
+  delta_commits: 'server/src/engine/delta/kysely-commit-claims.ts',
+  delta_sources: 'server/src/deltatables/source-records.ts',
+  embed_tokens: 'server/src/export/embed-tokens.ts',
+  files: 'server/src/files/repository.ts',
+  ingestion_runs: 'server/src/ingestion/run-records.ts',
+  jobs: 'server/src/jobs/queue.ts',
+  joins: 'server/src/projects/joins.ts',
+  login_tickets: 'server/src/auth/login-tickets.ts',
+  oauth_states: 'server/src/auth/oauth.ts',
+  project_members: 'server/src/projects/repository.ts',
+  projects: 'server/src/projects/repository.ts',
+  rate_limit_counters: 'server/src/rate-limit/database-store.ts',
+  refresh_tokens: 'server/src/auth/session-service.ts',
+  run_configurations: 'server/src/workflows/repository.ts',
+  runs: 'server/src/workflows/runs.ts',
+  sessions: 'server/src/auth/session-service.ts',
+  signing_keys: 'server/src/auth/signing-keys.ts',
+  users: 'server/src/users/repository.ts',
+  worker_heartbeats: 'server/src/jobs/worker-registry.ts',
+  workflows: 'server/src/workflows/repository.ts',
+};
+
+/**
+ * Modules that still query a table they do not own, to be moved to its owner (issue 25). The list
+ * only shrinks: the test fails on a new entry, and on an entry that no longer queries the table.
+ */
+const NOT_YET_MOVED: Record<string, string[]> = {
+  dashboard_members: [
+    'server/src/dashboards/service.ts',
+    'server/src/dashboards/sharing.ts',
+    'server/src/users/owned.ts',
+  ],
+  dashboards: [
+    'server/src/dashboards/service.ts',
+    'server/src/dashboards/sharing.ts',
+    'server/src/datacollections/service.ts',
+    'server/src/projects/deletion-summary.ts',
+    'server/src/users/owned.ts',
+  ],
+  data_collections: [
+    'server/src/dashboards/data/versions.ts',
+    'server/src/dashboards/repository.ts',
+    'server/src/datacollections/service.ts',
+    'server/src/definitions/service.ts',
+    'server/src/deltatables/upsert.ts',
+    'server/src/ingestion/service.ts',
+    'server/src/maintenance/owned-storage.ts',
+    'server/src/maintenance/storage-vacuum.ts',
+    'server/src/projects/deletion-summary.ts',
+    'server/src/projects/joins.ts',
+  ],
+  delta_commits: ['server/src/internal/database-metrics.ts', 'server/src/maintenance/storage-vacuum.ts'],
+  embed_tokens: ['server/src/projects/deletion-summary.ts', 'server/src/users/owned.ts'],
+  files: [
+    'server/src/datacollections/service.ts',
+    'server/src/files/service.ts',
+    'server/src/ingestion/scanner.ts',
+    'server/src/ingestion/service.ts',
+    'server/src/maintenance/owned-storage.ts',
+    'server/src/maintenance/storage-vacuum.ts',
+    'server/src/multiqc/reports.ts',
+    'server/src/projects/deletion-summary.ts',
+  ],
+  ingestion_runs: [
+    'server/src/ingestion/run-ends.ts',
+    'server/src/ingestion/run-lease.ts',
+    'server/src/ingestion/service.ts',
+  ],
+  jobs: ['server/src/internal/database-metrics.ts'],
+  joins: ['server/src/dashboards/data/joins.ts', 'server/src/definitions/service.ts'],
+  login_tickets: ['server/src/auth/expired-credentials.ts'],
+  oauth_states: ['server/src/auth/expired-credentials.ts'],
+  project_members: [
+    'server/src/dashboards/repository.ts',
+    'server/src/projects/service.ts',
+    'server/src/users/owned.ts',
+    'server/src/workflows/location-guard.ts',
+  ],
+  projects: [
+    'server/src/dashboards/repository.ts',
+    'server/src/definitions/service.ts',
+    'server/src/projects/service.ts',
+    'server/src/users/owned.ts',
+  ],
+  refresh_tokens: ['server/src/auth/expired-credentials.ts'],
+  run_configurations: ['server/src/workflows/service.ts'],
+  runs: [
+    'server/src/ingestion/scanner.ts',
+    'server/src/maintenance/owned-storage.ts',
+    'server/src/workflows/service.ts',
+  ],
+  sessions: ['server/src/auth/expired-credentials.ts', 'server/src/users/owned.ts', 'server/src/users/service.ts'],
+  users: [
+    'server/src/auth/temporary-users.ts',
+    'server/src/export/embed-tokens.ts',
+    'server/src/sharing/members.ts',
+    'server/src/workflows/location-guard.ts',
+  ],
+  workflows: [
+    'server/src/definitions/service.ts',
+    'server/src/ingestion/service.ts',
+    'server/src/maintenance/owned-storage.ts',
+    'server/src/projects/deletion-summary.ts',
+    'server/src/workflows/location-guard.ts',
+    'server/src/workflows/service.ts',
+  ],
+};
+
+/** `{ table: { file: [method, …] } }`, from the same scan `node scripts/table-queries.mjs` prints. */
+function tableQueries(): Record<string, Record<string, string[]>> {
+  const output = execFileSync(process.execPath, ['scripts/table-queries.mjs', '--json'], { cwd: repository });
+  return JSON.parse(output.toString('utf8')) as Record<string, Record<string, string[]>>;
+}
+
+describe('table owners', () => {
+  const byTable = tableQueries();
+
+  it('name one owner for every table of the database', () => {
+    expect(Object.keys(byTable).length).toBeGreaterThan(20);
+    expect(Object.keys(byTable).filter((table) => OWNERS[table] === undefined)).toEqual([]);
+  });
+
+  it('are the only modules that query their table (migrations aside)', () => {
+    const strangers = Object.entries(byTable).flatMap(([table, files]) =>
+      Object.entries(files)
+        .filter(([file, methods]) => file !== OWNERS[table] && methods.some((m) => QUERY_METHODS.includes(m)))
+        .filter(([file]) => !(NOT_YET_MOVED[table] ?? []).includes(file))
+        .map(([file]) => `${table} queried in ${file} (owner: ${OWNERS[table]})`),
+    );
+    expect(strangers).toEqual([]);
+  });
+
+  it('keep the list of modules not yet moved true', () => {
+    const stale = Object.entries(NOT_YET_MOVED).flatMap(([table, files]) =>
+      files
+        .filter((file) => !(byTable[table]?.[file] ?? []).some((m) => QUERY_METHODS.includes(m)))
+        .map((file) => `${table} in ${file}`),
+    );
+    expect(stale).toEqual([]);
+  });
+});
