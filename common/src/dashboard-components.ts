@@ -16,6 +16,11 @@ export const componentIdSchema = z
 
 export const componentTitleSchema = z.string().trim().max(200).optional();
 
+/** Names a tab of a dashboard (docs/dashboards.md "Tabs"); same characters as a component id. */
+export const tabIdSchema = componentIdSchema;
+/** The tab a component lives in (absent: the first tab). */
+export const componentTabSchema = tabIdSchema.optional();
+
 const dataCollectionIdSchema = z.string().min(1).max(64);
 
 export const CHART_TYPES = [
@@ -75,6 +80,7 @@ export const figureComponentSchema = z
     component_id: componentIdSchema,
     type: z.literal('figure'),
     title: componentTitleSchema,
+    tab_id: componentTabSchema,
     data_collection_id: dataCollectionIdSchema,
     chart: chartTypeSchema,
     x: columnNameSchema.optional(),
@@ -162,6 +168,7 @@ export const cardComponentSchema = z
     component_id: componentIdSchema,
     type: z.literal('card'),
     title: componentTitleSchema,
+    tab_id: componentTabSchema,
     data_collection_id: dataCollectionIdSchema,
     column: columnNameSchema.optional(),
     agg: componentAggSchema,
@@ -183,6 +190,7 @@ export const interactiveComponentSchema = z
     component_id: componentIdSchema,
     type: z.literal('interactive'),
     title: componentTitleSchema,
+    tab_id: componentTabSchema,
     data_collection_id: dataCollectionIdSchema,
     widget: interactiveWidgetSchema,
     column: columnNameSchema,

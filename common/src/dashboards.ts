@@ -2,11 +2,14 @@ import { z } from 'zod';
 import {
   cardComponentSchema,
   componentIdSchema,
+  componentTabSchema,
   componentTitleSchema,
   figureComponentSchema,
   interactiveComponentSchema,
+  tabIdSchema,
 } from './dashboard-components.js';
 import { asOfParamSchema, asOfSchema, dashboardFiltersParamSchema, dashboardFiltersSchema } from './dashboard-data.js';
+import { checkTabs, type DashboardTab, dashboardTabsSchema, tabOf } from './dashboard-tabs.js';
 import { multiqcComponentSchema } from './multiqc.js';
 import { listAnswerSchema, nameSearchSchema } from './pagination.js';
 import { membersSchema, nameSchema, projectRoleSchema, sharingRequestSchema } from './projects.js';
@@ -29,6 +32,7 @@ export const tableComponentSchema = z
     component_id: componentIdSchema,
     type: z.literal('table'),
     title: componentTitleSchema,
+    tab_id: componentTabSchema,
     data_collection_id: z.string().min(1).max(64),
     /** The columns shown, in this order; all of them when absent. */
     columns: z.array(columnNameSchema).min(1).max(500).optional(),
@@ -45,6 +49,7 @@ export const textComponentSchema = z
     component_id: componentIdSchema,
     type: z.literal('text'),
     title: componentTitleSchema,
+    tab_id: componentTabSchema,
     markdown: z.string().max(100_000),
   })
   .meta({ id: 'TextComponent' });
@@ -93,16 +98,23 @@ export type LayoutItem = z.infer<typeof layoutItemSchema>;
 const dashboardContentShape = {
   title: nameSchema,
   description: z.string().max(10_000).default(''),
+  /** Ordered tabs (dashboard-tabs.ts); none: one implicit tab. */
+  tabs: dashboardTabsSchema.default([]),
   components: z.array(dashboardComponentSchema).max(100).default([]),
-  /** Components without an entry are shown below the laid-out ones, full width. */
+  /** Each tab's grid: components without an entry are shown below the laid-out ones, full width. */
   layout: z.array(layoutItemSchema).max(100).default([]),
 };
 
-/** Component ids are unique; each layout entry names an existing component, once. */
+/** Component ids are unique; tabs are known; each layout entry names an existing component, once. */
 function checkContent(
-  body: { components: readonly { component_id: string }[]; layout: readonly GridBox[] },
+  body: {
+    tabs: readonly DashboardTab[];
+    components: readonly { component_id: string; tab_id?: string | undefined }[];
+    layout: readonly GridBox[];
+  },
   context: z.RefinementCtx,
 ) {
+  checkTabs(body, context);
   const ids = new Set<string>();
   body.components.forEach((component, index) => {
     if (ids.has(component.component_id)) {
@@ -131,7 +143,8 @@ function checkContent(
     }
     placed.add(item.component_id);
   });
-  checkOverlaps(body.layout, context);
+  const tabs = new Map(body.components.map((component) => [component.component_id, tabOf(component, body.tabs)]));
+  checkOverlaps(body.layout, tabs, context);
 }
 
 /** Whether two entries share a cell of the grid. */
@@ -139,12 +152,15 @@ const overlap = (a: GridBox, b: GridBox) => a.x < b.x + b.w && b.x < a.x + a.w &
 type GridBox = { component_id: string; x: number; y: number; w: number; h: number };
 
 /**
- * Entries may not share a cell: refused rather than moved, because where a component ends up
- * is the author's choice (the web editor never produces an overlap; a hand-written file might).
+ * Entries of one tab may not share a cell: refused rather than moved, because where a component
+ * ends up is the author's choice (the web editor never produces an overlap; a hand-written file might).
  */
-function checkOverlaps(boxes: readonly GridBox[], context: z.RefinementCtx) {
+function checkOverlaps(boxes: readonly GridBox[], tabs: ReadonlyMap<string, string | null>, context: z.RefinementCtx) {
+  const sameTab = (a: GridBox, b: GridBox) => tabs.get(a.component_id) === tabs.get(b.component_id);
   boxes.forEach((item, index) => {
-    const earlier = boxes.findIndex((other, otherIndex) => otherIndex < index && overlap(item, other));
+    const earlier = boxes.findIndex(
+      (other, otherIndex) => otherIndex < index && sameTab(item, other) && overlap(item, other),
+    );
     if (earlier >= 0) {
       context.addIssue({
         code: 'custom',
@@ -225,6 +241,7 @@ export const dashboardSchema = z
     /** The caller's standing on the dashboard's project; `null` when they may not open the project
      * (the dashboard alone was shared with them). */
     project_role: projectRoleSchema.nullable(),
+    tabs: dashboardTabsSchema,
     layout: z.array(layoutItemSchema),
     components: z.array(dashboardComponentSchema),
     created_by: z.string().nullable(),
@@ -280,6 +297,11 @@ export const MAX_PREVIEW_COMPONENTS = 100;
 export const dashboardDataRequestSchema = z
   .strictObject({
     filters: dashboardFiltersSchema.default([]),
+    /**
+     * Only this tab's components, plus every filter widget's (their options, for the dashboard-wide
+     * filters); an id no tab has is a 400.
+     */
+    tab_id: tabIdSchema.optional(),
     /** Only these components (default: every component but text; with `preview`, the previewed ones). */
     components: z.array(componentIdSchema).min(1).max(100).optional(),
     as_of: asOfSchema.optional(),

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { componentIdSchema, componentTitleSchema } from './dashboard-components.js';
+import { componentIdSchema, componentTabSchema, componentTitleSchema } from './dashboard-components.js';
 
 /**
  * MultiQC reports as data collections (collection type `multiqc`, docs/data.md) and their plots
@@ -53,6 +53,7 @@ export const multiqcComponentSchema = z
     component_id: componentIdSchema,
     type: z.literal('multiqc'),
     title: componentTitleSchema,
+    tab_id: componentTabSchema,
     data_collection_id: z.string().min(1).max(64),
     /** The plot's anchor, as `GET /datacollections/{id}/multiqc` lists it (e.g. `fastqc_per_base_sequence_quality_plot`). */
     plot: z.string().min(1).max(200),

@@ -18,6 +18,7 @@ const DASHBOARD: Dashboard = {
   permissions: { owners: [], editors: [], viewers: [] },
   my_role: 'owner',
   project_role: 'owner',
+  tabs: [],
   layout: [],
   components: [
     {

@@ -5,7 +5,7 @@ import type { Actor, UserActor } from '../policy/actor.js';
 import { can } from '../policy/policy.js';
 import type { ProjectsService } from '../projects/service.js';
 import { parseLocatedYaml } from '../yaml/located.js';
-import { componentsOf, type DashboardsService, layoutOf, type Versioned } from './service.js';
+import { componentsOf, type DashboardsService, layoutOf, tabsOf, type Versioned } from './service.js';
 
 export const MAX_DASHBOARD_YAML_BYTES = 512 * 1024;
 
@@ -25,10 +25,13 @@ export class DashboardFiles {
     const { record, project } = await this.dashboards.access(actor, dashboardId, 'resource.read');
     const projectId = record.row.project_id;
     const tags = can(actor, 'resource.read', project) ? await this.uniqueTags(projectId) : new Map<string, string>();
-    const file: DashboardYaml = {
+    const tabs = tabsOf(record);
+    const file: Omit<DashboardYaml, 'tabs'> & { tabs?: DashboardYaml['tabs'] } = {
       project_id: projectId,
       title: record.row.title,
       description: record.row.description,
+      // A dashboard of one implicit tab writes none, as files written before tabs existed.
+      ...(tabs.length > 0 ? { tabs } : {}),
       components: componentsOf(record).map((component) =>
         component.type === 'text'
           ? component
@@ -74,6 +77,7 @@ export class DashboardFiles {
         project_id: target,
         title: value.title,
         description: value.description,
+        tabs: value.tabs,
         components,
         layout: value.layout,
         is_public: false,

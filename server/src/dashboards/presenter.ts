@@ -1,4 +1,4 @@
-import type { Dashboard, DashboardComponent, LayoutItem } from '@service/common';
+import type { Dashboard, DashboardComponent, DashboardTab, LayoutItem } from '@service/common';
 import type { Actor } from '../policy/actor.js';
 import { roleOn, type SharedResource } from '../policy/policy.js';
 import { presentMembers } from '../sharing/members.js';
@@ -27,6 +27,10 @@ export function layoutOf(record: DashboardRecord): LayoutItem[] {
   return JSON.parse(record.row.layout) as LayoutItem[];
 }
 
+export function tabsOf(record: DashboardRecord): DashboardTab[] {
+  return JSON.parse(record.row.tabs) as DashboardTab[];
+}
+
 /** A dashboard as `actor`, who may read it, sees it. */
 export function present({ record, resource, project }: Access, actor: Actor): Dashboard {
   // Only ever called for dashboards the actor can read, so a role exists.
@@ -40,6 +44,7 @@ export function present({ record, resource, project }: Access, actor: Actor): Da
     permissions: presentMembers(record.members, role),
     my_role: role,
     project_role: roleOn(actor, project),
+    tabs: tabsOf(record),
     layout: layoutOf(record),
     components: componentsOf(record),
     created_by: record.row.created_by,

@@ -25,11 +25,11 @@ import type { ProjectsService } from '../projects/service.js';
 import { asSharedResource } from '../sharing/members.js';
 import { dashboardVersions } from './data/versions.js';
 import { projectOverview } from './overview.js';
-import { type Access, componentsOf, layoutOf, present, type Versioned } from './presenter.js';
+import { type Access, componentsOf, layoutOf, present, tabsOf, type Versioned } from './presenter.js';
 import { widenings } from './readings.js';
 
 /** Where the dashboard's content is read from its record (kept importable from here). */
-export { componentsOf, layoutOf, type Versioned };
+export { componentsOf, layoutOf, tabsOf, type Versioned };
 
 import { type DashboardRecord, DashboardsRepository } from './repository.js';
 import { etagOf, type IfMatch, matchesRevision, preconditionFailed } from './revision.js';
@@ -196,6 +196,7 @@ export class DashboardsService {
       title: request.title ?? copyTitle(record.row.title),
       description: record.row.description,
       is_public: false,
+      tabs: tabsOf(record),
       components: componentsOf(record),
       layout: layoutOf(record),
     });
@@ -219,6 +220,7 @@ export class DashboardsService {
           title: request.title,
           description: request.description,
           is_public: request.is_public ? 1 : 0,
+          tabs: JSON.stringify(request.tabs),
           components: JSON.stringify(request.components),
           layout: JSON.stringify(request.layout),
           created_by: actor.userId,
@@ -266,6 +268,7 @@ export class DashboardsService {
       const content = {
         title: request.title,
         description: request.description,
+        tabs: JSON.stringify(request.tabs),
         components: JSON.stringify(request.components),
         layout: JSON.stringify(request.layout),
         updated_at: isoNow(),

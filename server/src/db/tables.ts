@@ -109,6 +109,8 @@ export interface DashboardsTable {
   components: string;
   /** JSON array of layout items (`LayoutItem`). */
   layout: string;
+  /** JSON array of tabs (`DashboardTab`), ordered; `[]`: one implicit tab (migration 0016). */
+  tabs: Generated<string>;
   created_by: string | null;
   created_at: string;
   updated_at: string;

@@ -38,6 +38,7 @@ describeEachDialect('startup on a shared database', (dialect) => {
         '0013_worker_heartbeats',
         '0014_dashboard_copies',
         '0015_ingestion_run_leases',
+        '0016_dashboard_tabs',
       ]);
       expect((await migrateToLatest(database)).applied).toEqual([]);
       const tables = await database.db.introspection.getTables();

@@ -1,16 +1,20 @@
-import type { DashboardComponent, MultiqcComponent } from '@service/common';
+import { type DashboardComponent, type DashboardTab, type MultiqcComponent, tabOf } from '@service/common';
 import type { DataComponent } from '../../datacollections/queries.js';
 import { DomainError, type FieldProblem } from '../../errors.js';
 
 /** A component computed from its collection: a query over the table, or a MultiQC plot. */
 export type ComputedComponent = DataComponent | MultiqcComponent;
 
-/** The components asked for (all but text when none are named); an unknown id is a 400. */
+/**
+ * The components asked for (all but text when none are named), in `tab` when one is named (plus
+ * every filter widget: the filters are dashboard-wide); an unknown id or tab is a 400.
+ */
 export function chosen(
   components: readonly DashboardComponent[],
   ids: readonly string[] | undefined,
+  tab?: { tabs: readonly DashboardTab[]; tab_id: string | undefined },
 ): ComputedComponent[] {
-  const data = components.filter((component): component is ComputedComponent => component.type !== 'text');
+  const data = inTab(components, tab).filter((component): component is ComputedComponent => component.type !== 'text');
   if (ids === undefined) return data;
   const known = new Set(components.map((component) => component.component_id));
   const problems: FieldProblem[] = ids.flatMap((id, index) =>
@@ -24,4 +28,21 @@ export function chosen(
 /** Every collection the dashboard's components read (what `as_of` may name). */
 export function readBy(components: readonly DashboardComponent[]): string[] {
   return components.flatMap((component) => (component.type === 'text' ? [] : [component.data_collection_id]));
+}
+
+/** The components of the named tab, and the filter widgets of every tab; all of them without a tab. */
+function inTab(
+  components: readonly DashboardComponent[],
+  tab: { tabs: readonly DashboardTab[]; tab_id: string | undefined } | undefined,
+): readonly DashboardComponent[] {
+  if (tab?.tab_id === undefined) return components;
+  const { tabs, tab_id } = tab;
+  if (!tabs.some((known) => known.tab_id === tab_id)) {
+    const names =
+      tabs.length === 0 ? 'the dashboard has no tabs' : `tabs: ${tabs.map((known) => known.tab_id).join(', ')}`;
+    throw new DomainError('validation_failed', 'unknown tab', [
+      { path: 'body.tab_id', message: `the dashboard has no tab ${tab_id} (${names})` },
+    ]);
+  }
+  return components.filter((component) => component.type === 'interactive' || tabOf(component, tabs) === tab_id);
 }

@@ -20,7 +20,7 @@ import type { Actor } from '../../policy/actor.js';
 import { can } from '../../policy/policy.js';
 import { widenings } from '../readings.js';
 import type { DashboardRecord } from '../repository.js';
-import { componentsOf, type DashboardsService } from '../service.js';
+import { componentsOf, type DashboardsService, tabsOf } from '../service.js';
 import { type AsOfDeps, type ReadVersions, versionsAsOf } from './as-of.js';
 import type { AnswerCache, AnswerKey } from './cache.js';
 import { type ComputedComponent, chosen, readBy } from './chosen.js';
@@ -99,7 +99,7 @@ export class DashboardDataService {
     components: readonly DashboardComponent[] = componentsOf(record),
   ): Promise<PreparedData> {
     checkRequestSize(this.deps.limits, { filters: request.filters });
-    const wanted = chosen(components, request.components);
+    const wanted = chosen(components, request.components, { tabs: tabsOf(record), tab_id: request.tab_id });
     const plan = await this.read(record, components, wanted, request, request.as_of, 'body');
     const version = Object.fromEntries(
       [...plan.sources].map(([id, source]) => [id, source.snapshot?.version ?? null] as const),

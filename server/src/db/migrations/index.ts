@@ -14,6 +14,7 @@ import * as dashboardRevision from './0012_dashboard_revision.js';
 import * as workerHeartbeats from './0013_worker_heartbeats.js';
 import * as dashboardCopies from './0014_dashboard_copies.js';
 import * as ingestionRunLeases from './0015_ingestion_run_leases.js';
+import * as dashboardTabs from './0016_dashboard_tabs.js';
 
 /** Every migration, in order. Bundled as modules so the built server needs no migrations folder. */
 const migrations: Record<string, Migration> = {
@@ -32,6 +33,7 @@ const migrations: Record<string, Migration> = {
   '0013_worker_heartbeats': workerHeartbeats,
   '0014_dashboard_copies': dashboardCopies,
   '0015_ingestion_run_leases': ingestionRunLeases,
+  '0016_dashboard_tabs': dashboardTabs,
 };
 
 export const migrationProvider: MigrationProvider = {

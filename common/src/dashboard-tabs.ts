@@ -1,0 +1,62 @@
+import { z } from 'zod';
+import { tabIdSchema } from './dashboard-components.js';
+
+/**
+ * Tabs of a dashboard (docs/dashboards.md "Tabs"): ordered; each component lives in one (its
+ * `tab_id`, absent = the first tab). A dashboard without tabs has one implicit tab. Filters are
+ * dashboard-wide; `POST /dashboards/{id}/data {tab_id}` computes one tab's components.
+ */
+
+/** Tabs a dashboard may have. */
+export const MAX_DASHBOARD_TABS = 20;
+
+export const dashboardTabSchema = z
+  .strictObject({
+    tab_id: tabIdSchema,
+    title: z.string().trim().min(1).max(100),
+    /** An icon's name from the web app's set (docs/dashboards.md "Tabs"); unknown names show none. */
+    icon: z
+      .string()
+      .regex(/^[a-z0-9-]{1,40}$/, 'an icon name: lowercase letters, digits and `-`')
+      .optional(),
+    /** An accent colour, `#rrggbb`. */
+    color: z
+      .string()
+      .regex(/^#[0-9a-fA-F]{6}$/, 'a colour as #rrggbb')
+      .optional(),
+  })
+  .meta({ id: 'DashboardTab' });
+export type DashboardTab = z.infer<typeof dashboardTabSchema>;
+
+export const dashboardTabsSchema = z.array(dashboardTabSchema).max(MAX_DASHBOARD_TABS);
+
+/** The id of the tab a component lives in: its own, else the first tab's (null: no tabs at all). */
+export function tabOf(component: { tab_id?: string | undefined }, tabs: readonly DashboardTab[]): string | null {
+  return component.tab_id ?? tabs[0]?.tab_id ?? null;
+}
+
+/** Tab ids are unique, and every component's `tab_id` names one of the tabs. */
+export function checkTabs(
+  body: { tabs: readonly DashboardTab[]; components: readonly { tab_id?: string | undefined }[] },
+  context: z.RefinementCtx,
+) {
+  const ids = new Set<string>();
+  body.tabs.forEach((tab, index) => {
+    if (ids.has(tab.tab_id)) {
+      context.addIssue({ code: 'custom', path: ['tabs', index, 'tab_id'], message: 'another tab has this id' });
+    }
+    ids.add(tab.tab_id);
+  });
+  body.components.forEach((component, index) => {
+    if (component.tab_id !== undefined && !ids.has(component.tab_id)) {
+      context.addIssue({
+        code: 'custom',
+        path: ['components', index, 'tab_id'],
+        message:
+          body.tabs.length === 0
+            ? 'the dashboard has no tabs: add the tab to `tabs` or leave tab_id out'
+            : `no tab has this id (tabs: ${[...ids].join(', ')})`,
+      });
+    }
+  });
+}
