@@ -263,7 +263,14 @@ describeEachDialect('dashboards as YAML', (dialect) => {
     expect(schema.status).toBe(200);
     expect(schema.headers.get('content-type')).toMatch(/^application\/schema\+json/);
     const file = schema.body.$defs[schema.body.$ref.replace('#/$defs/', '')];
-    expect(Object.keys(file?.properties ?? {})).toEqual(['project_id', 'title', 'description', 'tabs', 'components', 'layout']);
+    expect(Object.keys(file?.properties ?? {})).toEqual([
+      'project_id',
+      'title',
+      'description',
+      'tabs',
+      'components',
+      'layout',
+    ]);
     expect(file?.additionalProperties).toBe(false);
     expect(Object.keys(schema.body.$defs)).toEqual(
       expect.arrayContaining([
