@@ -5,6 +5,7 @@ import { nameContains } from '../db/name-search.js';
 import { pageRows } from '../db/paginate.js';
 import type { DashboardsTable, DataCollectionsTable, Tables } from '../db/tables.js';
 import type { MemberRecord } from '../sharing/members.js';
+import { dataCollectionRows } from '../tables/data-collections.js';
 
 export interface DashboardRecord {
   row: Selectable<DashboardsTable>;
@@ -164,24 +165,11 @@ export class DashboardsRepository {
 
   /** Every data collection of the project: its id and its tag (unique per workflow only). */
   async collectionsOfProject(projectId: string): Promise<{ id: string; tag: string; type: 'table' | 'multiqc' }[]> {
-    return this.db
-      .selectFrom('data_collections')
-      .innerJoin('workflows', 'workflows.id', 'data_collections.workflow_id')
-      .select(['data_collections.id', 'data_collections.tag', 'data_collections.type'])
-      .where('workflows.project_id', '=', projectId)
-      .orderBy('data_collections.id')
-      .execute();
+    return dataCollectionRows.ofProject(this.db, projectId);
   }
 
   /** Of `ids`, the rows of those that are data collections of the project. */
   async collectionRowsOfProject(projectId: string, ids: readonly string[]): Promise<DataCollectionsTable[]> {
-    if (ids.length === 0) return [];
-    return this.db
-      .selectFrom('data_collections')
-      .innerJoin('workflows', 'workflows.id', 'data_collections.workflow_id')
-      .selectAll('data_collections')
-      .where('workflows.project_id', '=', projectId)
-      .where('data_collections.id', 'in', [...ids])
-      .execute();
+    return dataCollectionRows.someOfProject(this.db, projectId, ids);
   }
 }

@@ -12,6 +12,7 @@ import { compilePattern } from '../locations/patterns.js';
 import type { StoragePurger } from '../maintenance/owned-storage.js';
 import type { Actor } from '../policy/actor.js';
 import type { ResourceAction } from '../policy/policy.js';
+import { dataCollectionRows } from '../tables/data-collections.js';
 import { presentDataCollection, presentFile } from '../workflows/presenters.js';
 import type { WorkflowsService } from '../workflows/service.js';
 
@@ -55,11 +56,7 @@ export class DataCollectionsService {
     dataCollectionId: string,
     action: ResourceAction,
   ): Promise<{ row: DataCollectionsTable; workflow: WorkflowsTable }> {
-    const row = await this.database.db
-      .selectFrom('data_collections')
-      .selectAll()
-      .where('id', '=', dataCollectionId)
-      .executeTakeFirst();
+    const row = await dataCollectionRows.find(this.database.db, dataCollectionId);
     if (!row) throw notFound('data collection');
     const workflow = await this.workflows.access(actor, row.workflow_id, action);
     return { row, workflow };
@@ -68,7 +65,7 @@ export class DataCollectionsService {
   async list(actor: Actor, workflowId: string, query: { limit: number; skip: number }) {
     const workflow = await this.workflows.access(actor, workflowId, 'resource.read');
     return paginate(
-      this.database.db.selectFrom('data_collections').where('workflow_id', '=', workflowId),
+      dataCollectionRows.ofWorkflowFiltered(this.database.db, workflowId),
       (rows) => rows.selectAll().orderBy('created_at', 'desc').orderBy('id', 'desc'),
       query,
       (row) => presentDataCollection(row, workflow.project_id),
@@ -85,17 +82,14 @@ export class DataCollectionsService {
     const id = uuidv7();
     const now = isoNow();
     try {
-      await db
-        .insertInto('data_collections')
-        .values({
-          id,
-          workflow_id: workflowId,
-          tag: input.tag,
-          ...dataCollectionColumns(input),
-          created_at: now,
-          updated_at: now,
-        })
-        .execute();
+      await dataCollectionRows.insert(db, {
+        id,
+        workflow_id: workflowId,
+        tag: input.tag,
+        ...dataCollectionColumns(input),
+        created_at: now,
+        updated_at: now,
+      });
     } catch (error) {
       if (isUniqueViolation(error)) throw tagTaken();
       throw error;
@@ -124,19 +118,15 @@ export class DataCollectionsService {
     if (changes.pattern !== undefined) compilePattern(changes.pattern);
     try {
       await this.database.db.transaction().execute(async (trx) => {
-        await trx
-          .updateTable('data_collections')
-          .set({
-            ...(changes.tag === undefined ? {} : { tag: changes.tag }),
-            ...(changes.pattern === undefined ? {} : { pattern: changes.pattern }),
-            ...(changes.format === undefined ? {} : { format: changes.format }),
-            ...(changes.read_options === undefined ? {} : { read_options: JSON.stringify(changes.read_options) }),
-            ...(changes.keys === undefined ? {} : { keys: changes.keys ? JSON.stringify(changes.keys) : null }),
-            ...(changes.columns === undefined ? {} : { columns: JSON.stringify(changes.columns) }),
-            updated_at: isoNow(),
-          })
-          .where('id', '=', dataCollectionId)
-          .execute();
+        await dataCollectionRows.update(trx, dataCollectionId, {
+          ...(changes.tag === undefined ? {} : { tag: changes.tag }),
+          ...(changes.pattern === undefined ? {} : { pattern: changes.pattern }),
+          ...(changes.format === undefined ? {} : { format: changes.format }),
+          ...(changes.read_options === undefined ? {} : { read_options: JSON.stringify(changes.read_options) }),
+          ...(changes.keys === undefined ? {} : { keys: changes.keys ? JSON.stringify(changes.keys) : null }),
+          ...(changes.columns === undefined ? {} : { columns: JSON.stringify(changes.columns) }),
+          updated_at: isoNow(),
+        });
         const details = {
           data_collection_id: dataCollectionId,
           tag: changes.tag ?? row.tag,
@@ -155,7 +145,7 @@ export class DataCollectionsService {
   async delete(actor: Actor, dataCollectionId: string): Promise<void> {
     const { row, workflow } = await this.access(actor, dataCollectionId, 'resource.edit');
     await this.database.db.transaction().execute(async (trx) => {
-      await trx.deleteFrom('data_collections').where('id', '=', dataCollectionId).execute();
+      await dataCollectionRows.delete(trx, dataCollectionId);
       const details = { data_collection_id: dataCollectionId, tag: row.tag, project_id: workflow.project_id };
       await this.audit.record({ type: 'collection.deleted', actorUserId: actorUserId(actor), details }, trx);
     });

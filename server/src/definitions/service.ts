@@ -11,6 +11,7 @@ import type { Actor, UserActor } from '../policy/actor.js';
 import { authorize, can } from '../policy/policy.js';
 import { asSharedResource } from '../projects/repository.js';
 import type { ProjectsService } from '../projects/service.js';
+import { dataCollectionRows } from '../tables/data-collections.js';
 import { locationsAt, sameDataLocation } from '../workflows/location-guard.js';
 import { withoutPaths } from '../workflows/presenters.js';
 import { type WorkflowsService, workflowColumns } from '../workflows/service.js';
@@ -147,27 +148,10 @@ export class ProjectDefinitions {
         workflowId = await this.workflows.insert(projectId, workflow, declaredBy, trx);
       }
       for (const [c, collection] of workflow.data_collections.entries()) {
-        const current = await trx
-          .selectFrom('data_collections')
-          .select('id')
-          .where('workflow_id', '=', workflowId)
-          .where('tag', '=', collection.tag)
-          .executeTakeFirst();
-        const values = dataCollectionColumns(collection);
-        if (current) {
-          await trx
-            .updateTable('data_collections')
-            .set(values)
-            .where('id', '=', current.id)
-            .where((eb) =>
-              eb.or(
-                Object.entries(values).map(([column, value]) =>
-                  eb(column as keyof typeof values, 'is distinct from', value),
-                ),
-              ),
-            )
-            .execute();
-          collectionIds.set(collection.tag, current.id);
+        const current = await dataCollectionRows.idByTag(trx, workflowId, collection.tag);
+        if (current !== undefined) {
+          await dataCollectionRows.updateIfChanged(trx, current, dataCollectionColumns(collection));
+          collectionIds.set(collection.tag, current);
         } else {
           const id = await this.dataCollections.insert(
             workflowId,
@@ -212,19 +196,10 @@ export class ProjectDefinitions {
       .orderBy('created_at')
       .orderBy('id')
       .execute();
-    const collections = workflows.length
-      ? await db
-          .selectFrom('data_collections')
-          .selectAll()
-          .where(
-            'workflow_id',
-            'in',
-            workflows.map((w) => w.id),
-          )
-          .orderBy('created_at')
-          .orderBy('id')
-          .execute()
-      : [];
+    const collections = await dataCollectionRows.ofWorkflows(
+      db,
+      workflows.map((w) => w.id),
+    );
     const joins = await db
       .selectFrom('joins')
       .selectAll()

@@ -19,6 +19,7 @@ import { quoteIdentifier, quoteString } from '../engine/sql.js';
 import { DomainError } from '../errors.js';
 import type { JobTools } from '../jobs/handlers.js';
 import type { Actor } from '../policy/actor.js';
+import { dataCollectionRows } from '../tables/data-collections.js';
 import { mergeColumns, sqlTypeText } from './schema-merge.js';
 import { recordedSources, recordSources } from './source-records.js';
 import {
@@ -87,11 +88,8 @@ export class UpsertService {
 
   /** A queued upsert (a `deltatable.upsert` job), whose caller `authorizeLater` checked when queueing it. */
   async runQueued(request: UpsertRequest, tools: JobTools): Promise<UpsertAnswer> {
-    const collection = await this.database.db
-      .selectFrom('data_collections')
-      .selectAll()
-      .where('id', '=', request.data_collection_id)
-      .executeTakeFirstOrThrow();
+    const collection = await dataCollectionRows.find(this.database.db, request.data_collection_id);
+    if (collection === undefined) throw new Error(`no data collection ${request.data_collection_id}`);
     await tools.report({ step: 'upsert', detail: `building ${collection.tag}`, progress: null });
     return this.run(collection, request, tools.signal, tools.checkpoint);
   }

@@ -15,6 +15,7 @@ import type { Actor, UserActor } from '../policy/actor.js';
 import { authorize, can } from '../policy/policy.js';
 import { asSharedResource } from '../projects/repository.js';
 import type { ProjectsService } from '../projects/service.js';
+import { dataCollectionRows } from '../tables/data-collections.js';
 import { type DataLocationGuard, locationsAt } from '../workflows/location-guard.js';
 import { type CollectionResult, presentRun, type Step } from './presenters.js';
 import { endExpiredRuns, endOrphanedRuns, endRunsOfEndedJobs } from './run-ends.js';
@@ -288,19 +289,10 @@ export class IngestionService {
         });
       }
 
-      const collections = workflows.length
-        ? await this.database.db
-            .selectFrom('data_collections')
-            .selectAll()
-            .where(
-              'workflow_id',
-              'in',
-              workflows.map((workflow) => workflow.id),
-            )
-            .orderBy('created_at')
-            .orderBy('id')
-            .execute()
-        : [];
+      const collections = await dataCollectionRows.ofWorkflows(
+        this.database.db,
+        workflows.map((workflow) => workflow.id),
+      );
       for (const [index, collection] of collections.entries()) {
         tools.signal.throwIfAborted();
         await tools.report({

@@ -4,6 +4,7 @@ import type { CommitClaims } from '../engine/delta/commit-claims.js';
 import type { ObjectFiles } from '../engine/object-files.js';
 import { TABLES_PREFIX, tableRoot, UPLOADS_PREFIX } from '../storage/layout.js';
 import type { ObjectStorage, StoredObject } from '../storage/storage.js';
+import { dataCollectionRows } from '../tables/data-collections.js';
 
 /** Storage that belonged to database rows about to be deleted: uploads and Delta tables. */
 export interface OwnedStorage {
@@ -48,8 +49,7 @@ export async function ownedStorage(db: Kysely<Tables>, scope: Scope): Promise<Ow
     runIds = scope.runs;
   }
   for (const ids of chunks(workflowIds)) {
-    const collections = await db.selectFrom('data_collections').select('id').where('workflow_id', 'in', ids).execute();
-    tableIds.push(...collections.map((row) => row.id));
+    tableIds.push(...(await dataCollectionRows.idsOfWorkflows(db, ids)));
     const runs = await db.selectFrom('runs').select('id').where('workflow_id', 'in', ids).execute();
     runIds.push(...runs.map((row) => row.id));
   }
@@ -117,8 +117,7 @@ export class StoragePurger {
     }
     const livingTables = new Set<string>();
     for (const ids of chunks([...tableIds])) {
-      const rows = await db.selectFrom('data_collections').select('id').where('id', 'in', ids).execute();
-      for (const row of rows) livingTables.add(row.id);
+      for (const id of await dataCollectionRows.existingIds(db, ids)) livingTables.add(id);
     }
     const livingUploads = new Set<string>();
     for (const batch of chunks(uploads)) {

@@ -5,6 +5,7 @@ import type { Tables } from '../db/tables.js';
 import type { DeltaTable } from '../engine/delta/table.js';
 import { TABLES_PREFIX, UPLOADS_PREFIX } from '../storage/layout.js';
 import type { StoredObject } from '../storage/storage.js';
+import { dataCollectionRows } from '../tables/data-collections.js';
 import { type LeftoverPlace, removeLeftovers } from '../utils/leftover-files.js';
 import type { StoragePurger } from './owned-storage.js';
 
@@ -83,7 +84,7 @@ export class StorageVacuum {
       tables.set(id, objects);
     }
     const living = await this.existing([...tables.keys()], (ids) =>
-      this.db.selectFrom('data_collections').select('id as value').where('id', 'in', ids).execute(),
+      dataCollectionRows.existingIds(this.db, ids).then((found) => found.map((value) => ({ value }))),
     );
     for (const [id, objects] of tables) {
       try {
@@ -106,7 +107,7 @@ export class StorageVacuum {
       // Claims of tables whose collection is gone (a table never written has no objects to find).
       await this.db
         .deleteFrom('delta_commits')
-        .where('table_id', 'not in', (eb) => eb.selectFrom('data_collections').select('id'))
+        .where('table_id', 'not in', dataCollectionRows.allIds(this.db))
         .execute();
     }
 

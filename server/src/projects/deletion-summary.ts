@@ -2,6 +2,7 @@ import type { ProjectDeletionSummary } from '@service/common';
 import type { Kysely } from 'kysely';
 import type { Tables } from '../db/tables.js';
 import { isoNow } from '../db/time.js';
+import { dataCollectionRows } from '../tables/data-collections.js';
 
 /**
  * What deleting a project takes with it, counted in the database (`GET /projects/{id}/deletion-summary`),
@@ -17,13 +18,7 @@ export async function projectDeletionSummary(db: Kysely<Tables>, projectId: stri
         .select((eb) => eb.fn.countAll().as('total'))
         .where('project_id', '=', projectId),
     ),
-    count(
-      db
-        .selectFrom('data_collections')
-        .innerJoin('workflows', 'workflows.id', 'data_collections.workflow_id')
-        .select((eb) => eb.fn.countAll().as('total'))
-        .where('workflows.project_id', '=', projectId),
-    ),
+    dataCollectionRows.countInProject(db, projectId),
     count(
       db
         .selectFrom('files')

@@ -6,6 +6,7 @@ import { paginate } from '../db/paginate.js';
 import type { JoinsTable, Tables } from '../db/tables.js';
 import { DomainError, notFound } from '../errors.js';
 import type { Actor } from '../policy/actor.js';
+import { dataCollectionRows } from '../tables/data-collections.js';
 import type { ProjectsService } from './service.js';
 
 function presentJoin(row: JoinsTable) {
@@ -76,13 +77,7 @@ export class JoinsService {
   private async assertInProject(db: Kysely<Tables>, projectId: string, ids: [string, string][]) {
     const problems: { path: string; message: string }[] = [];
     for (const [path, id] of ids) {
-      const found = await db
-        .selectFrom('data_collections')
-        .innerJoin('workflows', 'workflows.id', 'data_collections.workflow_id')
-        .select('data_collections.id')
-        .where('data_collections.id', '=', id)
-        .where('workflows.project_id', '=', projectId)
-        .executeTakeFirst();
+      const [found] = await dataCollectionRows.someOfProject(db, projectId, [id]);
       if (!found) problems.push({ path, message: 'no data collection with this id in the project' });
     }
     if (problems.length > 0)

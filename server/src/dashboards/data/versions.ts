@@ -2,6 +2,7 @@ import type { DashboardComponent, DashboardVersions } from '@service/common';
 import type { Kysely } from 'kysely';
 import type { DataCollectionQueries } from '../../datacollections/queries.js';
 import type { Tables } from '../../db/tables.js';
+import { dataCollectionRows } from '../../tables/data-collections.js';
 
 /** Commits listed per collection: the version picker shows the recent ones. */
 const VERSIONS_LISTED = 100;
@@ -23,13 +24,7 @@ export async function dashboardVersions(
     ),
   ];
   if (ids.length === 0) return { collections: [] };
-  const rows = await db
-    .selectFrom('data_collections')
-    .innerJoin('workflows', 'workflows.id', 'data_collections.workflow_id')
-    .select(['data_collections.id', 'data_collections.tag'])
-    .where('workflows.project_id', '=', projectId)
-    .where('data_collections.id', 'in', ids)
-    .execute();
+  const rows = await dataCollectionRows.someOfProject(db, projectId, ids);
   const names = new Map(rows.map((row) => [row.id, row.tag]));
   const collections = await Promise.all(
     ids.flatMap((id) => {
