@@ -1,19 +1,18 @@
 import react from '@vitejs/plugin-react';
+import type { ManualChunkMeta } from 'rollup';
 import { defaultClientConditions, defineConfig } from 'vite';
 import { bootScript } from './build/boot-script.js';
 import { compileHints } from './build/compile-hints.js';
 import { precompress } from './build/precompress.js';
+import { uiChunks } from './build/ui-chunks.js';
 
-/** Mantine and the libraries only its components use: one chunk, loaded with the entry. */
-const UI_LIBRARIES =
-  /node_modules\/(@mantine|@floating-ui|react-remove-scroll|react-style-singleton|use-callback-ref|use-sidecar|get-nonce|tslib|aria-hidden)\//;
 /** The small formatting modules that most pages share. */
 const FORMATTERS = /\/web\/src\/(format\/|jobs\/format\.ts|explorer\/format\.ts)/;
 
-function chunkGroup(id: string): string | undefined {
-  if (UI_LIBRARIES.test(id)) return 'ui';
-  if (FORMATTERS.test(id)) return 'formatters';
-  return undefined;
+/** Mantine and the libraries only its components use in two chunks: the first screen's, the rest. */
+function chunkGroups(): (id: string, meta: ManualChunkMeta) => string | undefined {
+  const ui = uiChunks();
+  return (id, meta) => ui(id, meta) ?? (FORMATTERS.test(id) ? 'formatters' : undefined);
 }
 
 // The web UI is a static SPA; the server serves `web/dist` and the API
@@ -35,9 +34,9 @@ export default defineConfig({
     chunkSizeWarningLimit: 1024,
     rollupOptions: {
       // Fewer, larger chunks: left to itself Rollup gave every Mantine component the app loads
-      // lazily a chunk of its own, and the deep link to a collection fetched 26 scripts; with
-      // these two groups it fetches 10 (docs/performance.md, `web`).
-      output: { manualChunks: chunkGroup },
+      // lazily a chunk of its own, and the deep link to a collection fetched 26 scripts; Mantine
+      // comes in two chunks instead, the first screen's and the rest (docs/performance.md, `web`).
+      output: { manualChunks: chunkGroups() },
       onwarn(warning, warn) {
         // zod's sources carry `@__PURE__` comments Rollup cannot place; harmless noise.
         if (warning.code === 'INVALID_ANNOTATION' && warning.id?.includes('node_modules')) return;

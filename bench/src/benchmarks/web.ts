@@ -62,7 +62,7 @@ const MIB = 1024 ** 2;
 
 const TARGET_LCP_MS = 1000;
 const TARGET_FIRST_ROWS_MS = 500;
-const TARGET_INITIAL_JS_KB = 300;
+const TARGET_INITIAL_JS_KB = 250;
 /** The warm preview request may take at most this multiple of DuckDB's own time. */
 const TARGET_PREVIEW_RATIO = 2;
 
