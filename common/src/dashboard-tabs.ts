@@ -60,3 +60,13 @@ export function checkTabs(
     }
   });
 }
+
+/** The components that live in `tabId` (all of them when the dashboard has no tabs). */
+export function componentsInTab<Component extends { tab_id?: string | undefined }>(
+  components: readonly Component[],
+  tabs: readonly DashboardTab[],
+  tabId: string | null,
+): Component[] {
+  if (tabs.length === 0 || tabId === null) return [...components];
+  return components.filter((component) => tabOf(component, tabs) === tabId);
+}

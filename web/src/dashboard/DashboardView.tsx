@@ -1,8 +1,9 @@
 import { Group, Stack, Text } from '@mantine/core';
-import { DASHBOARD_GRID_COLUMNS, type Dashboard } from '@service/common';
+import { componentsInTab, DASHBOARD_GRID_COLUMNS, type Dashboard } from '@service/common';
 import { type CSSProperties, useEffect } from 'react';
 import { mayEmbed } from '../permissions/embedding.js';
 import { ComponentCell } from './ComponentCell.js';
+import { DashboardTabs, useOpenTab } from './DashboardTabs.js';
 import { FilterChips } from './FilterChips.js';
 import { useDashboardView } from './filter-state.js';
 import { placeComponents } from './layout.js';
@@ -13,32 +14,37 @@ import { AsOfBanner, VersionPicker } from './VersionPicker.js';
 
 /**
  * A dashboard's components on its grid, with the filters and the version they show (both in the
- * address bar), the chips of the active filters, and the version picker.
+ * address bar), the chips of the active filters, and the version picker. With tabs, the open tab's
+ * components (its data alone is asked for); the filters are the dashboard's, on every tab.
  */
 export function DashboardView({ dashboard }: { dashboard: Dashboard }) {
-  const { components } = dashboard;
-  const [view, actions] = useDashboardView(components);
+  const { components: all, tabs } = dashboard;
+  const [openTab, setOpenTab] = useOpenTab(tabs);
+  const components = componentsInTab(all, tabs, openTab);
+  const [view, actions] = useDashboardView(all);
   const dataIds = components
     .filter((component) => component.type !== 'text')
     .map((component) => component.component_id);
-  const data = useDashboardData(dashboard.dashboard_id, dataIds, view.filters, view.asOf);
+  const data = useDashboardData(dashboard.dashboard_id, dataIds, view.filters, view.asOf, openTab);
   const colors = useDashboardColors(dashboard.dashboard_id, components, data, view.filters, view.asOf);
   const hasFigures = components.some((component) => component.type === 'figure');
   useEffect(() => {
     // The chart library loads while the data is computed, not after it has arrived.
     if (hasFigures) void FigureView.preload();
   }, [hasFigures]);
-  if (components.length === 0) return <Text c="dimmed">This dashboard has no components yet.</Text>;
+  const tabBar = tabs.length > 0 && <DashboardTabs tabs={tabs} open={openTab} onOpen={setOpenTab} />;
+  if (all.length === 0) return <Text c="dimmed">This dashboard has no components yet.</Text>;
   const viewKey = JSON.stringify([view.filters, view.asOf]);
   const cellView = { filters: view.filters, asOf: view.asOf, viewKey, onFilter: actions.setFilter, colors };
-  const menu = { components, canEmbed: mayEmbed(dashboard) };
+  const menu = { components: all, canEmbed: mayEmbed(dashboard) };
   return (
     <Stack gap="sm" data-view-key={viewKey}>
-      {dataIds.length > 0 && (
+      {tabBar}
+      {all.some((component) => component.type !== 'text') && (
         <Group justify="space-between" align="flex-end">
           <FilterChips
             filters={view.filters}
-            components={components}
+            components={all}
             onRemove={(componentId) => actions.setFilter(componentId, null)}
             onClear={actions.clearFilters}
           />
@@ -48,8 +54,9 @@ export function DashboardView({ dashboard }: { dashboard: Dashboard }) {
       {view.asOf !== null && (
         <AsOfBanner dashboardId={dashboard.dashboard_id} asOf={view.asOf} onLive={() => actions.setAsOf(null)} />
       )}
+      {components.length === 0 && <Text c="dimmed">This tab has no components yet.</Text>}
       <div className="dashboard-grid" style={{ '--dashboard-columns': DASHBOARD_GRID_COLUMNS } as CSSProperties}>
-        {placeComponents(dashboard).map(({ component, item }) => (
+        {placeComponents({ components, layout: dashboard.layout }).map(({ component, item }) => (
           <ComponentCell
             key={component.component_id}
             dashboardId={dashboard.dashboard_id}

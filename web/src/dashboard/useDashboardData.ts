@@ -83,10 +83,16 @@ export function useDashboardData(
   componentIds: readonly string[],
   filters: readonly DashboardFilter[],
   asOf: AsOf | null,
+  tabId: string | null = null,
 ): DashboardData {
   const api = useApi();
   const [state, dispatch] = useReducer(dataReducer, EMPTY_DATA);
-  const body: DashboardDataRequestInput = { filters: [...filters], ...(asOf === null ? {} : { as_of: asOf }) };
+  const body: DashboardDataRequestInput = {
+    filters: [...filters],
+    ...(asOf === null ? {} : { as_of: asOf }),
+    // One tab's components (and the filter widgets) are computed, not the whole dashboard's.
+    ...(tabId === null ? {} : { tab_id: tabId }),
+  };
   // The effect runs again when what is asked changes, not when the same thing is rebuilt.
   const request = JSON.stringify(body);
   const ids = componentIds.join('\n');

@@ -1,0 +1,150 @@
+import type { Browser, Page } from 'playwright-core';
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import {
+  describeBrowser,
+  expectAccessible,
+  launchBrowser,
+  openPage,
+  saveScreenshot,
+  startWebServer,
+} from '../../test/support/browser.js';
+import {
+  ADMIN,
+  call,
+  createProjectWithUpload,
+  login,
+  type TestServer,
+  uploadFile,
+} from '../../test/support/test-server.js';
+
+/**
+ * Tabs in the browser (docs/dashboards.md "Tabs"): the address bar names the open tab, only its
+ * components are asked for, and a filter set on one tab narrows every tab. 30 penguins, species
+ * in turn Adelie, Gentoo, Chinstrap: a species filter leaves 10.
+ */
+function penguins(count: number): string {
+  const species = ['Adelie', 'Gentoo', 'Chinstrap'];
+  const rows = Array.from({ length: count }, (_, i) => `P${i + 1},${species[i % 3]},${3000 + i * 100}`);
+  return `${['sample,species,mass', ...rows].join('\n')}\n`;
+}
+
+let browser: Browser;
+let server: TestServer;
+let token: string;
+
+/** Waits until the card titled `name` reads `count` (as shown, with thousands separators). */
+async function counted(page: Page, name: string, count: string): Promise<void> {
+  const value = page.getByRole('region', { name, exact: true }).locator('[data-card-value]');
+  await expect
+    .poll(async () => ((await value.count()) === 0 ? null : value.textContent()), { timeout: 15_000 })
+    .toBe(count);
+}
+
+describeBrowser('dashboard tabs in a real browser', () => {
+  beforeAll(async () => {
+    browser = await launchBrowser();
+    server = await startWebServer({ SERVICE_AUTH_PUBLIC_MODE: 'true' });
+    ({ access_token: token } = await login(server, ADMIN.email, ADMIN.password));
+  }, 180_000);
+  afterAll(async () => {
+    await browser?.close();
+    await server?.stop();
+  });
+
+  it('opens the tab the address names, asks only for its components, and filters across tabs', async () => {
+    const project = await createProjectWithUpload(server, token, 'Tabbed survey', penguins(30));
+    expect(await uploadFile(server, token, project.collectionId, { path: 't.csv', content: penguins(30) })).toBe(201);
+    const built = await call(server, 'POST', '/deltatables/upsert', {
+      token,
+      json: { data_collection_id: project.collectionId },
+    });
+    expect(built.status, built.text).toBe(200);
+    const dc = project.collectionId;
+    const dashboard = await call<{ dashboard_id: string }>(server, 'POST', '/dashboards', {
+      token,
+      json: {
+        project_id: project.projectId,
+        title: 'Survey in tabs',
+        is_public: true,
+        tabs: [
+          { tab_id: 'overview', title: 'Overview', color: '#2f9e44' },
+          { tab_id: 'masses', title: 'Masses' },
+        ],
+        components: [
+          {
+            component_id: 'species',
+            type: 'interactive',
+            title: 'Species',
+            data_collection_id: dc,
+            widget: 'select',
+            column: 'species',
+          },
+          { component_id: 'count', type: 'card', title: 'Penguins counted', data_collection_id: dc, agg: 'count' },
+          {
+            component_id: 'heavy',
+            type: 'card',
+            title: 'Heaviest',
+            tab_id: 'masses',
+            data_collection_id: dc,
+            column: 'mass',
+            agg: 'max',
+          },
+          {
+            component_id: 'masses-count',
+            type: 'card',
+            title: 'Penguins weighed',
+            tab_id: 'masses',
+            data_collection_id: dc,
+            agg: 'count',
+          },
+        ],
+      },
+    });
+    expect(dashboard.status, dashboard.text).toBe(201);
+    const path = `/dashboards/${dashboard.body.dashboard_id}`;
+    const { context, page } = await openPage(browser, server, path);
+    const asked: unknown[] = [];
+    page.on('request', (request) => {
+      if (request.method() === 'POST' && request.url().endsWith(`${path}/data`)) asked.push(request.postDataJSON());
+    });
+    await page.getByRole('heading', { level: 1, name: 'Survey in tabs' }).waitFor();
+    const tabs = page.getByRole('tablist', { name: 'Dashboard tabs' });
+    expect(await tabs.getByRole('tab').allTextContents()).toEqual(['Overview', 'Masses']);
+    expect(await tabs.getByRole('tab', { name: 'Overview' }).getAttribute('aria-selected')).toBe('true');
+    await counted(page, 'Penguins counted', '30');
+    expect(await page.getByRole('region', { name: 'Heaviest' }).count()).toBe(0);
+
+    // A filter set on the first tab…
+    await page.getByRole('region', { name: 'Species', exact: true }).locator('input:not([type=hidden])').click();
+    await page.getByRole('option', { name: 'Gentoo' }).click();
+    await counted(page, 'Penguins counted', '10');
+    // …narrows the second, whose chips show it too; the address names the tab.
+    asked.length = 0;
+    await tabs.getByRole('tab', { name: 'Masses' }).click();
+    await page.waitForURL((url) => url.searchParams.get('tab') === 'masses');
+    await counted(page, 'Penguins weighed', '10');
+    // Gentoo are the 2nd, 5th, … 29th penguins: the heaviest weighs 3,000 + 28·100 g.
+    await counted(page, 'Heaviest', '5,800');
+    await page.getByRole('region', { name: 'Active filters' }).getByText('Species: Gentoo').waitFor();
+    expect(await page.getByRole('region', { name: 'Penguins counted' }).count()).toBe(0);
+    expect(asked).toContainEqual(expect.objectContaining({ tab_id: 'masses' }));
+    expect(asked.every((body) => (body as { tab_id?: string }).tab_id === 'masses')).toBe(true);
+    await saveScreenshot(page, 'dashboard-tabs');
+    await expectAccessible(page, 'dashboard tabs');
+
+    // A link opens the tab it names, with its filters; Back returns to the previous tab.
+    await page.goBack();
+    await page.waitForURL((url) => url.searchParams.get('tab') === null);
+    await counted(page, 'Penguins counted', '10');
+    const link = `${path}?tab=masses&filters=${encodeURIComponent('[{"component_id":"species","value":["Adelie"]}]')}`;
+    await page.goto(`${server.url}${link}`);
+    await counted(page, 'Penguins weighed', '10');
+    await counted(page, 'Heaviest', '5,700');
+    // Keyboard: the arrow keys move between tabs.
+    await tabs.getByRole('tab', { name: 'Masses' }).focus();
+    await page.keyboard.press('ArrowLeft');
+    await page.keyboard.press('Enter');
+    await counted(page, 'Penguins counted', '10');
+    await context.close();
+  });
+});
