@@ -143,6 +143,23 @@ describeEachDialect('dashboard tabs', (dialect) => {
     expect(Object.keys(named.body.components)).toEqual(['details-count']);
   });
 
+  it("a dashboard-wide embed token opens every tab's components, under its fixed filters", async () => {
+    const created = await call<{ token: string }>(server, 'POST', `/dashboards/${dashboardId}/embed_tokens`, {
+      token: ada.access_token,
+      json: { filters: [{ component_id: 'species', value: ['Adelie'] }] },
+    });
+    expect(created.status, created.text).toBe(201);
+    for (const component of ['count', 'details-count']) {
+      const spec = await call<{ spec: { value: number } }>(
+        server,
+        'GET',
+        `/export/components/${dashboardId}/${component}?format=spec&token=${created.body.token}`,
+      );
+      expect(spec.status, spec.text).toBe(200);
+      expect(spec.body.spec.value).toBe(60);
+    }
+  });
+
   it('refuses a tab the dashboard lacks, naming the field', async () => {
     const unknown = await data(bob.access_token, { tab_id: 'nope' });
     expect(unknown.status).toBe(400);
