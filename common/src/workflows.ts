@@ -235,3 +235,18 @@ export const dataCollectionDeletionSummarySchema = z
   })
   .meta({ id: 'DataCollectionDeletionSummary' });
 export type DataCollectionDeletionSummary = z.infer<typeof dataCollectionDeletionSummarySchema>;
+
+/** `GET /datacollections/{id}/path-fit?path=`: whether an upload's path fits the pattern, and how to make it fit. */
+export const pathFitQuerySchema = z.strictObject({ path: z.string().min(1).max(1024) });
+export const pathFitSchema = z
+  .object({
+    path: z.string(),
+    matches: z.boolean(),
+    pattern: z.string(),
+    /** The pattern widened to take this path as well (what "Add to the pattern" saves), or null when too long. */
+    pattern_with_path: z.string().nullable(),
+    /** A path with the same file name that the pattern takes (in the folder of the collection's files), or null. */
+    rename_to: z.string().nullable(),
+  })
+  .meta({ id: 'PathFit' });
+export type PathFit = z.infer<typeof pathFitSchema>;

@@ -8,6 +8,8 @@ import {
   fileSchema,
   idParamsSchema,
   listQuerySchema,
+  pathFitQuerySchema,
+  pathFitSchema,
   problemSchema,
   tagSchema,
   updateDataCollectionRequestSchema,
@@ -92,22 +94,30 @@ export function dataCollectionsRoutes(
           for (let next = await first; next.done !== true; next = await parts.next()) {
             const part = next.value;
             if (part.type === 'field') {
-              if (uploaded !== undefined) throw new DomainError('validation_failed', 'send the fields before the file');
+              if (uploaded !== undefined)
+                throw new DomainError(
+                  'validation_failed',
+                  'a field came after the file: send the fields `run` and `path` before the part `file`',
+                );
               const value = String(part.value);
               if (part.fieldname === 'run') {
                 const tag = tagSchema.safeParse(value);
                 if (!tag.success) {
-                  throw new DomainError('validation_failed', 'invalid run tag', [
-                    { path: 'run', message: tag.error.issues[0]?.message ?? 'invalid' },
-                  ]);
+                  throw new DomainError(
+                    'validation_failed',
+                    'invalid run tag: use letters, digits, `_`, `.` and `-`, starting with a letter or digit',
+                    [{ path: 'run', message: tag.error.issues[0]?.message ?? 'invalid' }],
+                  );
                 }
                 fields.run = tag.data;
               } else if (part.fieldname === 'path') {
                 fields.path = value;
               } else {
-                throw new DomainError('validation_failed', 'unknown form field', [
-                  { path: part.fieldname, message: 'unknown field' },
-                ]);
+                throw new DomainError(
+                  'validation_failed',
+                  `unknown form field ${part.fieldname}: send only \`run\`, \`path\` and \`file\``,
+                  [{ path: part.fieldname, message: 'unknown field' }],
+                );
               }
             } else if (part.fieldname === 'file' && uploaded === undefined) {
               uploaded = await files.upload(actor, request.params.id, {
@@ -117,7 +127,10 @@ export function dataCollectionsRoutes(
               });
             } else {
               part.file.resume();
-              throw new DomainError('validation_failed', 'send exactly one file, in the part named `file`');
+              throw new DomainError(
+                'validation_failed',
+                'send exactly one file, in the part named `file` (upload several files one by one)',
+              );
             }
           }
         } catch (error) {
@@ -126,7 +139,11 @@ export function dataCollectionsRoutes(
           throw asMalformedMultipart(error);
         }
         if (uploaded === undefined) {
-          throw new DomainError('validation_failed', 'no file was sent', [{ path: 'file', message: 'required' }]);
+          throw new DomainError(
+            'validation_failed',
+            'no file was sent: add the file as the form’s last part, named `file`',
+            [{ path: 'file', message: 'required' }],
+          );
         }
         return reply.code(201).send(uploaded);
       },
@@ -211,6 +228,21 @@ export function dataCollectionsRoutes(
         },
       },
       async (request) => dataCollections.deletionSummary(await actorOf(request), request.params.id),
+    );
+    app.get(
+      '/datacollections/:id/path-fit',
+      {
+        schema: {
+          ...common,
+          summary: 'Whether an upload path fits the pattern, and how to make it fit (editors)',
+          description:
+            'Asked before an upload: `pattern_with_path` is the pattern widened to take the path, `rename_to` a path with the same file name that the pattern takes.',
+          params: idParamsSchema,
+          querystring: pathFitQuerySchema,
+          response: { 200: pathFitSchema, ...errors },
+        },
+      },
+      async (request) => dataCollections.pathFit(await actorOf(request), request.params.id, request.query.path),
     );
     app.get(
       '/datacollections/:id/files',

@@ -1,4 +1,4 @@
-import type { CollectionType, DataCollectionDeletionSummary, DataFormat } from '@service/common';
+import type { CollectionType, DataCollectionDeletionSummary, DataFormat, PathFit } from '@service/common';
 import type { Kysely } from 'kysely';
 import { v7 as uuidv7 } from 'uuid';
 import { type AuditLog, actorUserId } from '../audit/service.js';
@@ -9,12 +9,14 @@ import type { DataCollectionsTable, Tables, WorkflowsTable } from '../db/tables.
 import { isoNow } from '../db/time.js';
 import { DomainError, notFound } from '../errors.js';
 import { compilePattern } from '../locations/patterns.js';
+import { assertRelativePath } from '../locations/relative-path.js';
 import type { StoragePurger } from '../maintenance/owned-storage.js';
 import type { Actor } from '../policy/actor.js';
 import type { ResourceAction } from '../policy/policy.js';
 import { dataCollectionRows } from '../tables/data-collections.js';
 import { presentDataCollection, presentFile } from '../workflows/presenters.js';
 import type { WorkflowsService } from '../workflows/service.js';
+import { pathFit } from './path-fit.js';
 
 export interface DataCollectionInput {
   tag: string;
@@ -183,6 +185,19 @@ export class DataCollectionsService {
       limit: query.limit,
       skip: query.skip,
     };
+  }
+
+  /** Whether an upload's path fits the collection's pattern, and how to make it fit (editors: it is asked before an upload). */
+  async pathFit(actor: Actor, dataCollectionId: string, path: string): Promise<PathFit> {
+    const { row } = await this.access(actor, dataCollectionId, 'resource.edit');
+    assertRelativePath(path, 'querystring.path');
+    return this.fitOf(row, path);
+  }
+
+  /** `pathFit` for a collection already loaded and checked. */
+  async fitOf(row: DataCollectionsTable, path: string): Promise<PathFit> {
+    const known = (await this.matchingFiles(row)).slice(0, 50).map((file) => file.path);
+    return pathFit(row, path, known);
   }
 
   /** Every file of the collection, newest first (the pattern is a regex, so matching happens here). */

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import type { DataFormat } from '@service/common';
+import { COLUMN_TYPES, type DataFormat } from '@service/common';
 import type { SqlConnection } from '../engine/duckdb.js';
 import { quoteIdentifier, quoteString } from '../engine/sql.js';
 import { csvDialect, type ReadOptions } from './read-source.js';
@@ -69,4 +69,40 @@ export function raggedMessage(path: string, ragged: RaggedLine): { detail: strin
     reason,
     detail: `${path}, ${reason}. Every line needs as many fields as the header: fix that line (a value holding the delimiter must be quoted) or choose the file's delimiter, then upload it again.`,
   };
+}
+
+/** A value DuckDB could not convert to its column's type, as its conversion error tells. */
+export interface MisfitValue {
+  line: number | null;
+  column: string;
+  value: string;
+  /** The type in the names a person picks from (`integer`), or DuckDB's name for any other. */
+  type: string;
+}
+
+const MISFIT = /Error when converting column "(.+?)"\. Could not convert string "(.*?)" to '([^']+)'/;
+const MISFIT_LINE = /CSV Error on Line: (\d+)/;
+
+/** The column, value and line of a conversion error, or null when the error is not one. */
+export function misfitValue(message: string): MisfitValue | null {
+  const found = MISFIT.exec(message);
+  if (found === null) return null;
+  const [, column = '', value = '', engineType = ''] = found;
+  const line = MISFIT_LINE.exec(message);
+  const named = Object.entries(COLUMN_TYPES).find(([, duckdb]) => duckdb === engineType.toUpperCase());
+  return { line: line ? Number(line[1]) : null, column, value, type: named ? named[0] : engineType };
+}
+
+/** The refusal's words for a value that does not fit its column's type: which column, which value, what to do. */
+export function misfitMessage(path: string, misfit: MisfitValue): { detail: string; reason: string } {
+  const where = misfit.line === null ? '' : `line ${misfit.line}: `;
+  const reason = `${where}column ${misfit.column} holds "${misfit.value.slice(0, 60)}", which is not ${articled(misfit.type)}`;
+  return {
+    reason,
+    detail: `${path}, ${reason}. Choose another type for ${misfit.column} (string keeps any text), add "${misfit.value.slice(0, 60)}" to the null markers if it means a missing value, or correct the file; then build the table again.`,
+  };
+}
+
+function articled(type: string): string {
+  return /^[aeiou]/i.test(type) ? `an ${type}` : `a ${type}`;
 }

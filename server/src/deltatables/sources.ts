@@ -6,7 +6,7 @@ import { DomainError } from '../errors.js';
 import { realPathInsideRoots } from '../locations/allowed-roots.js';
 import { compilePattern } from '../locations/patterns.js';
 import { generalStatsRelation } from '../multiqc/report-file.js';
-import { type RaggedLine, raggedLine, raggedMessage } from './csv-diagnosis.js';
+import { misfitMessage, misfitValue, type RaggedLine, raggedLine, raggedMessage } from './csv-diagnosis.js';
 import { type ReadOptions, readFunction } from './read-source.js';
 
 export const RUN_ID = '_run_id';
@@ -154,6 +154,13 @@ export async function readingRefusal(
   }
   let text = error.message;
   for (const [local, name] of names) text = text.replaceAll(local, name);
+  const misfit = misfitValue(text);
+  if (misfit !== null) {
+    const name = [...names.values()].find((candidate) => text.includes(candidate)) ?? 'a file';
+    const { detail, reason } = misfitMessage(name, misfit);
+    // With detected types, a full read may still find a type that fits every value.
+    return new SampleTooSmall(new DomainError('validation_failed', detail, [{ path: name, message: reason }]));
+  }
   const reason = (text.split('\n').find((line) => /convert|error/i.test(line)) ?? text.split('\n')[0] ?? '')
     // Absolute paths only: a file's own relative path (`multiqc/multiqc_data/multiqc.parquet`) names it.
     .replace(/(?<![\w.-])(?:\/[^\s/:;,'"()]+){2,}/g, '<path>')

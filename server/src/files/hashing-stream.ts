@@ -17,7 +17,12 @@ export class HashingStream extends Transform {
   override _transform(chunk: Buffer, _encoding: BufferEncoding, callback: TransformCallback): void {
     this.size += chunk.length;
     if (this.size > this.maxBytes) {
-      callback(new DomainError('payload_too_large', `the file is larger than the ${this.maxBytes}-byte limit`));
+      callback(
+        new DomainError(
+          'payload_too_large',
+          `the file is larger than the ${this.maxBytes}-byte upload limit: split it into smaller files (one collection takes many), or ask an administrator to raise SERVICE_UPLOAD_MAX_BYTES`,
+        ),
+      );
       return;
     }
     this.hash.update(chunk);

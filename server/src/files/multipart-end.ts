@@ -67,5 +67,8 @@ export class MultipartEnd {
 }
 
 export function cutOff(): DomainError {
-  return new DomainError('malformed_body', 'the multipart body ended before its closing boundary');
+  return new DomainError(
+    'malformed_body',
+    'the multipart body ended before its closing boundary (the upload was cut off): send the file again',
+  );
 }

@@ -11,9 +11,11 @@ function optionsOf(text: string): FilePreviewRequest {
   try {
     json = JSON.parse(text);
   } catch {
-    throw new DomainError('validation_failed', 'the field `options` is not JSON', [
-      { path: 'options', message: 'send the preview options as a JSON object' },
-    ]);
+    throw new DomainError(
+      'validation_failed',
+      'the field `options` is not JSON: send the preview options as a JSON object',
+      [{ path: 'options', message: 'send the preview options as a JSON object' }],
+    );
   }
   const parsed = filePreviewRequestSchema.safeParse(json);
   if (!parsed.success) {
@@ -51,7 +53,10 @@ export async function withPreviewForm<T>(
         answer = { value: await use({ name: part.filename, content: end.guard(part.file) }, options) };
       } else {
         if (part.type === 'file') part.file.resume();
-        throw new DomainError('validation_failed', 'send the field `options` (optional), then one part `file`');
+        throw new DomainError(
+          'validation_failed',
+          'the form has a part this route does not take: send the field `options` (optional), then one part `file`',
+        );
       }
     }
   } catch (error) {
@@ -59,7 +64,9 @@ export async function withPreviewForm<T>(
     throw error;
   }
   if (answer === undefined) {
-    throw new DomainError('validation_failed', 'no file was sent', [{ path: 'file', message: 'required' }]);
+    throw new DomainError('validation_failed', 'no file was sent: add the file as the form’s last part, named `file`', [
+      { path: 'file', message: 'required' },
+    ]);
   }
   return answer.value;
 }

@@ -11,7 +11,7 @@ import {
   FORMAT_OF_EXTENSION,
   filePreviewRequestSchema,
 } from '@service/common';
-import { raggedLine, raggedMessage } from '../deltatables/csv-diagnosis.js';
+import { misfitMessage, misfitValue, raggedLine, raggedMessage } from '../deltatables/csv-diagnosis.js';
 import { type ReadOptions, readFunction } from '../deltatables/read-source.js';
 import { sqlTypeText } from '../deltatables/schema-merge.js';
 import { localPathOf } from '../deltatables/sources.js';
@@ -19,10 +19,10 @@ import type { DuckDB, SqlConnection, SqlType } from '../engine/duckdb.js';
 import type { ObjectFiles } from '../engine/object-files.js';
 import { quoteString } from '../engine/sql.js';
 import { DomainError } from '../errors.js';
+import { assertRelativePath } from '../locations/relative-path.js';
 import type { Actor } from '../policy/actor.js';
 import type { ProjectsService } from '../projects/service.js';
 import { HashingStream } from './hashing-stream.js';
-import { assertRelativePath } from './relative-path.js';
 import type { FilesService } from './service.js';
 
 const INTEGERS = [
@@ -218,6 +218,11 @@ async function unreadable(
   const ragged = await raggedLine(connection, format, localPath, options);
   if (ragged !== null) {
     const { detail, reason } = raggedMessage(path, ragged);
+    return new DomainError('validation_failed', detail, [{ path, message: reason }]);
+  }
+  const misfit = misfitValue(error instanceof Error ? error.message : String(error));
+  if (misfit !== null) {
+    const { detail, reason } = misfitMessage(path, misfit);
     return new DomainError('validation_failed', detail, [{ path, message: reason }]);
   }
   const reason = (error instanceof Error ? error.message : String(error))

@@ -3,6 +3,7 @@ import type { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { v7 as uuidv7 } from 'uuid';
 import type { Config } from '../config/config.js';
+import { pathMismatchMessage } from '../datacollections/path-fit.js';
 import type { DataCollectionsService } from '../datacollections/service.js';
 import type { Database } from '../db/database.js';
 import type { FilesTable } from '../db/tables.js';
@@ -10,6 +11,7 @@ import { isoNow } from '../db/time.js';
 import { DomainError, notFound } from '../errors.js';
 import { realPathInsideRoots } from '../locations/allowed-roots.js';
 import { compilePattern } from '../locations/patterns.js';
+import { assertRelativePath } from '../locations/relative-path.js';
 import type { Actor } from '../policy/actor.js';
 import { uploadKey } from '../storage/layout.js';
 import type { ObjectStorage } from '../storage/storage.js';
@@ -18,7 +20,6 @@ import { registerRun } from '../workflows/runs.js';
 import type { WorkflowsService } from '../workflows/service.js';
 import { contentTypeOf } from './content-type.js';
 import { HashingStream } from './hashing-stream.js';
-import { assertRelativePath } from './relative-path.js';
 
 export interface Upload {
   runTag: string;
@@ -46,7 +47,8 @@ export class FilesService {
     assertRelativePath(upload.path, 'path');
     if (!compilePattern(collection.pattern).test(upload.path)) {
       upload.content.resume();
-      throw new DomainError('validation_failed', 'the path does not match the data collection’s file pattern', [
+      const fit = await this.dataCollections.fitOf(collection, upload.path);
+      throw new DomainError('validation_failed', pathMismatchMessage(fit), [
         { path: 'path', message: `${upload.path} does not match ${collection.pattern}` },
       ]);
     }

@@ -142,4 +142,25 @@ describeEachDialect('fixing a table: types, null markers, ragged lines', (dialec
     expect(refused.status).toBe(400);
     expect(refused.body.detail).toContain('string, integer, double, boolean, date, timestamp');
   });
+
+  it('names the column, the value and what to do when a value does not fit the chosen type', async () => {
+    const { collectionId: id } = await createProjectWithUpload(
+      server,
+      admin.access_token,
+      'misfit',
+      'sample,count\nA,1\nB,12x\n',
+    );
+    await call(server, 'PATCH', `/datacollections/${id}`, {
+      token: admin.access_token,
+      json: { read_options: { columns: { count: 'integer' } } },
+    });
+    const refused = await upsert(id, true);
+    expect(refused.status).toBe(400);
+    expect(refused.body.detail).toContain('t.csv, line 3: column count holds "12x", which is not an integer');
+    expect(refused.body.detail).toMatch(/Choose another type for count .*null markers/);
+    expect(refused.body.detail).not.toMatch(/DuckDB|sniffer|BIGINT|Conversion Error/);
+    expect(refused.body.errors).toEqual([
+      { path: 't.csv', message: 'line 3: column count holds "12x", which is not an integer' },
+    ]);
+  });
 });

@@ -153,6 +153,15 @@ describeEachDialect('previewing a registered file before its table is built', (d
     expect((await preview(unnamed, { limit: 201 })).status).toBe(400);
     expect((await preview(unnamed, { sheet: 1 })).body.code).toBe('validation_failed');
     expect((await preview(unnamed, { format: 'csv', read_options: { columns: { a: 'numbr!' } } })).status).toBe(400);
+
+    // A type chosen for a column that one of the rows shown does not fit: the column, the value, what to do.
+    const misfit = await registered('misfit', 'misfit.csv', 'n,label\n1,a\nNA,b\n');
+    const typed = await preview(misfit, { read_options: { columns: { n: 'integer' } } });
+    expect(typed.status).toBe(400);
+    expect(typed.body.detail).toContain('misfit.csv, line 3: column n holds "NA", which is not an integer');
+    expect(typed.body.detail).toContain('add "NA" to the null markers');
+    const fixed = await preview(misfit, { read_options: { columns: { n: 'integer' }, null_values: ['NA'] } });
+    expect(fixed.body.rows.map((row) => row.n)).toEqual(['1', null]);
   });
 
   it('lets readers of the project preview; others get 404, anonymous 401', async () => {

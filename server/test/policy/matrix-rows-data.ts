@@ -100,6 +100,11 @@ export const dataRows: Record<string, Row> = {
     request: async (w) => ({ path: `/datacollections/${w.p.dataCollectionId}/versions` }),
     expected: reading,
   },
+  'GET /service/api/v1/datacollections/{id}/path-fit': {
+    request: async (w) => ({ path: `/datacollections/${w.p.dataCollectionId}/path-fit?path=other.csv` }),
+    // Asked before an upload, so only by those who may upload.
+    expected: onProject(200, editors),
+  },
   'GET /service/api/v1/datacollections/{id}/files': {
     request: async (w) => ({ path: `/datacollections/${w.p.dataCollectionId}/files` }),
     expected: reading,

@@ -15,8 +15,10 @@ export function assertRelativePath(path: string, field: string): void {
     /[\u0000-\u001f\u007f]/.test(path) ||
     segments.some((segment) => segment === '' || segment === '.' || segment === '..');
   if (bad) {
-    throw new DomainError('validation_failed', 'the path must be relative to the run folder', [
-      { path: field, message: 'use a relative path like `island/measures.csv`, without `..`' },
-    ]);
+    throw new DomainError(
+      'validation_failed',
+      'the path must be relative to the run folder: use a path like `island/measures.csv`, without a leading `/` or `..`',
+      [{ path: field, message: 'use a relative path like `island/measures.csv`, without `..`' }],
+    );
   }
 }
