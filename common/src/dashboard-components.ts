@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { genomeTrackFields, genomeTrackProblems } from './figure-fields/genome-tracks.js';
 import { columnNameSchema } from './queries.js';
 
 /**
@@ -37,6 +38,7 @@ export const CHART_TYPES = [
   'ma',
   'manhattan',
   'qq',
+  'coverage',
 ] as const;
 export const chartTypeSchema = z.enum(CHART_TYPES);
 export type ChartType = z.infer<typeof chartTypeSchema>;
@@ -74,6 +76,8 @@ export const DEFAULT_GENOME_THRESHOLD = 5e-8;
  * - `ma`: `x` (mean) by `y` (fold change); with `p` (a p or q value column) the volcano's classes.
  * - `manhattan`: `chromosome`, `position`, `y` (p value); `threshold` the genome-wide line.
  * - `qq`: `y` (p values), observed against expected −log10 p, with the inflation factor λ.
+ * - `coverage`: `y` (depth) along `position`, a line per `color?` (sample); the lowest and
+ *   highest depth per bucket of `buckets` along the positions.
  */
 export const figureComponentSchema = z
   .strictObject({
@@ -108,6 +112,7 @@ export const figureComponentSchema = z
     position: columnNameSchema.optional(),
     /** Manhattan: genome-wide significance (default 5e-8). */
     threshold: z.number().gt(0).max(1).optional(),
+    ...genomeTrackFields,
   })
   .superRefine((figure, context) => {
     const need = (field: 'x' | 'y' | 'color' | 'chromosome' | 'position', why: string) => {
@@ -156,6 +161,10 @@ export const figureComponentSchema = z
         break;
       case 'qq':
         need('y', 'a QQ plot needs y (the p values)');
+        break;
+      case 'coverage':
+        for (const { path, message } of genomeTrackProblems(figure))
+          context.addIssue({ code: 'custom', path: [path], message });
         break;
     }
   })

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import type { FigureComponent, InteractiveComponent } from './dashboard-components.js';
 import { componentIdSchema } from './dashboard-components.js';
+import { genomeTrackDataFields } from './figure-fields/genome-track-data.js';
 import { multiqcDataSchema } from './multiqc.js';
 import { jsonParamSchema, previewAnswerSchema, tableVersionEntrySchema } from './queries.js';
 
@@ -48,6 +49,7 @@ export const BRUSH_FILTER_CHARTS: readonly FigureComponent['chart'][] = [
   'histogram',
   'volcano',
   'ma',
+  'coverage',
 ];
 
 /**
@@ -138,6 +140,8 @@ export type FigureColumn = z.infer<typeof figureColumnSchema>;
  * - manhattan: `chromosome`, `position`, `genome_position`, `y`, `minus_log10_y` (with
  *   `significant` and `chromosomes`)
  * - qq: `expected`, `observed` (−log10 p, most significant last; with `lambda`)
+ * - coverage: `color?`, `x_low`, `x_high`, `min`, `max`, `mean` (per sample and bucket, by position;
+ *   with `bucket_width` and `left_out_series`)
  *
  * −log10 of a p value of 0 is infinite: it is drawn at the highest finite −log10 p of the answer
  * (`capped` counts them). p values that are null, NaN, negative or above 1 are left out.
@@ -160,6 +164,7 @@ export const figureDataSchema = z
     lambda: z.number().nullable().optional(),
     /** Points whose p value of 0 was drawn at the highest finite −log10 p. */
     capped: z.number().int().optional(),
+    ...genomeTrackDataFields,
   })
   .meta({ id: 'FigureData' });
 export type FigureData = z.infer<typeof figureDataSchema>;

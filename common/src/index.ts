@@ -10,6 +10,7 @@ export * from './dashboard-overview.js';
 export * from './dashboard-tabs.js';
 export * from './dashboards.js';
 export * from './export.js';
+export * from './figure-fields/genome-tracks.js';
 export * from './file-pattern.js';
 export * from './file-preview.js';
 export * from './jobs.js';

@@ -73,7 +73,7 @@ export function brushedRange(
   const [from, to] = range.map(Number).sort((a, b) => a - b) as [number, number];
   if (!Number.isFinite(from) || !Number.isFinite(to)) return null;
   const columns = new FigureColumns(data);
-  const role = component.chart === 'histogram' ? 'x_low' : 'x';
+  const role = component.chart === 'histogram' || component.chart === 'coverage' ? 'x_low' : 'x';
   const kind =
     component.chart === 'line' || component.chart === 'area' ? lineXKind(columns, data.rows) : columns.axisKind(role);
   if (kind === 'category') {

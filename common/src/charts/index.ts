@@ -7,6 +7,7 @@ import type { ColorAssignment } from './colors.js';
 import { FigureColumns } from './columns.js';
 import { box, violin } from './distribution.js';
 import { fieldSubtitle, ma, manhattan, qq, volcano } from './field.js';
+import { coverage, coverageSubtitle } from './genome-tracks.js';
 import { heatmap, pie } from './heatmap-pie.js';
 import { type ChartTheme, PALETTES } from './palette.js';
 import { axis, brush, dataZoom, grid, type Header, legend, title, tooltip } from './parts.js';
@@ -47,6 +48,7 @@ const BUILDERS: Record<ChartType, (input: ChartInput) => ChartBody> = {
   ma,
   manhattan,
   qq,
+  coverage,
 };
 
 const FIELD_CHARTS: ReadonlySet<ChartType> = new Set(['volcano', 'ma', 'manhattan', 'qq']);
@@ -60,6 +62,7 @@ function subtitle(component: FigureComponent, data: FigureData): string | undefi
   if (data.columns.length === 0) return 'no data yet at this time';
   if (data.rows.length === 0) return 'no rows match the filters';
   if (FIELD_CHARTS.has(component.chart)) return fieldSubtitle(component, data);
+  if (component.chart === 'coverage') return coverageSubtitle(data);
   if (!data.sampled) return undefined;
   const shown = data.rows.length.toLocaleString('en-US');
   if (component.chart === 'line' || component.chart === 'area') {

@@ -8,6 +8,7 @@ import { Statement } from '../sql/statement.js';
 import { heatmapData, histogramData, violinData } from './binning.js';
 import { boxData } from './box.js';
 import { categoryData } from './categories.js';
+import { coverageData } from './coverage.js';
 import { maData, volcanoData } from './field-points.js';
 import {
   axisOf,
@@ -64,6 +65,8 @@ export function figureData(
           return manhattanData(rows, source, figure, statement);
         case 'qq':
           return qqData(rows, source, figure, statement);
+        case 'coverage':
+          return coverageData(rows, source, figure, statement);
       }
     },
     options.shared,

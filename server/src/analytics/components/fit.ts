@@ -106,11 +106,11 @@ function usesOf(component: AnalyticComponent): Use[] {
 
 /** The columns of the field's charts: numbers, but for labels and chromosome names. */
 function fieldChartUses(component: FigureComponent, chart: string): Use[] {
-  const fields = ['x', 'y', 'p', 'label', 'chromosome', 'position'] as const;
+  const fields = ['x', 'y', 'p', 'label', 'chromosome', 'position', 'color', 'tip'] as const;
   return fields.flatMap((field): Use[] => {
     const column = component[field];
     if (column === undefined) return [];
-    const need: Need = field === 'label' || field === 'chromosome' ? 'simple' : 'numeric';
+    const need: Need = ['label', 'chromosome', 'color', 'tip'].includes(field) ? 'simple' : 'numeric';
     return [{ field, column, need, why: chart }];
   });
 }

@@ -284,7 +284,9 @@ function matchOf(
   }
   if (component.chart === 'pie') return { column: component.color ?? '', match: { kind: 'in', values: list } };
   if (component.chart === 'bar') return { column: component.x ?? '', match: { kind: 'in', values: list } };
-  return { column: component.x ?? '', match: { kind: 'range', low: list[0] ?? null, high: list[1] ?? null } };
+  // A coverage track is brushed along its positions.
+  const column = component.chart === 'coverage' ? component.position : component.x;
+  return { column: column ?? '', match: { kind: 'range', low: list[0] ?? null, high: list[1] ?? null } };
 }
 
 /** A read or lane suffix MultiQC's modules add to a sample's name: `_1`, `_R2`, `.1`, `_L001`. */

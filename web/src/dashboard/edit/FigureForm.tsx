@@ -10,6 +10,7 @@ import {
 import { Choice } from './Choice.js';
 import { chartAggregates, FIGURE_ROLES, type FigureRole, figureRoles, fittingColumns } from './column-fit.js';
 import { FieldThresholds, isFieldChart } from './FieldThresholds.js';
+import { GenomeTrackOptions } from './GenomeTrackOptions.js';
 
 const ROLE_LABELS: Record<FigureRole, string> = {
   x: 'X axis',
@@ -20,6 +21,7 @@ const ROLE_LABELS: Record<FigureRole, string> = {
   position: 'Position',
   p: 'p value',
   label: 'Label',
+  tip: 'Tip',
 };
 
 const AGG_LABELS: Record<ComponentAgg, string> = {
@@ -47,6 +49,7 @@ function fitted(figure: FigureComponent, columns: readonly TableColumn[] | undef
     if (!fits) delete next[role];
   }
   if (!chartAggregates(next.chart)) delete next.agg;
+  if (next.chart !== 'coverage') delete next.buckets;
   if (!isFieldChart(next.chart)) {
     delete next.p_threshold;
     delete next.fc_threshold;
@@ -134,6 +137,7 @@ export function FigureForm({
         />
       )}
       {isFieldChart(figure.chart) && <FieldThresholds figure={figure} onChange={onChange} />}
+      <GenomeTrackOptions figure={figure} onChange={onChange} />
       <LogScales figure={figure} onChange={onChange} />
     </Stack>
   );
@@ -141,7 +145,8 @@ export function FigureForm({
 
 /** Log scales, for the charts that draw their values on plain axes. */
 function LogScales({ figure, onChange }: { figure: FigureComponent; onChange: (figure: FigureComponent) => void }) {
-  if (figure.chart === 'pie' || figure.chart === 'heatmap' || isFieldChart(figure.chart)) return null;
+  if (figure.chart === 'pie' || figure.chart === 'heatmap' || figure.chart === 'coverage' || isFieldChart(figure.chart))
+    return null;
   return (
     <Group>
       {figure.chart === 'scatter' && (

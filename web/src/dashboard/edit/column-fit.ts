@@ -1,4 +1,5 @@
 import type { ChartType, ComponentAgg, InteractiveWidget, TableColumn } from '@service/common';
+import { genomeTrackRoles } from './genome-track-roles.js';
 
 /** How a column can be used, from its Delta type name (`long`, `decimal(10,2)`, `array<string>`, …). */
 export type ColumnKind = 'numeric' | 'temporal' | 'boolean' | 'text' | 'nested';
@@ -13,10 +14,20 @@ export function columnKind(type: string): ColumnKind {
   return 'nested';
 }
 
-export type FigureRole = 'x' | 'y' | 'color' | 'size' | 'chromosome' | 'position' | 'p' | 'label';
+export type FigureRole = 'x' | 'y' | 'color' | 'size' | 'chromosome' | 'position' | 'p' | 'label' | 'tip';
 
 /** Every role, in the order the chart builder asks for them. */
-export const FIGURE_ROLES: readonly FigureRole[] = ['chromosome', 'position', 'x', 'y', 'p', 'color', 'size', 'label'];
+export const FIGURE_ROLES: readonly FigureRole[] = [
+  'chromosome',
+  'position',
+  'tip',
+  'x',
+  'y',
+  'p',
+  'color',
+  'size',
+  'label',
+];
 
 export interface RoleSpec {
   kinds: readonly ColumnKind[];
@@ -63,6 +74,8 @@ export function figureRoles(chart: ChartType, agg: ComponentAgg): Partial<Record
       };
     case 'pie':
       return { color: { kinds: SCALAR, required: true }, y: { kinds: aggregated, required: needsMeasure } };
+    case 'coverage':
+      return genomeTrackRoles(chart);
     default:
       return fieldChartRoles(chart);
   }

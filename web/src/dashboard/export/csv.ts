@@ -32,6 +32,12 @@ function fieldHeader(name: string, column: string | null): string {
   return name === 'minus_log10_y' ? `minus_log10_${column}` : name;
 }
 
+/** A coverage track's buckets: `pos_low`, `pos_high`, `min_depth`, `max_depth`, `mean_depth`. */
+function coverageHeader(name: string, column: string | null): string {
+  if (column === null || name === 'color') return column ?? name;
+  return name === 'x_low' || name === 'x_high' ? `${column}_${name.slice(2)}` : `${name}_${column}`;
+}
+
 /**
  * A figure's rows as drawn (aggregated, binned or sampled on the server), in its columns' order,
  * headed by what each holds: the table's column (`species`), an aggregate of it (`mean_mass`), or
@@ -40,6 +46,7 @@ function fieldHeader(name: string, column: string | null): string {
 export function figureCsv(component: Pick<FigureComponent, 'chart' | 'agg'>, data: FigureData): string {
   const header = data.columns.map(({ name, column }) => {
     if (FIELD_CHARTS.has(component.chart)) return fieldHeader(name, column);
+    if (component.chart === 'coverage') return coverageHeader(name, column);
     // A count needs no column: the figure's `y` is then the count itself.
     if (column === null) return name === 'y' ? (component.agg ?? 'count') : name;
     if (PLAIN_ROLES.has(name) || (name === 'y' && component.chart === 'scatter')) return column;

@@ -1,0 +1,12 @@
+import { z } from 'zod';
+
+/**
+ * What the genome tracks' answers hold beyond a figure's columns and rows (spread into
+ * `figureDataSchema`, dashboard-data.ts).
+ */
+export const genomeTrackDataFields = {
+  /** Coverage: the width of a bucket along the positions (0: every position is its own). */
+  bucket_width: z.number().optional(),
+  /** Coverage: samples (lines) beyond `max_categories` that were left out. */
+  left_out_series: z.number().int().optional(),
+};

@@ -1,0 +1,85 @@
+import {
+  DEFAULT_COVERAGE_BUCKETS,
+  DEFAULT_COVERAGE_SERIES,
+  type FigureComponent,
+  type FigureData,
+} from '@service/common';
+import { columnOf, count, type Source } from '../sql/columns.js';
+import { type NarrowedRows, whereOf } from '../sql/narrowed.js';
+import type { Statement } from '../sql/statement.js';
+import { doubleSql } from './field-points.js';
+import { asParam, Bins, figureAnswer, numberOf, numberRole, type Role, roleOf } from './figure-rows.js';
+
+/**
+ * Coverage tracks (docs/dashboards.md "Coverage tracks and phylogenetic trees"): depth along
+ * positions, one line per sample. Beyond `buckets` distinct positions the positions fall into
+ * that many equal-width buckets, and each sample's bucket keeps its lowest and highest depth (and
+ * the mean), so a one-base dropout or peak stays visible however wide the bucket. At most
+ * `max_categories` samples (the first by name) are drawn; the answer counts those left out.
+ */
+export async function coverageData(
+  rows: NarrowedRows,
+  source: Source,
+  figure: FigureComponent,
+  statement: Statement,
+): Promise<FigureData> {
+  const { connection, from, conditions } = rows;
+  const position = doubleSql(columnOf(source, figure.position ?? '', 'position'));
+  const y = columnOf(source, figure.y ?? '', 'y');
+  const color = figure.color === undefined ? null : columnOf(source, figure.color, 'color');
+  const colorSql = color === null ? 'NULL' : color.sql;
+  const points =
+    `SELECT ${colorSql} AS "color", ${position} AS "position", ${doubleSql(y)} AS "depth" ` +
+    `FROM ${from}${whereOf(conditions)}`;
+  const kept = figure.max_categories ?? DEFAULT_COVERAGE_SERIES;
+  const drawable = `SELECT * FROM (${points}) WHERE "position" IS NOT NULL AND "depth" IS NOT NULL`;
+  const [stats = {}] = await connection.query(
+    `SELECT count(*) AS "drawable", count(DISTINCT "color") + count(DISTINCT CASE WHEN "color" IS NULL THEN 1 END) ` +
+      `AS "series", count(DISTINCT "position") AS "positions", min("position") AS "low", max("position") AS "high", ` +
+      `(SELECT count(*) FROM ${from}${whereOf(conditions)}) AS "n" FROM (${drawable})`,
+    statement.params,
+  );
+  const series = count(stats.series);
+  const shown = series > kept ? await firstSeries(rows, drawable, kept, statement) : drawable;
+  const budget = figure.buckets ?? DEFAULT_COVERAGE_BUCKETS;
+  const low = numberOf(stats.low);
+  const high = numberOf(stats.high);
+  const bucketed = count(stats.positions) > budget && low !== null && high !== null;
+  const bins = bucketed ? new Bins(low, high, budget) : null;
+  const bucket = bins === null ? '"position"' : bins.indexSql('"position"', (value) => statement.param(value));
+  const drawn = await connection.query(
+    `SELECT "color", ${bucket} AS "bucket", min("depth") AS "min", max("depth") AS "max", avg("depth") AS "mean" ` +
+      `FROM (${shown}) GROUP BY ALL ORDER BY "color" ASC NULLS LAST, "bucket"`,
+    statement.params,
+  );
+  const edges = (at: number): [number, number] => (bins === null ? [at, at] : bins.edges(at));
+  const placed = drawn.map((row) => {
+    const [xLow, xHigh] = edges(Number(row.bucket));
+    return { ...row, x_low: xLow, x_high: xHigh };
+  });
+  const roles: Role[] = [
+    ...(color === null ? [] : [roleOf('color', color)]),
+    { ...numberRole('x_low', null), column: figure.position ?? null },
+    { ...numberRole('x_high', null), column: figure.position ?? null },
+    numberRole('min', y),
+    numberRole('max', y),
+    numberRole('mean', y),
+  ];
+  return {
+    ...figureAnswer(roles, placed, bucketed || series > kept, count(stats.n)),
+    bucket_width: bins === null || low === null || high === null ? 0 : (high - low) / bins.count,
+    left_out_series: Math.max(0, series - kept),
+  };
+}
+
+/** The rows of the first `kept` samples by name (a missing sample last). */
+async function firstSeries(rows: NarrowedRows, drawable: string, kept: number, statement: Statement): Promise<string> {
+  const names = await rows.connection.query(
+    `SELECT DISTINCT "color" FROM (${drawable}) ORDER BY "color" ASC NULLS LAST LIMIT ${kept}`,
+    statement.params,
+  );
+  const values = names.flatMap((row) => (row.color === null ? [] : [statement.param(asParam(row.color ?? null))]));
+  const nulls = names.some((row) => row.color === null) ? ['"color" IS NULL'] : [];
+  const listed = values.length === 0 ? [] : [`"color" IN (${values.join(', ')})`];
+  return `SELECT * FROM (${drawable}) WHERE ${[...listed, ...nulls].join(' OR ') || 'false'}`;
+}
