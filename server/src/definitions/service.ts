@@ -12,6 +12,7 @@ import { authorize, can } from '../policy/policy.js';
 import { asSharedResource } from '../projects/repository.js';
 import type { ProjectsService } from '../projects/service.js';
 import { dataCollectionRows } from '../tables/data-collections.js';
+import { workflowRows } from '../tables/workflows.js';
 import { locationsAt, sameDataLocation } from '../workflows/location-guard.js';
 import { withoutPaths } from '../workflows/presenters.js';
 import { type WorkflowsService, workflowColumns } from '../workflows/service.js';
@@ -91,14 +92,7 @@ export class ProjectDefinitions {
     definition: ProjectDefinition,
     locate: ParsedDefinition['locate'],
   ): Promise<void> {
-    const stored =
-      projectId === undefined
-        ? []
-        : await this.database.db
-            .selectFrom('workflows')
-            .select(['name', 'data_location'])
-            .where('project_id', '=', projectId)
-            .execute();
+    const stored = projectId === undefined ? [] : await workflowRows.locationsOfProject(this.database.db, projectId);
     const declared = definition.workflows.flatMap((workflow, w) => {
       const current = stored.find((row) => row.name === workflow.name);
       if (current && sameDataLocation(current.data_location, workflow.data_location)) return [];
@@ -122,12 +116,7 @@ export class ProjectDefinitions {
   ): Promise<void> {
     const collectionIds = new Map<string, string>();
     for (const [w, workflow] of definition.workflows.entries()) {
-      const existing = await trx
-        .selectFrom('workflows')
-        .select(['id', 'data_location'])
-        .where('project_id', '=', projectId)
-        .where('name', '=', workflow.name)
-        .executeTakeFirst();
+      const existing = await workflowRows.findByName(trx, projectId, workflow.name);
       const { engine, data_location: dataLocation } = workflowColumns(workflow);
       let workflowId: string;
       if (existing) {
@@ -136,14 +125,7 @@ export class ProjectDefinitions {
         const declared = sameDataLocation(existing.data_location, workflow.data_location)
           ? {}
           : { locations_declared_by: dataLocation === null ? null : declaredBy };
-        await trx
-          .updateTable('workflows')
-          .set({ engine, data_location: dataLocation, ...declared })
-          .where('id', '=', workflowId)
-          .where((eb) =>
-            eb.or([eb('engine', 'is distinct from', engine), eb('data_location', 'is distinct from', dataLocation)]),
-          )
-          .execute();
+        await workflowRows.updateIfChanged(trx, workflowId, { engine, data_location: dataLocation, ...declared });
       } else {
         workflowId = await this.workflows.insert(projectId, workflow, declaredBy, trx);
       }
@@ -189,13 +171,7 @@ export class ProjectDefinitions {
   async definitionOf(projectId: string): Promise<ProjectDefinition> {
     const db = this.database.db;
     const project = await db.selectFrom('projects').selectAll().where('id', '=', projectId).executeTakeFirstOrThrow();
-    const workflows = await db
-      .selectFrom('workflows')
-      .selectAll()
-      .where('project_id', '=', projectId)
-      .orderBy('created_at')
-      .orderBy('id')
-      .execute();
+    const workflows = await workflowRows.ofProject(db, projectId);
     const collections = await dataCollectionRows.ofWorkflows(
       db,
       workflows.map((w) => w.id),

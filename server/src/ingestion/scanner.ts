@@ -8,7 +8,7 @@ import type { FilesTable, WorkflowsTable } from '../db/tables.js';
 import { isoNow } from '../db/time.js';
 import { contentTypeOf } from '../files/content-type.js';
 import { isInsideAllowedRoots, realRoots } from '../locations/allowed-roots.js';
-import { registerRun } from '../workflows/runs.js';
+import { registerRun, runRows } from '../tables/runs.js';
 import { followLink, fsReason, hashFile, isHidden, walkRun } from './scan-fs.js';
 
 /** Progress of a scan: what it is doing, and how far it is (0–1) when that is known. */
@@ -153,12 +153,7 @@ export async function scanWorkflow(
 
   // Runs found by earlier scans that are no longer there (or no longer allowed): their scanned
   // files go, unless their location could not be read this time.
-  const registered = await database.db
-    .selectFrom('runs')
-    .select(['id', 'location'])
-    .where('workflow_id', '=', workflow.id)
-    .where('location', 'is not', null)
-    .execute();
+  const registered = await runRows.located(database.db, workflow.id);
   for (const run of registered) {
     if (seenRuns.has(run.id) || run.location === null) continue;
     if (isInsideAllowedRoots(run.location, keptLocations)) continue;
@@ -248,11 +243,7 @@ async function findRuns(
 async function ensureRun(database: Database, workflowId: string, run: RunFolder): Promise<string> {
   const row = await registerRun(database.db, workflowId, run.tag, run.logical);
   if (row.location !== run.logical) {
-    await database.db
-      .updateTable('runs')
-      .set({ location: run.logical, updated_at: isoNow() })
-      .where('id', '=', row.id)
-      .execute();
+    await runRows.moveTo(database.db, row.id, run.logical);
   }
   return row.id;
 }

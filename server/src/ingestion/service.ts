@@ -16,6 +16,7 @@ import { authorize, can } from '../policy/policy.js';
 import { asSharedResource } from '../projects/repository.js';
 import type { ProjectsService } from '../projects/service.js';
 import { dataCollectionRows } from '../tables/data-collections.js';
+import { workflowRows } from '../tables/workflows.js';
 import { type DataLocationGuard, locationsAt } from '../workflows/location-guard.js';
 import { type CollectionResult, presentRun, type Step } from './presenters.js';
 import { endExpiredRuns, endOrphanedRuns, endRunsOfEndedJobs } from './run-ends.js';
@@ -66,13 +67,7 @@ export class IngestionService {
 
   /** Whether a project has anything to ingest: a workflow location, or registered files. */
   private async hasData(projectId: string): Promise<boolean> {
-    const located = await this.database.db
-      .selectFrom('workflows')
-      .select('id')
-      .where('project_id', '=', projectId)
-      .where('data_location', 'is not', null)
-      .executeTakeFirst();
-    if (located) return true;
+    if (await workflowRows.anyLocatedInProject(this.database.db, projectId)) return true;
     const file = await this.database.db
       .selectFrom('files')
       .innerJoin('runs', 'runs.id', 'files.run_id')
@@ -255,13 +250,7 @@ export class IngestionService {
 
     await save({ status: 'running', started_at: isoNow() });
     try {
-      const workflows = await this.database.db
-        .selectFrom('workflows')
-        .selectAll()
-        .where('project_id', '=', run.project_id)
-        .orderBy('created_at')
-        .orderBy('id')
-        .execute();
+      const workflows = await workflowRows.ofProject(this.database.db, run.project_id);
       const located = workflows.filter((workflow) => workflow.data_location !== null);
       for (const [index, workflow] of located.entries()) {
         await tools.report({ step: `scan ${workflow.name}`, progress: (index / Math.max(1, located.length)) * 0.3 });

@@ -5,6 +5,8 @@ import type { ObjectFiles } from '../engine/object-files.js';
 import { TABLES_PREFIX, tableRoot, UPLOADS_PREFIX } from '../storage/layout.js';
 import type { ObjectStorage, StoredObject } from '../storage/storage.js';
 import { dataCollectionRows } from '../tables/data-collections.js';
+import { runRows } from '../tables/runs.js';
+import { workflowRows } from '../tables/workflows.js';
 
 /** Storage that belonged to database rows about to be deleted: uploads and Delta tables. */
 export interface OwnedStorage {
@@ -38,8 +40,7 @@ export async function ownedStorage(db: Kysely<Tables>, scope: Scope): Promise<Ow
   let tableIds: string[] = [];
   if ('projects' in scope) {
     for (const ids of chunks(scope.projects)) {
-      const rows = await db.selectFrom('workflows').select('id').where('project_id', 'in', ids).execute();
-      workflowIds.push(...rows.map((row) => row.id));
+      workflowIds.push(...(await workflowRows.idsOfProjects(db, ids)));
     }
   } else if ('workflows' in scope) {
     workflowIds = scope.workflows;
@@ -50,8 +51,7 @@ export async function ownedStorage(db: Kysely<Tables>, scope: Scope): Promise<Ow
   }
   for (const ids of chunks(workflowIds)) {
     tableIds.push(...(await dataCollectionRows.idsOfWorkflows(db, ids)));
-    const runs = await db.selectFrom('runs').select('id').where('workflow_id', 'in', ids).execute();
-    runIds.push(...runs.map((row) => row.id));
+    runIds.push(...(await runRows.idsOfWorkflows(db, ids)));
   }
   const uploadKeys: string[] = [];
   for (const ids of chunks(runIds)) {

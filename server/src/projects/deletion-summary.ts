@@ -3,6 +3,7 @@ import type { Kysely } from 'kysely';
 import type { Tables } from '../db/tables.js';
 import { isoNow } from '../db/time.js';
 import { dataCollectionRows } from '../tables/data-collections.js';
+import { workflowRows } from '../tables/workflows.js';
 
 /**
  * What deleting a project takes with it, counted in the database (`GET /projects/{id}/deletion-summary`),
@@ -12,12 +13,7 @@ export async function projectDeletionSummary(db: Kysely<Tables>, projectId: stri
   const count = (query: { executeTakeFirstOrThrow(): Promise<{ total: number | string | bigint }> }) =>
     query.executeTakeFirstOrThrow().then((row) => Number(row.total));
   const [workflows, collections, files, dashboards, embedTokens] = await Promise.all([
-    count(
-      db
-        .selectFrom('workflows')
-        .select((eb) => eb.fn.countAll().as('total'))
-        .where('project_id', '=', projectId),
-    ),
+    workflowRows.countInProject(db, projectId),
     dataCollectionRows.countInProject(db, projectId),
     count(
       db

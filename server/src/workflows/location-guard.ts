@@ -12,6 +12,7 @@ import {
   type LocationAtPath,
 } from '../policy/locations.js';
 import { asSharedResource } from '../sharing/members.js';
+import { workflowRows } from '../tables/workflows.js';
 
 /** The locations of a data location, each with its field path. */
 export function locationsAt(dataLocation: DataLocation | null | undefined, pathPrefix: string): LocationAtPath[] {
@@ -90,13 +91,7 @@ export class DataLocationGuard {
 
   /** Every location of every other project, with that project's members. */
   private async claimedElsewhere(projectId: string | undefined, db: Kysely<Tables>): Promise<ClaimedLocation[]> {
-    let query = db
-      .selectFrom('workflows')
-      .innerJoin('projects', 'projects.id', 'workflows.project_id')
-      .select(['workflows.project_id', 'workflows.data_location', 'projects.is_public'])
-      .where('workflows.data_location', 'is not', null);
-    if (projectId !== undefined) query = query.where('workflows.project_id', '!=', projectId);
-    const rows = await query.execute();
+    const rows = await workflowRows.locatedOutside(db, projectId);
     if (rows.length === 0) return [];
     const members = await db
       .selectFrom('project_members')

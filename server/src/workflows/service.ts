@@ -15,6 +15,8 @@ import type { Actor } from '../policy/actor.js';
 import { authorize, can, type ResourceAction } from '../policy/policy.js';
 import { asSharedResource } from '../projects/repository.js';
 import type { ProjectsService } from '../projects/service.js';
+import { runRows } from '../tables/runs.js';
+import { runConfigurationRows, workflowRows } from '../tables/workflows.js';
 import type { DataLocationGuard } from './location-guard.js';
 import { locationsAt, sameDataLocation } from './location-guard.js';
 import { presentRun, presentRunConfiguration, presentWorkflow } from './presenters.js';
@@ -55,11 +57,7 @@ export class WorkflowsService {
 
   /** Loads a workflow and checks `action` on its project. */
   async access(actor: Actor, workflowId: string, action: ResourceAction): Promise<WorkflowsTable> {
-    const row = await this.database.db
-      .selectFrom('workflows')
-      .selectAll()
-      .where('id', '=', workflowId)
-      .executeTakeFirst();
+    const row = await workflowRows.find(this.database.db, workflowId);
     if (!row) throw notFound('workflow');
     await this.projects.access(actor, row.project_id, action);
     return row;
@@ -80,7 +78,7 @@ export class WorkflowsService {
   async list(actor: Actor, projectId: string, query: { limit: number; skip: number }) {
     const showPaths = await this.readWithPaths(actor, projectId);
     return paginate(
-      this.database.db.selectFrom('workflows').where('project_id', '=', projectId),
+      workflowRows.ofProjectFiltered(this.database.db, projectId),
       (rows) => rows.selectAll().orderBy('created_at', 'desc').orderBy('id', 'desc'),
       query,
       (row) => presentWorkflow(row, showPaths),
@@ -101,18 +99,15 @@ export class WorkflowsService {
     const id = uuidv7();
     const now = isoNow();
     try {
-      await db
-        .insertInto('workflows')
-        .values({
-          id,
-          project_id: projectId,
-          name: input.name,
-          ...workflowColumns(input),
-          locations_declared_by: input.data_location ? declaredBy : null,
-          created_at: now,
-          updated_at: now,
-        })
-        .execute();
+      await workflowRows.insert(db, {
+        id,
+        project_id: projectId,
+        name: input.name,
+        ...workflowColumns(input),
+        locations_declared_by: input.data_location ? declaredBy : null,
+        created_at: now,
+        updated_at: now,
+      });
     } catch (error) {
       if (isUniqueViolation(error))
         throw new DomainError('name_taken', 'the project already has a workflow with this name');
@@ -148,21 +143,17 @@ export class WorkflowsService {
       );
     }
     try {
-      await this.database.db
-        .updateTable('workflows')
-        .set({
-          ...(changes.name === undefined ? {} : { name: changes.name }),
-          ...(changes.engine === undefined ? {} : { engine: changes.engine ? JSON.stringify(changes.engine) : null }),
-          ...(declares
-            ? {
-                data_location: changes.data_location ? JSON.stringify(changes.data_location) : null,
-                locations_declared_by: changes.data_location ? actor.userId : null,
-              }
-            : {}),
-          updated_at: isoNow(),
-        })
-        .where('id', '=', workflowId)
-        .execute();
+      await workflowRows.update(this.database.db, workflowId, {
+        ...(changes.name === undefined ? {} : { name: changes.name }),
+        ...(changes.engine === undefined ? {} : { engine: changes.engine ? JSON.stringify(changes.engine) : null }),
+        ...(declares
+          ? {
+              data_location: changes.data_location ? JSON.stringify(changes.data_location) : null,
+              locations_declared_by: changes.data_location ? actor.userId : null,
+            }
+          : {}),
+        updated_at: isoNow(),
+      });
     } catch (error) {
       if (isUniqueViolation(error))
         throw new DomainError('name_taken', 'the project already has a workflow with this name');
@@ -173,15 +164,13 @@ export class WorkflowsService {
 
   async delete(actor: Actor, workflowId: string): Promise<void> {
     await this.access(actor, workflowId, 'resource.edit');
-    await this.deleteWithStorage({ workflows: [workflowId] }, (trx) =>
-      trx.deleteFrom('workflows').where('id', '=', workflowId).execute(),
-    );
+    await this.deleteWithStorage({ workflows: [workflowId] }, (trx) => workflowRows.delete(trx, workflowId));
   }
 
   async listRunConfigurations(actor: Actor, workflowId: string, query: { limit: number; skip: number }) {
     await this.access(actor, workflowId, 'resource.read');
     return paginate(
-      this.database.db.selectFrom('run_configurations').where('workflow_id', '=', workflowId),
+      runConfigurationRows.ofWorkflowFiltered(this.database.db, workflowId),
       (rows) => rows.selectAll().orderBy('created_at', 'desc').orderBy('id', 'desc'),
       query,
       presentRunConfiguration,
@@ -196,22 +185,17 @@ export class WorkflowsService {
   ) {
     await this.access(actor, workflowId, 'resource.edit');
     for (let attempt = 0; attempt < 5; attempt++) {
-      const latest = await this.database.db
-        .selectFrom('run_configurations')
-        .select((eb) => eb.fn.max('version').as('version'))
-        .where('workflow_id', '=', workflowId)
-        .where('name', '=', input.name)
-        .executeTakeFirst();
+      const latest = await runConfigurationRows.latestVersion(this.database.db, workflowId, input.name);
       const row = {
         id: uuidv7(),
         workflow_id: workflowId,
         name: input.name,
-        version: Number(latest?.version ?? 0) + 1,
+        version: latest + 1,
         parameters: JSON.stringify(input.parameters),
         created_at: isoNow(),
       };
       try {
-        await this.database.db.insertInto('run_configurations').values(row).execute();
+        await runConfigurationRows.insert(this.database.db, row);
         return presentRunConfiguration(row);
       } catch (error) {
         if (!isUniqueViolation(error)) throw error;
@@ -224,7 +208,7 @@ export class WorkflowsService {
     const workflow = await this.access(actor, workflowId, 'resource.read');
     const showPaths = await this.readWithPaths(actor, workflow.project_id);
     return paginate(
-      this.database.db.selectFrom('runs').where('workflow_id', '=', workflowId),
+      runRows.ofWorkflowFiltered(this.database.db, workflowId),
       (rows) => rows.selectAll().orderBy('created_at', 'desc').orderBy('id', 'desc'),
       query,
       (row) => presentRun(row, showPaths),
@@ -232,7 +216,7 @@ export class WorkflowsService {
   }
 
   private async accessRun(actor: Actor, runId: string, action: ResourceAction) {
-    const run = await this.database.db.selectFrom('runs').selectAll().where('id', '=', runId).executeTakeFirst();
+    const run = await runRows.find(this.database.db, runId);
     if (!run) throw notFound('run');
     const workflow = await this.access(actor, run.workflow_id, action);
     return { run, workflow };
@@ -245,6 +229,6 @@ export class WorkflowsService {
 
   async deleteRun(actor: Actor, runId: string): Promise<void> {
     await this.accessRun(actor, runId, 'resource.edit');
-    await this.deleteWithStorage({ runs: [runId] }, (trx) => trx.deleteFrom('runs').where('id', '=', runId).execute());
+    await this.deleteWithStorage({ runs: [runId] }, (trx) => runRows.delete(trx, runId));
   }
 }

@@ -18,8 +18,8 @@ const OWNERS: Record<string, string> = {
   delta_commits: 'server/src/engine/delta/kysely-commit-claims.ts',
   delta_sources: 'server/src/deltatables/source-records.ts',
   embed_tokens: 'server/src/export/embed-tokens.ts',
-  files: 'server/src/files/repository.ts',
-  ingestion_runs: 'server/src/ingestion/run-records.ts',
+  files: 'server/src/tables/files.ts',
+  ingestion_runs: 'server/src/tables/ingestion-runs.ts',
   jobs: 'server/src/jobs/queue.ts',
   joins: 'server/src/projects/joins.ts',
   login_tickets: 'server/src/auth/login-tickets.ts',
@@ -28,13 +28,13 @@ const OWNERS: Record<string, string> = {
   projects: 'server/src/projects/repository.ts',
   rate_limit_counters: 'server/src/rate-limit/database-store.ts',
   refresh_tokens: 'server/src/auth/session-service.ts',
-  run_configurations: 'server/src/workflows/repository.ts',
-  runs: 'server/src/workflows/runs.ts',
+  run_configurations: 'server/src/tables/workflows.ts',
+  runs: 'server/src/tables/runs.ts',
   sessions: 'server/src/auth/session-service.ts',
   signing_keys: 'server/src/auth/signing-keys.ts',
   users: 'server/src/users/repository.ts',
   worker_heartbeats: 'server/src/jobs/worker-registry.ts',
-  workflows: 'server/src/workflows/repository.ts',
+  workflows: 'server/src/tables/workflows.ts',
 };
 
 /**
@@ -88,26 +88,12 @@ const NOT_YET_MOVED: Record<string, string[]> = {
     'server/src/users/owned.ts',
   ],
   refresh_tokens: ['server/src/auth/expired-credentials.ts'],
-  run_configurations: ['server/src/workflows/service.ts'],
-  runs: [
-    'server/src/ingestion/scanner.ts',
-    'server/src/maintenance/owned-storage.ts',
-    'server/src/workflows/service.ts',
-  ],
   sessions: ['server/src/auth/expired-credentials.ts', 'server/src/users/owned.ts', 'server/src/users/service.ts'],
   users: [
     'server/src/auth/temporary-users.ts',
     'server/src/export/embed-tokens.ts',
     'server/src/sharing/members.ts',
     'server/src/workflows/location-guard.ts',
-  ],
-  workflows: [
-    'server/src/definitions/service.ts',
-    'server/src/ingestion/service.ts',
-    'server/src/maintenance/owned-storage.ts',
-    'server/src/projects/deletion-summary.ts',
-    'server/src/workflows/location-guard.ts',
-    'server/src/workflows/service.ts',
   ],
 };
 
