@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { genomeTrackFields, genomeTrackProblems } from './figure-fields/genome-tracks.js';
+import { checkHierarchySetFields, hierarchySetFields } from './figure-fields/hierarchy-sets.js';
 import { columnNameSchema } from './queries.js';
 
 /**
@@ -39,6 +40,10 @@ export const CHART_TYPES = [
   'manhattan',
   'qq',
   'coverage',
+  'sunburst',
+  'treemap',
+  'sankey',
+  'upset',
 ] as const;
 export const chartTypeSchema = z.enum(CHART_TYPES);
 export type ChartType = z.infer<typeof chartTypeSchema>;
@@ -78,6 +83,7 @@ export const DEFAULT_GENOME_THRESHOLD = 5e-8;
  * - `qq`: `y` (p values), observed against expected −log10 p, with the inflation factor λ.
  * - `coverage`: `y` (depth) along `position`, a line per `color?` (sample); the lowest and
  *   highest depth per bucket of `buckets` along the positions.
+ * - `sunburst`, `treemap`, `sankey`, `upset`: figure-fields/hierarchy-sets.ts.
  */
 export const figureComponentSchema = z
   .strictObject({
@@ -113,6 +119,7 @@ export const figureComponentSchema = z
     /** Manhattan: genome-wide significance (default 5e-8). */
     threshold: z.number().gt(0).max(1).optional(),
     ...genomeTrackFields,
+    ...hierarchySetFields,
   })
   .superRefine((figure, context) => {
     const need = (field: 'x' | 'y' | 'color' | 'chromosome' | 'position', why: string) => {
@@ -165,6 +172,12 @@ export const figureComponentSchema = z
       case 'coverage':
         for (const { path, message } of genomeTrackProblems(figure))
           context.addIssue({ code: 'custom', path: [path], message });
+        break;
+      case 'sunburst':
+      case 'treemap':
+      case 'sankey':
+      case 'upset':
+        checkHierarchySetFields(figure, context);
         break;
     }
   })

@@ -2,6 +2,11 @@ import { z } from 'zod';
 import type { FigureComponent, InteractiveComponent } from './dashboard-components.js';
 import { componentIdSchema } from './dashboard-components.js';
 import { genomeTrackDataFields } from './figure-fields/genome-track-data.js';
+import {
+  hierarchySetDataFields,
+  hierarchySetFilterProblem,
+  isHierarchySetChart,
+} from './figure-fields/hierarchy-sets.js';
 import { multiqcDataSchema } from './multiqc.js';
 import { jsonParamSchema, previewAnswerSchema, tableVersionEntrySchema } from './queries.js';
 
@@ -57,7 +62,10 @@ export const BRUSH_FILTER_CHARTS: readonly FigureComponent['chart'][] = [
  * server (400 `validation_failed`) and the web app (a stale address-bar filter is dropped).
  */
 export function filterValueProblem(
-  component: Pick<InteractiveComponent, 'type' | 'widget'> | Pick<FigureComponent, 'type' | 'chart'> | { type: string },
+  component:
+    | Pick<InteractiveComponent, 'type' | 'widget'>
+    | (Pick<FigureComponent, 'type' | 'chart'> & Partial<Pick<FigureComponent, 'levels' | 'sets' | 'item'>>)
+    | { type: string },
   value: DashboardFilterValue,
 ): string | null {
   const isList = Array.isArray(value);
@@ -83,6 +91,7 @@ export function filterValueProblem(
     if (BRUSH_FILTER_CHARTS.includes(component.chart)) {
       return isRange ? null : `a ${component.chart} chart filters by a range [low, high] of x`;
     }
+    if (isHierarchySetChart(component.chart)) return hierarchySetFilterProblem(component, value);
     return `a ${component.chart} chart cannot filter other components`;
   }
   if (component.type === 'multiqc') {
@@ -142,6 +151,9 @@ export type FigureColumn = z.infer<typeof figureColumnSchema>;
  * - qq: `expected`, `observed` (−log10 p, most significant last; with `lambda`)
  * - coverage: `color?`, `x_low`, `x_high`, `min`, `max`, `mean` (per sample and bucket, by position;
  *   with `bucket_width` and `left_out_series`)
+ * - sunburst, treemap: `level_0` … (a leaf's path), `value` (with `nodes`, every prefix)
+ * - sankey: `level`, `from`, `to`, `value` (with `links`)
+ * - upset: `sets` (the names joined by " & "), `count` (with `set_sizes` and `intersections`)
  *
  * −log10 of a p value of 0 is infinite: it is drawn at the highest finite −log10 p of the answer
  * (`capped` counts them). p values that are null, NaN, negative or above 1 are left out.
@@ -165,6 +177,7 @@ export const figureDataSchema = z
     /** Points whose p value of 0 was drawn at the highest finite −log10 p. */
     capped: z.number().int().optional(),
     ...genomeTrackDataFields,
+    ...hierarchySetDataFields,
   })
   .meta({ id: 'FigureData' });
 export type FigureData = z.infer<typeof figureDataSchema>;

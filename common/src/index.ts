@@ -11,6 +11,7 @@ export * from './dashboard-tabs.js';
 export * from './dashboards.js';
 export * from './export.js';
 export * from './figure-fields/genome-tracks.js';
+export * from './figure-fields/hierarchy-sets.js';
 export * from './file-pattern.js';
 export * from './file-preview.js';
 export * from './jobs.js';

@@ -1,4 +1,4 @@
-import type { DatasetComponentOption, SeriesOption, VisualMapComponentOption } from 'echarts';
+import type { DatasetComponentOption, EChartsOption, SeriesOption, VisualMapComponentOption } from 'echarts';
 import type { FigureComponent } from '../dashboard-components.js';
 import type { FigureData } from '../dashboard-data.js';
 import { assignColors, type ColorAssignment, SeriesColors } from './colors.js';
@@ -22,6 +22,8 @@ export interface ChartBody {
   zoom: boolean;
   /** The accessible description after the title: what is drawn, in a sentence or two. */
   description: string;
+  /** Several grids and their axes, as is (an UpSet plot's bars over its matrix), instead of `x` and `y`. */
+  frame?: Pick<EChartsOption, 'grid' | 'xAxis' | 'yAxis'>;
 }
 
 export interface ChartInput {

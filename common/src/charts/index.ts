@@ -1,6 +1,7 @@
 import type { EChartsOption } from 'echarts';
 import type { ChartType, FigureComponent } from '../dashboard-components.js';
 import type { FigureData } from '../dashboard-data.js';
+import { isHierarchySetChart } from '../figure-fields/hierarchy-sets.js';
 import { type ChartBody, type ChartInput, chartInput, plural } from './body.js';
 import { bar, histogram, line, scatter } from './cartesian.js';
 import type { ColorAssignment } from './colors.js';
@@ -9,6 +10,7 @@ import { box, violin } from './distribution.js';
 import { fieldSubtitle, ma, manhattan, qq, volcano } from './field.js';
 import { coverage, coverageSubtitle } from './genome-tracks.js';
 import { heatmap, pie } from './heatmap-pie.js';
+import { hierarchySetSubtitle, sankey, sunburst, treemap, upset } from './hierarchy-sets.js';
 import { type ChartTheme, PALETTES } from './palette.js';
 import { axis, brush, dataZoom, grid, type Header, legend, title, tooltip } from './parts.js';
 
@@ -22,6 +24,7 @@ export {
   selectedIndices,
   toggleCategory,
 } from './filters.js';
+export { clickedItemFilter, describeItemFilter, type ItemClick } from './hierarchy-sets.js';
 export { multiqcDescription, multiqcOption, SAMPLES_IN_VIEW, sampleColor } from './multiqc.js';
 export { type MultiqcCellBar, multiqcCellBars, multiqcScale } from './multiqc-scale.js';
 export { type ChartPalette, type ChartTheme, PALETTES } from './palette.js';
@@ -49,6 +52,10 @@ const BUILDERS: Record<ChartType, (input: ChartInput) => ChartBody> = {
   manhattan,
   qq,
   coverage,
+  sunburst,
+  treemap,
+  sankey,
+  upset,
 };
 
 const FIELD_CHARTS: ReadonlySet<ChartType> = new Set(['volcano', 'ma', 'manhattan', 'qq']);
@@ -63,6 +70,7 @@ function subtitle(component: FigureComponent, data: FigureData): string | undefi
   if (data.rows.length === 0) return 'no rows match the filters';
   if (FIELD_CHARTS.has(component.chart)) return fieldSubtitle(component, data);
   if (component.chart === 'coverage') return coverageSubtitle(data);
+  if (isHierarchySetChart(component.chart)) return hierarchySetSubtitle(data);
   if (!data.sampled) return undefined;
   const shown = data.rows.length.toLocaleString('en-US');
   if (component.chart === 'line' || component.chart === 'area') {
@@ -108,6 +116,7 @@ export function chartOption(component: FigureComponent, data: FigureData, option
     option.xAxis = body.extraX ? [x, axis(body.extraX, palette, 'x')] : x;
     option.yAxis = axis(body.y, palette, 'y');
   }
+  if (body.frame) Object.assign(option, body.frame);
   if (body.visualMap) option.visualMap = body.visualMap;
   if (body.zoom) {
     option.dataZoom = dataZoom(palette);

@@ -52,6 +52,10 @@ describe('data answers as written follow their schema', () => {
           figure('ma', { chart: 'ma', x: 'mass', y: 'flipper', p: 'flipper' }),
           figure('manhattan', { chart: 'manhattan', chromosome: 'island', position: 'mass', y: 'flipper' }),
           figure('qq', { chart: 'qq', y: 'flipper' }),
+          figure('sunburst', { chart: 'sunburst', levels: ['species', 'island'], value: 'mass' }),
+          figure('treemap', { chart: 'treemap', levels: ['island', 'species'], max_categories: 2 }),
+          figure('sankey', { chart: 'sankey', levels: ['species', 'island'] }),
+          figure('upset', { chart: 'upset', sets: ['male', 'mass'] }),
           { component_id: 'card', type: 'card', data_collection_id: collectionId, agg: 'median', column: 'mass' },
           { component_id: 'table', type: 'table', data_collection_id: collectionId, page_size: 5 },
           widget('select', 'species'),
@@ -94,7 +98,7 @@ describe('data answers as written follow their schema', () => {
       expect(answer.body).toEqual(encoded);
       answers.push(answer.body);
     }
-    expect(Object.keys(answers[0]?.components ?? {})).toHaveLength(21);
+    expect(Object.keys(answers[0]?.components ?? {})).toHaveLength(25);
     expect(answers[2]?.components.bar).toMatchObject({ error: { code: expect.any(String) } });
   });
 
@@ -108,7 +112,7 @@ describe('data answers as written follow their schema', () => {
       .trim()
       .split('\n')
       .map((line) => JSON.parse(line) as unknown);
-    expect(lines).toHaveLength(22);
+    expect(lines).toHaveLength(26);
     for (const line of lines) {
       expect(line).toEqual(JSON.parse(JSON.stringify(dashboardDataLineSchema.encode(line as never))));
     }

@@ -8,9 +8,12 @@ import {
   chartDescription,
   chartOption,
   clickedCategory,
+  clickedItemFilter,
   type DashboardFilterValue,
   type FigureComponent,
   type FigureData,
+  type ItemClick,
+  isHierarchySetChart,
   selectedIndices,
   toggleCategory,
 } from '@service/common';
@@ -73,6 +76,12 @@ export function FigureView({ component, data, onFilter, filterValue, withTitle =
     });
     instance.on('click', (params) => {
       const { component, data, onFilter, filterValue } = latest.current;
+      if (isHierarchySetChart(component.chart)) {
+        // A node, flow or intersection: its value replaces the filter (a second click clears it).
+        const next = clickedItemFilter(params as ItemClick, filterValue);
+        if (next !== undefined) onFilter?.(next);
+        return;
+      }
       const hit = clickedCategory(component, data, params as ChartClick);
       if (hit !== undefined) onFilter?.(toggleCategory(filterValue, hit.value));
       // ECharts toggled the clicked item's selection itself; the filter says what is selected.

@@ -1,4 +1,10 @@
-import type { DashboardComponent, DashboardFilter, DashboardFilterValue } from '@service/common';
+import {
+  type DashboardComponent,
+  type DashboardFilter,
+  type DashboardFilterValue,
+  describeItemFilter,
+  isHierarchySetChart,
+} from '@service/common';
 import { formatCount } from '../format/number.js';
 
 /** Values a chip lists before it says how many more there are. */
@@ -26,6 +32,7 @@ export function componentLabel(component: DashboardComponent): string {
     case 'interactive':
       return component.column;
     case 'figure':
+      if (isHierarchySetChart(component.chart)) return component.chart;
       return (component.chart === 'pie' ? component.color : component.x) ?? component.component_id;
     case 'multiqc':
       return component.plot;
@@ -38,6 +45,8 @@ export function componentLabel(component: DashboardComponent): string {
 export function describeValue(component: DashboardComponent, value: DashboardFilterValue): string {
   if (typeof value === 'boolean') return value ? 'yes' : 'no';
   if (typeof value === 'string') return `“${value}”`;
+  if (component.type === 'figure' && isHierarchySetChart(component.chart))
+    return describeItemFilter(component.chart, value);
   const isRange =
     (component.type === 'interactive' && (component.widget === 'range' || component.widget === 'date_range')) ||
     (component.type === 'figure' && component.chart !== 'bar' && component.chart !== 'pie');

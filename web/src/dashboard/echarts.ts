@@ -1,4 +1,14 @@
-import { BarChart, BoxplotChart, HeatmapChart, LineChart, PieChart, ScatterChart } from 'echarts/charts';
+import {
+  BarChart,
+  BoxplotChart,
+  HeatmapChart,
+  LineChart,
+  PieChart,
+  SankeyChart,
+  ScatterChart,
+  SunburstChart,
+  TreemapChart,
+} from 'echarts/charts';
 import {
   AriaComponent,
   BrushComponent,
@@ -26,6 +36,9 @@ use([
   PieChart,
   BoxplotChart,
   HeatmapChart,
+  SunburstChart,
+  TreemapChart,
+  SankeyChart,
   GridComponent,
   TooltipComponent,
   LegendComponent,

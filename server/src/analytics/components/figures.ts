@@ -24,6 +24,8 @@ import {
 } from './figure-rows.js';
 import { aggSql, approximateOver, type ComputeOptions, isTemporal } from './fit.js';
 import { manhattanData, qqData } from './genome.js';
+import { hierarchyData, sankeyData } from './hierarchy.js';
+import { upsetData } from './upset.js';
 
 /** A figure's rows, aggregated, binned or sampled in DuckDB, in the column roles of its chart. */
 export function figureData(
@@ -67,6 +69,13 @@ export function figureData(
           return qqData(rows, source, figure, statement);
         case 'coverage':
           return coverageData(rows, source, figure, statement);
+        case 'sunburst':
+        case 'treemap':
+          return hierarchyData(rows, source, figure, statement);
+        case 'sankey':
+          return sankeyData(rows, source, figure, statement);
+        case 'upset':
+          return upsetData(rows, source, figure, statement);
       }
     },
     options.shared,

@@ -8,7 +8,7 @@ import type { WholeTableMemo } from '../sql/whole-table.js';
 export type AnalyticComponent = FigureComponent | CardComponent | InteractiveComponent;
 
 /** What a component needs of a column it reads. */
-type Need = 'simple' | 'numeric' | 'plottable' | 'temporal' | 'boolean';
+type Need = 'simple' | 'numeric' | 'plottable' | 'temporal' | 'boolean' | 'flag';
 
 const NEEDS: Record<Need, { fits: (column: Column) => boolean; what: string }> = {
   simple: { fits: (column) => column.kind !== 'nested', what: 'a column of a simple type' },
@@ -16,6 +16,7 @@ const NEEDS: Record<Need, { fits: (column: Column) => boolean; what: string }> =
   plottable: { fits: (column) => isNumeric(column) || isTemporal(column), what: 'a numeric, date or timestamp column' },
   temporal: { fits: (column) => isTemporal(column), what: 'a date or timestamp column' },
   boolean: { fits: (column) => column.kind === 'boolean', what: 'a boolean column' },
+  flag: { fits: (column) => column.kind === 'boolean' || isNumeric(column), what: 'a 0/1 or boolean column' },
 };
 
 export const isTemporal = (column: Column) => column.kind === 'date' || column.kind === 'timestamp';
@@ -98,6 +99,12 @@ function usesOf(component: AnalyticComponent): Use[] {
       use('color', component.color, 'simple', chart);
       aggregated('y');
       break;
+    case 'sunburst':
+    case 'treemap':
+    case 'sankey':
+    case 'upset':
+      uses.push(...hierarchySetUses(component, chart));
+      break;
     default:
       uses.push(...fieldChartUses(component, chart));
   }
@@ -113,6 +120,23 @@ function fieldChartUses(component: FigureComponent, chart: string): Use[] {
     const need: Need = ['label', 'chromosome', 'color', 'tip'].includes(field) ? 'simple' : 'numeric';
     return [{ field, column, need, why: chart }];
   });
+}
+
+/** Sunburst, treemap, sankey: levels of any simple type, a numeric value; UpSet: 0/1 or boolean sets. */
+function hierarchySetUses(component: FigureComponent, why: string): Use[] {
+  const listed = (field: 'levels' | 'sets', need: Need) =>
+    (component[field] ?? []).map((column, index): Use => ({ field: `${field}[${index}]`, column, need, why }));
+  const single = (field: 'value' | 'item' | 'set', need: Need): Use[] => {
+    const column = component[field];
+    return column === undefined ? [] : [{ field, column, need, why }];
+  };
+  return [
+    ...listed('levels', 'simple'),
+    ...single('value', 'numeric'),
+    ...listed('sets', 'flag'),
+    ...single('item', 'simple'),
+    ...single('set', 'simple'),
+  ];
 }
 
 /** Whether a component's columns exist in a table's schema with a type it can use. */

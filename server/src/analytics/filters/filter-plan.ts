@@ -7,6 +7,7 @@ import {
   type FigureComponent,
   filterValueProblem,
   type InteractiveComponent,
+  isHierarchySetChart,
   MULTIQC_SAMPLE_COLUMN,
   type MultiqcComponent,
 } from '@service/common';
@@ -16,6 +17,7 @@ import { quoteIdentifier } from '../../engine/sql.js';
 import { type Column, invalid, type Source } from '../sql/columns.js';
 import { Statement } from '../sql/statement.js';
 import { type Match, matchSql, narrows } from './filter-sql.js';
+import { hierarchySetMatches } from './hierarchy-set-filters.js';
 import type { Narrowing } from './narrowing.js';
 
 /** A join the project declares between two of its collections: what carries filters across. */
@@ -221,7 +223,7 @@ function bindFilters(
 ): BoundFilter[] {
   const byId = new Map(components.map((component) => [component.component_id, component]));
   const seen = new Map<string, number>();
-  return filters.map((filter, index) => {
+  return filters.flatMap((filter, index) => {
     const at = `${path}[${index}]`;
     const component = byId.get(filter.component_id);
     if (component === undefined) throw invalid(`${at}.component_id`, 'the dashboard has no component with this id');
@@ -236,9 +238,13 @@ function bindFilters(
       throw invalid(`${at}.component_id`, problem ?? `a ${component.type} component cannot filter`);
     }
     if (problem !== null) throw invalid(`${at}.value`, problem);
-    const { column, match } = matchOf(component, filter);
     const { component_id: componentId, data_collection_id: collection } = component;
-    return { at, componentId, collection, column, match, fixed };
+    // A node, flow or intersection constrains several columns at once: one bound filter each (all must hold).
+    const matches =
+      component.type === 'figure' && isHierarchySetChart(component.chart)
+        ? hierarchySetMatches(component, filter.value)
+        : [matchOf(component, filter)];
+    return matches.map(({ column, match }) => ({ at, componentId, collection, column, match, fixed }));
   });
 }
 
@@ -249,7 +255,9 @@ function filterer(
   if (component.type === 'interactive' || component.type === 'multiqc') return true;
   return (
     component.type === 'figure' &&
-    (CLICK_FILTER_CHARTS.includes(component.chart) || BRUSH_FILTER_CHARTS.includes(component.chart))
+    (CLICK_FILTER_CHARTS.includes(component.chart) ||
+      BRUSH_FILTER_CHARTS.includes(component.chart) ||
+      isHierarchySetChart(component.chart))
   );
 }
 
@@ -319,7 +327,7 @@ function canonical(filter: BoundFilter): string {
       ? [...new Set(match.values.map((item) => JSON.stringify(item)))].sort()
       : match.kind === 'range'
         ? [match.low, match.high]
-        : match.kind === 'equals'
+        : match.kind === 'equals' || match.kind === 'member'
           ? match.value
           : match.text;
   return JSON.stringify([filter.collection, filter.column, match.kind, value]);

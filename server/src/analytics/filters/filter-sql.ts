@@ -1,6 +1,7 @@
 import type { DashboardFilterScalar } from '@service/common';
 import { type Column, invalid } from '../sql/columns.js';
 import { rangeSql } from '../sql/finite.js';
+import { memberSql } from '../sql/membership.js';
 import type { Statement } from '../sql/statement.js';
 import { inList, valueSql } from './filters.js';
 
@@ -13,7 +14,9 @@ export type Match =
   /** switch */
   | { kind: 'equals'; value: boolean }
   /** search: the value's text contains this, ignoring case. */
-  | { kind: 'search'; text: string };
+  | { kind: 'search'; text: string }
+  /** A clicked UpSet intersection: the row is (or is not) in the set the column stands for. */
+  | { kind: 'member'; value: boolean };
 
 /** Whether a match keeps fewer rows than all (`matchSql` gives it a condition). */
 export function narrows(match: Match): boolean {
@@ -52,6 +55,8 @@ export function matchSql(match: Match, column: Column, statement: Statement, pat
     }
     case 'equals':
       return `(${c} = ${scalarSql(match.value, column, statement, `${path}.value`)})`;
+    case 'member':
+      return `(${memberSql(column)} = ${match.value ? 'true' : 'false'})`;
     case 'search':
       if (!narrows(match)) return null;
       return `(contains(lower(CAST(${c} AS VARCHAR)), lower(${statement.param(match.text)})))`;

@@ -5,12 +5,14 @@ import {
   type ComponentAgg,
   componentAggSchema,
   type FigureComponent,
+  isHierarchySetChart,
   type TableColumn,
 } from '@service/common';
 import { Choice } from './Choice.js';
 import { chartAggregates, FIGURE_ROLES, type FigureRole, figureRoles, fittingColumns } from './column-fit.js';
 import { FieldThresholds, isFieldChart } from './FieldThresholds.js';
 import { GenomeTrackOptions } from './GenomeTrackOptions.js';
+import { fittedHierarchySet, HierarchySetFields } from './HierarchySetFields.js';
 
 const ROLE_LABELS: Record<FigureRole, string> = {
   x: 'X axis',
@@ -38,9 +40,9 @@ export const AGG_OPTIONS = componentAggSchema.options.map((agg) => ({ value: agg
 
 /** The figure with the columns that no longer fit its chart and aggregate dropped. */
 function fitted(figure: FigureComponent, columns: readonly TableColumn[] | undefined): FigureComponent {
-  if (columns === undefined) return figure;
+  if (columns === undefined) return fittedHierarchySet(figure, columns);
   const roles = figureRoles(figure.chart, figure.agg ?? 'count');
-  const next = { ...figure };
+  const next = fittedHierarchySet(figure, columns);
   for (const role of FIGURE_ROLES) {
     const value = next[role];
     if (value === undefined) continue;
@@ -138,6 +140,7 @@ export function FigureForm({
       )}
       {isFieldChart(figure.chart) && <FieldThresholds figure={figure} onChange={onChange} />}
       <GenomeTrackOptions figure={figure} onChange={onChange} />
+      <HierarchySetFields figure={figure} columns={columns} onChange={onChange} />
       <LogScales figure={figure} onChange={onChange} />
     </Stack>
   );
@@ -147,6 +150,7 @@ export function FigureForm({
 function LogScales({ figure, onChange }: { figure: FigureComponent; onChange: (figure: FigureComponent) => void }) {
   if (figure.chart === 'pie' || figure.chart === 'heatmap' || figure.chart === 'coverage' || isFieldChart(figure.chart))
     return null;
+  if (isHierarchySetChart(figure.chart)) return null;
   return (
     <Group>
       {figure.chart === 'scatter' && (

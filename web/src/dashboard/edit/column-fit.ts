@@ -76,6 +76,12 @@ export function figureRoles(chart: ChartType, agg: ComponentAgg): Partial<Record
       return { color: { kinds: SCALAR, required: true }, y: { kinds: aggregated, required: needsMeasure } };
     case 'coverage':
       return genomeTrackRoles(chart);
+    case 'sunburst':
+    case 'treemap':
+    case 'sankey':
+    case 'upset':
+      // Lists of columns: HierarchySetFields asks for them.
+      return {};
     default:
       return fieldChartRoles(chart);
   }

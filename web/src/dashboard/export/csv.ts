@@ -24,6 +24,7 @@ const PLAIN_ROLES = new Set(['x', 'color', 'size']);
 
 /** The field's charts show their columns as they are (and −log10 of the p value). */
 const FIELD_CHARTS = new Set<FigureComponent['chart']>(['volcano', 'ma', 'manhattan', 'qq']);
+const HIERARCHY_SET_CHARTS = new Set<FigureComponent['chart']>(['sunburst', 'treemap', 'sankey', 'upset']);
 const FIELD_PLAIN_ROLES = new Set(['x', 'y', 'p', 'label', 'chromosome', 'position']);
 
 function fieldHeader(name: string, column: string | null): string {
@@ -47,6 +48,8 @@ export function figureCsv(component: Pick<FigureComponent, 'chart' | 'agg'>, dat
   const header = data.columns.map(({ name, column }) => {
     if (FIELD_CHARTS.has(component.chart)) return fieldHeader(name, column);
     if (component.chart === 'coverage') return coverageHeader(name, column);
+    // Sunburst, treemap: a leaf's levels by their columns; sankey `level, from, to`; UpSet `sets, count`.
+    if (HIERARCHY_SET_CHARTS.has(component.chart)) return column ?? (name === 'value' ? 'count' : name);
     // A count needs no column: the figure's `y` is then the count itself.
     if (column === null) return name === 'y' ? (component.agg ?? 'count') : name;
     if (PLAIN_ROLES.has(name) || (name === 'y' && component.chart === 'scatter')) return column;

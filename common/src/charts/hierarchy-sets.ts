@@ -1,0 +1,321 @@
+import type { EChartsOption, SankeySeriesOption, SunburstSeriesOption, TreemapSeriesOption } from 'echarts';
+import type { DashboardFilterValue, FigureData } from '../dashboard-data.js';
+import { type ChartBody, type ChartInput, plural } from './body.js';
+import { categoryLabel, rounded } from './columns.js';
+import { headerHeight } from './parts.js';
+
+/**
+ * Sunburst, treemap, sankey and UpSet (the server nested, folded and counted everything:
+ * analytics/components/hierarchy.ts, upset.ts); these draw them. Each clickable item carries the
+ * cross-filter value it sets as `filter` (`clickedFilter`): a node's path, a sankey's `[level,
+ * value]` or `[level, from, to]`, an intersection's sets; items folded into "Other" carry none.
+ */
+
+type Scalar = string | number | boolean | null;
+type Node = NonNullable<FigureData['nodes']>[number];
+
+interface TreeItem {
+  name: string;
+  value: number;
+  filter: Scalar[] | null;
+  itemStyle?: { color: string };
+  children?: TreeItem[];
+}
+
+const keyOf = (path: readonly Scalar[]) => JSON.stringify(path);
+
+/** The nodes as ECharts' nested items, the largest first; top-level ones coloured by the palette. */
+function treeOf(input: ChartInput): TreeItem[] {
+  const nodes = input.data.nodes ?? [];
+  const byKey = new Map<string, TreeItem>();
+  const roots: TreeItem[] = [];
+  for (const node of nodes) {
+    const item: TreeItem = {
+      name: categoryLabel(node.path.at(-1), node.other === true && node.path.at(-1) === 'Other'),
+      value: rounded(node.value) ?? 0,
+      filter: node.other === true ? null : node.path,
+    };
+    const parent = node.path.length > 1 ? byKey.get(keyOf(node.path.slice(0, -1))) : undefined;
+    if (node.path.length === 1) {
+      item.itemStyle = { color: node.other ? input.palette.other : input.colors.of(item.name, false) };
+      roots.push(item);
+    } else if (parent !== undefined) {
+      parent.children = [...(parent.children ?? []), item];
+    }
+    byKey.set(keyOf(node.path), item);
+  }
+  return roots;
+}
+
+function levelNames(input: ChartInput): string {
+  return (input.component.levels ?? []).join(' → ');
+}
+
+function depthOf(data: FigureData): number {
+  return Math.max(0, ...(data.nodes ?? []).map((node: Node) => node.path.length));
+}
+
+export function sunburst(input: ChartInput): ChartBody {
+  const series: SunburstSeriesOption = {
+    type: 'sunburst',
+    data: treeOf(input),
+    // Below the title.
+    center: ['50%', '56%'],
+    radius: [0, '76%'],
+    // A click filters (FigureView); the figure does not zoom into the node.
+    nodeClick: false,
+    label: { rotate: 'radial', color: input.palette.text, minAngle: 8, fontSize: 10 },
+    itemStyle: { borderColor: input.palette.tooltipBackground, borderWidth: 1 },
+    emphasis: { focus: 'ancestor' },
+  };
+  return hierarchyBody(input, series, 'Sunburst');
+}
+
+export function treemap(input: ChartInput): ChartBody {
+  const series: TreemapSeriesOption = {
+    type: 'treemap',
+    data: treeOf(input),
+    top: headerHeight({ title: input.component.title ?? '', legend: false, subtitle: 'x' }) + 8,
+    bottom: 28,
+    left: 0,
+    right: 0,
+    roam: false,
+    nodeClick: false,
+    breadcrumb: { show: false },
+    upperLabel: { show: true, height: 18, color: input.palette.text },
+    label: { color: '#ffffff' },
+    levels: [
+      { itemStyle: { borderWidth: 2, gapWidth: 2, borderColor: input.palette.tooltipBackground } },
+      { itemStyle: { borderWidth: 1, gapWidth: 1, borderColorSaturation: 0.6 } },
+    ],
+  };
+  return hierarchyBody(input, series, 'Treemap');
+}
+
+function hierarchyBody(input: ChartInput, series: SunburstSeriesOption | TreemapSeriesOption, kind: string): ChartBody {
+  const roots = treeOf(input);
+  const shown = roots.slice(0, 8).map((root) => root.name);
+  return {
+    dataset: [],
+    series: [series],
+    legend: false,
+    trigger: 'item',
+    zoom: false,
+    description:
+      `${kind} of ${levelNames(input)} (${plural(depthOf(input.data), 'level')}): ` +
+      `${plural(roots.length, 'top-level node')} (${shown.join(', ')}${roots.length > shown.length ? ', …' : ''}).`,
+  };
+}
+
+/** A sankey node's name: its value, made unique per level by invisible marks (ECharts names nodes uniquely). */
+const nodeName = (value: Scalar, level: number, other: boolean) =>
+  `${categoryLabel(value, other && value === 'Other')}${'\u200b'.repeat(level)}`;
+
+export function sankey(input: ChartInput): ChartBody {
+  const links = input.data.links ?? [];
+  const nodes = new Map<string, { name: string; depth: number; filter: Scalar[] | null }>();
+  const addNode = (level: number, value: Scalar, other: boolean) => {
+    const name = nodeName(value, level, other);
+    const folded = other && value === 'Other';
+    if (!nodes.has(name)) nodes.set(name, { name, depth: level, filter: folded ? null : [level, value] });
+    return name;
+  };
+  const edges = links.map((link) => ({
+    source: addNode(link.level, link.from, link.other === true),
+    target: addNode(link.level + 1, link.to, link.other === true),
+    value: rounded(link.value) ?? 0,
+    filter: link.other === true ? null : [link.level, link.from, link.to],
+  }));
+  const series: SankeySeriesOption = {
+    type: 'sankey',
+    top: headerHeight({ title: input.component.title ?? '', legend: false, subtitle: 'x' }) + 8,
+    bottom: 8,
+    left: 8,
+    right: 96,
+    nodeAlign: 'justify',
+    data: [...nodes.values()],
+    links: edges,
+    lineStyle: { color: 'gradient', opacity: 0.35 },
+    label: { color: input.palette.text, fontSize: 11 },
+    emphasis: { focus: 'adjacency' },
+  };
+  return {
+    dataset: [],
+    series: [series],
+    legend: false,
+    trigger: 'item',
+    zoom: false,
+    description: `Sankey diagram of ${levelNames(input)}: ${plural(edges.length, 'flow')} between ${plural(nodes.size, 'node')}.`,
+  };
+}
+
+/** UpSet: the intersections' sizes as bars over a matrix of their sets (dots joined), set sizes at the left. */
+export function upset(input: ChartInput): ChartBody {
+  const { palette, data } = input;
+  const intersections = data.intersections ?? [];
+  const sizes = data.set_sizes ?? {};
+  const sets = input.component.sets ?? Object.keys(sizes);
+  const top = headerHeight({ title: input.component.title ?? '', legend: false, subtitle: 'x' }) + 12;
+  const columns = intersections.map((_, index) => String(index + 1));
+  const matrixHeight = Math.max(60, Math.min(sets.length * 18, 360));
+  const grids = [
+    { left: 150, right: 16, top, bottom: matrixHeight + 20 },
+    { left: 150, right: 16, height: matrixHeight, bottom: 12 },
+    { left: 8, width: 100, height: matrixHeight, bottom: 12 },
+  ];
+  const dots = intersections.flatMap((intersection, x) =>
+    sets.map((set, y) => ({
+      value: [x, y],
+      itemStyle: { color: intersection.sets.includes(set) ? palette.text : palette.splitLine },
+    })),
+  );
+  // One line per intersection from its first set to its last; `-` breaks the line between them.
+  const joins = intersections.flatMap((intersection, x) => {
+    const rows = intersection.sets.map((set) => sets.indexOf(set)).filter((y) => y >= 0);
+    return rows.length < 2
+      ? []
+      : [
+          [x, Math.min(...rows)],
+          [x, Math.max(...rows)],
+          ['-', '-'],
+        ];
+  });
+  const option: Pick<EChartsOption, 'grid' | 'xAxis' | 'yAxis'> = {
+    grid: grids,
+    xAxis: [
+      { gridIndex: 0, type: 'category', data: columns, show: false },
+      { gridIndex: 1, type: 'category', data: columns, show: false },
+      {
+        gridIndex: 2,
+        type: 'value',
+        inverse: true,
+        name: 'set size',
+        nameLocation: 'middle',
+        nameGap: 4,
+        axisLabel: { show: false },
+        splitLine: { show: false },
+      },
+    ],
+    yAxis: [
+      {
+        gridIndex: 0,
+        type: 'value',
+        name: 'rows',
+        nameTextStyle: { color: palette.dimmed },
+        axisLabel: { color: palette.dimmed },
+        splitLine: { lineStyle: { color: palette.splitLine } },
+      },
+      {
+        gridIndex: 1,
+        type: 'category',
+        data: sets,
+        inverse: true,
+        position: 'left',
+        axisLabel: { color: palette.text },
+        axisLine: { show: false },
+        axisTick: { show: false },
+      },
+      { gridIndex: 2, type: 'category', data: sets, inverse: true, show: false },
+    ],
+  };
+  return {
+    dataset: [],
+    frame: option,
+    series: [
+      {
+        type: 'bar',
+        name: 'intersection size',
+        xAxisIndex: 0,
+        yAxisIndex: 0,
+        data: intersections.map((intersection) => ({
+          value: intersection.count,
+          filter: intersection.sets,
+          name: intersection.sets.join(' & '),
+        })),
+        itemStyle: { color: palette.series[0] ?? '' },
+        label: { show: intersections.length <= 40, position: 'top', color: palette.dimmed, fontSize: 10 },
+        selectedMode: 'single',
+        select: { itemStyle: { color: palette.series[1] ?? '' } },
+      },
+      {
+        type: 'line',
+        xAxisIndex: 1,
+        yAxisIndex: 1,
+        data: joins,
+        symbol: 'none',
+        silent: true,
+        lineStyle: { color: palette.text, width: 2 },
+      },
+      { type: 'scatter', xAxisIndex: 1, yAxisIndex: 1, data: dots, symbolSize: 10, silent: true },
+      {
+        type: 'bar',
+        name: 'set size',
+        xAxisIndex: 2,
+        yAxisIndex: 2,
+        data: sets.map((set) => ({ value: sizes[set] ?? 0, name: set })),
+        itemStyle: { color: palette.dimmed },
+        barWidth: '60%',
+      },
+    ],
+    legend: false,
+    trigger: 'item',
+    zoom: false,
+    description: upsetDescription(sets, data),
+  };
+}
+
+function upsetDescription(sets: readonly string[], data: FigureData): string {
+  const intersections = data.intersections ?? [];
+  const largest = intersections[0];
+  const leftOut = data.left_out;
+  return (
+    `UpSet plot of ${plural(sets.length, 'set')} (${sets.slice(0, 8).join(', ')}${sets.length > 8 ? ', …' : ''}): ` +
+    `${plural(intersections.length, 'intersection')}` +
+    (largest ? `, the largest ${largest.sets.join(' & ')} with ${plural(largest.count, 'row')}` : '') +
+    (leftOut
+      ? `; ${plural(leftOut.intersections, 'smaller intersection')} (${plural(leftOut.rows, 'row')}) left out`
+      : '') +
+    '.'
+  );
+}
+
+/** The subtitle: what was folded or left out. */
+export function hierarchySetSubtitle(data: FigureData): string | undefined {
+  if (data.left_out) {
+    return `the ${plural(data.intersections?.length ?? 0, 'largest intersection')}; ${plural(data.left_out.intersections, 'other')} (${plural(data.left_out.rows, 'row')}) left out`;
+  }
+  if (data.folded && data.folded.length > 0) {
+    const values = data.folded.reduce((sum, { values }) => sum + values, 0);
+    return `${plural(values, 'smaller value')} folded into “Other”`;
+  }
+  return undefined;
+}
+
+/** What ECharts says of a clicked item of these charts: the item as the option gave it. */
+export interface ItemClick {
+  data?: unknown;
+}
+
+/**
+ * The filter a click on a node, flow or intersection sets: its value, or null when it was the
+ * filter already (a second click clears it); undefined when the item filters nothing ("Other").
+ */
+export function clickedItemFilter(
+  click: ItemClick,
+  current: DashboardFilterValue | null | undefined,
+): DashboardFilterValue | null | undefined {
+  const data = click.data;
+  if (typeof data !== 'object' || data === null || !('filter' in data)) return undefined;
+  const filter = (data as { filter: unknown }).filter;
+  if (!Array.isArray(filter)) return undefined;
+  const value = filter as Scalar[];
+  return JSON.stringify(current ?? null) === JSON.stringify(value) ? null : value;
+}
+
+/** A click filter of these charts in words (a chip): "Bacteria › Proteobacteria", "Phylum → Class: A → B", "a & b". */
+export function describeItemFilter(chart: string, value: readonly unknown[]): string {
+  const label = (item: unknown) => categoryLabel(item);
+  if (chart === 'sankey') return value.slice(1).map(label).join(' → ');
+  if (chart === 'upset') return `exactly ${value.map(label).join(' & ')}`;
+  return value.map(label).join(' › ');
+}

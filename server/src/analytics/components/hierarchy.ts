@@ -1,0 +1,182 @@
+import { DEFAULT_LEVEL_BUDGET, type FigureComponent, type FigureData, OTHER_LABEL } from '@service/common';
+import type { JsonValue } from '../../engine/duckdb.js';
+import { type Column, columnOf, count, jsonValue, outputOf, type Source } from '../sql/columns.js';
+import { measuredSql } from '../sql/finite.js';
+import { type NarrowedRows, whereOf } from '../sql/narrowed.js';
+import type { Statement } from '../sql/statement.js';
+import { numberRole, type Role, roleOf } from './figure-rows.js';
+
+/**
+ * Sunburst, treemap and sankey (docs/dashboards.md "Sunburst, treemap, sankey and UpSet"): rows
+ * grouped by an ordered list of columns, summing `value` (counting rows without it). Each level
+ * keeps its `max_categories` largest values (by their total over the level) and folds the rest
+ * into one "Other" per parent, so a long tail stays one node; the answer says how many were folded.
+ */
+
+type Row = Record<string, JsonValue | undefined>;
+type Scalar = string | number | boolean | null;
+
+interface Levels {
+  columns: Column[];
+  value: Column | null;
+  budget: number;
+}
+
+function levelsOf(source: Source, figure: FigureComponent): Levels {
+  return {
+    columns: (figure.levels ?? []).map((name, index) => columnOf(source, name, `levels[${index}]`)),
+    value: figure.value === undefined ? null : columnOf(source, figure.value, 'value'),
+    budget: figure.max_categories ?? DEFAULT_LEVEL_BUDGET,
+  };
+}
+
+/**
+ * `WITH` the rows as `"folded"` (`"l0"`, `"o0"`, … `"v"`: each level's value, null when folded
+ * and then `"o<i>"` true) and `"r<i>"` (each level's values ranked by their total). A sankey
+ * leaves nulls out of the ranking: they are never drawn.
+ */
+function foldedSql(rows: NarrowedRows, levels: Levels, rankNulls: boolean): string {
+  const { columns, value, budget } = levels;
+  const v = value === null ? '1' : `CAST(${measuredSql(value)} AS DOUBLE)`;
+  const base = `SELECT ${columns.map((column, i) => `${column.sql} AS "l${i}"`).join(', ')}, ${v} AS "v" FROM ${rows.from}${whereOf(rows.conditions)}`;
+  const ranks = columns.map(
+    (_, i) =>
+      `"r${i}" AS (SELECT "l${i}" AS "k", row_number() OVER (ORDER BY sum("v") DESC NULLS LAST, count(*) DESC, ` +
+      `"l${i}" NULLS LAST) AS "rank" FROM "base"${rankNulls ? '' : ` WHERE "l${i}" IS NOT NULL`} GROUP BY "l${i}")`,
+  );
+  const select = columns.map(
+    (_, i) =>
+      `CASE WHEN "r${i}"."rank" > ${budget} THEN NULL ELSE "base"."l${i}" END AS "l${i}", ` +
+      `coalesce("r${i}"."rank" > ${budget}, false) AS "o${i}"`,
+  );
+  const joins = columns.map((_, i) => ` LEFT JOIN "r${i}" ON "base"."l${i}" IS NOT DISTINCT FROM "r${i}"."k"`);
+  return (
+    `WITH "base" AS (${base}), ${ranks.join(', ')}, ` +
+    `"folded" AS (SELECT ${select.join(', ')}, "base"."v" FROM "base"${joins.join('')}) `
+  );
+}
+
+/** The values folded per level (those ranked beyond the budget), as a row `f0`, `f1`, …. */
+const foldedCountsSql = (levels: Levels) =>
+  `SELECT ${levels.columns.map((_, i) => `(SELECT count(*) FROM "r${i}" WHERE "rank" > ${levels.budget}) AS "f${i}"`).join(', ')}`;
+
+function foldedOf(levels: Levels, row: Row | undefined): { level: number; values: number }[] {
+  return levels.columns.flatMap((_, i) => {
+    const values = count(row?.[`f${i}`]);
+    return values > 0 ? [{ level: i, values }] : [];
+  });
+}
+
+/** A level's value as it leaves: the table's, or "Other" when folded. */
+function levelValue(levels: Levels, row: Row, i: number): Scalar {
+  if (row[`o${i}`] === true) return OTHER_LABEL;
+  const column = levels.columns[i];
+  const value = jsonValue(row[`l${i}`], column === undefined ? 'plain' : outputOf(column.kind));
+  // Levels are of simple types (fit.ts): never a list or map.
+  return typeof value === 'object' && value !== null ? JSON.stringify(value) : value;
+}
+
+/** Every prefix of every row's path (GROUPING SETS: a parent is the sum of its children). */
+export async function hierarchyData(
+  rows: NarrowedRows,
+  source: Source,
+  figure: FigureComponent,
+  statement: Statement,
+): Promise<FigureData> {
+  const levels = levelsOf(source, figure);
+  const n = levels.columns.length;
+  const keys = levels.columns.map((_, i) => `"l${i}", "o${i}"`);
+  const sets = keys.map((_, depth) => `(${keys.slice(0, depth + 1).join(', ')})`);
+  const grouped = await rows.connection.query(
+    `${foldedSql(rows, levels, true)}SELECT "g".*, "f".* FROM (SELECT ${keys.join(', ')}, ` +
+      `CAST(coalesce(sum("v"), 0) AS DOUBLE) AS "value", count(*) AS "n", ` +
+      `${levels.columns.map((_, i) => `grouping("l${i}") AS "g${i}"`).join(', ')} FROM "folded" ` +
+      `GROUP BY GROUPING SETS (${sets.join(', ')})) AS "g", (${foldedCountsSql(levels)}) AS "f"`,
+    statement.params,
+  );
+  const nodes = grouped.map((row) => {
+    const depth = levels.columns.filter((_, i) => count(row[`g${i}`]) === 0).length;
+    const path = Array.from({ length: depth }, (_, i) => levelValue(levels, row, i));
+    const other = Array.from({ length: depth }, (_, i) => row[`o${i}`] === true).some(Boolean);
+    return { path, value: Number(row.value), rows: count(row.n), ...(other ? { other: true } : {}) };
+  });
+  nodes.sort((a, b) => a.path.length - b.path.length || b.value - a.value || comparePaths(a.path, b.path));
+  const roles: Role[] = [
+    ...levels.columns.map((column, i) => roleOf(`level_${i}`, column)),
+    numberRole('value', levels.value),
+  ];
+  const leaves = nodes.filter((node) => node.path.length === n);
+  const total = nodes.filter((node) => node.path.length === 1).reduce((sum, node) => sum + node.rows, 0);
+  const folded = foldedOf(levels, grouped[0]);
+  return {
+    columns: roles.map(({ name, type, column }) => ({ name, type, column })),
+    rows: leaves.map((leaf) => [...leaf.path, leaf.value]),
+    sampled: folded.length > 0,
+    total_rows: total,
+    nodes: nodes.map(({ rows: _rows, ...node }) => node),
+    ...(folded.length > 0 ? { folded } : {}),
+  };
+}
+
+/** Paths in a stable order (nulls last) where values tie. */
+function comparePaths(a: readonly Scalar[], b: readonly Scalar[]): number {
+  const left = JSON.stringify(a);
+  const right = JSON.stringify(b);
+  return left < right ? -1 : left > right ? 1 : 0;
+}
+
+/** The flows between each pair of successive levels; rows with a null in either level are left out. */
+export async function sankeyData(
+  rows: NarrowedRows,
+  source: Source,
+  figure: FigureComponent,
+  statement: Statement,
+): Promise<FigureData> {
+  const levels = levelsOf(source, figure);
+  const cte = foldedSql(rows, levels, false);
+  const present = (i: number) => `("l${i}" IS NOT NULL OR "o${i}")`;
+  const pairs = levels.columns
+    .slice(1)
+    .map(
+      (_, i) =>
+        `SELECT ${i} AS "level", "l${i}" AS "from_value", "o${i}" AS "from_other", "l${i + 1}" AS "to_value", ` +
+        `"o${i + 1}" AS "to_other", CAST(coalesce(sum("v"), 0) AS DOUBLE) AS "value" FROM "folded" ` +
+        `WHERE ${present(i)} AND ${present(i + 1)} GROUP BY ALL ORDER BY "value" DESC, 2, 4`,
+    );
+  const links: NonNullable<FigureData['links']> = [];
+  for (const pair of pairs) {
+    const flows = await rows.connection.query(`${cte}${pair}`, statement.params);
+    for (const flow of flows) {
+      const level = count(flow.level);
+      const end = (side: 'from' | 'to', at: number) =>
+        levelValue(levels, { [`l${at}`]: flow[`${side}_value`], [`o${at}`]: flow[`${side}_other`] }, at);
+      const other = flow.from_other === true || flow.to_other === true;
+      links.push({
+        level,
+        from: end('from', level),
+        to: end('to', level + 1),
+        value: Number(flow.value),
+        ...(other ? { other: true } : {}),
+      });
+    }
+  }
+  const [stats = {}] = await rows.connection.query(
+    `${cte}SELECT (SELECT count(*) FROM "base") AS "n", "f".* FROM (${foldedCountsSql(levels)}) AS "f"`,
+    statement.params,
+  );
+  const folded = foldedOf(levels, stats);
+  const roles: Role[] = [
+    numberRole('level', null, 'long'),
+    { name: 'from', type: 'string', column: null, output: 'plain' },
+    { name: 'to', type: 'string', column: null, output: 'plain' },
+    numberRole('value', levels.value),
+  ];
+  return {
+    columns: roles.map(({ name, type, column }) => ({ name, type, column })),
+    rows: links.map((link) => [link.level, link.from, link.to, link.value]),
+    sampled: folded.length > 0,
+    total_rows: count(stats.n),
+    links,
+    ...(folded.length > 0 ? { folded } : {}),
+  };
+}
