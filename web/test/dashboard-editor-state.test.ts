@@ -20,6 +20,7 @@ function start(): EditorState {
     draftOf({
       title: 'Penguins',
       description: '',
+      tabs: [],
       components: [text('intro'), text('notes')],
       layout: [{ component_id: 'intro', x: 0, y: 0, w: 12, h: 2 }],
     }),

@@ -147,4 +147,74 @@ describeBrowser('dashboard tabs in a real browser', () => {
     await counted(page, 'Penguins counted', '10');
     await context.close();
   });
+
+  it('adds, renames, moves into and deletes tabs in edit mode, and saves them', async () => {
+    const project = await createProjectWithUpload(server, token, 'Tab editing', penguins(3));
+    const created = await call<{ dashboard_id: string }>(server, 'POST', '/dashboards', {
+      token,
+      json: {
+        project_id: project.projectId,
+        title: 'To be tabbed',
+        components: [
+          { component_id: 'intro', type: 'text', title: 'Intro', markdown: 'Hello' },
+          { component_id: 'notes', type: 'text', title: 'Notes', markdown: 'Later' },
+        ],
+      },
+    });
+    expect(created.status, created.text).toBe(201);
+    const id = created.body.dashboard_id;
+    const session = await login(server, ADMIN.email, ADMIN.password);
+    const { context, page } = await openPage(browser, server, `/dashboards/${id}?edit=1`, { session });
+    const tabsGroup = page.getByRole('group', { name: 'Tabs' });
+    await tabsGroup.getByRole('button', { name: 'Add tabs' }).click();
+    const tabList = tabsGroup.getByRole('tablist', { name: 'Dashboard tabs' });
+    expect(await tabList.getByRole('tab').allTextContents()).toEqual(['Tab 1', 'Tab 2']);
+    // The new tab is open, and empty; the address names it.
+    await page.getByText('This tab has no components yet').waitFor();
+    await page.waitForURL((url) => url.searchParams.get('tab') === 'tab-2');
+    await tabsGroup.getByRole('textbox', { name: 'Tab title' }).fill('Details');
+    await tabList.getByRole('tab', { name: 'Tab 1' }).click();
+    await page.getByRole('button', { name: 'Move Notes to another tab' }).click();
+    await page.getByRole('menuitem', { name: 'Details' }).click();
+    await page.getByRole('region', { name: 'Notes' }).waitFor({ state: 'detached' });
+    await expectAccessible(page, 'tabs in edit mode');
+    await page.getByRole('button', { name: 'Save', exact: true }).click();
+    await page.getByRole('heading', { level: 1, name: 'To be tabbed' }).waitFor();
+    const saved = await call<{ tabs: unknown[]; components: { component_id: string; tab_id?: string }[] }>(
+      server,
+      'GET',
+      `/dashboards/${id}`,
+      { token },
+    );
+    expect(saved.body.tabs).toEqual([
+      { tab_id: 'tab-1', title: 'Tab 1' },
+      { tab_id: 'tab-2', title: 'Details' },
+    ]);
+    expect(saved.body.components.map((component) => [component.component_id, component.tab_id])).toEqual([
+      ['intro', 'tab-1'],
+      ['notes', 'tab-2'],
+    ]);
+
+    // Deleting a tab that holds components asks where they go.
+    await page.goto(`${server.url}/dashboards/${id}?edit=1&tab=tab-2`);
+    await page.getByRole('region', { name: 'Notes' }).waitFor();
+    await page.getByRole('group', { name: 'Tabs' }).getByRole('button', { name: 'Delete tab' }).click();
+    const dialog = page.getByRole('dialog', { name: 'Delete the tab “Details”?' });
+    await dialog.getByRole('radio', { name: 'Move them to “Tab 1”' }).check();
+    await dialog.getByRole('button', { name: 'Delete tab' }).click();
+    await page.getByRole('region', { name: 'Notes' }).waitFor();
+    await page.getByRole('button', { name: 'Save', exact: true }).click();
+    await page.getByRole('heading', { level: 1, name: 'To be tabbed' }).waitFor();
+    const after = await call<{ tabs: unknown[]; components: { tab_id?: string }[] }>(
+      server,
+      'GET',
+      `/dashboards/${id}`,
+      {
+        token,
+      },
+    );
+    expect(after.body.tabs).toEqual([{ tab_id: 'tab-1', title: 'Tab 1' }]);
+    expect(after.body.components.map((component) => component.tab_id)).toEqual(['tab-1', 'tab-1']);
+    await context.close();
+  });
 });

@@ -1,14 +1,16 @@
 import { Alert, Button, Group, Loader, Menu, Stack, Text, TextInput, Title, Tooltip } from '@mantine/core';
 import { useHotkeys } from '@mantine/hooks';
-import { COMPONENT_TYPES, type Dashboard, type DashboardComponent } from '@service/common';
+import { COMPONENT_TYPES, componentsInTab, type Dashboard, type DashboardComponent } from '@service/common';
 import { useEffect, useReducer, useState } from 'react';
 import { errorMessage } from '../../api/client.js';
+import { useOpenTab } from '../DashboardTabs.js';
 import { useDashboardData } from '../useDashboardData.js';
 import { ComponentPanel, TYPE_LABELS } from './ComponentPanel.js';
 import { type EditCellData, EditGrid } from './EditGrid.js';
 import { ConflictDialog, DiscardDialog } from './EditorDialogs.js';
 import { draftOf, editorReducer, freshComponentId, initialEditorState, isUnsaved } from './editor-state.js';
 import { usePreviewData, useProjectCollections } from './queries.js';
+import { TabsEditor } from './TabsEditor.js';
 import { useLeavePrompt } from './useLeavePrompt.js';
 import { useDashboardVersion } from './useSave.js';
 
@@ -50,6 +52,10 @@ export function DashboardEditor({ dashboard, onExit }: { dashboard: Dashboard; o
   const unsaved = isUnsaved(state);
   const leave = useLeavePrompt(unsaved);
   const { present } = state;
+  // The grid shows the open tab (the address bar's, as in the view); new components go there.
+  const [openTab, setOpenTab] = useOpenTab(present.tabs);
+  const tabComponents = componentsInTab(present.components, present.tabs, openTab);
+  const tabIds = new Set(tabComponents.map((component) => component.component_id));
 
   // biome-ignore lint/correctness/useExhaustiveDependencies: the version edit mode starts from, once.
   useEffect(() => {
@@ -70,7 +76,7 @@ export function DashboardEditor({ dashboard, onExit }: { dashboard: Dashboard; o
 
   // What the server has saved is drawn by the data route; new and changed components are previews.
   const savedById = new Map(state.saved.components.map((component) => [component.component_id, component]));
-  const dataComponents = present.components.filter((component) => component.type !== 'text');
+  const dataComponents = tabComponents.filter((component) => component.type !== 'text');
   const unchanged = dataComponents.filter((component) =>
     sameComponent(savedById.get(component.component_id), component),
   );
@@ -190,18 +196,32 @@ export function DashboardEditor({ dashboard, onExit }: { dashboard: Dashboard; o
           {errorMessage(saveError)}
         </Alert>
       )}
+      <TabsEditor
+        tabs={present.tabs}
+        components={present.components}
+        open={openTab}
+        onOpen={setOpenTab}
+        onChange={(change) => dispatch({ type: 'tabs', change })}
+      />
       <div className="dashboard-editor-body">
         <div className="dashboard-editor-main">
-          {present.components.length === 0 ? (
-            <Text c="dimmed">No components yet: add one with “Add component”.</Text>
+          {tabComponents.length === 0 ? (
+            <Text c="dimmed">
+              {present.tabs.length === 0 ? 'No components yet' : 'This tab has no components yet'}: add one with “Add
+              component”.
+            </Text>
           ) : (
             <EditGrid
               dashboardId={dashboardId}
-              components={present.components}
-              layout={present.layout}
+              components={tabComponents}
+              layout={present.layout.filter((item) => tabIds.has(item.component_id))}
               selected={editing?.component.component_id ?? null}
               cellData={cellData}
-              onLayout={(layout) => dispatch({ type: 'layout', layout })}
+              onLayout={(layout) => dispatch({ type: 'layout', layout, tabId: openTab })}
+              otherTabs={present.tabs.filter((tab) => tab.tab_id !== openTab)}
+              onMoveToTab={(componentId, tabId) =>
+                dispatch({ type: 'tabs', change: { op: 'component', componentId, tabId } })
+              }
               onEdit={(componentId) => {
                 const component = present.components.find((candidate) => candidate.component_id === componentId);
                 if (component) setEditing({ component, isNew: false, key: Date.now() });
@@ -224,7 +244,7 @@ export function DashboardEditor({ dashboard, onExit }: { dashboard: Dashboard; o
             onApply={(component) => {
               dispatch(
                 editing.isNew
-                  ? { type: 'add', component }
+                  ? { type: 'add', component, tabId: openTab }
                   : { type: 'update', componentId: editing.component.component_id, component },
               );
               setEditing(null);

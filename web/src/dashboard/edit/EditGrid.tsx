@@ -1,7 +1,13 @@
 import 'react-grid-layout/css/styles.css';
 import 'react-resizable/css/styles.css';
-import { ActionIcon, Card, Group, Text, Tooltip } from '@mantine/core';
-import { type ComponentData, DASHBOARD_GRID_COLUMNS, type DashboardComponent, type LayoutItem } from '@service/common';
+import { ActionIcon, Card, Group, Menu, Text, Tooltip } from '@mantine/core';
+import {
+  type ComponentData,
+  DASHBOARD_GRID_COLUMNS,
+  type DashboardComponent,
+  type DashboardTab,
+  type LayoutItem,
+} from '@service/common';
 import ReactGridLayout, { type EventCallback, type Layout, useContainerWidth } from 'react-grid-layout';
 import { CellBody } from '../ComponentCell.js';
 import { componentLabel } from '../chips.js';
@@ -28,7 +34,8 @@ function labelOf(component: DashboardComponent): string {
 
 /**
  * The draft's components on a grid where they are dragged (by their handle) and resized (by the
- * corner); each has Edit and Remove. The layout is reported when a drag or resize ends.
+ * corner); each has Edit and Remove, and Move to another tab when there are others. The layout is
+ * reported when a drag or resize ends.
  */
 export function EditGrid({
   components,
@@ -39,6 +46,8 @@ export function EditGrid({
   onEdit,
   onRemove,
   dashboardId,
+  otherTabs = [],
+  onMoveToTab,
 }: {
   components: readonly DashboardComponent[];
   layout: readonly LayoutItem[];
@@ -48,6 +57,8 @@ export function EditGrid({
   onEdit: (componentId: string) => void;
   onRemove: (componentId: string) => void;
   dashboardId: string;
+  otherTabs?: readonly DashboardTab[];
+  onMoveToTab?: (componentId: string, tabId: string) => void;
 }) {
   const { width, containerRef, mounted } = useContainerWidth();
   const gridLayout: Layout = layout.map(({ component_id, ...place }) => ({ i: component_id, ...place }));
@@ -118,6 +129,13 @@ export function EditGrid({
                       </Text>
                     </Group>
                     <Group gap={4} wrap="nowrap">
+                      {otherTabs.length > 0 && onMoveToTab && (
+                        <MoveToTab
+                          label={label}
+                          tabs={otherTabs}
+                          onMove={(tabId) => onMoveToTab(item.component_id, tabId)}
+                        />
+                      )}
                       <Tooltip label="Edit">
                         <ActionIcon
                           variant="subtle"
@@ -160,5 +178,34 @@ export function EditGrid({
         </ReactGridLayout>
       )}
     </div>
+  );
+}
+
+/** A menu of the other tabs, to move a component there. */
+function MoveToTab({
+  label,
+  tabs,
+  onMove,
+}: {
+  label: string;
+  tabs: readonly DashboardTab[];
+  onMove: (tabId: string) => void;
+}) {
+  return (
+    <Menu position="bottom-end">
+      <Menu.Target>
+        <ActionIcon variant="subtle" aria-label={`Move ${label} to another tab`}>
+          <span aria-hidden="true">⇄</span>
+        </ActionIcon>
+      </Menu.Target>
+      <Menu.Dropdown>
+        <Menu.Label>Move to tab</Menu.Label>
+        {tabs.map((tab) => (
+          <Menu.Item key={tab.tab_id} onClick={() => onMove(tab.tab_id)}>
+            {tab.title}
+          </Menu.Item>
+        ))}
+      </Menu.Dropdown>
+    </Menu>
   );
 }

@@ -1,11 +1,21 @@
-import { DASHBOARD_GRID_COLUMNS, type Dashboard, type DashboardComponent, type LayoutItem } from '@service/common';
+import {
+  componentsInTab,
+  DASHBOARD_GRID_COLUMNS,
+  type Dashboard,
+  type DashboardComponent,
+  type DashboardTab,
+  type LayoutItem,
+  tabOf,
+} from '@service/common';
 import { verticalCompactor } from 'react-grid-layout/core';
 import { placeComponents } from '../layout.js';
+import { applyTabOp, type TabOp, withExplicitTabs } from './editor-tabs.js';
 
 /** What edit mode changes: the content `PUT /dashboards/{id}` replaces. */
 export interface Draft {
   title: string;
   description: string;
+  tabs: DashboardTab[];
   components: DashboardComponent[];
   layout: LayoutItem[];
 }
@@ -24,8 +34,11 @@ export type EditorAction =
   | { type: 'reset'; draft: Draft }
   /** Saved: the present is now the server's version; undo still works within the session. */
   | { type: 'saved'; draft: Draft }
-  | { type: 'layout'; layout: readonly LayoutItem[] }
-  | { type: 'add'; component: DashboardComponent; size?: { w: number; h: number } }
+  /** The grid's layout of one tab (`tabId`; null: the dashboard has no tabs). */
+  | { type: 'layout'; layout: readonly LayoutItem[]; tabId?: string | null }
+  /** A new component, into `tabId` (the open tab). */
+  | { type: 'add'; component: DashboardComponent; size?: { w: number; h: number }; tabId?: string | null }
+  | { type: 'tabs'; change: TabOp }
   | { type: 'update'; componentId: string; component: DashboardComponent }
   | { type: 'remove'; componentId: string }
   | { type: 'title'; title: string }
@@ -45,15 +58,35 @@ export const NEW_SIZE: Record<DashboardComponent['type'], { w: number; h: number
   multiqc: { w: 6, h: 7 },
 };
 
-/** The draft of a saved dashboard, every component with a layout entry (placed as the view shows them). */
-export function draftOf(dashboard: Pick<Dashboard, 'title' | 'description' | 'components' | 'layout'>): Draft {
-  const placed = placeComponents(dashboard);
-  return {
+/**
+ * The draft of a saved dashboard, every component with a layout entry (placed as the view shows
+ * them, tab by tab) and, while there are tabs, its tab named.
+ */
+export function draftOf(dashboard: Pick<Dashboard, 'title' | 'description' | 'tabs' | 'components' | 'layout'>): Draft {
+  const { tabs } = dashboard;
+  const tabIds = tabs.length === 0 ? [null] : tabs.map((tab) => tab.tab_id);
+  const layout = tabIds.flatMap((tabId) =>
+    placeComponents({ components: componentsInTab(dashboard.components, tabs, tabId), layout: dashboard.layout }).map(
+      ({ item }) => item,
+    ),
+  );
+  const draft = {
     title: dashboard.title,
     description: dashboard.description,
-    components: [...dashboard.components],
-    layout: normalizeLayout(placed.map(({ item }) => item)),
+    tabs: [...tabs],
+    components: withExplicitTabs(dashboard.components, tabs),
+    layout,
   };
+  return { ...draft, layout: normalizeByTab(draft) };
+}
+
+/** `normalizeLayout` tab by tab: each tab has its own grid. */
+export function normalizeByTab(draft: Pick<Draft, 'tabs' | 'components' | 'layout'>): LayoutItem[] {
+  const tabOfId = new Map(draft.components.map((component) => [component.component_id, tabOf(component, draft.tabs)]));
+  const tabIds = draft.tabs.length === 0 ? [null] : draft.tabs.map((tab) => tab.tab_id);
+  return tabIds.flatMap((tabId) =>
+    normalizeLayout(draft.layout.filter((item) => tabOfId.get(item.component_id) === tabId)),
+  );
 }
 
 export function initialEditorState(draft: Draft): EditorState {
@@ -114,6 +147,7 @@ export function sameDraft(a: Draft, b: Draft): boolean {
   return (
     a.title === b.title &&
     a.description === b.description &&
+    JSON.stringify(a.tabs) === JSON.stringify(b.tabs) &&
     JSON.stringify(a.components) === JSON.stringify(b.components) &&
     sameLayout(a.layout, b.layout)
   );
@@ -140,22 +174,33 @@ export function editorReducer(state: EditorState, action: EditorAction): EditorS
     case 'saved':
       return { ...state, present: action.draft, saved: action.draft };
     case 'layout': {
-      const known = new Set(present.components.map((component) => component.component_id));
-      const layout = normalizeLayout(action.layout.filter((item) => known.has(item.component_id)));
-      return change(state, { ...present, layout });
+      // Only the tab's own entries are replaced: the grid shows one tab at a time.
+      const inTab = new Set(
+        componentsInTab(present.components, present.tabs, action.tabId ?? null).map((c) => c.component_id),
+      );
+      const kept = present.layout.filter((item) => !inTab.has(item.component_id));
+      const layout = [...kept, ...action.layout.filter((item) => inTab.has(item.component_id))];
+      return change(state, { ...present, layout: normalizeByTab({ ...present, layout }) });
     }
     case 'add': {
       if (present.components.some((component) => component.component_id === action.component.component_id)) {
         return state;
       }
-      const size = action.size ?? NEW_SIZE[action.component.type];
-      const bottom = Math.max(0, ...present.layout.map((item) => item.y + item.h));
-      const item = { component_id: action.component.component_id, x: 0, y: bottom, ...size };
-      return change(state, {
-        ...present,
-        components: [...present.components, action.component],
-        layout: normalizeLayout([...present.layout, item]),
-      });
+      const tabId = action.tabId ?? null;
+      const component = tabId === null ? action.component : { ...action.component, tab_id: tabId };
+      const size = action.size ?? NEW_SIZE[component.type];
+      const inTab = new Set(componentsInTab(present.components, present.tabs, tabId).map((c) => c.component_id));
+      const bottom = Math.max(
+        0,
+        ...present.layout.filter((item) => inTab.has(item.component_id)).map((item) => item.y + item.h),
+      );
+      const item = { component_id: component.component_id, x: 0, y: bottom, ...size };
+      const next = { ...present, components: [...present.components, component], layout: [...present.layout, item] };
+      return change(state, { ...next, layout: normalizeByTab(next) });
+    }
+    case 'tabs': {
+      const next = applyTabOp(present, action.change);
+      return change(state, { ...next, layout: normalizeByTab(next) });
     }
     case 'update': {
       if (!present.components.some((component) => component.component_id === action.componentId)) return state;

@@ -2,6 +2,13 @@ import { Button, Group, Modal, Text } from '@mantine/core';
 import { useEffect, useRef } from 'react';
 import { useBlocker } from 'react-router';
 
+/** The address's query without `tab`: opening another tab of the draft leaves nothing. */
+function withoutTab(search: string): string {
+  const params = new URLSearchParams(search);
+  params.delete('tab');
+  return params.toString();
+}
+
 /**
  * Unsaved changes are not lost by accident: closing or reloading the tab asks the browser's
  * question (beforeunload), leaving within the app asks ours. `allowNext()` lets one navigation
@@ -25,7 +32,9 @@ export function useLeavePrompt(unsaved: boolean) {
       return false;
     }
     return (
-      unsaved && (currentLocation.pathname !== nextLocation.pathname || currentLocation.search !== nextLocation.search)
+      unsaved &&
+      (currentLocation.pathname !== nextLocation.pathname ||
+        withoutTab(currentLocation.search) !== withoutTab(nextLocation.search))
     );
   });
   const prompt = (
