@@ -1,25 +1,13 @@
-import type { CardSpec, TableSpec } from '@service/common';
+import { type CardSpec, type ComponentAgg, formatCardValue, formatCell, type TableSpec } from '@service/common';
 import { escapeHtml, markdownHtml } from './html.js';
 
 const heading = (title: string | null) => (title ? `<h1>${escapeHtml(title)}</h1>` : '');
 
-function formatValue(value: unknown): string {
-  if (value === null || value === undefined) return '—';
-  if (typeof value === 'number') {
-    return Number.isInteger(value)
-      ? value.toLocaleString('en-US')
-      : value.toLocaleString(
-          'en-US',
-          Math.abs(value) >= 1 ? { maximumFractionDigits: 2 } : { maximumSignificantDigits: 3 },
-        );
-  }
-  return typeof value === 'object' ? JSON.stringify(value) : String(value);
-}
-
-export function cardHtml(title: string | null, spec: CardSpec): string {
-  const value = escapeHtml(formatValue(spec.value));
+/** A card as the dashboard shows it: its numbers written by the web app's formatter (common/), so they round the same. */
+export function cardHtml(title: string | null, spec: CardSpec, agg: ComponentAgg): string {
+  const value = escapeHtml(formatCardValue(agg, spec.value));
   // No whole-table number under an embed token (its view is all the holder may see).
-  const all = spec.unfiltered_value === null ? null : escapeHtml(formatValue(spec.unfiltered_value));
+  const all = spec.unfiltered_value === null ? null : escapeHtml(formatCardValue(agg, spec.unfiltered_value));
   const label = `${escapeHtml(spec.label)}: ${value}${all === null ? '' : `, all ${all}`}`;
   return [
     heading(title),
@@ -38,7 +26,7 @@ export function tableHtml(title: string | null, spec: TableSpec): string {
       const cells = spec.columns.map((column) => {
         const value = row[column.name];
         const numeric = typeof value === 'number' ? ' class="number"' : '';
-        return `<td${numeric}>${value === null || value === undefined ? '' : escapeHtml(formatValue(value))}</td>`;
+        return `<td${numeric}>${escapeHtml(formatCell(value))}</td>`;
       });
       return `<tr>${cells.join('')}</tr>`;
     })

@@ -249,7 +249,7 @@ function specOf(
         unfiltered_value: tokened ? null : card.unfiltered_value,
         label: cardLabel(component),
       };
-      return { spec, html: cardHtml(title, spec), option: undefined, fallbackTitle: spec.label };
+      return { spec, html: cardHtml(title, spec, component.agg), option: undefined, fallbackTitle: spec.label };
     }
     case 'table': {
       const page = data as PreviewAnswer;

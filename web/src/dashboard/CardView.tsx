@@ -1,7 +1,5 @@
 import { Stack, Text } from '@mantine/core';
-import { type CardComponent, type CardData, type ComponentAgg, cardLabel } from '@service/common';
-import { formatDate } from '../format/date.js';
-import { formatCount, formatMeasure } from '../format/number.js';
+import { type CardComponent, type CardData, cardLabel, formatCardValue } from '@service/common';
 
 /** Units a column name may end with (`body_mass_g`, `duration_ms`), as a value is followed by them. */
 const UNIT_SUFFIXES: Record<string, string> = {
@@ -37,21 +35,6 @@ export function cardUnit(component: CardComponent): string | null {
   if (unit === undefined) return null;
   // Units are letters or "%": nothing to escape.
   return new RegExp(`(^|[^\\p{L}])${unit}($|[^\\p{L}])`, 'iu').test(component.title) ? null : unit;
-}
-
-/** A card's value: counts as whole numbers, measures rounded, dates and text as they are. */
-export function formatCardValue(agg: ComponentAgg, value: unknown): string {
-  if (value === null || value === undefined) return '—';
-  // DECIMAL and BIGINT aggregates may come as text to keep their precision.
-  const number =
-    typeof value === 'number'
-      ? value
-      : typeof value === 'string' && /^-?\d+(\.\d+)?$/.test(value)
-        ? Number(value)
-        : null;
-  if (number !== null) return agg === 'count' || agg === 'count_distinct' ? formatCount(number) : formatMeasure(number);
-  if (typeof value === 'string' && /^\d{4}-\d{2}-\d{2}T/.test(value)) return formatDate(value);
-  return typeof value === 'object' ? JSON.stringify(value) : String(value);
 }
 
 /**

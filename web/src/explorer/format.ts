@@ -1,11 +1,7 @@
 /** How the explorer writes the values it shows. */
 
-/** A cell of the preview or a distinct value: ∅ for null, JSON for nested values. */
-export function formatCell(value: unknown): string {
-  if (value === null || value === undefined) return '∅';
-  if (typeof value === 'object') return JSON.stringify(value);
-  return String(value);
-}
+// Cells are written as the export page writes them, by the one formatter in common/.
+export { formatCell } from '@service/common';
 
 let statisticFormat: Intl.NumberFormat | undefined;
 
