@@ -95,6 +95,20 @@ export const layoutItemSchema = z
   .meta({ id: 'LayoutItem' });
 export type LayoutItem = z.infer<typeof layoutItemSchema>;
 
+/**
+ * The dashboard's palette: category values (as charts label them) in the order they take the
+ * palette's series colours, the n-th value the n-th colour (docs/dashboards.md "Colours"). The
+ * server appends values as they first appear in the unfiltered data (`GET /dashboards/{id}/colors`)
+ * and never moves one; an author may reorder it in the file.
+ */
+export const dashboardColorsSchema = z.array(z.string().max(1000)).max(2000).meta({ id: 'DashboardColors' });
+
+/** `GET /dashboards/{id}/colors`: the stored palette, with values new in the data appended. */
+export const dashboardColorsAnswerSchema = z
+  .object({ colors: dashboardColorsSchema })
+  .meta({ id: 'DashboardColorsAnswer' });
+export type DashboardColorsAnswer = z.infer<typeof dashboardColorsAnswerSchema>;
+
 const dashboardContentShape = {
   title: nameSchema,
   description: z.string().max(10_000).default(''),
@@ -103,6 +117,8 @@ const dashboardContentShape = {
   components: z.array(dashboardComponentSchema).max(100).default([]),
   /** Each tab's grid: components without an entry are shown below the laid-out ones, full width. */
   layout: z.array(layoutItemSchema).max(100).default([]),
+  /** Absent from a save: the stored palette stays. */
+  colors: dashboardColorsSchema.optional(),
 };
 
 /** Component ids are unique; tabs are known; each layout entry names an existing component, once. */
@@ -244,6 +260,7 @@ export const dashboardSchema = z
     tabs: dashboardTabsSchema,
     layout: z.array(layoutItemSchema),
     components: z.array(dashboardComponentSchema),
+    colors: dashboardColorsSchema,
     created_by: z.string().nullable(),
     created_at: z.string(),
     updated_at: z.string(),

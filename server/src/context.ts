@@ -12,6 +12,7 @@ import { SessionService } from './auth/session-service.js';
 import { loadSigningKey } from './auth/signing-keys.js';
 import { TemporaryUsers } from './auth/temporary-users.js';
 import type { Config } from './config/config.js';
+import { DashboardColors } from './dashboards/colors.js';
 import { AnswerCache } from './dashboards/data/cache.js';
 import { DashboardDataService } from './dashboards/data/service.js';
 import { DashboardFiles } from './dashboards/files.js';
@@ -103,6 +104,8 @@ export interface AppContext {
   requestWork: RequestWork;
   /** Dashboard components' data (`POST /dashboards/{id}/data`). */
   dashboardData: DashboardDataService;
+  /** Each dashboard's palette, one colour per value (`GET /dashboards/{id}/colors`, exports). */
+  dashboardColors: DashboardColors;
   /** Dashboard components' answers, keyed by table versions (hits and misses on /metrics). */
   dashboardAnswers: AnswerCache;
   /** Read-only links to a dashboard or component, for other websites. */
@@ -257,6 +260,7 @@ export async function createContext(config: Config): Promise<AppContext> {
       multiqc,
       limits: config.dataLimits,
     });
+    const dashboardColors = new DashboardColors(dashboards, dashboardData);
     const files = new FilesService(database, config, storage, workflows, dataCollections);
     const embedTokens = new EmbedTokens(
       database,
@@ -325,7 +329,8 @@ export async function createContext(config: Config): Promise<AppContext> {
       dashboardFiles: new DashboardFiles(dashboards, projects),
       dashboardAnswers,
       embedTokens,
-      exports: new ExportService(dashboards, dashboardData, embedTokens, config.export.frameAncestors),
+      dashboardColors,
+      exports: new ExportService(dashboards, dashboardData, dashboardColors, embedTokens, config.export.frameAncestors),
       queries,
       async close() {
         await invalidations?.close();

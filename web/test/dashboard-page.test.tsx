@@ -19,6 +19,7 @@ const DASHBOARD: Dashboard = {
   my_role: 'owner',
   project_role: 'owner',
   tabs: [],
+  colors: [],
   layout: [],
   components: [
     {

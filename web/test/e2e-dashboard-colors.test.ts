@@ -12,7 +12,8 @@ import { ADMIN, call, createProjectWithUpload, login, type TestServer } from '..
 
 /**
  * One colour per value (issue 26, item 4) and charts on a phone (item 7), in Chromium: three
- * charts coloured by species, read from the options ECharts draws (`data-chart-colors`).
+ * charts coloured by species, read from the options ECharts draws (`data-chart-colors`, and the
+ * exported page's option), before and after a filter, after a reload and in the export.
  * Species by island: Torgersen has Gentoo only, so a filter on it leaves one species, not the first.
  */
 const CSV = `${[
@@ -23,6 +24,11 @@ const CSV = `${[
     return `P${i + 1},${island},${species},${3000 + i * 100}`;
   }),
 ].join('\n')}\n`;
+
+/** The part of a pie's ECharts option that says each slice's colour. */
+interface PieOption {
+  series: { data: { name: string; itemStyle?: { color?: string } }[] }[];
+}
 
 let browser: Browser;
 let server: TestServer;
@@ -127,6 +133,28 @@ describeBrowser('dashboard colours and narrow screens in a real browser', () => 
     await page.getByRole('button', { name: /^Remove filter/ }).click();
     await expect.poll(() => colors(page), { timeout: 20_000 }).toEqual(before);
     await context.close();
+
+    // Stored with the dashboard: a reload in another browser draws the same, as does the exported
+    // page (its drawn ECharts option), unfiltered and under the filter.
+    const again = await openPage(browser, server, path, { height: 1000, timeout: 20_000 });
+    expect(await colors(again.page)).toEqual(before);
+    const stored = await again.page.evaluate(
+      async (url) => (await fetch(url)).json(),
+      `${server.url}/service/api/v1${path}`,
+    );
+    expect([...(stored as { colors: string[] }).colors].sort()).toEqual(species);
+    for (const query of ['', `&filters=${encodeURIComponent(filters)}`]) {
+      await again.page.goto(
+        `${server.url}/service/api/v1/export/components${path.replace('/dashboards', '')}/pie?format=html${query}`,
+      );
+      await again.page.waitForSelector('html[data-drawn="true"]');
+      const option = JSON.parse((await again.page.locator('#export-spec').textContent()) ?? '{}') as PieOption;
+      const exported = Object.fromEntries(
+        option.series[0]?.data.map((slice) => [slice.name, slice.itemStyle?.color]) ?? [],
+      );
+      expect(exported).toEqual(query === '' ? before[CHARTS[1]] : { Gentoo: gentoo });
+    }
+    await again.context.close();
   });
 
   it('keeps every chart taller than 150 px in one column on a 390 px screen, light and dark', async () => {

@@ -29,7 +29,24 @@ function coloredRole(component: FigureComponent): string | null {
  * answers, a filter only hides values and never moves a colour. The fold ("Other") has its own grey.
  */
 export function assignColors(figures: Iterable<FigureAnswer>): ColorAssignment {
-  const assigned = new Map<string, number>();
+  return colorAssignment(extendColors([], figures));
+}
+
+/** A palette (values in order, as a dashboard stores it) as an assignment. */
+export function colorAssignment(values: readonly string[]): ColorAssignment {
+  const assignment = new Map<string, number>();
+  // A value listed twice (a hand-edited file) keeps its first place.
+  for (const value of values) if (!assignment.has(value)) assignment.set(value, assignment.size);
+  return assignment;
+}
+
+/**
+ * A stored palette with the values the figures' answers show and it lacks appended, in order of
+ * first appearance: a value never moves once stored, so reloads and exports agree.
+ */
+export function extendColors(stored: readonly string[], figures: Iterable<FigureAnswer>): string[] {
+  const assigned = new Set(stored);
+  const added: string[] = [];
   for (const { component, data } of figures) {
     const role = coloredRole(component);
     const columns = new FigureColumns(data);
@@ -37,10 +54,13 @@ export function assignColors(figures: Iterable<FigureAnswer>): ColorAssignment {
     for (const row of data.rows) {
       if (columns.isOther(row)) continue;
       const label = categoryLabel(columns.value(row, role));
-      if (!assigned.has(label)) assigned.set(label, assigned.size);
+      if (!assigned.has(label)) {
+        assigned.add(label);
+        added.push(label);
+      }
     }
   }
-  return assigned;
+  return [...stored, ...added];
 }
 
 /**

@@ -14,7 +14,7 @@ import { hierarchySetSubtitle, sankey, sunburst, treemap, upset } from './hierar
 import { type ChartTheme, PALETTES } from './palette.js';
 import { axis, brush, dataZoom, grid, type Header, legend, title, tooltip } from './parts.js';
 
-export { assignColors, type ColorAssignment, type FigureAnswer } from './colors.js';
+export { assignColors, type ColorAssignment, colorAssignment, extendColors, type FigureAnswer } from './colors.js';
 export { MISSING_LABEL, OTHER_LABEL } from './columns.js';
 export {
   brushedRange,

@@ -4,6 +4,7 @@ import {
   componentParamsSchema,
   componentRowsQuerySchema,
   type DashboardDataLine,
+  dashboardColorsAnswerSchema,
   dashboardDataAnswerSchema,
   dashboardDataRequestSchema,
   idParamsSchema,
@@ -16,6 +17,7 @@ import { z } from 'zod';
 import type { Authenticator } from '../http/authentication.js';
 import { admitRequest, iterateWithin } from '../http/bounded-request.js';
 import type { RequestWork } from '../rate-limit/request-work.js';
+import type { DashboardColors } from './colors.js';
 import type { DashboardDataService, PreparedData } from './data/service.js';
 
 const errors = {
@@ -31,7 +33,11 @@ const NDJSON = 'application/x-ndjson';
 
 /** `POST /dashboards/{id}/data`: the components' data for a set of filters, whole or streamed. */
 export function dashboardDataRoutes(
-  { dashboardData, requestWork }: { dashboardData: DashboardDataService; requestWork: RequestWork },
+  {
+    dashboardData,
+    dashboardColors,
+    requestWork,
+  }: { dashboardData: DashboardDataService; dashboardColors: DashboardColors; requestWork: RequestWork },
   actorOf: Authenticator,
 ): FastifyPluginAsyncZod {
   return async (app) => {
@@ -80,6 +86,34 @@ export function dashboardDataRoutes(
             .send(json);
         }
         return untyped.type(NDJSON).send(Readable.from(iterateWithin(work, lines(prepared))));
+      },
+    );
+
+    app.get(
+      '/dashboards/:id/colors',
+      {
+        schema: {
+          tags: ['dashboards'],
+          security: [{ bearerAuth: [] }],
+          summary: "The dashboard's palette: one colour per category value (readers of the dashboard)",
+          description:
+            'Category values in the order they take the series colours (the n-th value the n-th colour): ' +
+            'the stored ones, then those the figures show unfiltered and the palette lacks, in order of ' +
+            'first appearance, stored as they are first seen (docs/dashboards.md, "Colours"). Bounded as ' +
+            'the data route is.',
+          params: idParamsSchema,
+          response: { 200: dashboardColorsAnswerSchema, ...errors },
+        },
+      },
+      async (request, reply) => {
+        const actor = await actorOf(request);
+        const work = await admitRequest(requestWork, request, reply, actor);
+        const colors = await work.run(() =>
+          dashboardColors.of(actor, request.params.id, (componentId, error) =>
+            request.log.error({ err: error, componentId }, 'a dashboard component failed'),
+          ),
+        );
+        return { colors };
       },
     );
 

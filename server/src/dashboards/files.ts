@@ -5,7 +5,7 @@ import type { Actor, UserActor } from '../policy/actor.js';
 import { can } from '../policy/policy.js';
 import type { ProjectsService } from '../projects/service.js';
 import { parseLocatedYaml } from '../yaml/located.js';
-import { componentsOf, type DashboardsService, layoutOf, tabsOf, type Versioned } from './service.js';
+import { colorsOf, componentsOf, type DashboardsService, layoutOf, tabsOf, type Versioned } from './service.js';
 
 export const MAX_DASHBOARD_YAML_BYTES = 512 * 1024;
 
@@ -26,6 +26,7 @@ export class DashboardFiles {
     const projectId = record.row.project_id;
     const tags = can(actor, 'resource.read', project) ? await this.uniqueTags(projectId) : new Map<string, string>();
     const tabs = tabsOf(record);
+    const colors = colorsOf(record);
     const file: Omit<DashboardYaml, 'tabs'> & { tabs?: DashboardYaml['tabs'] } = {
       project_id: projectId,
       title: record.row.title,
@@ -41,6 +42,8 @@ export class DashboardFiles {
             },
       ),
       layout: layoutOf(record),
+      // The palette travels with the file, so the copy it makes draws the same colours.
+      ...(colors.length > 0 ? { colors } : {}),
     };
     return `# A dashboard (docs/dashboards.md); its JSON Schema: GET /service/api/v1/dashboards/schema\n${stringify(file, { lineWidth: 0 })}`;
   }
@@ -80,6 +83,7 @@ export class DashboardFiles {
         tabs: value.tabs,
         components,
         layout: value.layout,
+        ...(value.colors === undefined ? {} : { colors: value.colors }),
         is_public: false,
         template: 'empty',
       });

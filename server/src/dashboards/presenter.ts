@@ -31,6 +31,10 @@ export function tabsOf(record: DashboardRecord): DashboardTab[] {
   return JSON.parse(record.row.tabs) as DashboardTab[];
 }
 
+export function colorsOf(record: DashboardRecord): string[] {
+  return JSON.parse(record.row.colors) as string[];
+}
+
 /** A dashboard as `actor`, who may read it, sees it. */
 export function present({ record, resource, project }: Access, actor: Actor): Dashboard {
   // Only ever called for dashboards the actor can read, so a role exists.
@@ -47,6 +51,7 @@ export function present({ record, resource, project }: Access, actor: Actor): Da
     tabs: tabsOf(record),
     layout: layoutOf(record),
     components: componentsOf(record),
+    colors: colorsOf(record),
     created_by: record.row.created_by,
     created_at: record.row.created_at,
     updated_at: record.row.updated_at,

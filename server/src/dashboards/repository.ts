@@ -138,6 +138,20 @@ export class DashboardsRepository {
     };
   }
 
+  /**
+   * Replaces a dashboard's palette if it is still `previous` (two readers extending it at once:
+   * the second finds it changed and extends what the first stored). Not a save: the revision stays.
+   */
+  async replaceColors(id: string, previous: string, colors: string): Promise<boolean> {
+    const answer = await this.db
+      .updateTable('dashboards')
+      .set({ colors })
+      .where('id', '=', id)
+      .where('colors', '=', previous)
+      .executeTakeFirst();
+    return Number(answer.numUpdatedRows) === 1;
+  }
+
   /** Deletes the dashboards `userId` is the only owner of (a temporary user's, on their removal). */
   static async deleteSolelyOwnedBy(db: Kysely<Tables>, userId: string): Promise<void> {
     await db

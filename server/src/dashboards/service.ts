@@ -25,11 +25,11 @@ import type { ProjectsService } from '../projects/service.js';
 import { asSharedResource } from '../sharing/members.js';
 import { dashboardVersions } from './data/versions.js';
 import { projectOverview } from './overview.js';
-import { type Access, componentsOf, layoutOf, present, tabsOf, type Versioned } from './presenter.js';
+import { type Access, colorsOf, componentsOf, layoutOf, present, tabsOf, type Versioned } from './presenter.js';
 import { widenings } from './readings.js';
 
 /** Where the dashboard's content is read from its record (kept importable from here). */
-export { componentsOf, layoutOf, tabsOf, type Versioned };
+export { colorsOf, componentsOf, layoutOf, tabsOf, type Versioned };
 
 import { type DashboardRecord, DashboardsRepository } from './repository.js';
 import { etagOf, type IfMatch, matchesRevision, preconditionFailed } from './revision.js';
@@ -199,6 +199,7 @@ export class DashboardsService {
       tabs: tabsOf(record),
       components: componentsOf(record),
       layout: layoutOf(record),
+      colors: colorsOf(record),
     });
     return this.read(actor, id);
   }
@@ -223,6 +224,7 @@ export class DashboardsService {
           tabs: JSON.stringify(request.tabs),
           components: JSON.stringify(request.components),
           layout: JSON.stringify(request.layout),
+          colors: JSON.stringify(request.colors ?? []),
           created_by: actor.userId,
           ...origin,
           created_at: now,
@@ -271,6 +273,7 @@ export class DashboardsService {
         tabs: JSON.stringify(request.tabs),
         components: JSON.stringify(request.components),
         layout: JSON.stringify(request.layout),
+        ...(request.colors === undefined ? {} : { colors: JSON.stringify(request.colors) }),
         updated_at: isoNow(),
         revision: record.row.revision + 1,
       };

@@ -111,6 +111,8 @@ export interface DashboardsTable {
   layout: string;
   /** JSON array of tabs (`DashboardTab`), ordered; `[]`: one implicit tab (migration 0016). */
   tabs: Generated<string>;
+  /** JSON array of category values, the n-th taking the n-th series colour (migration 0017). */
+  colors: Generated<string>;
   created_by: string | null;
   created_at: string;
   updated_at: string;

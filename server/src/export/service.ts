@@ -1,24 +1,24 @@
 import {
   type AsOf,
-  assignColors,
   type CardData,
   type CardSpec,
   type ColorAssignment,
   cardLabel,
   chartDescription,
   chartOption,
+  colorAssignment,
   type DashboardComponent,
   type DashboardFilter,
   type ExportQuery,
   type ExportSpec,
   type FigureData,
-  figureDataSchema,
   type MultiqcData,
   multiqcDescription,
   multiqcOption,
   type PreviewAnswer,
   type TableSpec,
 } from '@service/common';
+import type { DashboardColors } from '../dashboards/colors.js';
 import type { DashboardDataService, FailureReport } from '../dashboards/data/service.js';
 import type { DashboardRecord } from '../dashboards/repository.js';
 import { componentsOf, type DashboardsService } from '../dashboards/service.js';
@@ -47,6 +47,7 @@ export class ExportService {
   constructor(
     private readonly dashboards: Pick<DashboardsService, 'access' | 'repository'>,
     private readonly data: Pick<DashboardDataService, 'prepareRead' | 'answer'>,
+    private readonly colors: Pick<DashboardColors, 'assign'>,
     private readonly tokens: Pick<EmbedTokens, 'redeem'>,
     private readonly frameAncestors: readonly string[],
   ) {}
@@ -76,8 +77,8 @@ export class ExportService {
       return this.page(title ?? 'Text', query, textHtml(title, component.markdown));
     }
     const data = await this.dataOf(record, component, grant, query, report);
-    const colors =
-      component.type === 'figure' ? await this.colorsOf(record, grant, readAsOf(grant, query), report) : undefined;
+    // The dashboard's stored palette: only the values this chart draws reach the page.
+    const colors = component.type === 'figure' ? colorAssignment(await this.colors.assign(record, report)) : undefined;
     const spec = specOf(component, data, query, colors, grant !== null);
     if (query.format === 'spec') {
       return {
@@ -165,34 +166,6 @@ export class ExportService {
       throw new DomainError('component_unavailable', data.error.message);
     }
     return { data, version: answer.version };
-  }
-
-  /**
-   * The dashboard's colour per value, as the web app assigns it: from the figures' unfiltered
-   * answers (the answer cache usually has them), so an exported chart and the dashboard agree.
-   */
-  private async colorsOf(
-    record: DashboardRecord,
-    grant: EmbedGrant | null,
-    asOf: AsOf | undefined,
-    report: FailureReport,
-  ) {
-    const figures = componentsOf(record).filter((component) => component.type === 'figure');
-    if (figures.length === 0) return undefined;
-    const ids = figures.map((figure) => figure.component_id);
-    const prepared = await this.data.prepareRead(
-      record,
-      // Under a token, only what its view shows: no category outside it reaches the page.
-      { filters: [], fixed: grant?.filters ?? [], components: ids, ...(asOf === undefined ? {} : { as_of: asOf }) },
-      report,
-    );
-    const answer = await this.data.answer(prepared);
-    return assignColors(
-      figures.flatMap((component) => {
-        const data = figureDataSchema.safeParse(answer.components[component.component_id]);
-        return data.success ? [{ component, data: data.data }] : [];
-      }),
-    );
   }
 }
 

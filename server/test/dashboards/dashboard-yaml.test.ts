@@ -270,6 +270,7 @@ describeEachDialect('dashboards as YAML', (dialect) => {
       'tabs',
       'components',
       'layout',
+      'colors',
     ]);
     expect(file?.additionalProperties).toBe(false);
     expect(Object.keys(schema.body.$defs)).toEqual(

@@ -1,12 +1,13 @@
-import { PALETTES } from '@service/common';
+import { type Dashboard, PALETTES } from '@service/common';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { call, describeEachDialect, type Session, type TestServer } from '../../../test/support/test-server.js';
 import { PENGUINS, projectWithTable, serverWithPeople } from '../dashboards/analytics-table.js';
 import { exportPath } from './export-fixture.js';
 
 /**
- * An exported chart colours its values as the dashboard does (common's `assignColors` over the
- * unfiltered answers): a filter that leaves one species keeps that species' colour.
+ * An exported chart colours its values as the dashboard does: from the dashboard's stored palette
+ * (`GET /dashboards/{id}/colors` assigns it from the unfiltered answers), so a filter that leaves
+ * one species keeps that species' colour, and the palette travels with saves, copies and files.
  */
 
 interface PieSpec {
@@ -69,5 +70,50 @@ describeEachDialect('exported colours', (dialect) => {
     const position = PALETTES.light.series.indexOf(String(unfiltered.Chinstrap));
     expect(position).toBeGreaterThan(0);
     expect(await slices({ filters, theme: 'dark' })).toEqual({ Chinstrap: PALETTES.dark.series[position] });
+  });
+
+  it('stores the palette as values first appear, keeps it through saves, copies and files, and exports by it', async () => {
+    const token = ada.access_token;
+    const before = await call<Dashboard>(server, 'GET', `/dashboards/${dashboardId}`, { token });
+    const assigned = await call<{ colors: string[] }>(server, 'GET', `/dashboards/${dashboardId}/colors`, { token });
+    expect(assigned.status, assigned.text).toBe(200);
+    // The bar chart comes first: its species in the answer's order, then none new from the pie.
+    expect([...assigned.body.colors].sort()).toEqual(['Adelie', 'Chinstrap', 'Gentoo']);
+    const stored = await call<Dashboard>(server, 'GET', `/dashboards/${dashboardId}`, { token });
+    expect(stored.body.colors).toEqual(assigned.body.colors);
+    // Not a save: the revision (ETag) stays.
+    expect(stored.headers.get('etag')).toBe(before.headers.get('etag'));
+
+    // A save that sends no palette keeps it; the file carries it; a copy from the file draws by it.
+    const { title, description, tabs, components, layout } = stored.body;
+    const saved = await call<Dashboard>(server, 'PUT', `/dashboards/${dashboardId}`, {
+      token,
+      json: { title, description, tabs, components, layout },
+    });
+    expect(saved.body.colors).toEqual(assigned.body.colors);
+    const yaml = await call(server, 'GET', `/dashboards/${dashboardId}/yaml`, { token });
+    const reordered = [...assigned.body.colors].reverse();
+    const file = yaml.text.replace(
+      /colors:\n( {2}- .*\n)+/,
+      `colors:\n${reordered.map((value) => `  - ${value}\n`).join('')}`,
+    );
+    expect(file).not.toBe(yaml.text);
+    const imported = await call<Dashboard>(server, 'POST', '/dashboards/import', {
+      token,
+      body: file,
+      headers: { 'content-type': 'application/yaml' },
+    });
+    expect(imported.status, imported.text).toBe(201);
+    expect(imported.body.colors).toEqual(reordered);
+    const pie = await call<PieSpec>(server, 'GET', exportPath(imported.body.dashboard_id, 'species_pie', {}), {
+      token,
+    });
+    const colorOf = Object.fromEntries((pie.body.spec.series[0]?.data ?? []).map((s) => [s.name, s.itemStyle?.color]));
+    expect(colorOf).toEqual(Object.fromEntries(reordered.map((value, i) => [value, PALETTES.light.series[i]])));
+    const copy = await call<Dashboard>(server, 'POST', `/dashboards/${imported.body.dashboard_id}/duplicate`, {
+      token,
+      json: {},
+    });
+    expect(copy.body.colors).toEqual(reordered);
   });
 });

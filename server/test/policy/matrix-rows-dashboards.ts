@@ -90,4 +90,8 @@ export const dashboardRows: Record<string, Row> = {
     request: async (w) => ({ path: `/dashboards/${w.p.dashboardId}/data`, options: { json: {} } }),
     expected: reading,
   },
+  'GET /service/api/v1/dashboards/{id}/colors': {
+    request: async (w) => ({ path: `/dashboards/${w.p.dashboardId}/colors` }),
+    expected: reading,
+  },
 };

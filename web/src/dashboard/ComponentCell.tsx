@@ -197,6 +197,7 @@ export function ComponentCell({
           asOf={view.asOf}
           components={menu.components}
           canEmbed={menu.canEmbed}
+          colors={view.colors}
         />
       )}
       {(titled || updating) && (

@@ -26,7 +26,7 @@ export function DashboardView({ dashboard }: { dashboard: Dashboard }) {
     .filter((component) => component.type !== 'text')
     .map((component) => component.component_id);
   const data = useDashboardData(dashboard.dashboard_id, dataIds, view.filters, view.asOf, openTab);
-  const colors = useDashboardColors(dashboard.dashboard_id, components, data, view.filters, view.asOf);
+  const colors = useDashboardColors(dashboard, data, view.filters, view.asOf);
   const hasFigures = components.some((component) => component.type === 'figure');
   useEffect(() => {
     // The chart library loads while the data is computed, not after it has arrived.

@@ -1,10 +1,12 @@
 import {
   type AsOf,
-  assignColors,
   type ColorAssignment,
+  colorAssignment,
+  type Dashboard,
   type DashboardComponent,
   type DashboardFilter,
-  dashboardDataAnswerSchema,
+  dashboardColorsAnswerSchema,
+  extendColors,
   type FigureAnswer,
   figureDataSchema,
 } from '@service/common';
@@ -16,65 +18,56 @@ import type { DashboardData } from './useDashboardData.js';
 /** The figures among the components, each with its answer when it is a figure's data. */
 function figureAnswers(
   components: readonly DashboardComponent[],
-  answers: ReadonlyMap<string, unknown> | Readonly<Record<string, unknown>>,
+  answers: ReadonlyMap<string, unknown>,
 ): FigureAnswer[] {
-  const get = (id: string) => (answers instanceof Map ? answers.get(id) : (answers as Record<string, unknown>)[id]);
   return components.flatMap((component) => {
     if (component.type !== 'figure') return [];
-    const data = figureDataSchema.safeParse(get(component.component_id));
+    const data = figureDataSchema.safeParse(answers.get(component.component_id));
     return data.success ? [{ component, data: data.data }] : [];
   });
 }
 
 /**
- * The dashboard's colour per value (common's `assignColors`), from its unfiltered answers so a
- * filter never moves a colour: the answers on screen while no filter is set, otherwise one
- * request of the figures without filters (the server's answer cache has them). The same function
- * over the same answers colours the exports. Undefined until known: charts use their own order.
+ * The dashboard's colour per value (docs/dashboards.md "Colours"): its stored palette, as the
+ * server extends it from the unfiltered answers (`GET /dashboards/{id}/colors`, the same the
+ * exports use). Until that answer is in, the stored palette extended the same way from the answers
+ * on screen when no filter is set and every figure has one (what the server will store), else the
+ * stored palette alone.
+ * The request waits for the view's data: the server then finds the unfiltered answers in its cache.
  */
 export function useDashboardColors(
-  dashboardId: string,
-  components: readonly DashboardComponent[],
+  dashboard: Dashboard,
   data: DashboardData,
   filters: readonly DashboardFilter[],
   asOf: AsOf | null,
-): ColorAssignment | undefined {
+): ColorAssignment {
   const api = useApi();
-  const key = JSON.stringify([dashboardId, asOf]);
-  const figureIds = components.filter((component) => component.type === 'figure').map((c) => c.component_id);
-  const unfiltered = filters.length === 0 && data.error === null;
-  const onScreen = useMemo(
-    () => (unfiltered ? assignColors(figureAnswers(components, data.components)) : undefined),
-    [unfiltered, components, data.components],
-  );
-  // What the unfiltered view assigned, kept for when a filter is set (same dashboard and version).
-  const remembered = useRef<{ key: string; colors: ColorAssignment } | null>(null);
-  const settled = unfiltered && figureIds.every((id) => !data.waiting.has(id) && data.components.has(id));
-  if (settled && onScreen !== undefined) remembered.current = { key, colors: onScreen };
-  const known = remembered.current?.key === key ? remembered.current.colors : undefined;
+  const { dashboard_id: dashboardId, components } = dashboard;
+  const hasFigures = components.some((component) => component.type === 'figure');
+  const settled = data.waiting.size === 0;
   const fetched = useQuery({
-    queryKey: ['dashboard-colors', dashboardId, asOf, figureIds],
-    enabled: !unfiltered && known === undefined && figureIds.length > 0,
+    queryKey: ['dashboard-colors', dashboardId],
+    enabled: hasFigures && settled,
     staleTime: Number.POSITIVE_INFINITY,
-    queryFn: async ({ signal }) => {
-      const answer = await api.request(`/dashboards/${dashboardId}/data`, dashboardDataAnswerSchema, {
-        method: 'POST',
-        json: { components: figureIds, ...(asOf === null ? {} : { as_of: asOf }) },
-        signal,
-      });
-      return assignColors(figureAnswers(components, answer.components));
-    },
+    queryFn: ({ signal }) => api.request(`/dashboards/${dashboardId}/colors`, dashboardColorsAnswerSchema, { signal }),
   });
-  return useStable(onScreen ?? known ?? fetched.data);
+  const unfiltered = filters.length === 0 && asOf === null && data.error === null;
+  const onScreen = useMemo(() => {
+    const answers = figureAnswers(components, data.components);
+    // Every figure's answer, as the server reads them (another tab's figures load when it opens).
+    const whole = answers.length === components.filter((component) => component.type === 'figure').length;
+    return unfiltered && whole ? extendColors(dashboard.colors, answers) : undefined;
+  }, [unfiltered, dashboard.colors, components, data.components]);
+  return useStable(fetched.data?.colors ?? onScreen ?? dashboard.colors);
 }
 
 /**
- * The same object while the assignment says the same: each line of the streamed answer makes a
- * new one, and a new one would redraw every chart.
+ * The same object while the palette says the same: each line of the streamed answer makes a new
+ * list, and a new assignment would redraw every chart.
  */
-function useStable(colors: ColorAssignment | undefined): ColorAssignment | undefined {
-  const last = useRef<{ text: string; colors: ColorAssignment | undefined }>({ text: '', colors: undefined });
-  const text = colors === undefined ? '' : JSON.stringify([...colors]);
-  if (text !== last.current.text) last.current = { text, colors };
+function useStable(colors: readonly string[]): ColorAssignment {
+  const last = useRef<{ text: string; colors: ColorAssignment } | null>(null);
+  const text = JSON.stringify(colors);
+  if (last.current?.text !== text) last.current = { text, colors: colorAssignment(colors) };
   return last.current.colors;
 }

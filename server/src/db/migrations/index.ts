@@ -15,6 +15,7 @@ import * as workerHeartbeats from './0013_worker_heartbeats.js';
 import * as dashboardCopies from './0014_dashboard_copies.js';
 import * as ingestionRunLeases from './0015_ingestion_run_leases.js';
 import * as dashboardTabs from './0016_dashboard_tabs.js';
+import * as dashboardColors from './0017_dashboard_colors.js';
 
 /** Every migration, in order. Bundled as modules so the built server needs no migrations folder. */
 const migrations: Record<string, Migration> = {
@@ -34,6 +35,7 @@ const migrations: Record<string, Migration> = {
   '0014_dashboard_copies': dashboardCopies,
   '0015_ingestion_run_leases': ingestionRunLeases,
   '0016_dashboard_tabs': dashboardTabs,
+  '0017_dashboard_colors': dashboardColors,
 };
 
 export const migrationProvider: MigrationProvider = {

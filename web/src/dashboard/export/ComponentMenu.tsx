@@ -1,6 +1,7 @@
 import { ActionIcon, Menu, Text, useComputedColorScheme } from '@mantine/core';
 import {
   type AsOf,
+  type ColorAssignment,
   type ComponentData,
   cardDataSchema,
   cardLabel,
@@ -28,6 +29,8 @@ export interface ComponentMenuProps {
   components: readonly DashboardComponent[];
   /** The caller may create and revoke embed tokens (owners and editors). */
   canEmbed: boolean;
+  /** The dashboard's colour per value, so an image draws what the cell draws. */
+  colors?: ColorAssignment | undefined;
 }
 
 type Notice = { kind: 'done' | 'failed'; text: string } | null;
@@ -53,6 +56,7 @@ export function ComponentMenu({
   asOf,
   components,
   canEmbed,
+  colors,
 }: ComponentMenuProps) {
   const api = useApi();
   const theme = useComputedColorScheme('light', { getInitialValueInEffect: false });
@@ -83,7 +87,8 @@ export function ComponentMenu({
       if (component.type !== 'figure' || !figure?.success) return;
       const images = await import('./chart-image.js');
       const draw = format === 'png' ? images.figurePng : images.figureSvg;
-      saveFile(draw(component, figure.data, theme, drawnSize(anchor.current)), exportFilename(name, format));
+      const look = { theme, colors };
+      saveFile(draw(component, figure.data, look, drawnSize(anchor.current)), exportFilename(name, format));
     });
   const csv = run('CSV downloaded', async () => {
     let blob: Blob;

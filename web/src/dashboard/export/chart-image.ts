@@ -1,4 +1,10 @@
-import { type ChartTheme, chartOption, type FigureComponent, type FigureData } from '@service/common';
+import {
+  type ChartTheme,
+  type ColorAssignment,
+  chartOption,
+  type FigureComponent,
+  type FigureData,
+} from '@service/common';
 import type { EChartsOption } from 'echarts';
 import { use } from 'echarts/core';
 import { SVGRenderer } from 'echarts/renderers';
@@ -15,22 +21,28 @@ export interface ImageSize {
 /** The page's background in each scheme (a transparent image would lose its text on the other one). */
 const BACKGROUND: Record<ChartTheme, string> = { light: '#ffffff', dark: '#242424' };
 
+/** How a figure is drawn: its scheme and the dashboard's colour per value (as the cell draws it). */
+export interface ImageLook {
+  theme: ChartTheme;
+  colors?: ColorAssignment | undefined;
+}
+
 /** The option the dashboard draws (common/'s, title inside), without animation: an image is one frame. */
-function imageOption(component: FigureComponent, data: FigureData, theme: ChartTheme): EChartsOption {
+function imageOption(component: FigureComponent, data: FigureData, { theme, colors }: ImageLook): EChartsOption {
   return {
-    ...chartOption(component, data, { theme, title: true }),
+    ...chartOption(component, data, { theme, title: true, ...(colors ? { colors } : {}) }),
     animation: false,
     backgroundColor: BACKGROUND[theme],
   };
 }
 
 /** The figure as a PNG at twice its size on screen (sharp on high-density displays and in print). */
-export function figurePng(component: FigureComponent, data: FigureData, theme: ChartTheme, size: ImageSize): Blob {
+export function figurePng(component: FigureComponent, data: FigureData, look: ImageLook, size: ImageSize): Blob {
   // A detached element: ECharts draws to its own canvas at the size given.
   const chart = init(document.createElement('div'), null, { renderer: 'canvas', ...size });
   try {
-    chart.setOption(imageOption(component, data, theme));
-    const url = chart.getDataURL({ type: 'png', pixelRatio: 2, backgroundColor: BACKGROUND[theme] });
+    chart.setOption(imageOption(component, data, look));
+    const url = chart.getDataURL({ type: 'png', pixelRatio: 2, backgroundColor: BACKGROUND[look.theme] });
     return dataUrlBlob(url);
   } finally {
     chart.dispose();
@@ -38,10 +50,10 @@ export function figurePng(component: FigureComponent, data: FigureData, theme: C
 }
 
 /** The figure as an SVG document, drawn by ECharts' SVG renderer without a DOM (its server-side mode). */
-export function figureSvg(component: FigureComponent, data: FigureData, theme: ChartTheme, size: ImageSize): Blob {
+export function figureSvg(component: FigureComponent, data: FigureData, look: ImageLook, size: ImageSize): Blob {
   const chart = init(null, null, { renderer: 'svg', ssr: true, ...size });
   try {
-    chart.setOption(imageOption(component, data, theme));
+    chart.setOption(imageOption(component, data, look));
     return new Blob([chart.renderToSVGString()], { type: 'image/svg+xml' });
   } finally {
     chart.dispose();
