@@ -14,6 +14,7 @@ import type { StoragePurger } from '../maintenance/owned-storage.js';
 import type { Actor } from '../policy/actor.js';
 import type { ResourceAction } from '../policy/policy.js';
 import { dataCollectionRows } from '../tables/data-collections.js';
+import { fileRows } from '../tables/files.js';
 import { presentDataCollection, presentFile } from '../workflows/presenters.js';
 import type { WorkflowsService } from '../workflows/service.js';
 import { pathFit } from './path-fit.js';
@@ -203,14 +204,7 @@ export class DataCollectionsService {
   /** Every file of the collection, newest first (the pattern is a regex, so matching happens here). */
   async matchingFiles(row: DataCollectionsTable) {
     const pattern = compilePattern(row.pattern);
-    const files = await this.database.db
-      .selectFrom('files')
-      .innerJoin('runs', 'runs.id', 'files.run_id')
-      .selectAll('files')
-      .where('runs.workflow_id', '=', row.workflow_id)
-      .orderBy('files.created_at', 'desc')
-      .orderBy('files.id', 'desc')
-      .execute();
+    const files = await fileRows.ofWorkflow(this.database.db, row.workflow_id);
     return files.filter((file) => pattern.test(file.path));
   }
 }

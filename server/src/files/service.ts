@@ -15,6 +15,7 @@ import { assertRelativePath } from '../locations/relative-path.js';
 import type { Actor } from '../policy/actor.js';
 import { uploadKey } from '../storage/layout.js';
 import type { ObjectStorage } from '../storage/storage.js';
+import { fileRows } from '../tables/files.js';
 import { registerRun } from '../tables/runs.js';
 import { presentFile } from '../workflows/presenters.js';
 import type { WorkflowsService } from '../workflows/service.js';
@@ -76,14 +77,7 @@ export class FilesService {
       await this.storage.delete([key]);
       throw error;
     }
-    const row = await this.database.db
-      .selectFrom('files')
-      .innerJoin('runs', 'runs.id', 'files.run_id')
-      .selectAll('files')
-      .where('runs.workflow_id', '=', collection.workflow_id)
-      .where('runs.tag', '=', upload.runTag)
-      .where('files.path', '=', upload.path)
-      .executeTakeFirstOrThrow();
+    const row = await fileRows.findByRunTag(this.database.db, collection.workflow_id, upload.runTag, upload.path);
     return presentFile(row);
   }
 
@@ -96,12 +90,7 @@ export class FilesService {
     return this.database.db.transaction().execute(async (trx) => {
       const now = isoNow();
       const run = await registerRun(trx, workflowId, upload.runTag, null);
-      const previous = await trx
-        .selectFrom('files')
-        .select(['id', 'storage_key'])
-        .where('run_id', '=', run.id)
-        .where('path', '=', upload.path)
-        .executeTakeFirst();
+      const previous = await fileRows.findInRun(trx, run.id, upload.path);
       const values = {
         size: content.size,
         sha256: content.sha256,
@@ -113,25 +102,16 @@ export class FilesService {
         updated_at: now,
       };
       if (previous) {
-        await trx.updateTable('files').set(values).where('id', '=', previous.id).execute();
+        await fileRows.update(trx, previous.id, values);
         return previous.storage_key;
       }
-      await trx
-        .insertInto('files')
-        .values({ id: content.id, run_id: run.id, path: upload.path, created_at: now, ...values })
-        .execute();
+      await fileRows.insert(trx, { id: content.id, run_id: run.id, path: upload.path, created_at: now, ...values });
       return null;
     });
   }
 
   async access(actor: Actor, fileId: string): Promise<FilesTable> {
-    const row = await this.database.db
-      .selectFrom('files')
-      .innerJoin('runs', 'runs.id', 'files.run_id')
-      .selectAll('files')
-      .select('runs.workflow_id')
-      .where('files.id', '=', fileId)
-      .executeTakeFirst();
+    const row = await fileRows.findWithWorkflow(this.database.db, fileId);
     if (!row) throw notFound('file');
     await this.workflows.access(actor, row.workflow_id, 'resource.read');
     const { workflow_id: _workflow, ...file } = row;

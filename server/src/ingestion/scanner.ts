@@ -8,6 +8,7 @@ import type { FilesTable, WorkflowsTable } from '../db/tables.js';
 import { isoNow } from '../db/time.js';
 import { contentTypeOf } from '../files/content-type.js';
 import { isInsideAllowedRoots, realRoots } from '../locations/allowed-roots.js';
+import { fileRows } from '../tables/files.js';
 import { registerRun, runRows } from '../tables/runs.js';
 import { followLink, fsReason, hashFile, isHidden, walkRun } from './scan-fs.js';
 
@@ -158,12 +159,7 @@ export async function scanWorkflow(
     if (seenRuns.has(run.id) || run.location === null) continue;
     if (isInsideAllowedRoots(run.location, keptLocations)) continue;
     signal?.throwIfAborted();
-    const result = await database.db
-      .deleteFrom('files')
-      .where('run_id', '=', run.id)
-      .where('origin', '=', 'scan')
-      .executeTakeFirst();
-    summary.removed += Number(result.numDeletedRows);
+    summary.removed += await fileRows.deleteScannedOfRun(database.db, run.id);
   }
   progress(`scanned ${summary.runs} runs, ${summary.files} files`, 1);
   return summary;
@@ -259,11 +255,7 @@ async function scanRun(
 ): Promise<void> {
   const { signal } = options;
   const records = new Map<string, FileRecord>();
-  for (const record of await database.db
-    .selectFrom('files')
-    .select(['id', 'path', 'size', 'sha256', 'modified_at', 'origin', 'source_path', 'created_at', 'updated_at'])
-    .where('run_id', '=', runId)
-    .execute()) {
+  for (const record of await fileRows.scannedOfRun(database.db, runId)) {
     records.set(record.path, record);
   }
 
@@ -274,7 +266,7 @@ async function scanRun(
   const pending: FilesTable[] = [];
   const flush = async () => {
     if (pending.length === 0) return;
-    await writeFiles(database, pending.splice(0));
+    await fileRows.writeScanned(database.db, pending.splice(0));
   };
 
   let found = 0;
@@ -347,35 +339,6 @@ async function scanRun(
     .filter((record) => record.origin === 'scan' && !present.has(record.path) && !kept(record.path))
     .map((record) => record.id);
   for (let start = 0; start < gone.length; start += DELETE_BATCH) {
-    const result = await database.db
-      .deleteFrom('files')
-      .where('id', 'in', gone.slice(start, start + DELETE_BATCH))
-      .where('origin', '=', 'scan')
-      .executeTakeFirst();
-    summary.removed += Number(result.numDeletedRows);
+    summary.removed += await fileRows.deleteScanned(database.db, gone.slice(start, start + DELETE_BATCH));
   }
-}
-
-/**
- * Inserts or updates scanned files by (run, path). A concurrent scan of the same run writes the
- * same rows; an upload that took the path meanwhile is left alone.
- */
-async function writeFiles(database: Database, rows: FilesTable[]): Promise<void> {
-  await database.db
-    .insertInto('files')
-    .values(rows)
-    .onConflict((oc) =>
-      oc
-        .columns(['run_id', 'path'])
-        .doUpdateSet((eb) => ({
-          size: eb.ref('excluded.size'),
-          sha256: eb.ref('excluded.sha256'),
-          modified_at: eb.ref('excluded.modified_at'),
-          content_type: eb.ref('excluded.content_type'),
-          source_path: eb.ref('excluded.source_path'),
-          updated_at: eb.ref('excluded.updated_at'),
-        }))
-        .where('files.origin', '=', 'scan'),
-    )
-    .execute();
 }

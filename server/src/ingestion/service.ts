@@ -16,6 +16,7 @@ import { authorize, can } from '../policy/policy.js';
 import { asSharedResource } from '../projects/repository.js';
 import type { ProjectsService } from '../projects/service.js';
 import { dataCollectionRows } from '../tables/data-collections.js';
+import { fileRows } from '../tables/files.js';
 import { workflowRows } from '../tables/workflows.js';
 import { type DataLocationGuard, locationsAt } from '../workflows/location-guard.js';
 import { type CollectionResult, presentRun, type Step } from './presenters.js';
@@ -68,14 +69,7 @@ export class IngestionService {
   /** Whether a project has anything to ingest: a workflow location, or registered files. */
   private async hasData(projectId: string): Promise<boolean> {
     if (await workflowRows.anyLocatedInProject(this.database.db, projectId)) return true;
-    const file = await this.database.db
-      .selectFrom('files')
-      .innerJoin('runs', 'runs.id', 'files.run_id')
-      .innerJoin('workflows', 'workflows.id', 'runs.workflow_id')
-      .select('files.id')
-      .where('workflows.project_id', '=', projectId)
-      .executeTakeFirst();
-    return file !== undefined;
+    return fileRows.anyInProject(this.database.db, projectId);
   }
 
   async triggerStatus(actor: Actor, projectId: string) {

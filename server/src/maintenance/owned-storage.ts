@@ -5,6 +5,7 @@ import type { ObjectFiles } from '../engine/object-files.js';
 import { TABLES_PREFIX, tableRoot, UPLOADS_PREFIX } from '../storage/layout.js';
 import type { ObjectStorage, StoredObject } from '../storage/storage.js';
 import { dataCollectionRows } from '../tables/data-collections.js';
+import { fileRows } from '../tables/files.js';
 import { runRows } from '../tables/runs.js';
 import { workflowRows } from '../tables/workflows.js';
 
@@ -55,13 +56,7 @@ export async function ownedStorage(db: Kysely<Tables>, scope: Scope): Promise<Ow
   }
   const uploadKeys: string[] = [];
   for (const ids of chunks(runIds)) {
-    const files = await db
-      .selectFrom('files')
-      .select('storage_key')
-      .where('run_id', 'in', ids)
-      .where('storage_key', 'is not', null)
-      .execute();
-    for (const file of files) if (file.storage_key !== null) uploadKeys.push(file.storage_key);
+    uploadKeys.push(...(await fileRows.uploadKeysOfRuns(db, ids)));
   }
   return { uploadKeys, tableIds };
 }
@@ -121,8 +116,7 @@ export class StoragePurger {
     }
     const livingUploads = new Set<string>();
     for (const batch of chunks(uploads)) {
-      const rows = await db.selectFrom('files').select('storage_key').where('storage_key', 'in', batch).execute();
-      for (const row of rows) if (row.storage_key !== null) livingUploads.add(row.storage_key);
+      for (const key of await fileRows.namedUploadKeys(db, batch)) livingUploads.add(key);
     }
     const orphaned = new Set(
       keys.filter((key) =>

@@ -6,6 +6,7 @@ import type { DeltaTable } from '../engine/delta/table.js';
 import { TABLES_PREFIX, UPLOADS_PREFIX } from '../storage/layout.js';
 import type { StoredObject } from '../storage/storage.js';
 import { dataCollectionRows } from '../tables/data-collections.js';
+import { fileRows } from '../tables/files.js';
 import { type LeftoverPlace, removeLeftovers } from '../utils/leftover-files.js';
 import type { StoragePurger } from './owned-storage.js';
 
@@ -119,7 +120,7 @@ export class StorageVacuum {
     }
     const named = await this.existing(
       uploads.map((object) => object.key),
-      (keys) => this.db.selectFrom('files').select('storage_key as value').where('storage_key', 'in', keys).execute(),
+      (keys) => fileRows.namedUploadKeys(this.db, keys).then((found) => found.map((value) => ({ value }))),
     );
     const orphans = uploads.filter((object) => !named.has(object.key));
     try {

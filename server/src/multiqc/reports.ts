@@ -6,6 +6,7 @@ import type { DuckDB } from '../engine/duckdb.js';
 import type { ObjectFiles } from '../engine/object-files.js';
 import { DomainError } from '../errors.js';
 import { realPathInsideRoots } from '../locations/allowed-roots.js';
+import { fileRows } from '../tables/files.js';
 import type { Json, JsonObject } from './plots.js';
 import { type PlotInput, plotInputs, type RunMetadata, runMetadata } from './report-file.js';
 
@@ -155,23 +156,7 @@ export function parsedPlot(plot: PlotInput & { parsed?: JsonObject }): JsonObjec
 export function reportFilesIn(db: Kysely<Tables>): ReportFilesLookup {
   return {
     async reportFiles(fileIds) {
-      const rows = await db
-        .selectFrom('files')
-        .innerJoin('runs', 'runs.id', 'files.run_id')
-        .select([
-          'files.id as file_id',
-          'files.run_id as run_id',
-          'runs.tag as run_tag',
-          'files.sha256 as sha256',
-          'files.size as size',
-          'files.storage_key as storage_key',
-          'files.source_path as source_path',
-        ])
-        .where('files.id', 'in', [...fileIds])
-        .orderBy('runs.created_at')
-        .orderBy('runs.id')
-        .execute();
-      return rows;
+      return fileRows.reportFiles(db, fileIds);
     },
   };
 }

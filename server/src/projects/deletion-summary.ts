@@ -3,6 +3,7 @@ import type { Kysely } from 'kysely';
 import type { Tables } from '../db/tables.js';
 import { isoNow } from '../db/time.js';
 import { dataCollectionRows } from '../tables/data-collections.js';
+import { fileRows } from '../tables/files.js';
 import { workflowRows } from '../tables/workflows.js';
 
 /**
@@ -15,14 +16,7 @@ export async function projectDeletionSummary(db: Kysely<Tables>, projectId: stri
   const [workflows, collections, files, dashboards, embedTokens] = await Promise.all([
     workflowRows.countInProject(db, projectId),
     dataCollectionRows.countInProject(db, projectId),
-    count(
-      db
-        .selectFrom('files')
-        .innerJoin('runs', 'runs.id', 'files.run_id')
-        .innerJoin('workflows', 'workflows.id', 'runs.workflow_id')
-        .select((eb) => eb.fn.countAll().as('total'))
-        .where('workflows.project_id', '=', projectId),
-    ),
+    fileRows.countInProject(db, projectId),
     count(
       db
         .selectFrom('dashboards')

@@ -56,16 +56,6 @@ const NOT_YET_MOVED: Record<string, string[]> = {
   ],
   delta_commits: ['server/src/internal/database-metrics.ts', 'server/src/maintenance/storage-vacuum.ts'],
   embed_tokens: ['server/src/projects/deletion-summary.ts', 'server/src/users/owned.ts'],
-  files: [
-    'server/src/datacollections/service.ts',
-    'server/src/files/service.ts',
-    'server/src/ingestion/scanner.ts',
-    'server/src/ingestion/service.ts',
-    'server/src/maintenance/owned-storage.ts',
-    'server/src/maintenance/storage-vacuum.ts',
-    'server/src/multiqc/reports.ts',
-    'server/src/projects/deletion-summary.ts',
-  ],
   ingestion_runs: [
     'server/src/ingestion/run-ends.ts',
     'server/src/ingestion/run-lease.ts',
