@@ -60,12 +60,31 @@ export function parseBlocks(markdown: string): MarkdownBlock[] {
 }
 
 /**
- * A link target we follow: web and mail addresses, and paths of this site. A "path" that would
- * take the browser to another host (`//host`, `/\host`, `/..//host`) is no link at all: it would
- * open in the same tab as if it were ours (the same check as the sign-in `next`).
+ * The anchor a heading gets, so `[see below](#alpha-diversity)` scrolls to it: its words,
+ * lowercase, joined by `-` (marks and punctuation dropped).
+ */
+export function headingAnchor(text: string): string {
+  return text
+    .toLowerCase()
+    .replace(/[`*_]|\[([^\]]*)\]\([^)]*\)/g, (_, label?: string) => label ?? '')
+    .replace(/[^\p{L}\p{N}]+/gu, '-')
+    .replace(/^-+|-+$/g, '');
+}
+
+/** `?tab=<tab_id>`: a link to another tab of the same dashboard (its filters kept); else null. */
+export function tabLinkTarget(href: string): string | null {
+  return /^\?tab=([A-Za-z0-9][A-Za-z0-9_.-]{0,63})$/.exec(href)?.[1] ?? null;
+}
+
+/**
+ * A link target we follow: web and mail addresses, paths of this site, a heading of the page
+ * (`#anchor`) and a tab of the dashboard (`?tab=`). A "path" that would take the browser to
+ * another host (`//host`, `/\host`, `/..//host`) is no link at all: it would open in the same tab
+ * as if it were ours (the same check as the sign-in `next`).
  */
 export function safeHref(href: string): string | null {
   if (/^(https?:|mailto:)/i.test(href)) return href;
+  if (/^#[\p{L}\p{N}_-]+$/u.test(href) || tabLinkTarget(href) !== null) return href;
   if (href.startsWith('/')) return sameSitePath(href);
   return null;
 }

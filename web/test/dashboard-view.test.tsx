@@ -1,6 +1,8 @@
 // @vitest-environment jsdom
 import { MantineProvider } from '@mantine/core';
-import { cleanup, render, screen } from '@testing-library/react';
+import { headingAnchor } from '@service/common';
+import { cleanup, fireEvent, render, screen } from '@testing-library/react';
+import { MemoryRouter, useLocation } from 'react-router';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { Markdown, parseBlocks, safeHref } from '../src/components/Markdown.js';
 import { placeComponents } from '../src/dashboard/layout.js';
@@ -63,6 +65,40 @@ describe('markdown of text components', () => {
     expect(screen.queryByRole('link', { name: 'bad' })).toBeNull();
     expect(container.querySelector('img')).toBeNull();
     expect(container.textContent).toContain('<img src=x onerror=alert(1)>');
+  });
+});
+
+/** The address the router is at, as the last render saw it. */
+const seen = { search: '' };
+function Where() {
+  seen.search = useLocation().search;
+  return null;
+}
+
+describe('anchors and tab links in text', () => {
+  it('gives headings anchors, follows #anchor links in the page and ?tab= links to another tab', () => {
+    expect(headingAnchor('Alpha **diversity** (Shannon)')).toBe('alpha-diversity-shannon');
+    expect(safeHref('#alpha-diversity')).toBe('#alpha-diversity');
+    expect(safeHref('?tab=details')).toBe('?tab=details');
+    expect(safeHref('?tab=details&filters=x')).toBeNull();
+    expect(safeHref('#not an anchor')).toBeNull();
+    seen.search = '';
+    const { container } = render(
+      <MantineProvider>
+        <MemoryRouter initialEntries={['/dashboards/d1?filters=%5B%5D']}>
+          <Markdown text={'## Alpha diversity\nSee [below](#alpha-diversity) or [the details](?tab=details).'} />
+          <Where />
+        </MemoryRouter>
+      </MantineProvider>,
+    );
+    expect(container.querySelector('h3')?.id).toBe('alpha-diversity');
+    const below = screen.getByRole('link', { name: 'below' });
+    expect(below.getAttribute('href')).toBe('#alpha-diversity');
+    expect(below.getAttribute('target')).toBeNull();
+    fireEvent.click(screen.getByRole('link', { name: 'the details' }));
+    // The tab is opened in place: the filters stay in the address.
+    expect(new URLSearchParams(seen.search).get('tab')).toBe('details');
+    expect(new URLSearchParams(seen.search).get('filters')).toBe('[]');
   });
 });
 

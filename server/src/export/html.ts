@@ -1,4 +1,4 @@
-import { MARKDOWN_INLINE, type MarkdownBlock, parseBlocks, safeHref } from '@service/common';
+import { headingAnchor, MARKDOWN_INLINE, type MarkdownBlock, parseBlocks, safeHref } from '@service/common';
 
 /** Text as HTML text or attribute value: nothing in it can open a tag, an entity or leave a quote. */
 export function escapeHtml(text: string): string {
@@ -28,7 +28,7 @@ function blockHtml(block: MarkdownBlock): string {
     case 'heading': {
       // Headings start one level below the page's title, as on the dashboard.
       const level = Math.min(6, block.level + 1);
-      return `<h${level}>${inlineHtml(block.text)}</h${level}>`;
+      return `<h${level} id="${escapeHtml(headingAnchor(block.text))}">${inlineHtml(block.text)}</h${level}>`;
     }
     case 'list': {
       const tag = block.ordered ? 'ol' : 'ul';
@@ -53,11 +53,14 @@ function inlineHtml(text: string): string {
       out += `<em>${inlineHtml(italic ?? underscored ?? '')}</em>`;
     else {
       const target = safeHref(href ?? '');
-      // Paths of the dashboard's site mean nothing inside someone else's page: only absolute links.
+      // Paths and tabs of the dashboard's site mean nothing inside someone else's page: only
+      // absolute links, and anchors of the page's own headings.
       out +=
-        target === null || target.startsWith('/')
+        target === null || target.startsWith('/') || target.startsWith('?')
           ? inlineHtml(label ?? '')
-          : `<a href="${escapeHtml(target)}" target="_blank" rel="noreferrer noopener">${inlineHtml(label ?? '')}</a>`;
+          : target.startsWith('#')
+            ? `<a href="${escapeHtml(target)}">${inlineHtml(label ?? '')}</a>`
+            : `<a href="${escapeHtml(target)}" target="_blank" rel="noreferrer noopener">${inlineHtml(label ?? '')}</a>`;
     }
     rest = rest.slice(match.index + match[0].length);
   }

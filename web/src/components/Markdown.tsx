@@ -1,6 +1,7 @@
 import { Anchor, Code, List, Text, Title, type TitleOrder } from '@mantine/core';
-import { MARKDOWN_INLINE as INLINE, parseBlocks, safeHref } from '@service/common';
+import { headingAnchor, MARKDOWN_INLINE as INLINE, parseBlocks, safeHref, tabLinkTarget } from '@service/common';
 import type { ReactNode } from 'react';
+import { useSearchParams } from 'react-router';
 
 export { parseBlocks, safeHref } from '@service/common';
 
@@ -8,7 +9,8 @@ export { parseBlocks, safeHref } from '@service/common';
  * The markdown of text components, rendered as React elements (never as HTML, so raw HTML in the
  * text shows as text): headings, paragraphs, `-`/`*`/`1.` lists, fenced code blocks, and inline
  * `**bold**`, `*italic*`/`_italic_`, `` `code` `` and `[links](url)`. Links go only to `http(s):`,
- * `mailto:` or paths of this site; any other target leaves the text unlinked.
+ * `mailto:`, paths of this site, a heading (`#anchor`: headings carry their `headingAnchor`) or
+ * another tab of the dashboard (`?tab=<tab_id>`); any other target leaves the text unlinked.
  */
 
 function inline(text: string, key = 'i'): ReactNode[] {
@@ -25,11 +27,20 @@ function inline(text: string, key = 'i'): ReactNode[] {
       out.push(<em key={k}>{inline((italic ?? underscored) as string, k)}</em>);
     else {
       const target = safeHref(href as string);
+      const tab = target === null ? null : tabLinkTarget(target);
       out.push(
         target === null ? (
           <span key={k}>{inline(label as string, k)}</span>
+        ) : tab !== null ? (
+          <TabLink key={k} tabId={tab}>
+            {inline(label as string, k)}
+          </TabLink>
         ) : (
-          <Anchor key={k} href={target} {...(target.startsWith('/') ? {} : { target: '_blank', rel: 'noreferrer' })}>
+          <Anchor
+            key={k}
+            href={target}
+            {...(target.startsWith('/') || target.startsWith('#') ? {} : { target: '_blank', rel: 'noreferrer' })}
+          >
             {inline(label as string, k)}
           </Anchor>
         ),
@@ -39,6 +50,26 @@ function inline(text: string, key = 'i'): ReactNode[] {
   }
   if (rest !== '') out.push(rest);
   return out;
+}
+
+/** Opens another tab of the dashboard, keeping the filters and the rest of the address. */
+function TabLink({ tabId, children }: { tabId: string; children: ReactNode }) {
+  const [, setParams] = useSearchParams();
+  return (
+    <Anchor
+      href={`?tab=${tabId}`}
+      onClick={(event) => {
+        event.preventDefault();
+        setParams((current) => {
+          const next = new URLSearchParams(current);
+          next.set('tab', tabId);
+          return next;
+        });
+      }}
+    >
+      {children}
+    </Anchor>
+  );
 }
 
 /** Markdown headings start one level below the dashboard's title. */
@@ -52,7 +83,7 @@ export function Markdown({ text }: { text: string }) {
         switch (block.kind) {
           case 'heading':
             return (
-              <Title key={key} order={headingOrder(block.level)} mb="xs">
+              <Title key={key} order={headingOrder(block.level)} mb="xs" id={headingAnchor(block.text)}>
                 {inline(block.text, key)}
               </Title>
             );
