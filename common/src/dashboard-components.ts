@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { genomeTrackFields, genomeTrackProblems } from './figure-fields/genome-tracks.js';
 import { checkHierarchySetFields, hierarchySetFields } from './figure-fields/hierarchy-sets.js';
+import { checkSampleFigure, sampleFigureFields } from './figure-fields/samples.js';
 import { columnNameSchema } from './queries.js';
 
 /**
@@ -44,6 +45,10 @@ export const CHART_TYPES = [
   'treemap',
   'sankey',
   'upset',
+  'clustered_heatmap',
+  'embedding',
+  'rarefaction',
+  'oncoplot',
 ] as const;
 export const chartTypeSchema = z.enum(CHART_TYPES);
 export type ChartType = z.infer<typeof chartTypeSchema>;
@@ -84,6 +89,7 @@ export const DEFAULT_GENOME_THRESHOLD = 5e-8;
  * - `coverage`: `y` (depth) along `position`, a line per `color?` (sample); the lowest and
  *   highest depth per bucket of `buckets` along the positions.
  * - `sunburst`, `treemap`, `sankey`, `upset`: figure-fields/hierarchy-sets.ts.
+ * - `clustered_heatmap`, `embedding`, `rarefaction`, `oncoplot`: figure-fields/samples.ts.
  */
 export const figureComponentSchema = z
   .strictObject({
@@ -120,6 +126,7 @@ export const figureComponentSchema = z
     threshold: z.number().gt(0).max(1).optional(),
     ...genomeTrackFields,
     ...hierarchySetFields,
+    ...sampleFigureFields,
   })
   .superRefine((figure, context) => {
     const need = (field: 'x' | 'y' | 'color' | 'chromosome' | 'position', why: string) => {
@@ -178,6 +185,12 @@ export const figureComponentSchema = z
       case 'sankey':
       case 'upset':
         checkHierarchySetFields(figure, context);
+        break;
+      case 'clustered_heatmap':
+      case 'embedding':
+      case 'rarefaction':
+      case 'oncoplot':
+        checkSampleFigure(figure, context);
         break;
     }
   })

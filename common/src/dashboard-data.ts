@@ -7,6 +7,7 @@ import {
   hierarchySetFilterProblem,
   isHierarchySetChart,
 } from './figure-fields/hierarchy-sets.js';
+import { sampleFigureDataFields } from './figure-fields/samples.js';
 import { multiqcDataSchema } from './multiqc.js';
 import { jsonParamSchema, previewAnswerSchema, tableVersionEntrySchema } from './queries.js';
 
@@ -46,7 +47,7 @@ export const dashboardFiltersParamSchema = jsonParamSchema(
 );
 
 /** Charts a reader can filter by clicking categories, and those brushed along x. */
-export const CLICK_FILTER_CHARTS: readonly FigureComponent['chart'][] = ['bar', 'pie'];
+export const CLICK_FILTER_CHARTS: readonly FigureComponent['chart'][] = ['bar', 'pie', 'clustered_heatmap'];
 export const BRUSH_FILTER_CHARTS: readonly FigureComponent['chart'][] = [
   'scatter',
   'line',
@@ -55,6 +56,7 @@ export const BRUSH_FILTER_CHARTS: readonly FigureComponent['chart'][] = [
   'volcano',
   'ma',
   'coverage',
+  'embedding',
 ];
 
 /**
@@ -155,6 +157,11 @@ export type FigureColumn = z.infer<typeof figureColumnSchema>;
  * - sankey: `level`, `from`, `to`, `value` (with `links`)
  * - upset: `sets` (the names joined by " & "), `count` (with `set_sizes` and `intersections`)
  *
+ * - clustered_heatmap: `row`, `column`, `value` (z-scores with `scale: row`), `raw?` (with `matrix`)
+ * - embedding: `x`, `y`, `color?`, `label?` (PCA: `x`, `y` are PC1, PC2; with `explained_variance`)
+ * - rarefaction: `color?`, `x`, `mean`, `low`, `high`, `n` (ordered by curve, then x)
+ * - oncoplot: `x` (sample), `y` (gene), `color` (alteration, `multiple` for several; with `oncoplot`)
+ *
  * −log10 of a p value of 0 is infinite: it is drawn at the highest finite −log10 p of the answer
  * (`capped` counts them). p values that are null, NaN, negative or above 1 are left out.
  */
@@ -178,6 +185,7 @@ export const figureDataSchema = z
     capped: z.number().int().optional(),
     ...genomeTrackDataFields,
     ...hierarchySetDataFields,
+    ...sampleFigureDataFields,
   })
   .meta({ id: 'FigureData' });
 export type FigureData = z.infer<typeof figureDataSchema>;

@@ -1,10 +1,16 @@
-import type { DatasetComponentOption, EChartsOption, SeriesOption, VisualMapComponentOption } from 'echarts';
+import type {
+  DatasetComponentOption,
+  EChartsOption,
+  GridComponentOption,
+  SeriesOption,
+  VisualMapComponentOption,
+} from 'echarts';
 import type { FigureComponent } from '../dashboard-components.js';
 import type { FigureData } from '../dashboard-data.js';
 import { assignColors, type ColorAssignment, SeriesColors } from './colors.js';
 import { type AxisKind, FigureColumns } from './columns.js';
 import type { ChartPalette } from './palette.js';
-import type { AxisSpec } from './parts.js';
+import type { AxisOption, AxisSpec } from './parts.js';
 
 /** What one chart type contributes to the option; `chartOption` adds the frame around it. */
 export interface ChartBody {
@@ -18,6 +24,17 @@ export interface ChartBody {
   legend: boolean;
   trigger: 'item' | 'axis';
   visualMap?: VisualMapComponentOption;
+  /**
+   * Plots side by side (a heatmap with its dendrograms, an oncoplot with its bars): their grids and
+   * axes, instead of `x` and `y`, below the header (`top`, in pixels).
+   */
+  frameAt?: (top: number) => {
+    grid: GridComponentOption[];
+    xAxis: AxisOption[];
+    yAxis: AxisOption[];
+    /** Visual maps of categories (annotation bars, alterations), each for the series it names. */
+    visualMap?: VisualMapComponentOption[];
+  };
   /** Zoom and brush along x. */
   zoom: boolean;
   /** The accessible description after the title: what is drawn, in a sentence or two. */

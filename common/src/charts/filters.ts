@@ -3,6 +3,7 @@ import type { DashboardFilterScalar, DashboardFilterValue, FigureData } from '..
 import { BRUSH_FILTER_CHARTS, CLICK_FILTER_CHARTS } from '../dashboard-data.js';
 import { chartInput } from './body.js';
 import { barModel, lineXKind } from './cartesian.js';
+import { clickedHeatmapRow, selectedHeatmapCells } from './clustered-heatmap.js';
 import { Categories, FigureColumns, rounded } from './columns.js';
 import { PALETTES } from './palette.js';
 
@@ -32,6 +33,10 @@ export function clickedCategory(
   click: ChartClick,
 ): { value: DashboardFilterScalar | null } | undefined {
   if (!CLICK_FILTER_CHARTS.includes(component.chart) || click.dataIndex === undefined) return undefined;
+  if (component.chart === 'clustered_heatmap') {
+    const row = clickedHeatmapRow(data, click);
+    return row === undefined ? undefined : { value: asScalar(row) };
+  }
   if (component.chart === 'pie') {
     const columns = new FigureColumns(data);
     const row = data.rows[click.dataIndex];
@@ -110,6 +115,7 @@ export function selectedIndices(
 ): number[] {
   if (!Array.isArray(value) || !CLICK_FILTER_CHARTS.includes(component.chart)) return [];
   const chosen = (raw: unknown) => value.some((item) => item === (raw ?? null));
+  if (component.chart === 'clustered_heatmap') return selectedHeatmapCells(data, chosen);
   if (component.chart === 'pie') {
     const columns = new FigureColumns(data);
     return data.rows.flatMap((row, index) =>

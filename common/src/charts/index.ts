@@ -4,6 +4,7 @@ import type { FigureData } from '../dashboard-data.js';
 import { isHierarchySetChart } from '../figure-fields/hierarchy-sets.js';
 import { type ChartBody, type ChartInput, chartInput, plural } from './body.js';
 import { bar, histogram, line, scatter } from './cartesian.js';
+import { clusteredHeatmap } from './clustered-heatmap.js';
 import type { ColorAssignment } from './colors.js';
 import { FigureColumns } from './columns.js';
 import { box, violin } from './distribution.js';
@@ -12,7 +13,9 @@ import { coverage, coverageSubtitle } from './genome-tracks.js';
 import { heatmap, pie } from './heatmap-pie.js';
 import { hierarchySetSubtitle, sankey, sunburst, treemap, upset } from './hierarchy-sets.js';
 import { type ChartTheme, PALETTES } from './palette.js';
-import { axis, brush, dataZoom, grid, type Header, legend, title, tooltip } from './parts.js';
+import { axis, brush, dataZoom, grid, type Header, headerHeight, legend, title, tooltip } from './parts.js';
+import { embedding, oncoplot, rarefaction } from './sample-plots.js';
+import { sampleSubtitle } from './sample-subtitle.js';
 
 export { assignColors, type ColorAssignment, colorAssignment, extendColors, type FigureAnswer } from './colors.js';
 export { MISSING_LABEL, OTHER_LABEL } from './columns.js';
@@ -56,6 +59,10 @@ const BUILDERS: Record<ChartType, (input: ChartInput) => ChartBody> = {
   treemap,
   sankey,
   upset,
+  clustered_heatmap: clusteredHeatmap,
+  embedding,
+  rarefaction,
+  oncoplot,
 };
 
 const FIELD_CHARTS: ReadonlySet<ChartType> = new Set(['volcano', 'ma', 'manhattan', 'qq']);
@@ -71,6 +78,8 @@ function subtitle(component: FigureComponent, data: FigureData): string | undefi
   if (FIELD_CHARTS.has(component.chart)) return fieldSubtitle(component, data);
   if (component.chart === 'coverage') return coverageSubtitle(data);
   if (isHierarchySetChart(component.chart)) return hierarchySetSubtitle(data);
+  const sampleNote = sampleSubtitle(component, data);
+  if (sampleNote !== null) return sampleNote;
   if (!data.sampled) return undefined;
   const shown = data.rows.length.toLocaleString('en-US');
   if (component.chart === 'line' || component.chart === 'area') {
@@ -110,14 +119,19 @@ export function chartOption(component: FigureComponent, data: FigureData, option
     dataset: body.dataset,
     series: body.series,
   };
-  if (body.x && body.y) {
+  if (body.frameAt) {
+    Object.assign(option, body.frameAt(headerHeight(header) + 8));
+  } else if (body.x && body.y) {
     option.grid = grid(header, body.zoom || body.visualMap !== undefined);
     const x = axis(body.x, palette, 'x');
     option.xAxis = body.extraX ? [x, axis(body.extraX, palette, 'x')] : x;
     option.yAxis = axis(body.y, palette, 'y');
   }
   if (body.frame) Object.assign(option, body.frame);
-  if (body.visualMap) option.visualMap = body.visualMap;
+  if (body.visualMap) {
+    // A frame's maps of categories come after the body's continuous one (series 0's).
+    option.visualMap = option.visualMap === undefined ? body.visualMap : [body.visualMap, ...asList(option.visualMap)];
+  }
   if (body.zoom) {
     option.dataZoom = dataZoom(palette);
     option.brush = brush(palette);
@@ -126,6 +140,9 @@ export function chartOption(component: FigureComponent, data: FigureData, option
   }
   return option;
 }
+
+const asList = <T>(value: T | T[] | undefined): T[] =>
+  value === undefined ? [] : Array.isArray(value) ? value : [value];
 
 function describe(component: FigureComponent, data: FigureData, body: ChartBody): string {
   const note = subtitle(component, data);

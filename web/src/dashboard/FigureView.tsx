@@ -101,7 +101,9 @@ export function FigureView({ component, data, onFilter, filterValue, withTitle =
     };
   }, []);
 
-  const brushable = BRUSH_FILTER_CHARTS.includes(component.chart) && onFilter !== undefined;
+  // An embedding brushes its x column; a computed PCA's axes are no column to filter.
+  const brushable =
+    BRUSH_FILTER_CHARTS.includes(component.chart) && component.pca_columns === undefined && onFilter !== undefined;
   useEffect(() => {
     const instance = chart.current;
     const target = element.current;

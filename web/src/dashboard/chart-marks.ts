@@ -17,6 +17,7 @@ const record = (value: unknown): Record<string, unknown> =>
 export function selectableItems(chart: ChartType, option: EChartsOption): number {
   if (chart === 'bar') return asList(record(option.xAxis).data).length;
   if (chart === 'pie') return asList(record(asList(option.series)[0]).data).length;
+  if (chart === 'clustered_heatmap') return asList(record(asList(option.dataset)[0]).source).length;
   return 0;
 }
 
@@ -41,6 +42,7 @@ export function chartTargets(
 ): ChartTarget[] {
   if (chart === 'bar') return barTargets(option, instance);
   if (chart === 'pie') return pieTargets(option, size);
+  if (chart === 'clustered_heatmap') return heatmapRowTargets(option, instance);
   return [];
 }
 
@@ -56,6 +58,17 @@ function barTargets(option: EChartsOption, instance: EChartsType): ChartTarget[]
     // The first series with a value stacks on nothing: its bar runs from the axis to `value`.
     const [x, y] = instance.convertToPixel({ gridIndex: 0 }, [label, log ? value : value / 2]) as number[];
     return x === undefined || y === undefined ? [] : [{ label, x: Math.round(x), y: Math.round(log ? y + 3 : y) }];
+  });
+}
+
+/** A clustered heatmap's rows: the middle of each row's first drawn cell. */
+function heatmapRowTargets(option: EChartsOption, instance: EChartsType): ChartTarget[] {
+  const cells = asList(record(asList(option.dataset)[0]).source).map(asList);
+  const firstOfRow = new Map<string, unknown>();
+  for (const [row, column] of cells) if (!firstOfRow.has(String(row))) firstOfRow.set(String(row), column);
+  return [...firstOfRow].flatMap(([label, column]) => {
+    const [x, y] = instance.convertToPixel({ gridIndex: 0 }, [String(column), label]) as unknown as number[];
+    return x === undefined || y === undefined ? [] : [{ label, x: Math.round(x), y: Math.round(y) }];
   });
 }
 

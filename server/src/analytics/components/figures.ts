@@ -8,6 +8,7 @@ import { Statement } from '../sql/statement.js';
 import { heatmapData, histogramData, violinData } from './binning.js';
 import { boxData } from './box.js';
 import { categoryData } from './categories.js';
+import { clusteredHeatmapData } from './clustered-heatmap.js';
 import { coverageData } from './coverage.js';
 import { maData, volcanoData } from './field-points.js';
 import {
@@ -25,6 +26,7 @@ import {
 import { aggSql, approximateOver, type ComputeOptions, isTemporal } from './fit.js';
 import { manhattanData, qqData } from './genome.js';
 import { hierarchyData, sankeyData } from './hierarchy.js';
+import { oncoplotData, pcaEmbeddingData, rarefactionData } from './sample-charts.js';
 import { upsetData } from './upset.js';
 
 /** A figure's rows, aggregated, binned or sampled in DuckDB, in the column roles of its chart. */
@@ -76,6 +78,17 @@ export function figureData(
           return sankeyData(rows, source, figure, statement);
         case 'upset':
           return upsetData(rows, source, figure, statement);
+        case 'clustered_heatmap':
+          return clusteredHeatmapData(rows, source, figure, statement);
+        case 'embedding':
+          // Given coordinates are a scatter's points (coloured by `color`); PCA is computed here.
+          return figure.pca_columns === undefined
+            ? scatterData(rows, source, { ...figure, chart: 'scatter', size: undefined }, statement)
+            : pcaEmbeddingData(rows, source, figure, statement);
+        case 'rarefaction':
+          return rarefactionData(rows, source, figure, statement);
+        case 'oncoplot':
+          return oncoplotData(rows, source, figure, statement);
       }
     },
     options.shared,

@@ -105,8 +105,39 @@ function usesOf(component: AnalyticComponent): Use[] {
     case 'upset':
       uses.push(...hierarchySetUses(component, chart));
       break;
+    case 'clustered_heatmap':
+    case 'embedding':
+    case 'rarefaction':
+    case 'oncoplot':
+      uses.push(...sampleChartUses(component, chart));
+      break;
     default:
       uses.push(...fieldChartUses(component, chart));
+  }
+  return uses;
+}
+
+/** Clustered heatmaps, embeddings, rarefaction curves and oncoplots: numbers where they measure. */
+function sampleChartUses(component: FigureComponent, chart: string): Use[] {
+  const uses: Use[] = [];
+  const use = (field: string, column: string | undefined, need: Need) => {
+    if (column !== undefined) uses.push({ field, column, need, why: chart });
+  };
+  const measured = component.chart === 'embedding' || component.chart === 'rarefaction';
+  use('x', component.x, measured ? 'numeric' : 'simple');
+  use('y', component.y, measured ? 'numeric' : 'simple');
+  use('color', component.color, 'simple');
+  use('label', component.label, 'simple');
+  use('row', component.row, 'simple');
+  use('column', component.column, 'simple');
+  use('value', component.value, 'numeric');
+  const lists = [
+    ['matrix_columns', 'numeric'],
+    ['annotations', 'simple'],
+    ['pca_columns', 'numeric'],
+  ] as const;
+  for (const [field, need] of lists) {
+    for (const [index, column] of (component[field] ?? []).entries()) use(`${field}[${index}]`, column, need);
   }
   return uses;
 }

@@ -292,6 +292,10 @@ function matchOf(
   }
   if (component.chart === 'pie') return { column: component.color ?? '', match: { kind: 'in', values: list } };
   if (component.chart === 'bar') return { column: component.x ?? '', match: { kind: 'in', values: list } };
+  // A clicked heatmap row: its label.
+  if (component.chart === 'clustered_heatmap') {
+    return { column: component.row ?? '', match: { kind: 'in', values: list } };
+  }
   // A coverage track is brushed along its positions.
   const column = component.chart === 'coverage' ? component.position : component.x;
   return { column: column ?? '', match: { kind: 'range', low: list[0] ?? null, high: list[1] ?? null } };

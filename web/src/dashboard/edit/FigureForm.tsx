@@ -13,6 +13,7 @@ import { chartAggregates, FIGURE_ROLES, type FigureRole, figureRoles, fittingCol
 import { FieldThresholds, isFieldChart } from './FieldThresholds.js';
 import { GenomeTrackOptions } from './GenomeTrackOptions.js';
 import { fittedHierarchySet, HierarchySetFields } from './HierarchySetFields.js';
+import { isSampleChart, SampleChartFields, withoutSampleFields } from './SampleChartFields.js';
 
 const ROLE_LABELS: Record<FigureRole, string> = {
   x: 'X axis',
@@ -24,6 +25,9 @@ const ROLE_LABELS: Record<FigureRole, string> = {
   p: 'p value',
   label: 'Label',
   tip: 'Tip',
+  row: 'Row labels',
+  column: 'Column labels',
+  value: 'Value',
 };
 
 const AGG_LABELS: Record<ComponentAgg, string> = {
@@ -52,6 +56,7 @@ function fitted(figure: FigureComponent, columns: readonly TableColumn[] | undef
   }
   if (!chartAggregates(next.chart)) delete next.agg;
   if (next.chart !== 'coverage') delete next.buckets;
+  if (!isSampleChart(next.chart)) withoutSampleFields(next);
   if (!isFieldChart(next.chart)) {
     delete next.p_threshold;
     delete next.fc_threshold;
@@ -141,6 +146,7 @@ export function FigureForm({
       {isFieldChart(figure.chart) && <FieldThresholds figure={figure} onChange={onChange} />}
       <GenomeTrackOptions figure={figure} onChange={onChange} />
       <HierarchySetFields figure={figure} columns={columns} onChange={onChange} />
+      {isSampleChart(figure.chart) && <SampleChartFields figure={figure} columns={columns} onChange={onChange} />}
       <LogScales figure={figure} onChange={onChange} />
     </Stack>
   );
@@ -151,6 +157,7 @@ function LogScales({ figure, onChange }: { figure: FigureComponent; onChange: (f
   if (figure.chart === 'pie' || figure.chart === 'heatmap' || figure.chart === 'coverage' || isFieldChart(figure.chart))
     return null;
   if (isHierarchySetChart(figure.chart)) return null;
+  if (isSampleChart(figure.chart)) return null;
   return (
     <Group>
       {figure.chart === 'scatter' && (

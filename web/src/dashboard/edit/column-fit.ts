@@ -14,10 +14,25 @@ export function columnKind(type: string): ColumnKind {
   return 'nested';
 }
 
-export type FigureRole = 'x' | 'y' | 'color' | 'size' | 'chromosome' | 'position' | 'p' | 'label' | 'tip';
+export type FigureRole =
+  | 'x'
+  | 'y'
+  | 'color'
+  | 'size'
+  | 'chromosome'
+  | 'position'
+  | 'p'
+  | 'label'
+  | 'tip'
+  | 'row'
+  | 'column'
+  | 'value';
 
 /** Every role, in the order the chart builder asks for them. */
 export const FIGURE_ROLES: readonly FigureRole[] = [
+  'row',
+  'column',
+  'value',
   'chromosome',
   'position',
   'tip',
@@ -82,6 +97,11 @@ export function figureRoles(chart: ChartType, agg: ComponentAgg): Partial<Record
     case 'upset':
       // Lists of columns: HierarchySetFields asks for them.
       return {};
+    case 'clustered_heatmap':
+    case 'embedding':
+    case 'rarefaction':
+    case 'oncoplot':
+      return sampleChartRoles(chart);
     default:
       return fieldChartRoles(chart);
   }
@@ -114,6 +134,43 @@ function fieldChartRoles(chart: 'volcano' | 'ma' | 'manhattan' | 'qq'): Partial<
       };
     case 'qq':
       return { y: { kinds: NUMBER, required: true, label: 'p values' } };
+  }
+}
+
+/**
+ * The charts of samples' single columns (their lists of columns: SampleChartFields.tsx). A
+ * heatmap reads a long table's `column` and `value`, or a wide one's `matrix_columns`; an
+ * embedding `x` and `y`, or `pca_columns`: neither pair is required on its own.
+ */
+function sampleChartRoles(
+  chart: 'clustered_heatmap' | 'embedding' | 'rarefaction' | 'oncoplot',
+): Partial<Record<FigureRole, RoleSpec>> {
+  switch (chart) {
+    case 'clustered_heatmap':
+      return {
+        row: { kinds: SCALAR, required: true, label: 'Row labels' },
+        column: { kinds: SCALAR, required: false, label: 'Column labels (a long table)' },
+        value: { kinds: NUMBER, required: false, label: 'Cell value (a long table)' },
+      };
+    case 'embedding':
+      return {
+        x: { kinds: NUMBER, required: false, label: 'First coordinate (x), or PCA below' },
+        y: { kinds: NUMBER, required: false, label: 'Second coordinate (y)' },
+        color: { kinds: SCALAR, required: false, label: 'Color (groups)' },
+        label: { kinds: SCALAR, required: false, label: 'Label (PCA points)' },
+      };
+    case 'rarefaction':
+      return {
+        x: { kinds: NUMBER, required: true, label: 'Depth (x)' },
+        y: { kinds: NUMBER, required: true, label: 'Metric (y)' },
+        color: { kinds: SCALAR, required: false, label: 'A curve per (sample or group)' },
+      };
+    case 'oncoplot':
+      return {
+        x: { kinds: SCALAR, required: true, label: 'Sample' },
+        y: { kinds: SCALAR, required: true, label: 'Gene' },
+        color: { kinds: SCALAR, required: true, label: 'Alteration' },
+      };
   }
 }
 

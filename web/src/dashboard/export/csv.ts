@@ -39,17 +39,34 @@ function coverageHeader(name: string, column: string | null): string {
   return name === 'x_low' || name === 'x_high' ? `${column}_${name.slice(2)}` : `${name}_${column}`;
 }
 
+const SAMPLE_CHARTS = new Set<FigureComponent['chart']>(['clustered_heatmap', 'embedding', 'rarefaction', 'oncoplot']);
+
+/** Clustered heatmaps, embeddings, rarefaction curves and oncoplots: their columns, PCs, z-scores, means. */
+function sampleHeader(
+  component: Pick<FigureComponent, 'chart' | 'scale'>,
+  name: string,
+  column: string | null,
+): string {
+  if (component.chart === 'embedding' && column === null) return name === 'x' ? 'PC1' : name === 'y' ? 'PC2' : name;
+  if (component.chart === 'clustered_heatmap' && name === 'value' && component.scale === 'row') return 'z_score';
+  if (component.chart === 'rarefaction' && column !== null && name !== 'x' && name !== 'color') {
+    return `${name}_${column}`;
+  }
+  return column ?? name;
+}
+
 /**
  * A figure's rows as drawn (aggregated, binned or sampled on the server), in its columns' order,
  * headed by what each holds: the table's column (`species`), an aggregate of it (`mean_mass`), or
  * the figure's own name (`count`, `x_low`, `median`).
  */
-export function figureCsv(component: Pick<FigureComponent, 'chart' | 'agg'>, data: FigureData): string {
+export function figureCsv(component: Pick<FigureComponent, 'chart' | 'agg' | 'scale'>, data: FigureData): string {
   const header = data.columns.map(({ name, column }) => {
     if (FIELD_CHARTS.has(component.chart)) return fieldHeader(name, column);
     if (component.chart === 'coverage') return coverageHeader(name, column);
     // Sunburst, treemap: a leaf's levels by their columns; sankey `level, from, to`; UpSet `sets, count`.
     if (HIERARCHY_SET_CHARTS.has(component.chart)) return column ?? (name === 'value' ? 'count' : name);
+    if (SAMPLE_CHARTS.has(component.chart)) return sampleHeader(component, name, column);
     // A count needs no column: the figure's `y` is then the count itself.
     if (column === null) return name === 'y' ? (component.agg ?? 'count') : name;
     if (PLAIN_ROLES.has(name) || (name === 'y' && component.chart === 'scatter')) return column;

@@ -1,0 +1,179 @@
+import {
+  DEFAULT_MATRIX_ROW_BUDGET,
+  type FigureComponent,
+  type FigureData,
+  MATRIX_COLUMN_BUDGET,
+} from '@service/common';
+import type { JsonValue } from '../../engine/duckdb.js';
+import { quoteString } from '../../engine/sql.js';
+import { columnOf, count, type Source } from '../sql/columns.js';
+import { type NarrowedRows, whereOf } from '../sql/narrowed.js';
+import type { Statement } from '../sql/statement.js';
+import { averageLinkage, type Clustering, inDrawingOrder, type Matrix, transposed, zScores } from './clustering.js';
+import { doubleSql } from './field-points.js';
+import { figureAnswer, numberRole, type Role } from './figure-rows.js';
+
+/**
+ * A clustered heatmap (docs/dashboards.md "Clustered heatmaps"): DuckDB turns a wide table (a row
+ * label and numeric columns) or a long one (row, column, value) into cells, one per row and
+ * column (several values of a cell averaged), keeps the `max_rows` rows of highest variance and at
+ * most `MATRIX_COLUMN_BUDGET` columns; the server scales and clusters what is left
+ * (average linkage on Euclidean distances, clustering.ts).
+ */
+
+const labelSql = (sql: string) => `CAST(${sql} AS VARCHAR)`;
+
+/** `(…)` of string literals, for IN. */
+const inList = (values: readonly string[]) => `(${values.length > 0 ? values.map(quoteString).join(', ') : 'NULL'})`;
+
+/** Every cell of the table as (row, column, value), values as doubles (null where not finite). */
+function rawCellsSql(source: Source, figure: FigureComponent, { from, conditions }: NarrowedRows): string {
+  const row = columnOf(source, figure.row ?? '', 'row');
+  const named = [`${row.sql} IS NOT NULL`];
+  if (figure.matrix_columns === undefined) {
+    const column = columnOf(source, figure.column ?? '', 'column');
+    const value = columnOf(source, figure.value ?? '', 'value');
+    return (
+      `SELECT ${labelSql(row.sql)} AS "row", ${labelSql(column.sql)} AS "column", ${doubleSql(value)} AS "value" ` +
+      `FROM ${from}${whereOf(conditions, named, `${column.sql} IS NOT NULL`)}`
+    );
+  }
+  return [...new Set(figure.matrix_columns)]
+    .map((name, index) => {
+      const column = columnOf(source, name, `matrix_columns[${index}]`);
+      return (
+        `SELECT ${labelSql(row.sql)} AS "row", ${quoteString(name)} AS "column", ${doubleSql(column)} AS "value" ` +
+        `FROM ${from}${whereOf(conditions, named)}`
+      );
+    })
+    .join(' UNION ALL ');
+}
+
+interface Cells {
+  rows: string[];
+  columns: string[];
+  values: Map<string, number | null>;
+  totalRows: number;
+  totalColumns: number;
+}
+
+const cellKey = (row: string, column: string) => `${row}\u0000${column}`;
+
+/** The cells of the kept rows and columns, with how many there were before the budgets. */
+async function keptCells(rows: NarrowedRows, source: Source, figure: FigureComponent, statement: Statement) {
+  const { connection } = rows;
+  const raw = rawCellsSql(source, figure, rows);
+  const columnList = await connection.query(
+    `SELECT "column", count(*) OVER () AS "total" FROM (SELECT DISTINCT "column" FROM (${raw})) ` +
+      `ORDER BY 1 LIMIT ${MATRIX_COLUMN_BUDGET}`,
+    statement.params,
+  );
+  const wide = figure.matrix_columns === undefined ? null : [...new Set(figure.matrix_columns)];
+  const columns = wide ?? columnList.map((line) => String(line.column));
+  const budget = figure.max_rows ?? DEFAULT_MATRIX_ROW_BUDGET;
+  const cells = await connection.query(
+    `WITH "cells" AS MATERIALIZED (SELECT "row", "column", avg("value") AS "value" FROM (${raw}) ` +
+      `WHERE "column" IN ${inList(columns)} GROUP BY 1, 2), ` +
+      '"ranked" AS (SELECT "row", count(*) OVER () AS "total", row_number() OVER ' +
+      '(ORDER BY var_samp("value") DESC NULLS LAST, "row") AS "rank" FROM "cells" GROUP BY 1) ' +
+      `SELECT "cells".*, "total" FROM "cells" JOIN "ranked" USING ("row") WHERE "rank" <= ${budget}`,
+    statement.params,
+  );
+  const values = new Map<string, number | null>();
+  for (const cell of cells) values.set(cellKey(String(cell.row), String(cell.column)), numberOrNull(cell.value));
+  return {
+    rows: [...new Set(cells.map((cell) => String(cell.row)))].sort(),
+    columns,
+    values,
+    totalRows: count(cells[0]?.total),
+    totalColumns: wide === null ? count(columnList[0]?.total) : wide.length,
+  } satisfies Cells;
+}
+
+function numberOrNull(value: JsonValue | undefined): number | null {
+  return typeof value === 'number' && Number.isFinite(value) ? value : null;
+}
+
+/** Identity order, without a tree, for what is not clustered (or too little to cluster). */
+const unclustered = (size: number): Clustering => ({ merges: [], order: Array.from({ length: size }, (_, i) => i) });
+
+export async function clusteredHeatmapData(
+  rows: NarrowedRows,
+  source: Source,
+  figure: FigureComponent,
+  statement: Statement,
+): Promise<FigureData> {
+  const cells = await keptCells(rows, source, figure, statement);
+  const raw: Matrix = cells.rows.map((row) =>
+    cells.columns.map((column) => cells.values.get(cellKey(row, column)) ?? null),
+  );
+  const scaled = figure.scale === 'row';
+  const drawn = scaled ? zScores(raw) : raw;
+  const clusterRows = figure.cluster_rows !== false && cells.rows.length > 1;
+  const clusterColumns = figure.cluster_columns !== false && cells.columns.length > 1;
+  const rowClusters = clusterRows ? averageLinkage(drawn) : unclustered(cells.rows.length);
+  const columnClusters = clusterColumns
+    ? averageLinkage(transposed(drawn, cells.columns.length))
+    : unclustered(cells.columns.length);
+  const answerRows = rowClusters.order.flatMap((r) =>
+    columnClusters.order.flatMap((c) => {
+      const value = drawn[r]?.[c] ?? null;
+      if (value === null) return [];
+      const cell = { row: cells.rows[r], column: cells.columns[c], value };
+      return [scaled ? { ...cell, raw: raw[r]?.[c] ?? null } : cell];
+    }),
+  );
+  const [total = {}] = await rows.connection.query(
+    `SELECT count(*) AS "n" FROM ${rows.from}${whereOf(rows.conditions)}`,
+    statement.params,
+  );
+  const drawnRows = rowClusters.order.map((r) => cells.rows[r] ?? '');
+  return {
+    ...figureAnswer(cellRoles(source, figure), answerRows, cells.totalRows > cells.rows.length, count(total.n)),
+    matrix: {
+      rows: drawnRows,
+      columns: columnClusters.order.map((c) => cells.columns[c] ?? ''),
+      row_tree: clusterRows ? inDrawingOrder(rowClusters) : null,
+      column_tree: clusterColumns ? inDrawingOrder(columnClusters) : null,
+      annotations: await annotationsOf(rows, source, figure, statement, drawnRows),
+      total_rows: cells.totalRows,
+      total_columns: cells.totalColumns,
+    },
+  };
+}
+
+function cellRoles(source: Source, figure: FigureComponent): Role[] {
+  const row = columnOf(source, figure.row ?? '', 'row');
+  const label = (name: string, column: string | null): Role => ({ name, type: 'string', column, output: 'plain' });
+  const value = figure.value === undefined ? null : columnOf(source, figure.value, 'value');
+  const roles = [label('row', row.name), label('column', figure.column ?? null), numberRole('value', value)];
+  return figure.scale === 'row' ? [...roles, numberRole('raw', value)] : roles;
+}
+
+/** Each annotation column's value per drawn row (the lowest, when a row label has several). */
+async function annotationsOf(
+  { connection, from, conditions }: NarrowedRows,
+  source: Source,
+  figure: FigureComponent,
+  statement: Statement,
+  drawnRows: readonly string[],
+): Promise<{ name: string; values: JsonValue[] }[]> {
+  const names = figure.annotations ?? [];
+  if (names.length === 0 || drawnRows.length === 0) return [];
+  const row = columnOf(source, figure.row ?? '', 'row');
+  const selects = names.map(
+    (name, index) => `min(${columnOf(source, name, `annotations[${index}]`).sql}) AS "a${index}"`,
+  );
+  const found = await connection.query(
+    `SELECT ${labelSql(row.sql)} AS "row", ${selects.join(', ')} FROM ${from}` +
+      `${whereOf(conditions, `${labelSql(row.sql)} IN ${inList(drawnRows)}`)} GROUP BY 1`,
+    statement.params,
+  );
+  const byRow = new Map(found.map((line) => [String(line.row), line]));
+  return names.map((name, index) => ({
+    name,
+    values: drawnRows.map((label) => jsonOf(byRow.get(label)?.[`a${index}`])),
+  }));
+}
+
+const jsonOf = (value: JsonValue | undefined): JsonValue => value ?? null;
