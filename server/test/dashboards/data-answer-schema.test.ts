@@ -56,6 +56,15 @@ describe('data answers as written follow their schema', () => {
           figure('treemap', { chart: 'treemap', levels: ['island', 'species'], max_categories: 2 }),
           figure('sankey', { chart: 'sankey', levels: ['species', 'island'] }),
           figure('upset', { chart: 'upset', sets: ['male', 'mass'] }),
+          figure('clustered_heatmap', {
+            chart: 'clustered_heatmap',
+            row: 'species',
+            matrix_columns: ['mass', 'flipper'],
+            annotations: ['island'],
+          }),
+          figure('embedding', { chart: 'embedding', pca_columns: ['mass', 'flipper'], color: 'species' }),
+          figure('rarefaction', { chart: 'rarefaction', x: 'flipper', y: 'mass', color: 'island' }),
+          figure('oncoplot', { chart: 'oncoplot', x: 'sample', y: 'species', color: 'island' }),
           { component_id: 'card', type: 'card', data_collection_id: collectionId, agg: 'median', column: 'mass' },
           { component_id: 'table', type: 'table', data_collection_id: collectionId, page_size: 5 },
           widget('select', 'species'),
@@ -98,7 +107,7 @@ describe('data answers as written follow their schema', () => {
       expect(answer.body).toEqual(encoded);
       answers.push(answer.body);
     }
-    expect(Object.keys(answers[0]?.components ?? {})).toHaveLength(25);
+    expect(Object.keys(answers[0]?.components ?? {})).toHaveLength(29);
     expect(answers[2]?.components.bar).toMatchObject({ error: { code: expect.any(String) } });
   });
 
@@ -112,7 +121,7 @@ describe('data answers as written follow their schema', () => {
       .trim()
       .split('\n')
       .map((line) => JSON.parse(line) as unknown);
-    expect(lines).toHaveLength(26);
+    expect(lines).toHaveLength(30);
     for (const line of lines) {
       expect(line).toEqual(JSON.parse(JSON.stringify(dashboardDataLineSchema.encode(line as never))));
     }
