@@ -30,6 +30,12 @@ export const benchmarks: readonly Benchmark[] = [
     run: async (args) => (await import('./export.js')).run(args),
   },
   {
+    name: 'field-charts',
+    summary:
+      'Manhattan of a 10 M-variant GWAS and UpSet of 20 sets over 1 M items: first answer and 50 filter changes vs. DuckDB alone, browser redraw of every new kind',
+    run: async (args) => (await import('./field-charts.js')).run(args),
+  },
+  {
     name: 'ingest',
     summary: 'upsert of a generated 10 M-row CSV vs. DuckDB COPY to Parquet, peak server memory, aggregate latency',
     run: async (args) => (await import('./ingest.js')).run(args),

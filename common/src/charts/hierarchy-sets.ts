@@ -157,11 +157,12 @@ export function upset(input: ChartInput): ChartBody {
   const sets = input.component.sets ?? Object.keys(sizes);
   const top = headerHeight({ title: input.component.title ?? '', legend: false, subtitle: 'x' }) + 12;
   const columns = intersections.map((_, index) => String(index + 1));
-  const matrixHeight = Math.max(60, Math.min(sets.length * 18, 360));
+  const matrixHeight = Math.max(80, Math.min(sets.length * 22, 360));
+  // Set sizes at the far left, the sets' names between them and the matrix.
   const grids = [
-    { left: 150, right: 16, top, bottom: matrixHeight + 20 },
-    { left: 150, right: 16, height: matrixHeight, bottom: 12 },
-    { left: 8, width: 100, height: matrixHeight, bottom: 12 },
+    { left: 200, right: 16, top, bottom: matrixHeight + 24 },
+    { left: 200, right: 16, height: matrixHeight, bottom: 16 },
+    { left: 8, width: 80, height: matrixHeight, bottom: 16 },
   ];
   const dots = intersections.flatMap((intersection, x) =>
     sets.map((set, y) => ({

@@ -43,7 +43,15 @@ export function chartTargets(
   if (chart === 'bar') return barTargets(option, instance);
   if (chart === 'pie') return pieTargets(option, size);
   if (chart === 'clustered_heatmap') return heatmapRowTargets(option, instance);
+  if (chart === 'sunburst') return pieTargets(option, size, sunburstRingMiddle(option));
   return [];
+}
+
+/** Where the innermost ring of a sunburst is, as a fraction of its radius: its middle (rings share the radius equally). */
+function sunburstRingMiddle(option: EChartsOption): number {
+  const depth = (items: unknown[]): number =>
+    items.length === 0 ? 0 : 1 + Math.max(...items.map((item) => depth(asList(record(item).children))));
+  return 0.5 / Math.max(1, depth(asList(record(asList(option.series)[0]).data)));
 }
 
 function barTargets(option: EChartsOption, instance: EChartsType): ChartTarget[] {
@@ -72,8 +80,11 @@ function heatmapRowTargets(option: EChartsOption, instance: EChartsType): ChartT
   });
 }
 
-/** ECharts lays a pie out from 12 o'clock clockwise, each slice's angle in proportion to its value. */
-function pieTargets(option: EChartsOption, size: { width: number; height: number }): ChartTarget[] {
+/**
+ * ECharts lays a pie (and a sunburst's innermost ring) out from 12 o'clock clockwise, each slice's
+ * angle in proportion to its value; the target sits at `within` of the radius.
+ */
+function pieTargets(option: EChartsOption, size: { width: number; height: number }, within = 0.6): ChartTarget[] {
   const series = record(asList(option.series)[0]);
   const slices = asList(series.data).map((slice) => {
     const { name, value } = record(slice);
@@ -82,7 +93,7 @@ function pieTargets(option: EChartsOption, size: { width: number; height: number
   const total = slices.reduce((sum, slice) => sum + slice.value, 0);
   const [centerX, centerY] = asList(series.center).map((part) => Number.parseFloat(String(part)) / 100);
   const outer = Number.parseFloat(String(asList(series.radius)[1])) / 100;
-  const radius = ((Math.min(size.width, size.height) / 2) * outer || 0) * 0.6;
+  const radius = ((Math.min(size.width, size.height) / 2) * outer || 0) * within;
   let before = 0;
   return slices.flatMap((slice) => {
     if (slice.value === 0 || total === 0) return [];

@@ -1,4 +1,5 @@
 import { DEFAULT_MAX_INTERSECTIONS, type FigureComponent, type FigureData } from '@service/common';
+import type { JsonValue } from '../../engine/duckdb.js';
 import { columnOf, count, type Source } from '../sql/columns.js';
 import { memberSql } from '../sql/membership.js';
 import { type NarrowedRows, whereOf } from '../sql/narrowed.js';
@@ -7,12 +8,22 @@ import type { Statement } from '../sql/statement.js';
 /**
  * UpSet plots (docs/dashboards.md "Sunburst, treemap, sankey and UpSet"): each row (or item)
  * counted once, in the intersection of exactly the sets it belongs to; rows in no set are not
- * counted. The `max_intersections` largest are sent, the rest counted in `left_out`.
+ * counted. The `max_intersections` largest are sent (chosen in DuckDB: a million items may fall
+ * into as many intersections), the rest counted in `left_out`.
  */
 
 interface Intersection {
   sets: string[];
   count: number;
+}
+
+interface Counted {
+  intersections: Intersection[];
+  setSizes: Record<string, number>;
+  total: number;
+  /** Intersections and their rows, all of them (kept or not). */
+  groups: number;
+  counted: number;
 }
 
 export async function upsetData(
@@ -21,46 +32,75 @@ export async function upsetData(
   figure: FigureComponent,
   statement: Statement,
 ): Promise<FigureData> {
-  const { intersections, setSizes, total } =
+  const budget = figure.max_intersections ?? DEFAULT_MAX_INTERSECTIONS;
+  const counted =
     figure.sets === undefined
-      ? await pairIntersections(rows, source, figure, statement)
-      : await columnIntersections(rows, source, figure, statement);
-  return upsetAnswer(figure, intersections, setSizes, total);
+      ? await pairIntersections(rows, source, figure, statement, budget)
+      : await columnIntersections(rows, source, figure, statement, budget);
+  return upsetAnswer(counted);
 }
 
+/** The largest groups of `grouped` (`"key"`, `"n"`) with how many groups and rows there are in all. */
+const largestSql = (grouped: string, order: string, budget: number) =>
+  `SELECT *, count(*) OVER () AS "groups", sum("n") OVER () AS "counted" FROM (${grouped}) ` +
+  `ORDER BY "n" DESC, ${order} LIMIT ${budget}`;
+
 /** Set columns: each row's sets as the bits of one integer, counted per integer. */
-async function columnIntersections(rows: NarrowedRows, source: Source, figure: FigureComponent, statement: Statement) {
+async function columnIntersections(
+  rows: NarrowedRows,
+  source: Source,
+  figure: FigureComponent,
+  statement: Statement,
+  budget: number,
+): Promise<Counted> {
   const names = figure.sets ?? [];
-  const columns = names.map((name, index) => columnOf(source, name, `sets[${index}]`));
-  const mask = columns.map((column, bit) => `CASE WHEN ${memberSql(column)} THEN ${2 ** bit} ELSE 0 END`).join(' + ');
-  const counted = await rows.connection.query(
-    `SELECT CAST(${mask} AS BIGINT) AS "mask", count(*) AS "n" FROM ${rows.from}${whereOf(rows.conditions)} GROUP BY 1`,
+  const members = names.map((name, index) => memberSql(columnOf(source, name, `sets[${index}]`)));
+  const mask = members.map((member, bit) => `CASE WHEN ${member} THEN ${2 ** bit} ELSE 0 END`).join(' + ');
+  const masks = `SELECT CAST(${mask} AS BIGINT) AS "key" FROM ${rows.from}${whereOf(rows.conditions)}`;
+  const [sizes = {}] = await rows.connection.query(
+    `SELECT count(*) AS "total", ${members.map((member, i) => `count(*) FILTER (WHERE ${member}) AS "s${i}"`).join(', ')} ` +
+      `FROM ${rows.from}${whereOf(rows.conditions)}`,
     statement.params,
   );
-  const setSizes = Object.fromEntries(names.map((name) => [name, 0]));
-  const intersections: Intersection[] = [];
-  let total = 0;
-  for (const row of counted) {
-    const bits = count(row.mask);
-    const n = count(row.n);
-    total += n;
-    const sets = names.filter((_, bit) => Math.floor(bits / 2 ** bit) % 2 === 1);
-    for (const name of sets) setSizes[name] = (setSizes[name] ?? 0) + n;
-    if (sets.length > 0) intersections.push({ sets, count: n });
-  }
-  return { intersections, setSizes, total };
+  const largest = await rows.connection.query(
+    largestSql(
+      `SELECT "key", count(*) AS "n" FROM (${masks}) WHERE "key" <> 0 GROUP BY 1`,
+      'bit_count("key"), "key"',
+      budget,
+    ),
+    statement.params,
+  );
+  return {
+    intersections: largest.map((row) => {
+      const bits = count(row.key);
+      return { sets: names.filter((_, bit) => Math.floor(bits / 2 ** bit) % 2 === 1), count: count(row.n) };
+    }),
+    setSizes: Object.fromEntries(names.map((name, i) => [name, count(sizes[`s${i}`])])),
+    total: count(sizes.total),
+    ...totalsOf(largest),
+  };
+}
+
+function totalsOf(largest: readonly Record<string, JsonValue | undefined>[]) {
+  return { groups: count(largest[0]?.groups), counted: count(largest[0]?.counted) };
 }
 
 /** Item–set pairs: each item's distinct sets (as text, sorted), counted per list. */
-async function pairIntersections(rows: NarrowedRows, source: Source, figure: FigureComponent, statement: Statement) {
+async function pairIntersections(
+  rows: NarrowedRows,
+  source: Source,
+  figure: FigureComponent,
+  statement: Statement,
+  budget: number,
+): Promise<Counted> {
   const item = columnOf(source, figure.item ?? '', 'item');
   const set = columnOf(source, figure.set ?? '', 'set');
   const pairs =
     `SELECT ${item.sql} AS "item", CAST(${set.sql} AS VARCHAR) AS "set" FROM ${rows.from}` +
     whereOf(rows.conditions, `${item.sql} IS NOT NULL`, `${set.sql} IS NOT NULL`);
-  const counted = await rows.connection.query(
-    `SELECT "sets", count(*) AS "n" FROM (SELECT list_sort(list(DISTINCT "set")) AS "sets" FROM (${pairs}) ` +
-      'GROUP BY "item") GROUP BY 1',
+  const lists = `SELECT list_sort(list(DISTINCT "set")) AS "key" FROM (${pairs}) GROUP BY "item"`;
+  const largest = await rows.connection.query(
+    largestSql(`SELECT "key", count(*) AS "n" FROM (${lists}) GROUP BY 1`, 'len("key"), "key"', budget),
     statement.params,
   );
   const sizes = await rows.connection.query(
@@ -71,46 +111,31 @@ async function pairIntersections(rows: NarrowedRows, source: Source, figure: Fig
     `SELECT count(*) AS "n" FROM ${rows.from}${whereOf(rows.conditions)}`,
     statement.params,
   );
-  const intersections = counted.map((row) => ({
-    sets: (Array.isArray(row.sets) ? row.sets : []).map(String),
-    count: count(row.n),
-  }));
-  const setSizes = Object.fromEntries(sizes.map((row) => [String(row.set), count(row.n)]));
-  return { intersections, setSizes, total: count(all.n) };
+  return {
+    intersections: largest.map((row) => ({
+      sets: (Array.isArray(row.key) ? row.key : []).map(String),
+      count: count(row.n),
+    })),
+    setSizes: Object.fromEntries(sizes.map((row) => [String(row.set), count(row.n)])),
+    total: count(all.n),
+    ...totalsOf(largest),
+  };
 }
 
-/** Largest first (ties: fewer sets, then by names); beyond the budget, the rest counted as left out. */
-function upsetAnswer(
-  figure: FigureComponent,
-  all: Intersection[],
-  setSizes: Record<string, number>,
-  total: number,
-): FigureData {
-  const order = figure.sets ?? Object.keys(setSizes);
-  const rank = (sets: string[]) => sets.map((name) => order.indexOf(name));
-  all.sort((a, b) => b.count - a.count || a.sets.length - b.sets.length || compareRanks(rank(a.sets), rank(b.sets)));
-  const budget = figure.max_intersections ?? DEFAULT_MAX_INTERSECTIONS;
-  const kept = all.slice(0, budget);
-  const rest = all.slice(budget);
+/** The kept intersections, largest first (ties: fewer sets first), and what was left out. */
+function upsetAnswer({ intersections, setSizes, total, groups, counted }: Counted): FigureData {
+  const keptRows = intersections.reduce((sum, intersection) => sum + intersection.count, 0);
+  const leftOut = groups - intersections.length;
   return {
     columns: [
       { name: 'sets', type: 'string', column: null },
       { name: 'count', type: 'long', column: null },
     ],
-    rows: kept.map((intersection) => [intersection.sets.join(' & '), intersection.count]),
-    sampled: rest.length > 0,
+    rows: intersections.map((intersection) => [intersection.sets.join(' & '), intersection.count]),
+    sampled: leftOut > 0,
     total_rows: total,
     set_sizes: setSizes,
-    intersections: kept,
-    ...(rest.length > 0
-      ? { left_out: { intersections: rest.length, rows: rest.reduce((sum, { count }) => sum + count, 0) } }
-      : {}),
+    intersections,
+    ...(leftOut > 0 ? { left_out: { intersections: leftOut, rows: counted - keptRows } } : {}),
   };
-}
-
-function compareRanks(a: readonly number[], b: readonly number[]): number {
-  for (let i = 0; i < Math.min(a.length, b.length); i++) {
-    if (a[i] !== b[i]) return (a[i] ?? 0) - (b[i] ?? 0);
-  }
-  return a.length - b.length;
 }

@@ -1,0 +1,307 @@
+/**
+ * `field-charts`: the field's chart kinds (issue 28) on big generated tables, against the real
+ * server in a child process (embedded SQLite, local storage), in one run:
+ *
+ * 1. Manhattan plot of a GWAS of `BENCH_FIELD_VARIANTS` (10 M) variants (field-charts-data.ts): the
+ *    first answer, then `BENCH_FIELD_CHANGES` (50) random range filters on `maf`, each streamed as
+ *    the web app asks; the baseline, taking turns with it, is DuckDB alone in another process
+ *    running back to back the very statements the server ran for that request (dashboard-target.ts).
+ *    The answers of the first request and of the first filters are checked: at most 20,000 points,
+ *    and every variant below 5e-8 under the filter among them (counted by DuckDB over the file).
+ * 2. UpSet plot of 20 sets over `BENCH_FIELD_ITEMS` (1 M) items, the same way (filters on `score`).
+ * 3. In Chromium, a dashboard of one of each new kind over the items, `BENCH_FIELD_BROWSER_CHANGES`
+ *    (20) filter changes, each to every component redrawn (needs `npm run build`; 0 skips it).
+ *
+ * Targets: Manhattan p95 < 500 ms and ≤ 1.5× DuckDB; UpSet p95 < 300 ms; browser p95 < 800 ms.
+ * The clustered heatmap and coverage kinds of the issue are not measured here yet.
+ */
+import { access, mkdir, rm, stat } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { DuckDBInstance } from '@duckdb/node-api';
+import type { DashboardFilter } from '@service/common';
+import { type ChildWorker, startWorker } from '../lib/child-worker.js';
+import { wholeFromEnv } from '../lib/env.js';
+import { printMachine, printVerdicts } from '../lib/report.js';
+import { median, percentile } from '../lib/stats.js';
+import { UsageError } from '../lib/usage-error.js';
+import { type BenchCollection, createBenchCollection, field, uploadAndUpsert } from './collection-fixture.js';
+import { CHROMIUM, measureDashboardInBrowser } from './dashboard-browser.js';
+import { dataClient } from './dashboard-requests.js';
+import type { DashboardTargetMessage, RecordedStatement } from './dashboard-target.js';
+import {
+  everyKindComponents,
+  GENOME_THRESHOLD,
+  gwasComponents,
+  gwasSql,
+  itemsSql,
+  rangeWalk,
+  upsetComponents,
+} from './field-charts-data.js';
+import { closeConnections, requestJson } from './ingest-http.js';
+
+const API_PREFIX = '/service/api/v1';
+const TARGET_SCRIPT = fileURLToPath(new URL('./dashboard-target.js', import.meta.url));
+const WEB_DIST = resolve(fileURLToPath(new URL('.', import.meta.url)), '../../../web/dist');
+const UPLOAD_MAX = 4 * 1024 ** 3;
+const POINT_BUDGET = 20_000;
+/** Filters whose Manhattan answers are checked against DuckDB's count of significant variants. */
+const CHECKED_FILTERS = 5;
+const BROWSER_WARMUPS = 3;
+
+type Out = (line?: string) => void;
+type Server = ChildWorker<DashboardTargetMessage>;
+const ms = (value: number) => `${value.toFixed(1)} ms`;
+
+/** Statements that build, attach or drop a native copy: not part of answering a request. */
+const buildsCopy = (statement: RecordedStatement) =>
+  /^(ATTACH|DETACH)\b/.test(statement.sql) || /^CREATE TABLE "native_\d+_build"/.test(statement.sql);
+const attachesCopy = (statement: RecordedStatement) => /^ATTACH .* \(READ_ONLY\)$/.test(statement.sql);
+
+interface Measured {
+  dashboardId: string;
+  firstMs: number;
+  changeMs: number[];
+  baselineMs: number[];
+}
+
+async function writeParquet(path: string, sql: string): Promise<number> {
+  const instance = await DuckDBInstance.create(':memory:', { threads: '2' });
+  const connection = await instance.connect();
+  try {
+    await connection.run(sql);
+  } finally {
+    connection.closeSync();
+  }
+  return (await stat(path)).size;
+}
+
+async function tableOf(api: string, name: string, path: string, rows: number, out: Out): Promise<BenchCollection> {
+  const collection = await createBenchCollection(api, {
+    project: `field charts: ${name}`,
+    workflow: 'generated',
+    tag: name,
+    pattern: `${name}\\.parquet`,
+    format: 'parquet',
+  });
+  const size = (await stat(path)).size;
+  const file = { localPath: path, size, path: `${name}.parquet`, contentType: 'application/octet-stream' };
+  const seconds = await uploadAndUpsert(api, collection, file, rows);
+  out(
+    `  ${name}: ${rows.toLocaleString('en-US')} rows, ${(size / 1024 ** 2).toFixed(0)} MiB, upserted in ${seconds.toFixed(1)} s`,
+  );
+  return collection;
+}
+
+async function dashboardOf(api: string, collection: BenchCollection, title: string, components: object[]) {
+  const dashboard = await requestJson('POST', `${api}/dashboards`, {
+    token: collection.token,
+    body: {
+      project_id: collection.projectId,
+      title,
+      components: components.map((component) => ({ ...component, data_collection_id: collection.collectionId })),
+    },
+  });
+  return field<string>(dashboard, 'dashboard_id', 'POST /dashboards');
+}
+
+/** The first answer, then each filter change and DuckDB alone on its statements. */
+async function measure(
+  server: Server,
+  baseline: Server,
+  api: string,
+  collection: BenchCollection,
+  components: { component_id: string }[],
+  filters: DashboardFilter[][],
+): Promise<Measured> {
+  const dashboardId = await dashboardOf(api, collection, 'field charts', components);
+  closeConnections();
+  const ids = components.map((component) => component.component_id);
+  const client = dataClient(`${api}/dashboards/${dashboardId}/data`, collection.token, ids);
+  const take = async () => {
+    const answer = await server.ask({ type: 'take' });
+    if (answer.type !== 'statements') throw new Error(`server: unexpected ${answer.type}`);
+    return answer.statements;
+  };
+  const replay = async (statements: RecordedStatement[]) => {
+    if (statements.length === 0) return 0;
+    const answer = await baseline.ask({ type: 'replay', statements });
+    if (answer.type !== 'replayed') throw new Error(`baseline: unexpected ${answer.type}`);
+    return answer.ms;
+  };
+  try {
+    const first = await client.ndjson([]);
+    if (first.failure !== null) throw new Error(`the first POST /data failed: ${first.failure}`);
+    const settled = await server.ask({ type: 'settle' });
+    if (settled.type !== 'settled') throw new Error(`server: unexpected ${settled.type}`);
+    await replay((await take()).filter(attachesCopy));
+    const changeMs: number[] = [];
+    const baselineMs: number[] = [];
+    for (const change of filters) {
+      const timing = await client.ndjson(change);
+      if (timing.failure !== null) throw new Error(`POST /data ${JSON.stringify(change)}: ${timing.failure}`);
+      const taken = await take();
+      await replay(taken.filter(attachesCopy));
+      changeMs.push(timing.ms);
+      baselineMs.push(await replay(taken.filter((statement) => !buildsCopy(statement))));
+    }
+    return { dashboardId, firstMs: first.ms, changeMs, baselineMs };
+  } finally {
+    client.close();
+  }
+}
+
+/** Every checked answer: at most the point budget, and every significant variant under its filter among its points. */
+async function checkManhattan(api: string, token: string, m: Measured, gwas: string, filters: DashboardFilter[][]) {
+  const instance = await DuckDBInstance.create(':memory:', { threads: '2' });
+  const connection = await instance.connect();
+  const problems: string[] = [];
+  try {
+    for (const filter of [[], ...filters.slice(0, CHECKED_FILTERS)]) {
+      const range = (filter[0]?.value ?? [0, 1]) as [number, number];
+      const reader = await connection.runAndReadAll(
+        `SELECT count(*)::INTEGER FROM read_parquet('${gwas}') WHERE p < ${GENOME_THRESHOLD} AND maf >= ${range[0]} AND maf <= ${range[1]}`,
+      );
+      const expected = Number(reader.getRows()[0]?.[0]);
+      const answer = (await requestJson('POST', `${api}/dashboards/${m.dashboardId}/data`, {
+        token,
+        body: { filters: filter },
+      })) as { components: { manhattan: { columns: { name: string }[]; rows: unknown[][]; significant: number } } };
+      const { columns, rows, significant } = answer.components.manhattan;
+      const y = columns.findIndex((column) => column.name === 'y');
+      const drawn = rows.filter((row) => (row[y] as number) < GENOME_THRESHOLD).length;
+      if (rows.length > POINT_BUDGET) problems.push(`${JSON.stringify(filter)}: ${rows.length} points sent`);
+      if (drawn !== expected || significant !== expected) {
+        problems.push(`${JSON.stringify(filter)}: ${expected} significant, ${significant} counted, ${drawn} drawn`);
+      }
+    }
+  } finally {
+    connection.closeSync();
+  }
+  return problems;
+}
+
+function printMeasured(out: Out, name: string, m: Measured): number {
+  const p95 = percentile(m.changeMs, 0.95);
+  const base95 = percentile(m.baselineMs, 0.95);
+  const ratio = p95 / base95;
+  out(`${name}: first answer ${ms(m.firstMs)}`);
+  out(
+    `  ${m.changeMs.length} filter changes: p50 ${ms(median(m.changeMs))}, p95 ${ms(p95)}; ` +
+      `DuckDB alone on the same statements: p50 ${ms(median(m.baselineMs))}, p95 ${ms(base95)}; ratio (p95) ${ratio.toFixed(2)}x`,
+  );
+  return ratio;
+}
+
+async function inBrowser(server: Server, collection: BenchCollection, api: string, changes: number): Promise<number[]> {
+  const dashboardId = await dashboardOf(api, collection, 'every new kind', everyKindComponents());
+  const { chromium } = await import('playwright-core');
+  const browser = await chromium.launch({
+    executablePath: CHROMIUM,
+    args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--no-first-run'],
+  });
+  try {
+    const walk = rangeWalk('score', 0, 1, 23);
+    const filters = Array.from({ length: BROWSER_WARMUPS + changes }, walk);
+    const measured = await measureDashboardInBrowser(
+      browser,
+      server.url,
+      collection.session,
+      dashboardId,
+      filters,
+      BROWSER_WARMUPS,
+    );
+    return measured.changeMs;
+  } finally {
+    await browser.close();
+  }
+}
+
+export async function run(args: string[]): Promise<void> {
+  if (args.length > 0) throw new UsageError(`takes no arguments (got "${args.join(' ')}")`);
+  const variants = wholeFromEnv('BENCH_FIELD_VARIANTS', 10_000_000, 1000);
+  const items = wholeFromEnv('BENCH_FIELD_ITEMS', 1_000_000, 1000);
+  const changes = wholeFromEnv('BENCH_FIELD_CHANGES', 50, 1);
+  const browserChanges = wholeFromEnv('BENCH_FIELD_BROWSER_CHANGES', 20, 0);
+  if (browserChanges > 0) {
+    await access(join(WEB_DIST, 'index.html')).catch(() => {
+      throw new UsageError(
+        `${WEB_DIST}/index.html is missing: run \`npm run build\` first (or BENCH_FIELD_BROWSER_CHANGES=0)`,
+      );
+    });
+  }
+  const out: Out = (line = '') => process.stdout.write(`${line}\n`);
+  out(`field-charts benchmark, ${new Date().toISOString()}`);
+  await printMachine(out);
+  const dir = join(tmpdir(), `service-bench-field-${process.pid}`);
+  await mkdir(dir, { recursive: true });
+  try {
+    const gwas = join(dir, 'gwas.parquet');
+    const itemsPath = join(dir, 'items.parquet');
+    out('generating the tables with DuckDB ...');
+    await writeParquet(gwas, gwasSql(gwas, variants));
+    await writeParquet(itemsPath, itemsSql(itemsPath, items));
+    const serverArgs = ['service', join(dir, 'service'), String(UPLOAD_MAX)];
+    const server = await startWorker<DashboardTargetMessage>(
+      TARGET_SCRIPT,
+      browserChanges > 0 ? [...serverArgs, WEB_DIST] : serverArgs,
+    );
+    const baseline = await startWorker<DashboardTargetMessage>(TARGET_SCRIPT, ['baseline', join(dir, 'baseline')]);
+    try {
+      const api = `${server.url}${API_PREFIX}`;
+      const gwasTable = await tableOf(api, 'gwas', gwas, variants, out);
+      const itemsTable = await tableOf(api, 'items', itemsPath, items, out);
+      const mafWalk = rangeWalk('maf', 0.01, 0.5, 7);
+      const mafFilters = Array.from({ length: changes }, mafWalk);
+      const manhattan = await measure(server, baseline, api, gwasTable, gwasComponents(), mafFilters);
+      const problems = await checkManhattan(api, gwasTable.token, manhattan, gwas, mafFilters);
+      const scoreWalk = rangeWalk('score', 0, 1, 11);
+      const upset = await measure(
+        server,
+        baseline,
+        api,
+        itemsTable,
+        upsetComponents(),
+        Array.from({ length: changes }, scoreWalk),
+      );
+      const redraws = browserChanges > 0 ? await inBrowser(server, itemsTable, api, browserChanges) : [];
+      out();
+      const manhattanRatio = printMeasured(out, `Manhattan, ${variants.toLocaleString('en-US')} variants`, manhattan);
+      out(
+        `  points sent ≤ ${POINT_BUDGET} with every variant below 5e-8: ${problems.length === 0 ? 'yes' : problems.join('; ')}`,
+      );
+      const upsetRatio = printMeasured(out, `UpSet, 20 sets over ${items.toLocaleString('en-US')} items`, upset);
+      if (redraws.length > 0) {
+        out(
+          `browser, one of each new kind, ${redraws.length} filter changes: p50 ${ms(median(redraws))}, p95 ${ms(percentile(redraws, 0.95))}`,
+        );
+      }
+      out();
+      const verdicts: [boolean, string][] = [
+        [
+          percentile(manhattan.changeMs, 0.95) < 500,
+          `Manhattan p95 ${ms(percentile(manhattan.changeMs, 0.95))} < 500 ms`,
+        ],
+        [manhattanRatio <= 1.5, `Manhattan p95 ${manhattanRatio.toFixed(2)}x DuckDB alone ≤ 1.5x`],
+        [problems.length === 0, 'Manhattan: ≤ 20,000 points, every significant variant present'],
+        [
+          percentile(upset.changeMs, 0.95) < 300,
+          `UpSet p95 ${ms(percentile(upset.changeMs, 0.95))} < 300 ms (${upsetRatio.toFixed(2)}x DuckDB)`,
+        ],
+      ];
+      if (redraws.length > 0) {
+        verdicts.push([
+          percentile(redraws, 0.95) < 800,
+          `browser redraw p95 ${ms(percentile(redraws, 0.95))} < 800 ms`,
+        ]);
+      }
+      printVerdicts(out, verdicts);
+    } finally {
+      await baseline.stop();
+      await server.stop();
+    }
+  } finally {
+    await rm(dir, { recursive: true, force: true });
+  }
+}
