@@ -4,11 +4,13 @@ import {
   draftOf,
   type EditorState,
   editorReducer,
+  firstFreeSlot,
   freshComponentId,
   HISTORY_LIMIT,
   initialEditorState,
   isUnsaved,
   keyboardMove,
+  mostUsedCollection,
   normalizeLayout,
 } from '../src/dashboard/edit/editor-state.js';
 
@@ -131,5 +133,53 @@ describe('the editor reducer', () => {
     expect(normalizeLayout([{ component_id: 'b', x: 3, y: 9, w: 3, h: 2 }])).toEqual([
       { component_id: 'b', x: 3, y: 0, w: 3, h: 2 },
     ]);
+  });
+});
+
+describe('where a new component goes and what it reads', () => {
+  const box = (component_id: string, x: number, y: number, w: number, h: number) => ({ component_id, x, y, w, h });
+  const items = [box('a', 0, 0, 6, 4), box('b', 6, 0, 6, 2), box('c', 0, 4, 12, 4), box('d', 0, 8, 4, 4)];
+
+  it('takes the first free slot from the first row in view, left to right, else below everything', () => {
+    // Beside b, under it: the first hole from the top.
+    expect(firstFreeSlot(items, { w: 6, h: 2 }, 0)).toEqual({ x: 6, y: 2 });
+    // Scrolled past the top rows: the hole beside d.
+    expect(firstFreeSlot(items, { w: 6, h: 4 }, 5)).toEqual({ x: 4, y: 8 });
+    // Too wide for any hole: below everything.
+    expect(firstFreeSlot(items, { w: 12, h: 3 }, 0)).toEqual({ x: 0, y: 12 });
+    expect(firstFreeSlot([], { w: 3, h: 3 }, 7)).toEqual({ x: 0, y: 0 });
+  });
+
+  it('adds a component into the slot in view, kept there', () => {
+    const state = initialEditorState(
+      draftOf({
+        title: 'Grid',
+        description: '',
+        tabs: [],
+        components: ['a', 'b', 'c', 'd'].map(text),
+        layout: items,
+      }),
+    );
+    const next = editorReducer(state, { type: 'add', component: card, fromRow: 5 });
+    expect(next.present.layout.find((item) => item.component_id === 'card-1')).toEqual(box('card-1', 4, 8, 3, 3));
+  });
+
+  it('starts a new component on the collection the dashboard reads most, MultiQC plots apart', () => {
+    const figure = (id: string, dc: string): DashboardComponent => ({
+      component_id: id,
+      type: 'figure',
+      data_collection_id: dc,
+      chart: 'bar',
+    });
+    const components = [
+      figure('f1', 'samples'),
+      figure('f2', 'counts'),
+      figure('f3', 'counts'),
+      { component_id: 'q', type: 'multiqc', data_collection_id: 'qc', plot: 'fastqc' } as DashboardComponent,
+      text('t'),
+    ];
+    expect(mostUsedCollection(components, 'figure', 'first')).toBe('counts');
+    expect(mostUsedCollection(components, 'multiqc', 'first')).toBe('qc');
+    expect(mostUsedCollection([text('t')], 'card', 'first')).toBe('first');
   });
 });

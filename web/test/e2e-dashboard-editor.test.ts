@@ -138,6 +138,13 @@ describeBrowser('the dashboard editor in a real browser (demo mode)', () => {
     await panel.getByLabel('Column').selectOption('mass');
     await panel.getByLabel('Title', { exact: true }).fill('Body mass');
     await panel.getByRole('button', { name: 'Add to dashboard' }).click();
+    // It takes the first free slot, beside the chart rather than below it, and is highlighted.
+    const filterCell = page.getByRole('region', { name: 'Body mass' });
+    await page.locator('[data-added]', { hasText: 'Body mass' }).waitFor();
+    const chartCell = await page.getByRole('region', { name: 'Penguins per species' }).boundingBox();
+    const filterCellBox = await filterCell.boundingBox();
+    expect(filterCellBox?.y).toBeCloseTo(chartCell?.y ?? -1, 0);
+    expect(filterCellBox?.x ?? 0).toBeGreaterThan((chartCell?.x ?? 0) + (chartCell?.width ?? 0));
 
     // A card: the mean mass.
     panel = await addComponent(page, 'Card');
@@ -154,15 +161,15 @@ describeBrowser('the dashboard editor in a real browser (demo mode)', () => {
     await page.getByRole('button', { name: 'Redo' }).click();
     await card.waitFor();
 
-    // Drag the card by its handle to the right of the filter.
+    // The card went under the filter (the first free slot); drag it by its handle under the chart.
     const handle = card.locator('.dashboard-drag-handle');
     const from = await handle.boundingBox();
-    const filterBox = await page.getByRole('region', { name: 'Body mass' }).boundingBox();
-    if (from === null || filterBox === null) throw new Error('no card or filter to drag');
+    const chartBox = await page.getByRole('region', { name: 'Penguins per species' }).boundingBox();
+    if (from === null || chartBox === null) throw new Error('no card or chart to drag');
     await page.mouse.move(from.x + 10, from.y + from.height / 2);
     await page.mouse.down();
-    const targetX = filterBox.x + filterBox.width + 60;
-    const targetY = filterBox.y + 12;
+    const targetX = chartBox.x + 20;
+    const targetY = chartBox.y + chartBox.height + 30;
     for (let step = 1; step <= 10; step += 1) {
       await page.mouse.move(
         from.x + 10 + ((targetX - from.x - 10) * step) / 10,
@@ -181,9 +188,11 @@ describeBrowser('the dashboard editor in a real browser (demo mode)', () => {
     expect(saved.components.map((component) => component.type).sort()).toEqual(['card', 'figure', 'interactive']);
     const place = (id: string) => saved.layout.find((item) => item.component_id === id);
     const cardId = saved.components.find((component) => component.type === 'card')?.component_id ?? '';
+    const chartId = saved.components.find((component) => component.type === 'figure')?.component_id ?? '';
     const filterId = saved.components.find((component) => component.type === 'interactive')?.component_id ?? '';
-    expect(place(cardId)?.x).toBeGreaterThan(0);
-    expect(place(cardId)?.y).toBe(place(filterId)?.y);
+    expect(place(filterId)).toMatchObject({ x: 6, y: 0 });
+    expect(place(cardId)?.x).toBe(0);
+    expect(place(cardId)?.y).toBe((place(chartId)?.y ?? 0) + (place(chartId)?.h ?? 0));
 
     await page.reload();
     await page.getByRole('heading', { level: 1, name: 'Built in the browser' }).waitFor();

@@ -6,9 +6,16 @@ import { errorMessage } from '../../api/client.js';
 import { useOpenTab } from '../DashboardTabs.js';
 import { useDashboardData } from '../useDashboardData.js';
 import { ComponentPanel, TYPE_LABELS } from './ComponentPanel.js';
-import { type EditCellData, EditGrid } from './EditGrid.js';
+import { type EditCellData, EditGrid, firstRowInView } from './EditGrid.js';
 import { ConflictDialog, DiscardDialog } from './EditorDialogs.js';
-import { draftOf, editorReducer, freshComponentId, initialEditorState, isUnsaved } from './editor-state.js';
+import {
+  draftOf,
+  editorReducer,
+  freshComponentId,
+  initialEditorState,
+  isUnsaved,
+  mostUsedCollection,
+} from './editor-state.js';
 import { usePreviewData, useProjectCollections } from './queries.js';
 import { TabsEditor } from './TabsEditor.js';
 import { useLeavePrompt } from './useLeavePrompt.js';
@@ -47,6 +54,8 @@ export function DashboardEditor({ dashboard, onExit }: { dashboard: Dashboard; o
   const [conflict, setConflict] = useState(false);
   const [discarding, setDiscarding] = useState(false);
   const [saveError, setSaveError] = useState<unknown>(null);
+  // The component just added: scrolled to and highlighted.
+  const [added, setAdded] = useState<string | null>(null);
   const version = useDashboardVersion(dashboardId);
   const collections = useProjectCollections(dashboard.project_id);
   const unsaved = isUnsaved(state);
@@ -114,7 +123,11 @@ export function DashboardEditor({ dashboard, onExit }: { dashboard: Dashboard; o
 
   const startNew = (type: DashboardComponent['type']) =>
     setEditing({
-      component: blank(type, freshComponentId(present, type), collections.data?.[0]?.value ?? ''),
+      component: blank(
+        type,
+        freshComponentId(present, type),
+        mostUsedCollection(present.components, type, collections.data?.[0]?.value ?? ''),
+      ),
       isNew: true,
       key: Date.now(),
     });
@@ -216,6 +229,7 @@ export function DashboardEditor({ dashboard, onExit }: { dashboard: Dashboard; o
               components={tabComponents}
               layout={present.layout.filter((item) => tabIds.has(item.component_id))}
               selected={editing?.component.component_id ?? null}
+              added={added}
               cellData={cellData}
               onLayout={(layout) => dispatch({ type: 'layout', layout, tabId: openTab })}
               otherTabs={present.tabs.filter((tab) => tab.tab_id !== openTab)}
@@ -244,9 +258,10 @@ export function DashboardEditor({ dashboard, onExit }: { dashboard: Dashboard; o
             onApply={(component) => {
               dispatch(
                 editing.isNew
-                  ? { type: 'add', component, tabId: openTab }
+                  ? { type: 'add', component, tabId: openTab, fromRow: firstRowInView() }
                   : { type: 'update', componentId: editing.component.component_id, component },
               );
+              if (editing.isNew) setAdded(component.component_id);
               setEditing(null);
             }}
           />

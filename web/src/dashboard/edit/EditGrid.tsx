@@ -8,6 +8,7 @@ import {
   type DashboardTab,
   type LayoutItem,
 } from '@service/common';
+import { useEffect } from 'react';
 import ReactGridLayout, { type EventCallback, type Layout, useContainerWidth } from 'react-grid-layout';
 import { CellBody } from '../ComponentCell.js';
 import { componentLabel } from '../chips.js';
@@ -27,6 +28,16 @@ export interface EditCellData {
 }
 
 const KEYS_HINT_ID = 'dashboard-move-keys';
+/** What the page's sticky header covers at the top of the window (styles.css `.dashboard-editor-panel`'s top). */
+const HEADER_HEIGHT = 76;
+
+/** The first grid row the author sees (the page may be scrolled down the grid): where a new component goes. */
+export function firstRowInView(): number {
+  const grid = document.querySelector('.dashboard-edit-grid .react-grid-layout');
+  if (grid === null) return 0;
+  const hidden = HEADER_HEIGHT - grid.getBoundingClientRect().top;
+  return hidden <= 0 ? 0 : Math.ceil(hidden / (ROW_HEIGHT + GAP));
+}
 
 function labelOf(component: DashboardComponent): string {
   return component.title || (component.type === 'text' ? 'Text' : componentLabel(component));
@@ -48,6 +59,7 @@ export function EditGrid({
   dashboardId,
   otherTabs = [],
   onMoveToTab,
+  added = null,
 }: {
   components: readonly DashboardComponent[];
   layout: readonly LayoutItem[];
@@ -59,8 +71,15 @@ export function EditGrid({
   dashboardId: string;
   otherTabs?: readonly DashboardTab[];
   onMoveToTab?: (componentId: string, tabId: string) => void;
+  /** The component just added: scrolled into view and highlighted. */
+  added?: string | null;
 }) {
   const { width, containerRef, mounted } = useContainerWidth();
+  useEffect(() => {
+    if (added === null || !mounted) return;
+    const cell = containerRef.current?.querySelector(`[data-component-id="${CSS.escape(added)}"]`);
+    cell?.scrollIntoView({ block: 'nearest' });
+  }, [added, mounted, containerRef]);
   const gridLayout: Layout = layout.map(({ component_id, ...place }) => ({ i: component_id, ...place }));
   const commit: EventCallback = (next) => onLayout(next.map(({ i, x, y, w, h }) => ({ component_id: i, x, y, w, h })));
   const byId = new Map(components.map((component) => [component.component_id, component]));
@@ -100,6 +119,7 @@ export function EditGrid({
                   aria-label={label}
                   className="dashboard-edit-cell"
                   data-selected={selected === item.component_id || undefined}
+                  data-added={added === item.component_id || undefined}
                 >
                   <Group justify="space-between" wrap="nowrap" gap="xs" mb={4}>
                     <Group

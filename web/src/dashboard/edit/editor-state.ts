@@ -36,8 +36,14 @@ export type EditorAction =
   | { type: 'saved'; draft: Draft }
   /** The grid's layout of one tab (`tabId`; null: the dashboard has no tabs). */
   | { type: 'layout'; layout: readonly LayoutItem[]; tabId?: string | null }
-  /** A new component, into `tabId` (the open tab). */
-  | { type: 'add'; component: DashboardComponent; size?: { w: number; h: number }; tabId?: string | null }
+  /** A new component, into `tabId` (the open tab), in the first free slot from row `fromRow` (the first in view). */
+  | {
+      type: 'add';
+      component: DashboardComponent;
+      size?: { w: number; h: number };
+      tabId?: string | null;
+      fromRow?: number;
+    }
   | { type: 'tabs'; change: TabOp }
   | { type: 'update'; componentId: string; component: DashboardComponent }
   | { type: 'remove'; componentId: string }
@@ -190,11 +196,12 @@ export function editorReducer(state: EditorState, action: EditorAction): EditorS
       const component = tabId === null ? action.component : { ...action.component, tab_id: tabId };
       const size = action.size ?? NEW_SIZE[component.type];
       const inTab = new Set(componentsInTab(present.components, present.tabs, tabId).map((c) => c.component_id));
-      const bottom = Math.max(
-        0,
-        ...present.layout.filter((item) => inTab.has(item.component_id)).map((item) => item.y + item.h),
-      );
-      const item = { component_id: component.component_id, x: 0, y: bottom, ...size };
+      const placed = present.layout.filter((item) => inTab.has(item.component_id));
+      const item = {
+        component_id: component.component_id,
+        ...firstFreeSlot(placed, size, action.fromRow ?? 0),
+        ...size,
+      };
       const next = { ...present, components: [...present.components, component], layout: [...present.layout, item] };
       return change(state, { ...next, layout: normalizeByTab(next) });
     }
@@ -235,6 +242,47 @@ export function editorReducer(state: EditorState, action: EditorAction): EditorS
 }
 
 /** Arrow keys move a component by one cell; with Shift they resize it (right/down grow it). */
+/**
+ * Where a new box of `size` goes: the first place, row by row from `fromRow` and left to right,
+ * where it overlaps nothing (what the author sees first); below everything when none is free.
+ */
+export function firstFreeSlot(
+  items: readonly LayoutItem[],
+  size: { w: number; h: number },
+  fromRow: number,
+): { x: number; y: number } {
+  const bottom = Math.max(0, ...items.map((item) => item.y + item.h));
+  for (let y = Math.max(0, Math.min(fromRow, bottom)); y < bottom; y++) {
+    for (let x = 0; x + size.w <= DASHBOARD_GRID_COLUMNS; x++) {
+      const box = { component_id: '', x, y, ...size };
+      if (!items.some((item) => overlaps(item, box))) return { x, y };
+    }
+  }
+  return { x: 0, y: bottom };
+}
+
+/**
+ * The collection a new component of `type` starts on: the one the dashboard's components of its
+ * kind (MultiQC plots, or the others) read most, the first of those on a tie; else `fallback`.
+ */
+export function mostUsedCollection(
+  components: readonly DashboardComponent[],
+  type: DashboardComponent['type'],
+  fallback: string,
+): string {
+  const counts = new Map<string, number>();
+  for (const component of components) {
+    if (component.type === 'text' || (component.type === 'multiqc') !== (type === 'multiqc')) continue;
+    counts.set(component.data_collection_id, (counts.get(component.data_collection_id) ?? 0) + 1);
+  }
+  let best = fallback;
+  let most = 0;
+  for (const [id, count] of counts) {
+    if (count > most) [best, most] = [id, count];
+  }
+  return best;
+}
+
 export function keyboardMove(item: LayoutItem, key: string, resize: boolean): LayoutItem | null {
   const step: Record<string, [number, number]> = {
     ArrowLeft: [-1, 0],
