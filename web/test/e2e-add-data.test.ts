@@ -113,7 +113,10 @@ describeBrowser('adding data from the browser', () => {
     await preview.getByRole('cell', { name: '3', exact: true }).waitFor();
     await addData.getByRole('button', { name: 'Create' }).click();
     await addData.getByLabel('Job status: failed').waitFor({ timeout: 60_000 });
-    await addData.getByRole('alert').filter({ hasText: 'soil-samples-2.csv: Conversion Error' }).waitFor();
+    await addData
+      .getByRole('alert')
+      .filter({ hasText: 'soil-samples-2.csv, line 2: column count holds "many", which is not a double' })
+      .waitFor();
     await addData.getByRole('button', { name: 'Change the choices and try again' }).click();
     expect(await addData.getByRole('textbox', { name: 'Collection name' }).isDisabled()).toBe(true);
     await typeOf('count').selectOption('string');

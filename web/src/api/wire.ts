@@ -78,7 +78,12 @@ export const PREVIEW_PAGE_SIZE = 25;
 /** One page of a collection's rows; `sort` as the API takes it (`col:asc,col2:desc`). */
 export const previewGet = (
   collectionId: string,
-  { page, sort, version }: { page: number; sort: string | null; version: number | null },
+  {
+    page,
+    sort,
+    version,
+    filters = null,
+  }: { page: number; sort: string | null; version: number | null; filters?: string | null },
 ): ApiGet => ({
   path: `/datacollections/${collectionId}/preview`,
   query: {
@@ -86,5 +91,6 @@ export const previewGet = (
     skip: (page - 1) * PREVIEW_PAGE_SIZE,
     sort: sort ?? undefined,
     version: version ?? undefined,
+    filters: filters ?? undefined,
   },
 });

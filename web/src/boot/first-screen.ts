@@ -80,7 +80,12 @@ export function firstScreenGets(address: Address, signedIn: boolean): ApiGet[] {
     // First: it takes the server longest, and sent last it waited in the browser for one of the
     // six connections (HTTP/1.1) that the scripts and the other GETs held.
     gets.unshift(
-      previewGet(collectionId, { page: pageOf(params), sort: explorer.sortText, version: explorer.version }),
+      previewGet(collectionId, {
+        page: pageOf(params),
+        sort: explorer.sortText,
+        version: explorer.version,
+        filters: explorer.filtersText,
+      }),
     );
   }
   return gets;

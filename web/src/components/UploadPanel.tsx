@@ -9,6 +9,7 @@ import { useApi } from '../auth/session.js';
 import { invalidateTableQueries } from '../explorer/queries.js';
 import { formatCount } from '../format/number.js';
 import { formatBytes } from '../jobs/format.js';
+import { PathFitOffer, usePathFit } from './PathFitOffer.js';
 
 type Uploaded = z.infer<typeof fileSchema>;
 
@@ -26,8 +27,11 @@ export function UploadPanel({ collection }: { collection: DataCollection }) {
   // Cancel pressed before the request went out (during the token check).
   const cancelledEarly = useRef(false);
   const [uploading, setUploading] = useState(false);
+  // Asked before any bytes are sent: a path the pattern does not take is offered the ways to fit.
+  const fitting = usePathFit(collection.data_collection_id, setError, (chosenPath) => start(chosenPath));
+  const { misfit, widening } = fitting;
 
-  async function start() {
+  async function start(chosenPath: string) {
     if (file === null) return;
     setError(null);
     setUploaded(null);
@@ -51,7 +55,7 @@ export function UploadPanel({ collection }: { collection: DataCollection }) {
     }
     const form = new FormData();
     if (run.trim() !== '') form.append('run', run.trim());
-    if (path.trim() !== '') form.append('path', path.trim());
+    if (chosenPath.trim() !== '') form.append('path', chosenPath.trim());
     form.append('file', file, file.name);
     const current = uploadWithProgress({
       path: `/datacollections/${collection.data_collection_id}/files`,
@@ -96,7 +100,12 @@ export function UploadPanel({ collection }: { collection: DataCollection }) {
           label="File"
           placeholder="Choose a file"
           value={file}
-          onChange={setFile}
+          onChange={(chosen) => {
+            // A path typed or offered for the previous file is not this one's.
+            setFile(chosen);
+            setPath('');
+            fitting.dismiss();
+          }}
           clearable
           disabled={uploading}
           w={240}
@@ -129,7 +138,10 @@ export function UploadPanel({ collection }: { collection: DataCollection }) {
             Cancel upload
           </Button>
         ) : (
-          <Button onClick={() => void start()} disabled={file === null}>
+          <Button
+            onClick={() => file !== null && void fitting.check(path, file.name)}
+            disabled={file === null || widening}
+          >
             Upload
           </Button>
         )}
@@ -148,6 +160,19 @@ export function UploadPanel({ collection }: { collection: DataCollection }) {
               : `${formatBytes(progress.loaded)} of ${formatBytes(total)} sent`}
           </Text>
         </Stack>
+      )}
+      {misfit && (
+        <PathFitOffer
+          fit={misfit}
+          busy={widening}
+          onWiden={(pattern) => void fitting.widen(pattern, path)}
+          onRename={(renamed) => {
+            setPath(renamed);
+            fitting.dismiss();
+            void start(renamed);
+          }}
+          onDismiss={fitting.dismiss}
+        />
       )}
       {error && (
         <Alert color="red" role="alert" title="Upload failed">

@@ -3,6 +3,7 @@ import type { DataCollection } from '@service/common';
 import { DeleteCollectionButton } from '../components/DeleteWithSummary.js';
 import { UploadPanel } from '../components/UploadPanel.js';
 import { ColumnsView } from './ColumnsView.js';
+import { FixTypesButton } from './FixTypes.js';
 import { PreviewView } from './PreviewView.js';
 import { type ExplorerView, useExplorerState } from './url-state.js';
 import { ValuesDrawer } from './ValuesDrawer.js';
@@ -25,6 +26,7 @@ export function DataExplorer({ collection, canEdit }: { collection: DataCollecti
           <Group gap="xs">
             <Badge variant="light">{collection.format}</Badge>
             {collection.keys && <Badge variant="outline">keys: {collection.keys.join(', ')}</Badge>}
+            {canEdit && <FixTypesButton collection={collection} />}
             {canEdit && <DeleteCollectionButton collection={collection} />}
           </Group>
         </Group>

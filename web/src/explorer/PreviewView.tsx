@@ -1,10 +1,11 @@
-import { ActionIcon, Group, Loader, Stack, Table, Text, UnstyledButton } from '@mantine/core';
+import { ActionIcon, Button, Group, Loader, Stack, Table, Text, UnstyledButton } from '@mantine/core';
 import { useQuery } from '@tanstack/react-query';
 import { useApi } from '../auth/session.js';
 import { TableRows } from '../components/RowsTable.js';
 import { UrlPagination, usePageParam } from '../components/UrlPagination.js';
 import { formatCount } from '../format/number.js';
 import { PREVIEW_PAGE_SIZE, previewQuery } from './queries.js';
+import { RowFilter } from './RowFilter.js';
 import { nextSort } from './sort.js';
 import { Failure, type ViewProps } from './view.js';
 
@@ -17,14 +18,28 @@ export function PreviewView({ collection, state, actions }: ViewProps) {
   const page = usePageParam();
   const preview = useQuery(previewQuery(api, collection.data_collection_id, { page, ...state }));
   if (preview.isPending) return <Loader aria-label="Loading preview" />;
-  if (preview.isError) return <Failure title="Could not load the preview" error={preview.error} />;
+  if (preview.isError) {
+    return (
+      <Stack gap="xs" align="flex-start">
+        <Failure title="Could not load the preview" error={preview.error} />
+        {state.filters.length > 0 && (
+          <Button size="xs" variant="light" onClick={() => actions.setFilters([])}>
+            Remove the row filters
+          </Button>
+        )}
+      </Stack>
+    );
+  }
   const { columns, rows, total } = preview.data;
-  if (columns.length === 0) return <Text c="dimmed">No data yet: upload or ingest files for this collection.</Text>;
+  if (columns.length === 0 && state.filters.length === 0)
+    return <Text c="dimmed">No data yet: upload or ingest files for this collection.</Text>;
   const pages = Math.max(1, Math.ceil(total / PREVIEW_PAGE_SIZE));
   return (
     <Stack gap="sm">
+      <RowFilter columns={columns.map((column) => column.name)} state={state} actions={actions} />
       <Text size="sm" c="dimmed">
-        {formatCount(total)} rows · version {preview.data.version ?? '—'}
+        {formatCount(total)} rows{state.filters.length > 0 ? ' match the filters' : ''} · version{' '}
+        {preview.data.version ?? '—'}
         {state.sort.length > 0 &&
           ` · sorted by ${state.sort.map((key) => `${key.column} ${key.direction === 'asc' ? '↑' : '↓'}`).join(', ')}`}
       </Text>

@@ -6,6 +6,7 @@ import { useState } from 'react';
 import { useApi } from '../auth/session.js';
 import { formatCount } from '../format/number.js';
 import { formatCell } from './format.js';
+import { formatFilters } from './row-filter.js';
 import { Failure, type ViewProps } from './view.js';
 
 const VALUES_LIMIT = 100;
@@ -17,7 +18,7 @@ export function ValuesDrawer({ collection, state, actions }: ViewProps) {
   const [search, setSearch] = useState('');
   const [debounced] = useDebouncedValue(search.trim(), 250);
   const values = useQuery({
-    queryKey: ['values', collection.data_collection_id, column, debounced, state.version],
+    queryKey: ['values', collection.data_collection_id, column, debounced, state.version, formatFilters(state.filters)],
     queryFn: ({ signal }) =>
       api.request(
         `/datacollections/${collection.data_collection_id}/values/${encodeURIComponent(column ?? '')}`,
@@ -27,6 +28,7 @@ export function ValuesDrawer({ collection, state, actions }: ViewProps) {
             limit: VALUES_LIMIT,
             search: debounced === '' ? undefined : debounced,
             version: state.version ?? undefined,
+            filters: formatFilters(state.filters) ?? undefined,
           },
           signal,
         },

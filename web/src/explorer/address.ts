@@ -2,7 +2,8 @@
  * Everything the explorer shows is in the address bar, next to the project page's `dc` (the
  * collection) and `page` (the preview page), so a reload or a shared link opens the same view:
  * `view` (the tab), `sort` (as the API takes it), `values` (the column whose distinct values are
- * open), `version` (an earlier version of the table) and `vpage` (the page of the versions list).
+ * open), `version` (an earlier version of the table), `vpage` (the page of the versions list) and
+ * `filters` (the row filter, as the API's `filters` JSON).
  *
  * This module reads those parameters as text, without React or the schemas, so that the boot
  * script can start the preview a link opens with the same parameters the explorer will use.
@@ -19,6 +20,8 @@ export interface ExplorerAddress {
   valuesOf: string | null;
   /** The table version being read, or null for the latest. */
   version: number | null;
+  /** The `filters` parameter as written (the API's JSON list), or null. */
+  filtersText: string | null;
 }
 
 function viewOf(text: string | null): ExplorerView {
@@ -37,5 +40,6 @@ export function readExplorerAddress(params: URLSearchParams): ExplorerAddress {
     sortText: params.get('sort') || null,
     valuesOf: params.get('values') || null,
     version: versionOf(params.get('version')),
+    filtersText: params.get('filters') || null,
   };
 }

@@ -3,6 +3,7 @@ import { keepPreviousData, type QueryClient, queryOptions } from '@tanstack/reac
 import type { ApiClient } from '../api/client.js';
 import { JUST_FETCHED_MS } from '../api/freshness.js';
 import { PREVIEW_PAGE_SIZE, previewGet } from '../api/wire.js';
+import { formatFilters } from './row-filter.js';
 import { formatSort } from './sort.js';
 import type { ExplorerState } from './url-state.js';
 
@@ -25,13 +26,23 @@ export { PREVIEW_PAGE_SIZE };
 export function previewQuery(
   api: ApiClient,
   collectionId: string,
-  { page, sort, version }: { page: number; sort: ExplorerState['sort']; version: number | null },
+  {
+    page,
+    sort,
+    version,
+    filters = [],
+  }: { page: number; sort: ExplorerState['sort']; version: number | null; filters?: ExplorerState['filters'] },
 ) {
   const sortText = formatSort(sort);
+  const filtersText = formatFilters(filters);
   return queryOptions({
-    queryKey: ['preview', collectionId, page, sortText ?? '', version],
+    queryKey: ['preview', collectionId, page, sortText ?? '', version, filtersText ?? ''],
     queryFn: ({ signal }) =>
-      api.get(previewGet(collectionId, { page, sort: sortText, version }), previewAnswerSchema, signal),
+      api.get(
+        previewGet(collectionId, { page, sort: sortText, version, filters: filtersText }),
+        previewAnswerSchema,
+        signal,
+      ),
     placeholderData: keepPreviousData,
     // Writes to the table refresh it (invalidateTableQueries).
     staleTime: JUST_FETCHED_MS,

@@ -1,6 +1,7 @@
-import type { SortKey } from '@service/common';
+import type { Filter, SortKey } from '@service/common';
 import { useSearchParams } from 'react-router';
 import { type ExplorerView, readExplorerAddress } from './address.js';
+import { formatFilters, parseFilters } from './row-filter.js';
 import { formatSort, parseSort } from './sort.js';
 
 export type { ExplorerView };
@@ -12,12 +13,14 @@ export interface ExplorerState {
   valuesOf: string | null;
   /** The table version being read, or null for the latest. */
   version: number | null;
+  /** The row filter: every row shown meets each of these. */
+  filters: Filter[];
 }
 
 /** The explorer's state in the address bar (explorer/address.ts), its sort parsed. */
 export function readExplorerState(params: URLSearchParams): ExplorerState {
-  const { sortText, ...address } = readExplorerAddress(params);
-  return { ...address, sort: parseSort(sortText) };
+  const { sortText, filtersText, ...address } = readExplorerAddress(params);
+  return { ...address, sort: parseSort(sortText), filters: parseFilters(filtersText) };
 }
 
 export interface ExplorerActions {
@@ -25,6 +28,8 @@ export interface ExplorerActions {
   /** A new sort starts again at the first page. */
   setSort(keys: readonly SortKey[]): void;
   showValues(column: string | null): void;
+  /** A new row filter starts again at the first page. */
+  setFilters(filters: readonly Filter[]): void;
   /** Reads another version (null: the latest) in the preview, from its first page. */
   browseVersion(version: number | null): void;
 }
@@ -46,6 +51,7 @@ export function useExplorerState(): [ExplorerState, ExplorerActions] {
       setView: (view) => update({ view: view === 'preview' ? null : view }),
       setSort: (keys) => update({ sort: formatSort(keys), page: null }),
       showValues: (column) => update({ values: column }),
+      setFilters: (filters) => update({ filters: formatFilters(filters), page: null }),
       browseVersion: (version) =>
         update({ version: version === null ? null : String(version), view: null, page: null }),
     },
