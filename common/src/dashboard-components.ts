@@ -49,6 +49,7 @@ export const CHART_TYPES = [
   'embedding',
   'rarefaction',
   'oncoplot',
+  'tree',
 ] as const;
 export const chartTypeSchema = z.enum(CHART_TYPES);
 export type ChartType = z.infer<typeof chartTypeSchema>;
@@ -90,6 +91,7 @@ export const DEFAULT_GENOME_THRESHOLD = 5e-8;
  *   highest depth per bucket of `buckets` along the positions.
  * - `sunburst`, `treemap`, `sankey`, `upset`: figure-fields/hierarchy-sets.ts.
  * - `clustered_heatmap`, `embedding`, `rarefaction`, `oncoplot`: figure-fields/samples.ts.
+ * - `tree`: a Newick file of the collection (`tree_file?`), its tips named by `tip`, coloured by `color?`.
  */
 export const figureComponentSchema = z
   .strictObject({
@@ -177,6 +179,7 @@ export const figureComponentSchema = z
         need('y', 'a QQ plot needs y (the p values)');
         break;
       case 'coverage':
+      case 'tree':
         for (const { path, message } of genomeTrackProblems(figure))
           context.addIssue({ code: 'custom', path: [path], message });
         break;

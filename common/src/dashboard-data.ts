@@ -47,7 +47,7 @@ export const dashboardFiltersParamSchema = jsonParamSchema(
 );
 
 /** Charts a reader can filter by clicking categories, and those brushed along x. */
-export const CLICK_FILTER_CHARTS: readonly FigureComponent['chart'][] = ['bar', 'pie', 'clustered_heatmap'];
+export const CLICK_FILTER_CHARTS: readonly FigureComponent['chart'][] = ['bar', 'pie', 'clustered_heatmap', 'tree'];
 export const BRUSH_FILTER_CHARTS: readonly FigureComponent['chart'][] = [
   'scatter',
   'line',
@@ -156,6 +156,8 @@ export type FigureColumn = z.infer<typeof figureColumnSchema>;
  * - sunburst, treemap: `level_0` … (a leaf's path), `value` (with `nodes`, every prefix)
  * - sankey: `level`, `from`, `to`, `value` (with `links`)
  * - upset: `sets` (the names joined by " & "), `count` (with `set_sizes` and `intersections`)
+ * - tree: `node`, `parent`, `name`, `length`, `support`, `tips`, `color?`, `matched` (a row per node,
+ *   in preorder; with `unmatched_tips` and `tree_file`)
  *
  * - clustered_heatmap: `row`, `column`, `value` (z-scores with `scale: row`), `raw?` (with `matrix`)
  * - embedding: `x`, `y`, `color?`, `label?` (PCA: `x`, `y` are PC1, PC2; with `explained_variance`)

@@ -15,6 +15,7 @@ import type { Config } from './config/config.js';
 import { DashboardColors } from './dashboards/colors.js';
 import { AnswerCache } from './dashboards/data/cache.js';
 import { DashboardDataService } from './dashboards/data/service.js';
+import { TreeFiles } from './dashboards/data/tree-files.js';
 import { DashboardFiles } from './dashboards/files.js';
 import { DashboardsRepository } from './dashboards/repository.js';
 import { DashboardsService } from './dashboards/service.js';
@@ -244,7 +245,12 @@ export async function createContext(config: Config): Promise<AppContext> {
         allowedRoots: config.ingestion.allowedRoots,
       }),
     });
-    const dashboards = new DashboardsService(database, projects, queries, audit, multiqc);
+    const trees = new TreeFiles({
+      collections: dataCollections,
+      files: delta.files,
+      allowedRoots: config.ingestion.allowedRoots,
+    });
+    const dashboards = new DashboardsService(database, projects, queries, audit, multiqc, trees);
     // And the dashboards they own alone (the copies a demo visitor made), unless someone co-owns one.
     temporaryUsers.ownedDataCleaners.push(async (trx, userId) => {
       await DashboardsRepository.deleteSolelyOwnedBy(trx, userId);
@@ -258,6 +264,7 @@ export async function createContext(config: Config): Promise<AppContext> {
       storage: delta.storage,
       answers: dashboardAnswers,
       multiqc,
+      trees,
       limits: config.dataLimits,
     });
     const dashboardColors = new DashboardColors(dashboards, dashboardData);

@@ -11,6 +11,8 @@ import { PALETTES } from './palette.js';
 export interface ChartClick {
   seriesIndex?: number;
   dataIndex?: number;
+  /** The clicked item's own option (a tree's node). */
+  data?: unknown;
 }
 
 /** What ECharts says about a brush (its `brushEnd` / `brushSelected` areas). */
@@ -32,7 +34,8 @@ export function clickedCategory(
   data: FigureData,
   click: ChartClick,
 ): { value: DashboardFilterScalar | null } | undefined {
-  if (!CLICK_FILTER_CHARTS.includes(component.chart) || click.dataIndex === undefined) return undefined;
+  if (!CLICK_FILTER_CHARTS.includes(component.chart) || component.chart === 'tree' || click.dataIndex === undefined)
+    return undefined;
   if (component.chart === 'clustered_heatmap') {
     const row = clickedHeatmapRow(data, click);
     return row === undefined ? undefined : { value: asScalar(row) };
@@ -113,7 +116,7 @@ export function selectedIndices(
   data: FigureData,
   value: DashboardFilterValue | null | undefined,
 ): number[] {
-  if (!Array.isArray(value) || !CLICK_FILTER_CHARTS.includes(component.chart)) return [];
+  if (!Array.isArray(value) || !CLICK_FILTER_CHARTS.includes(component.chart) || component.chart === 'tree') return [];
   const chosen = (raw: unknown) => value.some((item) => item === (raw ?? null));
   if (component.chart === 'clustered_heatmap') return selectedHeatmapCells(data, chosen);
   if (component.chart === 'pie') {

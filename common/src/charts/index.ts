@@ -16,6 +16,7 @@ import { type ChartTheme, PALETTES } from './palette.js';
 import { axis, brush, dataZoom, grid, type Header, headerHeight, legend, title, tooltip } from './parts.js';
 import { embedding, oncoplot, rarefaction } from './sample-plots.js';
 import { sampleSubtitle } from './sample-subtitle.js';
+import { tree, treeSubtitle } from './tree.js';
 
 export { assignColors, type ColorAssignment, colorAssignment, extendColors, type FigureAnswer } from './colors.js';
 export { MISSING_LABEL, OTHER_LABEL } from './columns.js';
@@ -31,6 +32,7 @@ export { clickedItemFilter, describeItemFilter, type ItemClick } from './hierarc
 export { multiqcDescription, multiqcOption, SAMPLES_IN_VIEW, sampleColor } from './multiqc.js';
 export { type MultiqcCellBar, multiqcCellBars, multiqcScale } from './multiqc-scale.js';
 export { type ChartPalette, type ChartTheme, PALETTES } from './palette.js';
+export { cladeTips, MAX_CLADE_TIPS, toggleClade } from './tree.js';
 
 export interface ChartOptions {
   theme: ChartTheme;
@@ -63,6 +65,7 @@ const BUILDERS: Record<ChartType, (input: ChartInput) => ChartBody> = {
   embedding,
   rarefaction,
   oncoplot,
+  tree,
 };
 
 const FIELD_CHARTS: ReadonlySet<ChartType> = new Set(['volcano', 'ma', 'manhattan', 'qq']);
@@ -80,6 +83,7 @@ function subtitle(component: FigureComponent, data: FigureData): string | undefi
   if (isHierarchySetChart(component.chart)) return hierarchySetSubtitle(data);
   const sampleNote = sampleSubtitle(component, data);
   if (sampleNote !== null) return sampleNote;
+  if (component.chart === 'tree') return treeSubtitle(data);
   if (!data.sampled) return undefined;
   const shown = data.rows.length.toLocaleString('en-US');
   if (component.chart === 'line' || component.chart === 'area') {

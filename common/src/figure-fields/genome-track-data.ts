@@ -9,4 +9,8 @@ export const genomeTrackDataFields = {
   bucket_width: z.number().optional(),
   /** Coverage: samples (lines) beyond `max_categories` that were left out. */
   left_out_series: z.number().int().optional(),
+  /** Tree: tips absent from the rows under the filters (drawn uncoloured). */
+  unmatched_tips: z.number().int().optional(),
+  /** Tree: the Newick file drawn (its path relative to its run folder). */
+  tree_file: z.string().optional(),
 };

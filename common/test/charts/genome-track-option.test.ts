@@ -1,6 +1,13 @@
 import * as echarts from 'echarts';
 import { describe, expect, it } from 'vitest';
-import { brushedRange, chartOption, type FigureComponent, type FigureData } from '../../src/index.js';
+import {
+  brushedRange,
+  chartOption,
+  cladeTips,
+  type FigureComponent,
+  type FigureData,
+  toggleClade,
+} from '../../src/index.js';
 
 const base = { type: 'figure', data_collection_id: 'dc' } as const;
 const double = (name: string, column: string | null) => ({ name, type: 'double', column });
@@ -31,6 +38,31 @@ const coverageData: FigureData = {
   total_rows: 22,
   bucket_width: 2,
   left_out_series: 1,
+};
+
+const treeFigure: FigureComponent = { ...base, component_id: 't', chart: 'tree', tip: 'tip', color: 'habitat' };
+const treeData: FigureData = {
+  columns: [
+    { name: 'node', type: 'long', column: null },
+    { name: 'parent', type: 'long', column: null },
+    { name: 'name', type: 'string', column: 'tip' },
+    double('length', null),
+    double('support', null),
+    { name: 'tips', type: 'long', column: null },
+    { name: 'color', type: 'string', column: 'habitat' },
+    { name: 'matched', type: 'boolean', column: null },
+  ],
+  rows: [
+    [0, null, null, null, null, 3, null, false],
+    [1, 0, null, 1, 0.9, 2, null, false],
+    [2, 1, 'A', 1, null, 1, 'river', true],
+    [3, 1, 'B', 2, null, 1, null, false],
+    [4, 0, 'C', 2, null, 1, 'soil', true],
+  ],
+  sampled: false,
+  total_rows: 3,
+  unmatched_tips: 1,
+  tree_file: 'tree.nwk',
 };
 
 const build = (component: FigureComponent, data: FigureData) => {
@@ -77,5 +109,37 @@ describe('the genome tracks’ options', () => {
 
   it('coverage: a brush selects a range of positions', () => {
     expect(brushedRange(coverageFigure, coverageData, [{ coordRange: [4.5, 1.5] }])).toEqual([1.5, 4.5]);
+  });
+
+  it('tree: the nodes nested for ECharts, tips coloured, the unmatched grey', () => {
+    const option = build(treeFigure, treeData);
+    const [series] = option.series as { type: string; layout: string; data: unknown[] }[];
+    expect(series?.type).toBe('tree');
+    expect(series?.layout).toBe('orthogonal');
+    const root = series?.data[0] as { children: { node: number; value: string; children?: unknown[] }[] };
+    expect(root.children.map((child) => child.node)).toEqual([1, 4]);
+    expect(root.children[0]?.value).toBe('2 tips, support 0.9');
+    const [a, b] = (root.children[0]?.children ?? []) as {
+      name: string;
+      value: string;
+      itemStyle: { color: string };
+    }[];
+    expect([a?.name, a?.value, b?.name, b?.value]).toEqual(['A', 'river', 'B', 'not in the table']);
+    expect(a?.itemStyle.color).not.toBe(b?.itemStyle.color);
+    expect(option.title.subtext).toBe('1 tip not in the table, uncoloured');
+    // Five nodes, and the virtual root ECharts' tree puts above the data's.
+    expect(drawnCounts(treeFigure, treeData)).toEqual([6]);
+    expect((build({ ...treeFigure, layout: 'radial' }, treeData).series[0] as { layout: string }).layout).toBe(
+      'radial',
+    );
+  });
+
+  it('tree: a click on a clade selects its tips, a second click clears it', () => {
+    expect(cladeTips(treeData, { node: 1 })).toEqual(['A', 'B']);
+    expect(cladeTips(treeData, { node: 0 })).toEqual(['A', 'B', 'C']);
+    expect(cladeTips(treeData, { node: 4 })).toEqual(['C']);
+    expect(cladeTips(treeData, {})).toBeUndefined();
+    expect(toggleClade(null, ['A', 'B'])).toEqual(['A', 'B']);
+    expect(toggleClade(['B', 'A'], ['A', 'B'])).toBeNull();
   });
 });

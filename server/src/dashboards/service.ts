@@ -23,6 +23,7 @@ import { authorize, can, dashboardResource, type ResourceAction, type SharedReso
 import { asSharedResource as projectResource } from '../projects/repository.js';
 import type { ProjectsService } from '../projects/service.js';
 import { asSharedResource } from '../sharing/members.js';
+import { type TreeFiles, treeProblems } from './data/tree-files.js';
 import { dashboardVersions } from './data/versions.js';
 import { projectOverview } from './overview.js';
 import { type Access, colorsOf, componentsOf, layoutOf, present, tabsOf, type Versioned } from './presenter.js';
@@ -67,6 +68,8 @@ export class DashboardsService {
     private readonly audit: AuditLog,
     /** MultiQC collections' plots, for the generated overview. */
     private readonly multiqc: Pick<MultiqcService, 'summary'>,
+    /** Tree figures' Newick files, checked on save. */
+    private readonly trees: Pick<TreeFiles, 'treeOf'>,
   ) {
     this.repository = new DashboardsRepository(database.db);
   }
@@ -384,6 +387,9 @@ export class DashboardsService {
         continue;
       }
       if (component.type === 'table') continue;
+      if (component.type === 'figure' && component.chart === 'tree') {
+        problems.push(...(await treeProblems(this.trees, row, component, `body.components[${index}]`)));
+      }
       const snapshot = await snapshotOf(row);
       if (snapshot.snapshot === null) continue;
       for (const problem of this.queries.fitProblems(snapshot, component)) {

@@ -39,6 +39,7 @@ import {
   summarize,
   TableReader,
   type TableReaderDeps,
+  type TreeInput,
   tableVersions,
   WholeTableMemo,
   whereOf,
@@ -139,8 +140,10 @@ export class DataCollectionQueries {
     component: DataComponent,
     narrowing: Narrowing,
     shared?: SharedScalars,
+    tree?: TreeInput,
   ): Promise<ComponentData> {
-    return componentData(this.reader, source, component, narrowing, { ...this.computeOptions(), shared });
+    const options = { ...this.computeOptions(), shared, ...(tree === undefined ? {} : { tree }) };
+    return componentData(this.reader, source, component, narrowing, options);
   }
 
   /** The aggregates over its narrowed rows a component will ask for, to compute once with others'. */

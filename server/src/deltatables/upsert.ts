@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { mkdir, rm } from 'node:fs/promises';
 import { join } from 'node:path';
+import { isTreeFile } from '@service/common';
 import type { Config } from '../config/config.js';
 import type { DataCollectionsService } from '../datacollections/service.js';
 import type { Database } from '../db/database.js';
@@ -127,7 +128,9 @@ export class UpsertService {
   ): Promise<UpsertAnswer> {
     const table = this.tableOf(collection.id);
     const snapshot = (await table.exists()) ? await table.snapshot() : null;
-    const registered = (await this.dataCollections.matchingFiles(collection)) as SourceFile[];
+    // A collection's tree files are drawn by tree figures, not read into rows (docs/data.md "Trees").
+    const matching = (await this.dataCollections.matchingFiles(collection)) as SourceFile[];
+    const registered = matching.filter((file) => !isTreeFile(file.path));
     const wanted = request.file_ids === undefined ? registered : chosenFiles(registered, request.file_ids);
 
     const recorded = await recordedSources(this.database.db, collection.id);

@@ -1,7 +1,14 @@
+import { readFileSync } from 'node:fs';
 import { dashboardDataAnswerSchema } from '@service/common';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { call, describeEachDialect, type Session, type TestServer } from '../../../test/support/test-server.js';
-import { type DataAnswer, projectWithTable, rowsOf, serverWithPeople } from './analytics-table.js';
+import {
+  call,
+  describeEachDialect,
+  type Session,
+  type TestServer,
+  uploadFile,
+} from '../../../test/support/test-server.js';
+import { type DataAnswer, projectWithTable, rowsOf, serverWithPeople, upsert } from './analytics-table.js';
 
 /*
  * Issue 28, the genome tracks: coverage (min/max per bucket) and trees. The expected numbers were
@@ -29,6 +36,12 @@ const COVERAGE_CSV = [
   'c,,4', // left out: no position
   '',
 ].join('\n');
+
+/** Tips A, B, 'C d' (quoted, with a space) and E; the table names A, B, C d and X (no tip). */
+const TREE = "((A:1,B:2)0.9:1,('C d':1,E:1):2);";
+const TIPS_CSV = 'tip,habitat\nA,river\nB,soil\nC d,river\nX,lake\n';
+
+const fixture = (name: string) => readFileSync(new URL(`../fixtures/ampliseq/${name}`, import.meta.url), 'utf8');
 
 describeEachDialect('the genome tracks', (dialect) => {
   let server: TestServer;
@@ -144,5 +157,139 @@ describeEachDialect('the genome tracks', (dialect) => {
       expect(answer.body.code).toBe('validation_failed');
       expect(answer.body.errors.map((error) => error.path)).toEqual([`body.components[0].${field}`]);
     }
+  });
+
+  /** A collection holding a table of `csv` and the Newick files `trees` (path → text), and a dashboard of `components` on it. */
+  async function treeDashboard(csv: string, trees: Record<string, string>, components: Record<string, unknown>[]) {
+    const project = await call<{ project_id: string }>(server, 'POST', '/projects', {
+      token: ada.access_token,
+      json: { name: `Trees ${++tables}` },
+    });
+    const projectId = project.body.project_id;
+    const workflow = await call<{ workflow_id: string }>(server, 'POST', `/projects/${projectId}/workflows`, {
+      token: ada.access_token,
+      json: { name: 'wf' },
+    });
+    const collection = await call<{ data_collection_id: string }>(
+      server,
+      'POST',
+      `/workflows/${workflow.body.workflow_id}/datacollections`,
+      {
+        token: ada.access_token,
+        json: { tag: 'tips', pattern: 'tips\\.(csv|tsv)|[^/]+\\.nwk', format: csv.includes('\t') ? 'tsv' : 'csv' },
+      },
+    );
+    const id = collection.body.data_collection_id;
+    const table = csv.includes('\t') ? 'tips.tsv' : 'tips.csv';
+    expect(await uploadFile(server, ada.access_token, id, { path: table, content: csv })).toBe(201);
+    for (const [path, content] of Object.entries(trees)) {
+      expect(await uploadFile(server, ada.access_token, id, { path, content })).toBe(201);
+    }
+    // The table is built from the table file alone: the tree files are left out.
+    await upsert(server, ada.access_token, id);
+    const created = await call<{ dashboard_id: string; code?: string; errors?: { path: string; message: string }[] }>(
+      server,
+      'POST',
+      '/dashboards',
+      {
+        token: ada.access_token,
+        json: {
+          project_id: projectId,
+          title: 'Tree',
+          components: components.map((component) => ({ data_collection_id: id, ...component })),
+        },
+      },
+    );
+    return { created, collectionId: id };
+  }
+
+  async function dataOf(dashboardId: string, filters: unknown[] = []) {
+    const answer = await call<DataAnswer>(server, 'POST', `/dashboards/${dashboardId}/data`, {
+      token: ada.access_token,
+      json: { filters },
+    });
+    expect(answer.status, answer.text).toBe(200);
+    const encoded = JSON.parse(JSON.stringify(dashboardDataAnswerSchema.encode(answer.body as never)));
+    expect(answer.body).toEqual(encoded);
+    return answer.body.components;
+  }
+
+  const treeFigure = { component_id: 't', type: 'figure', chart: 'tree', tip: 'tip', color: 'habitat' };
+
+  it('draws a Newick tree with its tips coloured by the table, counting the tips it lacks', async () => {
+    const { created } = await treeDashboard(TIPS_CSV, { 'tree.nwk': TREE }, [
+      treeFigure,
+      { component_id: 'n', type: 'card', agg: 'count' },
+      { component_id: 'h', type: 'interactive', widget: 'multiselect', column: 'habitat' },
+    ]);
+    expect(created.status, JSON.stringify(created.body)).toBe(201);
+    const { t, n } = await dataOf(created.body.dashboard_id);
+    expect(n).toEqual({ value: 4, unfiltered_value: 4 });
+    expect(t).toMatchObject({ total_rows: 4, unmatched_tips: 1, tree_file: 'tree.nwk', sampled: false });
+    const nodes = rowsOf(t as Record<string, unknown>).map((row) => [
+      row.node,
+      row.parent,
+      row.name,
+      row.length,
+      row.support,
+      row.tips,
+      row.color,
+      row.matched,
+    ]);
+    expect(nodes).toEqual([
+      [0, null, null, null, null, 4, null, false],
+      [1, 0, null, 1, 0.9, 2, null, false],
+      [2, 1, 'A', 1, null, 1, 'river', true],
+      [3, 1, 'B', 2, null, 1, 'soil', true],
+      [4, 0, null, 2, null, 2, null, false],
+      [5, 4, 'C d', 1, null, 1, 'river', true],
+      [6, 4, 'E', 1, null, 1, null, false],
+    ]);
+    // A click on the clade of A and B narrows the others to their rows…
+    const clicked = await dataOf(created.body.dashboard_id, [{ component_id: 't', value: ['A', 'B'] }]);
+    expect(clicked.n).toEqual({ value: 2, unfiltered_value: 4 });
+    // …and a filter elsewhere leaves the tips it excludes uncoloured.
+    const soil = await dataOf(created.body.dashboard_id, [{ component_id: 'h', value: ['soil'] }]);
+    expect(soil.t).toMatchObject({ total_rows: 1, unmatched_tips: 3 });
+  });
+
+  it('draws the ampliseq tree: 2,683 tips, each coloured by its dominant habitat', async () => {
+    const { created } = await treeDashboard(fixture('tree_metadata.tsv'), { 'tree.nwk': fixture('tree.nwk') }, [
+      { component_id: 't', type: 'figure', chart: 'tree', tip: 'taxon', color: 'dominant_habitat', layout: 'radial' },
+    ]);
+    expect(created.status, JSON.stringify(created.body)).toBe(201);
+    const { t } = await dataOf(created.body.dashboard_id);
+    expect(t).toMatchObject({ total_rows: 2683, unmatched_tips: 0 });
+    const rows = rowsOf(t as Record<string, unknown>);
+    expect(rows[0]?.tips).toBe(2683);
+    const byHabitat: Record<string, number> = {};
+    for (const row of rows) if (row.matched) byHabitat[String(row.color)] = (byHabitat[String(row.color)] ?? 0) + 1;
+    // Counted from the metadata file by a separate script.
+    expect(byHabitat).toEqual({ Rare: 969, Sediment: 663, Soil: 504, Riverwater: 275, Groundwater: 203, Mixed: 69 });
+  });
+
+  it('refuses a tree file that is not Newick when saving, and says so in the slot when it changed later', async () => {
+    const bad = await treeDashboard(TIPS_CSV, { 'tree.nwk': TIPS_CSV }, [treeFigure]);
+    expect(bad.created.status).toBe(400);
+    expect(bad.created.body.code).toBe('validation_failed');
+    expect(bad.created.body.errors?.map((error) => error.path)).toEqual(['body.components[0].tree_file']);
+    expect(bad.created.body.errors?.[0]?.message).toMatch(/tree\.nwk: not a Newick tree/);
+    const none = await treeDashboard(TIPS_CSV, {}, [treeFigure]);
+    expect(none.created.status).toBe(400);
+    expect(none.created.body.errors?.map((error) => error.path)).toEqual(['body.components[0].tree_file']);
+
+    const { created, collectionId } = await treeDashboard(TIPS_CSV, { 'tree.nwk': TREE }, [treeFigure]);
+    expect(created.status).toBe(201);
+    expect(await uploadFile(server, ada.access_token, collectionId, { path: 'tree.nwk', content: '((A,B);' })).toBe(
+      201,
+    );
+    const { t } = await dataOf(created.body.dashboard_id);
+    expect(t).toEqual({
+      error: {
+        code: 'unreadable_tree',
+        message: expect.stringMatching(/^tree\.nwk: not a Newick tree: 1 clade\(s\) never closed/),
+        field: 'tree_file',
+      },
+    });
   });
 });

@@ -7,6 +7,7 @@ import {
   type ColorAssignment,
   chartDescription,
   chartOption,
+  cladeTips,
   clickedCategory,
   clickedItemFilter,
   type DashboardFilterValue,
@@ -16,6 +17,7 @@ import {
   isHierarchySetChart,
   selectedIndices,
   toggleCategory,
+  toggleClade,
 } from '@service/common';
 import type { EChartsOption } from 'echarts';
 import { useEffect, useMemo, useRef } from 'react';
@@ -84,6 +86,8 @@ export function FigureView({ component, data, onFilter, filterValue, withTitle =
       }
       const hit = clickedCategory(component, data, params as ChartClick);
       if (hit !== undefined) onFilter?.(toggleCategory(filterValue, hit.value));
+      const clade = component.chart === 'tree' ? cladeTips(data, (params as ChartClick).data) : undefined;
+      if (clade !== undefined) onFilter?.(toggleClade(filterValue, clade));
       // ECharts toggled the clicked item's selection itself; the filter says what is selected.
       select(instance, latest.current);
     });

@@ -7,6 +7,7 @@ import {
   SankeyChart,
   ScatterChart,
   SunburstChart,
+  TreeChart,
   TreemapChart,
 } from 'echarts/charts';
 import {
@@ -39,6 +40,7 @@ use([
   SunburstChart,
   TreemapChart,
   SankeyChart,
+  TreeChart,
   GridComponent,
   TooltipComponent,
   LegendComponent,

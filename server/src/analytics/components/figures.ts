@@ -27,6 +27,7 @@ import { aggSql, approximateOver, type ComputeOptions, isTemporal } from './fit.
 import { manhattanData, qqData } from './genome.js';
 import { hierarchyData, sankeyData } from './hierarchy.js';
 import { oncoplotData, pcaEmbeddingData, rarefactionData } from './sample-charts.js';
+import { treeData } from './tree.js';
 import { upsetData } from './upset.js';
 
 /** A figure's rows, aggregated, binned or sampled in DuckDB, in the column roles of its chart. */
@@ -89,6 +90,8 @@ export function figureData(
           return rarefactionData(rows, source, figure, statement);
         case 'oncoplot':
           return oncoplotData(rows, source, figure, statement);
+        case 'tree':
+          return treeData(rows, source, figure, statement, options.tree);
       }
     },
     options.shared,

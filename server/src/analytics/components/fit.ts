@@ -3,6 +3,7 @@ import { type Column, isNumeric, type Output, outputOf } from '../sql/columns.js
 import { finiteOrNull, measuredSql } from '../sql/finite.js';
 import type { SharedScalars } from '../sql/narrowed.js';
 import type { WholeTableMemo } from '../sql/whole-table.js';
+import type { TreeInput } from './newick.js';
 
 /** The components that compute something from a collection's rows (tables only page them). */
 export type AnalyticComponent = FigureComponent | CardComponent | InteractiveComponent;
@@ -213,6 +214,8 @@ export interface ComputeOptions {
   memo: WholeTableMemo;
   /** Aggregates the request computed once for several of its components. */
   shared?: SharedScalars;
+  /** A tree figure's tree file, parsed. */
+  tree?: TreeInput;
 }
 
 /** Whether medians over a table are approximate (its rows beyond the exact threshold). */

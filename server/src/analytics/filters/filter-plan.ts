@@ -296,6 +296,8 @@ function matchOf(
   if (component.chart === 'clustered_heatmap') {
     return { column: component.row ?? '', match: { kind: 'in', values: list } };
   }
+  // A clicked clade: its tips' names.
+  if (component.chart === 'tree') return { column: component.tip ?? '', match: { kind: 'in', values: list } };
   // A coverage track is brushed along its positions.
   const column = component.chart === 'coverage' ? component.position : component.x;
   return { column: column ?? '', match: { kind: 'range', low: list[0] ?? null, high: list[1] ?? null } };

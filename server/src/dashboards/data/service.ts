@@ -29,6 +29,7 @@ import { projectJoins } from './joins.js';
 import { type ComponentResult, type PreparedData, whole } from './prepared.js';
 import { rangeFilteredColumns } from './range-columns.js';
 import { checkRequestSize, type RequestSizeLimits, withinAnswerBudget } from './request-limits.js';
+import { type TreeFiles, treeOrError } from './tree-files.js';
 
 export type { AnsweredComponent, ComponentResult, PreparedData } from './prepared.js';
 
@@ -54,6 +55,8 @@ export interface DashboardDataDeps extends AsOfDeps {
   answers: AnswerCache;
   /** MultiQC plots' data (the `multiqc` component). */
   multiqc: Pick<MultiqcService, 'componentData'>;
+  /** Tree figures' Newick files. */
+  trees: Pick<TreeFiles, 'treeOf'>;
   /** What one request may carry and answer (SERVICE_DATA_*). */
   limits: RequestSizeLimits & { maxAnswerBytes: number };
 }
@@ -358,6 +361,15 @@ export class DashboardDataService {
       );
     }
     const { narrowing } = plan.narrowings.of(component);
+    if (component.type === 'figure' && component.chart === 'tree') {
+      // The answer depends on the tree file's content too, which no table version tells.
+      const tree = await treeOrError(this.deps.trees, source.row, component);
+      if ('error' in tree) return tree;
+      const key = { ...answerKey(plan, component), extra: { tree: tree.sha256 } };
+      return this.deps.answers.answer(key, () =>
+        this.queries.componentData(source, component, narrowing, shared, tree),
+      );
+    }
     return this.deps.answers.answer(answerKey(plan, component), () =>
       component.type === 'multiqc'
         ? this.deps.multiqc.componentData(source, component, narrowing)

@@ -57,6 +57,10 @@ function fitted(figure: FigureComponent, columns: readonly TableColumn[] | undef
   if (!chartAggregates(next.chart)) delete next.agg;
   if (next.chart !== 'coverage') delete next.buckets;
   if (!isSampleChart(next.chart)) withoutSampleFields(next);
+  if (next.chart !== 'tree') {
+    delete next.layout;
+    delete next.tree_file;
+  }
   if (!isFieldChart(next.chart)) {
     delete next.p_threshold;
     delete next.fc_threshold;
@@ -154,7 +158,13 @@ export function FigureForm({
 
 /** Log scales, for the charts that draw their values on plain axes. */
 function LogScales({ figure, onChange }: { figure: FigureComponent; onChange: (figure: FigureComponent) => void }) {
-  if (figure.chart === 'pie' || figure.chart === 'heatmap' || figure.chart === 'coverage' || isFieldChart(figure.chart))
+  if (
+    figure.chart === 'pie' ||
+    figure.chart === 'heatmap' ||
+    figure.chart === 'coverage' ||
+    figure.chart === 'tree' ||
+    isFieldChart(figure.chart)
+  )
     return null;
   if (isHierarchySetChart(figure.chart)) return null;
   if (isSampleChart(figure.chart)) return null;

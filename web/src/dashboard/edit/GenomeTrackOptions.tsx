@@ -1,14 +1,14 @@
-import { Group, NumberInput } from '@mantine/core';
-import { DEFAULT_COVERAGE_BUCKETS, type FigureComponent } from '@service/common';
+import { Group, NumberInput, SegmentedControl, Stack, Text, TextInput } from '@mantine/core';
+import { DEFAULT_COVERAGE_BUCKETS, type FigureComponent, TREE_LAYOUTS, type TreeLayout } from '@service/common';
 
-/** A coverage track's bucket count (empty keeps the default). */
-export function GenomeTrackOptions({
-  figure,
-  onChange,
-}: {
+interface Props {
   figure: FigureComponent;
   onChange: (figure: FigureComponent) => void;
-}) {
+}
+
+/** A coverage track's bucket count; a tree's layout and file (empty keeps the defaults). */
+export function GenomeTrackOptions({ figure, onChange }: Props) {
+  if (figure.chart === 'tree') return <TreeOptions figure={figure} onChange={onChange} />;
   if (figure.chart !== 'coverage') return null;
   return (
     <Group grow align="flex-start">
@@ -28,5 +28,38 @@ export function GenomeTrackOptions({
         }}
       />
     </Group>
+  );
+}
+
+function TreeOptions({ figure, onChange }: Props) {
+  return (
+    <Stack gap="xs">
+      <div>
+        <Text size="sm" fw={500} id="tree-layout-label">
+          Layout
+        </Text>
+        <SegmentedControl
+          aria-labelledby="tree-layout-label"
+          data={TREE_LAYOUTS.map((layout) => ({
+            value: layout,
+            label: layout === 'radial' ? 'Radial' : 'Rectangular',
+          }))}
+          value={figure.layout ?? 'rectangular'}
+          onChange={(value) => onChange({ ...figure, layout: value as TreeLayout })}
+        />
+      </div>
+      <TextInput
+        label="Tree file"
+        description="its path in the run folder; empty draws the collection's newest .nwk, .newick or .tree file"
+        value={figure.tree_file ?? ''}
+        onChange={(event) => {
+          const next = { ...figure };
+          const path = event.currentTarget.value.trim();
+          if (path === '') delete next.tree_file;
+          else next.tree_file = path;
+          onChange(next);
+        }}
+      />
+    </Stack>
   );
 }

@@ -90,6 +90,7 @@ export function figureRoles(chart: ChartType, agg: ComponentAgg): Partial<Record
     case 'pie':
       return { color: { kinds: SCALAR, required: true }, y: { kinds: aggregated, required: needsMeasure } };
     case 'coverage':
+    case 'tree':
       return genomeTrackRoles(chart);
     case 'sunburst':
     case 'treemap':
