@@ -5,7 +5,7 @@ import { describe, expect, it } from 'vitest';
 import { parse as parseYaml } from 'yaml';
 import { loadConfig } from '../../server/src/config/config.js';
 import { KNOWN_SETTINGS } from '../../server/src/config/settings.js';
-import { renderChart } from '../../server/test/deploy-files/go-template.js';
+import { renderChart } from '../../server/test/helm-chart/go-template.js';
 import { migrateCommand } from '../src/commands/migrate.js';
 import { serveCommand } from '../src/commands/serve.js';
 import { workerCommand } from '../src/commands/worker.js';

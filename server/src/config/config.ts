@@ -1,12 +1,12 @@
 import { resolve } from 'node:path';
 import { type AuthMode, DEFAULT_APP_NAME } from '@service/common';
 import { serviceVersion } from '../version.js';
+import { type DatabaseConfig, parseDatabaseUrl, parseStorageUrl, type StorageConfig } from './connections.js';
 import { type DataLimits, dataLimitsOf } from './data-limits.js';
-import { type DatabaseConfig, parseDatabaseUrl, parseStorageUrl, type StorageConfig } from './locations.js';
 import { checkPlaceholderSecrets } from './placeholder-secrets.js';
 import { type Env, envSchema, KNOWN_SETTINGS, SECRET_SETTINGS } from './settings.js';
 
-export type { DatabaseConfig, StorageConfig } from './locations.js';
+export type { DatabaseConfig, StorageConfig } from './connections.js';
 export { KNOWN_SETTINGS, SECRET_SETTINGS } from './settings.js';
 
 export interface OAuthConfig {

@@ -1,4 +1,4 @@
-import type { Fail } from './locations.js';
+import type { Fail } from './connections.js';
 import { type Env, SECRET_SETTINGS } from './settings.js';
 
 /*

@@ -15,10 +15,10 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import type { Authenticator } from '../http/authentication.js';
 import { authorize } from '../policy/policy.js';
-import { dashboardFileRoutes } from './file-routes.js';
-import type { DashboardFiles } from './files.js';
 import { parseIfMatch } from './revision.js';
 import type { DashboardsService, Versioned } from './service.js';
+import { dashboardFileRoutes } from './yaml-file-routes.js';
+import type { DashboardFiles } from './yaml-files.js';
 
 const errors = { 400: problemSchema, 401: problemSchema, 403: problemSchema, 404: problemSchema };
 const common = { tags: ['dashboards'], security: [{ bearerAuth: [] }] };

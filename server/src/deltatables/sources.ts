@@ -16,7 +16,7 @@ export const FILE_ID = '_file_id';
 export type SourceFile = FilesTable & { run_id: string };
 
 /** A source file as a temporary DuckDB view, with its columns (the run and pattern columns included). */
-export interface Source {
+export interface FileView {
   file: SourceFile;
   table: string;
   columns: SqlColumn[];
@@ -41,12 +41,12 @@ export interface SourceReading {
  * Makes each file a temporary DuckDB view (read lazily, so nothing is held in memory) with its
  * run, file and pattern columns. Empty files hold no rows (and no columns): they get no view.
  */
-export async function readSources(reading: SourceReading, files: SourceFile[]): Promise<Source[]> {
+export async function readSources(reading: SourceReading, files: SourceFile[]): Promise<FileView[]> {
   const { connection, collection, fullSample, names, signal } = reading;
   const pattern = compilePattern(collection.pattern);
   const groups = pattern.columns;
   const options = JSON.parse(collection.read_options) as ReadOptions;
-  const sources: Source[] = [];
+  const sources: FileView[] = [];
   for (const [index, file] of files.entries()) {
     signal?.throwIfAborted();
     if (file.size === 0) continue;

@@ -25,12 +25,12 @@ import { mergeColumns, sqlTypeText } from './schema-merge.js';
 import { recordedSources, recordSources } from './source-records.js';
 import {
   FILE_ID,
+  type FileView,
   RUN_ID,
   readingRefusal,
   readSources,
   runIdInFile,
   SampleTooSmall,
-  type Source,
   type SourceFile,
 } from './sources.js';
 
@@ -329,7 +329,7 @@ export class UpsertService {
   /** Remembers which content of each source file the table now holds. */
   private recordSources(
     dataCollectionId: string,
-    sources: Source[],
+    sources: FileView[],
     changed: FilesTable[],
     gone: string[],
     overwrite: boolean,

@@ -18,6 +18,7 @@ import type { OAuthSignIn } from '../auth/oauth.js';
 import { oauthRoutes } from '../auth/oauth-routes.js';
 import { authRoutes } from '../auth/routes.js';
 import type { SessionService } from '../auth/session-service.js';
+import { capabilitiesRoutes } from '../capabilities/routes.js';
 import type { Config } from '../config/config.js';
 import { dashboardDataRoutes } from '../dashboards/data-routes.js';
 import { dashboardsRoutes } from '../dashboards/routes.js';
@@ -40,7 +41,6 @@ import { joinRoutes } from '../projects/join-routes.js';
 import { projectsRoutes } from '../projects/routes.js';
 import { databaseRateLimitStore } from '../rate-limit/database-store.js';
 import { usersRoutes } from '../users/routes.js';
-import { utilsRoutes } from '../utils/routes.js';
 import { workflowsRoutes } from '../workflows/routes.js';
 import { requireSession } from './access.js';
 import { createAuthenticator } from './authentication.js';
@@ -238,7 +238,7 @@ export async function buildApp(context: AppDeps, options: AppOptions = {}): Prom
     async (api) => {
       requireSession(app, api, actorOf);
       api.get('/openapi.json', { config: { access: 'open' }, schema: { hide: true } }, async () => app.swagger());
-      await api.register(utilsRoutes(config));
+      await api.register(capabilitiesRoutes(config));
       await api.register(authRoutes(context, actorOf));
       await api.register(accessRoutes(context, actorOf));
       if (context.oauth !== null) await api.register(oauthRoutes(context, context.oauth));

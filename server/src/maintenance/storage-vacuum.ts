@@ -4,10 +4,10 @@ import type { Kysely } from 'kysely';
 import type { Tables } from '../db/tables.js';
 import type { DeltaTable } from '../engine/delta/table.js';
 import { TABLES_PREFIX, UPLOADS_PREFIX } from '../storage/layout.js';
+import { type LeftoverPlace, removeLeftovers } from '../storage/leftover-files.js';
 import type { StoredObject } from '../storage/storage.js';
 import { dataCollectionRows } from '../tables/data-collections.js';
 import { fileRows } from '../tables/files.js';
-import { type LeftoverPlace, removeLeftovers } from '../utils/leftover-files.js';
 import type { StoragePurger } from './owned-storage.js';
 
 const HOUR = 60 * 60 * 1000;

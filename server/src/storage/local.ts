@@ -5,7 +5,7 @@ import { copyFile, mkdir, readdir, readFile, rename, rm, rmdir, stat } from 'nod
 import { dirname, join, relative, resolve, sep } from 'node:path';
 import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
-import { removeLeftovers } from '../utils/leftover-files.js';
+import { removeLeftovers } from './leftover-files.js';
 import {
   type AbandonedWrites,
   assertSafeKey,

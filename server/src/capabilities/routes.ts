@@ -3,7 +3,7 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import type { Config } from '../config/config.js';
 import { describeCapabilities } from './capabilities.js';
 
-export function utilsRoutes(config: Config): FastifyPluginAsyncZod {
+export function capabilitiesRoutes(config: Config): FastifyPluginAsyncZod {
   // Configuration does not change while the process runs: validate and serialize the answer
   // once; each request then sends the same bytes.
   const capabilities = capabilitiesSchema.parse(describeCapabilities(config));

@@ -10,7 +10,7 @@ import { z } from 'zod';
 import type { Authenticator } from '../http/authentication.js';
 import { acceptYamlBodies } from '../http/yaml-body.js';
 import { authorize } from '../policy/policy.js';
-import { type DashboardFiles, MAX_DASHBOARD_YAML_BYTES } from './files.js';
+import { type DashboardFiles, MAX_DASHBOARD_YAML_BYTES } from './yaml-files.js';
 
 const errors = { 400: problemSchema, 401: problemSchema, 403: problemSchema, 404: problemSchema };
 const dashboardJsonSchema = z.toJSONSchema(dashboardYamlSchema, { io: 'input', target: 'draft-2020-12' });
