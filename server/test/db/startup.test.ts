@@ -39,6 +39,7 @@ describeEachDialect('startup on a shared database', (dialect) => {
         '0014_dashboard_copies',
         '0015_ingestion_run_leases',
         '0016_dashboard_tabs',
+        '0017_dashboard_colors',
       ]);
       expect((await migrateToLatest(database)).applied).toEqual([]);
       const tables = await database.db.introspection.getTables();
