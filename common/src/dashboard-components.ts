@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { genomeTrackFields, genomeTrackProblems } from './figure-fields/genome-tracks.js';
 import { checkHierarchySetFields, hierarchySetFields } from './figure-fields/hierarchy-sets.js';
+import { checkRankedDistributionFields, rankedDistributionFields } from './figure-fields/ranked-distributions.js';
 import { checkSampleFigure, sampleFigureFields } from './figure-fields/samples.js';
 import { columnNameSchema } from './queries.js';
 
@@ -50,6 +51,14 @@ export const CHART_TYPES = [
   'rarefaction',
   'oncoplot',
   'tree',
+  'lollipop',
+  'diverging_bar',
+  'dot',
+  'stacked_bar',
+  'strip',
+  'ecdf',
+  'density_contour',
+  'funnel',
 ] as const;
 export const chartTypeSchema = z.enum(CHART_TYPES);
 export type ChartType = z.infer<typeof chartTypeSchema>;
@@ -92,6 +101,8 @@ export const DEFAULT_GENOME_THRESHOLD = 5e-8;
  * - `sunburst`, `treemap`, `sankey`, `upset`: figure-fields/hierarchy-sets.ts.
  * - `clustered_heatmap`, `embedding`, `rarefaction`, `oncoplot`: figure-fields/samples.ts.
  * - `tree`: a Newick file of the collection (`tree_file?`), its tips named by `tip`, coloured by `color?`.
+ * - `lollipop`, `diverging_bar`, `dot`, `stacked_bar`, `strip`, `ecdf`, `density_contour`, `funnel`:
+ *   figure-fields/ranked-distributions.ts.
  */
 export const figureComponentSchema = z
   .strictObject({
@@ -129,6 +140,7 @@ export const figureComponentSchema = z
     ...genomeTrackFields,
     ...hierarchySetFields,
     ...sampleFigureFields,
+    ...rankedDistributionFields,
   })
   .superRefine((figure, context) => {
     const need = (field: 'x' | 'y' | 'color' | 'chromosome' | 'position', why: string) => {
@@ -196,6 +208,8 @@ export const figureComponentSchema = z
         checkSampleFigure(figure, context);
         break;
     }
+    // Lollipop, diverging bar, dot, stacked bar, strip, ECDF, density, funnel (and their fields on other charts).
+    checkRankedDistributionFields(figure, context);
   })
   .meta({ id: 'FigureComponent' });
 export type FigureComponent = z.infer<typeof figureComponentSchema>;

@@ -7,6 +7,11 @@ import {
   hierarchySetFilterProblem,
   isHierarchySetChart,
 } from './figure-fields/hierarchy-sets.js';
+import {
+  CATEGORY_CLICK_CHARTS,
+  RANGE_BRUSH_CHARTS,
+  rankedDistributionDataFields,
+} from './figure-fields/ranked-distributions.js';
 import { sampleFigureDataFields } from './figure-fields/samples.js';
 import { multiqcDataSchema } from './multiqc.js';
 import { jsonParamSchema, previewAnswerSchema, tableVersionEntrySchema } from './queries.js';
@@ -47,7 +52,13 @@ export const dashboardFiltersParamSchema = jsonParamSchema(
 );
 
 /** Charts a reader can filter by clicking categories, and those brushed along x. */
-export const CLICK_FILTER_CHARTS: readonly FigureComponent['chart'][] = ['bar', 'pie', 'clustered_heatmap', 'tree'];
+export const CLICK_FILTER_CHARTS: readonly FigureComponent['chart'][] = [
+  'bar',
+  'pie',
+  'clustered_heatmap',
+  'tree',
+  ...CATEGORY_CLICK_CHARTS,
+];
 export const BRUSH_FILTER_CHARTS: readonly FigureComponent['chart'][] = [
   'scatter',
   'line',
@@ -57,6 +68,7 @@ export const BRUSH_FILTER_CHARTS: readonly FigureComponent['chart'][] = [
   'ma',
   'coverage',
   'embedding',
+  ...RANGE_BRUSH_CHARTS,
 ];
 
 /**
@@ -158,6 +170,14 @@ export type FigureColumn = z.infer<typeof figureColumnSchema>;
  * - upset: `sets` (the names joined by " & "), `count` (with `set_sizes` and `intersections`)
  * - tree: `node`, `parent`, `name`, `length`, `support`, `tips`, `color?`, `matched` (a row per node,
  *   in preorder; with `unmatched_tips` and `tree_file`)
+ * - lollipop, diverging_bar: `x`, `y` (the effect, largest first), `error?` (with `not_shown`)
+ * - dot: `x?` (group), `y` (term, kept terms in rank order), `size`, `color?` (with `not_shown`)
+ * - stacked_bar: `x` (sample, in drawing order), `color` (null in "other"), `y` (percent or sum),
+ *   `other`, `rank` (the taxon's by total, the stack's order) (with `not_shown` and `samples_not_shown`)
+ * - strip: `x`, `y?`, `color?` (a point per row, `sampled` beyond the budget)
+ * - ecdf: `x`, `color?`, `share` (rows at or below `x` over the group's rows, 0–1)
+ * - density_contour: `x`, `y` (a cell's centre), `count`, `density` (with `grid`)
+ * - funnel: `x` (stage, largest first), `y` (with `not_shown`)
  *
  * - clustered_heatmap: `row`, `column`, `value` (z-scores with `scale: row`), `raw?` (with `matrix`)
  * - embedding: `x`, `y`, `color?`, `label?` (PCA: `x`, `y` are PC1, PC2; with `explained_variance`)
@@ -188,6 +208,7 @@ export const figureDataSchema = z
     ...genomeTrackDataFields,
     ...hierarchySetDataFields,
     ...sampleFigureDataFields,
+    ...rankedDistributionDataFields,
   })
   .meta({ id: 'FigureData' });
 export type FigureData = z.infer<typeof figureDataSchema>;

@@ -19,7 +19,9 @@ export interface FigureAnswer {
 /** The role whose values a chart tells apart by colour: its `color`, or the groups along x of a violin. */
 function coloredRole(component: FigureComponent): string | null {
   if (component.chart === 'violin') return 'x';
-  if (component.chart === 'heatmap' || component.chart === 'box') return null;
+  // A dot plot's color is a number on a scale, not a category.
+  if (component.chart === 'heatmap' || component.chart === 'box' || component.chart === 'dot') return null;
+  if (component.chart === 'funnel') return 'x';
   return 'color';
 }
 

@@ -1,11 +1,13 @@
 import type { FigureComponent } from '../dashboard-components.js';
 import type { DashboardFilterScalar, DashboardFilterValue, FigureData } from '../dashboard-data.js';
 import { BRUSH_FILTER_CHARTS, CLICK_FILTER_CHARTS } from '../dashboard-data.js';
+import { isRankedDistributionChart } from '../figure-fields/ranked-distributions.js';
 import { chartInput } from './body.js';
 import { barModel, lineXKind } from './cartesian.js';
 import { clickedHeatmapRow, selectedHeatmapCells } from './clustered-heatmap.js';
 import { Categories, FigureColumns, rounded } from './columns.js';
 import { PALETTES } from './palette.js';
+import { rankedClickedValue, rankedSelected } from './ranked.js';
 
 /** What ECharts says about a clicked item (its `click` event's parameters). */
 export interface ChartClick {
@@ -39,6 +41,10 @@ export function clickedCategory(
   if (component.chart === 'clustered_heatmap') {
     const row = clickedHeatmapRow(data, click);
     return row === undefined ? undefined : { value: asScalar(row) };
+  }
+  if (isRankedDistributionChart(component.chart)) {
+    const hit = rankedClickedValue(component, data, click);
+    return hit === undefined ? undefined : { value: asScalar(hit.value) };
   }
   if (component.chart === 'pie') {
     const columns = new FigureColumns(data);
@@ -119,6 +125,7 @@ export function selectedIndices(
   if (!Array.isArray(value) || !CLICK_FILTER_CHARTS.includes(component.chart) || component.chart === 'tree') return [];
   const chosen = (raw: unknown) => value.some((item) => item === (raw ?? null));
   if (component.chart === 'clustered_heatmap') return selectedHeatmapCells(data, chosen);
+  if (isRankedDistributionChart(component.chart)) return rankedSelected(component, data, chosen);
   if (component.chart === 'pie') {
     const columns = new FigureColumns(data);
     return data.rows.flatMap((row, index) =>

@@ -2,6 +2,11 @@ import type { EChartsOption } from 'echarts';
 import type { ChartType, FigureComponent } from '../dashboard-components.js';
 import type { FigureData } from '../dashboard-data.js';
 import { isHierarchySetChart } from '../figure-fields/hierarchy-sets.js';
+import {
+  isRankedDistributionChart,
+  RANGE_BRUSH_CHARTS,
+  type RankedDistributionChart,
+} from '../figure-fields/ranked-distributions.js';
 import { type ChartBody, type ChartInput, chartInput, plural } from './body.js';
 import { bar, histogram, line, scatter } from './cartesian.js';
 import { clusteredHeatmap } from './clustered-heatmap.js';
@@ -14,8 +19,10 @@ import { heatmap, pie } from './heatmap-pie.js';
 import { hierarchySetSubtitle, sankey, sunburst, treemap, upset } from './hierarchy-sets.js';
 import { type ChartTheme, PALETTES } from './palette.js';
 import { axis, brush, dataZoom, grid, type Header, headerHeight, legend, title, tooltip } from './parts.js';
+import { divergingBar, dot, funnel, lollipop, rankedSubtitle, stackedBar } from './ranked.js';
 import { embedding, oncoplot, rarefaction } from './sample-plots.js';
 import { sampleSubtitle } from './sample-subtitle.js';
+import { densityContour, ecdf, spreadSubtitle, strip } from './spreads.js';
 import { tree, treeSubtitle } from './tree.js';
 
 export { assignColors, type ColorAssignment, colorAssignment, extendColors, type FigureAnswer } from './colors.js';
@@ -66,6 +73,14 @@ const BUILDERS: Record<ChartType, (input: ChartInput) => ChartBody> = {
   rarefaction,
   oncoplot,
   tree,
+  lollipop,
+  diverging_bar: divergingBar,
+  dot,
+  stacked_bar: stackedBar,
+  strip,
+  ecdf,
+  density_contour: densityContour,
+  funnel,
 };
 
 const FIELD_CHARTS: ReadonlySet<ChartType> = new Set(['volcano', 'ma', 'manhattan', 'qq']);
@@ -84,6 +99,8 @@ function subtitle(component: FigureComponent, data: FigureData): string | undefi
   const sampleNote = sampleSubtitle(component, data);
   if (sampleNote !== null) return sampleNote;
   if (component.chart === 'tree') return treeSubtitle(data);
+  if (RANGE_BRUSH_CHARTS.includes(component.chart as RankedDistributionChart)) return spreadSubtitle(component, data);
+  if (isRankedDistributionChart(component.chart)) return rankedSubtitle(component, data);
   if (!data.sampled) return undefined;
   const shown = data.rows.length.toLocaleString('en-US');
   if (component.chart === 'line' || component.chart === 'area') {

@@ -30,6 +30,8 @@ export interface AxisSpec {
   days?: boolean;
   /** A value axis of integers: no ticks between whole numbers. */
   integer?: boolean;
+  /** A category axis whose scatter points spread across their band, this many pixels (a strip plot). */
+  jitter?: number;
 }
 
 export function axis(spec: AxisSpec, palette: ChartPalette, position: 'x' | 'y'): AxisOption {
@@ -48,6 +50,7 @@ export function axis(spec: AxisSpec, palette: ChartPalette, position: 'x' | 'y')
     ...(spec.show === false ? { show: false } : {}),
     ...(spec.days ? { minInterval: 86_400_000 } : {}),
     ...(spec.integer && type !== 'category' ? { minInterval: 1 } : {}),
+    ...(spec.jitter ? { jitter: spec.jitter, jitterOverlap: true } : {}),
     // On the plot's edge, not where the other axis crosses 0 (violins centre a group on 0).
     axisLine: { show: true, onZero: false, lineStyle: { color: palette.axisLine } },
     axisTick: { lineStyle: { color: palette.axisLine } },

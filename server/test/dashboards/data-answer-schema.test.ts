@@ -65,6 +65,14 @@ describe('data answers as written follow their schema', () => {
           figure('embedding', { chart: 'embedding', pca_columns: ['mass', 'flipper'], color: 'species' }),
           figure('rarefaction', { chart: 'rarefaction', x: 'flipper', y: 'mass', color: 'island' }),
           figure('oncoplot', { chart: 'oncoplot', x: 'sample', y: 'species', color: 'island' }),
+          figure('lollipop', { chart: 'lollipop', x: 'species', y: 'mass', error: 'flipper' }),
+          figure('diverging_bar', { chart: 'diverging_bar', x: 'island', y: 'flipper' }),
+          figure('dot', { chart: 'dot', y: 'species', x: 'island', size: 'mass', color: 'flipper' }),
+          figure('stacked_bar', { chart: 'stacked_bar', x: 'island', color: 'species', y: 'mass' }),
+          figure('strip', { chart: 'strip', x: 'mass', y: 'species' }),
+          figure('ecdf', { chart: 'ecdf', x: 'mass', color: 'species' }),
+          figure('density_contour', { chart: 'density_contour', x: 'mass', y: 'flipper' }),
+          figure('funnel', { chart: 'funnel', x: 'species' }),
           { component_id: 'card', type: 'card', data_collection_id: collectionId, agg: 'median', column: 'mass' },
           { component_id: 'table', type: 'table', data_collection_id: collectionId, page_size: 5 },
           widget('select', 'species'),
@@ -107,7 +115,7 @@ describe('data answers as written follow their schema', () => {
       expect(answer.body).toEqual(encoded);
       answers.push(answer.body);
     }
-    expect(Object.keys(answers[0]?.components ?? {})).toHaveLength(29);
+    expect(Object.keys(answers[0]?.components ?? {})).toHaveLength(37);
     expect(answers[2]?.components.bar).toMatchObject({ error: { code: expect.any(String) } });
   });
 
@@ -121,7 +129,7 @@ describe('data answers as written follow their schema', () => {
       .trim()
       .split('\n')
       .map((line) => JSON.parse(line) as unknown);
-    expect(lines).toHaveLength(30);
+    expect(lines).toHaveLength(38);
     for (const line of lines) {
       expect(line).toEqual(JSON.parse(JSON.stringify(dashboardDataLineSchema.encode(line as never))));
     }

@@ -18,6 +18,10 @@ export function selectableItems(chart: ChartType, option: EChartsOption): number
   if (chart === 'bar') return asList(record(option.xAxis).data).length;
   if (chart === 'pie') return asList(record(asList(option.series)[0]).data).length;
   if (chart === 'clustered_heatmap') return asList(record(asList(option.dataset)[0]).source).length;
+  // Each item of these is one row of the answer (a lollipop's stick and head share them).
+  if (chart === 'lollipop' || chart === 'diverging_bar' || chart === 'dot' || chart === 'funnel') {
+    return asList(record(asList(option.series)[0]).data).length;
+  }
   return 0;
 }
 
@@ -44,6 +48,7 @@ export function chartTargets(
   if (chart === 'pie') return pieTargets(option, size);
   if (chart === 'clustered_heatmap') return heatmapRowTargets(option, instance);
   if (chart === 'sunburst') return pieTargets(option, size, sunburstRingMiddle(option));
+  if (chart === 'lollipop' || chart === 'diverging_bar' || chart === 'dot') return itemTargets(option, instance);
   return [];
 }
 
@@ -76,6 +81,19 @@ function heatmapRowTargets(option: EChartsOption, instance: EChartsType): ChartT
   for (const [row, column] of cells) if (!firstOfRow.has(String(row))) firstOfRow.set(String(row), column);
   return [...firstOfRow].flatMap(([label, column]) => {
     const [x, y] = instance.convertToPixel({ gridIndex: 0 }, [String(column), label]) as unknown as number[];
+    return x === undefined || y === undefined ? [] : [{ label, x: Math.round(x), y: Math.round(y) }];
+  });
+}
+
+/** A lollipop's head, a diverging bar's middle, a dot: each item's [value, category] placed on the grid. */
+function itemTargets(option: EChartsOption, instance: EChartsType): ChartTarget[] {
+  const series = asList(option.series).map(record);
+  const items = asList(series[series.length - 1]?.data).map((item) => asList(record(item).value));
+  const bars = series.length === 1 && series[0]?.type === 'bar';
+  return items.flatMap(([first, second]) => {
+    const point = bars && typeof first === 'number' ? [first / 2, second] : [first, second];
+    const [x, y] = instance.convertToPixel({ gridIndex: 0 }, point as never) as unknown as number[];
+    const label = String(second);
     return x === undefined || y === undefined ? [] : [{ label, x: Math.round(x), y: Math.round(y) }];
   });
 }

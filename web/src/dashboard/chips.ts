@@ -1,9 +1,12 @@
 import {
+  CLICK_FILTER_CHARTS,
   type DashboardComponent,
   type DashboardFilter,
   type DashboardFilterValue,
   describeItemFilter,
   isHierarchySetChart,
+  isRankedDistributionChart,
+  rankedDistributionFilterColumn,
 } from '@service/common';
 import { formatCount } from '../format/number.js';
 
@@ -33,6 +36,9 @@ export function componentLabel(component: DashboardComponent): string {
       return component.column;
     case 'figure':
       if (isHierarchySetChart(component.chart)) return component.chart;
+      if (isRankedDistributionChart(component.chart)) {
+        return rankedDistributionFilterColumn(component) ?? component.component_id;
+      }
       return (component.chart === 'pie' ? component.color : component.x) ?? component.component_id;
     case 'multiqc':
       return component.plot;
@@ -49,7 +55,7 @@ export function describeValue(component: DashboardComponent, value: DashboardFil
     return describeItemFilter(component.chart, value);
   const isRange =
     (component.type === 'interactive' && (component.widget === 'range' || component.widget === 'date_range')) ||
-    (component.type === 'figure' && component.chart !== 'bar' && component.chart !== 'pie');
+    (component.type === 'figure' && !CLICK_FILTER_CHARTS.includes(component.chart));
   if (isRange) {
     const [low, high] = value;
     if (low === null || low === undefined) return `≤ ${formatValue(high)}`;

@@ -26,7 +26,9 @@ import {
 import { aggSql, approximateOver, type ComputeOptions, isTemporal } from './fit.js';
 import { manhattanData, qqData } from './genome.js';
 import { hierarchyData, sankeyData } from './hierarchy.js';
+import { dotData, funnelData, rankedEffectData, stackedBarData } from './ranked.js';
 import { oncoplotData, pcaEmbeddingData, rarefactionData } from './sample-charts.js';
+import { densityData, ecdfData, stripData } from './spreads.js';
 import { treeData } from './tree.js';
 import { upsetData } from './upset.js';
 
@@ -92,6 +94,21 @@ export function figureData(
           return oncoplotData(rows, source, figure, statement);
         case 'tree':
           return treeData(rows, source, figure, statement, options.tree);
+        case 'lollipop':
+        case 'diverging_bar':
+          return rankedEffectData(rows, source, figure, statement);
+        case 'dot':
+          return dotData(rows, source, figure, statement);
+        case 'stacked_bar':
+          return stackedBarData(rows, source, figure, statement);
+        case 'funnel':
+          return funnelData(rows, source, figure, statement, options);
+        case 'strip':
+          return stripData(rows, source, figure, statement);
+        case 'ecdf':
+          return ecdfData(rows, source, figure, statement);
+        case 'density_contour':
+          return densityData(rows, source, figure, statement);
       }
     },
     options.shared,

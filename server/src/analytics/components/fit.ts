@@ -1,4 +1,10 @@
-import type { CardComponent, ComponentAgg, FigureComponent, InteractiveComponent } from '@service/common';
+import type {
+  CardComponent,
+  ComponentAgg,
+  FigureComponent,
+  InteractiveComponent,
+  RankedDistributionChart,
+} from '@service/common';
 import { type Column, isNumeric, type Output, outputOf } from '../sql/columns.js';
 import { finiteOrNull, measuredSql } from '../sql/finite.js';
 import type { SharedScalars } from '../sql/narrowed.js';
@@ -112,6 +118,16 @@ function usesOf(component: AnalyticComponent): Use[] {
     case 'oncoplot':
       uses.push(...sampleChartUses(component, chart));
       break;
+    case 'lollipop':
+    case 'diverging_bar':
+    case 'dot':
+    case 'stacked_bar':
+    case 'strip':
+    case 'ecdf':
+    case 'density_contour':
+    case 'funnel':
+      uses.push(...rankedDistributionUses(component, component.chart, chart));
+      break;
     default:
       uses.push(...fieldChartUses(component, chart));
   }
@@ -169,6 +185,31 @@ function hierarchySetUses(component: FigureComponent, why: string): Use[] {
     ...single('item', 'simple'),
     ...single('set', 'simple'),
   ];
+}
+
+type RankedField = 'x' | 'y' | 'color' | 'size' | 'error' | 'sort_by';
+
+/** Ranked effects, dots, stacked bars, strips, ECDFs, densities, funnels: what each field must hold. */
+const RANKED_DISTRIBUTION_NEEDS: Record<RankedDistributionChart, Partial<Record<RankedField, Need>>> = {
+  lollipop: { x: 'simple', y: 'numeric', error: 'numeric' },
+  diverging_bar: { x: 'simple', y: 'numeric' },
+  dot: { x: 'simple', y: 'simple', size: 'numeric', color: 'numeric' },
+  stacked_bar: { x: 'simple', color: 'simple', y: 'numeric', sort_by: 'simple' },
+  strip: { x: 'numeric', y: 'simple', color: 'simple' },
+  ecdf: { x: 'numeric', color: 'simple' },
+  density_contour: { x: 'numeric', y: 'numeric' },
+  funnel: { x: 'simple' },
+};
+
+function rankedDistributionUses(component: FigureComponent, chart: RankedDistributionChart, why: string): Use[] {
+  const needs = Object.entries(RANKED_DISTRIBUTION_NEEDS[chart]) as [RankedField, Need][];
+  // A funnel's y is read by its aggregate only (a count reads none).
+  const agg = component.agg ?? 'count';
+  if (chart === 'funnel' && agg !== 'count') needs.push(['y', aggNeed(agg)]);
+  return needs.flatMap(([field, need]): Use[] => {
+    const column = component[field];
+    return column === undefined ? [] : [{ field, column, need, why }];
+  });
 }
 
 /** Whether a component's columns exist in a table's schema with a type it can use. */

@@ -1,5 +1,6 @@
 import {
   BRUSH_FILTER_CHARTS,
+  CATEGORY_CLICK_CHARTS,
   CLICK_FILTER_CHARTS,
   type DashboardComponent,
   type DashboardFilter,
@@ -10,6 +11,8 @@ import {
   isHierarchySetChart,
   MULTIQC_SAMPLE_COLUMN,
   type MultiqcComponent,
+  type RankedDistributionChart,
+  rankedDistributionFilterColumn,
 } from '@service/common';
 import type { DeltaScan } from '../../engine/delta/index.js';
 import type { DuckDB } from '../../engine/duckdb.js';
@@ -298,6 +301,9 @@ function matchOf(
   }
   // A clicked clade: its tips' names.
   if (component.chart === 'tree') return { column: component.tip ?? '', match: { kind: 'in', values: list } };
+  if (CATEGORY_CLICK_CHARTS.includes(component.chart as RankedDistributionChart)) {
+    return { column: rankedDistributionFilterColumn(component) ?? '', match: { kind: 'in', values: list } };
+  }
   // A coverage track is brushed along its positions.
   const column = component.chart === 'coverage' ? component.position : component.x;
   return { column: column ?? '', match: { kind: 'range', low: list[0] ?? null, high: list[1] ?? null } };

@@ -6,6 +6,7 @@ import {
   componentAggSchema,
   type FigureComponent,
   isHierarchySetChart,
+  isRankedDistributionChart,
   type TableColumn,
 } from '@service/common';
 import { Choice } from './Choice.js';
@@ -13,6 +14,7 @@ import { chartAggregates, FIGURE_ROLES, type FigureRole, figureRoles, fittingCol
 import { FieldThresholds, isFieldChart } from './FieldThresholds.js';
 import { GenomeTrackOptions } from './GenomeTrackOptions.js';
 import { fittedHierarchySet, HierarchySetFields } from './HierarchySetFields.js';
+import { RankedOptions, withoutRankedOptions } from './RankedOptions.js';
 import { isSampleChart, SampleChartFields, withoutSampleFields } from './SampleChartFields.js';
 
 const ROLE_LABELS: Record<FigureRole, string> = {
@@ -28,6 +30,8 @@ const ROLE_LABELS: Record<FigureRole, string> = {
   row: 'Row labels',
   column: 'Column labels',
   value: 'Value',
+  error: 'Error',
+  sort_by: 'Order by',
 };
 
 const AGG_LABELS: Record<ComponentAgg, string> = {
@@ -46,7 +50,7 @@ export const AGG_OPTIONS = componentAggSchema.options.map((agg) => ({ value: agg
 function fitted(figure: FigureComponent, columns: readonly TableColumn[] | undefined): FigureComponent {
   if (columns === undefined) return fittedHierarchySet(figure, columns);
   const roles = figureRoles(figure.chart, figure.agg ?? 'count');
-  const next = fittedHierarchySet(figure, columns);
+  const next = withoutRankedOptions(fittedHierarchySet(figure, columns));
   for (const role of FIGURE_ROLES) {
     const value = next[role];
     if (value === undefined) continue;
@@ -151,6 +155,7 @@ export function FigureForm({
       <GenomeTrackOptions figure={figure} onChange={onChange} />
       <HierarchySetFields figure={figure} columns={columns} onChange={onChange} />
       {isSampleChart(figure.chart) && <SampleChartFields figure={figure} columns={columns} onChange={onChange} />}
+      <RankedOptions figure={figure} onChange={onChange} />
       <LogScales figure={figure} onChange={onChange} />
     </Stack>
   );
@@ -158,16 +163,12 @@ export function FigureForm({
 
 /** Log scales, for the charts that draw their values on plain axes. */
 function LogScales({ figure, onChange }: { figure: FigureComponent; onChange: (figure: FigureComponent) => void }) {
-  if (
-    figure.chart === 'pie' ||
-    figure.chart === 'heatmap' ||
-    figure.chart === 'coverage' ||
-    figure.chart === 'tree' ||
-    isFieldChart(figure.chart)
-  )
-    return null;
+  if (figure.chart === 'tree') return null;
   if (isHierarchySetChart(figure.chart)) return null;
   if (isSampleChart(figure.chart)) return null;
+  const drawnAsIs =
+    figure.chart === 'pie' || figure.chart === 'heatmap' || figure.chart === 'funnel' || figure.chart === 'coverage';
+  if (drawnAsIs || isFieldChart(figure.chart) || isRankedDistributionChart(figure.chart)) return null;
   return (
     <Group>
       {figure.chart === 'scatter' && (

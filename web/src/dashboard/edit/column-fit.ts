@@ -1,5 +1,12 @@
-import type { ChartType, ComponentAgg, InteractiveWidget, TableColumn } from '@service/common';
+import {
+  type ChartType,
+  type ComponentAgg,
+  type InteractiveWidget,
+  isRankedDistributionChart,
+  type TableColumn,
+} from '@service/common';
 import { genomeTrackRoles } from './genome-track-roles.js';
+import { rankedDistributionRoles } from './ranked-roles.js';
 
 /** How a column can be used, from its Delta type name (`long`, `decimal(10,2)`, `array<string>`, …). */
 export type ColumnKind = 'numeric' | 'temporal' | 'boolean' | 'text' | 'nested';
@@ -26,7 +33,9 @@ export type FigureRole =
   | 'tip'
   | 'row'
   | 'column'
-  | 'value';
+  | 'value'
+  | 'error'
+  | 'sort_by';
 
 /** Every role, in the order the chart builder asks for them. */
 export const FIGURE_ROLES: readonly FigureRole[] = [
@@ -42,6 +51,8 @@ export const FIGURE_ROLES: readonly FigureRole[] = [
   'color',
   'size',
   'label',
+  'error',
+  'sort_by',
 ];
 
 export interface RoleSpec {
@@ -104,7 +115,7 @@ export function figureRoles(chart: ChartType, agg: ComponentAgg): Partial<Record
     case 'oncoplot':
       return sampleChartRoles(chart);
     default:
-      return fieldChartRoles(chart);
+      return isRankedDistributionChart(chart) ? rankedDistributionRoles(chart, agg) : fieldChartRoles(chart);
   }
 }
 
@@ -112,7 +123,7 @@ const NUMBER: readonly ColumnKind[] = ['numeric'];
 const LABEL = { kinds: SCALAR, required: false, label: 'Label (names the top hits)' };
 
 /** The field's charts read numbers, but for labels and chromosome names. */
-function fieldChartRoles(chart: 'volcano' | 'ma' | 'manhattan' | 'qq'): Partial<Record<FigureRole, RoleSpec>> {
+function fieldChartRoles(chart: ChartType): Partial<Record<FigureRole, RoleSpec>> {
   switch (chart) {
     case 'volcano':
       return {
@@ -135,6 +146,8 @@ function fieldChartRoles(chart: 'volcano' | 'ma' | 'manhattan' | 'qq'): Partial<
       };
     case 'qq':
       return { y: { kinds: NUMBER, required: true, label: 'p values' } };
+    default:
+      return {};
   }
 }
 
@@ -177,7 +190,14 @@ function sampleChartRoles(
 
 /** Charts whose numbers are an aggregate of `y` (or `color`, for heatmaps) per group. */
 export function chartAggregates(chart: ChartType): boolean {
-  return chart === 'line' || chart === 'area' || chart === 'bar' || chart === 'heatmap' || chart === 'pie';
+  return (
+    chart === 'line' ||
+    chart === 'area' ||
+    chart === 'bar' ||
+    chart === 'heatmap' ||
+    chart === 'pie' ||
+    chart === 'funnel'
+  );
 }
 
 /** Columns a card's aggregate can read. */

@@ -1,4 +1,10 @@
-import { type CardData, type FigureComponent, type FigureData, neutraliseCsvCell } from '@service/common';
+import {
+  type CardData,
+  type FigureComponent,
+  type FigureData,
+  isRankedDistributionChart,
+  neutraliseCsvCell,
+} from '@service/common';
 
 /**
  * One CSV field (RFC 4180): quoted when it holds a comma, quote, line break or edge space; text a
@@ -56,17 +62,41 @@ function sampleHeader(
 }
 
 /**
+ * Ranked effects, dots, stacks, strips, ECDFs, densities: a column as it is, a mean of it
+ * (`mean_lfc`), a stack's share (`percent_abundance`), or the chart's own name (`share`, `density`).
+ */
+function rankedHeader(
+  component: Pick<FigureComponent, 'chart' | 'agg' | 'normalize'>,
+  name: string,
+  column: string | null,
+) {
+  if (column === null) return name === 'size' || (name === 'y' && component.chart === 'stacked_bar') ? 'rows' : name;
+  const averaged = ['lollipop', 'diverging_bar', 'dot'].includes(component.chart) && name !== 'x' && name !== 'y';
+  if (averaged || (name === 'y' && (component.chart === 'lollipop' || component.chart === 'diverging_bar'))) {
+    return `mean_${column}`;
+  }
+  if (name === 'y' && component.chart === 'stacked_bar')
+    return `${component.normalize === false ? 'sum' : 'percent'}_${column}`;
+  if (name === 'y' && component.chart === 'funnel') return `${component.agg ?? 'count'}_${column}`;
+  return column;
+}
+
+/**
  * A figure's rows as drawn (aggregated, binned or sampled on the server), in its columns' order,
  * headed by what each holds: the table's column (`species`), an aggregate of it (`mean_mass`), or
  * the figure's own name (`count`, `x_low`, `median`).
  */
-export function figureCsv(component: Pick<FigureComponent, 'chart' | 'agg' | 'scale'>, data: FigureData): string {
+export function figureCsv(
+  component: Pick<FigureComponent, 'chart' | 'agg' | 'scale' | 'normalize'>,
+  data: FigureData,
+): string {
   const header = data.columns.map(({ name, column }) => {
     if (FIELD_CHARTS.has(component.chart)) return fieldHeader(name, column);
     if (component.chart === 'coverage') return coverageHeader(name, column);
     // Sunburst, treemap: a leaf's levels by their columns; sankey `level, from, to`; UpSet `sets, count`.
     if (HIERARCHY_SET_CHARTS.has(component.chart)) return column ?? (name === 'value' ? 'count' : name);
     if (SAMPLE_CHARTS.has(component.chart)) return sampleHeader(component, name, column);
+    if (isRankedDistributionChart(component.chart)) return rankedHeader(component, name, column);
     // A count needs no column: the figure's `y` is then the count itself.
     if (column === null) return name === 'y' ? (component.agg ?? 'count') : name;
     if (PLAIN_ROLES.has(name) || (name === 'y' && component.chart === 'scatter')) return column;
