@@ -71,11 +71,12 @@ describe('tabs in edit mode', () => {
     expect(editorReducer(state, { type: 'undo' }).present.tabs).toEqual([]);
   });
 
-  it('adds a component to the open tab, below what that tab holds', () => {
+  it("adds a component to the open tab, in that tab's first free slot", () => {
     const card: DashboardComponent = { component_id: 'n', type: 'card', data_collection_id: 'dc', agg: 'count' };
     const state = editorReducer(tabbed(), { type: 'add', component: card, tabId: 'two' });
     expect(state.present.components.at(-1)?.tab_id).toBe('two');
-    expect(place(state, 'n')).toEqual({ component_id: 'n', x: 0, y: 2, w: 3, h: 3 });
+    // Beside c on its tab's grid; the first tab's row, full with a and b, does not count.
+    expect(place(state, 'n')).toEqual({ component_id: 'n', x: 6, y: 0, w: 3, h: 3 });
   });
 
   it("replaces only the open tab's layout", () => {

@@ -49,12 +49,14 @@ describe('explorer state in the address bar', () => {
     expect(readExplorerState(new URLSearchParams('view=columns&values=species&version=3'))).toEqual({
       view: 'columns',
       sort: [],
+      filters: [],
       valuesOf: 'species',
       version: 3,
     });
     expect(readExplorerState(new URLSearchParams('view=admin&values=&version=-1'))).toEqual({
       view: 'preview',
       sort: [],
+      filters: [],
       valuesOf: null,
       version: null,
     });
