@@ -4,6 +4,7 @@ import {
   type DashboardFilter,
   type DashboardFilterValue,
   describeItemFilter,
+  type FigureComponent,
   isHierarchySetChart,
   isRankedDistributionChart,
   rankedDistributionFilterColumn,
@@ -36,9 +37,7 @@ export function componentLabel(component: DashboardComponent): string {
       return component.column;
     case 'figure':
       if (isHierarchySetChart(component.chart)) return component.chart;
-      if (isRankedDistributionChart(component.chart)) {
-        return rankedDistributionFilterColumn(component) ?? component.component_id;
-      }
+      if (clickedColumn(component) !== undefined) return clickedColumn(component) ?? component.component_id;
       return (component.chart === 'pie' ? component.color : component.x) ?? component.component_id;
     case 'multiqc':
       return component.plot;
@@ -66,6 +65,51 @@ export function describeValue(component: DashboardComponent, value: DashboardFil
   return value.length > SHOWN_VALUES ? `${shown} and ${value.length - SHOWN_VALUES} more` : shown;
 }
 
+/** The column a click on one of the field's charts filters by (a heatmap row, a dot's term, a tree's tips). */
+function clickedColumn(figure: FigureComponent): string | undefined {
+  if (figure.chart === 'clustered_heatmap') return figure.row;
+  if (figure.chart === 'tree') return figure.tip;
+  if (figure.chart === 'oncoplot') return figure.y;
+  if (isRankedDistributionChart(figure.chart)) return rankedDistributionFilterColumn(figure);
+  return undefined;
+}
+
+/** "Phylum = Acidobacteria"; several values "Phylum = A, B, C or 2 more". */
+function equalsChip(column: string, values: readonly unknown[]): string {
+  const shown = values.slice(0, SHOWN_VALUES).map(formatValue);
+  const more = values.length - SHOWN_VALUES;
+  if (more > 0) return `${column} = ${shown.join(', ')} or ${more} more`;
+  if (shown.length <= 1) return `${column} = ${shown.join('')}`;
+  return `${column} = ${shown.slice(0, -1).join(', ')} or ${shown.at(-1)}`;
+}
+
+/**
+ * A click on a category of the field's charts reads as the value it keeps, named by its column
+ * ("Phylum = Acidobacteria", "Kingdom = Bacteria › Phylum = Firmicutes"), not as the component's
+ * range; undefined for the other filters.
+ */
+export function valueChip(component: DashboardComponent, value: DashboardFilterValue): string | undefined {
+  if (component.type !== 'figure' || !Array.isArray(value)) return undefined;
+  const levels = component.levels ?? [];
+  const level = (index: number) => levels[index] ?? `level ${index + 1}`;
+  switch (component.chart) {
+    case 'sunburst':
+    case 'treemap':
+      return value.map((item, index) => `${level(index)} = ${formatValue(item)}`).join(' › ');
+    case 'sankey': {
+      const first = Number(value[0]);
+      return value
+        .slice(1)
+        .map((item, index) => `${level(first + index)} = ${formatValue(item)}`)
+        .join(' → ');
+    }
+    case 'upset':
+      return `${component.set ?? 'sets'} = exactly ${value.map(formatValue).join(' & ')}`;
+  }
+  const column = clickedColumn(component);
+  return column === undefined || !CLICK_FILTER_CHARTS.includes(component.chart) ? undefined : equalsChip(column, value);
+}
+
 export interface FilterChip {
   componentId: string;
   /** "Species: Adelie, Gentoo". */
@@ -81,6 +125,7 @@ export function filterChips(
   return filters.flatMap(({ component_id, value }) => {
     const component = byId.get(component_id);
     if (component === undefined) return [];
-    return [{ componentId: component_id, text: `${componentLabel(component)}: ${describeValue(component, value)}` }];
+    const text = valueChip(component, value) ?? `${componentLabel(component)}: ${describeValue(component, value)}`;
+    return [{ componentId: component_id, text }];
   });
 }
