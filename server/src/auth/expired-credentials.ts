@@ -1,6 +1,9 @@
 import type { Kysely } from 'kysely';
 import type { Tables } from '../db/tables.js';
 import { isoNow } from '../db/time.js';
+import { oauthStateRows } from '../tables/oauth-states.js';
+import { refreshTokenRows, sessionRows } from '../tables/sessions.js';
+import { deleteExpiredLoginTickets } from './login-tickets.js';
 
 export interface PurgedCredentials {
   oauth_states: number;
@@ -17,21 +20,10 @@ export interface PurgedCredentials {
  */
 export async function purgeExpiredCredentials(db: Kysely<Tables>): Promise<PurgedCredentials> {
   const now = isoNow();
-  const states = await db.deleteFrom('oauth_states').where('expires_at', '<=', now).executeTakeFirst();
-  const tickets = await db.deleteFrom('login_tickets').where('expires_at', '<=', now).executeTakeFirst();
-  const endedSessions = db
-    .selectFrom('sessions')
-    .select('id')
-    .where((eb) => eb.or([eb('expires_at', '<=', now), eb('revoked_at', 'is not', null)]));
-  const tokens = await db.deleteFrom('refresh_tokens').where('session_id', 'in', endedSessions).executeTakeFirst();
-  const sessions = await db
-    .deleteFrom('sessions')
-    .where((eb) => eb.or([eb('expires_at', '<=', now), eb('revoked_at', 'is not', null)]))
-    .executeTakeFirst();
-  return {
-    oauth_states: Number(states.numDeletedRows),
-    login_tickets: Number(tickets.numDeletedRows),
-    sessions: Number(sessions.numDeletedRows),
-    refresh_tokens: Number(tokens.numDeletedRows),
-  };
+  const states = await oauthStateRows.deleteExpired(db, now);
+  const tickets = await deleteExpiredLoginTickets(db, now);
+  // The tokens first, while their sessions still say which ended.
+  const tokens = await refreshTokenRows.deleteOfEndedSessions(db, now);
+  const sessions = await sessionRows.deleteEnded(db, now);
+  return { oauth_states: states, login_tickets: tickets, sessions, refresh_tokens: tokens };
 }

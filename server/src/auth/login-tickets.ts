@@ -61,3 +61,9 @@ export class LoginTickets {
     return { userId: row.user_id, purpose: row.purpose as TicketPurpose, nextPath: row.next_path };
   }
 }
+
+/** Deletes the tickets past their expiry, spent or not; answers how many. */
+export async function deleteExpiredLoginTickets(db: Kysely<Tables>, now: string): Promise<number> {
+  const result = await db.deleteFrom('login_tickets').where('expires_at', '<=', now).executeTakeFirst();
+  return Number(result.numDeletedRows);
+}

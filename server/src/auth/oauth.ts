@@ -5,6 +5,7 @@ import type { Database } from '../db/database.js';
 import type { UserRow } from '../db/tables.js';
 import { isoAfterSeconds, isoNow } from '../db/time.js';
 import { DomainError } from '../errors.js';
+import { oauthStateRows } from '../tables/oauth-states.js';
 import type { UsersService } from '../users/service.js';
 import type { LoginTickets } from './login-tickets.js';
 import { hashSecret, secretsMatch } from './secrets.js';
@@ -90,18 +91,15 @@ export class OAuthSignIn {
     const codeVerifier = client.randomPKCECodeVerifier();
     // One clock reading, so the state lives exactly STATE_TTL_SECONDS.
     const nowMs = Date.now();
-    await this.database.db
-      .insertInto('oauth_states')
-      .values({
-        state_hash: hashSecret(state),
-        code_verifier: codeVerifier,
-        nonce,
-        next_path: nextPath,
-        created_at: new Date(nowMs).toISOString(),
-        expires_at: isoAfterSeconds(STATE_TTL_SECONDS, nowMs),
-        used_at: null,
-      })
-      .execute();
+    await oauthStateRows.insert(this.database.db, {
+      state_hash: hashSecret(state),
+      code_verifier: codeVerifier,
+      nonce,
+      next_path: nextPath,
+      created_at: new Date(nowMs).toISOString(),
+      expires_at: isoAfterSeconds(STATE_TTL_SECONDS, nowMs),
+      used_at: null,
+    });
     const url = client.buildAuthorizationUrl(configuration, {
       redirect_uri: this.settings.redirectUri,
       scope: 'openid email profile',
@@ -200,21 +198,7 @@ export class OAuthSignIn {
 
   /** Spends the pending request for a state in one conditional update: single use, even across replicas. */
   private async spendState(state: string) {
-    const stateHash = hashSecret(state);
-    const now = isoNow();
-    const spent = await this.database.db
-      .updateTable('oauth_states')
-      .set({ used_at: now })
-      .where('state_hash', '=', stateHash)
-      .where('used_at', 'is', null)
-      .where('expires_at', '>', now)
-      .executeTakeFirst();
-    if (Number(spent.numUpdatedRows) !== 1) return undefined;
-    return this.database.db
-      .selectFrom('oauth_states')
-      .selectAll()
-      .where('state_hash', '=', stateHash)
-      .executeTakeFirst();
+    return oauthStateRows.spend(this.database.db, hashSecret(state), isoNow());
   }
 
   /** The account for a verified email: existing, the bootstrap admin, or a new one if registration is open. */

@@ -6,6 +6,7 @@ import type { Database } from '../db/database.js';
 import type { UserRow } from '../db/tables.js';
 import { isoAfterSeconds, isoNow } from '../db/time.js';
 import { DomainError } from '../errors.js';
+import { refreshTokenRows, sessionRows } from '../tables/sessions.js';
 import { verifyPassword } from '../users/passwords.js';
 import { presentUser } from '../users/presenters.js';
 import { UsersRepository } from '../users/repository.js';
@@ -40,13 +41,7 @@ export class SessionService {
     private readonly cache: SessionCache,
   ) {
     this.users = new UsersRepository(database.db);
-    this.sessionLookup = database.db
-      .selectFrom('sessions')
-      .innerJoin('users', 'users.id', 'sessions.user_id')
-      .selectAll('users')
-      .select(['sessions.revoked_at as session_revoked_at', 'sessions.expires_at as session_expires_at'])
-      .where('sessions.id', '=', '')
-      .compile();
+    this.sessionLookup = sessionRows.lookup(database.db);
   }
 
   async login(email: string, password: string, clientAddress: string): Promise<SessionAnswer> {
@@ -74,27 +69,21 @@ export class SessionService {
     const expiresAt = this.sessionExpiry(user, now);
     const refreshToken = randomSecret();
     await this.database.db.transaction().execute(async (trx) => {
-      await trx
-        .insertInto('sessions')
-        .values({
-          id: sessionId,
-          user_id: user.id,
-          created_at: new Date(now).toISOString(),
-          expires_at: expiresAt,
-          revoked_at: null,
-          revoked_reason: null,
-        })
-        .execute();
-      await trx
-        .insertInto('refresh_tokens')
-        .values({
-          token_hash: hashSecret(refreshToken),
-          session_id: sessionId,
-          created_at: new Date(now).toISOString(),
-          expires_at: expiresAt,
-          used_at: null,
-        })
-        .execute();
+      await sessionRows.insert(trx, {
+        id: sessionId,
+        user_id: user.id,
+        created_at: new Date(now).toISOString(),
+        expires_at: expiresAt,
+        revoked_at: null,
+        revoked_reason: null,
+      });
+      await refreshTokenRows.insert(trx, {
+        token_hash: hashSecret(refreshToken),
+        session_id: sessionId,
+        created_at: new Date(now).toISOString(),
+        expires_at: expiresAt,
+        used_at: null,
+      });
     });
     return this.answer(user, sessionId, refreshToken);
   }
@@ -107,21 +96,10 @@ export class SessionService {
   async refresh(refreshToken: string): Promise<SessionAnswer> {
     const tokenHash = hashSecret(refreshToken);
     const now = isoNow();
-    const spent = await this.database.db
-      .updateTable('refresh_tokens')
-      .set({ used_at: now })
-      .where('token_hash', '=', tokenHash)
-      .where('used_at', 'is', null)
-      .where('expires_at', '>', now)
-      .executeTakeFirst();
-
-    const token = await this.database.db
-      .selectFrom('refresh_tokens')
-      .select(['session_id', 'used_at'])
-      .where('token_hash', '=', tokenHash)
-      .executeTakeFirst();
+    const spent = await refreshTokenRows.spend(this.database.db, tokenHash, now);
+    const token = await refreshTokenRows.find(this.database.db, tokenHash);
     if (!token) throw invalidRefresh();
-    if (Number(spent.numUpdatedRows) !== 1) {
+    if (!spent) {
       if (token.used_at !== null) await this.revokeSession(token.session_id, 'refresh_token_reuse');
       throw invalidRefresh();
     }
@@ -133,28 +111,20 @@ export class SessionService {
     const nextToken = randomSecret();
     const expiresAt = this.sessionExpiry(user, Date.now());
     await this.database.db.transaction().execute(async (trx) => {
-      await trx.updateTable('sessions').set({ expires_at: expiresAt }).where('id', '=', token.session_id).execute();
-      await trx
-        .insertInto('refresh_tokens')
-        .values({
-          token_hash: hashSecret(nextToken),
-          session_id: token.session_id,
-          created_at: now,
-          expires_at: expiresAt,
-          used_at: null,
-        })
-        .execute();
+      await sessionRows.extend(trx, token.session_id, expiresAt);
+      await refreshTokenRows.insert(trx, {
+        token_hash: hashSecret(nextToken),
+        session_id: token.session_id,
+        created_at: now,
+        expires_at: expiresAt,
+        used_at: null,
+      });
     });
     return this.answer(user, token.session_id, nextToken);
   }
 
   async revokeSession(sessionId: string, reason: string): Promise<void> {
-    await this.database.db
-      .updateTable('sessions')
-      .set({ revoked_at: isoNow(), revoked_reason: reason })
-      .where('id', '=', sessionId)
-      .where('revoked_at', 'is', null)
-      .execute();
+    await sessionRows.revoke(this.database.db, sessionId, reason, isoNow());
     await this.cache.forgetSession(sessionId);
   }
 

@@ -2,6 +2,7 @@ import type { UserDeletionSummary } from '@service/common';
 import type { Kysely } from 'kysely';
 import type { Tables } from '../db/tables.js';
 import { isoNow } from '../db/time.js';
+import { sessionRows } from '../tables/sessions.js';
 
 /** Ids per query's `in` list, well under any database's parameter limit. */
 const CHUNK = 500;
@@ -128,17 +129,6 @@ async function activeEmbedTokens(db: Kysely<Tables>, userId: string): Promise<nu
   return Number(row.total);
 }
 
-async function activeSessions(db: Kysely<Tables>, userId: string): Promise<number> {
-  const row = await db
-    .selectFrom('sessions')
-    .select((eb) => eb.fn.countAll<number>().as('total'))
-    .where('user_id', '=', userId)
-    .where('revoked_at', 'is', null)
-    .where('expires_at', '>', isoNow())
-    .executeTakeFirstOrThrow();
-  return Number(row.total);
-}
-
 /** What deleting the user would hand over or delete, counted in the database. */
 export async function deletionSummary(
   db: Kysely<Tables>,
@@ -151,7 +141,7 @@ export async function deletionSummary(
     dashboards: mine.dashboardIds.length,
     project_dashboards: await otherDashboardsIn(db, mine),
     active_embed_tokens: await activeEmbedTokens(db, userId),
-    active_sessions: await activeSessions(db, userId),
+    active_sessions: await sessionRows.countActive(db, userId, isoNow()),
   };
 }
 

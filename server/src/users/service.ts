@@ -5,6 +5,7 @@ import type { Database } from '../db/database.js';
 import type { UserRow } from '../db/tables.js';
 import { isoNow } from '../db/time.js';
 import { DomainError, notFound } from '../errors.js';
+import { sessionRows } from '../tables/sessions.js';
 import { hashPassword } from './passwords.js';
 import { presentAdminUser } from './presenters.js';
 import { normalizeEmail, UsersRepository } from './repository.js';
@@ -112,12 +113,7 @@ export class UsersService {
         await this.audit.record({ ...audited, type: changes.disabled ? 'user.disabled' : 'user.enabled' }, trx);
       }
       if (changes.disabled === true) {
-        await trx
-          .updateTable('sessions')
-          .set({ revoked_at: isoNow(), revoked_reason: 'user_disabled' })
-          .where('user_id', '=', id)
-          .where('revoked_at', 'is', null)
-          .execute();
+        await sessionRows.revokeOfUser(trx, id, 'user_disabled', isoNow());
       }
     });
     // A cached session carries the user's role and state: drop it everywhere.
