@@ -1,5 +1,7 @@
 import { Gauge, type Registry } from 'prom-client';
 import type { Database } from '../db/database.js';
+import { KyselyCommitClaims } from '../engine/delta/kysely-commit-claims.js';
+import { queueFigures } from '../jobs/queue.js';
 
 interface DatabaseFigures {
   queued: number;
@@ -10,34 +12,14 @@ interface DatabaseFigures {
 }
 
 async function readFigures(db: Database['db']): Promise<DatabaseFigures> {
-  const jobsByStatus = async (status: 'pending' | 'running') => {
-    const row = await db
-      .selectFrom('jobs')
-      .select((eb) => eb.fn.countAll<number | string>().as('count'))
-      .where('status', '=', status)
-      .executeTakeFirstOrThrow();
-    return Number(row.count);
-  };
-  const [queued, running, oldest, commits] = await Promise.all([
-    jobsByStatus('pending'),
-    jobsByStatus('running'),
-    db
-      .selectFrom('jobs')
-      .select((eb) => eb.fn.min('created_at').as('oldest'))
-      .where('status', '=', 'pending')
-      .executeTakeFirst(),
-    db
-      .selectFrom('delta_commits')
-      .select((eb) => [eb.fn.countAll<number | string>().as('count'), eb.fn.max('claimed_at').as('newest')])
-      .executeTakeFirstOrThrow(),
-  ]);
-  const oldestAt = oldest?.oldest ?? null;
+  const [jobs, commits] = await Promise.all([queueFigures(db), KyselyCommitClaims.over(db).figures()]);
+  const oldestAt = jobs.oldestPendingAt;
   return {
-    queued,
-    running,
+    queued: jobs.queued,
+    running: jobs.running,
     oldestPendingSeconds: oldestAt === null ? 0 : Math.max(0, (Date.now() - Date.parse(oldestAt)) / 1000),
-    deltaCommits: Number(commits.count),
-    lastCommitSeconds: commits.newest === null ? 0 : Date.parse(commits.newest) / 1000,
+    deltaCommits: commits.count,
+    lastCommitSeconds: commits.newestClaimedAt === null ? 0 : Date.parse(commits.newestClaimedAt) / 1000,
   };
 }
 

@@ -346,3 +346,27 @@ export class JobQueue {
     );
   }
 }
+
+/** What the queue holds across every process: jobs waiting, jobs running, when the oldest waiting one came. */
+export async function queueFigures(
+  db: Kysely<Tables>,
+): Promise<{ queued: number; running: number; oldestPendingAt: string | null }> {
+  const byStatus = async (status: 'pending' | 'running') => {
+    const row = await db
+      .selectFrom('jobs')
+      .select((eb) => eb.fn.countAll<number | string>().as('count'))
+      .where('status', '=', status)
+      .executeTakeFirstOrThrow();
+    return Number(row.count);
+  };
+  const [queued, running, oldest] = await Promise.all([
+    byStatus('pending'),
+    byStatus('running'),
+    db
+      .selectFrom('jobs')
+      .select((eb) => eb.fn.min('created_at').as('oldest'))
+      .where('status', '=', 'pending')
+      .executeTakeFirst(),
+  ]);
+  return { queued, running, oldestPendingAt: oldest?.oldest ?? null };
+}

@@ -2,6 +2,7 @@ import { join } from 'node:path';
 import { VACUUM_LISTED_KEYS, type VacuumAnswer } from '@service/common';
 import type { Kysely } from 'kysely';
 import type { Tables } from '../db/tables.js';
+import { KyselyCommitClaims } from '../engine/delta/kysely-commit-claims.js';
 import type { DeltaTable } from '../engine/delta/table.js';
 import { TABLES_PREFIX, UPLOADS_PREFIX } from '../storage/layout.js';
 import { type LeftoverPlace, removeLeftovers } from '../storage/leftover-files.js';
@@ -106,10 +107,7 @@ export class StorageVacuum {
     }
     if (!dryRun) {
       // Claims of tables whose collection is gone (a table never written has no objects to find).
-      await this.db
-        .deleteFrom('delta_commits')
-        .where('table_id', 'not in', dataCollectionRows.allIds(this.db))
-        .execute();
+      await KyselyCommitClaims.over(this.db).forgetAllBut(dataCollectionRows.allIds(this.db));
     }
 
     // An upload is stored before its file record is written, so an unnamed upload may be one in

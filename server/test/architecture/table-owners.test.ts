@@ -54,14 +54,12 @@ const NOT_YET_MOVED: Record<string, string[]> = {
     'server/src/projects/deletion-summary.ts',
     'server/src/users/owned.ts',
   ],
-  delta_commits: ['server/src/internal/database-metrics.ts', 'server/src/maintenance/storage-vacuum.ts'],
   embed_tokens: ['server/src/projects/deletion-summary.ts', 'server/src/users/owned.ts'],
   ingestion_runs: [
     'server/src/ingestion/run-ends.ts',
     'server/src/ingestion/run-lease.ts',
     'server/src/ingestion/service.ts',
   ],
-  jobs: ['server/src/internal/database-metrics.ts'],
   joins: ['server/src/dashboards/data/joins.ts', 'server/src/definitions/service.ts'],
   project_members: [
     'server/src/dashboards/repository.ts',

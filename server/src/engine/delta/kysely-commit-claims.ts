@@ -1,4 +1,4 @@
-import type { Kysely } from 'kysely';
+import type { Kysely, OperandValueExpressionOrList } from 'kysely';
 import type { CommitClaims } from './commit-claims.js';
 
 /** The `delta_commits` table (migration 0003_delta_commits): one row per claimed table version. */
@@ -53,5 +53,24 @@ export class KyselyCommitClaims implements CommitClaims {
 
   async forget(tableId: string): Promise<void> {
     await this.db.deleteFrom('delta_commits').where('table_id', '=', tableId).execute();
+  }
+
+  /**
+   * Deletes the claims of every table not in `keep` (a subquery of the table ids still in use), in
+   * one statement.
+   */
+  async forgetAllBut(
+    keep: OperandValueExpressionOrList<DeltaCommitsDatabase, 'delta_commits', 'table_id'>,
+  ): Promise<void> {
+    await this.db.deleteFrom('delta_commits').where('table_id', 'not in', keep).execute();
+  }
+
+  /** How many versions are claimed, over every table, and when the newest claim was made. */
+  async figures(): Promise<{ count: number; newestClaimedAt: string | null }> {
+    const row = await this.db
+      .selectFrom('delta_commits')
+      .select((eb) => [eb.fn.countAll<number | string>().as('count'), eb.fn.max('claimed_at').as('newest')])
+      .executeTakeFirstOrThrow();
+    return { count: Number(row.count), newestClaimedAt: row.newest ?? null };
   }
 }
