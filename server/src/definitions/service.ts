@@ -12,6 +12,7 @@ import { authorize, can } from '../policy/policy.js';
 import { asSharedResource } from '../projects/repository.js';
 import type { ProjectsService } from '../projects/service.js';
 import { dataCollectionRows } from '../tables/data-collections.js';
+import { joinRows } from '../tables/joins.js';
 import { workflowRows } from '../tables/workflows.js';
 import { locationsAt, sameDataLocation } from '../workflows/location-guard.js';
 import { withoutPaths } from '../workflows/presenters.js';
@@ -152,18 +153,9 @@ export class ProjectDefinitions {
         on_columns: JSON.stringify(join.on),
         how: join.how,
       };
-      const current = await trx
-        .selectFrom('joins')
-        .select('id')
-        .where('project_id', '=', projectId)
-        .where('name', '=', join.name)
-        .executeTakeFirst();
-      if (current) await trx.updateTable('joins').set(values).where('id', '=', current.id).execute();
-      else
-        await trx
-          .insertInto('joins')
-          .values({ id: uuidv7(), project_id: projectId, name: join.name, ...values })
-          .execute();
+      const current = await joinRows.idByName(trx, projectId, join.name);
+      if (current !== undefined) await joinRows.update(trx, current, values);
+      else await joinRows.insert(trx, { id: uuidv7(), project_id: projectId, name: join.name, ...values });
     }
   }
 
@@ -176,12 +168,7 @@ export class ProjectDefinitions {
       db,
       workflows.map((w) => w.id),
     );
-    const joins = await db
-      .selectFrom('joins')
-      .selectAll()
-      .where('project_id', '=', projectId)
-      .orderBy('name')
-      .execute();
+    const joins = await joinRows.ofProject(db, projectId);
     const tagOf = new Map(collections.map((c) => [c.id, c.tag]));
     return {
       name: project.name,

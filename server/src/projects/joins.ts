@@ -7,6 +7,7 @@ import type { JoinsTable, Tables } from '../db/tables.js';
 import { DomainError, notFound } from '../errors.js';
 import type { Actor } from '../policy/actor.js';
 import { dataCollectionRows } from '../tables/data-collections.js';
+import { joinRows } from '../tables/joins.js';
 import type { ProjectsService } from './service.js';
 
 function presentJoin(row: JoinsTable) {
@@ -31,7 +32,7 @@ export class JoinsService {
   async list(actor: Actor, projectId: string, query: { limit: number; skip: number }) {
     await this.projects.access(actor, projectId, 'resource.read');
     return paginate(
-      this.database.db.selectFrom('joins').where('project_id', '=', projectId),
+      joinRows.ofProjectFiltered(this.database.db, projectId),
       (rows) => rows.selectAll().orderBy('name'),
       query,
       presentJoin,
@@ -58,7 +59,7 @@ export class JoinsService {
       how: input.how,
     };
     try {
-      await this.database.db.insertInto('joins').values(row).execute();
+      await joinRows.insert(this.database.db, row);
     } catch (error) {
       if (isUniqueViolation(error))
         throw new DomainError('name_taken', 'the project already has a join with this name');
@@ -68,10 +69,10 @@ export class JoinsService {
   }
 
   async delete(actor: Actor, joinId: string): Promise<void> {
-    const row = await this.database.db.selectFrom('joins').selectAll().where('id', '=', joinId).executeTakeFirst();
+    const row = await joinRows.find(this.database.db, joinId);
     if (!row) throw notFound('join');
     await this.projects.access(actor, row.project_id, 'resource.edit');
-    await this.database.db.deleteFrom('joins').where('id', '=', joinId).execute();
+    await joinRows.delete(this.database.db, joinId);
   }
 
   private async assertInProject(db: Kysely<Tables>, projectId: string, ids: [string, string][]) {

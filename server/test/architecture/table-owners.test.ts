@@ -21,7 +21,7 @@ const OWNERS: Record<string, string> = {
   files: 'server/src/tables/files.ts',
   ingestion_runs: 'server/src/tables/ingestion-runs.ts',
   jobs: 'server/src/jobs/queue.ts',
-  joins: 'server/src/projects/joins.ts',
+  joins: 'server/src/tables/joins.ts',
   login_tickets: 'server/src/auth/login-tickets.ts',
   oauth_states: 'server/src/tables/oauth-states.ts',
   project_members: 'server/src/projects/repository.ts',
@@ -60,7 +60,6 @@ const NOT_YET_MOVED: Record<string, string[]> = {
     'server/src/ingestion/run-lease.ts',
     'server/src/ingestion/service.ts',
   ],
-  joins: ['server/src/dashboards/data/joins.ts', 'server/src/definitions/service.ts'],
   project_members: [
     'server/src/dashboards/repository.ts',
     'server/src/projects/service.ts',
