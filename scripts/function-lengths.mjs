@@ -1,6 +1,8 @@
 #!/usr/bin/env node
 // The longest functions of the sources (issue 25: no function over ~80 lines). Prints the N longest
-// (default 10) with their lines: `node scripts/function-lengths.mjs [N]`, or `npm run function-lengths`.
+// (default 10) with their lines: `node scripts/function-lengths.mjs [N]`, or `npm run function-lengths`;
+// `--json` prints every function as `[{ name, file, line, lines }]` for the architecture test
+// (server/test/architecture/function-length.test.ts).
 import { readdirSync, readFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -17,12 +19,25 @@ function sourceFiles(folder) {
   });
 }
 
-/** A function's name as a reader would look it up: `Class.method`, `name`, or the variable it is bound to. */
-function nameOf(node) {
+/** A function's own name, if it has one: `Class.method`, `name`, or the variable it is bound to. */
+function ownName(node) {
   const own = node.name?.getText?.();
   const owner = ts.isClassLike(node.parent) ? node.parent.name?.getText() : undefined;
   if (own !== undefined) return owner === undefined ? own : `${owner}.${own}`;
   if (ts.isVariableDeclaration(node.parent) || ts.isPropertyAssignment(node.parent)) return node.parent.name.getText();
+  return undefined;
+}
+
+/**
+ * A function's name as a reader would look it up; a callback is named after the function it sits
+ * in (`dataCollectionsRoutes > (anonymous)`), so that a name finds it again after lines move.
+ */
+function nameOf(node) {
+  const own = ownName(node);
+  if (own !== undefined) return own;
+  for (let outer = node.parent; outer !== undefined; outer = outer.parent) {
+    if (ts.isFunctionLike(outer) && ownName(outer) !== undefined) return `${nameOf(outer)} > (anonymous)`;
+  }
   return '(anonymous)';
 }
 
@@ -42,11 +57,16 @@ function functions(file) {
   return found;
 }
 
-const count = Number(process.argv[2] ?? 10);
 const all = FOLDERS.flatMap((folder) => sourceFiles(join(repository, folder)).flatMap(functions));
 all.sort((a, b) => b.lines - a.lines);
-for (const { name, file, line, lines } of all.slice(0, count))
-  console.log(`${String(lines).padStart(4)}  ${name}  ${file}:${line}`);
-console.log(
-  `\n${all.filter((f) => f.lines > 80).length} functions over 80 lines, ${all.filter((f) => f.lines > 100).length} over 100, of ${all.length}.`,
-);
+
+function report(count) {
+  for (const { name, file, line, lines } of all.slice(0, count))
+    console.log(`${String(lines).padStart(4)}  ${name}  ${file}:${line}`);
+  console.log(
+    `\n${all.filter((f) => f.lines > 80).length} functions over 80 lines, ${all.filter((f) => f.lines > 100).length} over 100, of ${all.length}.`,
+  );
+}
+
+if (process.argv.includes('--json')) console.log(JSON.stringify(all));
+else report(Number(process.argv[2] ?? 10));
