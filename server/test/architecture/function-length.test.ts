@@ -45,7 +45,6 @@ const STILL_TO_SPLIT: string[] = [
   'server/src/dashboards/routes.ts: dashboardsRoutes',
   'server/src/datacollections/query-routes.ts: dataCollectionQueryRoutes',
   'server/src/datacollections/routes.ts: dataCollectionsRoutes',
-  'server/src/deltatables/upsert.ts: UpsertService.attempt',
   'server/src/engine/delta/snapshot.ts: loadSnapshot',
   'server/src/engine/delta/writer.ts: commit',
   'server/src/export/routes.ts: exportRoutes',
