@@ -66,7 +66,6 @@ const STILL_TO_SPLIT: string[] = [
   'web/src/dashboard/FigureView.tsx: FigureView',
   'web/src/dashboard/TableView.tsx: TableView',
   'web/src/dashboard/edit/ComponentPanel.tsx: ComponentPanel',
-  'web/src/dashboard/edit/DashboardEditor.tsx: DashboardEditor',
   'web/src/dashboard/edit/EditGrid.tsx: EditGrid',
   'web/src/dashboard/edit/HierarchySetFields.tsx: HierarchySetFields',
   'web/src/dashboard/export/ComponentMenu.tsx: ComponentMenu',
