@@ -2,6 +2,7 @@ import { z } from 'zod';
 import type { FigureComponent, InteractiveComponent } from './dashboard-components.js';
 import { componentIdSchema } from './dashboard-components.js';
 import { genomeTrackDataFields } from './figure-fields/genome-track-data.js';
+import { GENOME_BRUSH_CHARTS, genomicIntervalProblem } from './figure-fields/genome-tracks.js';
 import {
   hierarchySetDataFields,
   hierarchySetFilterProblem,
@@ -29,7 +30,8 @@ export type DashboardFilterScalar = z.infer<typeof scalarSchema>;
  * The value of a filter; its shape depends on the component it names (checked by
  * `filterValueProblem`): `select`/`multiselect` and a clicked bar or pie slice a list of values
  * (null included); `range`/`date_range` and a brushed scatter, line, area or histogram
- * `[low, high]` (either may be null: open-ended); `switch` a boolean; `search` a string.
+ * `[low, high]` (either may be null: open-ended); a brushed Manhattan plot a genomic interval
+ * `[from chromosome, from position, to chromosome, to position]`; `switch` a boolean; `search` a string.
  */
 export const dashboardFilterValueSchema = z.union([
   z.boolean(),
@@ -99,6 +101,7 @@ export function filterValueProblem(
     }
   }
   if (component.type === 'figure' && 'chart' in component) {
+    if (GENOME_BRUSH_CHARTS.includes(component.chart)) return genomicIntervalProblem(value);
     if (CLICK_FILTER_CHARTS.includes(component.chart)) {
       return isList ? null : `a ${component.chart} chart filters by a list of its categories`;
     }

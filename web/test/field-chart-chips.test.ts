@@ -25,6 +25,7 @@ const COMPONENTS: DashboardComponent[] = [
   figure('stack', { chart: 'stacked_bar', x: 'sample', color: 'Genus', y: 'count' }),
   figure('funnel', { chart: 'funnel', x: 'stage' }),
   figure('strip', { chart: 'strip', x: 'depth', y: 'sample' }),
+  figure('gwas', { chart: 'manhattan', chromosome: 'chrom', position: 'pos', y: 'p' }),
 ];
 
 const chipOf = (filter: DashboardFilter) => filterChips([filter], COMPONENTS).map((chip) => chip.text)[0];
@@ -59,6 +60,10 @@ describe('the chips of the field charts’ clicks', () => {
     expect(chipOf({ component_id: 'div', value: ['Bacillus', null] })).toBe('taxon = Bacillus or (empty)');
     expect(chipOf({ component_id: 'stack', value: ['Prevotella'] })).toBe('Genus = Prevotella');
     expect(chipOf({ component_id: 'funnel', value: ['filtered'] })).toBe('stage = filtered');
+  });
+
+  it('say a brushed Manhattan plot’s genomic interval', () => {
+    expect(chipOf({ component_id: 'gwas', value: ['2', 1_200_000, '5', 300] })).toBe('chr2:1,200,000 – chr5:300');
   });
 
   it('keep a brushed strip a range of its values', () => {

@@ -35,6 +35,7 @@ export {
   selectedIndices,
   toggleCategory,
 } from './filters.js';
+export { brushedInterval, describeGenomicInterval, intervalPositions } from './genome-interval.js';
 export { clickedItemFilter, describeItemFilter, type ItemClick } from './hierarchy-sets.js';
 export { multiqcDescription, multiqcOption, SAMPLES_IN_VIEW, sampleColor } from './multiqc.js';
 export { type MultiqcCellBar, multiqcCellBars, multiqcScale } from './multiqc-scale.js';

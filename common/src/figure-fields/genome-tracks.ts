@@ -58,3 +58,20 @@ export function genomeTrackProblems(figure: TrackFigure): { path: string; messag
   if (figure.chart === 'tree') need('tip', 'a tree needs tip (the column naming its tips)');
   return problems;
 }
+
+/** Charts brushed along a genome: their filter is a genomic interval. */
+export const GENOME_BRUSH_CHARTS: readonly string[] = ['manhattan'];
+
+/** Why a value is not a genomic interval, or null when it is. */
+export function genomicIntervalProblem(value: unknown): string | null {
+  const fits =
+    Array.isArray(value) &&
+    value.length === 4 &&
+    [value[0], value[2]].every(
+      (name) => (typeof name === 'string' && name.trim() !== '') || typeof name === 'number',
+    ) &&
+    [value[1], value[3]].every((position) => typeof position === 'number' && Number.isFinite(position));
+  return fits
+    ? null
+    : 'a Manhattan plot filters by a genomic interval [from chromosome, from position, to chromosome, to position]';
+}

@@ -7,6 +7,7 @@
  */
 
 export { componentData, componentError, type DataComponent } from './components/components.js';
+export { dataProblems } from './components/data-problems.js';
 export {
   type AnalyticComponent,
   type ComputeOptions,

@@ -63,7 +63,7 @@ export class DashboardsService {
     private readonly projects: Pick<ProjectsService, 'access' | 'repository'>,
     private readonly queries: Pick<
       DataCollectionQueries,
-      'fitProblems' | 'snapshotOf' | 'componentVersions' | 'summary'
+      'fitProblems' | 'dataProblems' | 'snapshotOf' | 'componentVersions' | 'summary'
     >,
     private readonly audit: AuditLog,
     /** MultiQC collections' plots, for the generated overview. */
@@ -392,7 +392,10 @@ export class DashboardsService {
       }
       const snapshot = await snapshotOf(row);
       if (snapshot.snapshot === null) continue;
-      for (const problem of this.queries.fitProblems(snapshot, component)) {
+      const fit = this.queries.fitProblems(snapshot, component);
+      // The table is read only for components whose columns fit.
+      const found = fit.length > 0 ? fit : await this.queries.dataProblems(snapshot, component);
+      for (const problem of found) {
         problems.push({ path: `body.components[${index}].${problem.field}`, message: problem.message });
       }
     }

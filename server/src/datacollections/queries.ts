@@ -19,6 +19,7 @@ import {
   componentData,
   type DataComponent,
   type Download,
+  dataProblems,
   describe,
   distinctValues,
   download,
@@ -129,6 +130,11 @@ export class DataCollectionQueries {
   /** Why a component cannot be computed from the snapshot's columns (none: it can). */
   fitProblems(source: Source, component: AnalyticComponent): FitProblem[] {
     return fitProblems(source.byName, component);
+  }
+
+  /** What a figure's columns hold that it cannot draw (read from the table; its columns fit). */
+  dataProblems(source: Source, component: AnalyticComponent): Promise<FitProblem[]> {
+    return component.type === 'figure' ? dataProblems(this.reader, source, component) : Promise.resolve([]);
   }
 
   /**

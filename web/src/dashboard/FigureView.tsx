@@ -1,6 +1,7 @@
 import { useComputedColorScheme } from '@mantine/core';
 import {
   BRUSH_FILTER_CHARTS,
+  brushedInterval,
   brushedRange,
   type ChartBrushArea,
   type ChartClick,
@@ -13,7 +14,9 @@ import {
   type DashboardFilterValue,
   type FigureComponent,
   type FigureData,
+  GENOME_BRUSH_CHARTS,
   type ItemClick,
+  intervalPositions,
   isHierarchySetChart,
   selectedIndices,
   toggleCategory,
@@ -93,7 +96,13 @@ export function FigureView({ component, data, onFilter, filterValue, withTitle =
     });
     instance.on('brushEnd', (params) => {
       const { component, data, onFilter } = latest.current;
-      onFilter?.(brushedRange(component, data, (params as { areas?: ChartBrushArea[] }).areas));
+      const areas = (params as { areas?: ChartBrushArea[] }).areas;
+      // A Manhattan plot's brush spans chromosomes: a genomic interval, not a range of the axis.
+      onFilter?.(
+        GENOME_BRUSH_CHARTS.includes(component.chart)
+          ? brushedInterval(data, areas)
+          : brushedRange(component, data, areas),
+      );
     });
     // The cell's size changes with the grid and the window.
     const observer = new ResizeObserver(() => instance.resize());
@@ -107,7 +116,9 @@ export function FigureView({ component, data, onFilter, filterValue, withTitle =
 
   // An embedding brushes its x column; a computed PCA's axes are no column to filter.
   const brushable =
-    BRUSH_FILTER_CHARTS.includes(component.chart) && component.pca_columns === undefined && onFilter !== undefined;
+    (BRUSH_FILTER_CHARTS.includes(component.chart) || GENOME_BRUSH_CHARTS.includes(component.chart)) &&
+    component.pca_columns === undefined &&
+    onFilter !== undefined;
   useEffect(() => {
     const instance = chart.current;
     const target = element.current;
@@ -122,7 +133,7 @@ export function FigureView({ component, data, onFilter, filterValue, withTitle =
       key: 'brush',
       brushOption: { brushType: 'lineX', brushMode: 'single' },
     });
-    drawBrush(instance, latest.current.filterValue);
+    drawBrush(instance, brushedPositions(latest.current));
   }, [option, brushable]);
 
   // A filter changed elsewhere (a chip removed, the address bar): the selection and brush follow it.
@@ -131,7 +142,7 @@ export function FigureView({ component, data, onFilter, filterValue, withTitle =
     const instance = chart.current;
     if (instance === null || filterKey !== JSON.stringify(latest.current.filterValue ?? null)) return;
     select(instance, latest.current);
-    if (brushable) drawBrush(instance, latest.current.filterValue);
+    if (brushable) drawBrush(instance, brushedPositions(latest.current));
   }, [filterKey, brushable]);
 
   return (
@@ -169,9 +180,19 @@ function select(
   );
 }
 
+/** Where a brush filter sits along x: a genomic interval through the chromosomes' offsets, else its range. */
+function brushedPositions({
+  component,
+  data,
+  filterValue,
+}: Pick<FigureViewProps, 'component' | 'data' | 'filterValue'>): [number, number] | null {
+  return GENOME_BRUSH_CHARTS.includes(component.chart)
+    ? intervalPositions(data, filterValue)
+    : brushRangeOf(filterValue);
+}
+
 /** Shows a brush filter's range on the chart (dispatched brushes fire no `brushEnd`: no loop). */
-function drawBrush(instance: EChartsType, value: DashboardFilterValue | null | undefined): void {
-  const range = brushRangeOf(value);
+function drawBrush(instance: EChartsType, range: [number, number] | null): void {
   instance.dispatchAction({
     type: 'brush',
     areas: range === null ? [] : [{ brushType: 'lineX', xAxisIndex: 0, coordRange: range }],

@@ -3,8 +3,10 @@ import {
   type DashboardComponent,
   type DashboardFilter,
   type DashboardFilterValue,
+  describeGenomicInterval,
   describeItemFilter,
   type FigureComponent,
+  GENOME_BRUSH_CHARTS,
   isHierarchySetChart,
   isRankedDistributionChart,
   rankedDistributionFilterColumn,
@@ -90,6 +92,7 @@ function equalsChip(column: string, values: readonly unknown[]): string {
  */
 export function valueChip(component: DashboardComponent, value: DashboardFilterValue): string | undefined {
   if (component.type !== 'figure' || !Array.isArray(value)) return undefined;
+  if (GENOME_BRUSH_CHARTS.includes(component.chart)) return describeGenomicInterval(value);
   const levels = component.levels ?? [];
   const level = (index: number) => levels[index] ?? `level ${index + 1}`;
   switch (component.chart) {

@@ -3,6 +3,7 @@ import type { Narrowing } from '../filters/narrowing.js';
 import type { Source } from '../sql/columns.js';
 import type { TableReader } from '../sql/reader.js';
 import { cardData } from './cards.js';
+import { UnsuitableData } from './data-problems.js';
 import { figureData } from './figures.js';
 import { type AnalyticComponent, type ComputeOptions, fitProblems } from './fit.js';
 import { interactiveData } from './options.js';
@@ -42,7 +43,10 @@ export async function componentData(
   }
   switch (component.type) {
     case 'figure':
-      return figureData(reader, source, component, narrowing, options);
+      return figureData(reader, source, component, narrowing, options).catch((error: unknown) => {
+        if (error instanceof UnsuitableData) return componentError('unsuitable_column', error.message, error.field);
+        throw error;
+      });
     case 'card':
       return cardData(reader, source, component, narrowing, options);
     case 'interactive':

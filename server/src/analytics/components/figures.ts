@@ -69,7 +69,7 @@ export function figureData(
         case 'ma':
           return maData(rows, source, figure, statement);
         case 'manhattan':
-          return manhattanData(rows, source, figure, statement);
+          return manhattanData(rows, source, figure, statement, options);
         case 'qq':
           return qqData(rows, source, figure, statement);
         case 'coverage':

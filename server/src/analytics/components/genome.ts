@@ -4,39 +4,33 @@ import {
   type FigureComponent,
   type FigureData,
 } from '@service/common';
+import type { JsonValue, SqlConnection } from '../../engine/duckdb.js';
 import { quoteString } from '../../engine/sql.js';
+import { chromosomeNameSql, chromosomeRankSql, MAX_CHROMOSOMES, tooManyChromosomes } from '../sql/chromosomes.js';
 import { columnOf, count, type Source } from '../sql/columns.js';
 import { type NarrowedRows, whereOf } from '../sql/narrowed.js';
 import type { Statement } from '../sql/statement.js';
+import { UnsuitableData } from './data-problems.js';
 import { doubleSql, literalSql, minusLog10Sql, validPSql } from './field-points.js';
 import { figureAnswer, numberOf, numberRole, type Role } from './figure-rows.js';
+import type { ComputeOptions } from './fit.js';
 
 /**
  * Manhattan plots (docs/dashboards.md "Volcano, MA, Manhattan and QQ plots"): chromosomes end to end in
- * natural order, 1, 2, … (numbers in numeric order), X, Y, MT, then other names alphabetically;
- * `chr` prefixes and case are ignored and `M` is `MT`. Each chromosome is as long as its highest
- * position among the drawn rows.
+ * natural order (sql/chromosomes.ts). Each chromosome is as long as its highest position in the
+ * whole table, whatever the filters, so the axis stays put while they change (and a brush's
+ * genome-wide positions mean the same chromosome and position on every answer).
  */
 
 /** Rows of −log10 p in the grid on which non-significant points are thinned (its columns: the rest of the budget). */
 const THIN_ROWS = 20;
-
-/** A chromosome's name as drawn: without `chr`, upper case, `M` as `MT`. */
-const chromosomeNameSql = (value: string) =>
-  `CASE WHEN upper(regexp_replace(trim(CAST(${value} AS VARCHAR)), '^chr', '', 'i')) = 'M' THEN 'MT' ` +
-  `ELSE upper(regexp_replace(trim(CAST(${value} AS VARCHAR)), '^chr', '', 'i')) END`;
-
-/** Its place: numbers first in numeric order, then X, Y, MT, then the others (by name). */
-const chromosomeRankSql = (name: string) =>
-  `CASE WHEN regexp_full_match(${name}, '[0-9]{1,9}') THEN CAST(${name} AS BIGINT) ` +
-  `WHEN ${name} = 'X' THEN 1000000001 WHEN ${name} = 'Y' THEN 1000000002 WHEN ${name} = 'MT' THEN 1000000003 ` +
-  'ELSE 1000000004 END';
 
 export async function manhattanData(
   rows: NarrowedRows,
   source: Source,
   figure: FigureComponent,
   statement: Statement,
+  options: Pick<ComputeOptions, 'memo'>,
 ): Promise<FigureData> {
   const { connection, from, conditions } = rows;
   const chromosome = columnOf(source, figure.chromosome ?? '', 'chromosome');
@@ -44,12 +38,14 @@ export async function manhattanData(
   const y = columnOf(source, figure.y ?? '', 'y');
   const p = doubleSql(y);
   const threshold = literalSql(figure.threshold ?? DEFAULT_GENOME_THRESHOLD);
-  const points =
+  const pointsWhere = (where: string) =>
     `SELECT "chromosome", ${chromosomeRankSql('"chromosome"')} AS "rank", "position", "y", ` +
     `${minusLog10Sql('"y"')} AS "minus_log10_y" FROM (SELECT ${chromosomeNameSql(chromosome.sql)} AS "chromosome", ` +
-    `${position} AS "position", ${p} AS "y" FROM ${from}${whereOf(conditions)}) ` +
+    `${position} AS "position", ${p} AS "y" FROM ${from}${where}) ` +
     `WHERE "chromosome" IS NOT NULL AND "chromosome" <> '' AND "position" >= 0 AND ${validPSql('"y"')}`;
-  const chromosomes = await connection.query(offsetsSql(points), statement.params);
+  const points = pointsWhere(whereOf(conditions));
+  const memoKey = options.memo.keyOf(source, `manhattan-offsets\u0000${chromosome.sql}\u0000${position}\u0000${p}`);
+  const chromosomes = await wholeTableOffsets(rows.connection, options, memoKey, pointsWhere(''), chromosome.name);
   const [stats = {}] = await connection.query(
     `SELECT count(*) FILTER (WHERE "y" < ${threshold}) AS "significant", count(*) AS "drawable", ` +
       `max("minus_log10_y") AS "top", max("minus_log10_y") FILTER (WHERE "y" >= ${threshold}) AS "ns_top", ` +
@@ -100,8 +96,35 @@ function offsetsSql(points: string): string {
   return (
     `SELECT "chromosome", "length", coalesce(sum("length") OVER (ORDER BY "rank", "chromosome" ` +
     `ROWS BETWEEN UNBOUNDED PRECEDING AND 1 PRECEDING), 0) AS "offset" FROM (SELECT "chromosome", "rank", ` +
-    `max("position") AS "length" FROM (${points}) GROUP BY ALL) ORDER BY "rank", "chromosome"`
+    `max("position") AS "length" FROM (${points}) GROUP BY ALL) ORDER BY "rank", "chromosome" LIMIT ${MAX_CHROMOSOMES + 1}`
   );
+}
+
+type Chromosomes = { chromosome: string; length: number; offset: number }[];
+
+/**
+ * The chromosomes' offsets over the whole table (no filter: no parameters), remembered per
+ * snapshot; more than `MAX_CHROMOSOMES` names is the component's error, named by its field.
+ */
+async function wholeTableOffsets(
+  connection: SqlConnection,
+  options: Pick<ComputeOptions, 'memo'>,
+  key: string | null,
+  unfilteredPoints: string,
+  column: string,
+): Promise<Chromosomes> {
+  let known = options.memo.get(key) as Chromosomes | undefined;
+  if (known === undefined) {
+    const found = await connection.query(offsetsSql(unfilteredPoints), []);
+    known = found.map((row) => ({
+      chromosome: String(row.chromosome),
+      length: Number(row.length),
+      offset: Number(row.offset),
+    }));
+    options.memo.set(key, known as unknown as JsonValue);
+  }
+  if (known.length > MAX_CHROMOSOMES) throw new UnsuitableData('chromosome', tooManyChromosomes(column));
+  return known;
 }
 
 /** The points with their genome-wide position: the chromosome's offset (bound as numbers) plus the position. */

@@ -7,6 +7,7 @@ import {
   type DashboardFilterScalar,
   type FigureComponent,
   filterValueProblem,
+  GENOME_BRUSH_CHARTS,
   type InteractiveComponent,
   isHierarchySetChart,
   MULTIQC_SAMPLE_COLUMN,
@@ -98,7 +99,7 @@ export class FilterPlan {
     for (const filter of filters) {
       const source = input.sources.get(filter.collection);
       if (source?.snapshot == null) continue;
-      matchSql(filter.match, filterColumn(source, filter), statement, filter.at);
+      matchSql(filter.match, filterColumn(source, filter), statement, filter.at, otherColumns(source, filter));
     }
     // Most requests have nothing to convert: no connection for them.
     if (statement.params.length > 0) await duckdb.withConnection((connection) => statement.validate(connection));
@@ -123,7 +124,13 @@ export class FilterPlan {
       try {
         for (const filter of own) {
           if (target?.snapshot == null) break;
-          const sql = matchSql(filter.match, filterColumn(target, filter), statement, filter.at);
+          const sql = matchSql(
+            filter.match,
+            filterColumn(target, filter),
+            statement,
+            filter.at,
+            otherColumns(target, filter),
+          );
           if (sql !== null) conditions.push(sql);
         }
         for (const { join, filters } of joined) {
@@ -134,7 +141,9 @@ export class FilterPlan {
             continue;
           }
           const inner = filters.flatMap(
-            (filter) => matchSql(filter.match, filterColumn(other, filter), statement, filter.at) ?? [],
+            (filter) =>
+              matchSql(filter.match, filterColumn(other, filter), statement, filter.at, otherColumns(other, filter)) ??
+              [],
           );
           if (inner.length === 0) continue;
           const scan = await other.table.scan(connection, other.snapshot, other.version?.columns);
@@ -259,6 +268,7 @@ function filterer(
   return (
     component.type === 'figure' &&
     (CLICK_FILTER_CHARTS.includes(component.chart) ||
+      GENOME_BRUSH_CHARTS.includes(component.chart) ||
       BRUSH_FILTER_CHARTS.includes(component.chart) ||
       isHierarchySetChart(component.chart))
   );
@@ -299,6 +309,19 @@ function matchOf(
   if (component.chart === 'clustered_heatmap') {
     return { column: component.row ?? '', match: { kind: 'in', values: list } };
   }
+  // A brushed genome: from one chromosome and position to another.
+  if (GENOME_BRUSH_CHARTS.includes(component.chart)) {
+    const [fromName = null, fromAt = 0, toName = null, toAt = 0] = list;
+    return {
+      column: component.chromosome ?? '',
+      match: {
+        kind: 'interval',
+        position: component.position ?? '',
+        from: [fromName ?? '', Number(fromAt)],
+        to: [toName ?? '', Number(toAt)],
+      },
+    };
+  }
   // A clicked clade: its tips' names.
   if (component.chart === 'tree') return { column: component.tip ?? '', match: { kind: 'in', values: list } };
   if (CATEGORY_CLICK_CHARTS.includes(component.chart as RankedDistributionChart)) {
@@ -320,16 +343,19 @@ function withSampleOfReads(values: readonly Scalar[]): Scalar[] {
 }
 
 /** The filter's column in a collection's table, or a 400 when the table no longer has it. */
-function filterColumn(source: Source, filter: BoundFilter): Column {
-  const column = source.byName.get(filter.column);
+function filterColumn(source: Source, filter: BoundFilter, name = filter.column): Column {
+  const column = source.byName.get(name);
   if (column === undefined) {
     throw invalid(
       `${filter.at}.component_id`,
-      `this component filters on ${JSON.stringify(filter.column)}, which the table of its data collection no longer has`,
+      `this component filters on ${JSON.stringify(name)}, which the table of its data collection no longer has`,
     );
   }
   return column;
 }
+
+/** The other columns of the filter's table its match reads (a genomic interval's position). */
+const otherColumns = (source: Source, filter: BoundFilter) => (name: string) => filterColumn(source, filter, name);
 
 /** A filter as the cache sees it: what it constrains and how, not which component set it. */
 function canonical(filter: BoundFilter): string {
@@ -341,6 +367,8 @@ function canonical(filter: BoundFilter): string {
         ? [match.low, match.high]
         : match.kind === 'equals' || match.kind === 'member'
           ? match.value
-          : match.text;
+          : match.kind === 'interval'
+            ? [match.position, match.from, match.to]
+            : match.text;
   return JSON.stringify([filter.collection, filter.column, match.kind, value]);
 }

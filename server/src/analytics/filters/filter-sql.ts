@@ -1,4 +1,5 @@
 import type { DashboardFilterScalar } from '@service/common';
+import { chromosomeNameSql, chromosomeRankSql, genomicBoundSql } from '../sql/chromosomes.js';
 import { type Column, invalid } from '../sql/columns.js';
 import { rangeSql } from '../sql/finite.js';
 import { memberSql } from '../sql/membership.js';
@@ -16,7 +17,18 @@ export type Match =
   /** search: the value's text contains this, ignoring case. */
   | { kind: 'search'; text: string }
   /** A clicked UpSet intersection: the row is (or is not) in the set the column stands for. */
-  | { kind: 'member'; value: boolean };
+  | { kind: 'member'; value: boolean }
+  /**
+   * A brushed Manhattan plot: the row's (chromosome, `position`) between the two ends, in the
+   * natural chromosome order (the column is the chromosome's).
+   */
+  | { kind: 'interval'; position: string; from: GenomicEnd; to: GenomicEnd };
+
+/** One end of a genomic interval: a chromosome (as the table or the axis names it) and a position. */
+export type GenomicEnd = readonly [DashboardFilterScalar, number];
+
+/** The other columns a match reads besides its own (a genomic interval's position). */
+export type ColumnNamed = (name: string) => Column;
 
 /** Whether a match keeps fewer rows than all (`matchSql` gives it a condition). */
 export function narrows(match: Match): boolean {
@@ -33,9 +45,17 @@ const DATE_ONLY = /^\d{4}-\d{2}-\d{2}$/;
  * convert to the column's type are checked by `Statement.validate`, the rest refused here, at
  * `path` (`body.filters[2]`).
  */
-export function matchSql(match: Match, column: Column, statement: Statement, path: string): string | null {
+export function matchSql(
+  match: Match,
+  column: Column,
+  statement: Statement,
+  path: string,
+  columnNamed: ColumnNamed = () => column,
+): string | null {
   const c = column.sql;
   switch (match.kind) {
+    case 'interval':
+      return intervalSql(match, column, columnNamed(match.position), statement);
     case 'in': {
       const parts: string[] = [];
       const listed: string[] = [];
@@ -61,6 +81,26 @@ export function matchSql(match: Match, column: Column, statement: Statement, pat
       if (!narrows(match)) return null;
       return `(contains(lower(CAST(${c} AS VARCHAR)), lower(${statement.param(match.text)})))`;
   }
+}
+
+/** Rows from one (chromosome, position) to another, both included, as the Manhattan axis orders them. */
+function intervalSql(
+  match: Extract<Match, { kind: 'interval' }>,
+  chromosome: Column,
+  position: Column,
+  statement: Statement,
+): string {
+  const rowName = chromosomeNameSql(chromosome.sql);
+  const row = { name: rowName, rank: chromosomeRankSql(rowName), position: `CAST(${position.sql} AS DOUBLE)` };
+  const bound = ([name, at]: GenomicEnd) => {
+    const boundName = chromosomeNameSql(statement.param(String(name)));
+    return {
+      name: boundName,
+      rank: chromosomeRankSql(boundName),
+      position: `CAST(${statement.param(at)} AS DOUBLE)`,
+    };
+  };
+  return `(${genomicBoundSql(row, bound(match.from), true)} AND ${genomicBoundSql(row, bound(match.to), false)})`;
 }
 
 /** `column <= high`; a day as the high end of a timestamp range takes in the whole day. */

@@ -1,0 +1,169 @@
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import {
+  call,
+  createProjectWithUpload,
+  describeEachDialect,
+  type Session,
+  type TestServer,
+} from '../../../test/support/test-server.js';
+import { type DataAnswer, projectWithTable, rowsOf, serverWithPeople, upsert } from './analytics-table.js';
+
+/*
+ * Issue 28: a brush over a Manhattan plot filters by a genomic interval (from one chromosome and
+ * position to another, in the natural chromosome order); the axis (each chromosome's offset) is
+ * laid out over the whole table so no filter moves it; a chromosome column of too many names is
+ * refused. The expected counts were worked out by hand from the table below.
+ */
+
+/** Chromosomes as tools write them, in natural order: 1 (2 rows), 2 (2), 10, X, Y, MT. */
+const GENOME_CSV = [
+  'chrom,pos,p',
+  'chr1,100,0.5',
+  '1,200,1e-9',
+  '2,50,0.01',
+  '2,1200000,0.02',
+  'X,10,1e-10',
+  '10,30,0.2',
+  'chrM,5,0.3',
+  'Y,20,0.1',
+  '',
+].join('\n');
+
+const MANHATTAN = {
+  component_id: 'g',
+  type: 'figure',
+  chart: 'manhattan',
+  chromosome: 'chrom',
+  position: 'pos',
+  y: 'p',
+};
+const COUNT = { component_id: 'n', type: 'card', agg: 'count' };
+
+/** `names` distinct chromosome names, one row each. */
+const manyNames = (names: number) =>
+  ['sample,pos,p', ...Array.from({ length: names }, (_, i) => `S${i},${i + 1},0.5`), ''].join('\n');
+
+describeEachDialect('genome filters', (dialect) => {
+  let server: TestServer;
+  let ada: Session;
+  let tables = 0;
+
+  beforeAll(async () => {
+    const people = await serverWithPeople(dialect);
+    server = people.server;
+    ada = await people.session('ada@example.org');
+  });
+  afterAll(async () => {
+    await server?.stop();
+    await server?.database.drop();
+  });
+
+  async function create(collectionId: string, projectId: string, components: Record<string, unknown>[]) {
+    return call<{ dashboard_id: string }>(server, 'POST', '/dashboards', {
+      token: ada.access_token,
+      json: {
+        project_id: projectId,
+        title: 'Genome',
+        components: components.map((component) => ({ data_collection_id: collectionId, ...component })),
+      },
+    });
+  }
+
+  async function dataOf(dashboardId: string, filters: unknown[] = []) {
+    return call<DataAnswer>(server, 'POST', `/dashboards/${dashboardId}/data`, {
+      token: ada.access_token,
+      json: { filters },
+    });
+  }
+
+  async function dashboardOf(csv: string, components: Record<string, unknown>[]) {
+    const { projectId, collectionId } = await projectWithTable(server, ada.access_token, `Genome ${++tables}`, csv);
+    const created = await create(collectionId, projectId, components);
+    expect(created.status, created.text).toBe(201);
+    return created.body.dashboard_id;
+  }
+
+  it('keeps the rows between two chromosomes and positions, in natural order, ends included', async () => {
+    const id = await dashboardOf(GENOME_CSV, [MANHATTAN, COUNT]);
+    const countOf = async (value: unknown[]) => {
+      const answer = await dataOf(id, [{ component_id: 'g', value }]);
+      expect(answer.status, answer.text).toBe(200);
+      return answer.body.components.n;
+    };
+    // 2:50, 2:1,200,000 and 10:30; X:10 is beyond X:5.
+    expect(await countOf(['chr2', 50, 'X', 5])).toEqual({ value: 3, unfiltered_value: 8 });
+    // 1:200 and 2:50 (chr1:100 is before 1:150).
+    expect(await countOf(['1', 150, '2', 1000])).toEqual({ value: 2, unfiltered_value: 8 });
+    // Any spelling of a name: chr10 … chrM holds 10, X, Y and MT.
+    expect(await countOf(['chr10', 0, 'chrM', 100])).toEqual({ value: 4, unfiltered_value: 8 });
+    // Within one chromosome.
+    expect(await countOf(['2', 0, '2', 1_200_000])).toEqual({ value: 2, unfiltered_value: 8 });
+  });
+
+  it('refuses a value that is not a genomic interval, naming it', async () => {
+    const id = await dashboardOf(GENOME_CSV, [MANHATTAN, COUNT]);
+    for (const value of [
+      [1, 2],
+      ['1', 'a', '2', 3],
+      ['', 1, '2', 3],
+    ]) {
+      const answer = await dataOf(id, [{ component_id: 'g', value }]);
+      expect(answer.status, answer.text).toBe(400);
+      expect(answer.text).toContain('body.filters[0].value');
+    }
+  });
+
+  it('lays the chromosomes out over the whole table: a filter does not move the axis', async () => {
+    const id = await dashboardOf(GENOME_CSV, [
+      MANHATTAN,
+      { component_id: 'pick', type: 'interactive', widget: 'multiselect', column: 'chrom' },
+    ]);
+    const whole = await dataOf(id);
+    const narrowed = await dataOf(id, [{ component_id: 'pick', value: ['2', 'Y'] }]);
+    expect(narrowed.status, narrowed.text).toBe(200);
+    const offsets = [
+      { name: '1', offset: 0, length: 200 },
+      { name: '2', offset: 200, length: 1_200_000 },
+      { name: '10', offset: 1_200_200, length: 30 },
+      { name: 'X', offset: 1_200_230, length: 10 },
+      { name: 'Y', offset: 1_200_240, length: 20 },
+      { name: 'MT', offset: 1_200_260, length: 5 },
+    ];
+    expect(whole.body.components.g?.chromosomes).toEqual(offsets);
+    expect(narrowed.body.components.g?.chromosomes).toEqual(offsets);
+    const placed = (answer: typeof whole) =>
+      rowsOf(answer.body.components.g as Record<string, unknown>).map((row) => [row.chromosome, row.genome_position]);
+    expect(placed(narrowed)).toEqual([
+      ['2', 250],
+      ['2', 1_200_200],
+      ['Y', 1_200_260],
+    ]);
+    expect(placed(whole)).toEqual(expect.arrayContaining(placed(narrowed)));
+  });
+
+  it('refuses a chromosome column of more than 500 names when saved, and says so when the data grew', async () => {
+    const few = await dashboardOf(manyNames(500), [{ ...MANHATTAN, chromosome: 'sample' }]);
+    const drawn = await dataOf(few);
+    expect(drawn.body.components.g?.chromosomes).toHaveLength(500);
+
+    const { projectId, collectionId } = await projectWithTable(server, ada.access_token, 'Names', manyNames(501));
+    const refused = await create(collectionId, projectId, [{ ...MANHATTAN, chromosome: 'sample' }]);
+    expect(refused.status, refused.text).toBe(400);
+    expect(refused.body).toMatchObject({
+      code: 'validation_failed',
+      errors: [{ path: 'body.components[0].chromosome', message: expect.stringContaining('more than 500') }],
+    });
+
+    // Saved before the table had rows: the component answers the same message in its slot.
+    const later = await createProjectWithUpload(server, ada.access_token, 'Names later', manyNames(501));
+    const saved = await create(later.collectionId, later.projectId, [{ ...MANHATTAN, chromosome: 'sample' }, COUNT]);
+    expect(saved.status, saved.text).toBe(201);
+    await upsert(server, ada.access_token, later.collectionId);
+    const answer = await dataOf(saved.body.dashboard_id);
+    expect(answer.status, answer.text).toBe(200);
+    expect(answer.body.components.g).toEqual({
+      error: { code: 'unsuitable_column', message: expect.stringContaining('more than 500'), field: 'chromosome' },
+    });
+    expect(answer.body.components.n).toEqual({ value: 501, unfiltered_value: 501 });
+  });
+});
