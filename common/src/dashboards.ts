@@ -121,8 +121,11 @@ const dashboardContentShape = {
   colors: dashboardColorsSchema.optional(),
 };
 
-/** Component ids are unique; tabs are known; each layout entry names an existing component, once. */
-function checkContent(
+/**
+ * Component ids are unique; tabs are known; each layout entry names an existing component, once.
+ * Exported so an import can run these checks on the parts of a file that parse, when others do not.
+ */
+export function checkDashboardContent(
   body: {
     tabs: readonly DashboardTab[];
     components: readonly { component_id: string; tab_id?: string | undefined }[];
@@ -198,7 +201,7 @@ export const createDashboardRequestSchema = z
     /** `overview`: components and layout generated from the project's collections (dashboard-overview.ts). */
     template: z.enum(DASHBOARD_TEMPLATES).default('empty'),
   })
-  .superRefine(checkContent)
+  .superRefine(checkDashboardContent)
   .refine((body) => body.template === 'empty' || (body.components.length === 0 && body.layout.length === 0), {
     message: 'a template makes the components and layout: send none with it',
     path: ['template'],
@@ -210,7 +213,7 @@ export type CreateDashboardRequestInput = z.input<typeof createDashboardRequestS
 /** `PUT /dashboards/{id}` replaces the content; sharing goes through `/permissions`. */
 export const updateDashboardRequestSchema = z
   .strictObject(dashboardContentShape)
-  .superRefine(checkContent)
+  .superRefine(checkDashboardContent)
   .meta({ id: 'UpdateDashboardRequest' });
 export type UpdateDashboardRequest = z.infer<typeof updateDashboardRequestSchema>;
 export type UpdateDashboardRequestInput = z.input<typeof updateDashboardRequestSchema>;
@@ -233,7 +236,7 @@ export const dashboardYamlSchema = z
     project_id: z.string().min(1).max(64).optional(),
     ...dashboardContentShape,
   })
-  .superRefine(checkContent)
+  .superRefine(checkDashboardContent)
   .meta({ id: 'DashboardYaml', title: 'Dashboard (dashboard.yaml)' });
 export type DashboardYaml = z.infer<typeof dashboardYamlSchema>;
 

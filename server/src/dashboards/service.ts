@@ -12,9 +12,9 @@ import type {
 import type { Kysely } from 'kysely';
 import { v7 as uuidv7 } from 'uuid';
 import { type AuditLog, actorUserId } from '../audit/service.js';
-import type { DataCollectionQueries, TableSnapshot } from '../datacollections/queries.js';
+import type { DataCollectionQueries } from '../datacollections/queries.js';
 import type { Database } from '../db/database.js';
-import type { DataCollectionsTable, Tables } from '../db/tables.js';
+import type { Tables } from '../db/tables.js';
 import { isoNow } from '../db/time.js';
 import { DomainError, type FieldProblem, notFound } from '../errors.js';
 import type { MultiqcService } from '../multiqc/service.js';
@@ -23,7 +23,8 @@ import { authorize, can, dashboardResource, type ResourceAction, type SharedReso
 import { asSharedResource as projectResource } from '../projects/repository.js';
 import type { ProjectsService } from '../projects/service.js';
 import { asSharedResource } from '../sharing/members.js';
-import { type TreeFiles, treeProblems } from './data/tree-files.js';
+import { type CollectionChecks, checkCollections, collectionProblems } from './collection-checks.js';
+import type { TreeFiles } from './data/tree-files.js';
 import { dashboardVersions } from './data/versions.js';
 import { projectOverview } from './overview.js';
 import { type Access, colorsOf, componentsOf, layoutOf, present, tabsOf, type Versioned } from './presenter.js';
@@ -180,7 +181,7 @@ export class DashboardsService {
         }),
       );
     }
-    await this.checkCollections(request.project_id, content.components);
+    await checkCollections(this.checks(), request.project_id, content.components);
     return this.read(actor, await this.insert(actor, ORIGINAL, content));
   }
 
@@ -269,7 +270,7 @@ export class DashboardsService {
           );
         }
       }
-      await this.checkCollections(record.row.project_id, request.components);
+      await checkCollections(this.checks(), record.row.project_id, request.components);
       const content = {
         title: request.title,
         description: request.description,
@@ -345,67 +346,19 @@ export class DashboardsService {
     await this.audit.record({ type: 'dashboard.updated', actorUserId: actorUserId(actor), details }, trx);
   }
 
+  /** Problems of components with the project's collections (paths from `components[…]`), for an import's report. */
+  collectionProblems(projectId: string, components: readonly DashboardComponent[]): Promise<FieldProblem[]> {
+    return collectionProblems(this.checks(), projectId, components);
+  }
+
+  private checks(): CollectionChecks {
+    return { repository: this.repository, queries: this.queries, trees: this.trees };
+  }
+
   /** The commits of every collection the dashboard reads, for its readers (the version picker). */
   async versions(actor: Actor, dashboardId: string): Promise<DashboardVersions> {
     const { record } = await this.access(actor, dashboardId, 'resource.read');
     return dashboardVersions(this.database.db, this.queries, record.row.project_id, componentsOf(record));
-  }
-
-  /**
-   * Components may only show data collections of the dashboard's project, and the columns a
-   * figure, card or filter reads must exist in its collection's table with a type it can use
-   * (a collection without a table yet is checked when its data is asked for).
-   */
-  private async checkCollections(projectId: string, components: readonly DashboardComponent[]): Promise<void> {
-    const wanted = components.flatMap((component) => (component.type === 'text' ? [] : [component.data_collection_id]));
-    const rows = await this.repository.collectionRowsOfProject(projectId, wanted);
-    const known = new Map(rows.map((row) => [row.id, row]));
-    const snapshots = new Map<string, Promise<TableSnapshot>>();
-    const snapshotOf = (row: DataCollectionsTable) => {
-      const loaded = snapshots.get(row.id) ?? this.queries.snapshotOf(row);
-      snapshots.set(row.id, loaded);
-      return loaded;
-    };
-    const problems: FieldProblem[] = [];
-    for (const [index, component] of components.entries()) {
-      if (component.type === 'text') continue;
-      const row = known.get(component.data_collection_id);
-      if (row === undefined) {
-        problems.push({
-          path: `body.components[${index}].data_collection_id`,
-          message: 'no data collection of this project has this id',
-        });
-        continue;
-      }
-      if (component.type === 'multiqc') {
-        if (row.type !== 'multiqc') {
-          problems.push({
-            path: `body.components[${index}].data_collection_id`,
-            message: 'a multiqc component reads a MultiQC collection (type multiqc), not a table',
-          });
-        }
-        continue;
-      }
-      if (component.type === 'table') continue;
-      if (component.type === 'figure' && component.chart === 'tree') {
-        problems.push(...(await treeProblems(this.trees, row, component, `body.components[${index}]`)));
-      }
-      const snapshot = await snapshotOf(row);
-      if (snapshot.snapshot === null) continue;
-      const fit = this.queries.fitProblems(snapshot, component);
-      // The table is read only for components whose columns fit.
-      const found = fit.length > 0 ? fit : await this.queries.dataProblems(snapshot, component);
-      for (const problem of found) {
-        problems.push({ path: `body.components[${index}].${problem.field}`, message: problem.message });
-      }
-    }
-    if (problems.length > 0) {
-      throw new DomainError(
-        'validation_failed',
-        "components may only show the project's data collections, with columns their tables have",
-        problems,
-      );
-    }
   }
 }
 

@@ -1,13 +1,31 @@
 import { type DashboardComponent, type DashboardYaml, dashboardYamlSchema } from '@service/common';
 import { stringify } from 'yaml';
-import { DomainError } from '../errors.js';
+import { DomainError, type FieldProblem } from '../errors.js';
 import type { Actor, UserActor } from '../policy/actor.js';
 import { can } from '../policy/policy.js';
 import type { ProjectsService } from '../projects/service.js';
-import { parseLocatedYaml } from '../yaml/located.js';
+import { readLocatedYaml, schemaProblems } from '../yaml/located.js';
 import { colorsOf, componentsOf, type DashboardsService, layoutOf, tabsOf, type Versioned } from './service.js';
+import { partsOfInvalidFile } from './yaml-parts.js';
 
 export const MAX_DASHBOARD_YAML_BYTES = 512 * 1024;
+
+const NO_PROJECT: FieldProblem = {
+  path: 'project_id',
+  message: 'name the project: project_id in the file, or the project_id query parameter',
+};
+
+/** A file may name a collection by tag, so an unknown one is said in those words. */
+const inFile = (problems: FieldProblem[]): FieldProblem[] =>
+  problems.map((problem) =>
+    problem.path.endsWith('.data_collection_id') && problem.message.startsWith('no data collection')
+      ? {
+          ...problem,
+          message:
+            'no data collection of this project has this id, nor this tag (a tag in several workflows needs the id)',
+        }
+      : problem,
+  );
 
 /**
  * Dashboards as files (`dashboard.yaml`, docs/dashboards.md "Dashboards as YAML"): export one,
@@ -16,7 +34,10 @@ export const MAX_DASHBOARD_YAML_BYTES = 512 * 1024;
  */
 export class DashboardFiles {
   constructor(
-    private readonly dashboards: Pick<DashboardsService, 'access' | 'createVersioned' | 'repository'>,
+    private readonly dashboards: Pick<
+      DashboardsService,
+      'access' | 'createVersioned' | 'collectionProblems' | 'repository'
+    >,
     private readonly projects: Pick<ProjectsService, 'access'>,
   ) {}
 
@@ -50,31 +71,20 @@ export class DashboardFiles {
 
   /**
    * Creates a dashboard from a file, owned by the caller, in `projectId` or else the file's
-   * `project_id` (editors of that project). Every problem comes back with its line and column.
+   * `project_id` (editors of that project). Every problem comes back with its line and column, all
+   * of them in one answer: the schema's, those between the parts that parse, and the collections'.
    */
   async import(actor: UserActor, text: string, projectId: string | undefined): Promise<Versioned> {
-    const { value, locate } = parseLocatedYaml(text, dashboardYamlSchema, 'dashboard');
+    const { raw, locate } = readLocatedYaml(text, 'dashboard');
+    const parsed = dashboardYamlSchema.safeParse(raw);
+    if (!parsed.success) return this.refuse(actor, raw, schemaProblems(parsed.error), projectId, locate);
+    const value = parsed.data;
     const target = projectId ?? value.project_id;
-    if (target === undefined) {
-      throw new DomainError(
-        'validation_failed',
-        'the dashboard names no project',
-        locate([
-          {
-            path: 'project_id',
-            message: 'name the project: project_id in the file, or the project_id query parameter',
-          },
-        ]),
-      );
-    }
+    if (target === undefined)
+      throw new DomainError('validation_failed', 'the dashboard names no project', locate([NO_PROJECT]));
     // Before anything about its collections is looked at: tags are the project's to know.
     await this.projects.access(actor, target, 'resource.edit');
-    const ids = await this.idsByTag(target);
-    const components: DashboardComponent[] = value.components.map((component) =>
-      component.type === 'text'
-        ? component
-        : { ...component, data_collection_id: ids.get(component.data_collection_id) ?? component.data_collection_id },
-    );
+    const components = await this.withIds(target, value.components);
     try {
       return await this.dashboards.createVersioned(actor, {
         project_id: target,
@@ -89,16 +99,47 @@ export class DashboardFiles {
       });
     } catch (error) {
       if (error instanceof DomainError && error.errors !== undefined) {
-        const inFile = error.errors.map((problem) => ({
-          path: problem.path.replace(/^body\./, ''),
-          message: problem.path.endsWith('.data_collection_id')
-            ? 'no data collection of this project has this id, nor this tag (a tag in several workflows needs the id)'
-            : problem.message,
-        }));
-        throw new DomainError(error.code, error.message, locate(inFile));
+        const problems = error.errors.map((problem) => ({ ...problem, path: problem.path.replace(/^body\./, '') }));
+        throw new DomainError(error.code, error.message, locate(inFile(problems)));
       }
       throw error;
     }
+  }
+
+  /**
+   * Refuses a file the schema refused, with every problem found in it: the schema's, those between
+   * the parts that parse, and (for editors of its project) its components' collections and columns.
+   */
+  private async refuse(
+    actor: UserActor,
+    raw: unknown,
+    schema: FieldProblem[],
+    projectId: string | undefined,
+    locate: (problems: FieldProblem[]) => FieldProblem[],
+  ): Promise<never> {
+    const parts = partsOfInvalidFile(raw);
+    const problems = [...schema, ...parts.problems];
+    const target = projectId ?? parts.projectId;
+    if (target !== undefined) {
+      await this.projects.access(actor, target, 'resource.edit');
+      const components = await this.withIds(target, parts.components);
+      problems.push(...inFile(await this.dashboards.collectionProblems(target, components)));
+    } else if (!problems.some((problem) => problem.path === 'project_id')) {
+      problems.push(NO_PROJECT);
+    }
+    const located = locate(problems).sort((a, b) => (a.line ?? 0) - (b.line ?? 0) || (a.column ?? 0) - (b.column ?? 0));
+    const count = located.length === 1 ? 'one problem' : `${located.length} problems`;
+    throw new DomainError('validation_failed', `the dashboard has ${count}: each is listed with its line`, located);
+  }
+
+  /** Components with collections named by tag turned into their ids. */
+  private async withIds(projectId: string, components: readonly DashboardComponent[]): Promise<DashboardComponent[]> {
+    const ids = await this.idsByTag(projectId);
+    return components.map((component) =>
+      component.type === 'text'
+        ? component
+        : { ...component, data_collection_id: ids.get(component.data_collection_id) ?? component.data_collection_id },
+    );
   }
 
   /** Collection id → tag, for the tags used once in the project. */

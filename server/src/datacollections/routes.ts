@@ -43,7 +43,10 @@ const MALFORMED_MULTIPART = [
 
 function asMalformedMultipart(error: unknown): unknown {
   if (error instanceof Error && !(error instanceof DomainError) && MALFORMED_MULTIPART.includes(error.message)) {
-    return new DomainError('malformed_body', `the multipart body is malformed or cut off: ${error.message}`);
+    return new DomainError(
+      'malformed_body',
+      `the multipart body is malformed or cut off (${error.message}): send the upload again as multipart/form-data, the fields \`run\` and \`path\` before the part \`file\``,
+    );
   }
   return error;
 }

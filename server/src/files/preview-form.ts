@@ -21,7 +21,7 @@ function optionsOf(text: string): FilePreviewRequest {
   if (!parsed.success) {
     throw new DomainError(
       'validation_failed',
-      'the preview options are not valid',
+      'the preview options are not valid: fix the options listed, or send none to have them detected',
       parsed.error.issues.map((issue) => ({ path: ['options', ...issue.path].join('.'), message: issue.message })),
     );
   }

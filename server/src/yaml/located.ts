@@ -37,12 +37,17 @@ function expandAliases(document: Document, lineCounter: LineCounter, what: strin
   }
 }
 
+/** A YAML document as plain data, not yet validated, with the way to locate paths in it. */
+export interface ReadYaml {
+  raw: unknown;
+  locate(problems: FieldProblem[]): FieldProblem[];
+}
+
 /**
- * Parses YAML and validates it with a shared schema. Syntax errors and schema violations both come
- * back as 400 `validation_failed`, each error naming its path, line, column and the rule broken
- * (`what` names the file in messages: "the project definition", "the dashboard").
+ * Reads YAML without validating it: syntax errors (after which nothing else can be said) come back
+ * as 400 `validation_failed`, each naming its line and column.
  */
-export function parseLocatedYaml<S extends z.ZodType>(text: string, schema: S, what: string): LocatedYaml<z.output<S>> {
+export function readLocatedYaml(text: string, what: string): ReadYaml {
   const lineCounter = new LineCounter();
   const document = parseDocument(text, { lineCounter, prettyErrors: false, uniqueKeys: true });
   if (document.errors.length > 0) {
@@ -77,19 +82,36 @@ export function parseLocatedYaml<S extends z.ZodType>(text: string, schema: S, w
       }
       return problem;
     });
+  return { raw: expandAliases(document, lineCounter, what), locate };
+}
 
-  const parsed = schema.safeParse(expandAliases(document, lineCounter, what));
+/** A schema's issues as field problems: an unknown key is one problem per key. */
+export function schemaProblems(error: z.ZodError): FieldProblem[] {
+  return error.issues.flatMap((issue) => {
+    if (issue.code === 'unrecognized_keys') {
+      return issue.keys.map((key) => ({
+        path: formatPath(undefined, [...issue.path, key]),
+        message: 'unknown field',
+      }));
+    }
+    return [{ path: formatPath(undefined, issue.path), message: issue.message }];
+  });
+}
+
+/**
+ * Parses YAML and validates it with a shared schema. Syntax errors and schema violations both come
+ * back as 400 `validation_failed`, each error naming its path, line, column and the rule broken
+ * (`what` names the file in messages: "the project definition", "the dashboard").
+ */
+export function parseLocatedYaml<S extends z.ZodType>(text: string, schema: S, what: string): LocatedYaml<z.output<S>> {
+  const { raw, locate } = readLocatedYaml(text, what);
+  const parsed = schema.safeParse(raw);
   if (!parsed.success) {
-    const problems = parsed.error.issues.flatMap((issue) => {
-      if (issue.code === 'unrecognized_keys') {
-        return issue.keys.map((key) => ({
-          path: formatPath(undefined, [...issue.path, key]),
-          message: 'unknown field',
-        }));
-      }
-      return [{ path: formatPath(undefined, issue.path), message: issue.message }];
-    });
-    throw new DomainError('validation_failed', `the ${what} does not follow the schema`, locate(problems));
+    throw new DomainError(
+      'validation_failed',
+      `the ${what} does not follow the schema`,
+      locate(schemaProblems(parsed.error)),
+    );
   }
   return { value: parsed.data, locate };
 }

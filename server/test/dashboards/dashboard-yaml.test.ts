@@ -228,6 +228,51 @@ describeEachDialect('dashboards as YAML', (dialect) => {
     expect(titles.body.items.map((item) => item.title)).not.toContain('X');
   });
 
+  it('reports every problem of a file at once, each with its path and line', async () => {
+    const yaml = [
+      'title: Many problems',
+      'tabs:',
+      '  - {tab_id: main, title: Main, color: red}',
+      'components:',
+      '  - {component_id: a, type: figure, chart: nope, data_collection_id: t, x: mass}',
+      '  - {component_id: b, type: text, markdown: hi, tab_id: elsewhere}',
+      '  - {component_id: c, type: card, data_collection_id: nope, column: mass, agg: mean}',
+      '  - {component_id: d, type: card, data_collection_id: t, column: wingspan, agg: mean}',
+      'layout:',
+      '  - {component_id: ghost, x: 0, y: 0, w: 6, h: 2}',
+      '',
+    ].join('\n');
+    const refused = await importYaml(ada.access_token, yaml, `?project_id=${projectId}`);
+    expect(refused.status, refused.text).toBe(400);
+    expect(refused.body.code).toBe('validation_failed');
+    expect(refused.body.detail).toMatch(/6 problems/);
+    const expected: [string, RegExp, number][] = [
+      ['tabs[0].color', /#rrggbb/, 3],
+      ['components[0].chart', /one of/, 5],
+      ['components[1].tab_id', /no tab has this id \(tabs: main\)/, 6],
+      ['components[2].data_collection_id', /nor this tag/, 7],
+      ['components[3].column', /wingspan|column/, 8],
+      ['layout[0].component_id', /no component has this id/, 10],
+    ];
+    for (const [path, message, line] of expected) {
+      const problem = problemAt(refused, path);
+      expect(problem, `${path} in ${refused.text}`).toMatchObject({ line });
+      expect(problem?.message).toMatch(message);
+    }
+    // In the order of the file, one problem per place.
+    expect(refused.body.errors?.map((error) => error.path)).toEqual(expected.map(([path]) => path));
+    // Without a project, the file's own problems still all come back, with the missing project.
+    const noProject = await importYaml(ada.access_token, yaml);
+    expect(noProject.status).toBe(400);
+    expect(noProject.body.errors?.map((error) => error.path)).toEqual([
+      'project_id',
+      'tabs[0].color',
+      'components[0].chart',
+      'components[1].tab_id',
+      'layout[0].component_id',
+    ]);
+  });
+
   it('imports only for editors of the project: 404 for outsiders, 403 for viewers, 401 anonymous', async () => {
     const yaml = 'title: Mine\n';
     expect((await importYaml(eve.access_token, yaml, `?project_id=${projectId}`)).status).toBe(404);

@@ -126,6 +126,7 @@ describeEachDialect('previewing a file sent for Add data, before anything is cre
     const badLimit = await send('a.csv', 'a\n1\n', { options: { limit: 201 } });
     expect(badLimit.status).toBe(400);
     expect(badLimit.body.errors?.[0]?.path).toBe('options.limit');
+    expect(badLimit.body.detail).toMatch(/fix the options listed/);
     const big = await send('big.csv', `a\n${'1\n'.repeat(3000)}`);
     expect(big.status).toBe(413);
     expect(big.body.code).toBe('payload_too_large');

@@ -77,6 +77,8 @@ describeEachDialect('malformed requests', (dialect) => {
     const body = 'a,b\n1,2\n';
     const answer = await rawExchange(server, uploadHead('multipart/form-data', body.length) + body);
     expectProblem(answer, 400, 'malformed_body');
+    // What to do about it, not only what went wrong.
+    expect(answer.body).toMatch(/send the upload again as multipart\/form-data/);
     expect(await registeredPaths()).toEqual(['t.csv']);
   });
 
