@@ -92,13 +92,12 @@ function ProjectSharingEditor({ project }: { project: Project }) {
   );
 }
 
-/** Owners, editors, viewers and the public switch of a project or dashboard; the server decides who may save. */
-export function SharingEditor<T extends Shared>({ shared, what, send, onSaved }: SharingEditorProps<T>) {
-  const { user } = useAuth();
+/**
+ * The sharing draft and its save: an edit clears the last save's outcome; a refusal's field
+ * errors are placed beside the person they name (`placed`).
+ */
+function useSharingDraft<T extends Shared>({ shared, send, onSaved }: Omit<SharingEditorProps<T>, 'what'>) {
   const [draft, setDraft] = useState<PermissionsDraft>(() => draftFromProject(shared));
-  const [email, setEmail] = useState('');
-  const [role, setRole] = useState<MemberRole>('viewer');
-  const [addError, setAddError] = useState<string | null>(null);
   const save = useMutation({
     // The paths travel with the request so a refusal's field errors land beside the right person.
     mutationFn: (request: ReturnType<typeof toRequest>) => send(request.body),
@@ -109,26 +108,24 @@ export function SharingEditor<T extends Shared>({ shared, what, send, onSaved }:
   });
   const placed =
     save.error instanceof ApiError ? placeErrors(save.error.fieldErrors, save.variables?.paths ?? []) : undefined;
-  const dirty = isDirty(draft, shared);
-  const losesSharing =
-    user !== null &&
-    user.role !== 'admin' &&
-    !draft.members.some((member) => member.userId === user.user_id && member.role === 'owner');
-
   const edit = (next: PermissionsDraft) => {
     setDraft(next);
     save.reset();
   };
-  const add = () => {
-    const result = addMember(draft, email, role);
-    if ('error' in result) {
-      setAddError(result.error);
-      return;
-    }
-    edit(result.draft);
-    setEmail('');
-    setAddError(null);
-  };
+  return { draft, edit, save, placed, dirty: isDirty(draft, shared) };
+}
+
+type PlacedErrors = ReturnType<typeof placeErrors>;
+
+/** Owners, editors, viewers and the public switch of a project or dashboard; the server decides who may save. */
+export function SharingEditor<T extends Shared>(props: SharingEditorProps<T>) {
+  const { shared, what } = props;
+  const { user } = useAuth();
+  const { draft, edit, save, placed, dirty } = useSharingDraft(props);
+  const losesSharing =
+    user !== null &&
+    user.role !== 'admin' &&
+    !draft.members.some((member) => member.userId === user.user_id && member.role === 'owner');
 
   return (
     <form
@@ -143,103 +140,13 @@ export function SharingEditor<T extends Shared>({ shared, what, send, onSaved }:
           checked={draft.isPublic}
           onChange={(event) => edit({ ...draft, isPublic: event.currentTarget.checked })}
         />
-        <Table aria-label="Members" verticalSpacing={4}>
-          <Table.Thead>
-            <Table.Tr>
-              <Table.Th>Person</Table.Th>
-              <Table.Th w={160}>Role</Table.Th>
-              <Table.Th w={110}>
-                <VisuallyHidden>Actions</VisuallyHidden>
-              </Table.Th>
-            </Table.Tr>
-          </Table.Thead>
-          <Table.Tbody>
-            {draft.members.map((member, index) => {
-              const problem = placed?.byMember.get(index);
-              return (
-                <Table.Tr key={member.userId ?? `new:${member.email}`}>
-                  <Table.Td>
-                    <Group gap={6} wrap="nowrap">
-                      <Text size="sm">{member.email}</Text>
-                      {member.userId === null && (
-                        <Badge size="xs" variant="outline">
-                          new
-                        </Badge>
-                      )}
-                    </Group>
-                    {problem && (
-                      <Text size="xs" c="red" role="alert">
-                        {problem}
-                      </Text>
-                    )}
-                  </Table.Td>
-                  <Table.Td>
-                    <NativeSelect
-                      size="xs"
-                      aria-label={`Role of ${member.email}`}
-                      data={MEMBER_ROLES.map((entry) => ({ value: entry.value, label: entry.label }))}
-                      value={member.role}
-                      onChange={(event) => {
-                        const next = event.currentTarget.value;
-                        if (isMemberRole(next)) edit(changeRole(draft, index, next));
-                      }}
-                    />
-                  </Table.Td>
-                  <Table.Td>
-                    <Button
-                      size="xs"
-                      variant="subtle"
-                      color="red"
-                      aria-label={`Remove ${member.email}`}
-                      onClick={() => edit(removeMember(draft, index))}
-                    >
-                      Remove
-                    </Button>
-                  </Table.Td>
-                </Table.Tr>
-              );
-            })}
-          </Table.Tbody>
-        </Table>
+        <MemberTable draft={draft} placed={placed} onEdit={edit} />
         {draft.members.length === 0 && (
           <Text size="sm" c="dimmed">
             Nobody is listed. A {what} needs at least one owner.
           </Text>
         )}
-        <Group align="flex-end" gap="xs" wrap="wrap">
-          <TextInput
-            label="Add a person by email"
-            placeholder="name@example.org"
-            type="email"
-            value={email}
-            error={addError}
-            onChange={(event) => {
-              setEmail(event.currentTarget.value);
-              setAddError(null);
-            }}
-            onKeyDown={(event) => {
-              // Enter adds the person instead of saving the whole form.
-              if (event.key === 'Enter') {
-                event.preventDefault();
-                add();
-              }
-            }}
-            style={{ flex: 1, minWidth: 220 }}
-          />
-          <NativeSelect
-            label="as"
-            aria-label="Role of the person to add"
-            data={MEMBER_ROLES.map((entry) => ({ value: entry.value, label: entry.label }))}
-            value={role}
-            onChange={(event) => {
-              const next = event.currentTarget.value;
-              if (isMemberRole(next)) setRole(next);
-            }}
-          />
-          <Button variant="default" onClick={add}>
-            Add
-          </Button>
-        </Group>
+        <AddMember draft={draft} onAdd={edit} />
         <Text size="xs" c="dimmed">
           People need an account first; an address without one is pointed out when you save.
         </Text>
@@ -248,20 +155,7 @@ export function SharingEditor<T extends Shared>({ shared, what, send, onSaved }:
             After saving you will not be able to change who has access.
           </Alert>
         )}
-        {save.isError && (
-          <Alert color="red" role="alert" title="Sharing was not saved">
-            <Stack gap={4}>
-              <Text size="sm">{save.error instanceof ApiError ? save.error.message : errorMessage(save.error)}</Text>
-              {placed && placed.general.length > 0 && (
-                <List size="sm" aria-label="Problems">
-                  {placed.general.map((message) => (
-                    <List.Item key={message}>{message}</List.Item>
-                  ))}
-                </List>
-              )}
-            </Stack>
-          </Alert>
-        )}
+        {save.isError && <SaveFailure error={save.error} placed={placed} />}
         {save.isSuccess && !dirty && (
           <Text size="sm" c="teal" role="status">
             Sharing saved.
@@ -277,6 +171,151 @@ export function SharingEditor<T extends Shared>({ shared, what, send, onSaved }:
         </Group>
       </Stack>
     </form>
+  );
+}
+
+const ROLE_CHOICES = MEMBER_ROLES.map((entry) => ({ value: entry.value, label: entry.label }));
+
+/** The draft's members, each with its role to change, Remove, and the save's problem with it. */
+function MemberTable({
+  draft,
+  placed,
+  onEdit,
+}: {
+  draft: PermissionsDraft;
+  placed: PlacedErrors | undefined;
+  onEdit: (next: PermissionsDraft) => void;
+}) {
+  return (
+    <Table aria-label="Members" verticalSpacing={4}>
+      <Table.Thead>
+        <Table.Tr>
+          <Table.Th>Person</Table.Th>
+          <Table.Th w={160}>Role</Table.Th>
+          <Table.Th w={110}>
+            <VisuallyHidden>Actions</VisuallyHidden>
+          </Table.Th>
+        </Table.Tr>
+      </Table.Thead>
+      <Table.Tbody>
+        {draft.members.map((member, index) => {
+          const problem = placed?.byMember.get(index);
+          return (
+            <Table.Tr key={member.userId ?? `new:${member.email}`}>
+              <Table.Td>
+                <Group gap={6} wrap="nowrap">
+                  <Text size="sm">{member.email}</Text>
+                  {member.userId === null && (
+                    <Badge size="xs" variant="outline">
+                      new
+                    </Badge>
+                  )}
+                </Group>
+                {problem && (
+                  <Text size="xs" c="red" role="alert">
+                    {problem}
+                  </Text>
+                )}
+              </Table.Td>
+              <Table.Td>
+                <NativeSelect
+                  size="xs"
+                  aria-label={`Role of ${member.email}`}
+                  data={ROLE_CHOICES}
+                  value={member.role}
+                  onChange={(event) => {
+                    const next = event.currentTarget.value;
+                    if (isMemberRole(next)) onEdit(changeRole(draft, index, next));
+                  }}
+                />
+              </Table.Td>
+              <Table.Td>
+                <Button
+                  size="xs"
+                  variant="subtle"
+                  color="red"
+                  aria-label={`Remove ${member.email}`}
+                  onClick={() => onEdit(removeMember(draft, index))}
+                >
+                  Remove
+                </Button>
+              </Table.Td>
+            </Table.Tr>
+          );
+        })}
+      </Table.Tbody>
+    </Table>
+  );
+}
+
+/** An email and a role to add to the draft; a malformed or duplicate address is said beside it. */
+function AddMember({ draft, onAdd }: { draft: PermissionsDraft; onAdd: (next: PermissionsDraft) => void }) {
+  const [email, setEmail] = useState('');
+  const [role, setRole] = useState<MemberRole>('viewer');
+  const [addError, setAddError] = useState<string | null>(null);
+  const add = () => {
+    const result = addMember(draft, email, role);
+    if ('error' in result) {
+      setAddError(result.error);
+      return;
+    }
+    onAdd(result.draft);
+    setEmail('');
+    setAddError(null);
+  };
+  return (
+    <Group align="flex-end" gap="xs" wrap="wrap">
+      <TextInput
+        label="Add a person by email"
+        placeholder="name@example.org"
+        type="email"
+        value={email}
+        error={addError}
+        onChange={(event) => {
+          setEmail(event.currentTarget.value);
+          setAddError(null);
+        }}
+        onKeyDown={(event) => {
+          // Enter adds the person instead of saving the whole form.
+          if (event.key === 'Enter') {
+            event.preventDefault();
+            add();
+          }
+        }}
+        style={{ flex: 1, minWidth: 220 }}
+      />
+      <NativeSelect
+        label="as"
+        aria-label="Role of the person to add"
+        data={ROLE_CHOICES}
+        value={role}
+        onChange={(event) => {
+          const next = event.currentTarget.value;
+          if (isMemberRole(next)) setRole(next);
+        }}
+      />
+      <Button variant="default" onClick={add}>
+        Add
+      </Button>
+    </Group>
+  );
+}
+
+/** Why the save was refused, with the problems no member row could take. */
+function SaveFailure({ error, placed }: { error: unknown; placed: PlacedErrors | undefined }) {
+  return (
+    <Alert color="red" role="alert" title="Sharing was not saved">
+      <Stack gap={4}>
+        <Text size="sm">{error instanceof ApiError ? error.message : errorMessage(error)}</Text>
+        {placed && placed.general.length > 0 && (
+          <List size="sm" aria-label="Problems">
+            {placed.general.map((message) => (
+              <List.Item key={message}>{message}</List.Item>
+            ))}
+          </List>
+        )}
+      </Stack>
+    </Alert>
   );
 }
 
