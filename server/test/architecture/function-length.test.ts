@@ -60,8 +60,6 @@ const STILL_TO_SPLIT: string[] = [
   'server/src/workflows/routes.ts: workflowsRoutes',
   'web/src/components/IngestionPanel.tsx: IngestionPanel',
   'web/src/components/Layout.tsx: Layout',
-  'web/src/components/PermissionsPanel.tsx: SharingEditor',
-  'web/src/components/UploadPanel.tsx: UploadPanel',
   'web/src/dashboard/ComponentCell.tsx: CellBody',
   'web/src/dashboard/FigureView.tsx: FigureView',
   'web/src/dashboard/TableView.tsx: TableView',
