@@ -1,13 +1,12 @@
 import type { IngestionRun } from '@service/common';
 import type { Kysely } from 'kysely';
-import type { IngestionRunsTable, Tables } from '../db/tables.js';
+import type { Tables } from '../db/tables.js';
 import { isoNow } from '../db/time.js';
 import type { EndedJobs } from '../jobs/queue.js';
+import { ingestionRunRows } from '../tables/ingestion-runs.js';
 
 type Step = IngestionRun['steps'][number];
 type Ending = { status: 'failed' | 'cancelled'; error: { code: string; message: string } };
-
-const ACTIVE: IngestionRunsTable['status'][] = ['pending', 'running'];
 
 /** When a job that never got to finish its ingestion run has ended anyway (it never ran, or its worker vanished). */
 const ORPHANED = { code: 'ingestion_failed', message: 'its job ended before the ingestion run did' };
@@ -39,28 +38,17 @@ async function endRun(
   const steps = (JSON.parse(run.steps) as Step[]).map((step) =>
     step.status === 'running' ? { ...step, status: ending.status, finished_at: now } : step,
   );
-  await db
-    .updateTable('ingestion_runs')
-    .set({ status: ending.status, finished_at: now, error: JSON.stringify(ending.error), steps: JSON.stringify(steps) })
-    .where('id', '=', run.id)
-    .where('status', 'in', ACTIVE)
-    // An expired run whose server renewed its lease since it was read (it was only slow) goes on.
-    .$if(expiredBefore !== undefined, (update) =>
-      update.where((eb) =>
-        eb.or([eb('lease_expires_at', 'is', null), eb('lease_expires_at', '<', expiredBefore as string)]),
-      ),
-    )
-    .execute();
+  await ingestionRunRows.end(
+    db,
+    run.id,
+    { status: ending.status, finished_at: now, error: JSON.stringify(ending.error), steps: JSON.stringify(steps) },
+    expiredBefore,
+  );
 }
 
 /** Ends the active runs of jobs that just failed or were cancelled (a `JobQueue.onEnded` listener). */
 export async function endRunsOfEndedJobs(db: Kysely<Tables>, ended: EndedJobs): Promise<void> {
-  const runs = await db
-    .selectFrom('ingestion_runs')
-    .select(['id', 'steps'])
-    .where('job_id', 'in', ended.jobIds)
-    .where('status', 'in', ACTIVE)
-    .execute();
+  const runs = await ingestionRunRows.activeOfJobs(db, ended.jobIds);
   for (const run of runs) await endRun(db, run, ended);
 }
 
@@ -70,15 +58,7 @@ export async function endRunsOfEndedJobs(db: Kysely<Tables>, ended: EndedJobs): 
  * good. Answers how many it ended. Run at startup, and by the trigger for its project.
  */
 export async function endOrphanedRuns(db: Kysely<Tables>, projectId?: string): Promise<number> {
-  let query = db
-    .selectFrom('ingestion_runs')
-    .leftJoin('jobs', 'jobs.job_id', 'ingestion_runs.job_id')
-    .select(['ingestion_runs.id', 'ingestion_runs.steps', 'jobs.status as job_status', 'jobs.error as job_error'])
-    .where('ingestion_runs.job_id', 'is not', null)
-    .where('ingestion_runs.status', 'in', ACTIVE)
-    .where((eb) => eb.or([eb('jobs.job_id', 'is', null), eb('jobs.status', 'not in', ['pending', 'running'])]));
-  if (projectId !== undefined) query = query.where('ingestion_runs.project_id', '=', projectId);
-  const runs = await query.execute();
+  const runs = await ingestionRunRows.activeOfEndedJobs(db, projectId);
   for (const run of runs) {
     const cancelled = run.job_status === 'cancelled';
     const error = cancelled
@@ -101,19 +81,7 @@ export async function endOrphanedRuns(db: Kysely<Tables>, projectId?: string): P
 export async function endExpiredRuns(db: Kysely<Tables>, projectId?: string, now = Date.now()): Promise<number> {
   const nowIso = new Date(now).toISOString();
   const unleasedBefore = new Date(now - UNLEASED_RUN_HOURS * 60 * 60 * 1000).toISOString();
-  let query = db
-    .selectFrom('ingestion_runs')
-    .select(['id', 'steps'])
-    .where('job_id', 'is', null)
-    .where('status', 'in', ACTIVE)
-    .where((eb) =>
-      eb.or([
-        eb('lease_expires_at', '<', nowIso),
-        eb.and([eb('lease_expires_at', 'is', null), eb('created_at', '<', unleasedBefore)]),
-      ]),
-    );
-  if (projectId !== undefined) query = query.where('project_id', '=', projectId);
-  const runs = await query.execute();
+  const runs = await ingestionRunRows.activeUnleased(db, nowIso, unleasedBefore, projectId);
   for (const run of runs) await endRun(db, run, { status: 'failed', error: SERVER_LOST }, nowIso);
   return runs.length;
 }

@@ -2,6 +2,7 @@ import type { Kysely } from 'kysely';
 import type { Tables } from '../db/tables.js';
 import { isoAfterSeconds } from '../db/time.js';
 import { DomainError } from '../errors.js';
+import { ingestionRunRows } from '../tables/ingestion-runs.js';
 
 /** How often a synchronous run renews its lease: as often as a job's heartbeat (jobs/worker-pool.ts). */
 export const RUN_HEARTBEAT_MS = 500;
@@ -33,13 +34,7 @@ export interface RunLease {
 export function holdRunLease(db: Kysely<Tables>, runId: string, leaseSeconds: number): RunLease {
   const controller = new AbortController();
   const renew = async (): Promise<boolean> => {
-    const result = await db
-      .updateTable('ingestion_runs')
-      .set({ lease_expires_at: isoAfterSeconds(leaseSeconds) })
-      .where('id', '=', runId)
-      .where('status', 'in', ['pending', 'running'])
-      .executeTakeFirst();
-    const held = Number(result.numUpdatedRows) === 1;
+    const held = await ingestionRunRows.renewLease(db, runId, isoAfterSeconds(leaseSeconds));
     if (!held && !controller.signal.aborted) controller.abort(new RunLeaseLost());
     return held;
   };

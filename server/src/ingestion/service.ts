@@ -17,6 +17,7 @@ import { asSharedResource } from '../projects/repository.js';
 import type { ProjectsService } from '../projects/service.js';
 import { dataCollectionRows } from '../tables/data-collections.js';
 import { fileRows } from '../tables/files.js';
+import { ingestionRunRows } from '../tables/ingestion-runs.js';
 import { workflowRows } from '../tables/workflows.js';
 import { type DataLocationGuard, locationsAt } from '../workflows/location-guard.js';
 import { type CollectionResult, presentRun, type Step } from './presenters.js';
@@ -111,10 +112,7 @@ export class IngestionService {
           { userId: actor.userId, projectId },
           trx,
         );
-        await trx
-          .insertInto('ingestion_runs')
-          .values(this.newRun(runId, projectId, job.job_id, actor, options))
-          .execute();
+        await ingestionRunRows.insert(trx, this.newRun(runId, projectId, job.job_id, actor, options));
         return { job_id: job.job_id, run_id: runId, already_running: false };
       });
     } catch (error) {
@@ -136,10 +134,7 @@ export class IngestionService {
     await endExpiredRuns(this.database.db, projectId);
     const runId = uuidv7();
     try {
-      await this.database.db
-        .insertInto('ingestion_runs')
-        .values(this.newRun(runId, projectId, null, actor, options))
-        .execute();
+      await ingestionRunRows.insert(this.database.db, this.newRun(runId, projectId, null, actor, options));
     } catch (error) {
       if (!isUniqueViolation(error)) throw error;
       const active = await this.active(projectId);
@@ -185,14 +180,7 @@ export class IngestionService {
 
   /** The project's run in progress: active itself, and (when it has a job) its job still pending or running. */
   private active(projectId: string) {
-    return this.database.db
-      .selectFrom('ingestion_runs')
-      .leftJoin('jobs', 'jobs.job_id', 'ingestion_runs.job_id')
-      .selectAll('ingestion_runs')
-      .where('ingestion_runs.project_id', '=', projectId)
-      .where('ingestion_runs.status', 'in', ['pending', 'running'])
-      .where((eb) => eb.or([eb('ingestion_runs.job_id', 'is', null), eb('jobs.status', 'in', ['pending', 'running'])]))
-      .executeTakeFirst();
+    return ingestionRunRows.activeOfProject(this.database.db, projectId);
   }
 
   /**
@@ -201,11 +189,7 @@ export class IngestionService {
    * Answers the run status; throws when the whole run failed, so its job fails too.
    */
   async execute(runId: string, tools: JobTools): Promise<{ run_id: string; status: IngestionRunsTable['status'] }> {
-    const run = await this.database.db
-      .selectFrom('ingestion_runs')
-      .selectAll()
-      .where('id', '=', runId)
-      .executeTakeFirst();
+    const run = await ingestionRunRows.find(this.database.db, runId);
     if (!run) throw notFound('ingestion run');
     const steps: Step[] = [];
     const results: CollectionResult[] = [];
@@ -213,17 +197,12 @@ export class IngestionService {
     // Writes only while the run is active: once its job was cancelled (which ends the run at once),
     // the task's late writes cannot turn it into a success or a failure.
     const save = (values: Partial<IngestionRunsTable>) =>
-      this.database.db
-        .updateTable('ingestion_runs')
-        .set({
-          steps: JSON.stringify(steps),
-          data_collections: JSON.stringify(results),
-          source_paths: JSON.stringify(sourcePaths),
-          ...values,
-        })
-        .where('id', '=', runId)
-        .where('status', 'in', ['pending', 'running'])
-        .execute();
+      ingestionRunRows.updateWhileActive(this.database.db, runId, {
+        steps: JSON.stringify(steps),
+        data_collections: JSON.stringify(results),
+        source_paths: JSON.stringify(sourcePaths),
+        ...values,
+      });
     const step = async <T>(name: string, work: () => Promise<T>): Promise<T> => {
       const entry: Step = { name, status: 'running', started_at: isoNow(), finished_at: null, detail: null };
       steps.push(entry);
@@ -346,7 +325,7 @@ export class IngestionService {
     // The list tells the truth about a run whose server died, even before anyone triggers again.
     await endExpiredRuns(this.database.db, projectId);
     return paginate(
-      this.database.db.selectFrom('ingestion_runs').where('project_id', '=', projectId),
+      ingestionRunRows.ofProjectFiltered(this.database.db, projectId),
       (rows) => rows.selectAll().orderBy('created_at', 'desc').orderBy('id', 'desc'),
       query,
       (row) => presentRun(row, canEdit),
@@ -354,11 +333,8 @@ export class IngestionService {
   }
 
   private async present(runId: string, canEdit: boolean): Promise<IngestionRun> {
-    const row = await this.database.db
-      .selectFrom('ingestion_runs')
-      .selectAll()
-      .where('id', '=', runId)
-      .executeTakeFirstOrThrow();
+    const row = await ingestionRunRows.find(this.database.db, runId);
+    if (!row) throw notFound('ingestion run');
     return presentRun(row, canEdit);
   }
 }

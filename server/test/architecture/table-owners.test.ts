@@ -55,11 +55,6 @@ const NOT_YET_MOVED: Record<string, string[]> = {
     'server/src/users/owned.ts',
   ],
   embed_tokens: ['server/src/projects/deletion-summary.ts', 'server/src/users/owned.ts'],
-  ingestion_runs: [
-    'server/src/ingestion/run-ends.ts',
-    'server/src/ingestion/run-lease.ts',
-    'server/src/ingestion/service.ts',
-  ],
   project_members: [
     'server/src/dashboards/repository.ts',
     'server/src/projects/service.ts',
