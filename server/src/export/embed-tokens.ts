@@ -21,6 +21,7 @@ import { isoAfterSeconds, isoNow } from '../db/time.js';
 import { DomainError, type FieldProblem, notFound } from '../errors.js';
 import type { Actor, UserActor } from '../policy/actor.js';
 import { authorizePublish, canPublish } from '../policy/policy.js';
+import { embedTokenRows } from '../tables/embed-tokens.js';
 
 /** Embed tokens start with this, so a leaked one is recognizable (and never mistaken for a JWT). */
 const TOKEN_PREFIX = 'emb_';
@@ -79,22 +80,19 @@ export class EmbedTokens {
     const expiresAt = isoAfterSeconds(request.expires_in_hours * 3600);
     const userId = actor.kind === 'user' ? actor.userId : null;
     await this.database.db.transaction().execute(async (trx) => {
-      await trx
-        .insertInto('embed_tokens')
-        .values({
-          id,
-          dashboard_id: dashboardId,
-          component_id: request.component_id ?? null,
-          token_hash: hashSecret(token),
-          filters: JSON.stringify(request.filters ?? []),
-          as_of: request.as_of === undefined ? null : JSON.stringify(request.as_of),
-          created_by: userId,
-          created_at: now,
-          expires_at: expiresAt,
-          last_used_at: null,
-          revoked_at: null,
-        })
-        .execute();
+      await embedTokenRows.insert(trx, {
+        id,
+        dashboard_id: dashboardId,
+        component_id: request.component_id ?? null,
+        token_hash: hashSecret(token),
+        filters: JSON.stringify(request.filters ?? []),
+        as_of: request.as_of === undefined ? null : JSON.stringify(request.as_of),
+        created_by: userId,
+        created_at: now,
+        expires_at: expiresAt,
+        last_used_at: null,
+        revoked_at: null,
+      });
       await this.audit.record(
         {
           type: 'embed_token.created',
@@ -125,7 +123,7 @@ export class EmbedTokens {
   async list(actor: Actor, dashboardId: string, page: { limit: number; skip: number }): Promise<EmbedTokenList> {
     await this.dashboards.access(actor, dashboardId, 'resource.edit');
     return paginate(
-      this.database.db.selectFrom('embed_tokens').where('dashboard_id', '=', dashboardId),
+      embedTokenRows.ofDashboardFiltered(this.database.db, dashboardId),
       (query) => query.selectAll().orderBy('created_at', 'desc').orderBy('id', 'desc'),
       page,
       present,
@@ -136,15 +134,10 @@ export class EmbedTokens {
   async revoke(actor: Actor, dashboardId: string, embedTokenId: string, clientAddress: string | null): Promise<void> {
     await this.dashboards.access(actor, dashboardId, 'resource.edit');
     await this.database.db.transaction().execute(async (trx) => {
-      const row = await trx
-        .selectFrom('embed_tokens')
-        .select(['id', 'revoked_at'])
-        .where('id', '=', embedTokenId)
-        .where('dashboard_id', '=', dashboardId)
-        .executeTakeFirst();
+      const row = await embedTokenRows.findOfDashboard(trx, embedTokenId, dashboardId);
       if (!row) throw notFound('embed token');
       if (row.revoked_at !== null) return;
-      await trx.updateTable('embed_tokens').set({ revoked_at: isoNow() }).where('id', '=', embedTokenId).execute();
+      await embedTokenRows.revoke(trx, embedTokenId, isoNow());
       await this.audit.record(
         {
           type: 'embed_token.revoked',
@@ -166,11 +159,7 @@ export class EmbedTokens {
   async redeem(presented: string, dashboardId: string, componentId: string): Promise<EmbedGrant> {
     if (!presented.startsWith(TOKEN_PREFIX)) throw invalid();
     const hash = hashSecret(presented);
-    const row = await this.database.db
-      .selectFrom('embed_tokens')
-      .selectAll()
-      .where('token_hash', '=', hash)
-      .executeTakeFirst();
+    const row = await embedTokenRows.findByHash(this.database.db, hash);
     const now = isoNow();
     if (
       !row ||
@@ -183,7 +172,7 @@ export class EmbedTokens {
       throw invalid();
     }
     const record = await this.stillPublished(row);
-    await this.database.db.updateTable('embed_tokens').set({ last_used_at: now }).where('id', '=', row.id).execute();
+    await embedTokenRows.markUsed(this.database.db, row.id, now);
     const { filters, asOf } = fixedView(row);
     const { id: embedTokenId, component_id } = row;
     return { embedTokenId, dashboardId: row.dashboard_id, componentId: component_id, filters, asOf, record };

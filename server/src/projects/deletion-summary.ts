@@ -3,6 +3,7 @@ import type { Kysely } from 'kysely';
 import type { Tables } from '../db/tables.js';
 import { isoNow } from '../db/time.js';
 import { dataCollectionRows } from '../tables/data-collections.js';
+import { embedTokenRows } from '../tables/embed-tokens.js';
 import { fileRows } from '../tables/files.js';
 import { workflowRows } from '../tables/workflows.js';
 
@@ -23,15 +24,7 @@ export async function projectDeletionSummary(db: Kysely<Tables>, projectId: stri
         .select((eb) => eb.fn.countAll().as('total'))
         .where('project_id', '=', projectId),
     ),
-    count(
-      db
-        .selectFrom('embed_tokens')
-        .innerJoin('dashboards', 'dashboards.id', 'embed_tokens.dashboard_id')
-        .select((eb) => eb.fn.countAll().as('total'))
-        .where('dashboards.project_id', '=', projectId)
-        .where('embed_tokens.revoked_at', 'is', null)
-        .where('embed_tokens.expires_at', '>', isoNow()),
-    ),
+    embedTokenRows.countActiveInProject(db, projectId, isoNow()),
   ]);
   return { workflows, data_collections: collections, files, dashboards, active_embed_tokens: embedTokens };
 }

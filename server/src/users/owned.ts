@@ -2,6 +2,7 @@ import type { UserDeletionSummary } from '@service/common';
 import type { Kysely } from 'kysely';
 import type { Tables } from '../db/tables.js';
 import { isoNow } from '../db/time.js';
+import { embedTokenRows } from '../tables/embed-tokens.js';
 import { sessionRows } from '../tables/sessions.js';
 
 /** Ids per query's `in` list, well under any database's parameter limit. */
@@ -118,17 +119,6 @@ async function otherDashboardsIn(db: Kysely<Tables>, owned: SolelyOwned): Promis
   return total;
 }
 
-async function activeEmbedTokens(db: Kysely<Tables>, userId: string): Promise<number> {
-  const row = await db
-    .selectFrom('embed_tokens')
-    .select((eb) => eb.fn.countAll<number>().as('total'))
-    .where('created_by', '=', userId)
-    .where('revoked_at', 'is', null)
-    .where('expires_at', '>', isoNow())
-    .executeTakeFirstOrThrow();
-  return Number(row.total);
-}
-
 /** What deleting the user would hand over or delete, counted in the database. */
 export async function deletionSummary(
   db: Kysely<Tables>,
@@ -140,7 +130,7 @@ export async function deletionSummary(
     projects: mine.projectIds.length,
     dashboards: mine.dashboardIds.length,
     project_dashboards: await otherDashboardsIn(db, mine),
-    active_embed_tokens: await activeEmbedTokens(db, userId),
+    active_embed_tokens: await embedTokenRows.countActiveBy(db, userId, isoNow()),
     active_sessions: await sessionRows.countActive(db, userId, isoNow()),
   };
 }
@@ -204,10 +194,5 @@ export async function deleteOwnedDashboards(db: Kysely<Tables>, owned: SolelyOwn
  * may outlive them (they would stop working anyway; revoked, their lists say so).
  */
 export async function revokeEmbedTokens(db: Kysely<Tables>, userId: string): Promise<void> {
-  await db
-    .updateTable('embed_tokens')
-    .set({ revoked_at: isoNow() })
-    .where('created_by', '=', userId)
-    .where('revoked_at', 'is', null)
-    .execute();
+  await embedTokenRows.revokeAllBy(db, userId, isoNow());
 }

@@ -17,7 +17,7 @@ const OWNERS: Record<string, string> = {
   data_collections: 'server/src/tables/data-collections.ts',
   delta_commits: 'server/src/engine/delta/kysely-commit-claims.ts',
   delta_sources: 'server/src/deltatables/source-records.ts',
-  embed_tokens: 'server/src/export/embed-tokens.ts',
+  embed_tokens: 'server/src/tables/embed-tokens.ts',
   files: 'server/src/tables/files.ts',
   ingestion_runs: 'server/src/tables/ingestion-runs.ts',
   jobs: 'server/src/jobs/queue.ts',
@@ -54,7 +54,6 @@ const NOT_YET_MOVED: Record<string, string[]> = {
     'server/src/projects/deletion-summary.ts',
     'server/src/users/owned.ts',
   ],
-  embed_tokens: ['server/src/projects/deletion-summary.ts', 'server/src/users/owned.ts'],
   project_members: [
     'server/src/dashboards/repository.ts',
     'server/src/projects/service.ts',
