@@ -4,7 +4,7 @@ import { v7 as uuidv7 } from 'uuid';
 import type { AuditLog } from '../audit/service.js';
 import type { Tables } from '../db/tables.js';
 import { isoAfterSeconds, isoNow } from '../db/time.js';
-import { normalizeEmail } from '../users/repository.js';
+import { normalizeEmail, UsersRepository } from '../users/repository.js';
 import type { SessionService } from './session-service.js';
 
 /**
@@ -45,7 +45,7 @@ export class TemporaryUsers {
       created_at: now,
       updated_at: now,
     };
-    await this.db.insertInto('users').values(row).execute();
+    await new UsersRepository(this.db).insert(row);
     await this.audit.record({
       type: 'temporary_user.created',
       subjectUserId: id,
@@ -63,14 +63,7 @@ export class TemporaryUsers {
   async removeExpired(): Promise<number> {
     let removed = 0;
     for (;;) {
-      const expired = await this.db
-        .selectFrom('users')
-        .select(['id', 'email'])
-        .where('is_temporary', '=', 1)
-        .where('expires_at', '<=', isoNow())
-        .orderBy('expires_at')
-        .limit(CLEANUP_BATCH)
-        .execute();
+      const expired = await new UsersRepository(this.db).expiredTemporary(isoNow(), CLEANUP_BATCH);
       let removedInBatch = 0;
       for (const user of expired) {
         const afterCommit: (() => Promise<void>)[] = [];
@@ -79,13 +72,7 @@ export class TemporaryUsers {
             const then = await clean(trx, user.id);
             if (then !== undefined) afterCommit.push(then);
           }
-          const result = await trx
-            .deleteFrom('users')
-            .where('id', '=', user.id)
-            .where('is_temporary', '=', 1)
-            .where('expires_at', '<=', isoNow())
-            .executeTakeFirst();
-          if (Number(result.numDeletedRows) !== 1) return false;
+          if (!(await new UsersRepository(trx).deleteIfExpiredTemporary(user.id, isoNow()))) return false;
           await this.audit.record(
             { type: 'temporary_user.removed', subjectUserId: user.id, subjectEmail: user.email },
             trx,

@@ -22,6 +22,7 @@ import { DomainError, type FieldProblem, notFound } from '../errors.js';
 import type { Actor, UserActor } from '../policy/actor.js';
 import { authorizePublish, canPublish } from '../policy/policy.js';
 import { embedTokenRows } from '../tables/embed-tokens.js';
+import { UsersRepository } from '../users/repository.js';
 
 /** Embed tokens start with this, so a leaked one is recognizable (and never mistaken for a JWT). */
 const TOKEN_PREFIX = 'emb_';
@@ -193,11 +194,7 @@ export class EmbedTokens {
   }
 
   private async creator(userId: string): Promise<UserActor | null> {
-    const user = await this.database.db
-      .selectFrom('users')
-      .select(['id', 'role', 'is_temporary', 'disabled'])
-      .where('id', '=', userId)
-      .executeTakeFirst();
+    const [user] = await new UsersRepository(this.database.db).accountStates([userId]);
     if (!user || user.disabled === 1) return null;
     return { kind: 'user', userId: user.id, role: user.role, isTemporary: user.is_temporary === 1, sessionId: null };
   }

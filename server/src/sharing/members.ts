@@ -2,7 +2,7 @@ import type { Kysely } from 'kysely';
 import type { Tables } from '../db/tables.js';
 import { DomainError } from '../errors.js';
 import type { ResourceRole, SharedResource } from '../policy/policy.js';
-import { normalizeEmail } from '../users/repository.js';
+import { normalizeEmail, UsersRepository } from '../users/repository.js';
 
 /** What projects and dashboards share: member lists by role. */
 export type MemberRole = 'owner' | 'editor' | 'viewer';
@@ -47,24 +47,10 @@ export async function resolveMembers(
     ...request.editors.map((who, index) => ({ who, role: 'editor' as const, path: `body.editors[${index}]` })),
     ...request.viewers.map((who, index) => ({ who, role: 'viewer' as const, path: `body.viewers[${index}]` })),
   ];
-  const users = await db
-    .selectFrom('users')
-    .select(['id', 'email_normalized'])
-    .where((eb) =>
-      eb.or([
-        eb(
-          'id',
-          'in',
-          wanted.map((w) => w.who),
-        ),
-        eb(
-          'email_normalized',
-          'in',
-          wanted.map((w) => normalizeEmail(w.who)),
-        ),
-      ]),
-    )
-    .execute();
+  const users = await new UsersRepository(db).findByIdsOrEmails(
+    wanted.map((w) => w.who),
+    wanted.map((w) => normalizeEmail(w.who)),
+  );
   const members = new Map<string, MemberRole>();
   const problems: { path: string; message: string }[] = [];
   for (const { who, role, path } of wanted) {

@@ -1,6 +1,9 @@
 import type { Kysely } from 'kysely';
 import type { NewUserRow, Tables, UserRow } from '../db/tables.js';
 
+/** What the policy needs of an account to judge what it may do. */
+export type AccountState = Pick<UserRow, 'id' | 'role' | 'is_temporary' | 'disabled'>;
+
 export function normalizeEmail(email: string): string {
   return email.trim().toLowerCase();
 }
@@ -19,6 +22,41 @@ export class UsersRepository {
       .selectAll()
       .where('email_normalized', '=', normalizeEmail(email))
       .executeTakeFirst();
+  }
+
+  /** The accounts with these ids that exist, with what the policy needs of them. */
+  async accountStates(ids: readonly string[]): Promise<AccountState[]> {
+    if (ids.length === 0) return [];
+    return this.db
+      .selectFrom('users')
+      .select(['id', 'role', 'is_temporary', 'disabled'])
+      .where('id', 'in', [...ids])
+      .execute();
+  }
+
+  /** The accounts with one of these ids or (normalized) emails. */
+  findByIdsOrEmails(ids: readonly string[], emailsNormalized: readonly string[]) {
+    return this.db
+      .selectFrom('users')
+      .select(['id', 'email_normalized'])
+      .where((eb) => eb.or([eb('id', 'in', [...ids]), eb('email_normalized', 'in', [...emailsNormalized])]))
+      .execute();
+  }
+
+  /** The temporary users whose time is up, soonest expired first. */
+  expiredTemporary(now: string, limit: number): Promise<Pick<UserRow, 'id' | 'email'>[]> {
+    return this.db
+      .selectFrom('users')
+      .select(['id', 'email'])
+      .where('is_temporary', '=', 1)
+      .where('expires_at', '<=', now)
+      .orderBy('expires_at')
+      .limit(limit)
+      .execute();
+  }
+
+  async insert(row: NewUserRow): Promise<void> {
+    await this.db.insertInto('users').values(row).execute();
   }
 
   /** Inserts unless the email is taken; answers whether the row was created. */
@@ -51,6 +89,17 @@ export class UsersRepository {
 
   async update(id: string, changes: Partial<Pick<UserRow, 'role' | 'disabled' | 'updated_at'>>): Promise<void> {
     await this.db.updateTable('users').set(changes).where('id', '=', id).execute();
+  }
+
+  /** Deletes a temporary user whose time is up; answers false when it is not (or is gone already). */
+  async deleteIfExpiredTemporary(id: string, now: string): Promise<boolean> {
+    const result = await this.db
+      .deleteFrom('users')
+      .where('id', '=', id)
+      .where('is_temporary', '=', 1)
+      .where('expires_at', '<=', now)
+      .executeTakeFirst();
+    return Number(result.numDeletedRows) === 1;
   }
 
   async delete(id: string): Promise<boolean> {

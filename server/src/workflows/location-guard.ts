@@ -13,6 +13,7 @@ import {
 } from '../policy/locations.js';
 import { asSharedResource } from '../sharing/members.js';
 import { workflowRows } from '../tables/workflows.js';
+import { UsersRepository } from '../users/repository.js';
 
 /** The locations of a data location, each with its field path. */
 export function locationsAt(dataLocation: DataLocation | null | undefined, pathPrefix: string): LocationAtPath[] {
@@ -61,14 +62,7 @@ export class DataLocationGuard {
     locations: readonly LocationAtPath[],
   ): Promise<void> {
     const ids = [triggeredBy, declaredBy].filter((id): id is string => id !== null);
-    const users =
-      ids.length === 0
-        ? []
-        : await this.database.db
-            .selectFrom('users')
-            .select(['id', 'role', 'is_temporary', 'disabled'])
-            .where('id', 'in', ids)
-            .execute();
+    const users = await new UsersRepository(this.database.db).accountStates(ids);
     const actorOf = (id: string | null): UserActor | null => {
       const user = users.find((row) => row.id === id);
       // A disabled account is as good as removed: it may not have anything scanned.

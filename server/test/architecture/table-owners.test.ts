@@ -66,12 +66,6 @@ const NOT_YET_MOVED: Record<string, string[]> = {
     'server/src/projects/service.ts',
     'server/src/users/owned.ts',
   ],
-  users: [
-    'server/src/auth/temporary-users.ts',
-    'server/src/export/embed-tokens.ts',
-    'server/src/sharing/members.ts',
-    'server/src/workflows/location-guard.ts',
-  ],
 };
 
 /** `{ table: { file: [method, …] } }`, from the same scan `node scripts/table-queries.mjs` prints. */
