@@ -120,7 +120,8 @@ export const hierarchySetDataFields = {
 /**
  * Why a click filter's value does not fit one of these charts, or null when it does:
  * sunburst/treemap a node's path (1 to `levels` values); sankey `[level, value]` (a node) or
- * `[level, from, to]` (a flow); UpSet the names of an intersection's sets.
+ * `[level, from, to]` (a flow); UpSet the names of an intersection's sets (its set columns', or
+ * of item–set pairs the `set` values as text).
  */
 export function hierarchySetFilterProblem(figure: HierarchySetFigure, value: unknown): string | null {
   if (!Array.isArray(value)) return `a ${figure.chart} chart filters by a list`;
@@ -143,7 +144,13 @@ export function hierarchySetFilterProblem(figure: HierarchySetFigure, value: unk
       return fits ? null : 'a sankey filters by [level, value] (a node) or [level, from, to] (a flow)';
     }
     case 'upset': {
-      if (figure.sets === undefined) return 'an UpSet plot of item–set pairs cannot filter other components';
+      if (figure.sets === undefined) {
+        const names =
+          value.length >= 1 &&
+          value.every((item) => typeof item === 'string' && item !== '') &&
+          new Set(value).size === value.length;
+        return names ? null : 'an UpSet plot of item–set pairs filters by the names of an intersection’s sets';
+      }
       const sets = figure.sets;
       const fits =
         value.length >= 1 &&

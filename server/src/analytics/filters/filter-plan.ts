@@ -20,7 +20,7 @@ import type { DuckDB } from '../../engine/duckdb.js';
 import { quoteIdentifier } from '../../engine/sql.js';
 import { type Column, invalid, type Source } from '../sql/columns.js';
 import { Statement } from '../sql/statement.js';
-import { type Match, matchSql, narrows } from './filter-sql.js';
+import { type Match, type MatchContext, matchSql, narrows, readsRows } from './filter-sql.js';
 import { hierarchySetMatches } from './hierarchy-set-filters.js';
 import type { Narrowing } from './narrowing.js';
 
@@ -99,7 +99,8 @@ export class FilterPlan {
     for (const filter of filters) {
       const source = input.sources.get(filter.collection);
       if (source?.snapshot == null) continue;
-      matchSql(filter.match, filterColumn(source, filter), statement, filter.at, otherColumns(source, filter));
+      // Only the values are checked here: the rows an UpSet's items are found among are not read.
+      matchSql(filter.match, filterColumn(source, filter), statement, filter.at, contextOf(source, filter, ''));
     }
     // Most requests have nothing to convert: no connection for them.
     if (statement.params.length > 0) await duckdb.withConnection((connection) => statement.validate(connection));
@@ -121,16 +122,19 @@ export class FilterPlan {
     const narrowing: Narrowing = async (connection, statement) => {
       const conditions: string[] = [];
       const scans: DeltaScan[] = [];
+      /** A scan of a collection's rows for the matches that read them, kept until the statement is done. */
+      const rowsOf = async (source: Source, filters: readonly BoundFilter[]) => {
+        if (source.snapshot == null || !filters.some((filter) => readsRows(filter.match))) return '';
+        const scan = await source.table.scan(connection, source.snapshot, source.version?.columns);
+        scans.push(scan);
+        return `(${scan.sql})`;
+      };
       try {
+        const ownRows = target === undefined ? '' : await rowsOf(target, own);
         for (const filter of own) {
           if (target?.snapshot == null) break;
-          const sql = matchSql(
-            filter.match,
-            filterColumn(target, filter),
-            statement,
-            filter.at,
-            otherColumns(target, filter),
-          );
+          const context = contextOf(target, filter, ownRows);
+          const sql = matchSql(filter.match, filterColumn(target, filter), statement, filter.at, context);
           if (sql !== null) conditions.push(sql);
         }
         for (const { join, filters } of joined) {
@@ -140,10 +144,16 @@ export class FilterPlan {
             if (filters.some((filter) => narrows(filter.match))) conditions.push('(FALSE)');
             continue;
           }
+          const otherRows = await rowsOf(other, filters);
           const inner = filters.flatMap(
             (filter) =>
-              matchSql(filter.match, filterColumn(other, filter), statement, filter.at, otherColumns(other, filter)) ??
-              [],
+              matchSql(
+                filter.match,
+                filterColumn(other, filter),
+                statement,
+                filter.at,
+                contextOf(other, filter, otherRows),
+              ) ?? [],
           );
           if (inner.length === 0) continue;
           const scan = await other.table.scan(connection, other.snapshot, other.version?.columns);
@@ -354,8 +364,11 @@ function filterColumn(source: Source, filter: BoundFilter, name = filter.column)
   return column;
 }
 
-/** The other columns of the filter's table its match reads (a genomic interval's position). */
-const otherColumns = (source: Source, filter: BoundFilter) => (name: string) => filterColumn(source, filter, name);
+/** What the filter's match reads of its table besides its column: other columns, and its rows (`rows`). */
+const contextOf = (source: Source, filter: BoundFilter, rows: string): MatchContext => ({
+  column: (name) => filterColumn(source, filter, name),
+  rows,
+});
 
 /** A filter as the cache sees it: what it constrains and how, not which component set it. */
 function canonical(filter: BoundFilter): string {
@@ -369,6 +382,8 @@ function canonical(filter: BoundFilter): string {
           ? match.value
           : match.kind === 'interval'
             ? [match.position, match.from, match.to]
-            : match.text;
+            : match.kind === 'exact_sets'
+              ? [match.set, [...new Set(match.sets)].sort()]
+              : match.text;
   return JSON.stringify([filter.collection, filter.column, match.kind, value]);
 }

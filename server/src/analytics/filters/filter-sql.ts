@@ -22,13 +22,26 @@ export type Match =
    * A brushed Manhattan plot: the row's (chromosome, `position`) between the two ends, in the
    * natural chromosome order (the column is the chromosome's).
    */
-  | { kind: 'interval'; position: string; from: GenomicEnd; to: GenomicEnd };
+  | { kind: 'interval'; position: string; from: GenomicEnd; to: GenomicEnd }
+  /**
+   * A clicked intersection of an UpSet plot of item–set pairs: the rows of the items (the
+   * column) paired in the whole table with exactly these sets (`set`, compared as text).
+   */
+  | { kind: 'exact_sets'; set: string; sets: readonly string[] };
 
 /** One end of a genomic interval: a chromosome (as the table or the axis names it) and a position. */
 export type GenomicEnd = readonly [DashboardFilterScalar, number];
 
-/** The other columns a match reads besides its own (a genomic interval's position). */
-export type ColumnNamed = (name: string) => Column;
+/** What a match reads besides its own column: other columns of its table, and the table's rows. */
+export interface MatchContext {
+  /** Another column of the table (a genomic interval's position, an UpSet's set column). */
+  column(name: string): Column;
+  /** The table's rows as a subquery (an UpSet intersection's items are found among them). */
+  rows: string;
+}
+
+/** Whether a match reads the table's rows (`MatchContext.rows`), besides the row it keeps or not. */
+export const readsRows = (match: Match) => match.kind === 'exact_sets';
 
 /** Whether a match keeps fewer rows than all (`matchSql` gives it a condition). */
 export function narrows(match: Match): boolean {
@@ -50,12 +63,14 @@ export function matchSql(
   column: Column,
   statement: Statement,
   path: string,
-  columnNamed: ColumnNamed = () => column,
+  context: MatchContext = { column: () => column, rows: '' },
 ): string | null {
   const c = column.sql;
   switch (match.kind) {
     case 'interval':
-      return intervalSql(match, column, columnNamed(match.position), statement);
+      return intervalSql(match, column, context.column(match.position), statement);
+    case 'exact_sets':
+      return exactSetsSql(match, column, context, statement);
     case 'in': {
       const parts: string[] = [];
       const listed: string[] = [];
@@ -101,6 +116,22 @@ function intervalSql(
     };
   };
   return `(${genomicBoundSql(row, bound(match.from), true)} AND ${genomicBoundSql(row, bound(match.to), false)})`;
+}
+
+/** The items whose distinct sets over the whole table are exactly the clicked ones (a semi-join). */
+function exactSetsSql(
+  match: Extract<Match, { kind: 'exact_sets' }>,
+  item: Column,
+  context: MatchContext,
+  statement: Statement,
+): string {
+  const set = context.column(match.set);
+  const wanted = [...new Set(match.sets)].sort().map((name) => `CAST(${statement.param(name)} AS VARCHAR)`);
+  return (
+    `(${item.sql} IN (SELECT ${item.sql} FROM ${context.rows} AS "upset_items" ` +
+    `WHERE ${item.sql} IS NOT NULL AND ${set.sql} IS NOT NULL GROUP BY ${item.sql} ` +
+    `HAVING list_sort(list(DISTINCT CAST(${set.sql} AS VARCHAR))) = [${wanted.join(', ')}]))`
+  );
 }
 
 /** `column <= high`; a day as the high end of a timestamp range takes in the whole day. */

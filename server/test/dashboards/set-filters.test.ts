@@ -1,0 +1,89 @@
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import { call, describeEachDialect, type Session, type TestServer } from '../../../test/support/test-server.js';
+import { type DataAnswer, projectWithTable, serverWithPeople } from './analytics-table.js';
+
+/*
+ * Issue 28: a click on an intersection of an UpSet plot of item–set pairs keeps the items paired
+ * with exactly those sets (a semi-join on the item column). Counts worked out by hand below.
+ */
+
+/** Items and their sets: g1 {a}, g2 {a, b}, g3 {a, b}, g4 {c} (twice), g5 none (a null set). */
+const PAIRS_CSV = ['gene,pathway', 'g1,a', 'g2,a', 'g2,b', 'g3,b', 'g3,a', 'g4,c', 'g4,c', 'g5,', ''].join('\n');
+
+const UPSET = { component_id: 'u', type: 'figure', chart: 'upset', item: 'gene', set: 'pathway' };
+const ROWS = { component_id: 'rows', type: 'card', agg: 'count' };
+const PICK = { component_id: 'pick', type: 'interactive', widget: 'multiselect', column: 'pathway' };
+
+describeEachDialect('set filters', (dialect) => {
+  let server: TestServer;
+  let ada: Session;
+  let tables = 0;
+
+  beforeAll(async () => {
+    const people = await serverWithPeople(dialect);
+    server = people.server;
+    ada = await people.session('ada@example.org');
+  });
+  afterAll(async () => {
+    await server?.stop();
+    await server?.database.drop();
+  });
+
+  async function dashboardOf(csv: string, components: Record<string, unknown>[]) {
+    const { projectId, collectionId } = await projectWithTable(server, ada.access_token, `Sets ${++tables}`, csv);
+    const created = await call<{ dashboard_id: string }>(server, 'POST', '/dashboards', {
+      token: ada.access_token,
+      json: {
+        project_id: projectId,
+        title: 'Sets',
+        components: components.map((component) => ({ data_collection_id: collectionId, ...component })),
+      },
+    });
+    expect(created.status, created.text).toBe(201);
+    return (filters: unknown[] = []) =>
+      call<DataAnswer>(server, 'POST', `/dashboards/${created.body.dashboard_id}/data`, {
+        token: ada.access_token,
+        json: { filters },
+      });
+  }
+
+  it('narrows the others to the items in exactly the clicked intersection of item–set pairs', async () => {
+    const data = await dashboardOf(PAIRS_CSV, [UPSET, ROWS, PICK]);
+    const rowsWith = async (filters: unknown[]) => {
+      const answer = await data(filters);
+      expect(answer.status, answer.text).toBe(200);
+      return answer.body.components.rows;
+    };
+    // g2 and g3: their four rows.
+    expect(await rowsWith([{ component_id: 'u', value: ['a', 'b'] }])).toEqual({ value: 4, unfiltered_value: 8 });
+    // In any order.
+    expect(await rowsWith([{ component_id: 'u', value: ['b', 'a'] }])).toEqual({ value: 4, unfiltered_value: 8 });
+    expect(await rowsWith([{ component_id: 'u', value: ['a'] }])).toEqual({ value: 1, unfiltered_value: 8 });
+    expect(await rowsWith([{ component_id: 'u', value: ['c'] }])).toEqual({ value: 2, unfiltered_value: 8 });
+    // No item is in b alone.
+    expect(await rowsWith([{ component_id: 'u', value: ['b'] }])).toEqual({ value: 0, unfiltered_value: 8 });
+    // An item's sets are its pairs in the whole table: g2 and g3 stay in {a, b} when only a's rows are shown.
+    expect(
+      await rowsWith([
+        { component_id: 'u', value: ['a', 'b'] },
+        { component_id: 'pick', value: ['a'] },
+      ]),
+    ).toEqual({ value: 2, unfiltered_value: 8 });
+    // The UpSet plot itself stays whole.
+    const whole = await data([{ component_id: 'u', value: ['a', 'b'] }]);
+    expect(whole.body.components.u?.intersections).toEqual([
+      { sets: ['a', 'b'], count: 2 },
+      { sets: ['a'], count: 1 },
+      { sets: ['c'], count: 1 },
+    ]);
+  });
+
+  it('refuses an intersection that is not a list of distinct set names', async () => {
+    const data = await dashboardOf(PAIRS_CSV, [UPSET, ROWS]);
+    for (const value of [[], ['a', 'a'], [1], ['']]) {
+      const answer = await data([{ component_id: 'u', value }]);
+      expect(answer.status, JSON.stringify(value)).toBe(400);
+      expect(answer.text).toContain('body.filters[0].value');
+    }
+  });
+});
