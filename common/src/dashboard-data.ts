@@ -80,7 +80,8 @@ export const BRUSH_FILTER_CHARTS: readonly FigureComponent['chart'][] = [
 export function filterValueProblem(
   component:
     | Pick<InteractiveComponent, 'type' | 'widget'>
-    | (Pick<FigureComponent, 'type' | 'chart'> & Partial<Pick<FigureComponent, 'levels' | 'sets' | 'item'>>)
+    | (Pick<FigureComponent, 'type' | 'chart'> &
+        Partial<Pick<FigureComponent, 'levels' | 'sets' | 'item' | 'label' | 'pca_columns'>>)
     | { type: string },
   value: DashboardFilterValue,
 ): string | null {
@@ -102,6 +103,7 @@ export function filterValueProblem(
   }
   if (component.type === 'figure' && 'chart' in component) {
     if (GENOME_BRUSH_CHARTS.includes(component.chart)) return genomicIntervalProblem(value);
+    if (component.chart === 'embedding') return embeddingFilterProblem(component, value);
     if (CLICK_FILTER_CHARTS.includes(component.chart)) {
       return isList ? null : `a ${component.chart} chart filters by a list of its categories`;
     }
@@ -115,6 +117,24 @@ export function filterValueProblem(
     return isList ? null : 'a MultiQC plot filters by a list of its samples';
   }
   return `a ${component.type} component cannot filter other components`;
+}
+
+/**
+ * An embedding's brush: with `label` (each point's id) the list of the brushed points' ids; else
+ * a range of its given `x`; a PCA's axes are no column, so without `label` it does not filter.
+ */
+function embeddingFilterProblem(
+  component: Partial<Pick<FigureComponent, 'label' | 'pca_columns'>>,
+  value: DashboardFilterValue,
+): string | null {
+  if (component.label !== undefined) {
+    return Array.isArray(value) && value.length > 0
+      ? null
+      : 'an embedding filters by the ids (label) of its brushed points';
+  }
+  if (component.pca_columns !== undefined) return 'a PCA embedding filters only by its points’ ids: give it a label';
+  const isRange = Array.isArray(value) && value.length === 2 && value.every((bound) => typeof bound !== 'boolean');
+  return isRange ? null : 'an embedding chart filters by a range [low, high] of x';
 }
 
 /**

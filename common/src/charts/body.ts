@@ -37,6 +37,8 @@ export interface ChartBody {
   };
   /** Zoom and brush along x. */
   zoom: boolean;
+  /** A rectangle brush over every grid (an embedding with ids), instead of zoom's brush along x. */
+  brush?: 'rect';
   /** The accessible description after the title: what is drawn, in a sentence or two. */
   description: string;
   /** Several grids and their axes, as is (an UpSet plot's bars over its matrix), instead of `x` and `y`. */

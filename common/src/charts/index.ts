@@ -13,14 +13,15 @@ import { clusteredHeatmap } from './clustered-heatmap.js';
 import type { ColorAssignment } from './colors.js';
 import { FigureColumns } from './columns.js';
 import { box, violin } from './distribution.js';
+import { embedding } from './embedding.js';
 import { fieldSubtitle, ma, manhattan, qq, volcano } from './field.js';
 import { coverage, coverageSubtitle } from './genome-tracks.js';
 import { heatmap, pie } from './heatmap-pie.js';
 import { hierarchySetSubtitle, sankey, sunburst, treemap, upset } from './hierarchy-sets.js';
 import { type ChartTheme, PALETTES } from './palette.js';
-import { axis, brush, dataZoom, grid, type Header, headerHeight, legend, title, tooltip } from './parts.js';
+import { axis, brush, dataZoom, grid, type Header, headerHeight, legend, rectBrush, title, tooltip } from './parts.js';
 import { divergingBar, dot, funnel, lollipop, rankedSubtitle, stackedBar } from './ranked.js';
-import { embedding, oncoplot, rarefaction } from './sample-plots.js';
+import { oncoplot, rarefaction } from './sample-plots.js';
 import { sampleSubtitle } from './sample-subtitle.js';
 import { densityContour, ecdf, spreadSubtitle, strip } from './spreads.js';
 import { tree, treeSubtitle } from './tree.js';
@@ -154,9 +155,9 @@ export function chartOption(component: FigureComponent, data: FigureData, option
     // A frame's maps of categories come after the body's continuous one (series 0's).
     option.visualMap = option.visualMap === undefined ? body.visualMap : [body.visualMap, ...asList(option.visualMap)];
   }
-  if (body.zoom) {
-    option.dataZoom = dataZoom(palette);
-    option.brush = brush(palette);
+  if (body.zoom) option.dataZoom = dataZoom(palette);
+  if (body.zoom || body.brush) {
+    option.brush = body.brush === 'rect' ? rectBrush(palette) : brush(palette);
     // ECharts adds brush buttons to a toolbox; the web app turns the brush on itself (FigureView).
     option.toolbox = { show: false };
   }

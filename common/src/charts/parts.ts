@@ -165,3 +165,8 @@ export function brush(palette: ChartPalette): BrushComponentOption {
     toolbox: ['lineX', 'clear'],
   };
 }
+
+/** A rectangle over any of the figure's grids: the points inside it (an embedding's ids) filter the others. */
+export function rectBrush(palette: ChartPalette): BrushComponentOption {
+  return { ...brush(palette), xAxisIndex: 'all', yAxisIndex: 'all', brushType: 'rect', toolbox: ['rect', 'clear'] };
+}

@@ -7,31 +7,13 @@ import type {
 } from 'echarts';
 import type { FigureData } from '../dashboard-data.js';
 import { type ChartBody, type ChartInput, plural } from './body.js';
-import { scatter } from './cartesian.js';
 import { Categories, type Cell, cell, listAt, rounded } from './columns.js';
 import { type AxisOption, axis } from './parts.js';
 
 /**
- * Embeddings, rarefaction curves and oncoplots (server: analytics/components/sample-charts.ts);
- * the clustered heatmap is in clustered-heatmap.ts.
+ * Rarefaction curves and oncoplots (server: analytics/components/sample-charts.ts); the clustered
+ * heatmap is in clustered-heatmap.ts, embeddings in embedding.ts.
  */
-
-/** An ordination as a scatter coloured by `color`; computed PCA names its axes with their share of variance. */
-export function embedding(input: ChartInput): ChartBody {
-  const body = scatter(input);
-  const explained = input.data.explained_variance;
-  if (explained === undefined || body.x === undefined || body.y === undefined) {
-    return { ...body, description: body.description.replace('Scatter plot', 'Embedding') };
-  }
-  const axisName = (at: number) => `PC${at + 1} (${((explained[at] ?? 0) * 100).toFixed(1)} %)`;
-  const columns = (input.component.pca_columns ?? []).join(', ');
-  return {
-    ...body,
-    x: { ...body.x, name: axisName(0) },
-    y: { ...body.y, name: axisName(1) },
-    description: `PCA of ${columns}: ${plural(input.data.rows.length, 'point')} on ${axisName(0)} and ${axisName(1)} of the variance.`,
-  };
-}
 
 /** Rows of each curve (by `color`, one curve without it), in the answer's order. */
 function curves(input: ChartInput): { names: Categories; rows: unknown[][][] } {

@@ -34,9 +34,16 @@ export const sampleFigureFields = {
   max_rows: z.number().int().min(2).max(1000).optional(),
   /** Embedding: PCA computed on the server from these numeric columns (instead of given `x` and `y`). */
   pca_columns: z.array(columnNameSchema).min(2).max(100).optional(),
+  /** Embedding: a third coordinate column (given coordinates): drawn as the pairs xy, xz, yz side by side. */
+  z: columnNameSchema.optional(),
+  /** Embedding with PCA: principal components drawn, 2 (default) or 3 (the pairs PC1–PC2, PC1–PC3, PC2–PC3). */
+  dimensions: z.union([z.literal(2), z.literal(3)]).optional(),
   /** Rarefaction: the band around each mean curve, ± one standard deviation (default) or min–max. */
   band: z.enum(['sd', 'range']).optional(),
 };
+
+/** Embedding: ids a brush may select at once (a filter lists at most 1,000 values). */
+export const MAX_BRUSHED_IDS = 1000;
 
 type SampleFigure = { chart: string; x?: string; y?: string; color?: string } & {
   [field in keyof typeof sampleFigureFields]?: z.infer<(typeof sampleFigureFields)[field]>;
@@ -60,6 +67,12 @@ export function checkSampleFigure(figure: SampleFigure, context: z.RefinementCtx
       break;
     }
     case 'embedding':
+      if (figure.pca_columns !== undefined && figure.z !== undefined) {
+        issue('z', 'z is a given coordinate: with pca_columns, ask for a third component with dimensions: 3');
+      }
+      if (figure.pca_columns === undefined && figure.dimensions !== undefined) {
+        issue('dimensions', 'dimensions counts principal components: it needs pca_columns (given coordinates: z)');
+      }
       if (figure.pca_columns !== undefined && (figure.x !== undefined || figure.y !== undefined)) {
         issue('pca_columns', 'give either x and y (coordinates) or pca_columns (PCA on the server)');
       } else if (figure.pca_columns === undefined) {
@@ -86,7 +99,8 @@ const mergeSchema = z.tuple([z.number().int(), z.number().int(), z.number()]);
  * The data of these charts besides `columns` and `rows` (dashboard-data.ts):
  * - clustered_heatmap: `matrix`. A dendrogram is its merges in order; a merge joins `[a, b, height]`
  *   where an index below n (the leaves) is a row (or column) in drawing order and n + k the k-th merge.
- * - embedding: `explained_variance` with computed PCA.
+ * - embedding: `explained_variance` with computed PCA (one share per component drawn); rows have
+ *   `x`, `y`, `z` (3-D), `color` and `label` (the point's id, which a brush selects).
  * - rarefaction: `total_curves`.
  * - oncoplot: `oncoplot`, the marginal counts.
  */

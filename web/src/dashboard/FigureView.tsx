@@ -18,12 +18,14 @@ import {
   type ItemClick,
   intervalPositions,
   isHierarchySetChart,
+  MAX_BRUSHED_IDS,
   selectedIndices,
   toggleCategory,
   toggleClade,
 } from '@service/common';
 import type { EChartsOption } from 'echarts';
-import { useEffect, useMemo, useRef } from 'react';
+import { useEffect, useMemo, useRef, useState } from 'react';
+import { brushedIds, isIdBrush } from './brushed-ids.js';
 import { chartTargets, drawnColors, selectableItems, showSelection } from './chart-marks.js';
 import { type EChartsType, init } from './echarts.js';
 
@@ -60,6 +62,8 @@ export function FigureView({ component, data, onFilter, filterValue, withTitle =
     [component, data, theme, withTitle, colors],
   );
   const description = useMemo(() => chartDescription(component, data), [component, data]);
+  // Why a brush set no filter (more ids than a filter lists): said under the chart, not cut silently.
+  const [notice, setNotice] = useState<string | null>(null);
   // Event handlers read the latest props without binding them again.
   const latest = useRef({ component, data, onFilter, filterValue, option });
   latest.current = { component, data, onFilter, filterValue, option };
@@ -97,6 +101,20 @@ export function FigureView({ component, data, onFilter, filterValue, withTitle =
     instance.on('brushEnd', (params) => {
       const { component, data, onFilter } = latest.current;
       const areas = (params as { areas?: ChartBrushArea[] }).areas;
+      if (isIdBrush(component)) {
+        const toPixel = (panel: number, point: [number, number]) =>
+          instance.convertToPixel({ gridIndex: panel }, point) as [number, number] | undefined;
+        const brushed = brushedIds(data, (areas ?? []) as { range?: unknown }[], toPixel);
+        if ('tooMany' in brushed) {
+          setNotice(
+            `${brushed.tooMany.toLocaleString('en-US')} points brushed: a filter lists at most ${MAX_BRUSHED_IDS.toLocaleString('en-US')} ids, brush fewer`,
+          );
+          return;
+        }
+        setNotice(null);
+        onFilter?.(brushed.value);
+        return;
+      }
       // A Manhattan plot's brush spans chromosomes: a genomic interval, not a range of the axis.
       onFilter?.(
         GENOME_BRUSH_CHARTS.includes(component.chart)
@@ -117,7 +135,7 @@ export function FigureView({ component, data, onFilter, filterValue, withTitle =
   // An embedding brushes its x column; a computed PCA's axes are no column to filter.
   const brushable =
     (BRUSH_FILTER_CHARTS.includes(component.chart) || GENOME_BRUSH_CHARTS.includes(component.chart)) &&
-    component.pca_columns === undefined &&
+    (component.pca_columns === undefined || isIdBrush(component)) &&
     onFilter !== undefined;
   useEffect(() => {
     const instance = chart.current;
@@ -131,7 +149,7 @@ export function FigureView({ component, data, onFilter, filterValue, withTitle =
     instance.dispatchAction({
       type: 'takeGlobalCursor',
       key: 'brush',
-      brushOption: { brushType: 'lineX', brushMode: 'single' },
+      brushOption: { brushType: isIdBrush(latest.current.component) ? 'rect' : 'lineX', brushMode: 'single' },
     });
     drawBrush(instance, brushedPositions(latest.current));
   }, [option, brushable]);
@@ -145,7 +163,7 @@ export function FigureView({ component, data, onFilter, filterValue, withTitle =
     if (brushable) drawBrush(instance, brushedPositions(latest.current));
   }, [filterKey, brushable]);
 
-  return (
+  const chartElement = (
     <div
       ref={element}
       role="img"
@@ -158,6 +176,15 @@ export function FigureView({ component, data, onFilter, filterValue, withTitle =
       className="figure-chart"
       style={{ width: '100%', height: '100%' }}
     />
+  );
+  if (notice === null) return chartElement;
+  return (
+    <>
+      {chartElement}
+      <div role="status" className="figure-notice">
+        {notice}
+      </div>
+    </>
   );
 }
 
@@ -185,14 +212,17 @@ function brushedPositions({
   component,
   data,
   filterValue,
-}: Pick<FigureViewProps, 'component' | 'data' | 'filterValue'>): [number, number] | null {
+}: Pick<FigureViewProps, 'component' | 'data' | 'filterValue'>): [number, number] | null | undefined {
+  // Ids are no range to draw back: the reader's rectangle stays until the filter goes.
+  if (isIdBrush(component)) return filterValue === null || filterValue === undefined ? null : undefined;
   return GENOME_BRUSH_CHARTS.includes(component.chart)
     ? intervalPositions(data, filterValue)
     : brushRangeOf(filterValue);
 }
 
 /** Shows a brush filter's range on the chart (dispatched brushes fire no `brushEnd`: no loop). */
-function drawBrush(instance: EChartsType, range: [number, number] | null): void {
+function drawBrush(instance: EChartsType, range: [number, number] | null | undefined): void {
+  if (range === undefined) return;
   instance.dispatchAction({
     type: 'brush',
     areas: range === null ? [] : [{ brushType: 'lineX', xAxisIndex: 0, coordRange: range }],

@@ -109,6 +109,8 @@ export function valueChip(component: DashboardComponent, value: DashboardFilterV
     case 'upset':
       return `${component.set ?? 'sets'} = exactly ${value.map(formatValue).join(' & ')}`;
   }
+  // A brushed embedding with ids: "sample = S1, S2, S3 or 40 more".
+  if (component.chart === 'embedding' && component.label !== undefined) return equalsChip(component.label, value);
   const column = clickedColumn(component);
   return column === undefined || !CLICK_FILTER_CHARTS.includes(component.chart) ? undefined : equalsChip(column, value);
 }

@@ -1,6 +1,6 @@
 import { DEFAULT_POINT_BUDGET, type FigureComponent, type FigureData } from '@service/common';
 import type { Narrowing } from '../filters/narrowing.js';
-import { count, isNumeric, type Source } from '../sql/columns.js';
+import { type Column, columnOf, count, isNumeric, type Source } from '../sql/columns.js';
 import { measuredSql, placeableSql } from '../sql/finite.js';
 import { type NarrowedRows, scalarRow, whereOf, withNarrowedRows } from '../sql/narrowed.js';
 import type { TableReader } from '../sql/reader.js';
@@ -86,7 +86,13 @@ export function figureData(
         case 'embedding':
           // Given coordinates are a scatter's points (coloured by `color`); PCA is computed here.
           return figure.pca_columns === undefined
-            ? scatterData(rows, source, { ...figure, chart: 'scatter', size: undefined }, statement)
+            ? scatterData(
+                rows,
+                source,
+                { ...figure, chart: 'scatter', size: undefined },
+                statement,
+                embeddingRoles(source, figure),
+              )
             : pcaEmbeddingData(rows, source, figure, statement);
         case 'rarefaction':
           return rarefactionData(rows, source, figure, statement);
@@ -125,19 +131,28 @@ async function scatterData(
   source: Source,
   figure: FigureComponent,
   statement: Statement,
+  more: { z: Column | null; label: Column | null } = { z: null, label: null },
 ): Promise<FigureData> {
   const { connection, from, conditions } = rows;
   const { x, y, color, size } = figureColumns(source, figure);
   if (x === null || y === null) throw new Error('a scatter needs x and y');
   const budget = figure.max_points ?? DEFAULT_POINT_BUDGET;
+  const { z, label } = more;
   const shown = [
     { role: roleOf('x', x), column: x },
     { role: roleOf('y', y), column: y },
+    ...(z === null ? [] : [{ role: roleOf('z', z), column: z }]),
     ...(color === null ? [] : [{ role: roleOf('color', color), column: color }]),
     ...(size === null ? [] : [{ role: roleOf('size', size), column: size }]),
+    ...(label === null ? [] : [{ role: roleOf('label', label), column: label }]),
   ];
-  const drawable = drawableSql(x, y);
-  const counts = await scalarRow(rows, statement.params, scatterCountSelects(source, figure));
+  // A 3-D embedding draws the points with all three coordinates.
+  const drawable = z === null ? drawableSql(x, y) : `${drawableSql(x, y)} AND ${measuredSql(z)} IS NOT NULL`;
+  const selects =
+    z === null
+      ? scatterCountSelects(source, figure)
+      : { n: 'count(*)', drawable: `count(*) FILTER (WHERE ${drawable})` };
+  const counts = await scalarRow(rows, statement.params, selects);
   const sampled = count(counts.drawable) > budget;
   // Coordinates are finite (drawable); a NaN or ±Infinity color or size is drawn as none.
   const select = shown.map(({ role, column }) => `${measuredSql(column)} AS "${role.name}"`).join(', ');
@@ -160,6 +175,14 @@ async function scatterData(
     sampled,
     count(counts.n),
   );
+}
+
+/** An embedding of given coordinates: its third coordinate and its points' ids, when it has them. */
+function embeddingRoles(source: Source, figure: FigureComponent): { z: Column | null; label: Column | null } {
+  return {
+    z: figure.z === undefined ? null : columnOf(source, figure.z, 'z'),
+    label: figure.label === undefined ? null : columnOf(source, figure.label, 'label'),
+  };
 }
 
 /** A 64-bit hash bound under which about 1.5 × `budget` + 100 of `rows` uniformly hashed rows fall. */

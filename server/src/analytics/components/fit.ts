@@ -145,6 +145,7 @@ function sampleChartUses(component: FigureComponent, chart: string): Use[] {
   use('y', component.y, measured ? 'numeric' : 'simple');
   use('color', component.color, 'simple');
   use('label', component.label, 'simple');
+  use('z', component.z, 'numeric');
   use('row', component.row, 'simple');
   use('column', component.column, 'simple');
   use('value', component.value, 'numeric');

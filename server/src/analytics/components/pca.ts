@@ -2,18 +2,18 @@
  * Principal component analysis of an embedding's numeric columns (docs/dashboards.md "Embeddings"):
  * each column centred and scaled to unit variance (so that units do not weigh), the eigenvectors of
  * their correlation matrix found by Jacobi rotations (a few columns: exact and short), and every
- * row projected on the first two.
+ * row projected on the first two (or three).
  */
 
 export interface Pca {
-  /** Per row: its first two principal component scores. */
-  scores: [number, number][];
-  /** The share of the total variance of each of the first two components (0–1). */
-  explained: [number, number];
+  /** Per row: its first `dimensions` principal component scores. */
+  scores: number[][];
+  /** The share of the total variance of each of those components (0–1). */
+  explained: number[];
 }
 
 /** PCA of complete rows (every value finite); fewer than two rows give zeros. */
-export function pca(rows: readonly number[][]): Pca {
+export function pca(rows: readonly number[][], dimensions: 2 | 3 = 2): Pca {
   const width = rows[0]?.length ?? 0;
   const n = rows.length;
   const standardized = standardize(rows, width);
@@ -29,13 +29,14 @@ export function pca(rows: readonly number[][]): Pca {
     .map((value, index) => ({ value, index }))
     .sort((a, b) => b.value - a.value || a.index - b.index);
   const total = values.reduce((sum, value) => sum + Math.max(0, value), 0);
-  const axes = ranked.slice(0, 2).map(({ index }) => oriented(vectors.map((line) => line[index] as number)));
+  const axes = ranked.slice(0, dimensions).map(({ index }) => oriented(vectors.map((line) => line[index] as number)));
   const project = (row: number[], axis: number[] | undefined) =>
     axis === undefined ? 0 : row.reduce((sum, value, k) => sum + value * (axis[k] as number), 0);
   const share = (at: number) => (total > 0 ? Math.max(0, ranked[at]?.value ?? 0) / total : 0);
+  const components = Array.from({ length: dimensions }, (_, at) => at);
   return {
-    scores: standardized.map((row) => [project(row, axes[0]), project(row, axes[1])]),
-    explained: [share(0), share(1)],
+    scores: standardized.map((row) => components.map((at) => project(row, axes[at]))),
+    explained: components.map(share),
   };
 }
 

@@ -31,7 +31,8 @@ const totalSql = ({ from, conditions }: NarrowedRows) => `(SELECT count(*) FROM 
 
 /**
  * PCA of `pca_columns` over the rows where all are finite (beyond `max_points` of them, the same
- * hash sample every time; the components are then those of the sample): PC1 and PC2 as x and y.
+ * hash sample every time; the components are then those of the sample): PC1 and PC2 as x and y
+ * (and PC3 as z with `dimensions: 3`).
  */
 export async function pcaEmbeddingData(
   rows: NarrowedRows,
@@ -55,11 +56,17 @@ export async function pcaEmbeddingData(
     statement.params,
   );
   const matrix = found.map((row) => measures.map((_, index) => Number(row[`m${index}`])));
-  const { scores, explained } = pca(matrix);
-  const points = found.map((row, index) => ({ ...row, x: scores[index]?.[0], y: scores[index]?.[1] }));
+  const dimensions = figure.dimensions ?? 2;
+  const { scores, explained } = pca(matrix, dimensions);
+  const points = found.map((row, index) => {
+    const [x, y, z] = scores[index] ?? [];
+    return { ...row, x, y, ...(dimensions === 3 ? { z } : {}) };
+  });
+  const component = (name: string): Role => ({ name, type: 'double', column: null, output: 'plain' });
   const roles: Role[] = [
-    { name: 'x', type: 'double', column: null, output: 'plain' },
-    { name: 'y', type: 'double', column: null, output: 'plain' },
+    component('x'),
+    component('y'),
+    ...(dimensions === 3 ? [component('z')] : []),
     ...(color === null ? [] : [roleOf('color', color)]),
     ...(label === null ? [] : [roleOf('label', label)]),
   ];

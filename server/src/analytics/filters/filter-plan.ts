@@ -332,6 +332,10 @@ function matchOf(
       },
     };
   }
+  // A brushed embedding with ids: the ids of its points.
+  if (component.chart === 'embedding' && component.label !== undefined) {
+    return { column: component.label, match: { kind: 'in', values: list } };
+  }
   // A clicked clade: its tips' names.
   if (component.chart === 'tree') return { column: component.tip ?? '', match: { kind: 'in', values: list } };
   if (CATEGORY_CLICK_CHARTS.includes(component.chart as RankedDistributionChart)) {
