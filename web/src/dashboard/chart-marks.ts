@@ -1,4 +1,4 @@
-import type { ChartType } from '@service/common';
+import { type ChartType, MAX_CLADE_TIPS } from '@service/common';
 import type { EChartsOption } from 'echarts';
 import type { EChartsType } from './echarts.js';
 
@@ -49,7 +49,46 @@ export function chartTargets(
   if (chart === 'clustered_heatmap') return heatmapRowTargets(option, instance);
   if (chart === 'sunburst') return pieTargets(option, size, sunburstRingMiddle(option));
   if (chart === 'lollipop' || chart === 'diverging_bar' || chart === 'dot') return itemTargets(option, instance);
+  if (chart === 'tree') return cladeTargets(instance, size);
   return [];
+}
+
+/** What `cladeTargets` reads of ECharts' tree series: its laid-out nodes and the symbol drawn for each. */
+interface DrawnNodes {
+  count(): number;
+  getRawDataItem(index: number): unknown;
+  getItemGraphicEl(index: number): { transformCoordToGlobal(x: number, y: number): number[] } | undefined;
+}
+
+/** At most this many clades are listed (the largest that can filter): enough to click one. */
+const CLADE_TARGETS = 200;
+
+/**
+ * A tree's clades that a click can filter on (2 to MAX_CLADE_TIPS tips), the largest first, each at
+ * its node's symbol as drawn (ECharts lays trees out itself) and in sight; the label is the node's tooltip
+ * ("37 tips, support 0.98").
+ */
+function cladeTargets(instance: EChartsType, size: { width: number; height: number }): ChartTarget[] {
+  // The model is ECharts' own (private in its types); the tree's laid-out nodes are nowhere else.
+  const chart = instance as unknown as {
+    getModel(): { getSeriesByIndex(index: number): { getData(): DrawnNodes } | undefined };
+  };
+  const nodes = chart.getModel().getSeriesByIndex(0)?.getData();
+  if (nodes === undefined) return [];
+  const clades: (ChartTarget & { tips: number })[] = [];
+  for (let index = 0; index < nodes.count(); index++) {
+    const label = String(record(nodes.getRawDataItem(index)).value ?? '');
+    const tips = Number(/^(\d+) tips/.exec(label)?.[1] ?? 0);
+    const [x, y] = nodes.getItemGraphicEl(index)?.transformCoordToGlobal(0, 0) ?? [];
+    if (tips < 2 || tips > MAX_CLADE_TIPS || x === undefined || y === undefined) continue;
+    // A tree taller than its cell draws some nodes out of sight (it pans).
+    if (x < 0 || y < 0 || x > size.width || y > size.height) continue;
+    clades.push({ label, x: Math.round(x), y: Math.round(y), tips });
+  }
+  return clades
+    .sort((a, b) => b.tips - a.tips)
+    .slice(0, CLADE_TARGETS)
+    .map(({ label, x, y }) => ({ label, x, y }));
 }
 
 /** Where the innermost ring of a sunburst is, as a fraction of its radius: its middle (rings share the radius equally). */
