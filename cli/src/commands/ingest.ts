@@ -1,5 +1,3 @@
-import { createHash } from 'node:crypto';
-import { createReadStream, openAsBlob } from 'node:fs';
 import { open, readdir, readFile, stat } from 'node:fs/promises';
 import { basename, join, relative, sep } from 'node:path';
 import { compileFilePattern } from '@service/common';
@@ -8,6 +6,7 @@ import { Command } from 'commander';
 import { parse, stringify } from 'yaml';
 import { progress } from '../progress.js';
 import { formatProblems, type Problem } from './api-client.js';
+import { type LocalFile, type Upload, uploadFiles } from './ingest-upload.js';
 import { ensureDashboard } from './overview-dashboard.js';
 
 type Format = 'csv' | 'tsv' | 'parquet' | 'json' | 'ndjson';
@@ -19,13 +18,6 @@ const FORMATS: Record<string, Format> = {
   ndjson: 'ndjson',
   jsonl: 'ndjson',
 };
-
-interface LocalFile {
-  run: string;
-  /** Relative to the run folder, `/`-separated. */
-  path: string;
-  absolute: string;
-}
 
 /** Progress goes to standard error; standard output carries only the magic link. */
 const say = (line: string) => progress.line(line);
@@ -152,12 +144,6 @@ async function linkTarget(
   }
 }
 
-async function sha256(path: string): Promise<string> {
-  const hash = createHash('sha256');
-  for await (const chunk of createReadStream(path)) hash.update(chunk as Buffer);
-  return hash.digest('hex');
-}
-
 export function ingestCommand(): Command {
   return new Command('ingest')
     .description(
@@ -187,164 +173,156 @@ Exit codes: 0 link printed; 1 with a one-line reason (server unreachable, wrong 
 project.yaml, upload refused, ingestion failed; or the link printed but neither data nor
 dashboard made); 2 wrong command line.`,
     )
-    .action(async (resultsDir: string, options: { user: string; server?: string; provisioningKey?: string }) => {
-      const server = (options.server ?? process.env.SERVICE_PUBLIC_URL ?? '').replace(/\/+$/, '');
-      const key = options.provisioningKey ?? process.env.SERVICE_AUTH_PROVISIONING_API_KEY;
-      if (server === '') throw new Error('give the server with --server or SERVICE_PUBLIC_URL');
-      if (!key)
-        throw new Error('give the provisioning key with --provisioning-key or SERVICE_AUTH_PROVISIONING_API_KEY');
-      if (!(await stat(resultsDir).catch(() => null))?.isDirectory()) throw new Error(`${resultsDir} is not a folder`);
+    .action(async (resultsDir: string, options: IngestOptions) => {
+      const { server, key } = await checkOptions(resultsDir, options);
       const api = client(server);
-
-      say(`Signing in ${options.user}…`);
-      const session = await api.call<{ access_token: string; created: boolean }>(
-        'POST',
-        '/auth/provision_user',
-        { email: options.user },
-        {
-          'x-provisioning-key': key,
-        },
-      );
-      api.token = session.access_token;
-      const capabilities = await api.call<{ features: string[] }>('GET', '/utils/capabilities');
-
-      const definitionPath = join(resultsDir, 'project.yaml');
-      const declared = await readFile(definitionPath, 'utf8').catch(() => null);
-      const definition =
-        declared === null
-          ? null
-          : (parse(declared) as {
-              name?: string;
-              workflows?: { data_location?: { structure?: string; runs_regex?: string } }[];
-            });
-      const location = definition?.workflows?.[0]?.data_location;
-      const runsRegex = location?.structure === 'runs' ? compileFilePattern(location.runs_regex ?? '', 'search') : null;
-
-      const files: LocalFile[] = [];
-      for await (const absolute of walk(resultsDir)) {
-        const rel = relative(resultsDir, absolute).split(sep).join('/');
-        if (rel === 'project.yaml' || rel === 'dashboard.yaml') continue;
-        const [first, ...rest] = rel.split('/');
-        if (runsRegex && rest.length > 0 && runsRegex.test(first as string))
-          files.push({ run: first as string, path: rest.join('/'), absolute });
-        else if (!runsRegex)
-          files.push({ run: basename(resultsDir).replace(/[^A-Za-z0-9_.-]/g, '_') || 'run', path: rel, absolute });
-      }
-
-      // The server cannot read this machine's folders: the files are uploaded instead.
-      for (const workflow of definition?.workflows ?? []) delete workflow.data_location;
-      const yaml =
-        definition === null ? stringify(await inferDefinition(basename(resultsDir), files)) : stringify(definition);
-      const imported = await api.call<{ project_id: string; created: boolean }>('POST', '/projects/import', { yaml });
-      say(`Project ${imported.project_id} ${imported.created ? 'created' : 'updated'}.`);
-
-      const workflows = await api.call<{ items: { workflow_id: string }[] }>(
-        'GET',
-        `/projects/${imported.project_id}/workflows?limit=200`,
-      );
-      const collections = (
-        await Promise.all(
-          workflows.items.map((workflow) =>
-            api.call<{ items: { data_collection_id: string; tag: string; pattern: string }[] }>(
-              'GET',
-              `/workflows/${workflow.workflow_id}/datacollections?limit=200`,
-            ),
-          ),
-        )
-      ).flatMap((page) => page.items);
-
-      const matched = files.flatMap((file) => {
-        const collection = collections.find((candidate) => compileFilePattern(candidate.pattern).test(file.path));
-        return collection ? [{ file, collection }] : [];
-      });
-      const sizes = await Promise.all(matched.map(({ file }) => stat(file.absolute).then((info) => info.size)));
-      const totalBytes = sizes.reduce((sum, size) => sum + size, 0);
-      let doneBytes = 0;
-      for (const [index, { file, collection }] of matched.entries()) {
-        const size = sizes[index] ?? 0;
-        const counter = `[${index + 1}/${matched.length}] ${file.run}/${file.path}`;
-        const existing = await api.call<{ items: { path: string; sha256: string; run_id: string }[] }>(
-          'GET',
-          `/datacollections/${collection.data_collection_id}/files?limit=200`,
-        );
-        const digest = await sha256(file.absolute);
-        if (existing.items.some((item) => item.path === file.path && item.sha256 === digest)) {
-          doneBytes += size;
-          say(`${counter} already uploaded`);
-          progress.bar('Uploading', doneBytes, totalBytes, 'bytes');
-          continue;
-        }
-        const form = new FormData();
-        form.append('run', file.run);
-        form.append('path', file.path);
-        // A file-backed blob: the upload streams from disk instead of loading the file. The
-        // encoded form is streamed through a counter that moves the bar as bytes go out.
-        form.append('file', await openAsBlob(file.absolute), basename(file.path));
-        const encoded = new Response(form);
-        let sent = 0;
-        const counted = encoded.body?.pipeThrough(
-          new TransformStream<Uint8Array, Uint8Array>({
-            transform(chunk, controller) {
-              sent += chunk.byteLength;
-              progress.bar('Uploading', doneBytes + Math.min(sent, size), totalBytes, 'bytes');
-              controller.enqueue(chunk);
-            },
-          }),
-        );
-        const response = await fetch(`${server}${API_PREFIX}/datacollections/${collection.data_collection_id}/files`, {
-          method: 'POST',
-          headers: {
-            authorization: `Bearer ${api.token}`,
-            'content-type': encoded.headers.get('content-type') ?? 'multipart/form-data',
-          },
-          body: counted ?? null,
-          duplex: 'half',
-        });
-        if (!response.ok)
-          throw new Error(`uploading ${file.run}/${file.path} failed: ${response.status} ${await response.text()}`);
-        doneBytes += size;
-        say(`${counter} uploaded`);
-        progress.bar('Uploading', doneBytes, totalBytes, 'bytes');
-      }
-      progress.clear();
-
-      const asJob = capabilities.features.includes('jobs');
-      const started = await api.call<{ job_id: string | null; run: { status: string } | undefined }>(
-        'POST',
-        `/projects/${imported.project_id}/ingest`,
-        {
-          source: 'cli',
-          async_mode: asJob,
-        },
-      );
-      let status = started.run?.status;
-      if (started.job_id !== null) {
-        for (;;) {
-          const job = await api.call<{
-            status: string;
-            step: string | null;
-            progress: number | null;
-            result?: { status: string };
-            error?: { message: string };
-            poll_after_seconds: number | null;
-          }>('GET', `/jobs/${started.job_id}`);
-          if (progress.interactive) progress.bar(`Ingestion ${job.step ?? job.status}`, job.progress ?? 0, 1);
-          else
-            say(
-              `Ingestion: ${job.status}${job.step ? ` — ${job.step}` : ''}${job.progress === null ? '' : ` (${Math.round(job.progress * 100)}%)`}`,
-            );
-          if (job.poll_after_seconds === null) {
-            progress.clear();
-            if (job.status !== 'success') throw new Error(`ingestion ${job.status}: ${job.error?.message ?? ''}`);
-            status = job.result?.status;
-            break;
-          }
-          await new Promise((resolve) => setTimeout(resolve, (job.poll_after_seconds ?? 1) * 1000));
-        }
-      }
+      const capabilities = await signIn(api, options.user, key);
+      const definition = await readDefinition(resultsDir);
+      const files = await localFiles(resultsDir, definition);
+      const projectId = await importProject(api, resultsDir, definition, files);
+      const collections = await projectCollections(api, projectId);
+      await uploadFiles(api, server, matchFiles(files, collections));
+      const status = await ingest(api, projectId, capabilities.features.includes('jobs'));
       say(`Ingestion ended: ${status ?? 'unknown'}.`);
-      const next = await linkTarget(api, imported.project_id, join(resultsDir, 'dashboard.yaml'), status);
+      const next = await linkTarget(api, projectId, join(resultsDir, 'dashboard.yaml'), status);
       const link = await api.call<{ url: string }>('POST', '/auth/magic_link', { next });
       process.stdout.write(`${link.url}\n`);
     });
+}
+
+interface IngestOptions {
+  user: string;
+  server?: string;
+  provisioningKey?: string;
+}
+
+/** The server and provisioning key (options, else the environment), and a results folder that exists. */
+async function checkOptions(resultsDir: string, options: IngestOptions): Promise<{ server: string; key: string }> {
+  const server = (options.server ?? process.env.SERVICE_PUBLIC_URL ?? '').replace(/\/+$/, '');
+  const key = options.provisioningKey ?? process.env.SERVICE_AUTH_PROVISIONING_API_KEY;
+  if (server === '') throw new Error('give the server with --server or SERVICE_PUBLIC_URL');
+  if (!key) throw new Error('give the provisioning key with --provisioning-key or SERVICE_AUTH_PROVISIONING_API_KEY');
+  if (!(await stat(resultsDir).catch(() => null))?.isDirectory()) throw new Error(`${resultsDir} is not a folder`);
+  return { server, key };
+}
+
+/** Provisions (or finds) the user and signs the client in as them; answers what the server can do. */
+async function signIn(api: Api, email: string, key: string): Promise<{ features: string[] }> {
+  say(`Signing in ${email}…`);
+  const session = await api.call<{ access_token: string; created: boolean }>(
+    'POST',
+    '/auth/provision_user',
+    { email },
+    { 'x-provisioning-key': key },
+  );
+  api.token = session.access_token;
+  return api.call<{ features: string[] }>('GET', '/utils/capabilities');
+}
+
+interface ProjectDefinition {
+  name?: string;
+  workflows?: { data_location?: { structure?: string; runs_regex?: string } }[];
+}
+
+/** The folder's project.yaml, or null without one. */
+async function readDefinition(resultsDir: string): Promise<ProjectDefinition | null> {
+  const declared = await readFile(join(resultsDir, 'project.yaml'), 'utf8').catch(() => null);
+  return declared === null ? null : (parse(declared) as ProjectDefinition);
+}
+
+/**
+ * The files to upload, each with its run: the sub-folders matching `runs_regex` when project.yaml
+ * declares structure "runs" (files elsewhere are left out), else the whole folder as one run.
+ */
+async function localFiles(resultsDir: string, definition: ProjectDefinition | null): Promise<LocalFile[]> {
+  const location = definition?.workflows?.[0]?.data_location;
+  const runsRegex = location?.structure === 'runs' ? compileFilePattern(location.runs_regex ?? '', 'search') : null;
+  const files: LocalFile[] = [];
+  for await (const absolute of walk(resultsDir)) {
+    const rel = relative(resultsDir, absolute).split(sep).join('/');
+    if (rel === 'project.yaml' || rel === 'dashboard.yaml') continue;
+    const [first, ...rest] = rel.split('/');
+    if (runsRegex && rest.length > 0 && runsRegex.test(first as string))
+      files.push({ run: first as string, path: rest.join('/'), absolute });
+    else if (!runsRegex)
+      files.push({ run: basename(resultsDir).replace(/[^A-Za-z0-9_.-]/g, '_') || 'run', path: rel, absolute });
+  }
+  return files;
+}
+
+/** Imports the project (declared, or inferred from the files); answers its id. */
+async function importProject(
+  api: Api,
+  resultsDir: string,
+  definition: ProjectDefinition | null,
+  files: LocalFile[],
+): Promise<string> {
+  // The server cannot read this machine's folders: the files are uploaded instead.
+  for (const workflow of definition?.workflows ?? []) delete workflow.data_location;
+  const yaml =
+    definition === null ? stringify(await inferDefinition(basename(resultsDir), files)) : stringify(definition);
+  const imported = await api.call<{ project_id: string; created: boolean }>('POST', '/projects/import', { yaml });
+  say(`Project ${imported.project_id} ${imported.created ? 'created' : 'updated'}.`);
+  return imported.project_id;
+}
+
+type Collection = { data_collection_id: string; tag: string; pattern: string };
+
+/** The data collections of every workflow of the project. */
+async function projectCollections(api: Api, projectId: string): Promise<Collection[]> {
+  const workflows = await api.call<{ items: { workflow_id: string }[] }>(
+    'GET',
+    `/projects/${projectId}/workflows?limit=200`,
+  );
+  const pages = await Promise.all(
+    workflows.items.map((workflow) =>
+      api.call<{ items: Collection[] }>('GET', `/workflows/${workflow.workflow_id}/datacollections?limit=200`),
+    ),
+  );
+  return pages.flatMap((page) => page.items);
+}
+
+/** Each file with the first collection whose pattern takes its path; files no pattern takes are left out. */
+function matchFiles(files: readonly LocalFile[], collections: readonly Collection[]): Upload[] {
+  return files.flatMap((file) => {
+    const collection = collections.find((candidate) => compileFilePattern(candidate.pattern).test(file.path));
+    return collection ? [{ file, collection }] : [];
+  });
+}
+
+/** Starts the project's ingestion (a job when the server has jobs) and waits for it; answers the run's status. */
+async function ingest(api: Api, projectId: string, asJob: boolean): Promise<string | undefined> {
+  const started = await api.call<{ job_id: string | null; run: { status: string } | undefined }>(
+    'POST',
+    `/projects/${projectId}/ingest`,
+    { source: 'cli', async_mode: asJob },
+  );
+  return started.job_id === null ? started.run?.status : waitForJob(api, started.job_id);
+}
+
+interface JobAnswer {
+  status: string;
+  step: string | null;
+  progress: number | null;
+  result?: { status: string };
+  error?: { message: string };
+  poll_after_seconds: number | null;
+}
+
+/** Polls the job as the server asks, showing its step; a job that does not succeed is an error. */
+async function waitForJob(api: Api, jobId: string): Promise<string | undefined> {
+  for (;;) {
+    const job = await api.call<JobAnswer>('GET', `/jobs/${jobId}`);
+    if (progress.interactive) progress.bar(`Ingestion ${job.step ?? job.status}`, job.progress ?? 0, 1);
+    else
+      say(
+        `Ingestion: ${job.status}${job.step ? ` — ${job.step}` : ''}${job.progress === null ? '' : ` (${Math.round(job.progress * 100)}%)`}`,
+      );
+    if (job.poll_after_seconds === null) {
+      progress.clear();
+      if (job.status !== 'success') throw new Error(`ingestion ${job.status}: ${job.error?.message ?? ''}`);
+      return job.result?.status;
+    }
+    await new Promise((resolve) => setTimeout(resolve, (job.poll_after_seconds ?? 1) * 1000));
+  }
 }

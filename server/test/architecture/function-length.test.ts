@@ -30,7 +30,6 @@ const STILL_TO_SPLIT: string[] = [
   'bench/src/benchmarks/preview.ts: run',
   'bench/src/benchmarks/web-browser.ts: measureBrowser',
   'bench/src/benchmarks/web.ts: run',
-  'cli/src/commands/ingest.ts: ingestCommand',
   'common/src/charts/distribution.ts: violin',
   'common/src/charts/hierarchy-sets.ts: upset',
   'common/src/dashboard-overview.ts: overviewComponents',
