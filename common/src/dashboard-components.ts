@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { cardFields, checkCardFields } from './card-fields.js';
 import { genomeTrackFields, genomeTrackProblems } from './figure-fields/genome-tracks.js';
 import { checkHierarchySetFields, hierarchySetFields } from './figure-fields/hierarchy-sets.js';
 import { checkRankedDistributionFields, rankedDistributionFields } from './figure-fields/ranked-distributions.js';
@@ -214,7 +215,10 @@ export const figureComponentSchema = z
   .meta({ id: 'FigureComponent' });
 export type FigureComponent = z.infer<typeof figureComponentSchema>;
 
-/** One number (`agg` of `column`, or a row count), shown with the same number on the unfiltered table. */
+/**
+ * One number (`agg` of `column`, or a row count), shown with the same number on the unfiltered
+ * table; optionally compared, coloured by thresholds, drawn as a sparkline or gauge (card-fields.ts).
+ */
 export const cardComponentSchema = z
   .strictObject({
     component_id: componentIdSchema,
@@ -223,12 +227,9 @@ export const cardComponentSchema = z
     tab_id: componentTabSchema,
     data_collection_id: dataCollectionIdSchema,
     column: columnNameSchema.optional(),
-    agg: componentAggSchema,
+    ...cardFields,
   })
-  .refine((card) => card.column !== undefined || card.agg === 'count', {
-    message: 'this aggregate needs a column',
-    path: ['column'],
-  })
+  .superRefine(checkCardFields)
   .meta({ id: 'CardComponent' });
 export type CardComponent = z.infer<typeof cardComponentSchema>;
 

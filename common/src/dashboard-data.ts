@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { cardDataFields } from './card-fields.js';
 import type { FigureComponent, InteractiveComponent } from './dashboard-components.js';
 import { componentIdSchema } from './dashboard-components.js';
 import { genomeTrackDataFields } from './figure-fields/genome-track-data.js';
@@ -236,7 +237,9 @@ export const figureDataSchema = z
   .meta({ id: 'FigureData' });
 export type FigureData = z.infer<typeof figureDataSchema>;
 
-export const cardDataSchema = z.object({ value: z.unknown(), unfiltered_value: z.unknown() }).meta({ id: 'CardData' });
+export const cardDataSchema = z
+  .object({ value: z.unknown(), unfiltered_value: z.unknown(), ...cardDataFields })
+  .meta({ id: 'CardData' });
 export type CardData = z.infer<typeof cardDataSchema>;
 
 /** select, multiselect, switch and search: the column's values with their counts under the other filters. */

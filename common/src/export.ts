@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { cardDataFields } from './card-fields.js';
 import { componentIdSchema } from './dashboard-components.js';
 import { asOfParamSchema, asOfSchema, dashboardFiltersParamSchema, dashboardFiltersSchema } from './dashboard-data.js';
 import { listAnswerSchema, listQuerySchema } from './pagination.js';
@@ -105,9 +106,12 @@ export const exportQuerySchema = z.strictObject({
 export type ExportQuery = z.infer<typeof exportQuerySchema>;
 export type ExportQueryInput = z.input<typeof exportQuerySchema>;
 
-/** A card's export: its number, the same on the unfiltered table, and what it counts (`mean of mass`). */
+/**
+ * A card's export: its number, the same on the unfiltered table, what it counts (`mean of mass`),
+ * and its comparison and sparkline when it has them.
+ */
 export const cardSpecSchema = z
-  .object({ value: z.unknown(), unfiltered_value: z.unknown(), label: z.string() })
+  .object({ value: z.unknown(), unfiltered_value: z.unknown(), label: z.string(), ...cardDataFields })
   .meta({ id: 'CardSpec' });
 export type CardSpec = z.infer<typeof cardSpecSchema>;
 

@@ -1,6 +1,7 @@
 export * from './audit.js';
 export * from './auth.js';
 export * from './capabilities.js';
+export * from './card-fields.js';
 export * from './card-label.js';
 export * from './charts/index.js';
 export * from './csv-cell.js';
@@ -16,6 +17,7 @@ export * from './figure-fields/ranked-distributions.js';
 export * from './figure-fields/samples.js';
 export * from './file-pattern.js';
 export * from './file-preview.js';
+export * from './format/card-present.js';
 export * from './format/card-value.js';
 export * from './format/cell.js';
 export * from './format/date.js';

@@ -1,9 +1,9 @@
 // @vitest-environment jsdom
 import { MantineProvider } from '@mantine/core';
-import { type CardComponent, formatCardValue, formatMeasure } from '@service/common';
+import { type CardComponent, cardUnit, formatCardValue, formatMeasure } from '@service/common';
 import { cleanup, render, screen } from '@testing-library/react';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { CardView, cardUnit } from '../src/dashboard/CardView.js';
+import { CardView } from '../src/dashboard/CardView.js';
 import { installMantineShims } from './support/jsdom.js';
 
 beforeAll(installMantineShims);

@@ -1,4 +1,4 @@
-import { type ExportTheme, PALETTES } from '@service/common';
+import { CARD_COLOR_HEX, type ExportTheme, PALETTES } from '@service/common';
 import { escapeHtml, inlineJson } from './html.js';
 import { cspHash, pageScript } from './page-script.js';
 
@@ -30,6 +30,9 @@ function stylesheet(theme: ExportTheme): string {
     'h1{font-size:16px;margin:0 0 8px}h2,h3,h4,h5,h6{margin:12px 0 6px}',
     '#chart{flex:1;min-height:160px;width:100%}',
     `.dimmed{color:${palette.dimmed}}.value{font-size:28px;font-weight:700;line-height:1.2}`,
+    // A card's threshold colours and change (classes: the CSP admits no inline style attribute).
+    ...Object.entries(CARD_COLOR_HEX).map(([name, hex]) => `.tone-${name}{color:${hex}}`),
+    '.good{color:#2f9e44}.bad{color:#e03131}.card-art{display:block;margin-top:4px}',
     `table{border-collapse:collapse;font-size:13px}th,td{border-bottom:1px solid ${palette.splitLine};padding:4px 8px;text-align:left;white-space:nowrap}`,
     'td.number{text-align:right;font-variant-numeric:tabular-nums}',
     `pre,code{font-family:ui-monospace,Menlo,Consolas,monospace;background:${palette.splitLine};border-radius:4px}pre{padding:8px;overflow:auto}code{padding:0 3px}`,

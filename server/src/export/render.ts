@@ -1,21 +1,64 @@
-import { type CardSpec, type ComponentAgg, formatCardValue, formatCell, type TableSpec } from '@service/common';
+import {
+  CARD_COLOR_HEX,
+  type CardComponent,
+  type CardSpec,
+  cardFormatOf,
+  comparisonView,
+  formatCardNumber,
+  formatCell,
+  gaugeView,
+  sparklinePath,
+  type TableSpec,
+  thresholdColor,
+} from '@service/common';
 import { escapeHtml, markdownHtml } from './html.js';
 
 const heading = (title: string | null) => (title ? `<h1>${escapeHtml(title)}</h1>` : '');
 
-/** A card as the dashboard shows it: its numbers written by the web app's formatter (common/), so they round the same. */
-export function cardHtml(title: string | null, spec: CardSpec, agg: ComponentAgg): string {
-  const value = escapeHtml(formatCardValue(agg, spec.value));
+/**
+ * A card as the dashboard shows it: its number written, coloured, compared and drawn (sparkline,
+ * gauge) by the same functions as the web app's card (common/), so both say the same.
+ */
+export function cardHtml(title: string | null, spec: CardSpec, card: CardComponent): string {
+  const value = escapeHtml(formatCardNumber(card.agg, spec.value, cardFormatOf(card)));
   // No whole-table number under an embed token (its view is all the holder may see).
-  const all = spec.unfiltered_value === null ? null : escapeHtml(formatCardValue(agg, spec.unfiltered_value));
+  const all =
+    spec.unfiltered_value === null
+      ? null
+      : escapeHtml(formatCardNumber(card.agg, spec.unfiltered_value, cardFormatOf(card)));
   const label = `${escapeHtml(spec.label)}: ${value}${all === null ? '' : `, all ${all}`}`;
+  const tone = thresholdColor(card.thresholds, spec.value);
   return [
     heading(title),
     `<div role="group" aria-label="${label}">`,
     `<div class="dimmed">${escapeHtml(spec.label)}</div>`,
-    `<div class="value">${value}</div>`,
+    `<div class="value${tone === null ? '' : ` tone-${tone}`}">${value}</div>`,
+    comparisonHtml(card, spec),
     all === null ? '' : `<div class="dimmed">· all ${all}</div>`,
+    cardArtHtml(card, spec),
     '</div>',
+  ].join('');
+}
+
+function comparisonHtml(card: CardComponent, spec: CardSpec): string {
+  const view = comparisonView(card.agg, card.comparison, spec.comparison, cardFormatOf(card));
+  if (view === null) return '';
+  const tone = view.tone === 'neutral' ? 'dimmed' : view.tone;
+  return `<div><span class="${tone}">${view.arrow} ${escapeHtml(view.change)}</span> <span class="dimmed">${escapeHtml(view.against)}</span></div>`;
+}
+
+/** The sparkline and the gauge as inline SVG (presentation attributes: the CSP admits no style attribute). */
+function cardArtHtml(card: CardComponent, spec: CardSpec): string {
+  const line = spec.sparkline === undefined ? null : sparklinePath(spec.sparkline.points, 120, 28);
+  const gauge = gaugeView(card, spec);
+  const color = CARD_COLOR_HEX[thresholdColor(card.thresholds, spec.value) ?? 'blue'];
+  return [
+    line === null
+      ? ''
+      : `<svg class="card-art" width="120" height="32" viewBox="-2 -2 124 32" aria-hidden="true"><path d="${line}" fill="none" stroke="${color}" stroke-width="1.5"/></svg>`,
+    gauge === null
+      ? ''
+      : `<svg class="card-art" width="120" height="66" viewBox="0 0 100 55" aria-hidden="true"><path d="${gauge.track}" fill="none" stroke="#dee2e6" stroke-width="8"/>${gauge.fill === '' ? '' : `<path d="${gauge.fill}" fill="none" stroke="${color}" stroke-width="8"/>`}</svg>`,
   ].join('');
 }
 

@@ -221,8 +221,10 @@ function specOf(
         value: card.value,
         unfiltered_value: tokened ? null : card.unfiltered_value,
         label: cardLabel(component),
+        ...(card.comparison === undefined ? {} : { comparison: card.comparison }),
+        ...(card.sparkline === undefined ? {} : { sparkline: card.sparkline }),
       };
-      return { spec, html: cardHtml(title, spec, component.agg), option: undefined, fallbackTitle: spec.label };
+      return { spec, html: cardHtml(title, spec, component), option: undefined, fallbackTitle: spec.label };
     }
     case 'table': {
       const page = data as PreviewAnswer;

@@ -1,46 +1,22 @@
-import { Stack, Text } from '@mantine/core';
-import { type CardComponent, type CardData, cardLabel, formatCardValue } from '@service/common';
-
-/** Units a column name may end with (`body_mass_g`, `duration_ms`), as a value is followed by them. */
-const UNIT_SUFFIXES: Record<string, string> = {
-  g: 'g',
-  kg: 'kg',
-  mg: 'mg',
-  mm: 'mm',
-  cm: 'cm',
-  m: 'm',
-  km: 'km',
-  s: 's',
-  ms: 'ms',
-  min: 'min',
-  h: 'h',
-  pct: '%',
-  percent: '%',
-  usd: 'USD',
-  eur: 'EUR',
-  bytes: 'bytes',
-  mb: 'MB',
-  gb: 'GB',
-};
-
-/**
- * The unit a card's values carry: the one its column's name ends with, when the card's title does
- * not already say it ("Mean mass" over `body_mass_g` → "g"; no title: the column's name says it).
- */
-export function cardUnit(component: CardComponent): string | null {
-  if (!component.title || component.column === undefined) return null;
-  if (component.agg === 'count' || component.agg === 'count_distinct') return null;
-  const suffix = /_([a-z]+)$/i.exec(component.column)?.[1]?.toLowerCase();
-  const unit = suffix !== undefined && Object.hasOwn(UNIT_SUFFIXES, suffix) ? UNIT_SUFFIXES[suffix] : undefined;
-  if (unit === undefined) return null;
-  // Units are letters or "%": nothing to escape.
-  return new RegExp(`(^|[^\\p{L}])${unit}($|[^\\p{L}])`, 'iu').test(component.title) ? null : unit;
-}
+import { Group, Stack, Text } from '@mantine/core';
+import {
+  type CardComponent,
+  type CardData,
+  cardFormatOf,
+  cardLabel,
+  comparisonView,
+  formatCardNumber,
+  gaugeView,
+  sparklinePath,
+  thresholdColor,
+} from '@service/common';
 
 /**
  * One number, and the same number over the whole table beside it: "mean body_mass_g 4,202 · all
- * 4,050", with the unit of the column's name when the title (the cell's heading) does not say it:
- * "Mean mass" over `body_mass_g` gives "4,202 g · all 4,050 g".
+ * 4,050", with the unit of the column's name when the title (the cell's heading) does not say it
+ * ("4,202 g · all 4,050 g") or the card's own format; coloured by its thresholds, with its change
+ * against a previous version or a reference, a sparkline and a gauge when it asks for them. The
+ * exported card is written by the same functions (common/src/format/card-present.ts).
  */
 export function CardView({
   component,
@@ -52,22 +28,56 @@ export function CardView({
   columnLabel?: string;
 }) {
   const label = cardLabel(component, columnLabel);
-  const unit = cardUnit(component);
-  const withUnit = (text: string) =>
-    unit === null || text === '—' ? text : unit === '%' ? `${text}%` : `${text} ${unit}`;
-  const value = withUnit(formatCardValue(component.agg, data.value));
-  const all = withUnit(formatCardValue(component.agg, data.unfiltered_value));
+  const format = cardFormatOf(component);
+  const value = formatCardNumber(component.agg, data.value, format);
+  const all = formatCardNumber(component.agg, data.unfiltered_value, format);
+  const tone = thresholdColor(component.thresholds, data.value);
+  const comparison = comparisonView(component.agg, component.comparison, data.comparison, format);
+  const summary = comparison === null ? '' : `, ${comparison.change} ${comparison.against}`;
   return (
-    <Stack gap={2} role="group" aria-label={`${label}: ${value}, all ${all}`}>
+    <Stack gap={2} role="group" aria-label={`${label}: ${value}${summary}, all ${all}`}>
       <Text size="sm" c="dimmed">
         {label}
       </Text>
-      <Text fz={28} fw={700} lh={1.2} data-card-value>
+      <Text fz={28} fw={700} lh={1.2} c={tone ?? undefined} data-card-value data-tone={tone ?? undefined}>
         {value}
       </Text>
+      {comparison && (
+        <Group gap={6} data-card-comparison>
+          <Text size="sm" c={comparison.tone === 'good' ? 'green' : comparison.tone === 'bad' ? 'red' : 'dimmed'}>
+            {comparison.arrow} {comparison.change}
+          </Text>
+          <Text size="sm" c="dimmed">
+            {comparison.against}
+          </Text>
+        </Group>
+      )}
       <Text size="sm" c="dimmed">
         · all {all}
       </Text>
+      <CardArt component={component} data={data} color={tone ?? 'blue'} />
     </Stack>
+  );
+}
+
+/** The sparkline and the gauge, drawn in the theme's colour of the card's tone. */
+function CardArt({ component, data, color }: { component: CardComponent; data: CardData; color: string }) {
+  const line = data.sparkline === undefined ? null : sparklinePath(data.sparkline.points, 120, 28);
+  const gauge = gaugeView(component, data);
+  const stroke = `var(--mantine-color-${color}-6)`;
+  return (
+    <>
+      {line !== null && (
+        <svg width={120} height={32} viewBox="-2 -2 124 32" aria-hidden="true" data-card-sparkline>
+          <path d={line} fill="none" stroke={stroke} strokeWidth={1.5} />
+        </svg>
+      )}
+      {gauge !== null && (
+        <svg width={120} height={66} viewBox="0 0 100 55" aria-hidden="true" data-card-gauge={gauge.fraction}>
+          <path d={gauge.track} fill="none" stroke="var(--mantine-color-default-border)" strokeWidth={8} />
+          {gauge.fill !== '' && <path d={gauge.fill} fill="none" stroke={stroke} strokeWidth={8} />}
+        </svg>
+      )}
+    </>
   );
 }

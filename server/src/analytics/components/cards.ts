@@ -1,17 +1,18 @@
-import type { CardComponent, CardData } from '@service/common';
+import { type CardComponent, type CardData, COUNTING_AGGS } from '@service/common';
 import type { Narrowing } from '../filters/narrowing.js';
-import { columnOf, jsonValue, type Source } from '../sql/columns.js';
+import { jsonValue, type Source } from '../sql/columns.js';
 import { scalarRow, withNarrowedRows } from '../sql/narrowed.js';
 import type { TableReader } from '../sql/reader.js';
 import { Statement } from '../sql/statement.js';
-import { aggSql, approximateOver, type ComputeOptions } from './fit.js';
+import { cardAggSql } from './card-aggregates.js';
+import { cardExtras } from './card-history.js';
+import { approximateOver, type ComputeOptions } from './fit.js';
 
 /** The aggregate a card shows over all the rows it reads, with what restricting it takes. */
 function cardAggregate(source: Source, card: CardComponent, options: ComputeOptions) {
-  const column = card.column === undefined ? null : columnOf(source, card.column, 'column');
-  // Medians of big tables are approximate (bounded memory), filtered or not.
+  // Medians and percentiles of big tables are approximate (bounded memory), filtered or not.
   const approximate = approximateOver(source, options);
-  return { column, approximate, all: aggSql(card.agg, column, undefined, approximate) };
+  return { approximate, all: cardAggSql(source, card, undefined, approximate) };
 }
 
 /** The aggregate a card shows, over whatever rows it is computed on. */
@@ -20,10 +21,8 @@ export function cardSelects(source: Source, card: CardComponent, options: Comput
 }
 
 /**
- * A card's number on the filtered rows and on the whole table. The whole table's is remembered
- * per snapshot. Filtered, the number comes from the request's shared pass when it has it;
- * otherwise, until the whole table's is known, one scan computes both, the filtered one as the
- * same aggregate restricted (`FILTER (WHERE …)`) to the rows the dashboard's filters keep.
+ * A card's number on the filtered rows and on the whole table, with its comparison and sparkline
+ * when it asks for them (card-history.ts).
  */
 export async function cardData(
   reader: TableReader,
@@ -32,11 +31,29 @@ export async function cardData(
   narrowing: Narrowing,
   options: ComputeOptions,
 ): Promise<CardData> {
+  const numbers = await cardNumbers(reader, source, card, narrowing, options);
+  if (card.comparison === undefined && card.sparkline === undefined) return numbers;
+  return { ...numbers, ...(await cardExtras(reader, source, card, narrowing, options, numbers.value)) };
+}
+
+/**
+ * A card's number on the filtered rows and on the whole table. The whole table's is remembered
+ * per snapshot. Filtered, the number comes from the request's shared pass when it has it;
+ * otherwise, until the whole table's is known, one scan computes both, the filtered one as the
+ * same aggregate restricted (`FILTER (WHERE …)`) to the rows the dashboard's filters keep.
+ */
+async function cardNumbers(
+  reader: TableReader,
+  source: Source,
+  card: CardComponent,
+  narrowing: Narrowing,
+  options: ComputeOptions,
+): Promise<CardData> {
   if (source.snapshot === null) {
-    const empty = card.agg === 'count' || card.agg === 'count_distinct' ? 0 : null;
+    const empty = COUNTING_AGGS.includes(card.agg) ? 0 : null;
     return { value: empty, unfiltered_value: empty };
   }
-  const { column, approximate, all } = cardAggregate(source, card, options);
+  const { approximate, all } = cardAggregate(source, card, options);
   const statement = new Statement();
   return withNarrowedRows(
     reader,
@@ -65,7 +82,7 @@ export async function cardData(
           ? null
           : conditions.length === 0
             ? all
-            : aggSql(card.agg, column, conditions.join(' AND '), approximate);
+            : cardAggSql(source, card, conditions.join(' AND '), approximate);
       const [row = {}] = await connection.query(
         `SELECT ${all.sql} AS "unfiltered"${narrowed === null ? '' : `, ${narrowed.sql} AS "value"`} FROM ${from}`,
         narrowed === null ? [] : statement.params,

@@ -1,4 +1,5 @@
 import type {
+  CardAgg,
   CardComponent,
   ComponentAgg,
   FigureComponent,
@@ -43,9 +44,34 @@ export interface FitProblem {
   message: string;
 }
 
+/** Aggregates that measure (their column must hold numbers); the others take any simple column. */
+const MEASURING_AGGS: ReadonlySet<CardAgg> = new Set<CardAgg>([
+  'sum',
+  'mean',
+  'median',
+  'std',
+  'variance',
+  'percentile',
+  'range',
+]);
+
 /** What an aggregate needs of its column (`count` of rows needs none). */
-function aggNeed(agg: ComponentAgg): Need {
-  return agg === 'sum' || agg === 'mean' || agg === 'median' ? 'numeric' : 'simple';
+function aggNeed(agg: CardAgg): Need {
+  return MEASURING_AGGS.has(agg) ? 'numeric' : 'simple';
+}
+
+/** A card's aggregated column, the column ordering `first`/`last`, and a sparkline's dates. */
+function cardUses(card: CardComponent): Use[] {
+  const uses: Use[] = [];
+  if (card.column !== undefined)
+    uses.push({ field: 'column', column: card.column, need: aggNeed(card.agg), why: `${card.agg} needs` });
+  if (card.order_by !== undefined) {
+    uses.push({ field: 'order_by', column: card.order_by, need: 'simple', why: `${card.agg} needs` });
+  }
+  if (card.sparkline?.over === 'column') {
+    uses.push({ field: 'sparkline.column', column: card.sparkline.column, need: 'temporal', why: 'a sparkline needs' });
+  }
+  return uses;
 }
 
 function usesOf(component: AnalyticComponent): Use[] {
@@ -53,10 +79,7 @@ function usesOf(component: AnalyticComponent): Use[] {
   const use = (field: string, column: string | undefined, need: Need, why: string) => {
     if (column !== undefined) uses.push({ field, column, need, why });
   };
-  if (component.type === 'card') {
-    use('column', component.column, aggNeed(component.agg), `${component.agg} needs`);
-    return uses;
-  }
+  if (component.type === 'card') return cardUses(component);
   if (component.type === 'interactive') {
     const need: Need =
       component.widget === 'range'

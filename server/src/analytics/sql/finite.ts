@@ -40,12 +40,13 @@ export const csvNumberSql = (column: Column) =>
  * DuckDB's `stddev_samp` raises "out of range" when its squares overflow (|x − mean| beyond about
  * 1.3e154, or the NaN of one ±Infinity); `covar_samp(x, x)` is the same variance without the
  * check. Where it overflows, the values scaled by 2^-600 give it again (their squares cannot
- * overflow, and the dominant ones, being that large, cannot underflow).
+ * overflow, and the dominant ones, being that large, cannot underflow). `filter` (` FILTER (WHERE …)`)
+ * restricts each of its aggregates alike.
  */
-export function stddevSql(value: string): string {
+export function stddevSql(value: string, filter = ''): string {
   const scaled = `(${value}) * ${SCALE}`;
-  const variance = `covar_samp(${value}, ${value})`;
-  const fallback = `sqrt(covar_samp(${scaled}, ${scaled})) * ${UNSCALE}`;
+  const variance = `covar_samp(${value}, ${value})${filter}`;
+  const fallback = `sqrt(covar_samp(${scaled}, ${scaled})${filter}) * ${UNSCALE}`;
   return finiteOrNull(`CASE WHEN isfinite(${variance}) THEN sqrt(${variance}) ELSE ${fallback} END`);
 }
 

@@ -1,7 +1,5 @@
 import { Group, MultiSelect, NumberInput, SegmentedControl, Stack, Tabs, Textarea } from '@mantine/core';
 import {
-  type CardComponent,
-  type ComponentAgg,
   INTERACTIVE_WIDGETS,
   type InteractiveComponent,
   type InteractiveWidget,
@@ -11,8 +9,7 @@ import {
 } from '@service/common';
 import { Markdown } from '../../components/Markdown.js';
 import { Choice } from './Choice.js';
-import { cardColumnKinds, fittingColumns, WIDGET_KINDS } from './column-fit.js';
-import { AGG_OPTIONS } from './FigureForm.js';
+import { fittingColumns, WIDGET_KINDS } from './column-fit.js';
 
 const WIDGET_LABELS: Record<InteractiveWidget, string> = {
   select: 'Select (one value)',
@@ -23,53 +20,8 @@ const WIDGET_LABELS: Record<InteractiveWidget, string> = {
   search: 'Text search',
 };
 
-const placeholder = (columns: readonly TableColumn[] | undefined) =>
+export const placeholder = (columns: readonly TableColumn[] | undefined) =>
   columns === undefined ? 'Pick a data collection first' : 'Pick a column';
-
-export function CardForm({
-  card,
-  columns,
-  onChange,
-}: {
-  card: CardComponent;
-  columns: readonly TableColumn[] | undefined;
-  onChange: (card: CardComponent) => void;
-}) {
-  const options = columns === undefined ? [] : fittingColumns(columns, cardColumnKinds(card.agg));
-  return (
-    <Stack gap="sm">
-      <Choice
-        label="Aggregation"
-        required
-        options={AGG_OPTIONS}
-        value={card.agg}
-        onChange={(value) => {
-          if (!value) return;
-          const agg = value as ComponentAgg;
-          const next = { ...card, agg };
-          const fits =
-            columns !== undefined && fittingColumns(columns, cardColumnKinds(agg)).some((o) => o.value === card.column);
-          if (!fits) delete next.column;
-          onChange(next);
-        }}
-      />
-      <Choice
-        label="Column"
-        description={card.agg === 'count' ? 'optional: counts the rows where it is not null' : undefined}
-        required={card.agg !== 'count'}
-        emptyLabel={card.agg === 'count' ? 'none (count rows)' : placeholder(columns)}
-        options={options}
-        value={card.column ?? null}
-        onChange={(value) => {
-          const next = { ...card };
-          if (value) next.column = value;
-          else delete next.column;
-          onChange(next);
-        }}
-      />
-    </Stack>
-  );
-}
 
 export function InteractiveForm({
   interactive,

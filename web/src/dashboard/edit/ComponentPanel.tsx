@@ -3,8 +3,9 @@ import { type DashboardComponent, dashboardComponentSchema } from '@service/comm
 import { useState } from 'react';
 import { errorMessage } from '../../api/client.js';
 import { CellBody } from '../ComponentCell.js';
+import { CardForm } from './CardForm.js';
 import { Choice } from './Choice.js';
-import { CardForm, InteractiveForm, TableForm, TextForm } from './ComponentForms.js';
+import { InteractiveForm, TableForm, TextForm } from './ComponentForms.js';
 import { FigureForm } from './FigureForm.js';
 import { MultiqcForm } from './MultiqcForm.js';
 import { type CollectionChoice, useCollectionColumns, usePreviewData, useProjectCollections } from './queries.js';

@@ -1,4 +1,5 @@
 import {
+  type CardAgg,
   type ChartType,
   type ComponentAgg,
   type InteractiveWidget,
@@ -201,8 +202,8 @@ export function chartAggregates(chart: ChartType): boolean {
 }
 
 /** Columns a card's aggregate can read. */
-export function cardColumnKinds(agg: ComponentAgg): readonly ColumnKind[] {
-  if (agg === 'count_distinct' || agg === 'count') return SCALAR;
+export function cardColumnKinds(agg: CardAgg): readonly ColumnKind[] {
+  if (['count', 'count_distinct', 'nunique', 'mode', 'first', 'last'].includes(agg)) return SCALAR;
   if (agg === 'min' || agg === 'max') return MEASURE;
   return ['numeric'];
 }
