@@ -76,7 +76,10 @@ export function CardForm({
         <Accordion.Item value="sparkline">
           <Accordion.Control>Sparkline and gauge</Accordion.Control>
           <Accordion.Panel>
-            <TrendFields card={card} columns={columns} onChange={onChange} />
+            <Stack gap="xs">
+              <SparklineFields card={card} columns={columns} onChange={onChange} />
+              <GaugeFields card={card} onChange={onChange} />
+            </Stack>
           </Accordion.Panel>
         </Accordion.Item>
       </Accordion>
@@ -296,7 +299,7 @@ function ThresholdFields({ card, onChange }: { card: CardComponent; onChange: Ch
   );
 }
 
-function TrendFields({
+function SparklineFields({
   card,
   columns,
   onChange,
@@ -352,6 +355,13 @@ function TrendFields({
           />
         </Group>
       )}
+    </Stack>
+  );
+}
+
+function GaugeFields({ card, onChange }: { card: CardComponent; onChange: Change }) {
+  return (
+    <Stack gap="xs">
       <Choice
         label="Gauge"
         options={[{ value: 'on', label: 'Draw the number on a gauge' }]}
