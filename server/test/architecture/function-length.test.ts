@@ -45,7 +45,6 @@ const STILL_TO_SPLIT: string[] = [
   'server/src/datacollections/query-routes.ts: dataCollectionQueryRoutes',
   'server/src/datacollections/routes.ts: dataCollectionsRoutes',
   'server/src/engine/delta/snapshot.ts: loadSnapshot',
-  'server/src/engine/delta/writer.ts: commit',
   'server/src/export/routes.ts: exportRoutes',
   'server/src/files/routes.ts: filesRoutes',
   'server/src/http/app.ts: buildApp',
