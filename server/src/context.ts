@@ -1,59 +1,58 @@
 import { randomUUID } from 'node:crypto';
 import { rm } from 'node:fs/promises';
 import { join } from 'node:path';
-import { AuditLog } from './audit/service.js';
-import { AccessTokens } from './auth/access-tokens.js';
-import { LoginTickets } from './auth/login-tickets.js';
-import { OAuthSignIn } from './auth/oauth.js';
-import { Provisioning } from './auth/provisioning.js';
-import { SessionCache } from './auth/session-cache.js';
-import { type InvalidationChannel, PostgresInvalidationChannel } from './auth/session-invalidations.js';
-import { SessionService } from './auth/session-service.js';
-import { loadSigningKey } from './auth/signing-keys.js';
-import { TemporaryUsers } from './auth/temporary-users.js';
+import type { AuditLog } from './audit/service.js';
+import type { AccessTokens } from './auth/access-tokens.js';
+import type { LoginTickets } from './auth/login-tickets.js';
+import type { OAuthSignIn } from './auth/oauth.js';
+import type { Provisioning } from './auth/provisioning.js';
+import type { InvalidationChannel } from './auth/session-invalidations.js';
+import type { SessionService } from './auth/session-service.js';
+import type { TemporaryUsers } from './auth/temporary-users.js';
 import type { Config } from './config/config.js';
-import { DashboardColors } from './dashboards/colors.js';
-import { AnswerCache } from './dashboards/data/cache.js';
-import { DashboardDataService } from './dashboards/data/service.js';
-import { TreeFiles } from './dashboards/data/tree-files.js';
-import { DashboardsRepository } from './dashboards/repository.js';
-import { DashboardsService } from './dashboards/service.js';
-import { DashboardFiles } from './dashboards/yaml-files.js';
-import { DataCollectionQueries } from './datacollections/queries.js';
-import { DataCollectionsService } from './datacollections/service.js';
+import {
+  openDuckdb,
+  openInvalidations,
+  wireAuth,
+  wireDashboards,
+  wireEngine,
+  wireJobs,
+  wireProjects,
+} from './context-wiring.js';
+import type { DashboardColors } from './dashboards/colors.js';
+import type { AnswerCache } from './dashboards/data/cache.js';
+import type { DashboardDataService } from './dashboards/data/service.js';
+import type { DashboardsService } from './dashboards/service.js';
+import type { DashboardFiles } from './dashboards/yaml-files.js';
+import type { DataCollectionQueries } from './datacollections/queries.js';
+import type { DataCollectionsService } from './datacollections/service.js';
 import { type Database, openDatabase } from './db/database.js';
 import { assertSchemaCurrent, migrateToLatest } from './db/migrate.js';
-import { ProjectDefinitions } from './definitions/service.js';
-import { type UpsertRequest, UpsertService } from './deltatables/upsert.js';
-import { createDeltaEngine, type DeltaEngine, DeltaTable, KyselyCommitClaims } from './engine/delta/index.js';
-import { DuckDB } from './engine/duckdb.js';
-import { LocalFileCache } from './engine/file-cache.js';
-import { NativeCopies } from './engine/native-copies.js';
-import { SnapshotCache } from './engine/snapshot-cache.js';
-import { EmbedTokens } from './export/embed-tokens.js';
-import { ExportService } from './export/service.js';
-import { FilePreviews } from './files/preview.js';
-import { FilesService } from './files/service.js';
+import type { ProjectDefinitions } from './definitions/service.js';
+import type { UpsertService } from './deltatables/upsert.js';
+import type { DeltaEngine, DeltaTable } from './engine/delta/index.js';
+import type { DuckDB } from './engine/duckdb.js';
+import type { NativeCopies } from './engine/native-copies.js';
+import type { SnapshotCache } from './engine/snapshot-cache.js';
+import type { EmbedTokens } from './export/embed-tokens.js';
+import type { ExportService } from './export/service.js';
+import type { FilePreviews } from './files/preview.js';
+import type { FilesService } from './files/service.js';
 import { Lifecycle } from './health/lifecycle.js';
-import { API_PREFIX } from './http/prefix.js';
-import { IngestionService } from './ingestion/service.js';
-import { JobHandlers } from './jobs/handlers.js';
-import { JobQueue } from './jobs/queue.js';
-import { WorkerRegistry } from './jobs/worker-registry.js';
-import { StoragePurger } from './maintenance/owned-storage.js';
-import { StorageVacuum, workFilePlaces } from './maintenance/storage-vacuum.js';
-import { MultiqcReports, reportFilesIn } from './multiqc/reports.js';
-import { MultiqcService } from './multiqc/service.js';
-import { JoinsService } from './projects/joins.js';
-import { ProjectsService } from './projects/service.js';
+import type { IngestionService } from './ingestion/service.js';
+import type { JobHandlers } from './jobs/handlers.js';
+import type { JobQueue } from './jobs/queue.js';
+import type { WorkerRegistry } from './jobs/worker-registry.js';
+import type { StoragePurger } from './maintenance/owned-storage.js';
+import type { StorageVacuum } from './maintenance/storage-vacuum.js';
+import type { MultiqcService } from './multiqc/service.js';
+import type { JoinsService } from './projects/joins.js';
+import type { ProjectsService } from './projects/service.js';
 import { RequestWork } from './rate-limit/request-work.js';
-import { openStorage } from './storage/index.js';
-import { tableRoot } from './storage/layout.js';
 import type { ObjectStorage } from './storage/storage.js';
-import { AccountDeletion } from './users/deletion.js';
-import { UsersService } from './users/service.js';
-import { DataLocationGuard } from './workflows/location-guard.js';
-import { WorkflowsService } from './workflows/service.js';
+import type { AccountDeletion } from './users/deletion.js';
+import type { UsersService } from './users/service.js';
+import type { WorkflowsService } from './workflows/service.js';
 
 /** Everything a request handler may need, built once per process. */
 export interface AppContext {
@@ -124,12 +123,10 @@ export interface AppContext {
   close(): Promise<void>;
 }
 
-/** Local copies of remote Parquet files for DuckDB, which cannot read `s3://` here. */
-const CACHE_MAX_BYTES = 2 * 1024 ** 3;
-
 /**
  * Opens the database, brings its schema up to date, loads the signing key and creates the
  * bootstrap admin (and the single-user admin). Each step is safe to run on several replicas at once.
+ * The services are wired part by part, in the order they depend on each other (context-wiring.ts).
  */
 export async function createContext(config: Config): Promise<AppContext> {
   const database = openDatabase(config.database);
@@ -139,206 +136,32 @@ export async function createContext(config: Config): Promise<AppContext> {
   try {
     if (config.autoMigrate) await migrateToLatest(database);
     else await assertSchemaCurrent(database);
-    const key = await loadSigningKey(database, config.auth.jwtPrivateKey);
-    const tokens = new AccessTokens(
-      key,
-      config.publicUrl,
-      `${config.publicUrl}${API_PREFIX}`,
-      config.auth.accessTokenTtlSeconds,
-    );
-    const audit = new AuditLog(database.db);
-    // Other replicas hear of sign-outs and user changes through PostgreSQL; processes sharing one
-    // SQLite file see each other's commits through SQLite's data_version.
-    if (config.database.kind === 'postgres' && config.auth.sessionCacheMs > 0) {
-      invalidations = await PostgresInvalidationChannel.open(
-        config.database.url,
-        database.db,
-        config.auth.sessionCacheMs,
-      );
-    }
-    const sessionCache = new SessionCache(config.auth.sessionCacheMs, invalidations, database.changesByOthers);
-    const users = new UsersService(database, audit, sessionCache);
-    if (config.auth.bootstrapAdmin) await users.ensureBootstrapAdmin(config.auth.bootstrapAdmin);
-    const singleUserId = config.auth.mode === 'single_user' ? await users.ensureSingleUserAdmin() : null;
-    const sessions = new SessionService(database, tokens, config.auth.refreshTokenTtlSeconds, audit, sessionCache);
-    const tickets = new LoginTickets(database.db);
-    const oauth =
-      config.auth.oauth === null
-        ? null
-        : new OAuthSignIn(
-            database,
-            {
-              provider: config.auth.oauth,
-              redirectUri: `${config.publicUrl}${API_PREFIX}/auth/oauth/callback`,
-              registrationDisabled: config.auth.registrationDisabled,
-              bootstrapAdminEmail: config.auth.bootstrapAdmin?.email ?? null,
-            },
-            users,
-            tickets,
-            audit,
-          );
-    const storage = openStorage(config);
-    duckdb = await DuckDB.open({
-      tempDirectory: join(config.dataDir, 'tmp', 'duckdb'),
-      ...(config.duckdb.memoryLimitBytes === null ? {} : { memoryLimit: `${config.duckdb.memoryLimitBytes}B` }),
-    });
-    const copies = await NativeCopies.open(duckdb, {
-      directory: join(config.dataDir, 'tmp', 'copies'),
-      maxCopies: config.duckdb.copies,
-      minRows: config.duckdb.copyMinRows,
-    });
-    const cache =
-      storage.kind !== 'local'
-        ? await LocalFileCache.open({ directory: cacheDirectory, maxBytes: CACHE_MAX_BYTES })
-        : null;
-    const delta = createDeltaEngine({ storage, duckdb, cache, tempDirectory: join(config.dataDir, 'tmp') });
-    const snapshots = new SnapshotCache(storage);
-    const claims = KyselyCommitClaims.over(database.db);
-    const purger = new StoragePurger(storage, delta.files, claims);
-    const projects = new ProjectsService(database, purger, audit);
-    const locationGuard = new DataLocationGuard(database, config.ingestion.userLocations);
-    const workflows = new WorkflowsService(database, config, projects, purger, locationGuard);
-    const dataCollections = new DataCollectionsService(database, workflows, purger, audit);
-    const accountDeletion = new AccountDeletion(database, audit, sessionCache, async (trx, projectIds) => {
-      const owned = await projects.deleteMany(trx, projectIds);
-      return () => purger.purge(owned);
-    });
-    const temporaryUsers = new TemporaryUsers(database.db, sessions, audit, config.auth.temporaryUserExpiryHours);
-    // A temporary user's projects go with them, unless someone else co-owns them; their storage
-    // once the user's removal has committed.
-    temporaryUsers.ownedDataCleaners.push(async (trx, userId) => {
-      const owned = await projects.deleteSolelyOwnedBy(trx, userId);
-      return () => purger.purge(owned);
-    });
-    const openedDuckdb = duckdb;
-    const jobs = new JobQueue(database, config.jobs.leaseSeconds);
-    const upserts = new UpsertService(database, config, dataCollections, delta, (id) => tableOf(id));
-    const ingestion = new IngestionService(database, config, projects, upserts, jobs, locationGuard);
+    invalidations = await openInvalidations(config, database);
+    const auth = await wireAuth(config, database, invalidations);
+    const openedDuckdb = await openDuckdb(config);
+    duckdb = openedDuckdb;
+    const engine = await wireEngine(config, database, openedDuckdb, cacheDirectory);
+    const owned = wireProjects(config, database, auth, engine);
+    const work = wireJobs(config, database, owned, engine);
     // Runs left active by jobs that ended before jobs ended their runs would block their project,
     // and so would synchronous runs of a server that died (their lease expired).
-    await ingestion.endOrphanedRuns();
-    await ingestion.endExpiredRuns();
-    const jobHandlers = new JobHandlers()
-      .register('deltatable.upsert', (job, tools) => upserts.runQueued(job.payload as UpsertRequest, tools))
-      .register('project.ingest', (job, tools) => ingestion.execute((job.payload as { run_id: string }).run_id, tools));
-    const tableOf = (dataCollectionId: string) =>
-      new DeltaTable(delta, claims, dataCollectionId, tableRoot(dataCollectionId));
-    const queries = new DataCollectionQueries({
-      dataCollections,
-      duckdb: openedDuckdb,
-      storage: delta.storage,
-      tempDirectory: delta.tempDirectory,
-      tableOf,
-      snapshots,
-      copies,
-      exactQuantileRows: config.dashboards.exactQuantileRows,
-      exactBoxValues: config.dashboards.exactBoxValues,
-    });
-    const dashboardAnswers = new AnswerCache();
-    const multiqc = new MultiqcService({
-      dataCollections,
-      queries,
-      reports: new MultiqcReports({
-        duckdb: openedDuckdb,
-        files: delta.files,
-        lookup: reportFilesIn(database.db),
-        allowedRoots: config.ingestion.allowedRoots,
-      }),
-    });
-    const trees = new TreeFiles({
-      collections: dataCollections,
-      files: delta.files,
-      allowedRoots: config.ingestion.allowedRoots,
-    });
-    const dashboards = new DashboardsService(database, projects, queries, audit, multiqc, trees);
-    // And the dashboards they own alone (the copies a demo visitor made), unless someone co-owns one.
-    temporaryUsers.ownedDataCleaners.push(async (trx, userId) => {
-      await DashboardsRepository.deleteSolelyOwnedBy(trx, userId);
-      return undefined;
-    });
-    const dashboardData = new DashboardDataService(dashboards, queries, {
-      database,
-      duckdb: openedDuckdb,
-      tableOf,
-      snapshots,
-      storage: delta.storage,
-      answers: dashboardAnswers,
-      multiqc,
-      trees,
-      limits: config.dataLimits,
-    });
-    const dashboardColors = new DashboardColors(dashboards, dashboardData);
-    const files = new FilesService(database, config, storage, workflows, dataCollections);
-    const embedTokens = new EmbedTokens(
-      database,
-      { dashboards, dashboardData },
-      audit,
-      `${config.publicUrl}${API_PREFIX}`,
-    );
+    await work.ingestion.endOrphanedRuns();
+    await work.ingestion.endExpiredRuns();
+    const dashboards = wireDashboards(config, database, auth.audit, owned, engine);
+    // The parts' services, without the collaborators only the wiring hands around.
+    const { sessionCache: _sessionCache, ...authServices } = auth;
+    const { locationGuard: _locationGuard, ...projectServices } = owned;
+    const { copies } = engine;
     return {
       config,
       database,
-      audit,
-      tokens,
-      sessions,
-      users,
-      accountDeletion,
-      tickets,
-      temporaryUsers,
-      provisioning: new Provisioning(users, sessions, audit),
-      oauth,
-      singleUserId,
-      projects,
-      workflows,
-      dataCollections,
-      multiqc,
-      definitions: new ProjectDefinitions(
-        database,
-        config.ingestion.allowedRoots,
-        projects,
-        workflows,
-        dataCollections,
-      ),
-      storage,
-      duckdb: openedDuckdb,
-      copies,
-      delta,
-      snapshots,
-      files,
-      filePreviews: new FilePreviews({
-        files,
-        projects,
-        duckdb: openedDuckdb,
-        objectFiles: delta.files,
-        allowedRoots: config.ingestion.allowedRoots,
-        tempDirectory: join(config.dataDir, 'tmp'),
-        maxBytes: config.uploadMaxBytes,
-      }),
-      tableOf,
-      purger,
-      vacuum: new StorageVacuum(
-        database.db,
-        purger,
-        tableOf,
-        config.vacuum.retentionHours,
-        workFilePlaces(config.dataDir),
-      ),
-      joins: new JoinsService(database, projects),
-      upserts,
-      jobs,
-      jobHandlers,
-      workers: new WorkerRegistry(database.db),
+      ...authServices,
+      ...engine,
+      ...projectServices,
+      ...work,
+      ...dashboards,
       lifecycle: new Lifecycle(),
-      ingestion,
-      dashboards,
-      dashboardData,
       requestWork: new RequestWork(database, config.dataLimits),
-      dashboardFiles: new DashboardFiles(dashboards, projects),
-      dashboardAnswers,
-      embedTokens,
-      dashboardColors,
-      exports: new ExportService(dashboards, dashboardData, dashboardColors, embedTokens, config.export.frameAncestors),
-      queries,
       async close() {
         await invalidations?.close();
         await copies.close();
