@@ -1,19 +1,15 @@
 import { resolve } from 'node:path';
-import { type AuthMode, DEFAULT_APP_NAME } from '@service/common';
+import { DEFAULT_APP_NAME } from '@service/common';
 import { serviceVersion } from '../version.js';
+import { type AuthConfig, authConfigOf, type Fail } from './auth-config.js';
 import { type DatabaseConfig, parseDatabaseUrl, parseStorageUrl, type StorageConfig } from './connections.js';
 import { type DataLimits, dataLimitsOf } from './data-limits.js';
 import { checkPlaceholderSecrets } from './placeholder-secrets.js';
 import { type Env, envSchema, KNOWN_SETTINGS, SECRET_SETTINGS } from './settings.js';
 
+export type { AuthConfig, OAuthConfig } from './auth-config.js';
 export type { DatabaseConfig, StorageConfig } from './connections.js';
 export { KNOWN_SETTINGS, SECRET_SETTINGS } from './settings.js';
-
-export interface OAuthConfig {
-  clientId: string;
-  clientSecret: string;
-  issuer: string;
-}
 
 export interface Config {
   version: string;
@@ -70,27 +66,7 @@ export interface Config {
   dashboards: { exactQuantileRows: number; exactBoxValues: number };
   /** `frameAncestors`: the CSP `frame-ancestors` sources of exported pages (the app's own refuse framing). */
   export: { frameAncestors: string[] };
-  auth: {
-    mode: AuthMode;
-    registrationDisabled: boolean;
-    /** Effective value: the switch counts only while OAuth is configured. */
-    passwordLoginDisabled: boolean;
-    oauth: OAuthConfig | null;
-    publicAccessCode: string | null;
-    temporaryUserExpiryHours: number;
-    temporaryUserRateLimit: { max: number; windowMs: number };
-    /** Registrations per client address; shared by replicas through the database. */
-    registrationRateLimit: { max: number; windowMs: number };
-    provisioningKey: string | null;
-    internalKey: string | null;
-    magicLinkExpiryMinutes: number;
-    accessTokenTtlSeconds: number;
-    refreshTokenTtlSeconds: number;
-    /** How long a session found valid may be trusted without reading it again (0: always read). */
-    sessionCacheMs: number;
-    jwtPrivateKey: string | null;
-    bootstrapAdmin: { email: string; password: string | null } | null;
-  };
+  auth: AuthConfig;
   /** `SERVICE_*` variables that were set but mean nothing to us (likely typos). */
   unknownSettings: string[];
 }
@@ -113,8 +89,6 @@ export class ConfigErrors extends Error {
     this.name = 'ConfigErrors';
   }
 }
-
-const LOOPBACK_HOSTS = new Set(['127.0.0.1', '::1', '[::1]', 'localhost']);
 
 function describeValue(variable: string, raw: string | undefined): string {
   if (raw === undefined || SECRET_SETTINGS.has(variable)) return '';
@@ -153,134 +127,64 @@ export function loadConfig(environment: NodeJS.ProcessEnv = process.env, cwd = p
 function buildConfig(env: Env, unknownSettings: string[], cwd: string): Config {
   const errors: ConfigError[] = [];
   const fail = (variable: string, reason: string) => errors.push(new ConfigError(variable, reason));
-
-  const dataDir = resolve(cwd, env.SERVICE_DATA_DIR ?? 'data');
-  const host = env.SERVICE_HOST ?? '127.0.0.1';
-  const port = env.SERVICE_PORT ?? 8058;
-  const linkHost = host === '0.0.0.0' || host === '::' ? 'localhost' : host.includes(':') ? `[${host}]` : host;
-  const publicUrl = (env.SERVICE_PUBLIC_URL ?? `http://${linkHost}:${port}`).replace(/\/+$/, '');
-
-  const database = parseDatabaseUrl(env.SERVICE_DATABASE_URL, dataDir, cwd, fail);
-  const storage = parseStorageUrl(env.SERVICE_STORAGE_URL, dataDir, cwd, fail);
-
-  const singleUser = env.SERVICE_AUTH_SINGLE_USER_MODE ?? false;
-  const publicMode = env.SERVICE_AUTH_PUBLIC_MODE ?? env.SERVICE_AUTH_UNAUTHENTICATED_MODE ?? false;
-  if (
-    env.SERVICE_AUTH_PUBLIC_MODE !== undefined &&
-    env.SERVICE_AUTH_UNAUTHENTICATED_MODE !== undefined &&
-    env.SERVICE_AUTH_PUBLIC_MODE !== env.SERVICE_AUTH_UNAUTHENTICATED_MODE
-  ) {
-    fail('SERVICE_AUTH_UNAUTHENTICATED_MODE', 'is an alias of SERVICE_AUTH_PUBLIC_MODE and contradicts it');
-  }
-  const demo = env.SERVICE_AUTH_DEMO_MODE ?? false;
-  if (singleUser && publicMode) {
-    fail('SERVICE_AUTH_SINGLE_USER_MODE', 'cannot be combined with SERVICE_AUTH_PUBLIC_MODE; choose one mode');
-  }
-  if (demo && !publicMode) {
-    fail('SERVICE_AUTH_DEMO_MODE', 'requires SERVICE_AUTH_PUBLIC_MODE=true (demo mode is public mode plus a tour)');
-  }
-  const mode: AuthMode = singleUser ? 'single_user' : publicMode ? (demo ? 'demo' : 'public') : 'auth';
-
-  let oauth: OAuthConfig | null = null;
-  if (env.SERVICE_AUTH_IDP_OAUTH_ENABLED) {
-    const missing = (
-      [
-        'SERVICE_AUTH_IDP_OAUTH_CLIENT_ID',
-        'SERVICE_AUTH_IDP_OAUTH_CLIENT_SECRET',
-        'SERVICE_AUTH_IDP_OAUTH_ISSUER',
-      ] as const
-    ).filter((name) => env[name] === undefined);
-    if (missing.length > 0) {
-      fail(
-        'SERVICE_AUTH_IDP_OAUTH_ENABLED',
-        `is true but ${missing.join(', ')} ${missing.length > 1 ? 'are' : 'is'} not set`,
-      );
-    } else {
-      const issuer = env.SERVICE_AUTH_IDP_OAUTH_ISSUER as string;
-      const issuerUrl = new URL(issuer);
-      if (issuerUrl.protocol !== 'https:' && !LOOPBACK_HOSTS.has(issuerUrl.hostname)) {
-        fail('SERVICE_AUTH_IDP_OAUTH_ISSUER', 'must use https (plain http is allowed only on a loopback host)');
-      }
-      oauth = {
-        clientId: env.SERVICE_AUTH_IDP_OAUTH_CLIENT_ID as string,
-        clientSecret: env.SERVICE_AUTH_IDP_OAUTH_CLIENT_SECRET as string,
-        issuer: issuer.replace(/\/+$/, ''),
-      };
-    }
-  }
-  const passwordLoginDisabled = (env.SERVICE_AUTH_PASSWORD_LOGIN_DISABLED ?? false) && oauth !== null;
-
-  const provisioningKey = env.SERVICE_AUTH_PROVISIONING_API_KEY ?? null;
-  const internalKey = env.SERVICE_AUTH_INTERNAL_API_KEY_ENV ?? null;
-  if (provisioningKey !== null && provisioningKey === internalKey) {
-    fail(
-      'SERVICE_AUTH_INTERNAL_API_KEY_ENV',
-      'must differ from SERVICE_AUTH_PROVISIONING_API_KEY (the keys have different scopes)',
-    );
-  }
-  for (const [variable, key] of [
-    ['SERVICE_AUTH_PROVISIONING_API_KEY', provisioningKey],
-    ['SERVICE_AUTH_INTERNAL_API_KEY_ENV', internalKey],
-  ] as const) {
-    if (key !== null && key.length < 32) fail(variable, 'must be at least 32 characters (it is used like a password)');
-  }
-
-  // A revoked session must stop working within one access-token lifetime (docs/architecture.md "Sessions").
-  const accessTokenTtlMinutes = env.SERVICE_AUTH_ACCESS_TOKEN_TTL_MINUTES ?? 15;
-  if ((env.SERVICE_AUTH_SESSION_CACHE_SECONDS ?? 0) > accessTokenTtlMinutes * 60) {
-    fail(
-      'SERVICE_AUTH_SESSION_CACHE_SECONDS',
-      'must not exceed the access-token lifetime (SERVICE_AUTH_ACCESS_TOKEN_TTL_MINUTES)',
-    );
-  }
-
-  let bootstrapAdmin: Config['auth']['bootstrapAdmin'] = null;
-  const adminEmail = env.SERVICE_BOOTSTRAP_ADMIN_EMAIL;
-  const adminPassword = env.SERVICE_BOOTSTRAP_ADMIN_PASSWORD ?? null;
-  if (adminEmail === undefined && adminPassword !== null) {
-    fail('SERVICE_BOOTSTRAP_ADMIN_PASSWORD', 'is set but SERVICE_BOOTSTRAP_ADMIN_EMAIL is not');
-  } else if (adminEmail !== undefined) {
-    if (adminPassword === null && oauth === null) {
-      fail(
-        'SERVICE_BOOTSTRAP_ADMIN_PASSWORD',
-        'is required with SERVICE_BOOTSTRAP_ADMIN_EMAIL unless identity-provider OAuth is configured',
-      );
-    }
-    bootstrapAdmin = { email: adminEmail, password: adminPassword };
-  }
-
+  const listener = listenerOf(env, cwd);
+  const database = parseDatabaseUrl(env.SERVICE_DATABASE_URL, listener.dataDir, cwd, fail);
+  const storage = parseStorageUrl(env.SERVICE_STORAGE_URL, listener.dataDir, cwd, fail);
+  const auth = authConfigOf(env, fail);
   checkPlaceholderSecrets(env, fail);
-
-  const s3Region = env.SERVICE_S3_REGION ?? 'us-east-1';
-  if (storage.kind === 's3' && env.SERVICE_S3_ENDPOINT === undefined && env.SERVICE_S3_REGION === undefined) {
-    fail('SERVICE_S3_REGION', 'or SERVICE_S3_ENDPOINT must be set when SERVICE_STORAGE_URL is s3://');
-  }
-
+  const s3 = s3Of(env, storage, fail);
   if (errors.length > 0) throw new ConfigErrors(errors);
-
-  const jobsEnabled = env.SERVICE_JOBS_ENABLED ?? true;
   return {
     version: serviceVersion,
     appName: env.SERVICE_APP_NAME ?? DEFAULT_APP_NAME,
-    host,
-    port,
-    publicUrl,
-    dataDir,
+    ...listener,
     logLevel: env.SERVICE_LOG_LEVEL ?? 'info',
     trustProxy: env.SERVICE_TRUST_PROXY ?? [],
-    allowedHosts: env.SERVICE_ALLOWED_HOSTS ?? (mode === 'single_user' ? [] : null),
+    allowedHosts: env.SERVICE_ALLOWED_HOSTS ?? (auth.mode === 'single_user' ? [] : null),
     database,
     autoMigrate: env.SERVICE_DATABASE_AUTO_MIGRATE ?? true,
     shutdownDelaySeconds: env.SERVICE_SHUTDOWN_DELAY_SECONDS ?? 0,
     dataLimits: dataLimitsOf(env),
     storage,
-    s3: {
-      endpoint: env.SERVICE_S3_ENDPOINT ?? null,
-      region: s3Region,
-      accessKeyId: env.SERVICE_S3_ACCESS_KEY_ID ?? null,
-      secretAccessKey: env.SERVICE_S3_SECRET_ACCESS_KEY ?? null,
-      forcePathStyle: env.SERVICE_S3_FORCE_PATH_STYLE ?? env.SERVICE_S3_ENDPOINT !== undefined,
-    },
+    s3,
+    ...workOf(env, listener.dataDir, cwd),
+    auth,
+    unknownSettings,
+  };
+}
+
+/** Where the server listens, the address it is reached at, and its data directory. */
+function listenerOf(env: Env, cwd: string): Pick<Config, 'host' | 'port' | 'publicUrl' | 'dataDir'> {
+  const dataDir = resolve(cwd, env.SERVICE_DATA_DIR ?? 'data');
+  const host = env.SERVICE_HOST ?? '127.0.0.1';
+  const port = env.SERVICE_PORT ?? 8058;
+  const linkHost = host === '0.0.0.0' || host === '::' ? 'localhost' : host.includes(':') ? `[${host}]` : host;
+  const publicUrl = (env.SERVICE_PUBLIC_URL ?? `http://${linkHost}:${port}`).replace(/\/+$/, '');
+  return { host, port, publicUrl, dataDir };
+}
+
+/** The S3 client's settings; an s3:// storage needs a region or an endpoint. */
+function s3Of(env: Env, storage: StorageConfig, fail: Fail): Config['s3'] {
+  if (storage.kind === 's3' && env.SERVICE_S3_ENDPOINT === undefined && env.SERVICE_S3_REGION === undefined) {
+    fail('SERVICE_S3_REGION', 'or SERVICE_S3_ENDPOINT must be set when SERVICE_STORAGE_URL is s3://');
+  }
+  return {
+    endpoint: env.SERVICE_S3_ENDPOINT ?? null,
+    region: env.SERVICE_S3_REGION ?? 'us-east-1',
+    accessKeyId: env.SERVICE_S3_ACCESS_KEY_ID ?? null,
+    secretAccessKey: env.SERVICE_S3_SECRET_ACCESS_KEY ?? null,
+    forcePathStyle: env.SERVICE_S3_FORCE_PATH_STYLE ?? env.SERVICE_S3_ENDPOINT !== undefined,
+  };
+}
+
+/** The settings of the work the server does: jobs, vacuum, ingestion, uploads, DuckDB, dashboards, exports. */
+function workOf(
+  env: Env,
+  dataDir: string,
+  cwd: string,
+): Pick<Config, 'jobs' | 'vacuum' | 'ingestion' | 'uploadMaxBytes' | 'duckdb' | 'dashboards' | 'export'> {
+  const jobsEnabled = env.SERVICE_JOBS_ENABLED ?? true;
+  return {
     jobs: {
       enabled: jobsEnabled,
       workers: env.SERVICE_JOBS_WORKERS ?? 2,
@@ -306,26 +210,5 @@ function buildConfig(env: Env, unknownSettings: string[], cwd: string): Config {
       exactBoxValues: env.SERVICE_DASHBOARD_EXACT_BOX_VALUES ?? 1_000_000,
     },
     export: { frameAncestors: env.SERVICE_EXPORT_FRAME_ANCESTORS ?? ['*'] },
-    auth: {
-      mode,
-      registrationDisabled: env.SERVICE_AUTH_REGISTRATION_DISABLED ?? false,
-      passwordLoginDisabled,
-      oauth,
-      publicAccessCode: env.SERVICE_AUTH_PUBLIC_ACCESS_CODE ?? null,
-      temporaryUserExpiryHours: env.SERVICE_AUTH_TEMPORARY_USER_EXPIRY_HOURS ?? 24,
-      temporaryUserRateLimit: env.SERVICE_AUTH_TEMP_USER_RATE_LIMIT ?? { max: 10, windowMs: 60_000 },
-      registrationRateLimit: env.SERVICE_AUTH_REGISTRATION_RATE_LIMIT ?? { max: 10, windowMs: 3_600_000 },
-      provisioningKey,
-      internalKey,
-      magicLinkExpiryMinutes: env.SERVICE_AUTH_MAGIC_LINK_EXPIRY_MINUTES ?? 10,
-      accessTokenTtlSeconds: Math.round(accessTokenTtlMinutes * 60),
-      refreshTokenTtlSeconds: Math.round((env.SERVICE_AUTH_REFRESH_TOKEN_TTL_DAYS ?? 30) * 86_400),
-      sessionCacheMs: Math.round(
-        Math.min(env.SERVICE_AUTH_SESSION_CACHE_SECONDS ?? 2, accessTokenTtlMinutes * 60) * 1000,
-      ),
-      jwtPrivateKey: env.SERVICE_AUTH_JWT_PRIVATE_KEY ?? null,
-      bootstrapAdmin,
-    },
-    unknownSettings,
   };
 }

@@ -38,7 +38,6 @@ const STILL_TO_SPLIT: string[] = [
   'server/src/analytics/components/fit.ts: usesOf',
   'server/src/auth/access-routes.ts: accessRoutes',
   'server/src/auth/routes.ts: authRoutes',
-  'server/src/config/config.ts: buildConfig',
   'server/src/dashboards/data-routes.ts: dashboardDataRoutes',
   'server/src/dashboards/routes.ts: dashboardsRoutes',
   'server/src/datacollections/query-routes.ts: dataCollectionQueryRoutes',
