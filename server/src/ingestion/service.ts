@@ -5,7 +5,7 @@ import type { Config } from '../config/config.js';
 import type { Database } from '../db/database.js';
 import { isUniqueViolation } from '../db/errors.js';
 import { paginate } from '../db/paginate.js';
-import type { IngestionRunsTable } from '../db/tables.js';
+import type { IngestionRunsTable, WorkflowsTable } from '../db/tables.js';
 import { isoAfterSeconds, isoNow } from '../db/time.js';
 import type { UpsertService } from '../deltatables/upsert.js';
 import { DomainError, notFound } from '../errors.js';
@@ -20,9 +20,10 @@ import { fileRows } from '../tables/files.js';
 import { ingestionRunRows } from '../tables/ingestion-runs.js';
 import { workflowRows } from '../tables/workflows.js';
 import { type DataLocationGuard, locationsAt } from '../workflows/location-guard.js';
-import { type CollectionResult, presentRun, type Step } from './presenters.js';
+import { presentRun } from './presenters.js';
 import { endExpiredRuns, endOrphanedRuns, endRunsOfEndedJobs } from './run-ends.js';
 import { holdRunLease } from './run-lease.js';
+import { RunRecord } from './run-record.js';
 import { scanWorkflow } from './scanner.js';
 
 export type Trigger = IngestionRunsTable['trigger'];
@@ -191,131 +192,81 @@ export class IngestionService {
   async execute(runId: string, tools: JobTools): Promise<{ run_id: string; status: IngestionRunsTable['status'] }> {
     const run = await ingestionRunRows.find(this.database.db, runId);
     if (!run) throw notFound('ingestion run');
-    const steps: Step[] = [];
-    const results: CollectionResult[] = [];
-    const sourcePaths: string[] = [];
     // Writes only while the run is active: once its job was cancelled (which ends the run at once),
     // the task's late writes cannot turn it into a success or a failure.
-    const save = (values: Partial<IngestionRunsTable>) =>
-      ingestionRunRows.updateWhileActive(this.database.db, runId, {
-        steps: JSON.stringify(steps),
-        data_collections: JSON.stringify(results),
-        source_paths: JSON.stringify(sourcePaths),
-        ...values,
-      });
-    const step = async <T>(name: string, work: () => Promise<T>): Promise<T> => {
-      const entry: Step = { name, status: 'running', started_at: isoNow(), finished_at: null, detail: null };
-      steps.push(entry);
-      await save({});
-      try {
-        const value = await work();
-        entry.status = 'success';
-        return value;
-      } catch (error) {
-        entry.status = tools.signal.aborted ? 'cancelled' : 'failed';
-        entry.detail = error instanceof Error ? error.message : String(error);
-        throw error;
-      } finally {
-        entry.finished_at = isoNow();
-        await save({});
-      }
-    };
-
-    await save({ status: 'running', started_at: isoNow() });
+    const record = new RunRecord(
+      (values) => ingestionRunRows.updateWhileActive(this.database.db, runId, values),
+      tools.signal,
+    );
+    await record.save({ status: 'running', started_at: isoNow() });
     try {
       const workflows = await workflowRows.ofProject(this.database.db, run.project_id);
-      const located = workflows.filter((workflow) => workflow.data_location !== null);
-      for (const [index, workflow] of located.entries()) {
-        await tools.report({ step: `scan ${workflow.name}`, progress: (index / Math.max(1, located.length)) * 0.3 });
-        await step(`scan ${workflow.name}`, async () => {
-          // Who may read what can change after a location was declared (docs/architecture.md "Ingestion").
-          await this.locations.authorizeScan(
-            run.triggered_by,
-            workflow.locations_declared_by,
-            run.project_id,
-            locationsAt(JSON.parse(workflow.data_location as string) as DataLocation, 'data_location'),
-          );
-          const summary = await scanWorkflow(this.database, this.config.ingestion.allowedRoots, workflow, {
-            signal: tools.signal,
-            onProgress: (detail) => void tools.report({ detail }).catch(() => undefined),
-          });
-          sourcePaths.push(...summary.sourcePaths);
-          const current = steps[steps.length - 1] as Step;
-          current.detail = `${summary.runs} runs, ${summary.files} files: ${summary.added} new, ${summary.changed} changed, ${summary.removed} removed`;
-          if (summary.errors.length > 0) {
-            throw new DomainError(
-              'validation_failed',
-              summary.errors.map((error) => `${error.location}: ${error.message}`).join('; '),
-            );
-          }
-        });
-      }
-
-      const collections = await dataCollectionRows.ofWorkflows(
-        this.database.db,
-        workflows.map((workflow) => workflow.id),
-      );
-      for (const [index, collection] of collections.entries()) {
-        tools.signal.throwIfAborted();
-        await tools.report({
-          step: `upsert ${collection.tag}`,
-          detail: null,
-          progress: 0.3 + (index / Math.max(1, collections.length)) * 0.7,
-        });
-        try {
-          const answer = await step(`upsert ${collection.tag}`, () =>
-            this.upserts.run(
-              collection,
-              { data_collection_id: collection.id, overwrite: run.overwrite === 1 },
-              tools.signal,
-              tools.checkpoint,
-            ),
-          );
-          results.push({
-            data_collection_id: collection.id,
-            tag: collection.tag,
-            status: 'success',
-            version: answer.version,
-            rows: answer.rows,
-            error: null,
-          });
-        } catch (error) {
-          if (tools.signal.aborted) throw error;
-          results.push({
-            data_collection_id: collection.id,
-            tag: collection.tag,
-            status: 'failed',
-            version: null,
-            rows: null,
-            error: error instanceof Error ? error.message : String(error),
-          });
-        }
-      }
-      const failed = results.filter((result) => result.status === 'failed').length;
-      const status = failed === 0 ? 'success' : failed < results.length ? 'partial' : 'failed';
-      await save({
-        status,
-        finished_at: isoNow(),
-        error:
-          status === 'failed'
-            ? JSON.stringify({ code: 'ingestion_failed', message: 'every data collection failed' })
-            : null,
-      });
-      if (status === 'failed')
-        throw new DomainError('validation_failed', 'every data collection failed; see the ingestion run');
-      return { run_id: runId, status };
+      await this.scanLocations(run, workflows, record, tools);
+      await this.upsertCollections(run, workflows, record, tools);
+      return { run_id: runId, status: await record.finish() };
     } catch (error) {
-      const cancelled = tools.signal.aborted;
-      const message = error instanceof Error ? error.message : String(error);
-      await save({
-        status: cancelled ? 'cancelled' : 'failed',
-        finished_at: isoNow(),
-        error: JSON.stringify({
-          code: cancelled ? 'cancelled' : error instanceof DomainError ? error.code : 'ingestion_failed',
-          message,
-        }),
-      });
+      await record.fail(error);
       throw error;
+    }
+  }
+
+  /** Scans each workflow's data location for runs and files (the first 30% of the progress). */
+  private async scanLocations(
+    run: IngestionRunsTable,
+    workflows: WorkflowsTable[],
+    record: RunRecord,
+    tools: JobTools,
+  ) {
+    const located = workflows.filter((workflow) => workflow.data_location !== null);
+    for (const [index, workflow] of located.entries()) {
+      await tools.report({ step: `scan ${workflow.name}`, progress: (index / Math.max(1, located.length)) * 0.3 });
+      await record.step(`scan ${workflow.name}`, async (step) => {
+        // Who may read what can change after a location was declared (docs/architecture.md "Ingestion").
+        await this.locations.authorizeScan(
+          run.triggered_by,
+          workflow.locations_declared_by,
+          run.project_id,
+          locationsAt(JSON.parse(workflow.data_location as string) as DataLocation, 'data_location'),
+        );
+        const summary = await scanWorkflow(this.database, this.config.ingestion.allowedRoots, workflow, {
+          signal: tools.signal,
+          onProgress: (detail) => void tools.report({ detail }).catch(() => undefined),
+        });
+        record.scanned(summary.sourcePaths);
+        step.detail = `${summary.runs} runs, ${summary.files} files: ${summary.added} new, ${summary.changed} changed, ${summary.removed} removed`;
+        if (summary.errors.length > 0) {
+          throw new DomainError(
+            'validation_failed',
+            summary.errors.map((error) => `${error.location}: ${error.message}`).join('; '),
+          );
+        }
+      });
+    }
+  }
+
+  /** Upserts every collection of the workflows; one failing does not stop the others (the last 70%). */
+  private async upsertCollections(
+    run: IngestionRunsTable,
+    workflows: WorkflowsTable[],
+    record: RunRecord,
+    tools: JobTools,
+  ) {
+    const ids = workflows.map((workflow) => workflow.id);
+    const collections = await dataCollectionRows.ofWorkflows(this.database.db, ids);
+    for (const [index, collection] of collections.entries()) {
+      tools.signal.throwIfAborted();
+      const progress = 0.3 + (index / Math.max(1, collections.length)) * 0.7;
+      await tools.report({ step: `upsert ${collection.tag}`, detail: null, progress });
+      const request = { data_collection_id: collection.id, overwrite: run.overwrite === 1 };
+      try {
+        const answer = await record.step(`upsert ${collection.tag}`, () =>
+          this.upserts.run(collection, request, tools.signal, tools.checkpoint),
+        );
+        record.upserted(collection, answer);
+      } catch (error) {
+        if (tools.signal.aborted) throw error;
+        record.upsertFailed(collection, error);
+      }
     }
   }
 

@@ -48,7 +48,6 @@ const STILL_TO_SPLIT: string[] = [
   'server/src/http/app.ts: buildApp',
   'server/src/ingestion/routes.ts: ingestionRoutes',
   'server/src/ingestion/scanner.ts: scanRun',
-  'server/src/ingestion/service.ts: IngestionService.execute',
   'server/src/internal/metrics.ts: installMetrics',
   'server/src/maintenance/storage-vacuum.ts: StorageVacuum.run',
   'server/src/projects/routes.ts: projectsRoutes',
