@@ -6,8 +6,13 @@ import { describe, expect, it } from 'vitest';
 
 const repository = fileURLToPath(new URL('../../../', import.meta.url));
 const PACKAGES = ['server/src', 'cli/src', 'common/src', 'web/src', 'bench/src'];
-/** The modules that build the application context (and the package's entry, which re-exports it). */
-const COMPOSITION_ROOTS = ['server/src/context.ts', 'server/src/server.ts', 'server/src/index.ts'];
+/** The modules that build the application context (its builders, and the package's entry, which re-exports it). */
+const COMPOSITION_ROOTS = [
+  'server/src/context.ts',
+  'server/src/context-wiring.ts',
+  'server/src/server.ts',
+  'server/src/index.ts',
+];
 
 function sourceFiles(folder: string): string[] {
   return readdirSync(folder, { withFileTypes: true }).flatMap((entry) => {
