@@ -72,18 +72,58 @@ const fixed = (value: number, digits: number) => value.toFixed(digits);
 const grouped = (value: number) => value.toLocaleString('en-US').replaceAll(',', ' ');
 const kb = (bytes: number) => bytes / 1000;
 
+type Out = (line?: string) => void;
+
 export async function run(args: string[]): Promise<void> {
   if (args.length > 0) throw new UsageError(`takes no arguments (got "${args.join(' ')}")`);
   const rows = wholeFromEnv('BENCH_WEB_ROWS', DEFAULT_ROWS, 1000);
   const runs = wholeFromEnv('BENCH_WEB_RUNS', DEFAULT_RUNS, 1);
-  let distIndex: string;
+  const distIndex = await readDistIndex();
+  const { chromium } = await import('playwright-core');
+  const out: Out = (line = '') => process.stdout.write(`${line}\n`);
+  await printHeader(out, rows, runs);
+
+  const workDir = await mkdtemp(join(tmpdir(), 'service-bench-web-'));
   try {
-    distIndex = await readFile(join(WEB_DIST, 'index.html'), 'utf8');
+    const { webRoot, scripts } = await prepareWebRoot(workDir, distIndex);
+    const csvPath = join(workDir, 'rows.csv');
+    out(`generating ${csvPath} ...`);
+    const generated = await generateCsv(csvPath, rows);
+    out(`  ${grouped(rows)} rows, ${fixed(generated.bytes / MIB, 0)} MiB in ${fixed(generated.seconds, 1)} s`);
+
+    const dataDir = join(workDir, 'service');
+    const { measured, span, childCpuBefore } = await measureWithServer(out, {
+      workDir,
+      dataDir,
+      webRoot,
+      csvPath,
+      csvBytes: generated.bytes,
+      rows,
+      runs,
+      chromium,
+    });
+    const firstPage = await measureDuckdbFirstPage(out, dataDir, rows, runs);
+    span.end();
+    const childCpu = (endedChildrenCpuSeconds() ?? 0) - childCpuBefore;
+
+    const initialGzip = await reportScripts(out, webRoot, scripts, measured);
+    reportPageLoads(out, measured, firstPage);
+    span.print(out, childCpu, cpus().length);
+    printVerdicts(out, verdicts(measured, rows, initialGzip));
+  } finally {
+    await rm(workDir, { recursive: true, force: true });
+  }
+}
+
+async function readDistIndex(): Promise<string> {
+  try {
+    return await readFile(join(WEB_DIST, 'index.html'), 'utf8');
   } catch {
     throw new UsageError(`${WEB_DIST}/index.html is missing: run \`npm run build\` first`);
   }
-  const { chromium } = await import('playwright-core');
-  const out = (line = '') => process.stdout.write(`${line}\n`);
+}
+
+async function printHeader(out: Out, rows: number, runs: number): Promise<void> {
   out(`web benchmark, ${new Date().toISOString()}`);
   out(
     `rows: ${grouped(rows)}${rows === DEFAULT_ROWS ? '' : ' (BENCH_WEB_ROWS)'}; ${runs} measured runs after ${WARMUPS} warm-up`,
@@ -91,197 +131,224 @@ export async function run(args: string[]): Promise<void> {
   out(`browser: ${CHROMIUM} (headless), a fresh context (empty cache) for every page load but the repeated deep link`);
   await printMachine(out);
   out();
+}
 
-  const workDir = await mkdtemp(join(tmpdir(), 'service-bench-web-'));
+/** The built app, plus the static baseline page, served from one folder; with the scripts index.html loads first. */
+async function prepareWebRoot(workDir: string, distIndex: string) {
+  const webRoot = join(workDir, 'web');
+  await cp(WEB_DIST, webRoot, { recursive: true });
+  await writeFile(join(webRoot, STATIC_PAGE), STATIC_HTML);
+  const scripts = await initialScripts(webRoot);
+  if (!distIndex.includes(scripts[0]?.file ?? '\u0000')) throw new Error('index.html changed while copying');
+  return { webRoot, scripts };
+}
+
+interface Setup {
+  workDir: string;
+  dataDir: string;
+  webRoot: string;
+  csvPath: string;
+  csvBytes: number;
+  rows: number;
+  runs: number;
+  chromium: typeof import('playwright-core')['chromium'];
+}
+
+/**
+ * Starts the server, builds the table, and measures in Chromium (with the DuckDB baseline taking
+ * turns). The measured part's CPU is ours, counted from the ended-children times once they have
+ * exited, less what the server used before it started (`childCpuBefore`).
+ */
+async function measureWithServer(out: Out, setup: Setup) {
+  const profileDir = process.env.BENCH_WEB_CPU_PROF;
+  const server = await startTarget(
+    TARGET_SCRIPT,
+    ['service', setup.dataDir, String(Math.max(UPLOAD_MAX, setup.csvBytes + MIB)), setup.webRoot],
+    profileDir === undefined ? [] : ['--cpu-prof', `--cpu-prof-dir=${resolve(profileDir)}`, '--cpu-prof-interval=200'],
+  );
   try {
-    // The built app, plus the static baseline page, served from one folder.
-    const webRoot = join(workDir, 'web');
-    await cp(WEB_DIST, webRoot, { recursive: true });
-    await writeFile(join(webRoot, STATIC_PAGE), STATIC_HTML);
-    const scripts = await initialScripts(webRoot);
-    if (!distIndex.includes(scripts[0]?.file ?? '\u0000')) throw new Error('index.html changed while copying');
-
-    const csvPath = join(workDir, 'rows.csv');
-    out(`generating ${csvPath} ...`);
-    const generated = await generateCsv(csvPath, rows);
-    out(`  ${grouped(rows)} rows, ${fixed(generated.bytes / MIB, 0)} MiB in ${fixed(generated.seconds, 1)} s`);
-
-    const dataDir = join(workDir, 'service');
-    const profileDir = process.env.BENCH_WEB_CPU_PROF;
-    const server = await startTarget(
-      TARGET_SCRIPT,
-      ['service', dataDir, String(Math.max(UPLOAD_MAX, generated.bytes + MIB)), webRoot],
-      profileDir === undefined
-        ? []
-        : ['--cpu-prof', `--cpu-prof-dir=${resolve(profileDir)}`, '--cpu-prof-interval=200'],
-    );
-    let measured: Measured;
-    // The measured part: Chromium, then the DuckDB baseline. Their CPU is ours, counted from the
-    // ended-children times once they have exited, less what the server used before it started.
-    let span: CpuSpan;
-    let endedBefore: number;
-    let serverBefore: number;
-    try {
-      const api = `${server.url}${API_PREFIX}`;
-      const collection = await createBenchCollection(api, {
-        project: 'web benchmark',
-        workflow: 'generated',
-        tag: 'rows',
-        pattern: 'rows\\.csv',
-      });
-      let started = performance.now();
-      await uploadFile(`${api}/datacollections/${collection.collectionId}/files`, collection.token, {
-        localPath: csvPath,
-        size: generated.bytes,
-        run: 'bench',
-        path: 'rows.csv',
-        contentType: 'text/csv',
-      });
-      out(`  uploaded in ${fixed((performance.now() - started) / 1000, 1)} s`);
-      started = performance.now();
-      const upsert = await requestJson('POST', `${api}/deltatables/upsert`, {
-        token: collection.token,
-        body: { data_collection_id: collection.collectionId },
-      });
-      const tableRows = field<number>(upsert, 'rows', 'upsert');
-      if (tableRows !== rows) throw new Error(`upsert: the table has ${tableRows} rows, the file ${rows}`);
-      out(`  upserted in ${fixed((performance.now() - started) / 1000, 1)} s (not part of any figure below)`);
-      await rm(csvPath, { force: true });
-      closeConnections();
-
-      span = new CpuSpan();
-      endedBefore = endedChildrenCpuSeconds() ?? 0;
-      serverBefore = processCpuSeconds(server.pid) ?? 0;
-      out('measuring in Chromium ...');
-      const browser = await chromium.launch({
-        executablePath: CHROMIUM,
-        args: [
-          '--no-sandbox',
-          '--disable-gpu',
-          '--disable-background-networking',
-          '--disable-component-update',
-          '--no-first-run',
-        ],
-      });
-      const duckdbAlone = await startBaseline(dataDir, join(workDir, 'baseline'));
-      try {
-        measured = await measureBrowser(
-          browser,
-          server.url,
-          collection.session,
-          collection.projectId,
-          collection.collectionId,
-          runs,
-          async () => (await duckdbAlone.run()).ms,
-        );
-      } finally {
-        await browser.close();
-        await duckdbAlone.stop();
-      }
-    } finally {
-      await server.stop();
-    }
-    out("baseline: DuckDB alone reading the table's first page ...");
-    const firstPage = await childReport<FirstPageReport>(
-      TARGET_SCRIPT,
-      ['first-page', dataDir, String(WARMUPS + runs)],
-      'first-page',
-    );
-    if (firstPage.rows !== rows)
-      throw new Error(`baseline: the Parquet files hold ${firstPage.rows} rows, not ${rows}`);
-    span.end();
-    const childCpu = (endedChildrenCpuSeconds() ?? 0) - endedBefore - serverBefore;
-    const duckdb = firstPage.ms.slice(WARMUPS);
-
-    const loaded = await Promise.all(measured.loadedScripts.map((path) => scriptSize(webRoot, path)));
-    const initialGzip = scripts.reduce((sum, script) => sum + script.gzip, 0);
-    const loadedGzip = loaded.reduce((sum, script) => sum + script.gzip, 0);
-    out();
-    out(
-      formatTable(
-        ['JavaScript', 'files', 'kB', 'kB gzipped'],
-        [
-          [
-            'initial (index.html: entry + module preloads + inline)',
-            String(scripts.length),
-            fixed(kb(scripts.reduce((sum, script) => sum + script.bytes, 0)), 1),
-            fixed(kb(initialGzip), 1),
-          ],
-          [
-            'fetched by the project page with the preview',
-            String(loaded.length),
-            fixed(kb(loaded.reduce((sum, script) => sum + script.bytes, 0)), 1),
-            fixed(kb(loadedGzip), 1),
-          ],
-        ],
-      ),
-    );
-    out(
-      `the project page's scripts took ${fixed(kb(measured.scriptTransferBytes), 1)} kB on the wire ` +
-        '(the Brotli copies the build writes, headers included)',
-    );
-    out();
-    const row = (name: string, values: number[], baseline: number[] | null) => [
-      name,
-      fixed(median(values), 0),
-      fixed(Math.min(...values), 0),
-      fixed(Math.max(...values), 0),
-      baseline === null ? '' : `${fixed(median(values) / median(baseline), 2)}x`,
-    ];
-    out(
-      formatTable(
-        ['page load (ms from navigation start unless said)', 'median', 'min', 'max', 'x baseline'],
-        [
-          row('baseline: LCP of a static page, same server', measured.staticLcp, null),
-          row(`LCP of the project page (${measured.lcpElement})`, measured.projectLcp, measured.staticLcp),
-          row("baseline: DuckDB alone, the preview's 2 statements", duckdb, null),
-          row('first rows, deep link to the collection', measured.deepLinkRows, duckdb),
-          row('first rows, the deep link a 2nd time (scripts cached)', measured.secondVisitRows, duckdb),
-          row('first rows, the deep link a 3rd time (scripts cached)', measured.thirdVisitRows, duckdb),
-          row('first rows, click on the collection (ms from click)', measured.clickRows, duckdb),
-          row('preview request as the browser saw it (deep link)', measured.previewRequest, duckdb),
-          row('  of which waiting in the browser for a connection', measured.previewQueued, null),
-          row('  of which request sent to first byte', measured.previewServer, duckdb),
-          row('  of which the rest of the body', measured.previewBody, null),
-          row('baseline: DuckDB alone, the 2 statements, taking turns with the next', measured.warmBaseline, null),
-          row(
-            `preview request, warm, again from the loaded page (${WARM_PREVIEWS} a run)`,
-            measured.warmPreview,
-            measured.warmBaseline,
-          ),
-        ],
-      ),
-    );
-    out(
-      `(DuckDB read ${firstPage.files} Parquet file(s); its first, cold run took ${fixed(firstPage.ms[0] ?? 0, 0)} ms)`,
-    );
-    out();
-
-    span.print(out, childCpu, cpus().length);
-
-    const verdicts: [boolean, string][] = [
-      [
-        median(measured.projectLcp) < TARGET_LCP_MS,
-        `project page LCP < ${TARGET_LCP_MS} ms: ${fixed(median(measured.projectLcp), 0)} ms`,
-      ],
-      [
-        median(measured.deepLinkRows) < TARGET_FIRST_ROWS_MS,
-        `first rows of a ${grouped(rows)}-row table < ${TARGET_FIRST_ROWS_MS} ms (deep link): ` +
-          `${fixed(median(measured.deepLinkRows), 0)} ms (after a click: ${fixed(median(measured.clickRows), 0)} ms)`,
-      ],
-      [
-        median(measured.warmPreview) <= TARGET_PREVIEW_RATIO * median(measured.warmBaseline),
-        `warm preview request <= ${TARGET_PREVIEW_RATIO}x DuckDB alone (taking turns): ` +
-          `${fixed(median(measured.warmPreview), 0)} ms against ${fixed(median(measured.warmBaseline), 0)} ms ` +
-          `(${fixed(median(measured.warmPreview) / median(measured.warmBaseline), 2)}x)`,
-      ],
-      [
-        kb(initialGzip) < TARGET_INITIAL_JS_KB,
-        `initial JavaScript < ${TARGET_INITIAL_JS_KB} kB gzipped: ${fixed(kb(initialGzip), 1)} kB`,
-      ],
-    ];
-    printVerdicts(out, verdicts);
+    const collection = await buildTable(out, `${server.url}${API_PREFIX}`, setup);
+    const span = new CpuSpan();
+    const childCpuBefore = (endedChildrenCpuSeconds() ?? 0) + (processCpuSeconds(server.pid) ?? 0);
+    out('measuring in Chromium ...');
+    const measured = await measureInChromium(server.url, collection, setup);
+    return { measured, span, childCpuBefore };
   } finally {
-    await rm(workDir, { recursive: true, force: true });
+    await server.stop();
   }
+}
+
+/** The table as a user builds it: upload the CSV, then upsert; printed, but part of no figure. */
+async function buildTable(out: Out, api: string, setup: Setup) {
+  const collection = await createBenchCollection(api, {
+    project: 'web benchmark',
+    workflow: 'generated',
+    tag: 'rows',
+    pattern: 'rows\\.csv',
+  });
+  let started = performance.now();
+  await uploadFile(`${api}/datacollections/${collection.collectionId}/files`, collection.token, {
+    localPath: setup.csvPath,
+    size: setup.csvBytes,
+    run: 'bench',
+    path: 'rows.csv',
+    contentType: 'text/csv',
+  });
+  out(`  uploaded in ${fixed((performance.now() - started) / 1000, 1)} s`);
+  started = performance.now();
+  const upsert = await requestJson('POST', `${api}/deltatables/upsert`, {
+    token: collection.token,
+    body: { data_collection_id: collection.collectionId },
+  });
+  const tableRows = field<number>(upsert, 'rows', 'upsert');
+  if (tableRows !== setup.rows) throw new Error(`upsert: the table has ${tableRows} rows, the file ${setup.rows}`);
+  out(`  upserted in ${fixed((performance.now() - started) / 1000, 1)} s (not part of any figure below)`);
+  await rm(setup.csvPath, { force: true });
+  closeConnections();
+  return collection;
+}
+
+async function measureInChromium(
+  serverUrl: string,
+  collection: Awaited<ReturnType<typeof createBenchCollection>>,
+  setup: Setup,
+): Promise<Measured> {
+  const browser = await setup.chromium.launch({
+    executablePath: CHROMIUM,
+    args: [
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--no-first-run',
+    ],
+  });
+  const duckdbAlone = await startBaseline(setup.dataDir, join(setup.workDir, 'baseline'));
+  try {
+    return await measureBrowser(
+      browser,
+      serverUrl,
+      collection.session,
+      collection.projectId,
+      collection.collectionId,
+      setup.runs,
+      async () => (await duckdbAlone.run()).ms,
+    );
+  } finally {
+    await browser.close();
+    await duckdbAlone.stop();
+  }
+}
+
+/** Baseline: the server's DuckDB alone reading the first page, in a child process after the server stopped. */
+async function measureDuckdbFirstPage(out: Out, dataDir: string, rows: number, runs: number) {
+  out("baseline: DuckDB alone reading the table's first page ...");
+  const firstPage = await childReport<FirstPageReport>(
+    TARGET_SCRIPT,
+    ['first-page', dataDir, String(WARMUPS + runs)],
+    'first-page',
+  );
+  if (firstPage.rows !== rows) throw new Error(`baseline: the Parquet files hold ${firstPage.rows} rows, not ${rows}`);
+  return firstPage;
+}
+
+/** The initial and the fetched JavaScript; answers the initial scripts' gzipped bytes. */
+async function reportScripts(
+  out: Out,
+  webRoot: string,
+  scripts: Awaited<ReturnType<typeof initialScripts>>,
+  measured: Measured,
+): Promise<number> {
+  const loaded = await Promise.all(measured.loadedScripts.map((path) => scriptSize(webRoot, path)));
+  const initialGzip = scripts.reduce((sum, script) => sum + script.gzip, 0);
+  const loadedGzip = loaded.reduce((sum, script) => sum + script.gzip, 0);
+  out();
+  out(
+    formatTable(
+      ['JavaScript', 'files', 'kB', 'kB gzipped'],
+      [
+        [
+          'initial (index.html: entry + module preloads + inline)',
+          String(scripts.length),
+          fixed(kb(scripts.reduce((sum, script) => sum + script.bytes, 0)), 1),
+          fixed(kb(initialGzip), 1),
+        ],
+        [
+          'fetched by the project page with the preview',
+          String(loaded.length),
+          fixed(kb(loaded.reduce((sum, script) => sum + script.bytes, 0)), 1),
+          fixed(kb(loadedGzip), 1),
+        ],
+      ],
+    ),
+  );
+  out(
+    `the project page's scripts took ${fixed(kb(measured.scriptTransferBytes), 1)} kB on the wire ` +
+      '(the Brotli copies the build writes, headers included)',
+  );
+  out();
+  return initialGzip;
+}
+
+function reportPageLoads(out: Out, measured: Measured, firstPage: FirstPageReport): void {
+  const duckdb = firstPage.ms.slice(WARMUPS);
+  const row = (name: string, values: number[], baseline: number[] | null) => [
+    name,
+    fixed(median(values), 0),
+    fixed(Math.min(...values), 0),
+    fixed(Math.max(...values), 0),
+    baseline === null ? '' : `${fixed(median(values) / median(baseline), 2)}x`,
+  ];
+  out(
+    formatTable(
+      ['page load (ms from navigation start unless said)', 'median', 'min', 'max', 'x baseline'],
+      [
+        row('baseline: LCP of a static page, same server', measured.staticLcp, null),
+        row(`LCP of the project page (${measured.lcpElement})`, measured.projectLcp, measured.staticLcp),
+        row("baseline: DuckDB alone, the preview's 2 statements", duckdb, null),
+        row('first rows, deep link to the collection', measured.deepLinkRows, duckdb),
+        row('first rows, the deep link a 2nd time (scripts cached)', measured.secondVisitRows, duckdb),
+        row('first rows, the deep link a 3rd time (scripts cached)', measured.thirdVisitRows, duckdb),
+        row('first rows, click on the collection (ms from click)', measured.clickRows, duckdb),
+        row('preview request as the browser saw it (deep link)', measured.previewRequest, duckdb),
+        row('  of which waiting in the browser for a connection', measured.previewQueued, null),
+        row('  of which request sent to first byte', measured.previewServer, duckdb),
+        row('  of which the rest of the body', measured.previewBody, null),
+        row('baseline: DuckDB alone, the 2 statements, taking turns with the next', measured.warmBaseline, null),
+        row(
+          `preview request, warm, again from the loaded page (${WARM_PREVIEWS} a run)`,
+          measured.warmPreview,
+          measured.warmBaseline,
+        ),
+      ],
+    ),
+  );
+  out(
+    `(DuckDB read ${firstPage.files} Parquet file(s); its first, cold run took ${fixed(firstPage.ms[0] ?? 0, 0)} ms)`,
+  );
+  out();
+}
+
+function verdicts(measured: Measured, rows: number, initialGzip: number): [boolean, string][] {
+  return [
+    [
+      median(measured.projectLcp) < TARGET_LCP_MS,
+      `project page LCP < ${TARGET_LCP_MS} ms: ${fixed(median(measured.projectLcp), 0)} ms`,
+    ],
+    [
+      median(measured.deepLinkRows) < TARGET_FIRST_ROWS_MS,
+      `first rows of a ${grouped(rows)}-row table < ${TARGET_FIRST_ROWS_MS} ms (deep link): ` +
+        `${fixed(median(measured.deepLinkRows), 0)} ms (after a click: ${fixed(median(measured.clickRows), 0)} ms)`,
+    ],
+    [
+      median(measured.warmPreview) <= TARGET_PREVIEW_RATIO * median(measured.warmBaseline),
+      `warm preview request <= ${TARGET_PREVIEW_RATIO}x DuckDB alone (taking turns): ` +
+        `${fixed(median(measured.warmPreview), 0)} ms against ${fixed(median(measured.warmBaseline), 0)} ms ` +
+        `(${fixed(median(measured.warmPreview) / median(measured.warmBaseline), 2)}x)`,
+    ],
+    [
+      kb(initialGzip) < TARGET_INITIAL_JS_KB,
+      `initial JavaScript < ${TARGET_INITIAL_JS_KB} kB gzipped: ${fixed(kb(initialGzip), 1)} kB`,
+    ],
+  ];
 }
