@@ -3,7 +3,7 @@ import { cardDataFields } from './card-fields.js';
 import type { FigureComponent, InteractiveComponent } from './dashboard-components.js';
 import { componentIdSchema } from './dashboard-components.js';
 import { genomeTrackDataFields } from './figure-fields/genome-track-data.js';
-import { GENOME_BRUSH_CHARTS, genomicIntervalProblem } from './figure-fields/genome-tracks.js';
+import { brushesGenome, genomicIntervalProblem } from './figure-fields/genome-tracks.js';
 import {
   hierarchySetDataFields,
   hierarchySetFilterProblem,
@@ -82,7 +82,7 @@ export function filterValueProblem(
   component:
     | Pick<InteractiveComponent, 'type' | 'widget'>
     | (Pick<FigureComponent, 'type' | 'chart'> &
-        Partial<Pick<FigureComponent, 'levels' | 'sets' | 'item' | 'label' | 'pca_columns'>>)
+        Partial<Pick<FigureComponent, 'levels' | 'sets' | 'item' | 'label' | 'pca_columns' | 'chromosome'>>)
     | { type: string },
   value: DashboardFilterValue,
 ): string | null {
@@ -103,7 +103,7 @@ export function filterValueProblem(
     }
   }
   if (component.type === 'figure' && 'chart' in component) {
-    if (GENOME_BRUSH_CHARTS.includes(component.chart)) return genomicIntervalProblem(value);
+    if (brushesGenome(component)) return genomicIntervalProblem(value);
     if (component.chart === 'embedding') return embeddingFilterProblem(component, value);
     if (CLICK_FILTER_CHARTS.includes(component.chart)) {
       return isList ? null : `a ${component.chart} chart filters by a list of its categories`;

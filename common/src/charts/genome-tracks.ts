@@ -72,15 +72,17 @@ function trackSeries(input: ChartInput, track: Track, index: number): LineSeries
 export function coverage(input: ChartInput): ChartBody {
   const { columns, data } = input;
   const tracks = tracksOf(input);
+  // A track of several contigs names the one drawn: "pos on 2".
+  const along = data.contig === undefined ? columns.label('x_low') : `${columns.label('x_low')} on ${data.contig}`;
   return {
     dataset: [],
     series: tracks.flatMap((track, index) => trackSeries(input, track, index)),
-    x: { name: columns.label('x_low'), kind: 'value' },
+    x: { name: along, kind: 'value' },
     y: { name: columns.label('mean'), kind: 'value', fromZero: true },
     legend: columns.has('color'),
     trigger: 'axis',
     zoom: true,
-    description: `Coverage of ${columns.label('mean')} along ${columns.label('x_low')}, ${plural(tracks.length, 'track')}, ${plural(data.rows.length, 'bucket')} drawn.`,
+    description: `Coverage of ${columns.label('mean')} along ${along}, ${plural(tracks.length, 'track')}, ${plural(data.rows.length, 'bucket')} drawn.`,
   };
 }
 
@@ -92,6 +94,7 @@ export function coverageSubtitle(data: FigureData): string | undefined {
       ? `lowest to highest depth per ${width.toLocaleString('en-US', { maximumFractionDigits: 1 })} positions`
       : '',
     data.left_out_series ? `${plural(data.left_out_series, 'sample')} left out` : '',
+    data.contigs !== undefined && data.contigs.length > 1 ? `contig ${data.contig} of ${data.contigs.length}` : '',
   ].filter(Boolean);
   return parts.length === 0 ? undefined : parts.join(' · ');
 }

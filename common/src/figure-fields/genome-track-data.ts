@@ -7,6 +7,9 @@ import { z } from 'zod';
 export const genomeTrackDataFields = {
   /** Coverage: the width of a bucket along the positions (0: every position is its own). */
   bucket_width: z.number().optional(),
+  /** Coverage with `chromosome`: every contig of the table (natural order) and the one drawn. */
+  contigs: z.array(z.string()).optional(),
+  contig: z.string().optional(),
   /** Coverage: samples (lines) beyond `max_categories` that were left out. */
   left_out_series: z.number().int().optional(),
   /** Tree: tips absent from the rows under the filters (drawn uncoloured). */

@@ -25,6 +25,11 @@ export const isTreeFile = (path: string) => {
 export const genomeTrackFields = {
   /** Coverage: buckets along the positions (default 2,000); each keeps its lowest and highest depth. */
   buckets: z.number().int().min(2).max(20_000).optional(),
+  /**
+   * Coverage with a `chromosome` column (several contigs): the contig drawn, in any spelling
+   * (`chr2`, `2`); default the first in natural order.
+   */
+  contig: z.string().min(1).max(1000).optional(),
   /** Tree: the column naming each row's tip (the Newick leaf labels). */
   tip: columnNameSchema.optional(),
   /** Tree: the path (relative to its run folder) of the Newick file to draw; default the newest. */
@@ -40,6 +45,8 @@ export const genomeTrackFields = {
 
 interface TrackFigure {
   chart: string;
+  chromosome?: string | undefined;
+  contig?: string | undefined;
   y?: string | undefined;
   position?: string | undefined;
   tip?: string | undefined;
@@ -55,12 +62,19 @@ export function genomeTrackProblems(figure: TrackFigure): { path: string; messag
     need('position', 'a coverage track needs position');
     need('y', 'a coverage track needs y (the depth)');
   }
+  if (figure.contig !== undefined && (figure.chart !== 'coverage' || figure.chromosome === undefined)) {
+    problems.push({ path: 'contig', message: 'contig names the contig a coverage track of chromosome draws' });
+  }
   if (figure.chart === 'tree') need('tip', 'a tree needs tip (the column naming its tips)');
   return problems;
 }
 
 /** Charts brushed along a genome: their filter is a genomic interval. */
 export const GENOME_BRUSH_CHARTS: readonly string[] = ['manhattan'];
+
+/** Whether a figure's brush is a genomic interval: a Manhattan plot, a coverage track of contigs. */
+export const brushesGenome = (figure: { chart: string; chromosome?: string | undefined }) =>
+  GENOME_BRUSH_CHARTS.includes(figure.chart) || (figure.chart === 'coverage' && figure.chromosome !== undefined);
 
 /** Why a value is not a genomic interval, or null when it is. */
 export function genomicIntervalProblem(value: unknown): string | null {
@@ -73,5 +87,5 @@ export function genomicIntervalProblem(value: unknown): string | null {
     [value[1], value[3]].every((position) => typeof position === 'number' && Number.isFinite(position));
   return fits
     ? null
-    : 'a Manhattan plot filters by a genomic interval [from chromosome, from position, to chromosome, to position]';
+    : 'a brush along a genome filters by a genomic interval [from chromosome, from position, to chromosome, to position]';
 }

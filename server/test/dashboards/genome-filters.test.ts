@@ -39,6 +39,25 @@ const MANHATTAN = {
 };
 const COUNT = { component_id: 'n', type: 'card', agg: 'count' };
 
+/** Depth along three contigs (one sample): chr1 at 1…4, chr2 at 1…6, chrM at 1. */
+const CONTIGS_CSV = [
+  'contig,pos,depth',
+  ...[5, 1, 9, 2].map((depth, i) => `chr1,${i + 1},${depth}`),
+  ...[3, 3, 0, 8, 4, 4].map((depth, i) => `chr2,${i + 1},${depth}`),
+  'chrM,1,7',
+  '',
+].join('\n');
+
+const COVERAGE = {
+  component_id: 'c',
+  type: 'figure',
+  chart: 'coverage',
+  chromosome: 'contig',
+  position: 'pos',
+  y: 'depth',
+  buckets: 2,
+};
+
 /** `names` distinct chromosome names, one row each. */
 const manyNames = (names: number) =>
   ['sample,pos,p', ...Array.from({ length: names }, (_, i) => `S${i},${i + 1},0.5`), ''].join('\n');
@@ -165,5 +184,47 @@ describeEachDialect('genome filters', (dialect) => {
       error: { code: 'unsuitable_column', message: expect.stringContaining('more than 500'), field: 'chromosome' },
     });
     expect(answer.body.components.n).toEqual({ value: 501, unfiltered_value: 501 });
+  });
+
+  it('draws one contig of a coverage track, the first by default, with min and max per bucket', async () => {
+    const id = await dashboardOf(CONTIGS_CSV, [
+      COVERAGE,
+      { ...COVERAGE, component_id: 'two', contig: 'chr2' },
+      { ...COVERAGE, component_id: 'mt', contig: 'M' },
+      { ...COVERAGE, component_id: 'none', contig: 'chr9' },
+    ]);
+    const answer = await dataOf(id);
+    expect(answer.status, answer.text).toBe(200);
+    const { c, two, mt, none } = answer.body.components as Record<string, Record<string, unknown>>;
+    const buckets = (data: Record<string, unknown> | undefined) =>
+      rowsOf(data ?? {}).map((row) => [row.x_low, row.x_high, row.min, row.max]);
+    // chr1: buckets of 1.5 positions: [1, 2.5) holds depths 5, 1; [2.5, 4] holds 9, 2.
+    expect(c).toMatchObject({ contigs: ['1', '2', 'MT'], contig: '1', total_rows: 11, bucket_width: 1.5 });
+    expect(buckets(c)).toEqual([
+      [1, 2.5, 1, 5],
+      [2.5, 4, 2, 9],
+    ]);
+    // chr2: [1, 3.5) holds 3, 3, 0; [3.5, 6] holds 8, 4, 4.
+    expect(two).toMatchObject({ contig: '2', total_rows: 11, bucket_width: 2.5 });
+    expect(buckets(two)).toEqual([
+      [1, 3.5, 0, 3],
+      [3.5, 6, 4, 8],
+    ]);
+    // MT: one position, no buckets.
+    expect(mt).toMatchObject({ contig: 'MT', bucket_width: 0 });
+    expect(buckets(mt)).toEqual([[1, 1, 7, 7]]);
+    expect(none).toEqual({
+      error: { code: 'unsuitable_column', message: expect.stringContaining('no contig "chr9"'), field: 'contig' },
+    });
+  });
+
+  it('filters by a brush along a contig: a genomic interval on it', async () => {
+    const id = await dashboardOf(CONTIGS_CSV, [{ ...COVERAGE, contig: '2' }, COUNT]);
+    const answer = await dataOf(id, [{ component_id: 'c', value: ['2', 2, '2', 4] }]);
+    expect(answer.status, answer.text).toBe(200);
+    // chr2 at 2, 3 and 4; not chr1 at the same positions.
+    expect(answer.body.components.n).toEqual({ value: 3, unfiltered_value: 11 });
+    const refused = await dataOf(id, [{ component_id: 'c', value: [2, 4] }]);
+    expect(refused.status).toBe(400);
   });
 });

@@ -3,6 +3,7 @@ import {
   BRUSH_FILTER_CHARTS,
   brushedInterval,
   brushedRange,
+  brushesGenome,
   type ChartBrushArea,
   type ChartClick,
   type ColorAssignment,
@@ -14,7 +15,6 @@ import {
   type DashboardFilterValue,
   type FigureComponent,
   type FigureData,
-  GENOME_BRUSH_CHARTS,
   type ItemClick,
   intervalPositions,
   isHierarchySetChart,
@@ -116,11 +116,7 @@ export function FigureView({ component, data, onFilter, filterValue, withTitle =
         return;
       }
       // A Manhattan plot's brush spans chromosomes: a genomic interval, not a range of the axis.
-      onFilter?.(
-        GENOME_BRUSH_CHARTS.includes(component.chart)
-          ? brushedInterval(data, areas)
-          : brushedRange(component, data, areas),
-      );
+      onFilter?.(brushesGenome(component) ? brushedInterval(data, areas) : brushedRange(component, data, areas));
     });
     // The cell's size changes with the grid and the window.
     const observer = new ResizeObserver(() => instance.resize());
@@ -134,7 +130,7 @@ export function FigureView({ component, data, onFilter, filterValue, withTitle =
 
   // An embedding brushes its x column; a computed PCA's axes are no column to filter.
   const brushable =
-    (BRUSH_FILTER_CHARTS.includes(component.chart) || GENOME_BRUSH_CHARTS.includes(component.chart)) &&
+    (BRUSH_FILTER_CHARTS.includes(component.chart) || brushesGenome(component)) &&
     (component.pca_columns === undefined || isIdBrush(component)) &&
     onFilter !== undefined;
   useEffect(() => {
@@ -215,9 +211,7 @@ function brushedPositions({
 }: Pick<FigureViewProps, 'component' | 'data' | 'filterValue'>): [number, number] | null | undefined {
   // Ids are no range to draw back: the reader's rectangle stays until the filter goes.
   if (isIdBrush(component)) return filterValue === null || filterValue === undefined ? null : undefined;
-  return GENOME_BRUSH_CHARTS.includes(component.chart)
-    ? intervalPositions(data, filterValue)
-    : brushRangeOf(filterValue);
+  return brushesGenome(component) ? intervalPositions(data, filterValue) : brushRangeOf(filterValue);
 }
 
 /** Shows a brush filter's range on the chart (dispatched brushes fire no `brushEnd`: no loop). */

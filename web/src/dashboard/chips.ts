@@ -1,4 +1,5 @@
 import {
+  brushesGenome,
   CLICK_FILTER_CHARTS,
   type DashboardComponent,
   type DashboardFilter,
@@ -6,7 +7,6 @@ import {
   describeGenomicInterval,
   describeItemFilter,
   type FigureComponent,
-  GENOME_BRUSH_CHARTS,
   isHierarchySetChart,
   isRankedDistributionChart,
   rankedDistributionFilterColumn,
@@ -92,7 +92,7 @@ function equalsChip(column: string, values: readonly unknown[]): string {
  */
 export function valueChip(component: DashboardComponent, value: DashboardFilterValue): string | undefined {
   if (component.type !== 'figure' || !Array.isArray(value)) return undefined;
-  if (GENOME_BRUSH_CHARTS.includes(component.chart)) return describeGenomicInterval(value);
+  if (brushesGenome(component)) return describeGenomicInterval(value);
   const levels = component.levels ?? [];
   const level = (index: number) => levels[index] ?? `level ${index + 1}`;
   switch (component.chart) {

@@ -4,33 +4,45 @@ import {
   type FigureComponent,
   type FigureData,
 } from '@service/common';
+import {
+  chromosomeNameSql,
+  chromosomeRankSql,
+  drawnChromosomeName,
+  MAX_CHROMOSOMES,
+  tooManyChromosomes,
+} from '../sql/chromosomes.js';
 import { columnOf, count, type Source } from '../sql/columns.js';
 import { type NarrowedRows, whereOf } from '../sql/narrowed.js';
 import type { Statement } from '../sql/statement.js';
+import { UnsuitableData } from './data-problems.js';
 import { doubleSql } from './field-points.js';
 import { asParam, Bins, figureAnswer, numberOf, numberRole, type Role, roleOf } from './figure-rows.js';
+import type { ComputeOptions } from './fit.js';
 
 /**
  * Coverage tracks (docs/dashboards.md "Coverage tracks and phylogenetic trees"): depth along
  * positions, one line per sample. Beyond `buckets` distinct positions the positions fall into
  * that many equal-width buckets, and each sample's bucket keeps its lowest and highest depth (and
  * the mean), so a one-base dropout or peak stays visible however wide the bucket. At most
- * `max_categories` samples (the first by name) are drawn; the answer counts those left out.
+ * `max_categories` samples (the first by name) are drawn; the answer counts those left out. With a
+ * `chromosome` column one contig is drawn (`contig`, default the first in natural order).
  */
 export async function coverageData(
   rows: NarrowedRows,
   source: Source,
   figure: FigureComponent,
   statement: Statement,
+  options: Pick<ComputeOptions, 'memo'>,
 ): Promise<FigureData> {
   const { connection, from, conditions } = rows;
   const position = doubleSql(columnOf(source, figure.position ?? '', 'position'));
   const y = columnOf(source, figure.y ?? '', 'y');
   const color = figure.color === undefined ? null : columnOf(source, figure.color, 'color');
   const colorSql = color === null ? 'NULL' : color.sql;
+  const contigs = await chosenContig(rows, source, figure, statement, options);
   const points =
     `SELECT ${colorSql} AS "color", ${position} AS "position", ${doubleSql(y)} AS "depth" ` +
-    `FROM ${from}${whereOf(conditions)}`;
+    `FROM ${from}${whereOf(conditions, contigs?.condition ?? [])}`;
   const kept = figure.max_categories ?? DEFAULT_COVERAGE_SERIES;
   const drawable = `SELECT * FROM (${points}) WHERE "position" IS NOT NULL AND "depth" IS NOT NULL`;
   const [stats = {}] = await connection.query(
@@ -69,7 +81,52 @@ export async function coverageData(
     ...figureAnswer(roles, placed, bucketed || series > kept, count(stats.n)),
     bucket_width: bins === null || low === null || high === null ? 0 : (high - low) / bins.count,
     left_out_series: Math.max(0, series - kept),
+    ...(contigs === null
+      ? {}
+      : {
+          contigs: contigs.names,
+          contig: contigs.chosen,
+          // The drawn contig's positions from 0: a brush reads them back as a genomic interval.
+          chromosomes: [{ name: contigs.chosen, offset: 0, length: Math.max(0, high ?? 0) }],
+        }),
   };
+}
+
+/**
+ * A track of several contigs (`chromosome`): every contig of the whole table in natural order
+ * (remembered per snapshot; more than `MAX_CHROMOSOMES` is the component's error), the one drawn
+ * (`contig`, or the first) and the condition keeping its rows; null without `chromosome`.
+ */
+async function chosenContig(
+  rows: NarrowedRows,
+  source: Source,
+  figure: FigureComponent,
+  statement: Statement,
+  options: Pick<ComputeOptions, 'memo'>,
+): Promise<{ names: string[]; chosen: string; condition: string } | null> {
+  if (figure.chromosome === undefined) return null;
+  const name = chromosomeNameSql(columnOf(source, figure.chromosome, 'chromosome').sql);
+  const key = options.memo.keyOf(source, `coverage-contigs\u0000${name}`);
+  let names = options.memo.get(key) as string[] | undefined;
+  if (names === undefined) {
+    const found = await rows.connection.query(
+      `SELECT "name" FROM (SELECT DISTINCT ${name} AS "name" FROM ${rows.from}) WHERE "name" IS NOT NULL AND "name" <> '' ` +
+        `ORDER BY ${chromosomeRankSql('"name"')}, "name" LIMIT ${MAX_CHROMOSOMES + 1}`,
+      [],
+    );
+    names = found.map((row) => String(row.name));
+    options.memo.set(key, names);
+  }
+  if (names.length > MAX_CHROMOSOMES) throw new UnsuitableData('chromosome', tooManyChromosomes(figure.chromosome));
+  const wanted = figure.contig === undefined ? names[0] : drawnChromosomeName(figure.contig);
+  if (wanted !== undefined && !names.includes(wanted)) {
+    throw new UnsuitableData(
+      'contig',
+      `the table has no contig ${JSON.stringify(figure.contig)} in ${figure.chromosome}`,
+    );
+  }
+  const chosen = wanted ?? '';
+  return { names, chosen, condition: `${name} = ${statement.param(chosen)}` };
 }
 
 /** The rows of the first `kept` samples by name (a missing sample last). */

@@ -73,7 +73,7 @@ export function figureData(
         case 'qq':
           return qqData(rows, source, figure, statement);
         case 'coverage':
-          return coverageData(rows, source, figure, statement);
+          return coverageData(rows, source, figure, statement, options);
         case 'sunburst':
         case 'treemap':
           return hierarchyData(rows, source, figure, statement);

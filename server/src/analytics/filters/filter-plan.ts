@@ -1,5 +1,6 @@
 import {
   BRUSH_FILTER_CHARTS,
+  brushesGenome,
   CATEGORY_CLICK_CHARTS,
   CLICK_FILTER_CHARTS,
   type DashboardComponent,
@@ -7,7 +8,6 @@ import {
   type DashboardFilterScalar,
   type FigureComponent,
   filterValueProblem,
-  GENOME_BRUSH_CHARTS,
   type InteractiveComponent,
   isHierarchySetChart,
   MULTIQC_SAMPLE_COLUMN,
@@ -278,7 +278,7 @@ function filterer(
   return (
     component.type === 'figure' &&
     (CLICK_FILTER_CHARTS.includes(component.chart) ||
-      GENOME_BRUSH_CHARTS.includes(component.chart) ||
+      brushesGenome(component) ||
       BRUSH_FILTER_CHARTS.includes(component.chart) ||
       isHierarchySetChart(component.chart))
   );
@@ -319,8 +319,8 @@ function matchOf(
   if (component.chart === 'clustered_heatmap') {
     return { column: component.row ?? '', match: { kind: 'in', values: list } };
   }
-  // A brushed genome: from one chromosome and position to another.
-  if (GENOME_BRUSH_CHARTS.includes(component.chart)) {
+  // A brushed genome (a Manhattan plot, a coverage track of contigs): from one chromosome and position to another.
+  if (brushesGenome(component)) {
     const [fromName = null, fromAt = 0, toName = null, toAt = 0] = list;
     return {
       column: component.chromosome ?? '',

@@ -16,6 +16,12 @@ export const chromosomeNameSql = (value: string) =>
   `CASE WHEN upper(regexp_replace(trim(CAST(${value} AS VARCHAR)), '^chr', '', 'i')) = 'M' THEN 'MT' ` +
   `ELSE upper(regexp_replace(trim(CAST(${value} AS VARCHAR)), '^chr', '', 'i')) END`;
 
+/** The same name as `chromosomeNameSql` makes of it, in JavaScript (a name a dashboard gives). */
+export function drawnChromosomeName(value: string): string {
+  const bare = value.trim().replace(/^chr/i, '').toUpperCase();
+  return bare === 'M' ? 'MT' : bare;
+}
+
 /** Its place: numbers first in numeric order, then X, Y, MT, then the others (by name). */
 export const chromosomeRankSql = (name: string) =>
   `CASE WHEN regexp_full_match(${name}, '[0-9]{1,9}') THEN CAST(${name} AS BIGINT) ` +

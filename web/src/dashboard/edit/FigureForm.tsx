@@ -20,6 +20,7 @@ import { isSampleChart, SampleChartFields, withoutSampleFields } from './SampleC
 const ROLE_LABELS: Record<FigureRole, string> = {
   x: 'X axis',
   y: 'Y axis (value)',
+  z: 'Z (third coordinate)',
   color: 'Color (groups)',
   size: 'Size',
   chromosome: 'Chromosome',
@@ -60,6 +61,7 @@ function fitted(figure: FigureComponent, columns: readonly TableColumn[] | undef
   }
   if (!chartAggregates(next.chart)) delete next.agg;
   if (next.chart !== 'coverage') delete next.buckets;
+  if (next.chart !== 'coverage' || next.chromosome === undefined) delete next.contig;
   if (!isSampleChart(next.chart)) withoutSampleFields(next);
   if (next.chart !== 'tree') {
     delete next.layout;

@@ -27,6 +27,20 @@ export function GenomeTrackOptions({ figure, onChange }: Props) {
           onChange(next);
         }}
       />
+      {figure.chromosome !== undefined && (
+        <TextInput
+          label="Contig drawn"
+          description="empty draws the first in natural order (1, 2, …, X, Y, MT)"
+          value={figure.contig ?? ''}
+          onChange={(event) => {
+            const next = { ...figure };
+            const contig = event.currentTarget.value.trim();
+            if (contig === '') delete next.contig;
+            else next.contig = contig;
+            onChange(next);
+          }}
+        />
+      )}
     </Group>
   );
 }

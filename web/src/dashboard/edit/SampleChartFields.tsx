@@ -20,6 +20,7 @@ export function withoutSampleFields(figure: FigureComponent): void {
     'annotations',
     'max_rows',
     'pca_columns',
+    'dimensions',
     'band',
   ] as const) {
     delete figure[field];
@@ -59,7 +60,23 @@ export function SampleChartFields({
     />
   );
   if (figure.chart === 'embedding') {
-    return list('pca_columns', 'PCA of columns', 'Instead of x and y: PCA computed on the server', ['numeric']);
+    const pca = list('pca_columns', 'PCA of columns', 'Instead of x and y: PCA computed on the server', ['numeric']);
+    if (figure.pca_columns === undefined) return pca;
+    return (
+      <Stack gap="sm">
+        {pca}
+        <Choice
+          label="Components drawn"
+          options={[
+            { value: '2', label: 'PC1 × PC2' },
+            { value: '3', label: 'three (as pairs)' },
+          ]}
+          value={String(figure.dimensions ?? 2)}
+          required
+          onChange={(value) => set('dimensions', value === '3' ? 3 : undefined)}
+        />
+      </Stack>
+    );
   }
   if (figure.chart === 'rarefaction') {
     return (

@@ -25,6 +25,7 @@ export function columnKind(type: string): ColumnKind {
 export type FigureRole =
   | 'x'
   | 'y'
+  | 'z'
   | 'color'
   | 'size'
   | 'chromosome'
@@ -48,6 +49,7 @@ export const FIGURE_ROLES: readonly FigureRole[] = [
   'tip',
   'x',
   'y',
+  'z',
   'p',
   'color',
   'size',
@@ -172,7 +174,8 @@ function sampleChartRoles(
         x: { kinds: NUMBER, required: false, label: 'First coordinate (x), or PCA below' },
         y: { kinds: NUMBER, required: false, label: 'Second coordinate (y)' },
         color: { kinds: SCALAR, required: false, label: 'Color (groups)' },
-        label: { kinds: SCALAR, required: false, label: 'Label (PCA points)' },
+        z: { kinds: NUMBER, required: false, label: 'Third coordinate (z: 3-D, drawn as three pairs)' },
+        label: { kinds: SCALAR, required: false, label: 'Point id (a brush selects these)' },
       };
     case 'rarefaction':
       return {

@@ -16,6 +16,7 @@ export function genomeTrackRoles(chart: 'coverage' | 'tree'): Partial<Record<str
       position: { kinds: NUMBER, required: true, label: 'Position' },
       y: { kinds: NUMBER, required: true, label: 'Depth (y)' },
       color: { kinds: SCALAR, required: false, label: 'Sample (a track each)' },
+      chromosome: { kinds: SCALAR, required: false, label: 'Contig (several: one is drawn)' },
     };
   }
   return {
