@@ -2,6 +2,7 @@ import { tagSchema } from '@service/common';
 import { describe, expect, it } from 'vitest';
 import {
   formatOfName,
+  groupFiles,
   nullMarkersOf,
   PREVIEW_HEAD_BYTES,
   PREVIEW_WHOLE_MAX_BYTES,
@@ -9,6 +10,7 @@ import {
   previewable,
   previewPartOf,
   proposeTag,
+  proposeTags,
   readOptionsOf,
   tagProblem,
   uploadPathFor,
@@ -27,6 +29,31 @@ describe('Add data’s choices', () => {
     }
     expect(tagProblem('soil samples')).not.toBeNull();
     expect(tagProblem('soil_samples')).toBeNull();
+  });
+
+  it('splits files into one collection per format and set of column names', () => {
+    const columns: Record<string, string[] | null> = {
+      'soil-2023.csv': ['sample', 'ph'],
+      'soil-2024.csv': ['ph', 'sample'],
+      'weather.csv': ['day', 'rain'],
+      'soil.parquet': ['sample', 'ph'],
+      'broken.csv': null,
+      'notes.xlsx': null,
+    };
+    const files = Object.keys(columns).map((name) => ({ name }));
+    const groups = groupFiles(files, (file) => columns[file.name] ?? null);
+    expect(groups.map((group) => [group.format, group.columns, group.files.map((file) => file.name)])).toEqual([
+      ['csv', ['ph', 'sample'], ['soil-2023.csv', 'soil-2024.csv']],
+      ['csv', ['day', 'rain'], ['weather.csv']],
+      ['parquet', ['ph', 'sample'], ['soil.parquet']],
+      ['csv', null, ['broken.csv']],
+      [null, null, ['notes.xlsx']],
+    ]);
+    // Each its own name, never one twice.
+    expect(proposeTags(groups)).toEqual(['soil-202', 'weather', 'soil', 'broken', 'notes']);
+    expect(
+      proposeTags([{ files: [{ name: 'a.csv' }] }, { files: [{ name: 'a.tsv' }] }, { files: [{ name: 'a.json' }] }]),
+    ).toEqual(['a', 'a_2', 'a_3']);
   });
 
   it('tells the format by the name, as the server does', () => {

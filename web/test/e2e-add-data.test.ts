@@ -55,7 +55,7 @@ describeBrowser('adding data from the browser', () => {
     await browser?.close();
   });
 
-  it('takes a new account from an empty project to its table, through a failed build, to an overview dashboard', async () => {
+  it('takes a new account from an empty project to its table, through a file that does not fit, to an overview dashboard', async () => {
     const { context, page } = await openPage(browser, server, '/auth/register', { height: 900 });
     await page.getByRole('textbox', { name: 'Email' }).fill(EMAIL);
     await page.getByLabel(/^Password/).fill(PASSWORD);
@@ -107,20 +107,17 @@ describeBrowser('adding data from the browser', () => {
     await saveScreenshot(page, 'add-data');
     await accessibleInBothThemes(page, 'add data, preview');
 
-    // Counts as decimals: the first file (the one previewed) fits, the second does not, so the
-    // build fails, says why, and lets the choice be changed.
+    // Counts as decimals: the first file fits, the second does not. Every file is read, so the
+    // second says why before anything is made, and its rows can be looked at.
     await typeOf('count').selectOption('double');
-    await preview.getByRole('cell', { name: '3', exact: true }).waitFor();
-    await addData.getByRole('button', { name: 'Create' }).click();
-    await addData.getByLabel('Job status: failed').waitFor({ timeout: 60_000 });
-    await addData
-      .getByRole('alert')
-      .filter({ hasText: 'soil-samples-2.csv, line 2: column count holds "many", which is not a double' })
-      .waitFor();
-    await addData.getByRole('button', { name: 'Change the choices and try again' }).click();
-    expect(await addData.getByRole('textbox', { name: 'Collection name' }).isDisabled()).toBe(true);
+    const misfit = addData.getByRole('alert').filter({ hasText: 'soil-samples-2.csv cannot be read this way' });
+    await misfit.getByText('line 2: column count holds "many", which is not a double').waitFor();
+    expect(await addData.getByRole('button', { name: 'Create' }).isDisabled()).toBe(true);
     await typeOf('count').selectOption('string');
-    await addData.getByRole('button', { name: 'Try again' }).click();
+    await misfit.waitFor({ state: 'detached' });
+    await addData.getByRole('combobox', { name: 'Rows of' }).selectOption('soil-samples-2.csv');
+    await preview.getByRole('cell', { name: 'many' }).waitFor();
+    await addData.getByRole('button', { name: 'Create' }).click();
     const ready = addData.getByRole('status').filter({ hasText: 'The table is ready' });
     await ready.waitFor({ timeout: 60_000 });
     await ready.getByText('soil-samples: 5 rows.').waitFor();
@@ -182,6 +179,82 @@ describeBrowser('adding data from the browser', () => {
     await page.getByRole('heading', { level: 1, name: 'Overview' }).waitFor();
     await context.close();
   }, 180_000);
+
+  it('reads every file dropped, and proposes one collection per set of columns', async () => {
+    const { access_token: admin } = await login(server, ADMIN.email, ADMIN.password);
+    const owner = await createUser(server, admin, 'many-files@example.org');
+    const project = await createProjectWithUpload(server, owner.access_token, 'Plots and rain');
+    const { context, page } = await openPage(browser, server, `/auth/sign-in?next=/projects/${project.projectId}`, {
+      height: 1200,
+    });
+    await submitPasswordSignIn(page, owner.user.email, 'many-files@example.org-password');
+    await page.getByRole('heading', { level: 1, name: 'Plots and rain' }).waitFor();
+    await page.getByRole('button', { name: 'Add data' }).click();
+    const addData = page.getByRole('region', { name: 'Add data' });
+    const [chooser] = await Promise.all([
+      page.waitForEvent('filechooser'),
+      addData.getByRole('button', { name: 'Choose files…' }).click(),
+    ]);
+    await chooser.setFiles([
+      {
+        name: 'plots-north.csv',
+        mimeType: 'text/csv',
+        buffer: Buffer.from('plot,site,area\n1,North,2.5\n2,North,3\n'),
+      },
+      { name: 'rain.csv', mimeType: 'text/csv', buffer: Buffer.from('day,mm\n2024-05-01,12\n') },
+      // The same columns in another order: the same collection.
+      { name: 'plots-south.csv', mimeType: 'text/csv', buffer: Buffer.from('site,plot,area\nSouth,3,1.5\n') },
+    ]);
+
+    await addData.getByText('2 collections').waitFor();
+    const plots = addData.getByRole('region', { name: 'Collection plots' });
+    const rain = addData.getByRole('region', { name: 'Collection rain' });
+    expect(await plots.getByRole('textbox', { name: 'Collection name' }).inputValue()).toBe('plots');
+    await plots.getByText('plots-north.csv, plots-south.csv').waitFor();
+    // Each file's rows, not only the first file's.
+    await plots
+      .getByRole('table', { name: 'Preview of the first rows' })
+      .getByRole('cell', { name: 'North' })
+      .first()
+      .waitFor();
+    await plots.getByRole('combobox', { name: 'Rows of' }).selectOption('plots-south.csv');
+    await plots
+      .getByRole('table', { name: 'Preview of the first rows' })
+      .getByRole('cell', { name: 'South' })
+      .waitFor();
+    await rain.getByRole('table', { name: 'Preview of the first rows' }).getByRole('cell', { name: '12' }).waitFor();
+    expect(await rain.getByRole('combobox', { name: 'Rows of' }).count()).toBe(0);
+    await accessibleInBothThemes(page, 'add data, two collections');
+    await saveScreenshot(page, 'add-data-collections');
+
+    for (const [section, text] of [
+      [plots, 'plots: 3 rows.'],
+      [rain, 'rain: 1 rows.'],
+    ] as const) {
+      await section.getByRole('button', { name: 'Create' }).click();
+      await section
+        .getByRole('status')
+        .filter({ hasText: 'The table is ready' })
+        .getByText(text)
+        .waitFor({ timeout: 60_000 });
+    }
+    const collections = await call<{ items: { tag: string; pattern: string }[] }>(
+      server,
+      'GET',
+      `/workflows/${project.workflowId}/datacollections`,
+      { token: owner.access_token },
+    );
+    expect(
+      collections.body.items
+        .map(({ tag, pattern }) => [tag, pattern])
+        .sort((a, b) => String(a[0]).localeCompare(String(b[0]))),
+    ).toEqual([
+      ['plots', 'plots/[^/]+'],
+      ['rain', 'rain/[^/]+'],
+      ['t', expect.any(String)],
+    ]);
+    await context.close();
+  }, 120_000);
 
   it('adds JSON lines to a project that has a workflow; a viewer is not offered Add data', async () => {
     const { access_token: admin } = await login(server, ADMIN.email, ADMIN.password);

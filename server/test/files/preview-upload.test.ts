@@ -111,6 +111,25 @@ describeEachDialect('previewing a file sent for Add data, before anything is cre
     expect(left.filter((name) => name.startsWith('preview-'))).toEqual([]);
   });
 
+  it('reads each of several dropped files on its own, at once, with its own columns', async () => {
+    // Add data sends one request per file, in parallel, and groups the files by their columns.
+    const options = { read_options: { null_values: ['NA', ''] }, limit: 20 };
+    const [north, south, rain, ragged] = await Promise.all([
+      send('plots-north.csv', 'plot,site,area\n1,North,2.5\n', { options }),
+      send('plots-south.csv', 'site,plot,area\nSouth,3,NA\n', { options }),
+      send('rain.tsv', 'day\tmm\n2024-05-01\t12\n', { options: { ...options, format: 'tsv' } }),
+      send('ragged.csv', 'a,b\n1,2\n3\n', { options }),
+    ]);
+    const columnsOf = (answer: { body: Preview }) => answer.body.columns.map((column) => column.name);
+    expect(columnsOf(north)).toEqual(['plot', 'site', 'area']);
+    expect(columnsOf(south)).toEqual(['site', 'plot', 'area']);
+    expect(south.body.rows).toEqual([{ site: 'South', plot: '3', area: null }]);
+    expect(columnsOf(rain)).toEqual(['day', 'mm']);
+    // One file that cannot be read does not stop the others, and is named in its own answer.
+    expect(ragged.status).toBe(400);
+    expect(ragged.body.detail).toContain('ragged.csv, line 3');
+  });
+
   it('refuses what it cannot read, bad options and a file over the upload limit, with what to do', async () => {
     const ragged = await send('ragged.csv', 'a,b,c\n1,2,3\n4,5\n');
     expect(ragged.status).toBe(400);

@@ -44,8 +44,8 @@ export function CreateData({
   plan: AddDataPlan | null;
   onStarted: () => void;
   onExplore: (collectionId: string) => void;
-  /** The collection is made: its name, format, workflow and files are settled. */
-  onLocked: () => void;
+  /** The collection is made, in `workflowId`: its name, format, workflow and files are settled. */
+  onLocked: (workflowId: string | null) => void;
 }) {
   const api = useApi();
   const queryClient = useQueryClient();
@@ -57,7 +57,7 @@ export function CreateData({
       addData(api, chosen, made.current, (next, soFar) => {
         setStep(next);
         setCollection(soFar.collection);
-        if (soFar.collection !== null) onLocked();
+        if (soFar.collection !== null) onLocked(soFar.workflowId);
       }),
     onSettled: () => {
       // The project page lists the new workflow and collection (also when a later step failed).

@@ -141,3 +141,45 @@ export const DELIMITERS: { value: string; label: string }[] = [
   { value: '|', label: 'Pipe (|)' },
   { value: ' ', label: 'Space' },
 ];
+
+/** Files that make one collection: one format, and (when read) the same column names. */
+export interface FileGroup<F extends { name: string }> {
+  format: DataFormat | null;
+  files: F[];
+  /** The column names, sorted; null when the files could not be read (unknown format, too big, an error). */
+  columns: string[] | null;
+}
+
+/**
+ * Splits the chosen files into the collections they propose: files of one format whose columns
+ * have the same names (in any order) go together; a file that could not be read goes with the
+ * unread files of its format. Groups keep the order of their first file.
+ */
+export function groupFiles<F extends { name: string }>(
+  files: readonly F[],
+  columnsOf: (file: F, index: number) => readonly string[] | null,
+): FileGroup<F>[] {
+  const groups = new Map<string, FileGroup<F>>();
+  files.forEach((file, index) => {
+    const format = formatOfName(file.name);
+    const read = columnsOf(file, index);
+    const columns = read === null ? null : [...read].sort();
+    const key = JSON.stringify([format, columns]);
+    const group = groups.get(key) ?? { format, files: [], columns };
+    group.files.push(file);
+    groups.set(key, group);
+  });
+  return [...groups.values()];
+}
+
+/** A name per group, from its files' names; a name proposed twice gets `_2`, `_3`… */
+export function proposeTags(groups: readonly { files: readonly { name: string }[] }[]): string[] {
+  const used = new Set<string>();
+  return groups.map((group) => {
+    const base = proposeTag(group.files.map((file) => file.name));
+    let tag = base;
+    for (let n = 2; used.has(tag); n += 1) tag = `${base.slice(0, 96)}_${n}`;
+    used.add(tag);
+    return tag;
+  });
+}
