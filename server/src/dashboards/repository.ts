@@ -6,6 +6,7 @@ import { pageRows } from '../db/paginate.js';
 import type { DashboardsTable, DataCollectionsTable, Tables } from '../db/tables.js';
 import type { MemberRecord } from '../sharing/members.js';
 import { dataCollectionRows } from '../tables/data-collections.js';
+import { projectMemberRows, projectRows } from '../tables/projects.js';
 
 export interface DashboardRecord {
   row: Selectable<DashboardsTable>;
@@ -102,24 +103,13 @@ export class DashboardsRepository {
                 .select('dashboard_members.dashboard_id')
                 .where('dashboard_members.user_id', '=', userId),
             ),
-            eb(
-              'dashboards.project_id',
-              'in',
-              eb
-                .selectFrom('project_members')
-                .select('project_members.project_id')
-                .where('project_members.user_id', '=', userId),
-            ),
+            eb('dashboards.project_id', 'in', projectMemberRows.projectIdsOf(this.db, userId)),
           );
         }
         if (options.includePublic) {
           visible.push(
             eb('dashboards.is_public', '=', 1),
-            eb(
-              'dashboards.project_id',
-              'in',
-              eb.selectFrom('projects').select('projects.id').where('projects.is_public', '=', 1),
-            ),
+            eb('dashboards.project_id', 'in', projectRows.publicIds(this.db)),
           );
         }
         // A literal, not a bound boolean: SQLite cannot bind one.

@@ -6,13 +6,14 @@ import { type DataCollectionsService, dataCollectionColumns } from '../datacolle
 import type { Database } from '../db/database.js';
 import type { Tables } from '../db/tables.js';
 import { isoNow } from '../db/time.js';
-import { DomainError } from '../errors.js';
+import { DomainError, notFound } from '../errors.js';
 import type { Actor, UserActor } from '../policy/actor.js';
 import { authorize, can } from '../policy/policy.js';
 import { asSharedResource } from '../projects/repository.js';
 import type { ProjectsService } from '../projects/service.js';
 import { dataCollectionRows } from '../tables/data-collections.js';
 import { joinRows } from '../tables/joins.js';
+import { projectRows } from '../tables/projects.js';
 import { workflowRows } from '../tables/workflows.js';
 import { locationsAt, sameDataLocation } from '../workflows/location-guard.js';
 import { withoutPaths } from '../workflows/presenters.js';
@@ -72,17 +73,11 @@ export class ProjectDefinitions {
         ...(definition.description === undefined ? {} : { description: definition.description }),
         ...(definition.is_public === undefined ? {} : { is_public: definition.is_public ? 1 : 0 }),
       };
-      if (Object.keys(changes).length > 0)
-        await trx.updateTable('projects').set(changes).where('id', '=', existingId).execute();
+      if (Object.keys(changes).length > 0) await projectRows.update(trx, existingId, changes);
       await this.apply(existingId, definition, actor.userId, trx);
     });
     const changed = stringify(await this.definitionOf(existingId)) !== before;
-    if (changed)
-      await this.database.db
-        .updateTable('projects')
-        .set({ updated_at: isoNow() })
-        .where('id', '=', existingId)
-        .execute();
+    if (changed) await projectRows.update(this.database.db, existingId, { updated_at: isoNow() });
     return { project_id: existingId, created: false, changed };
   }
 
@@ -162,7 +157,8 @@ export class ProjectDefinitions {
   /** The project as a definition document, the inverse of import. */
   async definitionOf(projectId: string): Promise<ProjectDefinition> {
     const db = this.database.db;
-    const project = await db.selectFrom('projects').selectAll().where('id', '=', projectId).executeTakeFirstOrThrow();
+    const project = await projectRows.find(db, projectId);
+    if (!project) throw notFound('project');
     const workflows = await workflowRows.ofProject(db, projectId);
     const collections = await dataCollectionRows.ofWorkflows(
       db,

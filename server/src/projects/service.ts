@@ -11,6 +11,7 @@ import { type OwnedStorage, ownedStorage, type StoragePurger } from '../maintena
 import type { Actor, UserActor } from '../policy/actor.js';
 import { authorize, type ResourceAction } from '../policy/policy.js';
 import { resolveMembers } from '../sharing/members.js';
+import { projectMemberRows, projectRows } from '../tables/projects.js';
 import { projectDeletionSummary } from './deletion-summary.js';
 import { presentProject } from './presenters.js';
 import { asSharedResource, type ProjectRecord, ProjectsRepository } from './repository.js';
@@ -67,23 +68,20 @@ export class ProjectsService {
     const id = uuidv7();
     const now = isoNow();
     try {
-      await db
-        .insertInto('projects')
-        .values({
-          id,
-          name: request.name,
-          description: request.description,
-          is_public: request.is_public ? 1 : 0,
-          created_by: actor.userId,
-          created_at: now,
-          updated_at: now,
-        })
-        .execute();
+      await projectRows.insert(db, {
+        id,
+        name: request.name,
+        description: request.description,
+        is_public: request.is_public ? 1 : 0,
+        created_by: actor.userId,
+        created_at: now,
+        updated_at: now,
+      });
     } catch (error) {
       if (isUniqueViolation(error)) throw nameTaken();
       throw error;
     }
-    await db.insertInto('project_members').values({ project_id: id, user_id: actor.userId, role: 'owner' }).execute();
+    await projectMemberRows.insert(db, [{ project_id: id, user_id: actor.userId, role: 'owner' }]);
     const details = { project_id: id, name: request.name, is_public: request.is_public };
     await this.audit.record({ type: 'project.created', actorUserId: actor.userId, details }, db);
     return id;
@@ -102,15 +100,11 @@ export class ProjectsService {
     const before = await this.access(actor, projectId, 'resource.edit');
     try {
       await this.database.db.transaction().execute(async (trx) => {
-        await trx
-          .updateTable('projects')
-          .set({
-            ...(changes.name === undefined ? {} : { name: changes.name }),
-            ...(changes.description === undefined ? {} : { description: changes.description }),
-            updated_at: isoNow(),
-          })
-          .where('id', '=', projectId)
-          .execute();
+        await projectRows.update(trx, projectId, {
+          ...(changes.name === undefined ? {} : { name: changes.name }),
+          ...(changes.description === undefined ? {} : { description: changes.description }),
+          updated_at: isoNow(),
+        });
         const details = { project_id: projectId, name: changes.name ?? before.row.name, changed: Object.keys(changes) };
         await this.audit.record({ type: 'project.updated', actorUserId: actorUserId(actor), details }, trx);
       });
@@ -130,16 +124,9 @@ export class ProjectsService {
     await this.access(actor, projectId, 'resource.share');
     const members = await resolveMembers(this.database.db, request);
     await this.database.db.transaction().execute(async (trx) => {
-      await trx.deleteFrom('project_members').where('project_id', '=', projectId).execute();
-      await trx
-        .insertInto('project_members')
-        .values([...members].map(([userId, role]) => ({ project_id: projectId, user_id: userId, role })))
-        .execute();
-      await trx
-        .updateTable('projects')
-        .set({ is_public: request.is_public ? 1 : 0, updated_at: isoNow() })
-        .where('id', '=', projectId)
-        .execute();
+      const rows = [...members].map(([userId, role]) => ({ project_id: projectId, user_id: userId, role }));
+      await projectMemberRows.replace(trx, projectId, rows);
+      await projectRows.update(trx, projectId, { is_public: request.is_public ? 1 : 0, updated_at: isoNow() });
       const details = { project_id: projectId, ...sharingDetails(members, request.is_public) };
       await this.audit.record({ type: 'project.shared', actorUserId: actorUserId(actor), details }, trx);
     });
@@ -159,7 +146,7 @@ export class ProjectsService {
     const { row } = await this.access(actor, projectId, 'resource.delete');
     const owned = await this.database.db.transaction().execute(async (trx) => {
       const storage = await ownedStorage(trx, { projects: [projectId] });
-      await trx.deleteFrom('projects').where('id', '=', projectId).execute();
+      await projectRows.delete(trx, [projectId]);
       const details = { project_id: projectId, name: row.name };
       await this.audit.record({ type: 'project.deleted', actorUserId: actorUserId(actor), details }, trx);
       return storage;
@@ -169,13 +156,7 @@ export class ProjectsService {
 
   /** The project a definition names, among those the actor created. */
   async findOwnByName(actor: UserActor, definition: Pick<ProjectDefinition, 'name'>): Promise<string | undefined> {
-    const row = await this.database.db
-      .selectFrom('projects')
-      .select('id')
-      .where('created_by', '=', actor.userId)
-      .where('name', '=', definition.name)
-      .executeTakeFirst();
-    return row?.id;
+    return projectRows.idByCreatorAndName(this.database.db, actor.userId, definition.name);
   }
 
   /**
@@ -183,24 +164,7 @@ export class ProjectsService {
    * answers their storage, for the caller to purge once its transaction has committed.
    */
   async deleteSolelyOwnedBy(db: Kysely<Tables>, userId: string): Promise<OwnedStorage> {
-    const doomed: string[] = [];
-    const candidates = await db
-      .selectFrom('project_members')
-      .select('project_id')
-      .where('user_id', '=', userId)
-      .where('role', '=', 'owner')
-      .execute();
-    for (const { project_id } of candidates) {
-      const otherOwners = await db
-        .selectFrom('project_members')
-        .select('user_id')
-        .where('project_id', '=', project_id)
-        .where('role', '=', 'owner')
-        .where('user_id', '!=', userId)
-        .executeTakeFirst();
-      if (!otherOwners) doomed.push(project_id);
-    }
-    return this.deleteMany(db, doomed);
+    return this.deleteMany(db, await projectMemberRows.solelyOwnedBy(db, userId));
   }
 
   /**
@@ -210,10 +174,7 @@ export class ProjectsService {
   async deleteMany(db: Kysely<Tables>, projectIds: readonly string[]): Promise<OwnedStorage> {
     if (projectIds.length === 0) return { uploadKeys: [], tableIds: [] };
     const owned = await ownedStorage(db, { projects: [...projectIds] });
-    for (let start = 0; start < projectIds.length; start += 500) {
-      const ids = projectIds.slice(start, start + 500);
-      await db.deleteFrom('projects').where('id', 'in', ids).execute();
-    }
+    await projectRows.delete(db, projectIds);
     return owned;
   }
 }

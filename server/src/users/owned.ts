@@ -3,6 +3,7 @@ import type { Kysely } from 'kysely';
 import type { Tables } from '../db/tables.js';
 import { isoNow } from '../db/time.js';
 import { embedTokenRows } from '../tables/embed-tokens.js';
+import { projectMemberRows, projectRows } from '../tables/projects.js';
 import { sessionRows } from '../tables/sessions.js';
 
 /** Ids per query's `in` list, well under any database's parameter limit. */
@@ -19,29 +20,6 @@ export interface SolelyOwned {
   projectIds: string[];
   /** Dashboards with no other dashboard owner, wherever their project. */
   dashboardIds: string[];
-}
-
-/** The projects whose only owner member is `userId`. */
-async function solelyOwnedProjects(db: Kysely<Tables>, userId: string): Promise<string[]> {
-  const rows = await db
-    .selectFrom('project_members as mine')
-    .select('mine.project_id as id')
-    .where('mine.user_id', '=', userId)
-    .where('mine.role', '=', 'owner')
-    .where(({ not, exists, selectFrom }) =>
-      not(
-        exists(
-          selectFrom('project_members as others')
-            .select('others.user_id')
-            .whereRef('others.project_id', '=', 'mine.project_id')
-            .where('others.role', '=', 'owner')
-            .where('others.user_id', '!=', userId),
-        ),
-      ),
-    )
-    .orderBy('id')
-    .execute();
-  return rows.map((row) => row.id);
 }
 
 /** The dashboards whose only owner member is `userId` (their project's owners aside). */
@@ -73,17 +51,7 @@ async function solelyOwnedDashboards(db: Kysely<Tables>, userId: string): Promis
  * "owned alone" counts is still true when the user's rows go.
  */
 export async function lockOwnerships(db: Kysely<Tables>, userId: string): Promise<void> {
-  await db
-    .selectFrom('project_members')
-    .select(['project_id', 'user_id'])
-    .where('role', '=', 'owner')
-    .where('project_id', 'in', (eb) =>
-      eb.selectFrom('project_members').select('project_id').where('user_id', '=', userId).where('role', '=', 'owner'),
-    )
-    .orderBy('project_id')
-    .orderBy('user_id')
-    .forUpdate()
-    .execute();
+  await projectMemberRows.lockOwnersAlongside(db, userId);
   await db
     .selectFrom('dashboard_members')
     .select(['dashboard_id', 'user_id'])
@@ -103,7 +71,7 @@ export async function lockOwnerships(db: Kysely<Tables>, userId: string): Promis
 
 export async function solelyOwnedBy(db: Kysely<Tables>, userId: string): Promise<SolelyOwned> {
   return {
-    projectIds: await solelyOwnedProjects(db, userId),
+    projectIds: await projectMemberRows.solelyOwnedBy(db, userId),
     dashboardIds: await solelyOwnedDashboards(db, userId),
   };
 }
@@ -146,29 +114,8 @@ export async function transferOwned(
   fromUserId: string,
   toUserId: string,
 ): Promise<void> {
-  for (const ids of chunks(owned.projectIds)) {
-    await db
-      .insertInto('project_members')
-      .values(ids.map((project_id) => ({ project_id, user_id: toUserId, role: 'owner' as const })))
-      .onConflict((oc) => oc.columns(['project_id', 'user_id']).doUpdateSet({ role: 'owner' }))
-      .execute();
-    await db
-      .updateTable('projects')
-      .set({ created_by: toUserId })
-      .where('id', 'in', ids)
-      .where('created_by', '=', fromUserId)
-      .where(({ not, exists, selectFrom }) =>
-        not(
-          exists(
-            selectFrom('projects as taken')
-              .select('taken.id')
-              .whereRef('taken.name', '=', 'projects.name')
-              .where('taken.created_by', '=', toUserId),
-          ),
-        ),
-      )
-      .execute();
-  }
+  await projectMemberRows.makeOwner(db, owned.projectIds, toUserId);
+  await projectRows.handCreatorOver(db, owned.projectIds, fromUserId, toUserId);
   for (const ids of chunks(owned.dashboardIds)) {
     await db
       .insertInto('dashboard_members')

@@ -12,6 +12,7 @@ import {
   type LocationAtPath,
 } from '../policy/locations.js';
 import { asSharedResource } from '../sharing/members.js';
+import { projectMemberRows } from '../tables/projects.js';
 import { workflowRows } from '../tables/workflows.js';
 import { UsersRepository } from '../users/repository.js';
 
@@ -87,14 +88,10 @@ export class DataLocationGuard {
   private async claimedElsewhere(projectId: string | undefined, db: Kysely<Tables>): Promise<ClaimedLocation[]> {
     const rows = await workflowRows.locatedOutside(db, projectId);
     if (rows.length === 0) return [];
-    const members = await db
-      .selectFrom('project_members')
-      .select(['project_id', 'user_id', 'role'])
-      .where('project_id', 'in', [...new Set(rows.map((row) => row.project_id))])
-      .execute();
+    const members = await projectMemberRows.ofProjects(db, [...new Set(rows.map((row) => row.project_id))]);
     return rows.flatMap((row) => {
       const project = asSharedResource(
-        members.filter((member) => member.project_id === row.project_id).map((member) => ({ ...member, email: '' })),
+        members.filter((member) => member.project_id === row.project_id),
         row.is_public === 1,
       );
       const { locations } = JSON.parse(row.data_location as string) as DataLocation;
