@@ -49,7 +49,6 @@ const STILL_TO_SPLIT: string[] = [
   'server/src/internal/metrics.ts: installMetrics',
   'server/src/maintenance/storage-vacuum.ts: StorageVacuum.run',
   'server/src/projects/routes.ts: projectsRoutes',
-  'server/src/users/routes.ts: usersRoutes',
   'server/src/workflows/routes.ts: workflowsRoutes',
   'web/src/components/IngestionPanel.tsx: IngestionPanel',
   'web/src/components/Layout.tsx: Layout',
