@@ -6,11 +6,23 @@ const repository = fileURLToPath(new URL('../../../', import.meta.url));
 /** The longest a function may be (docs/architecture.md: functions short and named by their steps). */
 const MAX_LINES = 80;
 
+/** Why a route registrar may be long: its length is its routes' schemas, not steps to follow. */
+const REGISTRAR = 'a route registrar: a list of app.get/post(…) registrations whose handlers each call one service';
+
 /**
  * Functions allowed to be longer, by `file: name`, with the reason. An entry covers the callbacks
  * inside the function too (a route registrar's plugin, a component's render callbacks).
  */
 const EXEMPT: Record<string, string> = {
+  ...Object.fromEntries(
+    [
+      'server/src/auth/routes.ts: authRoutes',
+      'server/src/dashboards/routes.ts: dashboardsRoutes',
+      'server/src/datacollections/query-routes.ts: dataCollectionQueryRoutes',
+      'server/src/projects/routes.ts: projectsRoutes',
+      'server/src/workflows/routes.ts: workflowsRoutes',
+    ].map((registrar) => [registrar, REGISTRAR]),
+  ),
   'server/src/db/migrations/0004_projects.ts: up':
     'a migration is a list of table definitions, frozen once released; splitting it changes nothing',
 };
@@ -35,10 +47,7 @@ const STILL_TO_SPLIT: string[] = [
   'server/src/analytics/components/figures.ts: figureData',
   'server/src/analytics/components/fit.ts: usesOf',
   'server/src/auth/access-routes.ts: accessRoutes',
-  'server/src/auth/routes.ts: authRoutes',
   'server/src/dashboards/data-routes.ts: dashboardDataRoutes',
-  'server/src/dashboards/routes.ts: dashboardsRoutes',
-  'server/src/datacollections/query-routes.ts: dataCollectionQueryRoutes',
   'server/src/datacollections/routes.ts: dataCollectionsRoutes',
   'server/src/engine/delta/snapshot.ts: loadSnapshot',
   'server/src/export/routes.ts: exportRoutes',
@@ -48,8 +57,6 @@ const STILL_TO_SPLIT: string[] = [
   'server/src/ingestion/scanner.ts: scanRun',
   'server/src/internal/metrics.ts: installMetrics',
   'server/src/maintenance/storage-vacuum.ts: StorageVacuum.run',
-  'server/src/projects/routes.ts: projectsRoutes',
-  'server/src/workflows/routes.ts: workflowsRoutes',
   'web/src/components/IngestionPanel.tsx: IngestionPanel',
   'web/src/components/Layout.tsx: Layout',
   'web/src/dashboard/ComponentCell.tsx: CellBody',
