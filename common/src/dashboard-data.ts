@@ -60,6 +60,7 @@ export const CLICK_FILTER_CHARTS: readonly FigureComponent['chart'][] = [
   'pie',
   'clustered_heatmap',
   'tree',
+  'oncoplot',
   ...CATEGORY_CLICK_CHARTS,
 ];
 export const BRUSH_FILTER_CHARTS: readonly FigureComponent['chart'][] = [

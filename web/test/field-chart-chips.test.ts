@@ -25,6 +25,7 @@ const COMPONENTS: DashboardComponent[] = [
   figure('stack', { chart: 'stacked_bar', x: 'sample', color: 'Genus', y: 'count' }),
   figure('funnel', { chart: 'funnel', x: 'stage' }),
   figure('strip', { chart: 'strip', x: 'depth', y: 'sample' }),
+  figure('onco', { chart: 'oncoplot', x: 'sample', y: 'gene', color: 'alteration' }),
   figure('gwas', { chart: 'manhattan', chromosome: 'chrom', position: 'pos', y: 'p' }),
 ];
 
@@ -60,6 +61,7 @@ describe('the chips of the field charts’ clicks', () => {
     expect(chipOf({ component_id: 'div', value: ['Bacillus', null] })).toBe('taxon = Bacillus or (empty)');
     expect(chipOf({ component_id: 'stack', value: ['Prevotella'] })).toBe('Genus = Prevotella');
     expect(chipOf({ component_id: 'funnel', value: ['filtered'] })).toBe('stage = filtered');
+    expect(chipOf({ component_id: 'onco', value: ['TP53', 'KRAS'] })).toBe('gene = TP53 or KRAS');
   });
 
   it('say a brushed Manhattan plot’s genomic interval', () => {

@@ -8,6 +8,7 @@ import { clickedHeatmapRow, selectedHeatmapCells } from './clustered-heatmap.js'
 import { Categories, FigureColumns, rounded } from './columns.js';
 import { PALETTES } from './palette.js';
 import { rankedClickedValue, rankedSelected } from './ranked.js';
+import { clickedOncoplotGene } from './sample-plots.js';
 
 /** What ECharts says about a clicked item (its `click` event's parameters). */
 export interface ChartClick {
@@ -41,6 +42,10 @@ export function clickedCategory(
   if (component.chart === 'clustered_heatmap') {
     const row = clickedHeatmapRow(data, click);
     return row === undefined ? undefined : { value: asScalar(row) };
+  }
+  if (component.chart === 'oncoplot') {
+    const gene = clickedOncoplotGene(data, click);
+    return gene === undefined ? undefined : { value: asScalar(gene) };
   }
   if (isRankedDistributionChart(component.chart)) {
     const hit = rankedClickedValue(component, data, click);
@@ -125,6 +130,8 @@ export function selectedIndices(
   if (!Array.isArray(value) || !CLICK_FILTER_CHARTS.includes(component.chart) || component.chart === 'tree') return [];
   const chosen = (raw: unknown) => value.some((item) => item === (raw ?? null));
   if (component.chart === 'clustered_heatmap') return selectedHeatmapCells(data, chosen);
+  // An oncoplot's cells stay as drawn (the chip says which genes filter).
+  if (component.chart === 'oncoplot') return [];
   if (isRankedDistributionChart(component.chart)) return rankedSelected(component, data, chosen);
   if (component.chart === 'pie') {
     const columns = new FigureColumns(data);

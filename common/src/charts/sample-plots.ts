@@ -194,3 +194,15 @@ function oncoplotFrame(input: ChartInput, summary: Oncoplot) {
     };
   };
 }
+
+/**
+ * The gene a click on an oncoplot filters by: a cell's (the heatmap, series 0) or a gene's bar
+ * beside it (series 2); undefined for the samples' bars above.
+ */
+export function clickedOncoplotGene(data: FigureData, click: { seriesIndex?: number; dataIndex?: number }): unknown {
+  if (click.dataIndex === undefined) return undefined;
+  if (click.seriesIndex === 2) return data.oncoplot?.genes[click.dataIndex]?.name;
+  if (click.seriesIndex !== 0) return undefined;
+  const at = data.columns.findIndex((column) => column.name === 'y');
+  return data.rows[click.dataIndex]?.[at];
+}

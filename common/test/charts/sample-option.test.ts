@@ -198,3 +198,33 @@ describe('the charts of samples: options', () => {
     expect(drawnCounts(figure, data)).toEqual([3, 3, 2]);
   });
 });
+
+describe('a click on an oncoplot', () => {
+  const figure: FigureComponent = { ...base, component_id: 'o', chart: 'oncoplot', x: 's', y: 'g', color: 'a' };
+  const data: FigureData = {
+    columns: [text('x', 's'), text('y', 'g'), text('color', 'a')],
+    rows: [
+      ['S1', 'TP53', 'missense'],
+      ['S2', 'KRAS', 'nonsense'],
+    ],
+    sampled: false,
+    total_rows: 2,
+    oncoplot: {
+      genes: [
+        { name: 'KRAS', count: 1 },
+        { name: 'TP53', count: 1 },
+      ],
+      samples: [
+        { name: 'S1', count: 1 },
+        { name: 'S2', count: 1 },
+      ],
+      total_genes: 2,
+    },
+  };
+
+  it('filters by the gene of a cell or of a gene’s bar, not by a sample’s bar', () => {
+    expect(clickedCategory(figure, data, { seriesIndex: 0, dataIndex: 1 })).toEqual({ value: 'KRAS' });
+    expect(clickedCategory(figure, data, { seriesIndex: 2, dataIndex: 1 })).toEqual({ value: 'TP53' });
+    expect(clickedCategory(figure, data, { seriesIndex: 1, dataIndex: 0 })).toBeUndefined();
+  });
+});

@@ -4,11 +4,24 @@ import { type DataAnswer, projectWithTable, serverWithPeople } from './analytics
 
 /*
  * Issue 28: a click on an intersection of an UpSet plot of item–set pairs keeps the items paired
- * with exactly those sets (a semi-join on the item column). Counts worked out by hand below.
+ * with exactly those sets (a semi-join on the item column); a click on an oncoplot's cell or gene
+ * bar keeps that gene's rows. Counts worked out by hand below.
  */
 
 /** Items and their sets: g1 {a}, g2 {a, b}, g3 {a, b}, g4 {c} (twice), g5 none (a null set). */
 const PAIRS_CSV = ['gene,pathway', 'g1,a', 'g2,a', 'g2,b', 'g3,b', 'g3,a', 'g4,c', 'g4,c', 'g5,', ''].join('\n');
+
+/** Alterations: TP53 in S1 (twice) and S2, KRAS in S1 and S3, EGFR in S3. */
+const ONCO_CSV = [
+  'sample,gene,alteration',
+  'S1,TP53,missense',
+  'S1,TP53,nonsense',
+  'S1,KRAS,missense',
+  'S2,TP53,missense',
+  'S3,KRAS,amplification',
+  'S3,EGFR,missense',
+  '',
+].join('\n');
 
 const UPSET = { component_id: 'u', type: 'figure', chart: 'upset', item: 'gene', set: 'pathway' };
 const ROWS = { component_id: 'rows', type: 'card', agg: 'count' };
@@ -85,5 +98,19 @@ describeEachDialect('set filters', (dialect) => {
       expect(answer.status, JSON.stringify(value)).toBe(400);
       expect(answer.text).toContain('body.filters[0].value');
     }
+  });
+
+  it('narrows the others to the genes clicked on an oncoplot', async () => {
+    const data = await dashboardOf(ONCO_CSV, [
+      { component_id: 'o', type: 'figure', chart: 'oncoplot', x: 'sample', y: 'gene', color: 'alteration' },
+      ROWS,
+    ]);
+    const answer = await data([{ component_id: 'o', value: ['TP53'] }]);
+    expect(answer.status, answer.text).toBe(200);
+    expect(answer.body.components.rows).toEqual({ value: 3, unfiltered_value: 6 });
+    const both = await data([{ component_id: 'o', value: ['KRAS', 'EGFR'] }]);
+    expect(both.body.components.rows).toEqual({ value: 3, unfiltered_value: 6 });
+    // The oncoplot stays whole.
+    expect(both.body.components.o).toMatchObject({ total_rows: 6 });
   });
 });

@@ -336,6 +336,8 @@ function matchOf(
   if (component.chart === 'embedding' && component.label !== undefined) {
     return { column: component.label, match: { kind: 'in', values: list } };
   }
+  // A clicked oncoplot cell or gene bar: its gene.
+  if (component.chart === 'oncoplot') return { column: component.y ?? '', match: { kind: 'in', values: list } };
   // A clicked clade: its tips' names.
   if (component.chart === 'tree') return { column: component.tip ?? '', match: { kind: 'in', values: list } };
   if (CATEGORY_CLICK_CHARTS.includes(component.chart as RankedDistributionChart)) {
