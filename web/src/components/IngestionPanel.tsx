@@ -140,19 +140,20 @@ function RunRow({ run }: { run: IngestionRun }) {
   );
 }
 
-/** Run ingestion (as the trigger status allows), the live job, and the history of runs. */
-export function IngestionPanel({ projectId }: { projectId: string }) {
+/**
+ * The project's ingestion: whether it may run (`status`), the job followed (the one started here,
+ * or a run still going when the page opened, started elsewhere), and the trigger. When the
+ * followed job ends, everything showing the project's data is refreshed once.
+ */
+function useIngestion(projectId: string, onStarted: () => void) {
   const api = useApi();
   const queryClient = useQueryClient();
-  const [opened, modal] = useDisclosure(false);
-  const [overwrite, setOverwrite] = useState(false);
   const [jobId, setJobId] = useState<string | null>(null);
   const [notice, setNotice] = useState<string | null>(null);
   const status = useQuery({
     queryKey: ['ingestion-status', projectId],
     queryFn: ({ signal }) => api.get(ingestionStatusGet(projectId), triggerStatusSchema, signal),
   });
-  // A run still going when the page opens (started elsewhere) is followed too.
   const runs = useQuery({
     queryKey: ['ingestion-runs', projectId],
     queryFn: ({ signal }) => api.get(ingestionRunsGet(projectId), ingestionRunListSchema, signal),
@@ -168,14 +169,13 @@ export function IngestionPanel({ projectId }: { projectId: string }) {
         query: { overwrite: withOverwrite },
       }),
     onSuccess: (answer) => {
-      modal.close();
+      onStarted();
       setNotice(answer.already_running ? 'An ingestion was already running: showing it.' : null);
       if (answer.job_id !== null) setJobId(answer.job_id);
       void queryClient.invalidateQueries({ queryKey: ['ingestion-runs', projectId] });
     },
   });
 
-  // When the followed job ends, everything showing the project's data is refreshed once.
   const refreshed = useRef<string | null>(null);
   const ended = job.data !== undefined && jobEnded(job.data.status);
   useEffect(() => {
@@ -184,10 +184,18 @@ export function IngestionPanel({ projectId }: { projectId: string }) {
     invalidateProjectData(queryClient, projectId);
   }, [ended, followed, queryClient, projectId]);
 
+  const active = job.data !== undefined && !jobEnded(job.data.status);
+  return { status, job, followed, active, trigger, notice };
+}
+
+/** Run ingestion (as the trigger status allows), the live job, and the history of runs. */
+export function IngestionPanel({ projectId }: { projectId: string }) {
+  const [opened, modal] = useDisclosure(false);
+  const { status, job, followed, active, trigger, notice } = useIngestion(projectId, modal.close);
+
   if (status.isPending) return <Loader size="sm" aria-label="Loading ingestion status" />;
   if (status.isError) return null;
   const { enabled, available, reason } = status.data;
-  const active = job.data !== undefined && !jobEnded(job.data.status);
 
   return (
     <Card withBorder radius="md" component="section" aria-label="Ingestion">
@@ -234,26 +242,48 @@ export function IngestionPanel({ projectId }: { projectId: string }) {
         </Title>
         <RunHistory projectId={projectId} live={active} />
       </Stack>
-      <Modal opened={opened} onClose={modal.close} title="Run ingestion">
-        <Stack>
-          <Text size="sm">
-            Scans the workflows’ data locations, registers new and changed files and updates every data collection.
-          </Text>
-          <Checkbox
-            label="Overwrite: rebuild every table from all files"
-            checked={overwrite}
-            onChange={(event) => setOverwrite(event.currentTarget.checked)}
-          />
-          <Group justify="flex-end">
-            <Button variant="default" onClick={modal.close}>
-              Close
-            </Button>
-            <Button loading={trigger.isPending} onClick={() => trigger.mutate(overwrite)}>
-              Start ingestion
-            </Button>
-          </Group>
-        </Stack>
-      </Modal>
+      <StartIngestionModal
+        opened={opened}
+        onClose={modal.close}
+        starting={trigger.isPending}
+        onStart={(overwrite) => trigger.mutate(overwrite)}
+      />
     </Card>
+  );
+}
+
+function StartIngestionModal({
+  opened,
+  onClose,
+  starting,
+  onStart,
+}: {
+  opened: boolean;
+  onClose: () => void;
+  starting: boolean;
+  onStart: (overwrite: boolean) => void;
+}) {
+  const [overwrite, setOverwrite] = useState(false);
+  return (
+    <Modal opened={opened} onClose={onClose} title="Run ingestion">
+      <Stack>
+        <Text size="sm">
+          Scans the workflows’ data locations, registers new and changed files and updates every data collection.
+        </Text>
+        <Checkbox
+          label="Overwrite: rebuild every table from all files"
+          checked={overwrite}
+          onChange={(event) => setOverwrite(event.currentTarget.checked)}
+        />
+        <Group justify="flex-end">
+          <Button variant="default" onClick={onClose}>
+            Close
+          </Button>
+          <Button loading={starting} onClick={() => onStart(overwrite)}>
+            Start ingestion
+          </Button>
+        </Group>
+      </Stack>
+    </Modal>
   );
 }

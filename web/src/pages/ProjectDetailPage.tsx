@@ -13,7 +13,13 @@ import {
   Title,
   UnstyledButton,
 } from '@mantine/core';
-import { type DataCollection, dataCollectionListSchema, type Workflow, workflowListSchema } from '@service/common';
+import {
+  type DataCollection,
+  dataCollectionListSchema,
+  type Project,
+  type Workflow,
+  workflowListSchema,
+} from '@service/common';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useEffect } from 'react';
 import { Link, useParams, useSearchParams } from 'react-router';
@@ -174,21 +180,14 @@ function WorkflowsSection({
   );
 }
 
-export function ProjectDetailPage() {
-  const { projectId = '' } = useParams();
+/**
+ * The explorer's code and the rows it will show first are fetched alongside the collection itself
+ * and the project, not one after the other (docs/performance.md, `web`); once the project shows its
+ * collections, a click on one needs no more code.
+ */
+function usePreloadExplorer(selectedId: string | null, workflowsShown: boolean) {
   const api = useApi();
   const [params] = useSearchParams();
-  const selectedId = params.get('dc');
-  const project = useQuery(projectQuery(api, projectId));
-  const workflows = useQuery({
-    queryKey: ['workflows', projectId],
-    queryFn: ({ signal }) => api.get(projectWorkflowsGet(projectId), workflowListSchema, signal),
-    enabled: project.isSuccess,
-  });
-  const selected = useQuery({ ...dataCollectionQuery(api, selectedId ?? ''), enabled: selectedId !== null });
-  const drawRest = useAfterFirstRender();
-  // The explorer's code and the rows it will show first are fetched alongside the collection
-  // itself and the project, not one after the other (docs/performance.md, `web`).
   const queryClient = useQueryClient();
   const page = usePageParam();
   const search = params.toString();
@@ -202,47 +201,78 @@ export function ProjectDetailPage() {
       void queryClient.prefetchQuery(preview);
     }
   }, [api, queryClient, selectedId, page, search]);
-  // Once the project shows its collections, a click on one needs no more code.
   useEffect(() => {
-    if (workflows.isSuccess) void DataExplorer.preload();
-  }, [workflows.isSuccess]);
+    if (workflowsShown) void DataExplorer.preload();
+  }, [workflowsShown]);
+}
 
-  if (project.isPending) return <Loader aria-label="Loading project" />;
-  if (project.isError) {
-    return (
-      <Alert color="red" role="alert" title={isApiError(project.error, 'not_found') ? 'Project not found' : 'Error'}>
-        {isApiError(project.error, 'not_found')
-          ? 'This project does not exist, or you are not allowed to see it.'
-          : errorMessage(project.error)}{' '}
-        <Anchor component={Link} to="/projects">
-          Back to projects
-        </Anchor>
-      </Alert>
-    );
-  }
-  const { data } = project;
-  const canEdit = data.my_role === 'admin' || data.my_role === 'owner' || data.my_role === 'editor';
+/** The project, its workflows (once the project is there) and the collection the address selects (`dc`). */
+function useProjectPageData(projectId: string) {
+  const api = useApi();
+  const [params] = useSearchParams();
+  const selectedId = params.get('dc');
+  const project = useQuery(projectQuery(api, projectId));
+  const workflows = useQuery({
+    queryKey: ['workflows', projectId],
+    queryFn: ({ signal }) => api.get(projectWorkflowsGet(projectId), workflowListSchema, signal),
+    enabled: project.isSuccess,
+  });
+  const selected = useQuery({ ...dataCollectionQuery(api, selectedId ?? ''), enabled: selectedId !== null });
+  usePreloadExplorer(selectedId, workflows.isSuccess);
+  return { project, workflows, selectedId, selected };
+}
+
+function ProjectError({ error }: { error: unknown }) {
+  const notFound = isApiError(error, 'not_found');
   return (
-    <Stack gap="md">
+    <Alert color="red" role="alert" title={notFound ? 'Project not found' : 'Error'}>
+      {notFound ? 'This project does not exist, or you are not allowed to see it.' : errorMessage(error)}{' '}
+      <Anchor component={Link} to="/projects">
+        Back to projects
+      </Anchor>
+    </Alert>
+  );
+}
+
+/** The breadcrumb, name, description, badges and owners of the project. */
+function ProjectHeader({ project }: { project: Project }) {
+  return (
+    <>
       <Breadcrumbs aria-label="Breadcrumb">
         <Anchor component={Link} to="/projects">
           Projects
         </Anchor>
-        <Text>{data.name}</Text>
+        <Text>{project.name}</Text>
       </Breadcrumbs>
       <Group justify="space-between" align="flex-start">
         <Stack gap={4}>
-          <Title order={1}>{data.name}</Title>
-          {data.description && <Text c="dimmed">{data.description}</Text>}
+          <Title order={1}>{project.name}</Title>
+          {project.description && <Text c="dimmed">{project.description}</Text>}
         </Stack>
         <Group gap="xs">
-          <StandingBadges isPublic={data.is_public} role={data.my_role} />
-          {(data.my_role === 'owner' || data.my_role === 'admin') && <DeleteProjectButton project={data} />}
+          <StandingBadges isPublic={project.is_public} role={project.my_role} />
+          {(project.my_role === 'owner' || project.my_role === 'admin') && <DeleteProjectButton project={project} />}
         </Group>
       </Group>
       <Text size="sm" c="dimmed">
-        {ownersText(data.permissions)} · Updated {formatDate(data.updated_at)}
+        {ownersText(project.permissions)} · Updated {formatDate(project.updated_at)}
       </Text>
+    </>
+  );
+}
+
+export function ProjectDetailPage() {
+  const { projectId = '' } = useParams();
+  const { project, workflows, selectedId, selected } = useProjectPageData(projectId);
+  const drawRest = useAfterFirstRender();
+
+  if (project.isPending) return <Loader aria-label="Loading project" />;
+  if (project.isError) return <ProjectError error={project.error} />;
+  const { data } = project;
+  const canEdit = data.my_role === 'admin' || data.my_role === 'owner' || data.my_role === 'editor';
+  return (
+    <Stack gap="md">
+      <ProjectHeader project={data} />
       {workflows.isPending && <Loader aria-label="Loading workflows" />}
       {workflows.isError && (
         <Alert color="red" role="alert">
