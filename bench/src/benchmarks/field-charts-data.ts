@@ -6,7 +6,12 @@
  *   and `maf` (the filter); about 300 true peaks of 10 variants each, p from 1e-6 to 1e-16;
  * - `items` rows of 20 sets (`s01`…`s20`, 0/1, each less common than the one before, so that the
  *   intersections concentrate as real ones do), a `score` (the filter) and one column for each of
- *   the other new kinds (taxonomy levels, a chromosome, a position, a p value, a fold change, a mean).
+ *   the other new kinds (taxonomy levels, a chromosome, a position, a p value, a fold change, a mean,
+ *   a sequencing depth, an alteration);
+ * - a wide matrix of `features` rows × `samples` columns (`s001`…), each feature's spread its own
+ *   (so the most variable are a real choice), and a `score` (the filter);
+ * - coverage: depth at every position 1…`length` of `samples` samples (a slow wave per sample, a
+ *   dropout and a peak), 6 M rows at 30 kb × 200.
  */
 import type { DashboardFilter } from '@service/common';
 
@@ -53,9 +58,46 @@ export function itemsSql(path: string, items: number): string {
     CAST(floor(${uniform(13)} * 100000000) AS BIGINT) AS position,
     greatest(pow(${uniform(10)}, 3), 1e-300) AS p,
     (${uniform(11)} - 0.5) * 8 AS lfc,
-    15 * ${uniform(14)} AS mean
+    15 * ${uniform(14)} AS mean,
+    1000 * (1 + i % 10) AS depth,
+    list_extract(['missense', 'nonsense', 'frameshift', 'splice'], CAST(hash(i, 15) % 4 AS INTEGER) + 1) AS alteration
   FROM range(${items}) AS numbers(i)
 ) TO ${quote(path)} (FORMAT parquet, COMPRESSION zstd, ROW_GROUP_SIZE 1000000)`;
+}
+
+/** The matrix's sample columns: `s001`, `s002`, … */
+export const sampleColumns = (samples: number) =>
+  Array.from({ length: samples }, (_, j) => `s${String(j + 1).padStart(3, '0')}`);
+
+export function matrixSql(path: string, features: number, samples: number): string {
+  const columns = sampleColumns(samples).map(
+    (name, j) => `round(exp(3 * ${uniform(20)}) * ${uniform(300 + j)}, 4) AS ${name}`,
+  );
+  return `COPY (
+  SELECT 'F' || lpad(CAST(i AS VARCHAR), 5, '0') AS feature, ${uniform(21)} AS score, ${columns.join(', ')}
+  FROM range(${features}) AS numbers(i)
+) TO ${quote(path)} (FORMAT parquet, COMPRESSION zstd)`;
+}
+
+export function coverageSql(path: string, length: number, samples: number): string {
+  return `COPY (
+  SELECT 'S' || lpad(CAST(s AS VARCHAR), 3, '0') AS sample, p AS position,
+    CASE WHEN p BETWEEN 12000 + s AND 12040 + s THEN 0
+      WHEN p = 20000 + 7 * s THEN 400
+      ELSE CAST(30 + 20 * sin(p / 900.0 + s) + 8 * ((hash(s, p) % 1000) / 1000.0) AS INTEGER) END AS depth
+  FROM range(${samples}) AS a(s), range(1, ${length + 1}) AS b(p)
+  ORDER BY s, p
+) TO ${quote(path)} (FORMAT parquet, COMPRESSION zstd, ROW_GROUP_SIZE 1000000)`;
+}
+
+/** A Newick tree over the items' genera `Genus_0`…: balanced, each clade split in two halves. */
+export function generaNewick(genera: number): string {
+  const clade = (from: number, to: number): string => {
+    if (to - from === 1) return `Genus_${from}:1`;
+    const middle = Math.floor((from + to) / 2);
+    return `(${clade(from, middle)},${clade(middle, to)}):1`;
+  };
+  return `${clade(0, genera).replace(/:1$/, '')};`;
 }
 
 const range = (id: string, column: string) => ({ component_id: id, type: 'interactive', widget: 'range', column });
@@ -71,6 +113,22 @@ export const gwasComponents = () => [
   range('maf', 'maf'),
 ];
 
+export const heatmapComponents = (samples: number) => [
+  figure('heatmap', {
+    chart: 'clustered_heatmap',
+    row: 'feature',
+    matrix_columns: sampleColumns(samples),
+    scale: 'row',
+    max_rows: 1000,
+  }),
+  range('score', 'score'),
+];
+
+export const coverageComponents = () => [
+  figure('coverage', { chart: 'coverage', position: 'position', y: 'depth', color: 'sample' }),
+  range('position', 'position'),
+];
+
 export const upsetComponents = () => [figure('upset', { chart: 'upset', sets: SETS }), range('score', 'score')];
 
 /** One of each new kind on the items table, and the score filter. */
@@ -83,6 +141,20 @@ export const everyKindComponents = () => [
   figure('treemap', { chart: 'treemap', levels: ['phylum', 'genus'] }),
   figure('sankey', { chart: 'sankey', levels: ['kingdom', 'phylum', 'genus'] }),
   figure('upset', { chart: 'upset', sets: SETS }),
+  figure('heatmap', { chart: 'clustered_heatmap', row: 'phylum', column: 'kingdom', value: 'lfc' }),
+  figure('embedding', { chart: 'embedding', x: 'lfc', y: 'mean', color: 'kingdom' }),
+  figure('rarefaction', { chart: 'rarefaction', x: 'depth', y: 'mean', color: 'kingdom' }),
+  figure('oncoplot', { chart: 'oncoplot', x: 'phylum', y: 'genus', color: 'alteration' }),
+  figure('coverage', { chart: 'coverage', position: 'position', y: 'mean', color: 'kingdom' }),
+  figure('tree', { chart: 'tree', tip: 'genus', color: 'kingdom' }),
+  figure('lollipop', { chart: 'lollipop', x: 'phylum', y: 'lfc' }),
+  figure('diverging', { chart: 'diverging_bar', x: 'phylum', y: 'lfc' }),
+  figure('dot', { chart: 'dot', x: 'kingdom', y: 'phylum', color: 'p' }),
+  figure('stacked', { chart: 'stacked_bar', x: 'phylum', color: 'genus' }),
+  figure('strip', { chart: 'strip', x: 'lfc', y: 'kingdom' }),
+  figure('ecdf', { chart: 'ecdf', x: 'lfc', color: 'kingdom' }),
+  figure('density', { chart: 'density_contour', x: 'lfc', y: 'mean' }),
+  figure('funnel', { chart: 'funnel', x: 'phylum' }),
   range('score', 'score'),
 ];
 

@@ -9,13 +9,18 @@
  *    The answers of the first request and of the first filters are checked: at most 20,000 points,
  *    and every variant below 5e-8 under the filter among them (counted by DuckDB over the file).
  * 2. UpSet plot of 20 sets over `BENCH_FIELD_ITEMS` (1 M) items, the same way (filters on `score`).
- * 3. In Chromium, a dashboard of one of each new kind over the items, `BENCH_FIELD_BROWSER_CHANGES`
- *    (20) filter changes, each to every component redrawn (needs `npm run build`; 0 skips it).
+ * 3. Clustered heatmap of `BENCH_FIELD_FEATURES` (5,000) features × `BENCH_FIELD_SAMPLES` (200)
+ *    samples, clustered on the 1,000 most variable rows (filters on `score`), the same way.
+ * 4. Coverage track of `BENCH_FIELD_LENGTH` (30,000) positions × the samples (6 M rows), the same
+ *    way (filters: random windows of `position`).
+ * 5. In Chromium, a dashboard of one of each new kind over the items (and a Newick tree of their
+ *    genera), `BENCH_FIELD_BROWSER_CHANGES` (20) filter changes, each to every component redrawn
+ *    (needs `npm run build`; 0 skips it).
  *
- * Targets: Manhattan p95 < 500 ms and ≤ 1.5× DuckDB; UpSet p95 < 300 ms; browser p95 < 800 ms.
- * The clustered heatmap and coverage kinds of the issue are not measured here yet.
+ * Targets (field-charts-report.ts): Manhattan p95 < 500 ms and ≤ 1.5× DuckDB; heatmap p95 < 400 ms;
+ * coverage and UpSet p95 < 300 ms; browser p95 < 800 ms.
  */
-import { access, mkdir, rm, stat } from 'node:fs/promises';
+import { access, mkdir, rm, stat, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -23,48 +28,45 @@ import { DuckDBInstance } from '@duckdb/node-api';
 import type { DashboardFilter } from '@service/common';
 import { type ChildWorker, startWorker } from '../lib/child-worker.js';
 import { wholeFromEnv } from '../lib/env.js';
-import { printMachine, printVerdicts } from '../lib/report.js';
-import { median, percentile } from '../lib/stats.js';
+import { printMachine } from '../lib/report.js';
 import { UsageError } from '../lib/usage-error.js';
 import { type BenchCollection, createBenchCollection, field, uploadAndUpsert } from './collection-fixture.js';
 import { CHROMIUM, measureDashboardInBrowser } from './dashboard-browser.js';
 import { dataClient } from './dashboard-requests.js';
 import type { DashboardTargetMessage, RecordedStatement } from './dashboard-target.js';
 import {
+  coverageComponents,
+  coverageSql,
   everyKindComponents,
   GENOME_THRESHOLD,
+  generaNewick,
   gwasComponents,
   gwasSql,
+  heatmapComponents,
   itemsSql,
+  matrixSql,
   rangeWalk,
   upsetComponents,
 } from './field-charts-data.js';
-import { closeConnections, requestJson } from './ingest-http.js';
+import { type FieldFigures, type Measured, type Out, POINT_BUDGET, reportFieldCharts } from './field-charts-report.js';
+import { closeConnections, requestJson, uploadFile } from './ingest-http.js';
 
 const API_PREFIX = '/service/api/v1';
 const TARGET_SCRIPT = fileURLToPath(new URL('./dashboard-target.js', import.meta.url));
 const WEB_DIST = resolve(fileURLToPath(new URL('.', import.meta.url)), '../../../web/dist');
 const UPLOAD_MAX = 4 * 1024 ** 3;
-const POINT_BUDGET = 20_000;
+/** Genera of the items table (field-charts-data.ts): the tips of the browser dashboard's tree. */
+const GENERA = 2000;
 /** Filters whose Manhattan answers are checked against DuckDB's count of significant variants. */
 const CHECKED_FILTERS = 5;
 const BROWSER_WARMUPS = 3;
 
-type Out = (line?: string) => void;
 type Server = ChildWorker<DashboardTargetMessage>;
-const ms = (value: number) => `${value.toFixed(1)} ms`;
 
 /** Statements that build, attach or drop a native copy: not part of answering a request. */
 const buildsCopy = (statement: RecordedStatement) =>
   /^(ATTACH|DETACH)\b/.test(statement.sql) || /^CREATE TABLE "native_\d+_build"/.test(statement.sql);
 const attachesCopy = (statement: RecordedStatement) => /^ATTACH .* \(READ_ONLY\)$/.test(statement.sql);
-
-interface Measured {
-  dashboardId: string;
-  firstMs: number;
-  changeMs: number[];
-  baselineMs: number[];
-}
 
 async function writeParquet(path: string, sql: string): Promise<number> {
   const instance = await DuckDBInstance.create(':memory:', { threads: '2' });
@@ -77,14 +79,27 @@ async function writeParquet(path: string, sql: string): Promise<number> {
   return (await stat(path)).size;
 }
 
-async function tableOf(api: string, name: string, path: string, rows: number, out: Out): Promise<BenchCollection> {
+/** A collection of the Parquet file at `path` (and a Newick `tree.nwk` beside it when given), built. */
+async function tableOf(
+  api: string,
+  name: string,
+  path: string,
+  rows: number,
+  out: Out,
+  tree?: string,
+): Promise<BenchCollection> {
   const collection = await createBenchCollection(api, {
     project: `field charts: ${name}`,
     workflow: 'generated',
     tag: name,
-    pattern: `${name}\\.parquet`,
+    pattern: `${name}\\.parquet${tree === undefined ? '' : '|tree\\.nwk'}`,
     format: 'parquet',
   });
+  if (tree !== undefined) {
+    const size = (await stat(tree)).size;
+    const file = { localPath: tree, size, path: 'tree.nwk', contentType: 'text/plain', run: 'bench' };
+    await uploadFile(`${api}/datacollections/${collection.collectionId}/files`, collection.token, file);
+  }
   const size = (await stat(path)).size;
   const file = { localPath: path, size, path: `${name}.parquet`, contentType: 'application/octet-stream' };
   const seconds = await uploadAndUpsert(api, collection, file, rows);
@@ -182,18 +197,6 @@ async function checkManhattan(api: string, token: string, m: Measured, gwas: str
   return problems;
 }
 
-function printMeasured(out: Out, name: string, m: Measured): number {
-  const p95 = percentile(m.changeMs, 0.95);
-  const base95 = percentile(m.baselineMs, 0.95);
-  const ratio = p95 / base95;
-  out(`${name}: first answer ${ms(m.firstMs)}`);
-  out(
-    `  ${m.changeMs.length} filter changes: p50 ${ms(median(m.changeMs))}, p95 ${ms(p95)}; ` +
-      `DuckDB alone on the same statements: p50 ${ms(median(m.baselineMs))}, p95 ${ms(base95)}; ratio (p95) ${ratio.toFixed(2)}x`,
-  );
-  return ratio;
-}
-
 async function inBrowser(server: Server, collection: BenchCollection, api: string, changes: number): Promise<number[]> {
   const dashboardId = await dashboardOf(api, collection, 'every new kind', everyKindComponents());
   const { chromium } = await import('playwright-core');
@@ -218,13 +221,81 @@ async function inBrowser(server: Server, collection: BenchCollection, api: strin
   }
 }
 
+/** The sizes of one run, from the environment. */
+function sizesFromEnv() {
+  return {
+    variants: wholeFromEnv('BENCH_FIELD_VARIANTS', 10_000_000, 1000),
+    items: wholeFromEnv('BENCH_FIELD_ITEMS', 1_000_000, 1000),
+    features: wholeFromEnv('BENCH_FIELD_FEATURES', 5000, 10),
+    samples: wholeFromEnv('BENCH_FIELD_SAMPLES', 200, 2),
+    length: wholeFromEnv('BENCH_FIELD_LENGTH', 30_000, 100),
+    changes: wholeFromEnv('BENCH_FIELD_CHANGES', 50, 1),
+    browserChanges: wholeFromEnv('BENCH_FIELD_BROWSER_CHANGES', 20, 0),
+  };
+}
+type Sizes = ReturnType<typeof sizesFromEnv>;
+
+/** Writes each table's Parquet file (and the genera's tree) into `dir`; answers their paths. */
+async function writeTables(dir: string, sizes: Sizes, out: Out) {
+  const paths = {
+    gwas: join(dir, 'gwas.parquet'),
+    items: join(dir, 'items.parquet'),
+    matrix: join(dir, 'matrix.parquet'),
+    coverage: join(dir, 'coverage.parquet'),
+    tree: join(dir, 'tree.nwk'),
+  };
+  out('generating the tables with DuckDB ...');
+  await writeParquet(paths.gwas, gwasSql(paths.gwas, sizes.variants));
+  await writeParquet(paths.items, itemsSql(paths.items, sizes.items));
+  await writeParquet(paths.matrix, matrixSql(paths.matrix, sizes.features, sizes.samples));
+  await writeParquet(paths.coverage, coverageSql(paths.coverage, sizes.length, sizes.samples));
+  await writeFile(paths.tree, generaNewick(GENERA));
+  return paths;
+}
+
+/** Every part measured against the running server and its DuckDB baseline. */
+async function measureAll(
+  server: Server,
+  baseline: Server,
+  paths: Awaited<ReturnType<typeof writeTables>>,
+  sizes: Sizes,
+  out: Out,
+): Promise<FieldFigures> {
+  const api = `${server.url}${API_PREFIX}`;
+  const gwasTable = await tableOf(api, 'gwas', paths.gwas, sizes.variants, out);
+  const itemsTable = await tableOf(api, 'items', paths.items, sizes.items, out, paths.tree);
+  const matrixTable = await tableOf(api, 'matrix', paths.matrix, sizes.features, out);
+  const coverageTable = await tableOf(api, 'coverage', paths.coverage, sizes.length * sizes.samples, out);
+  const walk = (id: string, min: number, max: number, seed: number) =>
+    Array.from({ length: sizes.changes }, rangeWalk(id, min, max, seed));
+  const mafFilters = walk('maf', 0.01, 0.5, 7);
+  const manhattan = await measure(server, baseline, api, gwasTable, gwasComponents(), mafFilters);
+  const problems = await checkManhattan(api, gwasTable.token, manhattan, paths.gwas, mafFilters);
+  const upset = await measure(server, baseline, api, itemsTable, upsetComponents(), walk('score', 0, 1, 11));
+  const heatmap = await measure(
+    server,
+    baseline,
+    api,
+    matrixTable,
+    heatmapComponents(sizes.samples),
+    walk('score', 0, 1, 13),
+  );
+  const coverage = await measure(
+    server,
+    baseline,
+    api,
+    coverageTable,
+    coverageComponents(),
+    walk('position', 1, sizes.length, 17),
+  );
+  const redraws = sizes.browserChanges > 0 ? await inBrowser(server, itemsTable, api, sizes.browserChanges) : [];
+  return { manhattan, problems, upset, heatmap, coverage, redraws };
+}
+
 export async function run(args: string[]): Promise<void> {
   if (args.length > 0) throw new UsageError(`takes no arguments (got "${args.join(' ')}")`);
-  const variants = wholeFromEnv('BENCH_FIELD_VARIANTS', 10_000_000, 1000);
-  const items = wholeFromEnv('BENCH_FIELD_ITEMS', 1_000_000, 1000);
-  const changes = wholeFromEnv('BENCH_FIELD_CHANGES', 50, 1);
-  const browserChanges = wholeFromEnv('BENCH_FIELD_BROWSER_CHANGES', 20, 0);
-  if (browserChanges > 0) {
+  const sizes = sizesFromEnv();
+  if (sizes.browserChanges > 0) {
     await access(join(WEB_DIST, 'index.html')).catch(() => {
       throw new UsageError(
         `${WEB_DIST}/index.html is missing: run \`npm run build\` first (or BENCH_FIELD_BROWSER_CHANGES=0)`,
@@ -237,66 +308,15 @@ export async function run(args: string[]): Promise<void> {
   const dir = join(tmpdir(), `service-bench-field-${process.pid}`);
   await mkdir(dir, { recursive: true });
   try {
-    const gwas = join(dir, 'gwas.parquet');
-    const itemsPath = join(dir, 'items.parquet');
-    out('generating the tables with DuckDB ...');
-    await writeParquet(gwas, gwasSql(gwas, variants));
-    await writeParquet(itemsPath, itemsSql(itemsPath, items));
+    const paths = await writeTables(dir, sizes, out);
     const serverArgs = ['service', join(dir, 'service'), String(UPLOAD_MAX)];
     const server = await startWorker<DashboardTargetMessage>(
       TARGET_SCRIPT,
-      browserChanges > 0 ? [...serverArgs, WEB_DIST] : serverArgs,
+      sizes.browserChanges > 0 ? [...serverArgs, WEB_DIST] : serverArgs,
     );
     const baseline = await startWorker<DashboardTargetMessage>(TARGET_SCRIPT, ['baseline', join(dir, 'baseline')]);
     try {
-      const api = `${server.url}${API_PREFIX}`;
-      const gwasTable = await tableOf(api, 'gwas', gwas, variants, out);
-      const itemsTable = await tableOf(api, 'items', itemsPath, items, out);
-      const mafWalk = rangeWalk('maf', 0.01, 0.5, 7);
-      const mafFilters = Array.from({ length: changes }, mafWalk);
-      const manhattan = await measure(server, baseline, api, gwasTable, gwasComponents(), mafFilters);
-      const problems = await checkManhattan(api, gwasTable.token, manhattan, gwas, mafFilters);
-      const scoreWalk = rangeWalk('score', 0, 1, 11);
-      const upset = await measure(
-        server,
-        baseline,
-        api,
-        itemsTable,
-        upsetComponents(),
-        Array.from({ length: changes }, scoreWalk),
-      );
-      const redraws = browserChanges > 0 ? await inBrowser(server, itemsTable, api, browserChanges) : [];
-      out();
-      const manhattanRatio = printMeasured(out, `Manhattan, ${variants.toLocaleString('en-US')} variants`, manhattan);
-      out(
-        `  points sent ≤ ${POINT_BUDGET} with every variant below 5e-8: ${problems.length === 0 ? 'yes' : problems.join('; ')}`,
-      );
-      const upsetRatio = printMeasured(out, `UpSet, 20 sets over ${items.toLocaleString('en-US')} items`, upset);
-      if (redraws.length > 0) {
-        out(
-          `browser, one of each new kind, ${redraws.length} filter changes: p50 ${ms(median(redraws))}, p95 ${ms(percentile(redraws, 0.95))}`,
-        );
-      }
-      out();
-      const verdicts: [boolean, string][] = [
-        [
-          percentile(manhattan.changeMs, 0.95) < 500,
-          `Manhattan p95 ${ms(percentile(manhattan.changeMs, 0.95))} < 500 ms`,
-        ],
-        [manhattanRatio <= 1.5, `Manhattan p95 ${manhattanRatio.toFixed(2)}x DuckDB alone ≤ 1.5x`],
-        [problems.length === 0, 'Manhattan: ≤ 20,000 points, every significant variant present'],
-        [
-          percentile(upset.changeMs, 0.95) < 300,
-          `UpSet p95 ${ms(percentile(upset.changeMs, 0.95))} < 300 ms (${upsetRatio.toFixed(2)}x DuckDB)`,
-        ],
-      ];
-      if (redraws.length > 0) {
-        verdicts.push([
-          percentile(redraws, 0.95) < 800,
-          `browser redraw p95 ${ms(percentile(redraws, 0.95))} < 800 ms`,
-        ]);
-      }
-      printVerdicts(out, verdicts);
+      reportFieldCharts(out, sizes, await measureAll(server, baseline, paths, sizes, out));
     } finally {
       await baseline.stop();
       await server.stop();

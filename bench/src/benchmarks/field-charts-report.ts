@@ -1,0 +1,93 @@
+/**
+ * What `field-charts` prints once everything is measured: each part's first answer, its filter
+ * changes against DuckDB alone on the same statements (the ratio of the p95s), and the verdicts
+ * against the issue's targets.
+ */
+import { printVerdicts } from '../lib/report.js';
+import { median, percentile } from '../lib/stats.js';
+
+export type Out = (line?: string) => void;
+
+/** A Manhattan answer sends at most this many points. */
+export const POINT_BUDGET = 20_000;
+
+/** One part: its dashboard, its first answer, each filter change and DuckDB alone on that change's statements. */
+export interface Measured {
+  dashboardId: string;
+  firstMs: number;
+  changeMs: number[];
+  baselineMs: number[];
+}
+
+export interface FieldFigures {
+  manhattan: Measured;
+  /** What the checked Manhattan answers got wrong (none when every significant variant was sent). */
+  problems: string[];
+  upset: Measured;
+  heatmap: Measured;
+  coverage: Measured;
+  /** Browser redraws after each filter change, ms (none without the browser part). */
+  redraws: number[];
+}
+
+const ms = (value: number) => `${value.toFixed(1)} ms`;
+const p95 = (values: number[]) => percentile(values, 0.95);
+
+function printMeasured(out: Out, name: string, m: Measured): number {
+  const ratio = p95(m.changeMs) / p95(m.baselineMs);
+  out(`${name}: first answer ${ms(m.firstMs)}`);
+  out(
+    `  ${m.changeMs.length} filter changes: p50 ${ms(median(m.changeMs))}, p95 ${ms(p95(m.changeMs))}; ` +
+      `DuckDB alone on the same statements: p50 ${ms(median(m.baselineMs))}, p95 ${ms(p95(m.baselineMs))}; ` +
+      `ratio (p95) ${ratio.toFixed(2)}x`,
+  );
+  return ratio;
+}
+
+/** `name` p95 below `target` ms, with its ratio to DuckDB alone. */
+function under(name: string, m: Measured, ratio: number, target: number): [boolean, string] {
+  return [p95(m.changeMs) < target, `${name} p95 ${ms(p95(m.changeMs))} < ${target} ms (${ratio.toFixed(2)}x DuckDB)`];
+}
+
+export function reportFieldCharts(
+  out: Out,
+  sizes: { variants: number; items: number; features: number; samples: number; length: number },
+  figures: FieldFigures,
+): void {
+  const { manhattan, problems, upset, heatmap, coverage, redraws } = figures;
+  const count = (value: number) => value.toLocaleString('en-US');
+  out();
+  const manhattanRatio = printMeasured(out, `Manhattan, ${count(sizes.variants)} variants`, manhattan);
+  out(
+    `  points sent ≤ ${POINT_BUDGET} with every variant below 5e-8: ${problems.length === 0 ? 'yes' : problems.join('; ')}`,
+  );
+  const upsetRatio = printMeasured(out, `UpSet, 20 sets over ${count(sizes.items)} items`, upset);
+  const heatmapRatio = printMeasured(
+    out,
+    `clustered heatmap, ${count(sizes.features)} features × ${sizes.samples} samples (1,000 most variable)`,
+    heatmap,
+  );
+  const coverageRatio = printMeasured(
+    out,
+    `coverage, ${count(sizes.length)} positions × ${sizes.samples} samples (${count(sizes.length * sizes.samples)} rows)`,
+    coverage,
+  );
+  if (redraws.length > 0) {
+    out(
+      `browser, one of each new kind, ${redraws.length} filter changes: p50 ${ms(median(redraws))}, p95 ${ms(p95(redraws))}`,
+    );
+  }
+  out();
+  const verdicts: [boolean, string][] = [
+    [p95(manhattan.changeMs) < 500, `Manhattan p95 ${ms(p95(manhattan.changeMs))} < 500 ms`],
+    [manhattanRatio <= 1.5, `Manhattan p95 ${manhattanRatio.toFixed(2)}x DuckDB alone ≤ 1.5x`],
+    [problems.length === 0, 'Manhattan: ≤ 20,000 points, every significant variant present'],
+    under('UpSet', upset, upsetRatio, 300),
+    under('clustered heatmap', heatmap, heatmapRatio, 400),
+    under('coverage', coverage, coverageRatio, 300),
+  ];
+  if (redraws.length > 0) {
+    verdicts.push([p95(redraws) < 800, `browser redraw p95 ${ms(p95(redraws))} < 800 ms`]);
+  }
+  printVerdicts(out, verdicts);
+}
