@@ -35,7 +35,6 @@ const STILL_TO_SPLIT: string[] = [
   'bench/src/benchmarks/api.ts: run',
   'bench/src/benchmarks/dashboard.ts: run',
   'bench/src/benchmarks/export.ts: run',
-  'bench/src/benchmarks/field-charts.ts: run',
   'bench/src/benchmarks/ingest-service.ts: measureService',
   'bench/src/benchmarks/jobs.ts: run',
   'bench/src/benchmarks/preview.ts: run',
