@@ -82,17 +82,24 @@ export function thresholdColor(thresholds: readonly CardThreshold[] | undefined,
   return thresholds.find((rule) => HOLDS[rule.op](number, rule.value))?.color ?? null;
 }
 
-/** The hex colour of a palette name, as the app's light theme draws it (exported pages too). */
-export const CARD_COLOR_HEX: Record<CardColor, string> = {
-  red: '#e03131',
-  orange: '#e8590c',
-  yellow: '#f08c00',
-  green: '#2f9e44',
-  teal: '#0c8599',
-  blue: '#1971c2',
-  violet: '#7048e8',
-  gray: '#868e96',
+/**
+ * The hex colour of a palette name in each theme (Mantine's shades 9 and 4, darkened or lightened
+ * where they fell short): dark on the light page, light on the dark one, so a coloured number or
+ * change keeps a contrast of at least 4.5:1 (WCAG AA for small text) in both.
+ */
+export const CARD_COLOR_HEX: Record<CardColor, { light: string; dark: string }> = {
+  red: { light: '#c92a2a', dark: '#ff8787' },
+  orange: { light: '#c04010', dark: '#ffa94d' },
+  yellow: { light: '#a85400', dark: '#ffd43b' },
+  green: { light: '#277a37', dark: '#69db7c' },
+  teal: { light: '#087f5b', dark: '#38d9a9' },
+  blue: { light: '#1864ab', dark: '#4dabf7' },
+  violet: { light: '#5f3dc4', dark: '#b197fc' },
+  gray: { light: '#212529', dark: '#ced4da' },
 };
+
+/** The colour of a change that is good or bad news. */
+export const TONE_COLOR: Record<'good' | 'bad', CardColor> = { good: 'green', bad: 'red' };
 
 export interface ComparisonView {
   arrow: '▲' | '▼' | '=';

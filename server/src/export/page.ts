@@ -31,8 +31,8 @@ function stylesheet(theme: ExportTheme): string {
     '#chart{flex:1;min-height:160px;width:100%}',
     `.dimmed{color:${palette.dimmed}}.value{font-size:28px;font-weight:700;line-height:1.2}`,
     // A card's threshold colours and change (classes: the CSP admits no inline style attribute).
-    ...Object.entries(CARD_COLOR_HEX).map(([name, hex]) => `.tone-${name}{color:${hex}}`),
-    '.good{color:#2f9e44}.bad{color:#e03131}.card-art{display:block;margin-top:4px}',
+    ...Object.entries(CARD_COLOR_HEX).map(([name, hex]) => `.tone-${name}{color:${hex[theme]};stroke:${hex[theme]}}`),
+    '.card-art{display:block;margin-top:4px}',
     `table{border-collapse:collapse;font-size:13px}th,td{border-bottom:1px solid ${palette.splitLine};padding:4px 8px;text-align:left;white-space:nowrap}`,
     'td.number{text-align:right;font-variant-numeric:tabular-nums}',
     `pre,code{font-family:ui-monospace,Menlo,Consolas,monospace;background:${palette.splitLine};border-radius:4px}pre{padding:8px;overflow:auto}code{padding:0 3px}`,

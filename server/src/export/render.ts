@@ -1,5 +1,4 @@
 import {
-  CARD_COLOR_HEX,
   type CardComponent,
   type CardSpec,
   cardFormatOf,
@@ -9,6 +8,7 @@ import {
   gaugeView,
   sparklinePath,
   type TableSpec,
+  TONE_COLOR,
   thresholdColor,
 } from '@service/common';
 import { escapeHtml, markdownHtml } from './html.js';
@@ -43,22 +43,22 @@ export function cardHtml(title: string | null, spec: CardSpec, card: CardCompone
 function comparisonHtml(card: CardComponent, spec: CardSpec): string {
   const view = comparisonView(card.agg, card.comparison, spec.comparison, cardFormatOf(card));
   if (view === null) return '';
-  const tone = view.tone === 'neutral' ? 'dimmed' : view.tone;
+  const tone = view.tone === 'neutral' ? 'dimmed' : `tone-${TONE_COLOR[view.tone]}`;
   return `<div><span class="${tone}">${view.arrow} ${escapeHtml(view.change)}</span> <span class="dimmed">${escapeHtml(view.against)}</span></div>`;
 }
 
-/** The sparkline and the gauge as inline SVG (presentation attributes: the CSP admits no style attribute). */
+/** The sparkline and the gauge as inline SVG, stroked by the tone's class (the CSP admits no style attribute). */
 function cardArtHtml(card: CardComponent, spec: CardSpec): string {
   const line = spec.sparkline === undefined ? null : sparklinePath(spec.sparkline.points, 120, 28);
   const gauge = gaugeView(card, spec);
-  const color = CARD_COLOR_HEX[thresholdColor(card.thresholds, spec.value) ?? 'blue'];
+  const tone = `tone-${thresholdColor(card.thresholds, spec.value) ?? 'blue'}`;
   return [
     line === null
       ? ''
-      : `<svg class="card-art" width="120" height="32" viewBox="-2 -2 124 32" aria-hidden="true"><path d="${line}" fill="none" stroke="${color}" stroke-width="1.5"/></svg>`,
+      : `<svg class="card-art ${tone}" width="120" height="32" viewBox="-2 -2 124 32" aria-hidden="true"><path d="${line}" fill="none" stroke-width="1.5"/></svg>`,
     gauge === null
       ? ''
-      : `<svg class="card-art" width="120" height="66" viewBox="0 0 100 55" aria-hidden="true"><path d="${gauge.track}" fill="none" stroke="#dee2e6" stroke-width="8"/>${gauge.fill === '' ? '' : `<path d="${gauge.fill}" fill="none" stroke="${color}" stroke-width="8"/>`}</svg>`,
+      : `<svg class="card-art ${tone}" width="120" height="66" viewBox="0 0 100 55" aria-hidden="true"><path d="${gauge.track}" fill="none" stroke="#adb5bd" stroke-opacity="0.4" stroke-width="8"/>${gauge.fill === '' ? '' : `<path d="${gauge.fill}" fill="none" stroke-width="8"/>`}</svg>`,
   ].join('');
 }
 

@@ -201,7 +201,7 @@ describeEachDialect('cards: aggregates, comparisons and sparklines', (dialect) =
     expect(page.text).toContain('<div class="value tone-green">3,595.0 g</div>');
     expect(page.text).toContain('▲ +2.7%');
     expect(page.text).toContain('vs target');
-    expect(page.text).toMatch(/<svg class="card-art"[^>]*viewBox="0 0 100 55"/);
+    expect(page.text).toMatch(/<svg class="card-art tone-green"[^>]*viewBox="0 0 100 55"/);
   });
 
   describe('refused when saved', () => {

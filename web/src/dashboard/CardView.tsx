@@ -1,5 +1,7 @@
 import { Group, Stack, Text } from '@mantine/core';
 import {
+  CARD_COLOR_HEX,
+  type CardColor,
   type CardComponent,
   type CardData,
   cardFormatOf,
@@ -8,8 +10,10 @@ import {
   formatCardNumber,
   gaugeView,
   sparklinePath,
+  TONE_COLOR,
   thresholdColor,
 } from '@service/common';
+import type { CSSProperties } from 'react';
 
 /**
  * One number, and the same number over the whole table beside it: "mean body_mass_g 4,202 · all
@@ -39,12 +43,25 @@ export function CardView({
       <Text size="sm" c="dimmed">
         {label}
       </Text>
-      <Text fz={28} fw={700} lh={1.2} c={tone ?? undefined} data-card-value data-tone={tone ?? undefined}>
+      <Text
+        fz={28}
+        fw={700}
+        lh={1.2}
+        className={tone === null ? undefined : 'card-tone'}
+        style={toneStyle(tone)}
+        data-card-value
+        data-tone={tone ?? undefined}
+      >
         {value}
       </Text>
       {comparison && (
         <Group gap={6} data-card-comparison>
-          <Text size="sm" c={comparison.tone === 'good' ? 'green' : comparison.tone === 'bad' ? 'red' : 'dimmed'}>
+          <Text
+            size="sm"
+            c={comparison.tone === 'neutral' ? 'dimmed' : undefined}
+            className={comparison.tone === 'neutral' ? undefined : 'card-tone'}
+            style={comparison.tone === 'neutral' ? undefined : toneStyle(TONE_COLOR[comparison.tone])}
+          >
             {comparison.arrow} {comparison.change}
           </Text>
           <Text size="sm" c="dimmed">
@@ -60,22 +77,49 @@ export function CardView({
   );
 }
 
-/** The sparkline and the gauge, drawn in the theme's colour of the card's tone. */
-function CardArt({ component, data, color }: { component: CardComponent; data: CardData; color: string }) {
+/**
+ * A tone's colour in both themes (shades 9 and 4 of the palette, as the exported page): the
+ * stylesheet's `.card-tone` picks the one of the scheme shown, for contrast in each.
+ */
+function toneStyle(color: CardColor | null): CSSProperties | undefined {
+  if (color === null) return undefined;
+  return {
+    '--card-tone-light': CARD_COLOR_HEX[color].light,
+    '--card-tone-dark': CARD_COLOR_HEX[color].dark,
+  } as CSSProperties;
+}
+
+/** The sparkline and the gauge, stroked in the colour of the card's tone. */
+function CardArt({ component, data, color }: { component: CardComponent; data: CardData; color: CardColor }) {
   const line = data.sparkline === undefined ? null : sparklinePath(data.sparkline.points, 120, 28);
   const gauge = gaugeView(component, data);
-  const stroke = `var(--mantine-color-${color}-6)`;
   return (
     <>
       {line !== null && (
-        <svg width={120} height={32} viewBox="-2 -2 124 32" aria-hidden="true" data-card-sparkline>
-          <path d={line} fill="none" stroke={stroke} strokeWidth={1.5} />
+        <svg
+          width={120}
+          height={32}
+          viewBox="-2 -2 124 32"
+          aria-hidden="true"
+          className="card-tone"
+          style={toneStyle(color)}
+          data-card-sparkline
+        >
+          <path d={line} fill="none" stroke="currentColor" strokeWidth={1.5} />
         </svg>
       )}
       {gauge !== null && (
-        <svg width={120} height={66} viewBox="0 0 100 55" aria-hidden="true" data-card-gauge={gauge.fraction}>
+        <svg
+          width={120}
+          height={66}
+          viewBox="0 0 100 55"
+          aria-hidden="true"
+          className="card-tone"
+          style={toneStyle(color)}
+          data-card-gauge={gauge.fraction}
+        >
           <path d={gauge.track} fill="none" stroke="var(--mantine-color-default-border)" strokeWidth={8} />
-          {gauge.fill !== '' && <path d={gauge.fill} fill="none" stroke={stroke} strokeWidth={8} />}
+          {gauge.fill !== '' && <path d={gauge.fill} fill="none" stroke="currentColor" strokeWidth={8} />}
         </svg>
       )}
     </>
