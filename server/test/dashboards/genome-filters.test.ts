@@ -187,13 +187,17 @@ describeEachDialect('genome filters', (dialect) => {
   });
 
   it('draws one contig of a coverage track, the first by default, with min and max per bucket', async () => {
-    const id = await dashboardOf(CONTIGS_CSV, [
+    // Saved before the table had rows: an unknown contig is the component's error, not the save's.
+    const later = await createProjectWithUpload(server, ada.access_token, `Contigs ${++tables}`, CONTIGS_CSV);
+    const created = await create(later.collectionId, later.projectId, [
       COVERAGE,
       { ...COVERAGE, component_id: 'two', contig: 'chr2' },
       { ...COVERAGE, component_id: 'mt', contig: 'M' },
       { ...COVERAGE, component_id: 'none', contig: 'chr9' },
     ]);
-    const answer = await dataOf(id);
+    expect(created.status, created.text).toBe(201);
+    await upsert(server, ada.access_token, later.collectionId);
+    const answer = await dataOf(created.body.dashboard_id);
     expect(answer.status, answer.text).toBe(200);
     const { c, two, mt, none } = answer.body.components as Record<string, Record<string, unknown>>;
     const buckets = (data: Record<string, unknown> | undefined) =>
@@ -216,6 +220,17 @@ describeEachDialect('genome filters', (dialect) => {
     expect(none).toEqual({
       error: { code: 'unsuitable_column', message: expect.stringContaining('no contig "chr9"'), field: 'contig' },
     });
+  });
+
+  it('refuses a contig the table lacks when saved, naming the field', async () => {
+    const { projectId, collectionId } = await projectWithTable(server, ada.access_token, 'Contigs', CONTIGS_CSV);
+    const refused = await create(collectionId, projectId, [{ ...COVERAGE, contig: 'chr9' }]);
+    expect(refused.status, refused.text).toBe(400);
+    expect(refused.body).toMatchObject({
+      errors: [{ path: 'body.components[0].contig', message: expect.stringContaining('no contig "chr9"') }],
+    });
+    const saved = await create(collectionId, projectId, [{ ...COVERAGE, contig: 'chrM' }]);
+    expect(saved.status, saved.text).toBe(201);
   });
 
   it('filters by a brush along a contig: a genomic interval on it', async () => {

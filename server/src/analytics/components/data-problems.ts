@@ -1,5 +1,5 @@
 import type { FigureComponent } from '@service/common';
-import { chromosomeNameSql, MAX_CHROMOSOMES, tooManyChromosomes } from '../sql/chromosomes.js';
+import { chromosomeNameSql, drawnChromosomeName, MAX_CHROMOSOMES, tooManyChromosomes } from '../sql/chromosomes.js';
 import type { Source } from '../sql/columns.js';
 import type { TableReader } from '../sql/reader.js';
 import type { FitProblem } from './fit.js';
@@ -20,7 +20,8 @@ export class UnsuitableData extends Error {
 /**
  * What a figure's columns hold that it cannot draw, found by reading the table when the
  * dashboard is saved (its columns already fit: `fitProblems`): a chromosome column of more names
- * than a genome axis lays out. The same is the component's error when the data changes later.
+ * than a genome axis lays out; a coverage track's `contig` the column lacks. The same is the
+ * component's error when the data changes later.
  */
 export async function dataProblems(
   reader: TableReader,
@@ -30,15 +31,22 @@ export async function dataProblems(
   const column = figure.chromosome === undefined ? undefined : source.byName.get(figure.chromosome);
   if (source.snapshot === null || column === undefined) return [];
   if (figure.chart !== 'manhattan' && figure.chart !== 'coverage') return [];
-  const names = await reader.withRows(source, async (connection, from) => {
+  const name = chromosomeNameSql(column.sql);
+  const contig = figure.chart === 'coverage' ? figure.contig : undefined;
+  const found = await reader.withRows(source, async (connection, from) => {
     const [row = {}] = await connection.query(
-      `SELECT count(*) AS "names" FROM (SELECT DISTINCT ${chromosomeNameSql(column.sql)} FROM ${from} ` +
-        `WHERE ${column.sql} IS NOT NULL LIMIT ${MAX_CHROMOSOMES + 1})`,
-      [],
+      `SELECT count(*) AS "names", count(*) FILTER (WHERE "name" = $1) AS "contig" FROM ` +
+        `(SELECT DISTINCT ${name} AS "name" FROM ${from} WHERE ${column.sql} IS NOT NULL LIMIT ${MAX_CHROMOSOMES + 1})`,
+      [drawnChromosomeName(contig ?? '')],
     );
-    return Number(row.names ?? 0);
+    return { names: Number(row.names ?? 0), contig: Number(row.contig ?? 0) };
   });
-  return names > MAX_CHROMOSOMES
-    ? [{ code: 'unsuitable_column', field: 'chromosome', message: tooManyChromosomes(column.name) }]
-    : [];
+  if (found.names > MAX_CHROMOSOMES) {
+    return [{ code: 'unsuitable_column', field: 'chromosome', message: tooManyChromosomes(column.name) }];
+  }
+  if (contig !== undefined && found.contig === 0) {
+    const message = `the table has no contig ${JSON.stringify(contig)} in ${column.name}`;
+    return [{ code: 'unsuitable_column', field: 'contig', message }];
+  }
+  return [];
 }
