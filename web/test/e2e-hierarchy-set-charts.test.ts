@@ -130,7 +130,7 @@ describeBrowser('sunburst, treemap, sankey and UpSet plots in a real browser', (
     await expect.poll(() => cardValue(page), { timeout: 15_000 }).toBe(String(expected));
     await page
       .getByRole('region', { name: 'Active filters' })
-      .getByText(new RegExp(`^Taxonomy: ${target.label}`))
+      .getByText(new RegExp(`^Kingdom = ${target.label}$`))
       .waitFor();
     await page.mouse.move(0, 0);
     await saveScreenshot(page, 'dashboard-sunburst');
