@@ -42,8 +42,6 @@ const STILL_TO_SPLIT: string[] = [
   'common/src/charts/distribution.ts: violin',
   'common/src/charts/hierarchy-sets.ts: upset',
   'common/src/dashboard-overview.ts: overviewComponents',
-  'server/src/analytics/components/categories.ts: categoryData',
-  'server/src/analytics/components/figures.ts: figureData',
   'server/src/analytics/components/fit.ts: usesOf',
   'server/src/auth/access-routes.ts: accessRoutes',
   'server/src/dashboards/data-routes.ts: dashboardDataRoutes',

@@ -43,21 +43,8 @@ function rankedAndFolded(
   );
 }
 
-/**
- * Bars (by x, split by color) and pie slices (by color): the categories with the largest
- * aggregate, at most `max_categories`, and one row folding the rest (`other`), its aggregate
- * computed again from the rest's rows (a mean of the rest, not a mean of means). Bars keep
- * their color groups in the folded row too. Counts, sums, means, minima and maxima fold in one
- * pass; otherwise the first pass ranks the categories and a second one, only when there is a rest
- * or a color split, aggregates against the kept ones.
- */
-export async function categoryData(
-  { connection, from, conditions }: NarrowedRows,
-  source: Source,
-  figure: FigureComponent,
-  statement: Statement,
-  options: ComputeOptions,
-): Promise<FigureData> {
+/** What a category chart groups by (x for bars, color for pies), splits by, measures, and answers. */
+function categoryRoles(source: Source, figure: FigureComponent) {
   const { x, y, color } = figureColumns(source, figure);
   const pie = figure.chart === 'pie';
   const key = pie ? color : x;
@@ -73,6 +60,25 @@ export async function categoryData(
     numberRole('y', measured, aggSql(agg, measured).type),
     numberRole('other', null, 'boolean'),
   ];
+  return { key, keyName, split, budget, agg, measured, roles };
+}
+
+/**
+ * Bars (by x, split by color) and pie slices (by color): the categories with the largest
+ * aggregate, at most `max_categories`, and one row folding the rest (`other`), its aggregate
+ * computed again from the rest's rows (a mean of the rest, not a mean of means). Bars keep
+ * their color groups in the folded row too. Counts, sums, means, minima and maxima fold in one
+ * pass; otherwise the first pass ranks the categories and a second one, only when there is a rest
+ * or a color split, aggregates against the kept ones.
+ */
+export async function categoryData(
+  { connection, from, conditions }: NarrowedRows,
+  source: Source,
+  figure: FigureComponent,
+  statement: Statement,
+  options: ComputeOptions,
+): Promise<FigureData> {
+  const { key, keyName, split, budget, agg, measured, roles } = categoryRoles(source, figure);
   const selects = [`${key.sql} AS "k"`];
   if (split !== null) selects.push(`${split.sql} AS "c"`);
   if (measured !== null) selects.push(`${measured.sql} AS "v"`);

@@ -32,6 +32,59 @@ import { densityData, ecdfData, stripData } from './spreads.js';
 import { treeData } from './tree.js';
 import { upsetData } from './upset.js';
 
+/** How each chart kind computes its rows; a new chart kind adds its line here. */
+type FigureDataOf = (
+  rows: NarrowedRows,
+  source: Source,
+  figure: FigureComponent,
+  statement: Statement,
+  options: ComputeOptions,
+) => Promise<FigureData>;
+
+const FIGURE_DATA: Record<FigureComponent['chart'], FigureDataOf> = {
+  scatter: (rows, source, figure, statement) => scatterData(rows, source, figure, statement),
+  line: lineData,
+  area: lineData,
+  bar: categoryData,
+  pie: categoryData,
+  histogram: histogramData,
+  box: boxData,
+  violin: violinData,
+  heatmap: heatmapData,
+  volcano: volcanoData,
+  ma: maData,
+  manhattan: manhattanData,
+  qq: qqData,
+  coverage: coverageData,
+  sunburst: hierarchyData,
+  treemap: hierarchyData,
+  sankey: sankeyData,
+  upset: upsetData,
+  clustered_heatmap: clusteredHeatmapData,
+  rarefaction: rarefactionData,
+  oncoplot: oncoplotData,
+  lollipop: rankedEffectData,
+  diverging_bar: rankedEffectData,
+  dot: dotData,
+  stacked_bar: stackedBarData,
+  funnel: funnelData,
+  strip: stripData,
+  ecdf: ecdfData,
+  density_contour: densityData,
+  // Given coordinates are a scatter's points (coloured by `color`); PCA is computed here.
+  embedding: (rows, source, figure, statement) =>
+    figure.pca_columns === undefined
+      ? scatterData(
+          rows,
+          source,
+          { ...figure, chart: 'scatter', size: undefined },
+          statement,
+          embeddingRoles(source, figure),
+        )
+      : pcaEmbeddingData(rows, source, figure, statement),
+  tree: (rows, source, figure, statement, options) => treeData(rows, source, figure, statement, options.tree),
+};
+
 /** A figure's rows, aggregated, binned or sampled in DuckDB, in the column roles of its chart. */
 export function figureData(
   reader: TableReader,
@@ -41,82 +94,13 @@ export function figureData(
   options: ComputeOptions,
 ): Promise<FigureData> {
   const statement = new Statement();
+  const compute = FIGURE_DATA[figure.chart];
   return withNarrowedRows(
     reader,
     source,
     narrowing,
     statement,
-    (rows) => {
-      switch (figure.chart) {
-        case 'scatter':
-          return scatterData(rows, source, figure, statement);
-        case 'line':
-        case 'area':
-          return lineData(rows, source, figure, statement, options);
-        case 'bar':
-        case 'pie':
-          return categoryData(rows, source, figure, statement, options);
-        case 'histogram':
-          return histogramData(rows, source, figure, statement);
-        case 'box':
-          return boxData(rows, source, figure, statement, options);
-        case 'violin':
-          return violinData(rows, source, figure, statement);
-        case 'heatmap':
-          return heatmapData(rows, source, figure, statement, options);
-        case 'volcano':
-          return volcanoData(rows, source, figure, statement);
-        case 'ma':
-          return maData(rows, source, figure, statement);
-        case 'manhattan':
-          return manhattanData(rows, source, figure, statement, options);
-        case 'qq':
-          return qqData(rows, source, figure, statement);
-        case 'coverage':
-          return coverageData(rows, source, figure, statement, options);
-        case 'sunburst':
-        case 'treemap':
-          return hierarchyData(rows, source, figure, statement);
-        case 'sankey':
-          return sankeyData(rows, source, figure, statement);
-        case 'upset':
-          return upsetData(rows, source, figure, statement);
-        case 'clustered_heatmap':
-          return clusteredHeatmapData(rows, source, figure, statement);
-        case 'embedding':
-          // Given coordinates are a scatter's points (coloured by `color`); PCA is computed here.
-          return figure.pca_columns === undefined
-            ? scatterData(
-                rows,
-                source,
-                { ...figure, chart: 'scatter', size: undefined },
-                statement,
-                embeddingRoles(source, figure),
-              )
-            : pcaEmbeddingData(rows, source, figure, statement);
-        case 'rarefaction':
-          return rarefactionData(rows, source, figure, statement);
-        case 'oncoplot':
-          return oncoplotData(rows, source, figure, statement);
-        case 'tree':
-          return treeData(rows, source, figure, statement, options.tree);
-        case 'lollipop':
-        case 'diverging_bar':
-          return rankedEffectData(rows, source, figure, statement);
-        case 'dot':
-          return dotData(rows, source, figure, statement);
-        case 'stacked_bar':
-          return stackedBarData(rows, source, figure, statement);
-        case 'funnel':
-          return funnelData(rows, source, figure, statement, options);
-        case 'strip':
-          return stripData(rows, source, figure, statement);
-        case 'ecdf':
-          return ecdfData(rows, source, figure, statement);
-        case 'density_contour':
-          return densityData(rows, source, figure, statement);
-      }
-    },
+    (rows) => compute(rows, source, figure, statement, options),
     options.shared,
   );
 }
