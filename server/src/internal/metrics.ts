@@ -18,6 +18,14 @@ export interface MetricSources {
 export function installMetrics(app: FastifyInstance, sources: MetricSources): Registry {
   const registry = new Registry();
   collectDefaultMetrics({ register: registry });
+  installHttpMetrics(app, registry);
+  installProcessMetrics(registry, sources);
+  installDatabaseMetrics(registry, sources.database);
+  return registry;
+}
+
+/** Requests answered and their durations, by method, route and status. */
+function installHttpMetrics(app: FastifyInstance, registry: Registry): void {
   const requests = new Counter({
     name: 'http_requests_total',
     help: 'HTTP requests answered, by method, route and status',
@@ -31,6 +39,33 @@ export function installMetrics(app: FastifyInstance, sources: MetricSources): Re
     buckets: [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10],
     registers: [registry],
   });
+  // Each route gets its own hook holding its labelled children: prom-client hashes a labels
+  // object on every call, and Fastify builds `request.routeOptions` on every access, both of
+  // which cost more than a small request.
+  app.addHook('onRoute', (route) => {
+    const path = route.url;
+    const children = new Map<string, { count: { inc(): void }; time: { observe(seconds: number): void } }>();
+    const hook: onResponseHookHandler = (request, reply, done) => {
+      const key = `${request.method} ${reply.statusCode}`;
+      let child = children.get(key);
+      if (child === undefined) {
+        const status = String(reply.statusCode);
+        child = {
+          count: requests.labels(request.method, path, status),
+          time: duration.labels(request.method, path, status),
+        };
+        children.set(key, child);
+      }
+      child.count.inc();
+      child.time.observe(reply.elapsedTime / 1000);
+      done();
+    };
+    route.onResponse = route.onResponse === undefined ? [hook] : [...[route.onResponse].flat(), hook];
+  });
+}
+
+/** Password verifications, the answer cache and the native copies of this process, read when scraped. */
+function installProcessMetrics(registry: Registry, sources: MetricSources): void {
   new Counter({
     name: 'password_verifications_total',
     help: 'argon2 password verifications, against a stored hash or the decoy that unknown emails cost',
@@ -75,29 +110,4 @@ export function installMetrics(app: FastifyInstance, sources: MetricSources): Re
       this.set(sources.copies.size);
     },
   });
-  // Each route gets its own hook holding its labelled children: prom-client hashes a labels
-  // object on every call, and Fastify builds `request.routeOptions` on every access, both of
-  // which cost more than a small request.
-  app.addHook('onRoute', (route) => {
-    const path = route.url;
-    const children = new Map<string, { count: { inc(): void }; time: { observe(seconds: number): void } }>();
-    const hook: onResponseHookHandler = (request, reply, done) => {
-      const key = `${request.method} ${reply.statusCode}`;
-      let child = children.get(key);
-      if (child === undefined) {
-        const status = String(reply.statusCode);
-        child = {
-          count: requests.labels(request.method, path, status),
-          time: duration.labels(request.method, path, status),
-        };
-        children.set(key, child);
-      }
-      child.count.inc();
-      child.time.observe(reply.elapsedTime / 1000);
-      done();
-    };
-    route.onResponse = route.onResponse === undefined ? [hook] : [...[route.onResponse].flat(), hook];
-  });
-  installDatabaseMetrics(registry, sources.database);
-  return registry;
 }

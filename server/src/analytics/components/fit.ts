@@ -75,23 +75,31 @@ function cardUses(card: CardComponent): Use[] {
 }
 
 function usesOf(component: AnalyticComponent): Use[] {
+  if (component.type === 'card') return cardUses(component);
+  if (component.type === 'interactive') return interactiveUses(component);
+  return figureUses(component);
+}
+
+/** A filter widget's column: numbers for a range, dates for a date range, booleans for a switch. */
+function interactiveUses(component: InteractiveComponent): Use[] {
+  const need: Need =
+    component.widget === 'range'
+      ? 'numeric'
+      : component.widget === 'date_range'
+        ? 'temporal'
+        : component.widget === 'switch'
+          ? 'boolean'
+          : 'simple';
+  const why = `a ${component.widget} filter needs`;
+  return component.column === undefined ? [] : [{ field: 'column', column: component.column, need, why }];
+}
+
+/** What each chart kind needs of its columns. */
+function figureUses(component: FigureComponent): Use[] {
   const uses: Use[] = [];
   const use = (field: string, column: string | undefined, need: Need, why: string) => {
     if (column !== undefined) uses.push({ field, column, need, why });
   };
-  if (component.type === 'card') return cardUses(component);
-  if (component.type === 'interactive') {
-    const need: Need =
-      component.widget === 'range'
-        ? 'numeric'
-        : component.widget === 'date_range'
-          ? 'temporal'
-          : component.widget === 'switch'
-            ? 'boolean'
-            : 'simple';
-    use('column', component.column, need, `a ${component.widget} filter needs`);
-    return uses;
-  }
   const agg = component.agg ?? 'count';
   const aggregated = (field: 'y' | 'color') => {
     if (agg !== 'count') use(field, component[field], aggNeed(agg), `${agg} needs`);

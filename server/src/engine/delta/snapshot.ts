@@ -296,26 +296,6 @@ export async function loadSnapshot(
   }
 
   const partitionColumns = metadata.partitionColumns;
-  const files: DeltaFile[] = [];
-  for (const [path, add] of replay.files) {
-    const partitionValues: Record<string, string | null> = {};
-    for (const column of partitionColumns)
-      partitionValues[column] = normalizePartitionValue(add.partitionValues[column]);
-    files.push({
-      path,
-      key: dataFileKey(root, path),
-      size: add.size,
-      modificationTime: add.modificationTime,
-      partitionValues,
-      stats: parseStats(add.stats),
-      add,
-    });
-  }
-  const tombstones: Tombstone[] = [...replay.tombstones].map(([path, remove]) => ({
-    path,
-    deletionTimestamp: remove.deletionTimestamp ?? null,
-    remove,
-  }));
   return {
     root,
     version,
@@ -324,12 +304,35 @@ export async function loadSnapshot(
     metadata,
     schema,
     partitionColumns,
-    files,
-    tombstones,
+    files: activeFiles(root, replay, partitionColumns),
+    tombstones: [...replay.tombstones].map(([path, remove]) => ({
+      path,
+      deletionTimestamp: remove.deletionTimestamp ?? null,
+      remove,
+    })),
     appTransactions: Object.fromEntries(replay.transactions),
     checkpointVersion: loaded.checkpoint?.version ?? null,
     commits,
   };
+}
+
+/** The replayed log's active data files, their partition values normalized. */
+function activeFiles(root: string, replay: LogReplay, partitionColumns: readonly string[]): DeltaFile[] {
+  return [...replay.files].map(([path, add]) => {
+    const partitionValues: Record<string, string | null> = {};
+    for (const column of partitionColumns) {
+      partitionValues[column] = normalizePartitionValue(add.partitionValues[column]);
+    }
+    return {
+      path,
+      key: dataFileKey(root, path),
+      size: add.size,
+      modificationTime: add.modificationTime,
+      partitionValues,
+      stats: parseStats(add.stats),
+      add,
+    };
+  });
 }
 
 /** Rebuilds a snapshot's replay state, to apply a new commit on top of it. */
