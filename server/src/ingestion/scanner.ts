@@ -308,34 +308,55 @@ async function scanRun(
       summary.skipped.push({ path: item.logical, reason: `file ${fsReason(error)}` });
       continue;
     }
-    summary.hashed += 1;
-    summary.files += 1;
-    const now = isoNow();
-    const sameContent = record !== undefined && record.sha256 === hashed.sha256 && record.size === hashed.size;
-    if (record === undefined) summary.added += 1;
-    else if (sameContent) summary.unchanged += 1;
-    else summary.changed += 1;
-    pending.push({
-      id: record?.id ?? uuidv7(),
-      run_id: runId,
-      path: item.relative,
-      size: hashed.size,
-      sha256: hashed.sha256,
-      modified_at: hashed.modifiedAt,
-      content_type: contentTypeOf(item.relative),
-      origin: 'scan',
-      storage_key: null,
-      source_path: item.logical,
-      created_at: record?.created_at ?? now,
-      // Only the time or place changed (a touched or moved file): the content's record did not.
-      updated_at: sameContent ? record.updated_at : now,
-    });
+    pending.push(hashedRecord(runId, item, record, hashed, summary));
     if (pending.length >= WRITE_BATCH) await flush();
   }
   await flush();
+  await unregisterGone(database, [...records.values()], present, unreadable, summary);
+}
 
+/** The file record of a file just hashed, counted as added, unchanged or changed. */
+function hashedRecord(
+  runId: string,
+  item: { relative: string; logical: string },
+  record: FileRecord | undefined,
+  hashed: Awaited<ReturnType<typeof hashFile>>,
+  summary: ScanSummary,
+): FilesTable {
+  summary.hashed += 1;
+  summary.files += 1;
+  const now = isoNow();
+  const sameContent = record !== undefined && record.sha256 === hashed.sha256 && record.size === hashed.size;
+  if (record === undefined) summary.added += 1;
+  else if (sameContent) summary.unchanged += 1;
+  else summary.changed += 1;
+  return {
+    id: record?.id ?? uuidv7(),
+    run_id: runId,
+    path: item.relative,
+    size: hashed.size,
+    sha256: hashed.sha256,
+    modified_at: hashed.modifiedAt,
+    content_type: contentTypeOf(item.relative),
+    origin: 'scan',
+    storage_key: null,
+    source_path: item.logical,
+    created_at: record?.created_at ?? now,
+    // Only the time or place changed (a touched or moved file): the content's record did not.
+    updated_at: sameContent ? record.updated_at : now,
+  };
+}
+
+/** Unregisters the scanned files not found, but for those under folders that could not be listed. */
+async function unregisterGone(
+  database: Database,
+  records: FileRecord[],
+  present: ReadonlySet<string>,
+  unreadable: readonly string[],
+  summary: ScanSummary,
+): Promise<void> {
   const kept = (path: string) => unreadable.some((folder) => folder === '' || path.startsWith(`${folder}/`));
-  const gone = [...records.values()]
+  const gone = records
     .filter((record) => record.origin === 'scan' && !present.has(record.path) && !kept(record.path))
     .map((record) => record.id);
   for (let start = 0; start < gone.length; start += DELETE_BATCH) {

@@ -41,6 +41,16 @@ export function workFilePlaces(dataDir: string): LeftoverPlace[] {
  * rows left in storage. Safe to run on several replicas at once (deleting is idempotent) and
  * beside writers (see the comments on each part).
  */
+/** One vacuum run: its answer, what it removed so far, where failures go, and its clock. */
+interface VacuumPass {
+  answer: VacuumAnswer;
+  removed: StoredObject[];
+  fail: (target: string, error: unknown) => void;
+  now: number;
+  retentionMs: number;
+  dryRun: boolean;
+}
+
 export class StorageVacuum {
   constructor(
     private readonly db: Kysely<Tables>,
@@ -74,6 +84,24 @@ export class StorageVacuum {
     const fail = (target: string, error: unknown) =>
       answer.failures.push({ target, message: error instanceof Error ? error.message : String(error) });
 
+    const pass: VacuumPass = { answer, removed, fail, now, retentionMs, dryRun };
+    await this.vacuumTables(pass);
+    await this.removeOrphanUploads(pass);
+    await this.removeAbandonedWork(answer, now - retentionMs, fail);
+
+    if (!dryRun) {
+      const gone = new Set(removed.map((object) => object.key));
+      await this.purger.files.discard((key) => gone.has(key));
+    }
+    answer.removed_objects = removed.length;
+    answer.removed_bytes = removed.reduce((total, object) => total + object.size, 0);
+    answer.removed_keys = removed.slice(0, VACUUM_LISTED_KEYS).map((object) => object.key);
+    answer.removed_keys_truncated = removed.length > VACUUM_LISTED_KEYS;
+    return answer;
+  }
+
+  /** Vacuums the tables of living collections and drops those of deleted ones. */
+  private async vacuumTables({ answer, removed, fail, now, retentionMs, dryRun }: VacuumPass): Promise<void> {
     // Storage is listed before the database is asked who owns what: a collection's row exists
     // before anything is written under its table, so an object listed here whose row is missing
     // afterwards belongs to a deleted collection, never to one being created meanwhile.
@@ -109,7 +137,10 @@ export class StorageVacuum {
       // Claims of tables whose collection is gone (a table never written has no objects to find).
       await KyselyCommitClaims.over(this.db).forgetAllBut(dataCollectionRows.allIds(this.db));
     }
+  }
 
+  /** Removes the uploads no file record names, once older than the retention. */
+  private async removeOrphanUploads({ answer, removed, fail, now, retentionMs, dryRun }: VacuumPass): Promise<void> {
     // An upload is stored before its file record is written, so an unnamed upload may be one in
     // flight: only those older than the retention go.
     const uploads: StoredObject[] = [];
@@ -132,18 +163,6 @@ export class StorageVacuum {
     } catch (error) {
       fail(UPLOADS_PREFIX, error);
     }
-
-    await this.removeAbandonedWork(answer, now - retentionMs, fail);
-
-    if (!dryRun) {
-      const gone = new Set(removed.map((object) => object.key));
-      await this.purger.files.discard((key) => gone.has(key));
-    }
-    answer.removed_objects = removed.length;
-    answer.removed_bytes = removed.reduce((total, object) => total + object.size, 0);
-    answer.removed_keys = removed.slice(0, VACUUM_LISTED_KEYS).map((object) => object.key);
-    answer.removed_keys_truncated = removed.length > VACUUM_LISTED_KEYS;
-    return answer;
   }
 
   /**

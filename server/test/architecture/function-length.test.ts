@@ -49,8 +49,6 @@ const STILL_TO_SPLIT: string[] = [
   'server/src/files/routes.ts: filesRoutes',
   'server/src/http/app.ts: buildApp',
   'server/src/ingestion/routes.ts: ingestionRoutes',
-  'server/src/ingestion/scanner.ts: scanRun',
-  'server/src/maintenance/storage-vacuum.ts: StorageVacuum.run',
   'web/src/components/Layout.tsx: Layout',
   'web/src/dashboard/ComponentCell.tsx: CellBody',
   'web/src/dashboard/FigureView.tsx: FigureView',
