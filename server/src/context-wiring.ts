@@ -14,7 +14,6 @@ import { DashboardColors } from './dashboards/colors.js';
 import { AnswerCache } from './dashboards/data/cache.js';
 import { DashboardDataService } from './dashboards/data/service.js';
 import { TreeFiles } from './dashboards/data/tree-files.js';
-import { DashboardsRepository } from './dashboards/repository.js';
 import { DashboardsService } from './dashboards/service.js';
 import { DashboardFiles } from './dashboards/yaml-files.js';
 import { DataCollectionQueries } from './datacollections/queries.js';
@@ -44,6 +43,7 @@ import { JoinsService } from './projects/joins.js';
 import { ProjectsService } from './projects/service.js';
 import { openStorage } from './storage/index.js';
 import { tableRoot } from './storage/layout.js';
+import { dashboardRows } from './tables/dashboards.js';
 import { AccountDeletion } from './users/deletion.js';
 import { UsersService } from './users/service.js';
 import { DataLocationGuard } from './workflows/location-guard.js';
@@ -216,7 +216,7 @@ export function wireDashboards(config: Config, database: Database, audit: AuditL
   const dashboards = new DashboardsService(database, projects, queries, audit, multiqc, trees);
   // A temporary user's dashboards go too (the copies a demo visitor made), unless someone co-owns one.
   temporaryUsers.ownedDataCleaners.push(async (trx, userId) => {
-    await DashboardsRepository.deleteSolelyOwnedBy(trx, userId);
+    await dashboardRows.deleteSolelyOwnedBy(trx, userId);
     return undefined;
   });
   const dashboardAnswers = new AnswerCache();

@@ -33,6 +33,7 @@ import { widenings } from './readings.js';
 /** Where the dashboard's content is read from its record (kept importable from here). */
 export { colorsOf, componentsOf, layoutOf, tabsOf, type Versioned };
 
+import { dashboardMemberRows, dashboardRows } from '../tables/dashboards.js';
 import { type DashboardRecord, DashboardsRepository } from './repository.js';
 import { etagOf, type IfMatch, matchesRevision, preconditionFailed } from './revision.js';
 import { setPermissions } from './sharing.js';
@@ -217,28 +218,22 @@ export class DashboardsService {
     const id = uuidv7();
     const now = isoNow();
     await this.database.db.transaction().execute(async (trx) => {
-      await trx
-        .insertInto('dashboards')
-        .values({
-          id,
-          project_id: request.project_id,
-          title: request.title,
-          description: request.description,
-          is_public: request.is_public ? 1 : 0,
-          tabs: JSON.stringify(request.tabs),
-          components: JSON.stringify(request.components),
-          layout: JSON.stringify(request.layout),
-          colors: JSON.stringify(request.colors ?? []),
-          created_by: actor.userId,
-          ...origin,
-          created_at: now,
-          updated_at: now,
-        })
-        .execute();
-      await trx
-        .insertInto('dashboard_members')
-        .values({ dashboard_id: id, user_id: actor.userId, role: 'owner' })
-        .execute();
+      await dashboardRows.insert(trx, {
+        id,
+        project_id: request.project_id,
+        title: request.title,
+        description: request.description,
+        is_public: request.is_public ? 1 : 0,
+        tabs: JSON.stringify(request.tabs),
+        components: JSON.stringify(request.components),
+        layout: JSON.stringify(request.layout),
+        colors: JSON.stringify(request.colors ?? []),
+        created_by: actor.userId,
+        ...origin,
+        created_at: now,
+        updated_at: now,
+      });
+      await dashboardMemberRows.insert(trx, [{ dashboard_id: id, user_id: actor.userId, role: 'owner' }]);
       const details = { dashboard_id: id, title: request.title, project_id: request.project_id };
       await this.audit.record({ type: 'dashboard.created', actorUserId: actor.userId, details }, trx);
     });
@@ -282,16 +277,11 @@ export class DashboardsService {
         revision: record.row.revision + 1,
       };
       const written = await this.database.db.transaction().execute(async (trx) => {
-        const answer = await trx
-          .updateTable('dashboards')
-          .set(content)
-          .where('id', '=', dashboardId)
-          .where('revision', '=', record.row.revision)
-          .executeTakeFirst();
-        if (Number(answer.numUpdatedRows) === 1) await this.recordUpdate(actor, record, content, trx);
-        return answer;
+        const saved = await dashboardRows.updateAtRevision(trx, dashboardId, record.row.revision, content);
+        if (saved) await this.recordUpdate(actor, record, content, trx);
+        return saved;
       });
-      if (Number(written.numUpdatedRows) === 1) {
+      if (written) {
         // What this save wrote, not a re-read that could already show a later save with our ETag.
         const saved = { ...access, record: { ...record, row: { ...record.row, ...content } } };
         return { dashboard: present(saved, actor), etag: etagOf(content.revision) };
@@ -317,11 +307,9 @@ export class DashboardsService {
     if (!matchesRevision(ifMatch, record.row.revision)) throw preconditionFailed();
     const exact = ifMatch !== undefined && !ifMatch.any;
     await this.database.db.transaction().execute(async (trx) => {
-      let query = trx.deleteFrom('dashboards').where('id', '=', dashboardId);
-      if (exact) query = query.where('revision', '=', record.row.revision);
-      const deleted = await query.executeTakeFirst();
+      const deleted = await dashboardRows.delete(trx, dashboardId, exact ? record.row.revision : undefined);
       // Saved or shared since the ETag was read: nothing is deleted.
-      if (exact && Number(deleted.numDeletedRows) !== 1) throw preconditionFailed();
+      if (exact && !deleted) throw preconditionFailed();
       const details = { dashboard_id: dashboardId, title: record.row.title, project_id: record.row.project_id };
       await this.audit.record({ type: 'dashboard.deleted', actorUserId: actorUserId(actor), details }, trx);
     });

@@ -6,6 +6,7 @@ import { isoNow } from '../db/time.js';
 import type { Actor } from '../policy/actor.js';
 import { authorizeSharing } from '../policy/policy.js';
 import { resolveMembers } from '../sharing/members.js';
+import { dashboardMemberRows, dashboardRows } from '../tables/dashboards.js';
 import { type Access, present, type Versioned } from './presenter.js';
 import { etagOf, type IfMatch, matchesRevision, preconditionFailed } from './revision.js';
 
@@ -43,19 +44,15 @@ export async function setPermissions(
   });
   if (!matchesRevision(ifMatch, record.row.revision)) throw preconditionFailed();
   await db.transaction().execute(async (trx) => {
-    const written = await trx
-      .updateTable('dashboards')
-      .set({ is_public: request.is_public ? 1 : 0, updated_at: isoNow(), revision: record.row.revision + 1 })
-      .where('id', '=', dashboardId)
-      .where('revision', '=', record.row.revision)
-      .executeTakeFirst();
+    const written = await dashboardRows.updateAtRevision(trx, dashboardId, record.row.revision, {
+      is_public: request.is_public ? 1 : 0,
+      updated_at: isoNow(),
+      revision: record.row.revision + 1,
+    });
     // Someone saved or shared in between: the checks above judged another dashboard.
-    if (Number(written.numUpdatedRows) !== 1) throw preconditionFailed();
-    await trx.deleteFrom('dashboard_members').where('dashboard_id', '=', dashboardId).execute();
-    await trx
-      .insertInto('dashboard_members')
-      .values([...members].map(([userId, role]) => ({ dashboard_id: dashboardId, user_id: userId, role })))
-      .execute();
+    if (!written) throw preconditionFailed();
+    const rows = [...members].map(([userId, role]) => ({ dashboard_id: dashboardId, user_id: userId, role }));
+    await dashboardMemberRows.replace(trx, dashboardId, rows);
     const details = {
       dashboard_id: dashboardId,
       title: record.row.title,

@@ -13,6 +13,7 @@ import { assertRelativePath } from '../locations/relative-path.js';
 import type { StoragePurger } from '../maintenance/owned-storage.js';
 import type { Actor } from '../policy/actor.js';
 import type { ResourceAction } from '../policy/policy.js';
+import { dashboardRows } from '../tables/dashboards.js';
 import { dataCollectionRows } from '../tables/data-collections.js';
 import { fileRows } from '../tables/files.js';
 import { presentDataCollection, presentFile } from '../workflows/presenters.js';
@@ -159,12 +160,7 @@ export class DataCollectionsService {
   /** What deleting the collection affects: its files (which stay) and the dashboards that show it. */
   async deletionSummary(actor: Actor, dataCollectionId: string): Promise<DataCollectionDeletionSummary> {
     const { row, workflow } = await this.access(actor, dataCollectionId, 'resource.edit');
-    const dashboards = await this.database.db
-      .selectFrom('dashboards')
-      .select(['id', 'title', 'components'])
-      .where('project_id', '=', workflow.project_id)
-      .orderBy('title')
-      .execute();
+    const dashboards = await dashboardRows.ofProjectWithComponents(this.database.db, workflow.project_id);
     const showing = dashboards.filter((dashboard) =>
       (JSON.parse(dashboard.components) as { data_collection_id?: string }[]).some(
         (component) => component.data_collection_id === dataCollectionId,

@@ -1,15 +1,7 @@
 import { type Insertable, type Kysely, type SqlBool, sql, type Updateable } from 'kysely';
+import { chunks } from '../db/chunks.js';
 import { nameContains } from '../db/name-search.js';
 import type { ProjectMembersTable, ProjectsTable, Tables } from '../db/tables.js';
-
-/** Ids per query's `in` list, well under any database's parameter limit. */
-const CHUNK = 500;
-
-function chunks<T>(items: readonly T[]): T[][] {
-  const result: T[][] = [];
-  for (let start = 0; start < items.length; start += CHUNK) result.push(items.slice(start, start + CHUNK));
-  return result;
-}
 
 /** Which projects a caller may see (`ProjectsRepository.listVisible`). */
 export interface ProjectVisibility {

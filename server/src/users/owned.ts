@@ -2,47 +2,16 @@ import type { UserDeletionSummary } from '@service/common';
 import type { Kysely } from 'kysely';
 import type { Tables } from '../db/tables.js';
 import { isoNow } from '../db/time.js';
+import { dashboardMemberRows, dashboardRows } from '../tables/dashboards.js';
 import { embedTokenRows } from '../tables/embed-tokens.js';
 import { projectMemberRows, projectRows } from '../tables/projects.js';
 import { sessionRows } from '../tables/sessions.js';
-
-/** Ids per query's `in` list, well under any database's parameter limit. */
-const CHUNK = 500;
-
-function chunks<T>(items: readonly T[]): T[][] {
-  const result: T[][] = [];
-  for (let start = 0; start < items.length; start += CHUNK) result.push(items.slice(start, start + CHUNK));
-  return result;
-}
 
 /** What a user owns with no other owner: deleting the user without a decision would orphan it. */
 export interface SolelyOwned {
   projectIds: string[];
   /** Dashboards with no other dashboard owner, wherever their project. */
   dashboardIds: string[];
-}
-
-/** The dashboards whose only owner member is `userId` (their project's owners aside). */
-async function solelyOwnedDashboards(db: Kysely<Tables>, userId: string): Promise<string[]> {
-  const rows = await db
-    .selectFrom('dashboard_members as mine')
-    .select('mine.dashboard_id as id')
-    .where('mine.user_id', '=', userId)
-    .where('mine.role', '=', 'owner')
-    .where(({ not, exists, selectFrom }) =>
-      not(
-        exists(
-          selectFrom('dashboard_members as others')
-            .select('others.user_id')
-            .whereRef('others.dashboard_id', '=', 'mine.dashboard_id')
-            .where('others.role', '=', 'owner')
-            .where('others.user_id', '!=', userId),
-        ),
-      ),
-    )
-    .orderBy('id')
-    .execute();
-  return rows.map((row) => row.id);
 }
 
 /**
@@ -52,39 +21,21 @@ async function solelyOwnedDashboards(db: Kysely<Tables>, userId: string): Promis
  */
 export async function lockOwnerships(db: Kysely<Tables>, userId: string): Promise<void> {
   await projectMemberRows.lockOwnersAlongside(db, userId);
-  await db
-    .selectFrom('dashboard_members')
-    .select(['dashboard_id', 'user_id'])
-    .where('role', '=', 'owner')
-    .where('dashboard_id', 'in', (eb) =>
-      eb
-        .selectFrom('dashboard_members')
-        .select('dashboard_id')
-        .where('user_id', '=', userId)
-        .where('role', '=', 'owner'),
-    )
-    .orderBy('dashboard_id')
-    .orderBy('user_id')
-    .forUpdate()
-    .execute();
+  await dashboardMemberRows.lockOwnersAlongside(db, userId);
 }
 
 export async function solelyOwnedBy(db: Kysely<Tables>, userId: string): Promise<SolelyOwned> {
   return {
     projectIds: await projectMemberRows.solelyOwnedBy(db, userId),
-    dashboardIds: await solelyOwnedDashboards(db, userId),
+    dashboardIds: await dashboardMemberRows.solelyOwnedBy(db, userId),
   };
 }
 
 /** Dashboards inside the user's projects that are not the user's alone (other people's). */
 async function otherDashboardsIn(db: Kysely<Tables>, owned: SolelyOwned): Promise<number> {
   const except = new Set(owned.dashboardIds);
-  let total = 0;
-  for (const ids of chunks(owned.projectIds)) {
-    const rows = await db.selectFrom('dashboards').select('id').where('project_id', 'in', ids).execute();
-    total += rows.filter((row) => !except.has(row.id)).length;
-  }
-  return total;
+  const inProjects = await dashboardRows.idsInProjects(db, owned.projectIds);
+  return inProjects.filter((id) => !except.has(id)).length;
 }
 
 /** What deleting the user would hand over or delete, counted in the database. */
@@ -116,24 +67,13 @@ export async function transferOwned(
 ): Promise<void> {
   await projectMemberRows.makeOwner(db, owned.projectIds, toUserId);
   await projectRows.handCreatorOver(db, owned.projectIds, fromUserId, toUserId);
-  for (const ids of chunks(owned.dashboardIds)) {
-    await db
-      .insertInto('dashboard_members')
-      .values(ids.map((dashboard_id) => ({ dashboard_id, user_id: toUserId, role: 'owner' as const })))
-      .onConflict((oc) => oc.columns(['dashboard_id', 'user_id']).doUpdateSet({ role: 'owner' }))
-      .execute();
-    await db
-      .updateTable('dashboards')
-      .set({ created_by: toUserId })
-      .where('id', 'in', ids)
-      .where('created_by', '=', fromUserId)
-      .execute();
-  }
+  await dashboardMemberRows.makeOwner(db, owned.dashboardIds, toUserId);
+  await dashboardRows.handCreatorOver(db, owned.dashboardIds, fromUserId, toUserId);
 }
 
 /** Deletes the dashboards the user owns alone (their projects are deleted by their own service). */
 export async function deleteOwnedDashboards(db: Kysely<Tables>, owned: SolelyOwned): Promise<void> {
-  for (const ids of chunks(owned.dashboardIds)) await db.deleteFrom('dashboards').where('id', 'in', ids).execute();
+  await dashboardRows.deleteMany(db, owned.dashboardIds);
 }
 
 /**
