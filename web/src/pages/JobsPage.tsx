@@ -13,7 +13,7 @@ import {
   Text,
   Title,
 } from '@mantine/core';
-import { jobKindSchema, jobListSchema, jobStatusSchema } from '@service/common';
+import { type Job, jobKindSchema, jobListSchema, jobStatusSchema } from '@service/common';
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { Link, useParams, useSearchParams } from 'react-router';
 import { errorMessage, isApiError } from '../api/client.js';
@@ -27,14 +27,27 @@ const PAGE_SIZE = 25;
 const KINDS = jobKindSchema.options;
 const STATUSES = jobStatusSchema.options;
 
-export function JobsPage() {
-  const api = useApi();
-  const { user } = useAuth();
+/** The list's filters and page, kept in the address; changing a filter goes back to the first page. */
+function useJobFilters() {
   const [params, setParams] = useSearchParams();
   const kind = jobKindSchema.safeParse(params.get('kind')).data;
   const status = jobStatusSchema.safeParse(params.get('status')).data;
   const page = Math.max(1, Number(params.get('page') ?? '1') || 1);
-  const jobs = useQuery({
+  const setFilter = (name: string, value: string | null) => {
+    const next = new URLSearchParams(params);
+    if (value === null || value === '') next.delete(name);
+    else next.set(name, value);
+    next.delete('page');
+    setParams(next);
+  };
+  return { kind, status, page, setFilter };
+}
+
+type JobFilters = ReturnType<typeof useJobFilters>;
+
+function useJobList({ kind, status, page }: Pick<JobFilters, 'kind' | 'status' | 'page'>) {
+  const api = useApi();
+  return useQuery({
     queryKey: ['jobs', kind ?? null, status ?? null, page],
     queryFn: ({ signal }) =>
       api.request('/jobs', jobListSchema, {
@@ -45,85 +58,13 @@ export function JobsPage() {
     // Keep the list live while anything in it is still going.
     refetchInterval: (query) => (query.state.data?.items.some((job) => !jobEnded(job.status)) ? 2000 : false),
   });
-  const setFilter = (name: string, value: string | null) => {
-    const next = new URLSearchParams(params);
-    if (value === null || value === '') next.delete(name);
-    else next.set(name, value);
-    next.delete('page');
-    setParams(next);
-  };
+}
 
-  let body: React.ReactNode;
-  if (jobs.isPending) body = <Loader aria-label="Loading jobs" />;
-  else if (jobs.isError) {
-    body = (
-      <Alert color="red" role="alert" title="Could not load jobs">
-        {isApiError(jobs.error, 'not_found')
-          ? 'Background jobs are turned off on this server.'
-          : errorMessage(jobs.error)}
-      </Alert>
-    );
-  } else if (jobs.data.items.length === 0) {
-    body = <Text c="dimmed">No jobs{kind || status ? ' match these filters' : ' yet'}.</Text>;
-  } else {
-    const pages = Math.ceil(jobs.data.total / PAGE_SIZE);
-    body = (
-      <Stack gap="sm">
-        <Table.ScrollContainer minWidth={720}>
-          <Table striped highlightOnHover verticalSpacing="sm" aria-label="Jobs">
-            <Table.Thead>
-              <Table.Tr>
-                <Table.Th>Job</Table.Th>
-                <Table.Th>Kind</Table.Th>
-                <Table.Th>Status</Table.Th>
-                <Table.Th>Step</Table.Th>
-                <Table.Th>Created</Table.Th>
-                <Table.Th>Duration</Table.Th>
-              </Table.Tr>
-            </Table.Thead>
-            <Table.Tbody>
-              {jobs.data.items.map((job) => (
-                <Table.Tr key={job.job_id}>
-                  <Table.Td>
-                    <Anchor component={Link} to={`/jobs/${job.job_id}`} ff="monospace" size="sm">
-                      {job.job_id.slice(-12)}
-                    </Anchor>
-                  </Table.Td>
-                  <Table.Td>
-                    <Text size="sm">{job.kind}</Text>
-                  </Table.Td>
-                  <Table.Td>
-                    <Badge color={statusColor(job.status)}>{job.status}</Badge>
-                  </Table.Td>
-                  <Table.Td>
-                    <Text size="sm">
-                      {job.step ?? '—'}
-                      {!jobEnded(job.status) && ` · ${jobProgress(job).label}`}
-                    </Text>
-                  </Table.Td>
-                  <Table.Td>
-                    <Text size="sm">{formatDate(job.created_at)}</Text>
-                  </Table.Td>
-                  <Table.Td>
-                    <Text size="sm">{formatDuration(job.started_at, job.finished_at) ?? '—'}</Text>
-                  </Table.Td>
-                </Table.Tr>
-              ))}
-            </Table.Tbody>
-          </Table>
-        </Table.ScrollContainer>
-        {pages > 1 && (
-          <Pagination
-            total={pages}
-            value={page}
-            onChange={(value) => setFilter('page', String(value))}
-            aria-label="Job pages"
-          />
-        )}
-      </Stack>
-    );
-  }
-
+export function JobsPage() {
+  const { user } = useAuth();
+  const filters = useJobFilters();
+  const { kind, status, setFilter } = filters;
+  const jobs = useJobList(filters);
   return (
     <Stack gap="md">
       <Title order={1}>Jobs</Title>
@@ -150,8 +91,87 @@ export function JobsPage() {
           w={180}
         />
       </Group>
-      {body}
+      <JobList jobs={jobs} filters={filters} />
     </Stack>
+  );
+}
+
+/** The page of jobs with its pagination, or why there is none. */
+function JobList({ jobs, filters }: { jobs: ReturnType<typeof useJobList>; filters: JobFilters }) {
+  if (jobs.isPending) return <Loader aria-label="Loading jobs" />;
+  if (jobs.isError) {
+    return (
+      <Alert color="red" role="alert" title="Could not load jobs">
+        {isApiError(jobs.error, 'not_found')
+          ? 'Background jobs are turned off on this server.'
+          : errorMessage(jobs.error)}
+      </Alert>
+    );
+  }
+  if (jobs.data.items.length === 0) {
+    return <Text c="dimmed">No jobs{filters.kind || filters.status ? ' match these filters' : ' yet'}.</Text>;
+  }
+  const pages = Math.ceil(jobs.data.total / PAGE_SIZE);
+  return (
+    <Stack gap="sm">
+      <Table.ScrollContainer minWidth={720}>
+        <Table striped highlightOnHover verticalSpacing="sm" aria-label="Jobs">
+          <Table.Thead>
+            <Table.Tr>
+              <Table.Th>Job</Table.Th>
+              <Table.Th>Kind</Table.Th>
+              <Table.Th>Status</Table.Th>
+              <Table.Th>Step</Table.Th>
+              <Table.Th>Created</Table.Th>
+              <Table.Th>Duration</Table.Th>
+            </Table.Tr>
+          </Table.Thead>
+          <Table.Tbody>
+            {jobs.data.items.map((job) => (
+              <JobRow key={job.job_id} job={job} />
+            ))}
+          </Table.Tbody>
+        </Table>
+      </Table.ScrollContainer>
+      {pages > 1 && (
+        <Pagination
+          total={pages}
+          value={filters.page}
+          onChange={(value) => filters.setFilter('page', String(value))}
+          aria-label="Job pages"
+        />
+      )}
+    </Stack>
+  );
+}
+
+function JobRow({ job }: { job: Job }) {
+  return (
+    <Table.Tr>
+      <Table.Td>
+        <Anchor component={Link} to={`/jobs/${job.job_id}`} ff="monospace" size="sm">
+          {job.job_id.slice(-12)}
+        </Anchor>
+      </Table.Td>
+      <Table.Td>
+        <Text size="sm">{job.kind}</Text>
+      </Table.Td>
+      <Table.Td>
+        <Badge color={statusColor(job.status)}>{job.status}</Badge>
+      </Table.Td>
+      <Table.Td>
+        <Text size="sm">
+          {job.step ?? '—'}
+          {!jobEnded(job.status) && ` · ${jobProgress(job).label}`}
+        </Text>
+      </Table.Td>
+      <Table.Td>
+        <Text size="sm">{formatDate(job.created_at)}</Text>
+      </Table.Td>
+      <Table.Td>
+        <Text size="sm">{formatDuration(job.started_at, job.finished_at) ?? '—'}</Text>
+      </Table.Td>
+    </Table.Tr>
   );
 }
 

@@ -10,7 +10,7 @@ import {
   exportSpecSchema,
   figureDataSchema,
 } from '@service/common';
-import { useRef, useState } from 'react';
+import { type RefObject, useRef, useState } from 'react';
 import { errorMessage } from '../../api/client.js';
 import { useApi } from '../../auth/session.js';
 import { componentLabel } from '../chips.js';
@@ -44,26 +44,17 @@ function drawnSize(anchor: HTMLElement | null): { width: number; height: number 
 }
 
 /**
- * A component's menu: "Export" (PNG and SVG of a figure, its data as CSV, its spec JSON) and
- * "Embed…" (owners and editors). Images and CSV of figures and cards come from what the cell
- * shows; a table's CSV and the spec from the server, under the filters and version shown.
+ * The export actions of a component, each reporting in `notice` whether it worked. Images and CSV
+ * of figures and cards come from what the cell shows; a table's CSV and the spec from the server,
+ * under the filters and version shown.
  */
-export function ComponentMenu({
-  dashboardId,
-  component,
-  data,
-  filters,
-  asOf,
-  components,
-  canEmbed,
-  colors,
-}: ComponentMenuProps) {
+function useExportActions(
+  { dashboardId, component, data, filters, asOf, colors }: ComponentMenuProps,
+  anchor: RefObject<HTMLButtonElement | null>,
+) {
   const api = useApi();
   const theme = useComputedColorScheme('light', { getInitialValueInEffect: false });
-  const anchor = useRef<HTMLButtonElement>(null);
   const [notice, setNotice] = useState<Notice>(null);
-  const [embedding, setEmbedding] = useState(false);
-  const label = component.title || (component.type === 'text' ? 'Text' : componentLabel(component));
   const name = component.title || component.component_id;
   const query = {
     filters: filters.length === 0 ? undefined : JSON.stringify(filters),
@@ -111,10 +102,26 @@ export function ComponentMenu({
     await copyText(JSON.stringify(answer, null, 2));
   });
 
+  const figureReady = figure?.success === true;
+  const hasData = figureReady || card?.success === true || component.type === 'table';
+  return { notice, clearNotice: () => setNotice(null), image, csv, spec, figureReady, hasData };
+}
+
+/**
+ * A component's menu: "Export" (PNG and SVG of a figure, its data as CSV, its spec JSON) and
+ * "Embed…" (owners and editors).
+ */
+export function ComponentMenu(props: ComponentMenuProps) {
+  const { dashboardId, component, filters, asOf, components, canEmbed } = props;
+  const anchor = useRef<HTMLButtonElement>(null);
+  const [embedding, setEmbedding] = useState(false);
+  const actions = useExportActions(props, anchor);
+  const { notice } = actions;
+  const label = component.title || (component.type === 'text' ? 'Text' : componentLabel(component));
+
   const exportable = component.type === 'figure' || component.type === 'card' || component.type === 'table';
   const embeddable = canEmbed && component.type !== 'interactive';
   if (!exportable && !embeddable) return null;
-  const hasData = figure?.success || card?.success || component.type === 'table';
   return (
     <div className="component-menu">
       {notice && (
@@ -126,32 +133,14 @@ export function ComponentMenu({
           {notice.text}
         </Text>
       )}
-      <Menu position="bottom-end" withinPortal onOpen={() => setNotice(null)}>
+      <Menu position="bottom-end" withinPortal onOpen={actions.clearNotice}>
         <Menu.Target>
           <ActionIcon ref={anchor} variant="subtle" color="gray" size="sm" aria-label={`Menu of ${label}`}>
             <span aria-hidden="true">⋯</span>
           </ActionIcon>
         </Menu.Target>
         <Menu.Dropdown>
-          {exportable && (
-            <>
-              <Menu.Label>Export</Menu.Label>
-              {component.type === 'figure' && (
-                <>
-                  <Menu.Item disabled={!figure?.success} onClick={image('png')}>
-                    Download PNG
-                  </Menu.Item>
-                  <Menu.Item disabled={!figure?.success} onClick={image('svg')}>
-                    Download SVG
-                  </Menu.Item>
-                </>
-              )}
-              <Menu.Item disabled={!hasData} onClick={csv}>
-                Download CSV
-              </Menu.Item>
-              <Menu.Item onClick={spec}>Copy spec JSON</Menu.Item>
-            </>
-          )}
+          {exportable && <ExportItems isFigure={component.type === 'figure'} actions={actions} />}
           {exportable && embeddable && <Menu.Divider />}
           {embeddable && <Menu.Item onClick={() => setEmbedding(true)}>Embed…</Menu.Item>}
         </Menu.Dropdown>
@@ -167,5 +156,27 @@ export function ComponentMenu({
         />
       )}
     </div>
+  );
+}
+
+function ExportItems({ isFigure, actions }: { isFigure: boolean; actions: ReturnType<typeof useExportActions> }) {
+  return (
+    <>
+      <Menu.Label>Export</Menu.Label>
+      {isFigure && (
+        <>
+          <Menu.Item disabled={!actions.figureReady} onClick={actions.image('png')}>
+            Download PNG
+          </Menu.Item>
+          <Menu.Item disabled={!actions.figureReady} onClick={actions.image('svg')}>
+            Download SVG
+          </Menu.Item>
+        </>
+      )}
+      <Menu.Item disabled={!actions.hasData} onClick={actions.csv}>
+        Download CSV
+      </Menu.Item>
+      <Menu.Item onClick={actions.spec}>Copy spec JSON</Menu.Item>
+    </>
   );
 }
