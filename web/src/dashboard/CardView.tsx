@@ -39,12 +39,11 @@ export function CardView({
   const comparison = comparisonView(component.agg, component.comparison, data.comparison, format);
   const summary = comparison === null ? '' : `, ${comparison.change} ${comparison.against}`;
   return (
-    <Stack gap={2} role="group" aria-label={`${label}: ${value}${summary}, all ${all}`}>
+    <Stack gap={2} role="group" aria-label={`${label}: ${value}${summary}, all ${all}`} className="card-view">
       <Text size="sm" c="dimmed">
         {label}
       </Text>
       <Text
-        fz={28}
         fw={700}
         lh={1.2}
         className={tone === null ? undefined : 'card-tone'}

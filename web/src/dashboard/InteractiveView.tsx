@@ -152,24 +152,24 @@ function DateRangeWidget({ label, value, onFilter, min, max }: WidgetProps & { m
     <TextInput
       type="date"
       size="xs"
-      label={name}
       aria-label={`${label} ${name.toLowerCase()}`}
+      title={name}
       value={current}
       min={min || undefined}
       max={max || undefined}
       onChange={(event) => change(event.currentTarget.value)}
-      w="48%"
+      style={{ flex: '1 1 8.75rem' }}
     />
   );
   return (
     <Stack gap={4}>
-      <Text size="sm" fw={500}>
+      <Text size="sm" fw={500} className="date-range-label">
         {label}
       </Text>
-      <Group justify="space-between" wrap="nowrap">
+      <div className="date-range-inputs">
         {input('From', from ?? '', (next) => onFilter(dateRangeFilter(next, to ?? '')))}
         {input('To', to ?? '', (next) => onFilter(dateRangeFilter(from ?? '', next)))}
-      </Group>
+      </div>
     </Stack>
   );
 }

@@ -118,17 +118,18 @@ export function EditGrid({
                   component="section"
                   aria-label={label}
                   className="dashboard-edit-cell"
+                  padding="xs"
                   data-selected={selected === item.component_id || undefined}
                   data-added={added === item.component_id || undefined}
                 >
-                  <Group justify="space-between" wrap="nowrap" gap="xs" mb={4}>
+                  <Group justify="space-between" wrap="nowrap" gap={4} mb={4} className="dashboard-edit-head">
                     <Group
                       gap={6}
                       wrap="nowrap"
                       className="dashboard-drag-handle"
-                      // In a narrow cell the title gives way first and the type label is cut here, never
-                      // drawn under the Edit and Remove buttons.
-                      style={{ cursor: 'move', minWidth: 0, overflow: 'hidden' }}
+                      // In a narrow cell (the side panel open) the title wraps rather than being cut, and the
+                      // type label and the buttons give it their room (styles.css).
+                      style={{ cursor: 'move', minWidth: 0, flex: 1 }}
                       tabIndex={0}
                       role="button"
                       aria-roledescription="movable component"
@@ -141,14 +142,14 @@ export function EditGrid({
                       }}
                     >
                       <span aria-hidden="true">⠿</span>
-                      <Text size="sm" fw={600} truncate>
+                      <Text size="sm" fw={600} className="dashboard-edit-title">
                         {label}
                       </Text>
-                      <Text size="xs" c="dimmed" style={{ flexShrink: 0 }}>
+                      <Text size="xs" c="dimmed" className="dashboard-edit-type" style={{ flexShrink: 0 }}>
                         {TYPE_LABELS[component.type]}
                       </Text>
                     </Group>
-                    <Group gap={4} wrap="nowrap">
+                    <Group gap={2} wrap="nowrap" className="dashboard-edit-actions">
                       {otherTabs.length > 0 && onMoveToTab && (
                         <MoveToTab
                           label={label}
