@@ -212,13 +212,59 @@ async function measureBaseline(url: string, client: pg.Client, count: number): P
   }
 }
 
+type Out = (line?: string) => void;
+type Row = { name: string; service: Figures; baseline: Figures; cpuMsPerJob: number };
+const fixed = (value: number, digits: number) => value.toFixed(digits);
+
 export async function run(args: string[]): Promise<void> {
   if (args.length > 0) throw new UsageError(`takes no arguments (got "${args.join(' ')}")`);
   const admin = adminUrl();
   const cpuCount = cpus().length;
-  const out = (line = '') => process.stdout.write(`${line}\n`);
-  const fixed = (value: number, digits: number) => value.toFixed(digits);
+  const out: Out = (line = '') => process.stdout.write(`${line}\n`);
+  await printHeader(out, cpuCount);
 
+  const target = await createDatabase(admin);
+  const dataDir = await mkdtemp(join(tmpdir(), 'service-bench-jobs-'));
+  const { openDatabase, migrateToLatest, JobQueue } = await import('@service/server');
+  const database = openDatabase({ kind: 'postgres', url: target.url });
+  const client = new pg.Client({ connectionString: target.url });
+  const workers: WorkerProcess[] = [];
+  try {
+    await migrateToLatest(database);
+    await client.connect();
+    const queue = new JobQueue(database);
+    const span = new CpuSpan();
+    // Every baseline first: once started, our workers would claim the baseline's jobs too.
+    const baselines = new Map<number, Figures>();
+    for (const count of WORKER_COUNTS) {
+      out(`baseline, ${count} loop${count === 1 ? '' : 's'} ...`);
+      baselines.set(count, await measureBaseline(target.url, client, count));
+    }
+    const measured = await measureWorkers(out, {
+      url: target.url,
+      dataDir,
+      queue,
+      database,
+      client,
+      workers,
+      baselines,
+    });
+    span.end();
+
+    report(out, measured.rows, measured.stops);
+    // PostgreSQL's own CPU counts as "other processes": it serves both the baseline and the service.
+    span.print(out, measured.workerCpu, cpuCount, 'other processes (PostgreSQL included)');
+    printVerdicts(out, verdicts(measured.rows, measured.stops));
+  } finally {
+    await Promise.all(workers.map((worker) => worker.stop()));
+    await client.end().catch(() => undefined);
+    await database.close();
+    await target.drop();
+    await rm(dataDir, { recursive: true, force: true });
+  }
+}
+
+async function printHeader(out: Out, cpuCount: number): Promise<void> {
   out(`jobs benchmark, ${new Date().toISOString()}`);
   out(`machine: ${cpus()[0]?.model.trim() ?? 'unknown CPU'}, ${cpuCount} CPUs, Node ${process.version}`);
   out(
@@ -232,108 +278,101 @@ export async function run(args: string[]): Promise<void> {
     if (idleBusy > 0.15) out('WARNING: other processes are using the CPUs; figures will be low and noisy');
   }
   out();
+}
 
-  const target = await createDatabase(admin);
-  const dataDir = await mkdtemp(join(tmpdir(), 'service-bench-jobs-'));
-  const { openDatabase, migrateToLatest, JobQueue } = await import('@service/server');
-  const database = openDatabase({ kind: 'postgres', url: target.url });
-  const client = new pg.Client({ connectionString: target.url });
-  const workers: WorkerProcess[] = [];
-  const rows: { name: string; service: Figures; baseline: Figures; cpuMsPerJob: number }[] = [];
+interface WorkerSetup {
+  url: string;
+  dataDir: string;
+  queue: Parameters<typeof measureService>[0];
+  database: Parameters<typeof measureService>[1];
+  client: pg.Client;
+  /** The worker processes started so far (the caller stops them). */
+  workers: WorkerProcess[];
+  baselines: Map<number, Figures>;
+}
+
+/**
+ * Our workers, 1, then more: each count's latency and throughput with the workers' CPU, and with
+ * one worker the cancel-to-stop times.
+ */
+async function measureWorkers(out: Out, setup: WorkerSetup) {
+  const { workers, queue, database, client } = setup;
+  const rows: Row[] = [];
   let workerCpu = 0;
   let stops: number[] = [];
-  try {
-    await migrateToLatest(database);
-    await client.connect();
-    const queue = new JobQueue(database);
-    const span = new CpuSpan();
-    // Every baseline first: once started, our workers would claim the baseline's jobs too.
-    const baselines = new Map<number, Figures>();
-    for (const count of WORKER_COUNTS) {
-      out(`baseline, ${count} loop${count === 1 ? '' : 's'} ...`);
-      baselines.set(count, await measureBaseline(target.url, client, count));
+  for (const count of WORKER_COUNTS) {
+    const baseline = setup.baselines.get(count) as Figures;
+    while (workers.length < count) workers.push(await startWorker(setup.url, setup.dataDir));
+    out(`service, ${count} worker${count === 1 ? '' : 's'} ...`);
+    const cpuBefore = workers.map((worker) => processCpuSeconds(worker.pid) ?? 0);
+    const service = await measureService(queue, database, client, count);
+    const cpu = workers.reduce((sum, worker, i) => sum + (processCpuSeconds(worker.pid) ?? 0) - (cpuBefore[i] ?? 0), 0);
+    workerCpu += cpu;
+    const cpuMsPerJob = (cpu * 1000) / (LATENCY_JOBS + THROUGHPUT_JOBS);
+    rows.push({ name: `${count} worker${count === 1 ? '' : 's'}`, service, baseline, cpuMsPerJob });
+    // With one worker only that worker can take the next job, so its start marks the stop.
+    if (count === 1) {
+      out(`cancel-to-stop, 1 worker, ${CANCELS} cancels ...`);
+      stops = await cancelStops(queue, client);
     }
-    for (const count of WORKER_COUNTS) {
-      const baseline = baselines.get(count) as Figures;
-      while (workers.length < count) workers.push(await startWorker(target.url, dataDir));
-      out(`service, ${count} worker${count === 1 ? '' : 's'} ...`);
-      const cpuBefore = workers.map((worker) => processCpuSeconds(worker.pid) ?? 0);
-      const service = await measureService(queue, database, client, count);
-      const cpu = workers.reduce(
-        (sum, worker, i) => sum + (processCpuSeconds(worker.pid) ?? 0) - (cpuBefore[i] ?? 0),
-        0,
-      );
-      workerCpu += cpu;
-      const cpuMsPerJob = (cpu * 1000) / (LATENCY_JOBS + THROUGHPUT_JOBS);
-      rows.push({ name: `${count} worker${count === 1 ? '' : 's'}`, service, baseline, cpuMsPerJob });
-      // With one worker only that worker can take the next job, so its start marks the stop.
-      if (count === 1) {
-        out(`cancel-to-stop, 1 worker, ${CANCELS} cancels ...`);
-        stops = await cancelStops(queue, client);
-      }
-    }
-    span.end();
-
-    out();
-    out(
-      formatTable(
-        [
-          '',
-          'p50 ms',
-          'p99 ms',
-          'jobs/s',
-          'baseline p50',
-          'baseline p99',
-          'baseline jobs/s',
-          'jobs/s ratio',
-          'worker CPU ms/job',
-        ],
-        rows.map(({ name, service, baseline, cpuMsPerJob }) => [
-          name,
-          fixed(service.p50Ms, 0),
-          fixed(service.p99Ms, 0),
-          fixed(service.jobsPerSecond, 0),
-          fixed(baseline.p50Ms, 0),
-          fixed(baseline.p99Ms, 0),
-          fixed(baseline.jobsPerSecond, 0),
-          `${fixed(service.jobsPerSecond / baseline.jobsPerSecond, 2)}x`,
-          fixed(cpuMsPerJob, 2),
-        ]),
-      ),
-    );
-    out(
-      '(latency is enqueue-to-start, timestamps have 1 ms resolution; worker CPU is all worker processes together, ' +
-        'per job of the latency and throughput phases)',
-    );
-    out(
-      `cancel-to-stop (a running job cancelled until its worker starts the next one), ${CANCELS} cancels: ` +
-        `p50 ${fixed(percentile(stops, 0.5), 0)} ms, max ${fixed(Math.max(...stops), 0)} ms`,
-    );
-    out();
-    // PostgreSQL's own CPU counts as "other processes": it serves both the baseline and the service.
-    span.print(out, workerCpu, cpuCount, 'other processes (PostgreSQL included)');
-    const four = rows.find((row) => row.name === '4 workers');
-    if (!four) throw new Error('no 4-worker figures');
-    const verdicts: [boolean, string][] = [
-      [
-        four.service.p50Ms < TARGET_P50_MS,
-        `p50 enqueue-to-start < ${TARGET_P50_MS} ms: ${fixed(four.service.p50Ms, 0)} ms`,
-      ],
-      [
-        four.service.jobsPerSecond >= TARGET_JOBS_PER_SECOND,
-        `>= ${TARGET_JOBS_PER_SECOND} jobs/s with 4 workers: ${fixed(four.service.jobsPerSecond, 0)} jobs/s`,
-      ],
-      [
-        Math.max(...stops) < TARGET_CANCEL_STOP_MS,
-        `cancel-to-stop < ${TARGET_CANCEL_STOP_MS} ms: max ${fixed(Math.max(...stops), 0)} ms`,
-      ],
-    ];
-    printVerdicts(out, verdicts);
-  } finally {
-    await Promise.all(workers.map((worker) => worker.stop()));
-    await client.end().catch(() => undefined);
-    await database.close();
-    await target.drop();
-    await rm(dataDir, { recursive: true, force: true });
   }
+  return { rows, workerCpu, stops };
+}
+
+function report(out: Out, rows: Row[], stops: number[]): void {
+  out();
+  out(
+    formatTable(
+      [
+        '',
+        'p50 ms',
+        'p99 ms',
+        'jobs/s',
+        'baseline p50',
+        'baseline p99',
+        'baseline jobs/s',
+        'jobs/s ratio',
+        'worker CPU ms/job',
+      ],
+      rows.map(({ name, service, baseline, cpuMsPerJob }) => [
+        name,
+        fixed(service.p50Ms, 0),
+        fixed(service.p99Ms, 0),
+        fixed(service.jobsPerSecond, 0),
+        fixed(baseline.p50Ms, 0),
+        fixed(baseline.p99Ms, 0),
+        fixed(baseline.jobsPerSecond, 0),
+        `${fixed(service.jobsPerSecond / baseline.jobsPerSecond, 2)}x`,
+        fixed(cpuMsPerJob, 2),
+      ]),
+    ),
+  );
+  out(
+    '(latency is enqueue-to-start, timestamps have 1 ms resolution; worker CPU is all worker processes together, ' +
+      'per job of the latency and throughput phases)',
+  );
+  out(
+    `cancel-to-stop (a running job cancelled until its worker starts the next one), ${CANCELS} cancels: ` +
+      `p50 ${fixed(percentile(stops, 0.5), 0)} ms, max ${fixed(Math.max(...stops), 0)} ms`,
+  );
+  out();
+}
+
+function verdicts(rows: Row[], stops: number[]): [boolean, string][] {
+  const four = rows.find((row) => row.name === '4 workers');
+  if (!four) throw new Error('no 4-worker figures');
+  return [
+    [
+      four.service.p50Ms < TARGET_P50_MS,
+      `p50 enqueue-to-start < ${TARGET_P50_MS} ms: ${fixed(four.service.p50Ms, 0)} ms`,
+    ],
+    [
+      four.service.jobsPerSecond >= TARGET_JOBS_PER_SECOND,
+      `>= ${TARGET_JOBS_PER_SECOND} jobs/s with 4 workers: ${fixed(four.service.jobsPerSecond, 0)} jobs/s`,
+    ],
+    [
+      Math.max(...stops) < TARGET_CANCEL_STOP_MS,
+      `cancel-to-stop < ${TARGET_CANCEL_STOP_MS} ms: max ${fixed(Math.max(...stops), 0)} ms`,
+    ],
+  ];
 }

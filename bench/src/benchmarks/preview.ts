@@ -111,13 +111,16 @@ export async function startBaseline(tableDir: string, scratchDir: string) {
   };
 }
 
+type Out = (line?: string) => void;
+type Baseline = Awaited<ReturnType<typeof startBaseline>>;
+
 export async function run(args: string[]): Promise<void> {
   if (args.length > 0) throw new UsageError(`takes no arguments (got "${args.join(' ')}")`);
   const rows = wholeFromEnv('BENCH_PREVIEW_ROWS', DEFAULT_ROWS, 1000);
   const runs = wholeFromEnv('BENCH_PREVIEW_RUNS', DEFAULT_RUNS, 1);
   const keptDir = process.env.BENCH_PREVIEW_DATA;
   const profileDir = process.env.BENCH_PREVIEW_CPU_PROF;
-  const out = (line = '') => process.stdout.write(`${line}\n`);
+  const out: Out = (line = '') => process.stdout.write(`${line}\n`);
   out(`preview benchmark, ${new Date().toISOString()}`);
   out(`rows: ${grouped(rows)}; ${runs} measured rounds after ${WARMUPS} warm-ups, request and DuckDB alternating`);
   await printMachine(out);
@@ -135,69 +138,14 @@ export async function run(args: string[]): Promise<void> {
     const server = await startTarget(SERVER_SCRIPT, ['service', serviceDir, String(1024 ** 3)], execArgv);
     const baseline = await startBaseline(serviceDir, join(workDir, 'baseline'));
     const agent = new Agent({ keepAlive: true, maxSockets: 1 });
-    const request: number[] = [];
-    const duckdb: number[] = [];
-    let files = 0;
     const span = new CpuSpan();
     const endedBefore = endedChildrenCpuSeconds() ?? 0;
+    let measured: { request: number[]; duckdb: number[]; files: number };
     try {
-      const api = `${server.url}${API_PREFIX}`;
-      const session = await requestJson('POST', `${api}/auth/login`, {
-        body: { email: BENCH_ADMIN_EMAIL, password: BENCH_ADMIN_PASSWORD },
-      });
-      const token = field<string>(session, 'access_token', 'POST /auth/login');
-      closeConnections();
-      const url = `${api}/datacollections/${fixture.collectionId}/preview?limit=25&skip=0`;
-      const preview = () =>
-        new Promise<number>((done, fail) => {
-          const started = performance.now();
-          const outgoing = httpRequest(
-            url,
-            { agent, headers: { authorization: `Bearer ${token}`, accept: 'application/json' } },
-            (response) => {
-              const chunks: Buffer[] = [];
-              response.on('data', (chunk: Buffer) => chunks.push(chunk));
-              response.on('end', () => {
-                const ms = performance.now() - started;
-                const body = Buffer.concat(chunks).toString('utf8');
-                if (response.statusCode !== 200) {
-                  fail(new Error(`preview: HTTP ${response.statusCode}: ${body.slice(0, 300)}`));
-                  return;
-                }
-                const answer = JSON.parse(body) as { total?: number; rows?: unknown[] };
-                if (answer.total !== fixture.rows || answer.rows?.length !== 25) {
-                  fail(new Error(`preview: total ${answer.total}, ${answer.rows?.length} rows`));
-                  return;
-                }
-                done(ms);
-              });
-              response.on('error', fail);
-            },
-          );
-          outgoing.once('error', fail);
-          outgoing.end();
-        });
-      const baselineRun = async () => {
-        const ran = await baseline.run();
-        if (ran.rows !== fixture.rows) throw new Error(`baseline: ${ran.rows} rows, not ${fixture.rows}`);
-        files = ran.files;
-        return ran.ms;
-      };
-      for (let round = 0; round < WARMUPS + runs; round++) {
-        // Alternate which goes first, so neither always follows the other's work.
-        let requestMs: number;
-        let duckdbMs: number;
-        if (round % 2 === 0) {
-          requestMs = await preview();
-          duckdbMs = await baselineRun();
-        } else {
-          duckdbMs = await baselineRun();
-          requestMs = await preview();
-        }
-        if (round < WARMUPS) continue;
-        request.push(requestMs);
-        duckdb.push(duckdbMs);
-      }
+      const token = await signIn(`${server.url}${API_PREFIX}`);
+      const url = `${server.url}${API_PREFIX}/datacollections/${fixture.collectionId}/preview?limit=25&skip=0`;
+      const preview = () => previewOnce(url, agent, token, fixture.rows);
+      measured = await measureRounds(preview, baseline, fixture.rows, runs);
     } finally {
       agent.destroy();
       await baseline.stop();
@@ -205,26 +153,9 @@ export async function run(args: string[]): Promise<void> {
     }
     span.end();
     const childCpu = (endedChildrenCpuSeconds() ?? 0) - endedBefore;
-
-    const row = (name: string, values: number[], against: number[] | null) => [
-      name,
-      fixed(median(values), 1),
-      fixed(Math.min(...values), 1),
-      fixed(percentile(values, 0.9), 1),
-      against === null ? '' : `${fixed(median(values) / median(against), 2)}x`,
-    ];
-    out();
-    out(
-      formatTable(
-        ['ms', 'median', 'min', 'p90', 'x baseline'],
-        [
-          row(`baseline: DuckDB alone, the preview's 2 statements (${files} file(s))`, duckdb, null),
-          row('preview request over HTTP (limit=25, bearer token, warm)', request, duckdb),
-        ],
-      ),
-    );
-    out();
+    report(out, measured);
     span.print(out, childCpu, cpus().length);
+    const { request, duckdb } = measured;
     const ratio = median(request) / median(duckdb);
     printVerdicts(out, [
       [
@@ -236,4 +167,95 @@ export async function run(args: string[]): Promise<void> {
   } finally {
     await rm(workDir, { recursive: true, force: true });
   }
+}
+
+async function signIn(api: string): Promise<string> {
+  const session = await requestJson('POST', `${api}/auth/login`, {
+    body: { email: BENCH_ADMIN_EMAIL, password: BENCH_ADMIN_PASSWORD },
+  });
+  const token = field<string>(session, 'access_token', 'POST /auth/login');
+  closeConnections();
+  return token;
+}
+
+/** One preview request on the kept-alive connection; answers its milliseconds, checked for 25 rows of `total`. */
+function previewOnce(url: string, agent: Agent, token: string, total: number): Promise<number> {
+  return new Promise<number>((done, fail) => {
+    const started = performance.now();
+    const outgoing = httpRequest(
+      url,
+      { agent, headers: { authorization: `Bearer ${token}`, accept: 'application/json' } },
+      (response) => {
+        const chunks: Buffer[] = [];
+        response.on('data', (chunk: Buffer) => chunks.push(chunk));
+        response.on('end', () => {
+          const ms = performance.now() - started;
+          const body = Buffer.concat(chunks).toString('utf8');
+          if (response.statusCode !== 200) {
+            fail(new Error(`preview: HTTP ${response.statusCode}: ${body.slice(0, 300)}`));
+            return;
+          }
+          const answer = JSON.parse(body) as { total?: number; rows?: unknown[] };
+          if (answer.total !== total || answer.rows?.length !== 25) {
+            fail(new Error(`preview: total ${answer.total}, ${answer.rows?.length} rows`));
+            return;
+          }
+          done(ms);
+        });
+        response.on('error', fail);
+      },
+    );
+    outgoing.once('error', fail);
+    outgoing.end();
+  });
+}
+
+/** The request and DuckDB alone taking turns, warm-ups left out. */
+async function measureRounds(preview: () => Promise<number>, baseline: Baseline, rows: number, runs: number) {
+  const request: number[] = [];
+  const duckdb: number[] = [];
+  let files = 0;
+  const baselineRun = async () => {
+    const ran = await baseline.run();
+    if (ran.rows !== rows) throw new Error(`baseline: ${ran.rows} rows, not ${rows}`);
+    files = ran.files;
+    return ran.ms;
+  };
+  for (let round = 0; round < WARMUPS + runs; round++) {
+    // Alternate which goes first, so neither always follows the other's work.
+    let requestMs: number;
+    let duckdbMs: number;
+    if (round % 2 === 0) {
+      requestMs = await preview();
+      duckdbMs = await baselineRun();
+    } else {
+      duckdbMs = await baselineRun();
+      requestMs = await preview();
+    }
+    if (round < WARMUPS) continue;
+    request.push(requestMs);
+    duckdb.push(duckdbMs);
+  }
+  return { request, duckdb, files };
+}
+
+function report(out: Out, { request, duckdb, files }: { request: number[]; duckdb: number[]; files: number }): void {
+  const row = (name: string, values: number[], against: number[] | null) => [
+    name,
+    fixed(median(values), 1),
+    fixed(Math.min(...values), 1),
+    fixed(percentile(values, 0.9), 1),
+    against === null ? '' : `${fixed(median(values) / median(against), 2)}x`,
+  ];
+  out();
+  out(
+    formatTable(
+      ['ms', 'median', 'min', 'p90', 'x baseline'],
+      [
+        row(`baseline: DuckDB alone, the preview's 2 statements (${files} file(s))`, duckdb, null),
+        row('preview request over HTTP (limit=25, bearer token, warm)', request, duckdb),
+      ],
+    ),
+  );
+  out();
 }

@@ -36,8 +36,6 @@ const STILL_TO_SPLIT: string[] = [
   'bench/src/benchmarks/dashboard.ts: run',
   'bench/src/benchmarks/export.ts: run',
   'bench/src/benchmarks/ingest-service.ts: measureService',
-  'bench/src/benchmarks/jobs.ts: run',
-  'bench/src/benchmarks/preview.ts: run',
   'bench/src/benchmarks/web-browser.ts: measureBrowser',
   'common/src/charts/distribution.ts: violin',
   'common/src/charts/hierarchy-sets.ts: upset',
