@@ -21,7 +21,7 @@ export { onlyColumns, type PageQuery, page } from './components/paging.js';
 export { scalarNeeds, sharedPass } from './components/shared-scalars.js';
 export { type FilterJoin, FilterPlan } from './filters/filter-plan.js';
 export type { Narrowing } from './filters/narrowing.js';
-export { describe, invalid, type Source } from './sql/columns.js';
+export { describe, invalid, type TableSnapshot } from './sql/columns.js';
 export { type SharedScalars, whereOf, withNarrowedRows } from './sql/narrowed.js';
 export { TableReader, type TableReaderDeps } from './sql/reader.js';
 export { Statement } from './sql/statement.js';

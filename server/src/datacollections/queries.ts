@@ -33,13 +33,13 @@ import {
   type PageQuery,
   page,
   type SharedScalars,
-  type Source,
   Statement,
   scalarNeeds,
   sharedPass,
   summarize,
   TableReader,
   type TableReaderDeps,
+  type TableSnapshot,
   type TreeInput,
   tableVersions,
   WholeTableMemo,
@@ -57,7 +57,7 @@ export type {
   Download,
   FitProblem,
   SharedScalars,
-  Source as TableSnapshot,
+  TableSnapshot,
 } from '../analytics/index.js';
 
 /**
@@ -110,7 +110,11 @@ export class DataCollectionQueries {
    * component), narrowed by the dashboard's filters, showing only `columns` (in that order) when given; columns the
    * table no longer has are left out, and `sort` may only name shown columns.
    */
-  async componentPage(source: Source, query: PageQuery & { columns?: readonly string[] }, narrowing?: Narrowing) {
+  async componentPage(
+    source: TableSnapshot,
+    query: PageQuery & { columns?: readonly string[] },
+    narrowing?: Narrowing,
+  ) {
     return page(
       this.reader,
       query.columns === undefined ? source : onlyColumns(source, query.columns),
@@ -123,17 +127,17 @@ export class DataCollectionQueries {
    * The snapshot of a collection's table a dashboard reads (authorized by the dashboard), at
    * `version` or the current one; its `snapshot` is null while there is no table.
    */
-  snapshotOf(row: DataCollectionsTable, version?: number): Promise<Source> {
+  snapshotOf(row: DataCollectionsTable, version?: number): Promise<TableSnapshot> {
     return this.reader.load(row, version);
   }
 
   /** Why a component cannot be computed from the snapshot's columns (none: it can). */
-  fitProblems(source: Source, component: AnalyticComponent): FitProblem[] {
+  fitProblems(source: TableSnapshot, component: AnalyticComponent): FitProblem[] {
     return fitProblems(source.byName, component);
   }
 
   /** What a figure's columns hold that it cannot draw (read from the table; its columns fit). */
-  dataProblems(source: Source, component: AnalyticComponent): Promise<FitProblem[]> {
+  dataProblems(source: TableSnapshot, component: AnalyticComponent): Promise<FitProblem[]> {
     return component.type === 'figure' ? dataProblems(this.reader, source, component) : Promise.resolve([]);
   }
 
@@ -142,7 +146,7 @@ export class DataCollectionQueries {
    * aggregates the request computed once for several components (`sharedScalars`).
    */
   componentData(
-    source: Source,
+    source: TableSnapshot,
     component: DataComponent,
     narrowing: Narrowing,
     shared?: SharedScalars,
@@ -153,12 +157,12 @@ export class DataCollectionQueries {
   }
 
   /** The aggregates over its narrowed rows a component will ask for, to compute once with others'. */
-  scalarNeeds(source: Source, component: DataComponent): string[] {
+  scalarNeeds(source: TableSnapshot, component: DataComponent): string[] {
     return scalarNeeds(source, component, this.computeOptions());
   }
 
   /** Aggregates over a snapshot's rows narrowed by a dashboard's filters, in one scan. */
-  sharedScalars(source: Source, narrowing: Narrowing, expressions: readonly string[]) {
+  sharedScalars(source: TableSnapshot, narrowing: Narrowing, expressions: readonly string[]) {
     return sharedPass(this.reader, source, narrowing, expressions);
   }
 
@@ -167,7 +171,7 @@ export class DataCollectionQueries {
    * no filter narrows the rows (a MultiQC plot then draws every sample of its reports).
    */
   async narrowedValuesByRun(
-    source: Source,
+    source: TableSnapshot,
     column: string,
     narrowing: Narrowing,
   ): Promise<Map<string, Set<string>> | null> {
@@ -231,7 +235,7 @@ export class DataCollectionQueries {
    * A dashboard table component's rows as CSV (authorized by the dashboard, like `componentPage`):
    * all of them under its filters, its `columns` only (those the table still has), in `sort`'s order.
    */
-  componentCsv(source: Source, columns: readonly string[] | undefined, sort: SortKey[], narrowing: Narrowing) {
+  componentCsv(source: TableSnapshot, columns: readonly string[] | undefined, sort: SortKey[], narrowing: Narrowing) {
     const shown = columns === undefined ? source : onlyColumns(source, columns);
     return narrowedCsv(this.reader, shown, sort, narrowing, this.downloadDirectory);
   }
@@ -248,7 +252,7 @@ export class DataCollectionQueries {
   }
 
   /** Checks read access and loads the snapshot (null while there is no table). */
-  private async open(actor: Actor, id: string, version: number | undefined): Promise<Source> {
+  private async open(actor: Actor, id: string, version: number | undefined): Promise<TableSnapshot> {
     const { row } = await this.deps.dataCollections.access(actor, id, 'resource.read');
     return this.reader.load(row, version);
   }

@@ -1,12 +1,12 @@
 import type { ComponentData } from '@service/common';
 import { describe, expect, it } from 'vitest';
-import type { Source } from '../../../server/src/analytics/index.js';
+import type { TableSnapshot } from '../../../server/src/analytics/index.js';
 import { AnswerCache, type AnswerKey } from '../../../server/src/dashboards/data/cache.js';
 
 /** A snapshot as the key sees it: the Delta table's id and the version read (null: no table). */
-function source(tableId: string | null, version = 0): Source {
-  const snapshot = tableId === null ? null : ({ metadata: { id: tableId }, version } as Source['snapshot']);
-  return { snapshot } as Source;
+function source(tableId: string | null, version = 0): TableSnapshot {
+  const snapshot = tableId === null ? null : ({ metadata: { id: tableId }, version } as TableSnapshot['snapshot']);
+  return { snapshot } as TableSnapshot;
 }
 
 const key = (component: string, version = 0, filters = '[]', tableId: string | null = 'table-a'): AnswerKey => ({

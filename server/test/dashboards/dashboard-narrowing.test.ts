@@ -5,7 +5,7 @@ import {
   dashboardComponentSchema,
 } from '@service/common';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { FilterPlan, type Source, Statement, TableReader } from '../../../server/src/analytics/index.js';
+import { FilterPlan, Statement, TableReader, type TableSnapshot } from '../../../server/src/analytics/index.js';
 import { projectJoins } from '../../../server/src/dashboards/data/joins.js';
 import { DomainError } from '../../../server/src/errors.js';
 import {
@@ -26,7 +26,7 @@ describeEachDialect('dashboard filters narrow components', (dialect) => {
   let server: TestServer;
   let reader: TableReader;
   let components: DashboardComponent[];
-  let sources: Map<string, Source>;
+  let sources: Map<string, TableSnapshot>;
   let shop: Awaited<ReturnType<typeof ordersProject>>;
 
   beforeAll(async () => {

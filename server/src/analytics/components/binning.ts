@@ -1,6 +1,6 @@
 import { DEFAULT_BINS, DEFAULT_CATEGORY_BUDGET, type FigureComponent, type FigureData } from '@service/common';
 import type { JsonValue, SqlRow } from '../../engine/duckdb.js';
-import { type Column, count, isNumeric, jsonValue, outputOf, type Source } from '../sql/columns.js';
+import { type Column, count, isNumeric, jsonValue, outputOf, type TableSnapshot } from '../sql/columns.js';
 import { type NarrowedRows, scalarRow, whereOf } from '../sql/narrowed.js';
 import type { Statement } from '../sql/statement.js';
 import {
@@ -71,7 +71,7 @@ function filled(rows: readonly SqlRow[], bins: Bins, grouped: boolean) {
  */
 export async function histogramData(
   rows: NarrowedRows,
-  source: Source,
+  source: TableSnapshot,
   figure: FigureComponent,
   statement: Statement,
 ): Promise<FigureData> {
@@ -109,7 +109,7 @@ export async function histogramData(
  */
 export async function violinData(
   rows: NarrowedRows,
-  source: Source,
+  source: TableSnapshot,
   figure: FigureComponent,
   statement: Statement,
 ): Promise<FigureData> {
@@ -147,7 +147,7 @@ export async function violinData(
  */
 export async function heatmapData(
   rows: NarrowedRows,
-  source: Source,
+  source: TableSnapshot,
   figure: FigureComponent,
   statement: Statement,
   options: ComputeOptions,

@@ -1,6 +1,6 @@
 import { DEFAULT_CATEGORY_BUDGET, type FigureComponent, type FigureData } from '@service/common';
 import type { JsonValue } from '../../engine/duckdb.js';
-import { count, type Source } from '../sql/columns.js';
+import { count, type TableSnapshot } from '../sql/columns.js';
 import { measuredSql } from '../sql/finite.js';
 import { type NarrowedRows, whereOf } from '../sql/narrowed.js';
 import type { Statement } from '../sql/statement.js';
@@ -21,7 +21,7 @@ export const BOX_SAMPLE = 16_384;
  */
 export async function boxData(
   rows: NarrowedRows,
-  source: Source,
+  source: TableSnapshot,
   figure: FigureComponent,
   statement: Statement,
   options: ComputeOptions,
@@ -87,7 +87,7 @@ export async function boxData(
  */
 async function sampledBoxes(
   rows: NarrowedRows,
-  source: Source,
+  source: TableSnapshot,
   statement: Statement,
   options: ComputeOptions,
 ): Promise<boolean> {
@@ -97,7 +97,7 @@ async function sampledBoxes(
 }
 
 /** Whether the table has enough rows for a box plot over it to be sampled. */
-export function mayNeedBoxSample(source: Source, options: ComputeOptions): boolean {
+export function mayNeedBoxSample(source: TableSnapshot, options: ComputeOptions): boolean {
   return (source.version?.rows ?? Number.POSITIVE_INFINITY) > options.exactBoxValues;
 }
 

@@ -1,5 +1,5 @@
 import type { CardComponent } from '@service/common';
-import { type Column, columnOf, outputOf, type Source } from '../sql/columns.js';
+import { type Column, columnOf, outputOf, type TableSnapshot } from '../sql/columns.js';
 import { finiteOrNull, measuredSql, stddevSql } from '../sql/finite.js';
 import { type AggSql, aggSql } from './fit.js';
 
@@ -8,7 +8,12 @@ import { type AggSql, aggSql } from './fit.js';
  * those only cards compute (docs/dashboards.md "Cards"). Every one is a single aggregate
  * expression, so the request's shared pass can compute a card's number with other components'.
  */
-export function cardAggSql(source: Source, card: CardComponent, filter: string | undefined, approximate: boolean) {
+export function cardAggSql(
+  source: TableSnapshot,
+  card: CardComponent,
+  filter: string | undefined,
+  approximate: boolean,
+) {
   const column = card.column === undefined ? null : columnOf(source, card.column, 'column');
   const where = filter === undefined ? '' : ` FILTER (WHERE ${filter})`;
   if (column === null) return aggSql('count', null, filter);
@@ -61,7 +66,7 @@ function rangeSql(column: Column, m: string, where: string): AggSql {
  * out); between rows of the same `order_by`, the lowest/highest value, so the answer never depends
  * on the order DuckDB's threads read the rows in.
  */
-function orderedSql(source: Source, card: CardComponent, column: Column, filter: string | undefined): AggSql {
+function orderedSql(source: TableSnapshot, card: CardComponent, column: Column, filter: string | undefined): AggSql {
   const order = columnOf(source, card.order_by ?? '', 'order_by');
   const kept = [`${order.sql} IS NOT NULL`, ...(filter === undefined ? [] : [filter])].join(' AND ');
   const pick = card.agg === 'first' ? 'arg_min' : 'arg_max';

@@ -7,7 +7,7 @@ import {
 } from '@service/common';
 import { DomainError } from '../../errors.js';
 import type { Narrowing } from '../filters/narrowing.js';
-import { columnOf, jsonValue, type Source } from '../sql/columns.js';
+import { columnOf, jsonValue, type TableSnapshot } from '../sql/columns.js';
 import { type NarrowedRows, withNarrowedRows } from '../sql/narrowed.js';
 import type { TableReader } from '../sql/reader.js';
 import { Statement } from '../sql/statement.js';
@@ -30,7 +30,7 @@ const MAX_PERIODS = 400;
 /** The card's comparison and sparkline, for a card whose number is `value` on the snapshot `source`. */
 export async function cardExtras(
   reader: TableReader,
-  source: Source,
+  source: TableSnapshot,
   card: CardComponent,
   narrowing: Narrowing,
   options: ComputeOptions,
@@ -69,7 +69,7 @@ class VersionHistory {
 
   constructor(
     private readonly reader: TableReader,
-    private readonly source: Source,
+    private readonly source: TableSnapshot,
     private readonly card: CardComponent,
     private readonly narrowing: Narrowing,
     private readonly options: ComputeOptions,
@@ -132,7 +132,7 @@ class VersionHistory {
 /** The card's number per period of a date column, oldest first, at the card's grain or the finest that fits. */
 async function periodSparkline(
   reader: TableReader,
-  source: Source,
+  source: TableSnapshot,
   card: CardComponent,
   narrowing: Narrowing,
   options: ComputeOptions,

@@ -1,6 +1,6 @@
 import { type CardComponent, type CardData, COUNTING_AGGS } from '@service/common';
 import type { Narrowing } from '../filters/narrowing.js';
-import { jsonValue, type Source } from '../sql/columns.js';
+import { jsonValue, type TableSnapshot } from '../sql/columns.js';
 import { scalarRow, withNarrowedRows } from '../sql/narrowed.js';
 import type { TableReader } from '../sql/reader.js';
 import { Statement } from '../sql/statement.js';
@@ -9,14 +9,14 @@ import { cardExtras } from './card-history.js';
 import { approximateOver, type ComputeOptions } from './fit.js';
 
 /** The aggregate a card shows over all the rows it reads, with what restricting it takes. */
-function cardAggregate(source: Source, card: CardComponent, options: ComputeOptions) {
+function cardAggregate(source: TableSnapshot, card: CardComponent, options: ComputeOptions) {
   // Medians and percentiles of big tables are approximate (bounded memory), filtered or not.
   const approximate = approximateOver(source, options);
   return { approximate, all: cardAggSql(source, card, undefined, approximate) };
 }
 
 /** The aggregate a card shows, over whatever rows it is computed on. */
-export function cardSelects(source: Source, card: CardComponent, options: ComputeOptions): { value: string } {
+export function cardSelects(source: TableSnapshot, card: CardComponent, options: ComputeOptions): { value: string } {
   return { value: cardAggregate(source, card, options).all.sql };
 }
 
@@ -26,7 +26,7 @@ export function cardSelects(source: Source, card: CardComponent, options: Comput
  */
 export async function cardData(
   reader: TableReader,
-  source: Source,
+  source: TableSnapshot,
   card: CardComponent,
   narrowing: Narrowing,
   options: ComputeOptions,
@@ -44,7 +44,7 @@ export async function cardData(
  */
 async function cardNumbers(
   reader: TableReader,
-  source: Source,
+  source: TableSnapshot,
   card: CardComponent,
   narrowing: Narrowing,
   options: ComputeOptions,

@@ -1,5 +1,5 @@
 import { DEFAULT_CATEGORY_BUDGET, type FigureComponent, type FigureData } from '@service/common';
-import { count, type Source } from '../sql/columns.js';
+import { count, type TableSnapshot } from '../sql/columns.js';
 import { finiteOrNull } from '../sql/finite.js';
 import { type NarrowedRows, whereOf } from '../sql/narrowed.js';
 import type { Statement } from '../sql/statement.js';
@@ -44,7 +44,7 @@ function rankedAndFolded(
 }
 
 /** What a category chart groups by (x for bars, color for pies), splits by, measures, and answers. */
-function categoryRoles(source: Source, figure: FigureComponent) {
+function categoryRoles(source: TableSnapshot, figure: FigureComponent) {
   const { x, y, color } = figureColumns(source, figure);
   const pie = figure.chart === 'pie';
   const key = pie ? color : x;
@@ -73,7 +73,7 @@ function categoryRoles(source: Source, figure: FigureComponent) {
  */
 export async function categoryData(
   { connection, from, conditions }: NarrowedRows,
-  source: Source,
+  source: TableSnapshot,
   figure: FigureComponent,
   statement: Statement,
   options: ComputeOptions,

@@ -6,7 +6,7 @@ import {
 } from '@service/common';
 import type { JsonValue } from '../../engine/duckdb.js';
 import { quoteString } from '../../engine/sql.js';
-import { columnOf, count, type Source } from '../sql/columns.js';
+import { columnOf, count, type TableSnapshot } from '../sql/columns.js';
 import { type NarrowedRows, whereOf } from '../sql/narrowed.js';
 import type { Statement } from '../sql/statement.js';
 import { averageLinkage, type Clustering, inDrawingOrder, type Matrix, transposed, zScores } from './clustering.js';
@@ -27,7 +27,7 @@ const labelSql = (sql: string) => `CAST(${sql} AS VARCHAR)`;
 const inList = (values: readonly string[]) => `(${values.length > 0 ? values.map(quoteString).join(', ') : 'NULL'})`;
 
 /** Every cell of the table as (row, column, value), values as doubles (null where not finite). */
-function rawCellsSql(source: Source, figure: FigureComponent, { from, conditions }: NarrowedRows): string {
+function rawCellsSql(source: TableSnapshot, figure: FigureComponent, { from, conditions }: NarrowedRows): string {
   const row = columnOf(source, figure.row ?? '', 'row');
   const named = [`${row.sql} IS NOT NULL`];
   if (figure.matrix_columns === undefined) {
@@ -60,7 +60,7 @@ interface Cells {
 const cellKey = (row: string, column: string) => `${row}\u0000${column}`;
 
 /** The cells of the kept rows and columns, with how many there were before the budgets. */
-async function keptCells(rows: NarrowedRows, source: Source, figure: FigureComponent, statement: Statement) {
+async function keptCells(rows: NarrowedRows, source: TableSnapshot, figure: FigureComponent, statement: Statement) {
   const { connection } = rows;
   const raw = rawCellsSql(source, figure, rows);
   const columnList = await connection.query(
@@ -99,7 +99,7 @@ const unclustered = (size: number): Clustering => ({ merges: [], order: Array.fr
 
 export async function clusteredHeatmapData(
   rows: NarrowedRows,
-  source: Source,
+  source: TableSnapshot,
   figure: FigureComponent,
   statement: Statement,
 ): Promise<FigureData> {
@@ -142,7 +142,7 @@ export async function clusteredHeatmapData(
   };
 }
 
-function cellRoles(source: Source, figure: FigureComponent): Role[] {
+function cellRoles(source: TableSnapshot, figure: FigureComponent): Role[] {
   const row = columnOf(source, figure.row ?? '', 'row');
   const label = (name: string, column: string | null): Role => ({ name, type: 'string', column, output: 'plain' });
   const value = figure.value === undefined ? null : columnOf(source, figure.value, 'value');
@@ -153,7 +153,7 @@ function cellRoles(source: Source, figure: FigureComponent): Role[] {
 /** Each annotation column's value per drawn row (the lowest, when a row label has several). */
 async function annotationsOf(
   { connection, from, conditions }: NarrowedRows,
-  source: Source,
+  source: TableSnapshot,
   figure: FigureComponent,
   statement: Statement,
   drawnRows: readonly string[],

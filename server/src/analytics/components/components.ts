@@ -1,6 +1,6 @@
 import type { ComponentData, ComponentError, FigureData, TableComponent } from '@service/common';
 import type { Narrowing } from '../filters/narrowing.js';
-import type { Source } from '../sql/columns.js';
+import type { TableSnapshot } from '../sql/columns.js';
 import type { TableReader } from '../sql/reader.js';
 import { cardData } from './cards.js';
 import { UnsuitableData } from './data-problems.js';
@@ -26,7 +26,7 @@ const EMPTY_FIGURE: FigureData = { columns: [], rows: [], sampled: false, total_
  */
 export async function componentData(
   reader: TableReader,
-  source: Source,
+  source: TableSnapshot,
   component: DataComponent,
   narrowing: Narrowing,
   options: ComputeOptions,
@@ -55,6 +55,6 @@ export async function componentData(
 }
 
 /** The saved sort, without columns the table (or the component's column list) no longer has. */
-function usableSort(source: Source, component: TableComponent) {
+function usableSort(source: TableSnapshot, component: TableComponent) {
   return component.sort.filter((key) => source.byName.has(key.column));
 }

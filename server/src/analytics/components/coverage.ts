@@ -11,7 +11,7 @@ import {
   MAX_CHROMOSOMES,
   tooManyChromosomes,
 } from '../sql/chromosomes.js';
-import { columnOf, count, type Source } from '../sql/columns.js';
+import { columnOf, count, type TableSnapshot } from '../sql/columns.js';
 import { type NarrowedRows, whereOf } from '../sql/narrowed.js';
 import type { Statement } from '../sql/statement.js';
 import { UnsuitableData } from './data-problems.js';
@@ -29,7 +29,7 @@ import type { ComputeOptions } from './fit.js';
  */
 export async function coverageData(
   rows: NarrowedRows,
-  source: Source,
+  source: TableSnapshot,
   figure: FigureComponent,
   statement: Statement,
   options: Pick<ComputeOptions, 'memo'>,
@@ -99,7 +99,7 @@ export async function coverageData(
  */
 async function chosenContig(
   rows: NarrowedRows,
-  source: Source,
+  source: TableSnapshot,
   figure: FigureComponent,
   statement: Statement,
   options: Pick<ComputeOptions, 'memo'>,

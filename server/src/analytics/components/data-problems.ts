@@ -1,6 +1,6 @@
 import type { FigureComponent } from '@service/common';
 import { chromosomeNameSql, drawnChromosomeName, MAX_CHROMOSOMES, tooManyChromosomes } from '../sql/chromosomes.js';
-import type { Source } from '../sql/columns.js';
+import type { TableSnapshot } from '../sql/columns.js';
 import type { TableReader } from '../sql/reader.js';
 import type { FitProblem } from './fit.js';
 
@@ -25,7 +25,7 @@ export class UnsuitableData extends Error {
  */
 export async function dataProblems(
   reader: TableReader,
-  source: Source,
+  source: TableSnapshot,
   figure: FigureComponent,
 ): Promise<FitProblem[]> {
   const column = figure.chromosome === undefined ? undefined : source.byName.get(figure.chromosome);

@@ -5,7 +5,7 @@ import {
   type FigureComponent,
   type FigureData,
 } from '@service/common';
-import { type Column, columnOf, count, type Source } from '../sql/columns.js';
+import { type Column, columnOf, count, type TableSnapshot } from '../sql/columns.js';
 import { measuredSql } from '../sql/finite.js';
 import { type NarrowedRows, whereOf } from '../sql/narrowed.js';
 import type { Statement } from '../sql/statement.js';
@@ -45,7 +45,7 @@ interface ClassedPoints {
 
 export function volcanoData(
   rows: NarrowedRows,
-  source: Source,
+  source: TableSnapshot,
   figure: FigureComponent,
   statement: Statement,
 ): Promise<FigureData> {
@@ -64,7 +64,7 @@ export function volcanoData(
 
 export function maData(
   rows: NarrowedRows,
-  source: Source,
+  source: TableSnapshot,
   figure: FigureComponent,
   statement: Statement,
 ): Promise<FigureData> {
@@ -84,7 +84,7 @@ export function maData(
   return classedPoints(rows, figure, statement, { fold, p, shown, drawable });
 }
 
-function labelShown(source: Source, figure: FigureComponent): { role: Role; sql: string }[] {
+function labelShown(source: TableSnapshot, figure: FigureComponent): { role: Role; sql: string }[] {
   if (figure.label === undefined) return [];
   const label = columnOf(source, figure.label, 'label');
   return [{ role: roleOf('label', label), sql: label.sql }];

@@ -1,6 +1,6 @@
 import type { FigureColumn, FigureComponent, FigureData } from '@service/common';
 import type { JsonValue, SqlValue } from '../../engine/duckdb.js';
-import { type Column, columnOf, count, jsonValue, type Output, outputOf, type Source } from '../sql/columns.js';
+import { type Column, columnOf, count, jsonValue, type Output, outputOf, type TableSnapshot } from '../sql/columns.js';
 import { measuredSql } from '../sql/finite.js';
 import { type NarrowedRows, scalarRow } from '../sql/narrowed.js';
 import { isTemporal } from './fit.js';
@@ -40,7 +40,7 @@ export function figureAnswer(
 }
 
 /** The columns a figure names; fit.ts checked them against the schema already. */
-export function figureColumns(source: Source, figure: FigureComponent) {
+export function figureColumns(source: TableSnapshot, figure: FigureComponent) {
   const named = (field: 'x' | 'y' | 'color' | 'size') => {
     const name = figure[field];
     return name === undefined ? null : columnOf(source, name, field);
@@ -60,7 +60,7 @@ export async function countRows(rows: NarrowedRows, params: SqlValue[]): Promise
 export const drawableSql = (x: Column, y: Column) => `${measuredSql(x)} IS NOT NULL AND ${measuredSql(y)} IS NOT NULL`;
 
 /** A scatter's counts: rows, and rows with both coordinates (the points it may draw). */
-export function scatterCountSelects(source: Source, figure: FigureComponent) {
+export function scatterCountSelects(source: TableSnapshot, figure: FigureComponent) {
   const { x, y } = figureColumns(source, figure);
   if (x === null || y === null) throw new Error('a scatter needs x and y');
   return { n: 'count(*)', drawable: `count(*) FILTER (WHERE ${drawableSql(x, y)})` };
@@ -72,7 +72,7 @@ export function binStats(axis: Axis) {
 }
 
 /** What a histogram's bins are made from. */
-export function binStatsSelects(source: Source, figure: FigureComponent) {
+export function binStatsSelects(source: TableSnapshot, figure: FigureComponent) {
   const { x } = figureColumns(source, figure);
   if (x === null) throw new Error('a histogram needs x');
   return binStats(histogramAxis(x, figure));

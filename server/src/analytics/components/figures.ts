@@ -1,6 +1,6 @@
 import { DEFAULT_POINT_BUDGET, type FigureComponent, type FigureData } from '@service/common';
 import type { Narrowing } from '../filters/narrowing.js';
-import { type Column, columnOf, count, isNumeric, type Source } from '../sql/columns.js';
+import { type Column, columnOf, count, isNumeric, type TableSnapshot } from '../sql/columns.js';
 import { measuredSql, placeableSql } from '../sql/finite.js';
 import { type NarrowedRows, scalarRow, whereOf, withNarrowedRows } from '../sql/narrowed.js';
 import type { TableReader } from '../sql/reader.js';
@@ -35,7 +35,7 @@ import { upsetData } from './upset.js';
 /** How each chart kind computes its rows; a new chart kind adds its line here. */
 type FigureDataOf = (
   rows: NarrowedRows,
-  source: Source,
+  source: TableSnapshot,
   figure: FigureComponent,
   statement: Statement,
   options: ComputeOptions,
@@ -88,7 +88,7 @@ const FIGURE_DATA: Record<FigureComponent['chart'], FigureDataOf> = {
 /** A figure's rows, aggregated, binned or sampled in DuckDB, in the column roles of its chart. */
 export function figureData(
   reader: TableReader,
-  source: Source,
+  source: TableSnapshot,
   figure: FigureComponent,
   narrowing: Narrowing,
   options: ComputeOptions,
@@ -112,7 +112,7 @@ export function figureData(
  */
 async function scatterData(
   rows: NarrowedRows,
-  source: Source,
+  source: TableSnapshot,
   figure: FigureComponent,
   statement: Statement,
   more: { z: Column | null; label: Column | null } = { z: null, label: null },
@@ -162,7 +162,7 @@ async function scatterData(
 }
 
 /** An embedding of given coordinates: its third coordinate and its points' ids, when it has them. */
-function embeddingRoles(source: Source, figure: FigureComponent): { z: Column | null; label: Column | null } {
+function embeddingRoles(source: TableSnapshot, figure: FigureComponent): { z: Column | null; label: Column | null } {
   return {
     z: figure.z === undefined ? null : columnOf(source, figure.z, 'z'),
     label: figure.label === undefined ? null : columnOf(source, figure.label, 'label'),
@@ -184,7 +184,7 @@ function hashBound(budget: number, rows: number): bigint | null {
  */
 async function lineData(
   rows: NarrowedRows,
-  source: Source,
+  source: TableSnapshot,
   figure: FigureComponent,
   statement: Statement,
   options: ComputeOptions,

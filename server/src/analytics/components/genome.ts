@@ -7,7 +7,7 @@ import {
 import type { JsonValue, SqlConnection } from '../../engine/duckdb.js';
 import { quoteString } from '../../engine/sql.js';
 import { chromosomeNameSql, chromosomeRankSql, MAX_CHROMOSOMES, tooManyChromosomes } from '../sql/chromosomes.js';
-import { columnOf, count, type Source } from '../sql/columns.js';
+import { columnOf, count, type TableSnapshot } from '../sql/columns.js';
 import { type NarrowedRows, whereOf } from '../sql/narrowed.js';
 import type { Statement } from '../sql/statement.js';
 import { UnsuitableData } from './data-problems.js';
@@ -27,7 +27,7 @@ const THIN_ROWS = 20;
 
 export async function manhattanData(
   rows: NarrowedRows,
-  source: Source,
+  source: TableSnapshot,
   figure: FigureComponent,
   statement: Statement,
   options: Pick<ComputeOptions, 'memo'>,
@@ -165,7 +165,7 @@ export const CHI2_MEDIAN = 0.4549;
  */
 export async function qqData(
   rows: NarrowedRows,
-  source: Source,
+  source: TableSnapshot,
   figure: FigureComponent,
   statement: Statement,
 ): Promise<FigureData> {

@@ -1,6 +1,6 @@
 import { DEFAULT_LEVEL_BUDGET, type FigureComponent, type FigureData, OTHER_LABEL } from '@service/common';
 import type { JsonValue } from '../../engine/duckdb.js';
-import { type Column, columnOf, count, jsonValue, outputOf, type Source } from '../sql/columns.js';
+import { type Column, columnOf, count, jsonValue, outputOf, type TableSnapshot } from '../sql/columns.js';
 import { measuredSql } from '../sql/finite.js';
 import { type NarrowedRows, whereOf } from '../sql/narrowed.js';
 import type { Statement } from '../sql/statement.js';
@@ -22,7 +22,7 @@ interface Levels {
   budget: number;
 }
 
-function levelsOf(source: Source, figure: FigureComponent): Levels {
+function levelsOf(source: TableSnapshot, figure: FigureComponent): Levels {
   return {
     columns: (figure.levels ?? []).map((name, index) => columnOf(source, name, `levels[${index}]`)),
     value: figure.value === undefined ? null : columnOf(source, figure.value, 'value'),
@@ -79,7 +79,7 @@ function levelValue(levels: Levels, row: Row, i: number): Scalar {
 /** Every prefix of every row's path (GROUPING SETS: a parent is the sum of its children). */
 export async function hierarchyData(
   rows: NarrowedRows,
-  source: Source,
+  source: TableSnapshot,
   figure: FigureComponent,
   statement: Statement,
 ): Promise<FigureData> {
@@ -128,7 +128,7 @@ function comparePaths(a: readonly Scalar[], b: readonly Scalar[]): number {
 /** The flows between each pair of successive levels; rows with a null in either level are left out. */
 export async function sankeyData(
   rows: NarrowedRows,
-  source: Source,
+  source: TableSnapshot,
   figure: FigureComponent,
   statement: Statement,
 ): Promise<FigureData> {

@@ -1,6 +1,6 @@
 import type { InteractiveComponent, OptionsData, RangeData } from '@service/common';
 import type { Narrowing } from '../filters/narrowing.js';
-import { columnOf, count, jsonValue, outputOf, type Source } from '../sql/columns.js';
+import { columnOf, count, jsonValue, outputOf, type TableSnapshot } from '../sql/columns.js';
 import { measuredSql } from '../sql/finite.js';
 import { whereOf, withNarrowedRows } from '../sql/narrowed.js';
 import type { TableReader } from '../sql/reader.js';
@@ -18,7 +18,7 @@ export const OPTIONS_LIMIT = 1000;
  */
 export async function interactiveData(
   reader: TableReader,
-  source: Source,
+  source: TableSnapshot,
   component: InteractiveComponent,
   narrowing: Narrowing,
   options: ComputeOptions,

@@ -1,7 +1,7 @@
 import type { Filter, PreviewAnswer, SortKey } from '@service/common';
 import { conditions as filterConditions } from '../filters/filters.js';
 import { everyRow, type Narrowing } from '../filters/narrowing.js';
-import { columnOf, count, describe, type Source, tableRow } from '../sql/columns.js';
+import { columnOf, count, describe, type TableSnapshot, tableRow } from '../sql/columns.js';
 import {
   type NarrowedRows,
   NOT_SHARED,
@@ -21,7 +21,7 @@ export interface PageQuery {
 }
 
 /** The source showing only `columns` (in that order); names the table no longer has are left out. */
-export function onlyColumns(source: Source, columns: readonly string[]): Source {
+export function onlyColumns(source: TableSnapshot, columns: readonly string[]): TableSnapshot {
   const shown = columns.flatMap((name) => source.byName.get(name) ?? []);
   return { ...source, columns: shown, byName: new Map(shown.map((column) => [column.name, column])) };
 }
@@ -32,7 +32,7 @@ export function onlyColumns(source: Source, columns: readonly string[]): Source 
  */
 export async function page(
   reader: TableReader,
-  source: Source,
+  source: TableSnapshot,
   query: PageQuery & { filters?: readonly Filter[] },
   narrowing: Narrowing = everyRow,
   shared: SharedScalars = NOT_SHARED,

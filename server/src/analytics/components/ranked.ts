@@ -6,7 +6,7 @@ import {
   STACKED_SAMPLE_BUDGET,
 } from '@service/common';
 import type { SqlRow } from '../../engine/duckdb.js';
-import { type Column, columnOf, count, type Source } from '../sql/columns.js';
+import { type Column, columnOf, count, type TableSnapshot } from '../sql/columns.js';
 import { measuredSql } from '../sql/finite.js';
 import { type NarrowedRows, whereOf } from '../sql/narrowed.js';
 import type { Statement } from '../sql/statement.js';
@@ -19,7 +19,11 @@ import { aggSql, approximateOver, type ComputeOptions } from './fit.js';
  * ranked in DuckDB, only the kept ones sent, the answer saying how many were not.
  */
 
-const named = (source: Source, figure: FigureComponent, field: 'x' | 'y' | 'color' | 'size' | 'error' | 'sort_by') => {
+const named = (
+  source: TableSnapshot,
+  figure: FigureComponent,
+  field: 'x' | 'y' | 'color' | 'size' | 'error' | 'sort_by',
+) => {
   const name = figure[field];
   return name === undefined ? null : columnOf(source, name, field);
 };
@@ -36,7 +40,7 @@ const totalSql = ({ from, conditions }: NarrowedRows) => `(SELECT count(*) FROM 
  */
 export async function rankedEffectData(
   rows: NarrowedRows,
-  source: Source,
+  source: TableSnapshot,
   figure: FigureComponent,
   statement: Statement,
 ): Promise<FigureData> {
@@ -89,7 +93,7 @@ function termScore(figure: FigureComponent): { score: string; order: 'ASC' | 'DE
  */
 export async function dotData(
   rows: NarrowedRows,
-  source: Source,
+  source: TableSnapshot,
   figure: FigureComponent,
   statement: Statement,
 ): Promise<FigureData> {
@@ -131,7 +135,7 @@ export async function dotData(
  */
 export async function stackedBarData(
   rows: NarrowedRows,
-  source: Source,
+  source: TableSnapshot,
   figure: FigureComponent,
   statement: Statement,
 ): Promise<FigureData> {
@@ -180,7 +184,7 @@ export async function stackedBarData(
 /** Funnel: `agg` of y per stage (x), largest first; the `max_categories` largest stages kept. */
 export async function funnelData(
   rows: NarrowedRows,
-  source: Source,
+  source: TableSnapshot,
   figure: FigureComponent,
   statement: Statement,
   options: ComputeOptions,

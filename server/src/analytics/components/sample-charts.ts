@@ -7,7 +7,7 @@ import {
 } from '@service/common';
 import type { SqlRow } from '../../engine/duckdb.js';
 import { quoteString } from '../../engine/sql.js';
-import { type Column, columnOf, count, type Source } from '../sql/columns.js';
+import { type Column, columnOf, count, type TableSnapshot } from '../sql/columns.js';
 import { measuredSql } from '../sql/finite.js';
 import { type NarrowedRows, whereOf } from '../sql/narrowed.js';
 import type { Statement } from '../sql/statement.js';
@@ -24,7 +24,7 @@ import { pca } from './pca.js';
 /** Samples an oncoplot draws at most: the most altered. */
 export const ONCOPLOT_SAMPLE_BUDGET = 1000;
 
-const optional = (source: Source, name: string | undefined, path: string): Column | null =>
+const optional = (source: TableSnapshot, name: string | undefined, path: string): Column | null =>
   name === undefined ? null : columnOf(source, name, path);
 
 const totalSql = ({ from, conditions }: NarrowedRows) => `(SELECT count(*) FROM ${from}${whereOf(conditions)})`;
@@ -36,7 +36,7 @@ const totalSql = ({ from, conditions }: NarrowedRows) => `(SELECT count(*) FROM 
  */
 export async function pcaEmbeddingData(
   rows: NarrowedRows,
-  source: Source,
+  source: TableSnapshot,
   figure: FigureComponent,
   statement: Statement,
 ): Promise<FigureData> {
@@ -90,7 +90,7 @@ async function countAll(rows: NarrowedRows, statement: Statement): Promise<numbe
  */
 export async function rarefactionData(
   rows: NarrowedRows,
-  source: Source,
+  source: TableSnapshot,
   figure: FigureComponent,
   statement: Statement,
 ): Promise<FigureData> {
@@ -135,7 +135,7 @@ export async function rarefactionData(
  */
 export async function oncoplotData(
   rows: NarrowedRows,
-  source: Source,
+  source: TableSnapshot,
   figure: FigureComponent,
   statement: Statement,
 ): Promise<FigureData> {

@@ -1,6 +1,6 @@
 import type { JsonValue } from '../../engine/duckdb.js';
 import type { Narrowing } from '../filters/narrowing.js';
-import type { Source } from '../sql/columns.js';
+import type { TableSnapshot } from '../sql/columns.js';
 import { scalarRow, withNarrowedRows } from '../sql/narrowed.js';
 import type { TableReader } from '../sql/reader.js';
 import { Statement } from '../sql/statement.js';
@@ -14,7 +14,7 @@ import { type ComputeOptions, fitProblems } from './fit.js';
  * The aggregates `component` will ask `scalarRow` for under the dashboard's filters (none when it
  * cannot be computed: it answers its own error).
  */
-export function scalarNeeds(source: Source, component: DataComponent, options: ComputeOptions): string[] {
+export function scalarNeeds(source: TableSnapshot, component: DataComponent, options: ComputeOptions): string[] {
   if (source.snapshot === null) return [];
   if (component.type === 'table') return ['count(*)'];
   if (fitProblems(source.byName, component).length > 0) return [];
@@ -29,7 +29,7 @@ export function scalarNeeds(source: Source, component: DataComponent, options: C
 /** The aggregates `expressions` over the narrowed rows, in one scan. */
 export async function sharedPass(
   reader: TableReader,
-  source: Source,
+  source: TableSnapshot,
   narrowing: Narrowing,
   expressions: readonly string[],
 ): Promise<Map<string, JsonValue>> {

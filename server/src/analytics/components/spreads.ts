@@ -7,7 +7,7 @@ import {
   type FigureData,
 } from '@service/common';
 import type { SqlValue } from '../../engine/duckdb.js';
-import { columnOf, count, type Source } from '../sql/columns.js';
+import { columnOf, count, type TableSnapshot } from '../sql/columns.js';
 import { measuredSql } from '../sql/finite.js';
 import { type NarrowedRows, scalarRow, whereOf } from '../sql/narrowed.js';
 import type { Statement } from '../sql/statement.js';
@@ -19,7 +19,7 @@ import { Bins, figureAnswer, numberOf, numberRole, type Role, roleOf } from './f
  * densities, each computed in DuckDB and thinned there to what the chart draws.
  */
 
-const named = (source: Source, figure: FigureComponent, field: 'x' | 'y' | 'color') => {
+const named = (source: TableSnapshot, figure: FigureComponent, field: 'x' | 'y' | 'color') => {
   const name = figure[field];
   return name === undefined ? null : columnOf(source, name, field);
 };
@@ -33,7 +33,7 @@ const valueSql = (sql: string) => `CAST(${sql} AS DOUBLE)`;
  */
 export async function stripData(
   rows: NarrowedRows,
-  source: Source,
+  source: TableSnapshot,
   figure: FigureComponent,
   statement: Statement,
 ): Promise<FigureData> {
@@ -74,7 +74,7 @@ export async function stripData(
  */
 export async function ecdfData(
   rows: NarrowedRows,
-  source: Source,
+  source: TableSnapshot,
   figure: FigureComponent,
   statement: Statement,
 ): Promise<FigureData> {
@@ -128,7 +128,7 @@ export async function ecdfData(
  */
 export async function densityData(
   rows: NarrowedRows,
-  source: Source,
+  source: TableSnapshot,
   figure: FigureComponent,
   statement: Statement,
 ): Promise<FigureData> {

@@ -1,6 +1,6 @@
 import type { FigureComponent, FigureData } from '@service/common';
 import type { JsonValue } from '../../engine/duckdb.js';
-import { columnOf, count, type Source } from '../sql/columns.js';
+import { columnOf, count, type TableSnapshot } from '../sql/columns.js';
 import { type NarrowedRows, whereOf } from '../sql/narrowed.js';
 import type { Statement } from '../sql/statement.js';
 import { figureAnswer, numberRole, type Role, roleOf } from './figure-rows.js';
@@ -14,7 +14,7 @@ import type { TreeInput } from './newick.js';
  */
 export async function treeData(
   rows: NarrowedRows,
-  source: Source,
+  source: TableSnapshot,
   figure: FigureComponent,
   statement: Statement,
   tree: TreeInput | undefined,

@@ -1,6 +1,6 @@
 import { DEFAULT_MAX_INTERSECTIONS, type FigureComponent, type FigureData } from '@service/common';
 import type { JsonValue } from '../../engine/duckdb.js';
-import { columnOf, count, type Source } from '../sql/columns.js';
+import { columnOf, count, type TableSnapshot } from '../sql/columns.js';
 import { memberSql } from '../sql/membership.js';
 import { type NarrowedRows, whereOf } from '../sql/narrowed.js';
 import type { Statement } from '../sql/statement.js';
@@ -28,7 +28,7 @@ interface Counted {
 
 export async function upsetData(
   rows: NarrowedRows,
-  source: Source,
+  source: TableSnapshot,
   figure: FigureComponent,
   statement: Statement,
 ): Promise<FigureData> {
@@ -48,7 +48,7 @@ const largestSql = (grouped: string, order: string, budget: number) =>
 /** Set columns: each row's sets as the bits of one integer, counted per integer. */
 async function columnIntersections(
   rows: NarrowedRows,
-  source: Source,
+  source: TableSnapshot,
   figure: FigureComponent,
   statement: Statement,
   budget: number,
@@ -88,7 +88,7 @@ function totalsOf(largest: readonly Record<string, JsonValue | undefined>[]) {
 /** Item–set pairs: each item's distinct sets (as text, sorted), counted per list. */
 async function pairIntersections(
   rows: NarrowedRows,
-  source: Source,
+  source: TableSnapshot,
   figure: FigureComponent,
   statement: Statement,
   budget: number,

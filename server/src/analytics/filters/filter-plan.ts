@@ -18,7 +18,7 @@ import {
 import type { DeltaScan } from '../../engine/delta/index.js';
 import type { DuckDB } from '../../engine/duckdb.js';
 import { quoteIdentifier } from '../../engine/sql.js';
-import { type Column, invalid, type Source } from '../sql/columns.js';
+import { type Column, invalid, type TableSnapshot } from '../sql/columns.js';
 import { Statement } from '../sql/statement.js';
 import { type Match, type MatchContext, matchSql, narrows, readsRows } from './filter-sql.js';
 import { hierarchySetMatches } from './hierarchy-set-filters.js';
@@ -69,7 +69,7 @@ export interface FilterPlanInput {
   /** The project's joins. */
   joins: readonly FilterJoin[];
   /** The snapshot read of every collection the components read. */
-  sources: ReadonlyMap<string, Source>;
+  sources: ReadonlyMap<string, TableSnapshot>;
   /** Where the filters are in the request: `body.filters`, `querystring.filters`. */
   path: string;
 }
@@ -123,7 +123,7 @@ export class FilterPlan {
       const conditions: string[] = [];
       const scans: DeltaScan[] = [];
       /** A scan of a collection's rows for the matches that read them, kept until the statement is done. */
-      const rowsOf = async (source: Source, filters: readonly BoundFilter[]) => {
+      const rowsOf = async (source: TableSnapshot, filters: readonly BoundFilter[]) => {
         if (source.snapshot == null || !filters.some((filter) => readsRows(filter.match))) return '';
         const scan = await source.table.scan(connection, source.snapshot, source.version?.columns);
         scans.push(scan);
@@ -359,7 +359,7 @@ function withSampleOfReads(values: readonly Scalar[]): Scalar[] {
 }
 
 /** The filter's column in a collection's table, or a 400 when the table no longer has it. */
-function filterColumn(source: Source, filter: BoundFilter, name = filter.column): Column {
+function filterColumn(source: TableSnapshot, filter: BoundFilter, name = filter.column): Column {
   const column = source.byName.get(name);
   if (column === undefined) {
     throw invalid(
@@ -371,7 +371,7 @@ function filterColumn(source: Source, filter: BoundFilter, name = filter.column)
 }
 
 /** What the filter's match reads of its table besides its column: other columns, and its rows (`rows`). */
-const contextOf = (source: Source, filter: BoundFilter, rows: string): MatchContext => ({
+const contextOf = (source: TableSnapshot, filter: BoundFilter, rows: string): MatchContext => ({
   column: (name) => filterColumn(source, filter, name),
   rows,
 });

@@ -1,16 +1,29 @@
 import type { Filter, FilterScalar } from '@service/common';
-import { type Column, columnOf, INTEGER_TEXT, invalid, isNumeric, NUMBER_TEXT, type Source } from '../sql/columns.js';
+import {
+  type Column,
+  columnOf,
+  INTEGER_TEXT,
+  invalid,
+  isNumeric,
+  NUMBER_TEXT,
+  type TableSnapshot,
+} from '../sql/columns.js';
 import { NON_FINITE_TEXT, rangeSql } from '../sql/finite.js';
 import type { Statement } from '../sql/statement.js';
 
 /** ` WHERE …` of the filters (all must hold), or '' without filters. */
-export function where(source: Source, filters: readonly Filter[], statement: Statement, path: string): string {
+export function where(source: TableSnapshot, filters: readonly Filter[], statement: Statement, path: string): string {
   const all = conditions(source, filters, statement, path);
   return all.length === 0 ? '' : ` WHERE ${all.join(' AND ')}`;
 }
 
 /** One parenthesized condition per filter, so callers can add their own. */
-export function conditions(source: Source, filters: readonly Filter[], statement: Statement, path: string): string[] {
+export function conditions(
+  source: TableSnapshot,
+  filters: readonly Filter[],
+  statement: Statement,
+  path: string,
+): string[] {
   return filters.map((filter, index) => {
     const at = `${path}[${index}]`;
     const column = columnOf(source, filter.column, `${at}.column`);

@@ -85,8 +85,11 @@ export function invalid(path: string, message: string): DomainError {
   return new DomainError('validation_failed', `${path}: ${message}`, [{ path, message }]);
 }
 
-/** Where the rows of one request come from: the collection, its table, and the snapshot read. */
-export interface Source {
+/**
+ * A table snapshot: where the rows of one request come from — the collection, its Delta table, and
+ * the version read (not to be confused with `DeltaSnapshot`, the Delta log at one version).
+ */
+export interface TableSnapshot {
   row: DataCollectionsTable;
   table: DeltaTable;
   /** Null while the collection has no Delta table. */
@@ -103,13 +106,13 @@ export interface Source {
 }
 
 /** The column a request names, or a 400 at `path`. */
-export function columnOf(source: Source, name: string, path: string): Column {
+export function columnOf(source: TableSnapshot, name: string, path: string): Column {
   const column = source.byName.get(name);
   if (column === undefined) throw invalid(path, `unknown column ${JSON.stringify(name)}`);
   return column;
 }
 
-export function describe(source: Source): TableColumn[] {
+export function describe(source: TableSnapshot): TableColumn[] {
   const descriptions = parseDescriptions(source.row.columns);
   return source.columns.map((column) => ({
     name: column.name,
@@ -119,7 +122,7 @@ export function describe(source: Source): TableColumn[] {
   }));
 }
 
-export function tableRow(source: Source, row: SqlRow): QueryRow {
+export function tableRow(source: TableSnapshot, row: SqlRow): QueryRow {
   const out: QueryRow = {};
   for (const column of source.columns) out[column.name] = jsonValue(row[column.name], outputOf(column.kind));
   return out;

@@ -1,6 +1,6 @@
 import type { JsonValue, SqlConnection, SqlValue } from '../../engine/duckdb.js';
 import type { Narrowing } from '../filters/narrowing.js';
-import type { Source } from './columns.js';
+import type { TableSnapshot } from './columns.js';
 import type { TableReader } from './reader.js';
 import type { Statement } from './statement.js';
 
@@ -24,7 +24,7 @@ export interface NarrowedRows {
  */
 export function withNarrowedRows<T>(
   reader: TableReader,
-  source: Source,
+  source: TableSnapshot,
   narrowing: Narrowing,
   statement: Statement,
   work: (rows: NarrowedRows) => Promise<T>,

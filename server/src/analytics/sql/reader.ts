@@ -8,7 +8,7 @@ import type { SnapshotCache, TableVersion } from '../../engine/snapshot-cache.js
 import { quoteIdentifier } from '../../engine/sql.js';
 import { DomainError } from '../../errors.js';
 import type { ObjectStorage } from '../../storage/storage.js';
-import { type Column, isNumeric, kindOf, type Source } from './columns.js';
+import { type Column, isNumeric, kindOf, type TableSnapshot } from './columns.js';
 
 /** What reading a collection's table needs, handed over by the composition root (context.ts). */
 export interface TableReaderDeps {
@@ -30,7 +30,7 @@ export class TableReader {
   constructor(private readonly deps: TableReaderDeps) {}
 
   /** Loads the snapshot of a collection's table (null while there is no table). */
-  async load(row: DataCollectionsTable, version: number | undefined): Promise<Source> {
+  async load(row: DataCollectionsTable, version: number | undefined): Promise<TableSnapshot> {
     const id = row.id;
     const table = this.deps.tableOf(id);
     let read: TableVersion | null;
@@ -69,7 +69,7 @@ export class TableReader {
    * `from` already reads them so): readers that show rows unsorted must use it.
    */
   async withRows<T>(
-    source: Source,
+    source: TableSnapshot,
     work: (connection: SqlConnection, from: string, fileOrder: string) => Promise<T>,
   ): Promise<T> {
     const snapshot = source.snapshot;
@@ -111,7 +111,7 @@ export class TableReader {
 }
 
 /** The source's clustering columns as numbers (times as epoch seconds); other kinds are left out. */
-function clusterExpressions(source: Source): string[] {
+function clusterExpressions(source: TableSnapshot): string[] {
   return (source.clusterBy ?? []).flatMap((name) => {
     const column = source.byName.get(name);
     if (column === undefined) return [];

@@ -1,5 +1,5 @@
 import type { JsonValue } from '../../engine/duckdb.js';
-import type { Source } from './columns.js';
+import type { TableSnapshot } from './columns.js';
 
 /** Whole-table figures remembered per process (a card's unfiltered number, a range's bounds). */
 const CAPACITY = 2000;
@@ -13,7 +13,7 @@ export class WholeTableMemo {
   private readonly entries = new Map<string, JsonValue>();
 
   /** The key of `what` on the source's snapshot, or null without one. */
-  keyOf(source: Source, what: string): string | null {
+  keyOf(source: TableSnapshot, what: string): string | null {
     const version = source.snapshot?.version;
     return version === undefined ? null : `${source.row.id}\u0000${version}\u0000${what}`;
   }

@@ -21,14 +21,14 @@ import {
   jsonValue,
   type Output,
   outputOf,
-  type Source,
+  type TableSnapshot,
 } from '../sql/columns.js';
 import { finiteOrNull, measuredSql, nonFiniteCountSql, stddevSql } from '../sql/finite.js';
 import type { TableReader } from '../sql/reader.js';
 import { Statement } from '../sql/statement.js';
 
 /** Per-column counts, distinct counts, min/max and (numeric) mean and standard deviation. */
-export async function summarize(reader: TableReader, source: Source): Promise<SummaryAnswer> {
+export async function summarize(reader: TableReader, source: TableSnapshot): Promise<SummaryAnswer> {
   if (source.snapshot === null) return { version: null, rows: 0, columns: [] };
   const selects = ['count(*) AS "rows"'];
   source.columns.forEach((column, index) => {
@@ -76,7 +76,7 @@ export async function summarize(reader: TableReader, source: Source): Promise<Su
 /** Distinct values of a column with their counts; an unknown column is a 404 (it is in the path). */
 export async function distinctValues(
   reader: TableReader,
-  source: Source,
+  source: TableSnapshot,
   columnName: string,
   query: { limit: number; search?: string | undefined; filters?: readonly Filter[] | undefined },
 ): Promise<ValuesAnswer> {
@@ -124,7 +124,7 @@ export async function distinctValues(
 /** Grouped aggregates (or one row without `group_by`), sorted by output columns and capped. */
 export async function aggregate(
   reader: TableReader,
-  source: Source,
+  source: TableSnapshot,
   request: AggregateRequest,
 ): Promise<AggregateAnswer> {
   if (source.snapshot === null) return { version: null, columns: [], rows: [], truncated: false };

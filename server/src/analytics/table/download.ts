@@ -14,7 +14,7 @@ import { quoteIdentifier, quoteString } from '../../engine/sql.js';
 import { DomainError } from '../../errors.js';
 import { where as whereClause } from '../filters/filters.js';
 import type { Narrowing } from '../filters/narrowing.js';
-import { type Column, columnOf, type Source } from '../sql/columns.js';
+import { type Column, columnOf, type TableSnapshot } from '../sql/columns.js';
 import { csvNumberSql } from '../sql/finite.js';
 import { whereOf, withNarrowedRows } from '../sql/narrowed.js';
 import type { TableReader } from '../sql/reader.js';
@@ -39,7 +39,7 @@ const CONTENT_TYPES: Record<DownloadFormat, string> = {
  */
 export async function download(
   reader: TableReader,
-  source: Source,
+  source: TableSnapshot,
   query: { format: DownloadFormat; filters?: readonly Filter[] | undefined },
   directory: string,
 ): Promise<Download> {
@@ -67,7 +67,7 @@ export async function download(
  */
 export async function narrowedCsv(
   reader: TableReader,
-  source: Source,
+  source: TableSnapshot,
   sort: readonly SortKey[],
   narrowing: Narrowing,
   directory: string,
@@ -121,7 +121,7 @@ function csvCell(column: Column): string {
 
 /** Runs `write` (a COPY to the quoted path given) into a fresh temporary file, and streams the file. */
 async function copyToFile(
-  source: Source,
+  source: TableSnapshot,
   format: DownloadFormat,
   directory: string,
   write: (quotedPath: string, options: string) => Promise<void>,

@@ -1,13 +1,13 @@
 import { createHash } from 'node:crypto';
 import type { ComponentData } from '@service/common';
-import type { Source } from '../../analytics/index.js';
+import type { TableSnapshot } from '../../analytics/index.js';
 
 /** What a component's answer was computed from. */
 export interface AnswerKey {
   /** The component's saved definition. */
   component: unknown;
   /** Every collection it read (its own, and joined ones its filters go through) with the table read. */
-  tables: readonly { collection: string; source: Source }[];
+  tables: readonly { collection: string; source: TableSnapshot }[];
   /** The canonical filters reaching it (`ComponentNarrowing.key`). */
   filters: string;
   /** Anything else the answer depends on (a page, a sort). */
