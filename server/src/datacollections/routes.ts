@@ -62,95 +62,14 @@ export function dataCollectionsRoutes(
   context: DataCollectionsRoutesDeps,
   actorOf: Authenticator,
 ): FastifyPluginAsyncZod {
-  const { dataCollections, files } = context;
+  const { dataCollections } = context;
   return async (app) => {
     await app.register(multipart, {
       // One byte over the cap, so that the hashing stream (which knows the exact cap) refuses it.
       limits: { fileSize: context.config.uploadMaxBytes + 1, files: 1, fields: 5, fieldSize: 4096, parts: 10 },
     });
 
-    app.post(
-      '/datacollections/:id/files',
-      {
-        schema: {
-          ...common,
-          summary: 'Upload a file into a data collection (editors)',
-          description:
-            'multipart/form-data with optional fields `run` (run tag, default `uploads`) and `path` (relative to the run, default the file name; must match the collection’s pattern), then the part `file`. Fields must come before the file. The same run and path again replace the file.',
-          params: idParamsSchema,
-          consumes: ['multipart/form-data'],
-          response: { 201: fileSchema, 409: problemSchema, 413: problemSchema, ...errors },
-        },
-      },
-      async (request, reply) => {
-        const actor = await actorOf(request);
-        // Permission first: nobody streams bytes at us without the right to keep them.
-        await dataCollections.access(actor, request.params.id, 'resource.edit');
-        const fields: { run: string; path?: string } = { run: 'uploads' };
-        let uploaded: Awaited<ReturnType<typeof files.upload>> | undefined;
-        let end: MultipartEnd | undefined;
-        try {
-          const parts = request.parts();
-          // The first step pipes the request into the parser; the watcher must see every byte after that.
-          const first = parts.next();
-          end = new MultipartEnd(request.raw);
-          for (let next = await first; next.done !== true; next = await parts.next()) {
-            const part = next.value;
-            if (part.type === 'field') {
-              if (uploaded !== undefined)
-                throw new DomainError(
-                  'validation_failed',
-                  'a field came after the file: send the fields `run` and `path` before the part `file`',
-                );
-              const value = String(part.value);
-              if (part.fieldname === 'run') {
-                const tag = tagSchema.safeParse(value);
-                if (!tag.success) {
-                  throw new DomainError(
-                    'validation_failed',
-                    'invalid run tag: use letters, digits, `_`, `.` and `-`, starting with a letter or digit',
-                    [{ path: 'run', message: tag.error.issues[0]?.message ?? 'invalid' }],
-                  );
-                }
-                fields.run = tag.data;
-              } else if (part.fieldname === 'path') {
-                fields.path = value;
-              } else {
-                throw new DomainError(
-                  'validation_failed',
-                  `unknown form field ${part.fieldname}: send only \`run\`, \`path\` and \`file\``,
-                  [{ path: part.fieldname, message: 'unknown field' }],
-                );
-              }
-            } else if (part.fieldname === 'file' && uploaded === undefined) {
-              uploaded = await files.upload(actor, request.params.id, {
-                runTag: fields.run,
-                path: fields.path ?? part.filename,
-                content: end.guard(part.file),
-              });
-            } else {
-              part.file.resume();
-              throw new DomainError(
-                'validation_failed',
-                'send exactly one file, in the part named `file` (upload several files one by one)',
-              );
-            }
-          }
-        } catch (error) {
-          // Whatever failed after the body was cut off short, the cause is the cut.
-          if (end?.cutOff && !(error instanceof DomainError)) throw cutOff();
-          throw asMalformedMultipart(error);
-        }
-        if (uploaded === undefined) {
-          throw new DomainError(
-            'validation_failed',
-            'no file was sent: add the file as the form’s last part, named `file`',
-            [{ path: 'file', message: 'required' }],
-          );
-        }
-        return reply.code(201).send(uploaded);
-      },
-    );
+    uploadRoute(app, context, actorOf);
 
     app.get(
       '/workflows/:id/datacollections',
@@ -261,4 +180,94 @@ export function dataCollectionsRoutes(
       async (request) => dataCollections.files(await actorOf(request), request.params.id, request.query),
     );
   };
+}
+
+type App = Parameters<FastifyPluginAsyncZod>[0];
+
+/** Uploading a file into a collection: multipart fields `run` and `path`, then the part `file`. */
+function uploadRoute(app: App, { dataCollections, files }: DataCollectionsRoutesDeps, actorOf: Authenticator): void {
+  app.post(
+    '/datacollections/:id/files',
+    {
+      schema: {
+        ...common,
+        summary: 'Upload a file into a data collection (editors)',
+        description:
+          'multipart/form-data with optional fields `run` (run tag, default `uploads`) and `path` (relative to the run, default the file name; must match the collection’s pattern), then the part `file`. Fields must come before the file. The same run and path again replace the file.',
+        params: idParamsSchema,
+        consumes: ['multipart/form-data'],
+        response: { 201: fileSchema, 409: problemSchema, 413: problemSchema, ...errors },
+      },
+    },
+    async (request, reply) => {
+      const actor = await actorOf(request);
+      // Permission first: nobody streams bytes at us without the right to keep them.
+      await dataCollections.access(actor, request.params.id, 'resource.edit');
+      const fields: { run: string; path?: string } = { run: 'uploads' };
+      let uploaded: Awaited<ReturnType<typeof files.upload>> | undefined;
+      let end: MultipartEnd | undefined;
+      try {
+        const parts = request.parts();
+        // The first step pipes the request into the parser; the watcher must see every byte after that.
+        const first = parts.next();
+        end = new MultipartEnd(request.raw);
+        for (let next = await first; next.done !== true; next = await parts.next()) {
+          const part = next.value;
+          if (part.type === 'field') {
+            if (uploaded !== undefined)
+              throw new DomainError(
+                'validation_failed',
+                'a field came after the file: send the fields `run` and `path` before the part `file`',
+              );
+            takeField(fields, part.fieldname, String(part.value));
+          } else if (part.fieldname === 'file' && uploaded === undefined) {
+            uploaded = await files.upload(actor, request.params.id, {
+              runTag: fields.run,
+              path: fields.path ?? part.filename,
+              content: end.guard(part.file),
+            });
+          } else {
+            part.file.resume();
+            throw new DomainError(
+              'validation_failed',
+              'send exactly one file, in the part named `file` (upload several files one by one)',
+            );
+          }
+        }
+      } catch (error) {
+        // Whatever failed after the body was cut off short, the cause is the cut.
+        if (end?.cutOff && !(error instanceof DomainError)) throw cutOff();
+        throw asMalformedMultipart(error);
+      }
+      if (uploaded === undefined) {
+        throw new DomainError(
+          'validation_failed',
+          'no file was sent: add the file as the form’s last part, named `file`',
+          [{ path: 'file', message: 'required' }],
+        );
+      }
+      return reply.code(201).send(uploaded);
+    },
+  );
+}
+
+/** One form field before the file: the run tag (checked) or the path; any other is refused. */
+function takeField(fields: { run: string; path?: string }, name: string, value: string): void {
+  if (name === 'run') {
+    const tag = tagSchema.safeParse(value);
+    if (!tag.success) {
+      throw new DomainError(
+        'validation_failed',
+        'invalid run tag: use letters, digits, `_`, `.` and `-`, starting with a letter or digit',
+        [{ path: 'run', message: tag.error.issues[0]?.message ?? 'invalid' }],
+      );
+    }
+    fields.run = tag.data;
+  } else if (name === 'path') {
+    fields.path = value;
+  } else {
+    throw new DomainError('validation_failed', `unknown form field ${name}: send only \`run\`, \`path\` and \`file\``, [
+      { path: name, message: 'unknown field' },
+    ]);
+  }
 }

@@ -18,6 +18,7 @@ const EXEMPT: Record<string, string> = {
     [
       'server/src/auth/routes.ts: authRoutes',
       'server/src/dashboards/routes.ts: dashboardsRoutes',
+      'server/src/datacollections/routes.ts: dataCollectionsRoutes',
       'server/src/datacollections/query-routes.ts: dataCollectionQueryRoutes',
       'server/src/projects/routes.ts: projectsRoutes',
       'server/src/workflows/routes.ts: workflowsRoutes',
@@ -42,7 +43,6 @@ const STILL_TO_SPLIT: string[] = [
   'common/src/dashboard-overview.ts: overviewComponents',
   'server/src/auth/access-routes.ts: accessRoutes',
   'server/src/dashboards/data-routes.ts: dashboardDataRoutes',
-  'server/src/datacollections/routes.ts: dataCollectionsRoutes',
   'server/src/export/routes.ts: exportRoutes',
   'server/src/files/routes.ts: filesRoutes',
   'server/src/http/app.ts: buildApp',
