@@ -120,7 +120,47 @@ const defaultWebRoot = fileURLToPath(new URL('../../../web/dist', import.meta.ur
 /** The HTTP application: routes, validation, errors, docs, logs. Does not listen. */
 export async function buildApp(context: AppDeps, options: AppOptions = {}): Promise<FastifyInstance> {
   const { config } = context;
-  const app = Fastify({
+  const app = createFastify(config, options);
+
+  app.setValidatorCompiler(validatorCompiler);
+  app.setSerializerCompiler(serializerCompiler);
+  installErrorHandling(app);
+  installRequestHooks(app, context.lifecycle, config);
+  installRequestOriginChecks(app, config);
+  // Only JSON is accepted (forms only where a route asks for them: the sign-in); anything else is a
+  // 415, not a string to guess at. A cross-site form can then change nothing.
+  app.removeContentTypeParser('text/plain');
+  await app.register(rateLimit, { global: false, store: databaseRateLimitStore(context.database) as never });
+
+  await installDocs(app, config);
+
+  const internalKey = config.auth.internalKey;
+  if (internalKey !== null) {
+    // Counting costs every request a hook; without the key nobody could read the counts.
+    const metrics = installMetrics(app, context);
+    app.get(
+      '/metrics',
+      { onRequest: requireInternalKey(internalKey), schema: { hide: true } },
+      async (_request, reply) => reply.type(metrics.contentType).send(await metrics.metrics()),
+    );
+  }
+
+  const actorOf = createAuthenticator(config, context.sessions, context.singleUserId);
+  await app.register(healthRoutes(context));
+  await app.register(apiRoutes(app, context, actorOf), { prefix: API_PREFIX });
+  // Beside the API's scope, not in it: the internal key is their only way in, no session needed.
+  if (internalKey !== null) await app.register(internalRoutes(context, internalKey), { prefix: API_PREFIX });
+
+  const webRoot = options.webRoot === undefined ? defaultWebRoot : options.webRoot;
+  const servesWebApp = webRoot !== null && existsSync(webRoot);
+  if (servesWebApp) await serveWebApp(app, webRoot);
+  installNotFoundHandling(app, servesWebApp);
+  return app;
+}
+
+/** The Fastify instance: its logger (none when silent), request ids, body limit, proxies, errors. */
+function createFastify(config: AppDeps['config'], options: AppOptions) {
+  return Fastify({
     // With logging off, no logger at all: Fastify then skips the per-request child logger and its
     // checks, which cost a small request about a fifth of its time even with every line dropped.
     logger:
@@ -150,13 +190,15 @@ export async function buildApp(context: AppDeps, options: AppOptions = {}): Prom
     // Requests arriving while the server closes get our own 503 problem with Retry-After (below).
     return503OnClosing: false,
   }).withTypeProvider<ZodTypeProvider>();
+}
 
-  app.setValidatorCompiler(validatorCompiler);
-  app.setSerializerCompiler(serializerCompiler);
-  installErrorHandling(app);
+type App = ReturnType<typeof createFastify>;
+
+/** Request ids, refusals while closing, no sniffing or caching of API answers, one log line per request. */
+function installRequestHooks(app: App, lifecycle: AppDeps['lifecycle'], config: AppDeps['config']): void {
   app.addHook('onRequest', (request, reply, done) => {
     reply.header('x-request-id', request.id);
-    if (context.lifecycle.closing) {
+    if (lifecycle.closing) {
       // A request on a connection kept alive across the close: the client retries elsewhere.
       reply.header('connection', 'close');
       done(new DomainError('service_unavailable', 'this server is shutting down; retry the request'));
@@ -175,7 +217,7 @@ export async function buildApp(context: AppDeps, options: AppOptions = {}): Prom
     // An answer finished while the server closes ends its connection: Fastify closes the idle
     // ones only when the close begins, and a kept-alive one would hold the process until its
     // keep-alive timeout (72 s), past the shutdown deadline.
-    if (context.lifecycle.closing) reply.header('connection', 'close');
+    if (lifecycle.closing) reply.header('connection', 'close');
     done(null, payload);
   });
   // The request line is an info line: below that level the hook would only cost time.
@@ -194,13 +236,10 @@ export async function buildApp(context: AppDeps, options: AppOptions = {}): Prom
       );
       done();
     });
+}
 
-  installRequestOriginChecks(app, config);
-  // Only JSON is accepted (forms only where a route asks for them: the sign-in); anything else is a
-  // 415, not a string to guess at. A cross-site form can then change nothing.
-  app.removeContentTypeParser('text/plain');
-  await app.register(rateLimit, { global: false, store: databaseRateLimitStore(context.database) as never });
-
+/** The OpenAPI document and its UI. */
+async function installDocs(app: App, config: AppDeps['config']): Promise<void> {
   await app.register(swagger, {
     openapi: {
       openapi: '3.1.0',
@@ -220,55 +259,35 @@ export async function buildApp(context: AppDeps, options: AppOptions = {}): Prom
     staticCSP: true,
     transformStaticCSP: docsContentSecurityPolicy,
   });
+}
 
-  const internalKey = config.auth.internalKey;
-  if (internalKey !== null) {
-    // Counting costs every request a hook; without the key nobody could read the counts.
-    const metrics = installMetrics(app, context);
-    app.get(
-      '/metrics',
-      { onRequest: requireInternalKey(internalKey), schema: { hide: true } },
-      async (_request, reply) => reply.type(metrics.contentType).send(await metrics.metrics()),
-    );
-  }
-
-  const actorOf = createAuthenticator(config, context.sessions, context.singleUserId);
-  await app.register(healthRoutes(context));
-  await app.register(
-    async (api) => {
-      requireSession(app, api, actorOf);
-      api.get('/openapi.json', { config: { access: 'open' }, schema: { hide: true } }, async () => app.swagger());
-      await api.register(capabilitiesRoutes(config));
-      await api.register(authRoutes(context, actorOf));
-      await api.register(accessRoutes(context, actorOf));
-      if (context.oauth !== null) await api.register(oauthRoutes(context, context.oauth));
-      // Only auth mode has user management; the other modes have no accounts to administer.
-      if (config.auth.mode === 'auth') await api.register(usersRoutes(context, actorOf));
-      await api.register(auditRoutes(context, actorOf));
-      await api.register(projectsRoutes(context, actorOf));
-      await api.register(definitionRoutes(context, actorOf));
-      await api.register(joinRoutes(context, actorOf));
-      await api.register(workflowsRoutes(context, actorOf));
-      await api.register(dataCollectionsRoutes(context, actorOf));
-      await api.register(dataCollectionQueryRoutes(context, actorOf));
-      await api.register(multiqcRoutes(context, actorOf));
-      await api.register(filesRoutes(context, actorOf));
-      await api.register(deltatablesRoutes(context, actorOf));
-      await api.register(ingestionRoutes(context, actorOf));
-      await api.register(dashboardsRoutes(context, actorOf));
-      await api.register(dashboardDataRoutes(context, actorOf));
-      await api.register(exportRoutes(context, actorOf, config.auth.mode));
-      // Without jobs there is no /jobs at all: 404, even without a token.
-      if (config.jobs.enabled) await api.register(jobsRoutes(context, actorOf));
-    },
-    { prefix: API_PREFIX },
-  );
-  // Beside the API's scope, not in it: the internal key is their only way in, no session needed.
-  if (internalKey !== null) await app.register(internalRoutes(context, internalKey), { prefix: API_PREFIX });
-
-  const webRoot = options.webRoot === undefined ? defaultWebRoot : options.webRoot;
-  const servesWebApp = webRoot !== null && existsSync(webRoot);
-  if (servesWebApp) await serveWebApp(app, webRoot);
-  installNotFoundHandling(app, servesWebApp);
-  return app;
+/** Every API route plugin, behind the session check, under the API prefix. */
+function apiRoutes(app: App, context: AppDeps, actorOf: ReturnType<typeof createAuthenticator>) {
+  const { config } = context;
+  return async (api: App) => {
+    requireSession(app, api, actorOf);
+    api.get('/openapi.json', { config: { access: 'open' }, schema: { hide: true } }, async () => app.swagger());
+    await api.register(capabilitiesRoutes(config));
+    await api.register(authRoutes(context, actorOf));
+    await api.register(accessRoutes(context, actorOf));
+    if (context.oauth !== null) await api.register(oauthRoutes(context, context.oauth));
+    // Only auth mode has user management; the other modes have no accounts to administer.
+    if (config.auth.mode === 'auth') await api.register(usersRoutes(context, actorOf));
+    await api.register(auditRoutes(context, actorOf));
+    await api.register(projectsRoutes(context, actorOf));
+    await api.register(definitionRoutes(context, actorOf));
+    await api.register(joinRoutes(context, actorOf));
+    await api.register(workflowsRoutes(context, actorOf));
+    await api.register(dataCollectionsRoutes(context, actorOf));
+    await api.register(dataCollectionQueryRoutes(context, actorOf));
+    await api.register(multiqcRoutes(context, actorOf));
+    await api.register(filesRoutes(context, actorOf));
+    await api.register(deltatablesRoutes(context, actorOf));
+    await api.register(ingestionRoutes(context, actorOf));
+    await api.register(dashboardsRoutes(context, actorOf));
+    await api.register(dashboardDataRoutes(context, actorOf));
+    await api.register(exportRoutes(context, actorOf, config.auth.mode));
+    // Without jobs there is no /jobs at all: 404, even without a token.
+    if (config.jobs.enabled) await api.register(jobsRoutes(context, actorOf));
+  };
 }

@@ -45,7 +45,6 @@ const STILL_TO_SPLIT: string[] = [
   'server/src/dashboards/data-routes.ts: dashboardDataRoutes',
   'server/src/export/routes.ts: exportRoutes',
   'server/src/files/routes.ts: filesRoutes',
-  'server/src/http/app.ts: buildApp',
   'server/src/ingestion/routes.ts: ingestionRoutes',
   'web/src/components/Layout.tsx: Layout',
   'web/src/dashboard/ComponentCell.tsx: CellBody',
