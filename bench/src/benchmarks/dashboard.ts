@@ -207,6 +207,78 @@ async function measureServer(
   return figures;
 }
 
+type Worker = Awaited<ReturnType<typeof startWorker<DashboardTargetMessage>>>;
+
+interface MeasureSetup {
+  server: Worker;
+  baseline: Worker;
+  fixture: Fixture;
+  rows: number;
+  changeCount: number;
+  browserChanges: number;
+}
+
+/** The bench dashboard over HTTP against DuckDB alone, then (when asked) in Chromium; with the server's peak memory. */
+async function measureAll(out: Out, { server, baseline, fixture, rows, changeCount, browserChanges }: MeasureSetup) {
+  const api = `${server.url}${API_PREFIX}`;
+  const { session, token, dashboardId, expected } = await createBenchDashboard(api, fixture, rows);
+  const client = dataClient(`${api}/dashboards/${dashboardId}/data`, token, expected);
+  let figures: ServerFigures;
+  try {
+    figures = await measureServer(server, baseline, client, filterChanges(changeCount, SEED), out);
+  } finally {
+    client.close();
+  }
+  const browser =
+    browserChanges > 0
+      ? await measureInChromium(out, server.url, session, dashboardId, browserChanges)
+      : { changeMs: [], settledMs: [], firstPaintMs: Number.NaN };
+  return { figures, browser, peakBytes: peakResidentBytes(server.pid) };
+}
+
+async function createBenchDashboard(api: string, fixture: Fixture, rows: number) {
+  const session = (await requestJson('POST', `${api}/auth/login`, {
+    body: { email: BENCH_ADMIN_EMAIL, password: BENCH_ADMIN_PASSWORD },
+  })) as Record<string, unknown>;
+  const token = field<string>(session, 'access_token', 'POST /auth/login');
+  const definition = benchDashboard(fixture.collectionId);
+  const dashboard = await requestJson('POST', `${api}/dashboards`, {
+    token,
+    body: { project_id: fixture.projectId, title: `Dashboard benchmark, ${grouped(rows)} rows`, ...definition },
+  });
+  const dashboardId = field<string>(dashboard, 'dashboard_id', 'POST /dashboards');
+  closeConnections();
+  const expected = definition.components.map((component) => component.component_id);
+  return { session, token, dashboardId, expected };
+}
+
+async function measureInChromium(
+  out: Out,
+  serverUrl: string,
+  session: Record<string, unknown>,
+  dashboardId: string,
+  browserChanges: number,
+) {
+  out(`${browserChanges} filter changes in Chromium ...`);
+  const { chromium } = await import('playwright-core');
+  const browser = await chromium.launch({
+    executablePath: CHROMIUM,
+    args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--no-first-run'],
+  });
+  try {
+    return await measureDashboardInBrowser(
+      browser,
+      serverUrl,
+      session,
+      dashboardId,
+      filterChanges(BROWSER_WARMUPS + browserChanges, SEED + 1),
+      BROWSER_WARMUPS,
+    );
+  } finally {
+    await browser.close();
+  }
+}
+
 export async function run(args: string[]): Promise<void> {
   if (args.length > 0) throw new UsageError(`takes no arguments (got "${args.join(' ')}")`);
   const rows = wholeFromEnv('BENCH_DASHBOARD_ROWS', DEFAULT_ROWS, 1000);
@@ -246,59 +318,15 @@ export async function run(args: string[]): Promise<void> {
     const baseline = await startWorker<DashboardTargetMessage>(TARGET_SCRIPT, ['baseline', join(workDir, 'baseline')]);
     const span = new CpuSpan();
     const endedBefore = endedChildrenCpuSeconds() ?? 0;
-    let figures: ServerFigures;
-    let browserMs: number[] = [];
-    let browserSettledMs: number[] = [];
-    let browserFirstMs = Number.NaN;
-    let peakBytes: number | null;
+    let measured: Awaited<ReturnType<typeof measureAll>>;
     try {
-      const api = `${server.url}${API_PREFIX}`;
-      const session = (await requestJson('POST', `${api}/auth/login`, {
-        body: { email: BENCH_ADMIN_EMAIL, password: BENCH_ADMIN_PASSWORD },
-      })) as Record<string, unknown>;
-      const token = field<string>(session, 'access_token', 'POST /auth/login');
-      const definition = benchDashboard(fixture.collectionId);
-      const dashboard = await requestJson('POST', `${api}/dashboards`, {
-        token,
-        body: { project_id: fixture.projectId, title: `Dashboard benchmark, ${grouped(rows)} rows`, ...definition },
-      });
-      const dashboardId = field<string>(dashboard, 'dashboard_id', 'POST /dashboards');
-      closeConnections();
-      const expected = definition.components.map((component) => component.component_id);
-      const client = dataClient(`${api}/dashboards/${dashboardId}/data`, token, expected);
-      try {
-        figures = await measureServer(server, baseline, client, filterChanges(changeCount, SEED), out);
-      } finally {
-        client.close();
-      }
-      if (withBrowser) {
-        out(`${browserChanges} filter changes in Chromium ...`);
-        const { chromium } = await import('playwright-core');
-        const browser = await chromium.launch({
-          executablePath: CHROMIUM,
-          args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--no-first-run'],
-        });
-        try {
-          const measured = await measureDashboardInBrowser(
-            browser,
-            server.url,
-            session,
-            dashboardId,
-            filterChanges(BROWSER_WARMUPS + browserChanges, SEED + 1),
-            BROWSER_WARMUPS,
-          );
-          browserMs = measured.changeMs;
-          browserSettledMs = measured.settledMs;
-          browserFirstMs = measured.firstPaintMs;
-        } finally {
-          await browser.close();
-        }
-      }
-      peakBytes = peakResidentBytes(server.pid);
+      measured = await measureAll(out, { server, baseline, fixture, rows, changeCount, browserChanges });
     } finally {
       await baseline.stop();
       await server.stop();
     }
+    const { figures, browser, peakBytes } = measured;
+    const { changeMs: browserMs, settledMs: browserSettledMs, firstPaintMs: browserFirstMs } = browser;
     span.end();
     report(out, { rows, fixture, figures, browserMs, browserSettledMs, browserFirstMs, peakBytes, withBrowser });
     span.print(out, (endedChildrenCpuSeconds() ?? 0) - endedBefore, cpus().length);

@@ -34,7 +34,6 @@ const EXEMPT: Record<string, string> = {
  */
 const STILL_TO_SPLIT: string[] = [
   'bench/src/benchmarks/api.ts: run',
-  'bench/src/benchmarks/dashboard.ts: run',
   'bench/src/benchmarks/export.ts: run',
   'bench/src/benchmarks/ingest-service.ts: measureService',
   'bench/src/benchmarks/web-browser.ts: measureBrowser',
