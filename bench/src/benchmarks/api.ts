@@ -138,13 +138,39 @@ const fixed = (value: number, digits: number) => value.toFixed(digits);
 // autocannon records latency at 1 ms resolution: 0 means "under a millisecond".
 const millis = (value: number) => (value < 1 ? '<1' : value.toFixed(0));
 
+type Out = (line?: string) => void;
+type Settings = ReturnType<typeof loadSettingsFromEnv>;
+
 export async function run(args: string[]): Promise<void> {
   if (args.length > 0) throw new UsageError(`takes no arguments (got "${args.join(' ')}")`);
   const settings = loadSettingsFromEnv();
   const rounds = roundsFromEnv();
-  const cpu = cpus()[0]?.model.trim() ?? 'unknown CPU';
-  const out = (line = '') => process.stdout.write(`${line}\n`);
+  const out: Out = (line = '') => process.stdout.write(`${line}\n`);
+  const cpuCount = cpus().length;
+  await printHeader(out, settings, rounds);
 
+  const span = new CpuSpan();
+  const byRound = await measureAll(settings, rounds);
+  span.end();
+
+  const { names, rpsRatios } = report(out, byRound);
+  span.print(out, childrenCpuSeconds, cpuCount);
+  printVerdicts(
+    out,
+    TARGETS.map((target) => {
+      const index = names.indexOf(target.row);
+      if (index < 0) throw new Error(`no result for ${target.row}`);
+      const achieved = median(rpsRatios[index]!);
+      return [
+        achieved >= target.minRatio,
+        `${target.label} >= ${fixed(target.minRatio, 2)}x baseline: ${fixed(achieved, 2)}x (median of ${rounds} rounds)`,
+      ];
+    }),
+  );
+}
+
+async function printHeader(out: Out, settings: Settings, rounds: number): Promise<void> {
+  const cpu = cpus()[0]?.model.trim() ?? 'unknown CPU';
   out(`api benchmark, ${new Date().toISOString()}`);
   out(`machine: ${cpu}, ${cpus().length} CPUs, Node ${process.version}, ${process.platform}/${process.arch}`);
   out(
@@ -156,21 +182,19 @@ export async function run(args: string[]): Promise<void> {
   out('the load generator runs in this process');
   out('service: real server, embedded SQLite in a temp dir, logger silent (SERVICE_LOG_LEVEL=silent)');
   out('         so that logging does not dominate the figures');
-
-  const cpuCount = cpus().length;
-  const idleBusy = await idleBusyFraction(cpuCount);
+  const idleBusy = await idleBusyFraction(cpus().length);
   if (idleBusy !== null) {
     out(`machine busy before the run: ${fixed(idleBusy * 100, 0)}% of all CPUs`);
     if (idleBusy > 0.15) out('WARNING: other processes are using the CPUs; figures will be low and noisy');
   }
   out();
+}
 
-  const span = new CpuSpan();
-  const byRound = await measureAll(settings, rounds);
-  span.end();
-
-  // Each route against the baseline of its own round, by req/s and by server CPU time per request
-  // (what req/s would be if the server had a core to itself).
+/**
+ * Each route against the baseline of its own round, by req/s and by server CPU time per request
+ * (what req/s would be if the server had a core to itself). Answers the routes' names and req/s ratios.
+ */
+function report(out: Out, byRound: LoadResult[][]): { names: string[]; rpsRatios: number[][] } {
   const names = byRound[0]!.map((result) => result.name);
   const column = (index: number) => byRound.map((row) => row[index]!);
   const ratios = (index: number, of: (result: LoadResult) => number | null) =>
@@ -217,19 +241,5 @@ export async function run(args: string[]): Promise<void> {
     ),
   );
   out();
-
-  span.print(out, childrenCpuSeconds, cpuCount);
-
-  printVerdicts(
-    out,
-    TARGETS.map((target) => {
-      const index = names.indexOf(target.row);
-      if (index < 0) throw new Error(`no result for ${target.row}`);
-      const achieved = median(rpsRatios[index]!);
-      return [
-        achieved >= target.minRatio,
-        `${target.label} >= ${fixed(target.minRatio, 2)}x baseline: ${fixed(achieved, 2)}x (median of ${rounds} rounds)`,
-      ];
-    }),
-  );
+  return { names, rpsRatios };
 }
