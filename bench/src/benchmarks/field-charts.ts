@@ -48,7 +48,15 @@ import {
   rangeWalk,
   upsetComponents,
 } from './field-charts-data.js';
-import { type FieldFigures, type Measured, type Out, POINT_BUDGET, reportFieldCharts } from './field-charts-report.js';
+import {
+  type FieldFigures,
+  type Measured,
+  type Out,
+  POINT_BUDGET,
+  partNames,
+  printMeasured,
+  reportFieldCharts,
+} from './field-charts-report.js';
 import { closeConnections, requestJson, uploadFile } from './ingest-http.js';
 
 const API_PREFIX = '/service/api/v1';
@@ -269,9 +277,12 @@ async function measureAll(
   const walk = (id: string, min: number, max: number, seed: number) =>
     Array.from({ length: sizes.changes }, rangeWalk(id, min, max, seed));
   const mafFilters = walk('maf', 0.01, 0.5, 7);
+  const names = partNames(sizes);
   const manhattan = await measure(server, baseline, api, gwasTable, gwasComponents(), mafFilters);
+  printMeasured(out, names.manhattan, manhattan);
   const problems = await checkManhattan(api, gwasTable.token, manhattan, paths.gwas, mafFilters);
   const upset = await measure(server, baseline, api, itemsTable, upsetComponents(), walk('score', 0, 1, 11));
+  printMeasured(out, names.upset, upset);
   const heatmap = await measure(
     server,
     baseline,
@@ -280,6 +291,7 @@ async function measureAll(
     heatmapComponents(sizes.samples),
     walk('score', 0, 1, 13),
   );
+  printMeasured(out, names.heatmap, heatmap);
   const coverage = await measure(
     server,
     baseline,
@@ -288,6 +300,7 @@ async function measureAll(
     coverageComponents(),
     walk('position', 1, sizes.length, 17),
   );
+  printMeasured(out, names.coverage, coverage);
   const redraws = sizes.browserChanges > 0 ? await inBrowser(server, itemsTable, api, sizes.browserChanges) : [];
   return { manhattan, problems, upset, heatmap, coverage, redraws };
 }
@@ -316,7 +329,7 @@ export async function run(args: string[]): Promise<void> {
     );
     const baseline = await startWorker<DashboardTargetMessage>(TARGET_SCRIPT, ['baseline', join(dir, 'baseline')]);
     try {
-      reportFieldCharts(out, sizes, await measureAll(server, baseline, paths, sizes, out));
+      reportFieldCharts(out, await measureAll(server, baseline, paths, sizes, out));
     } finally {
       await baseline.stop();
       await server.stop();
