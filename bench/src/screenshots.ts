@@ -5,6 +5,8 @@
  * data loaded (as `service serve --example-data` does) in a throw-away folder; the dashboard opens
  * with one filter set, so its chip and the narrowed charts show. Then the Embed dialog of its first
  * figure with a token just created, as `docs/screenshots/embed-dialog.png` for docs/export.md.
+ * Then the example's second dashboard, "The field's charts", in groups of kinds
+ * (screenshots-field.ts) for docs/dashboards.md.
  */
 import { mkdir, mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -17,6 +19,7 @@ import { CHARTS_RENDERED, CHROMIUM, whenDrawn } from './benchmarks/dashboard-bro
 import type { DashboardTargetMessage } from './benchmarks/dashboard-target.js';
 import { closeConnections, requestJson } from './benchmarks/ingest-http.js';
 import { startWorker } from './lib/child-worker.js';
+import { FIELD_TITLE, fieldScreenshots } from './screenshots-field.js';
 
 const HERE = fileURLToPath(new URL('.', import.meta.url));
 const TARGET_SCRIPT = join(HERE, 'benchmarks', 'dashboard-target.js');
@@ -73,10 +76,11 @@ async function main(): Promise<void> {
     })) as Record<string, unknown>;
     const token = field<string>(session, 'access_token', 'POST /auth/login');
     const list = await requestJson('GET', `${api}/dashboards?limit=100`, { token });
-    const example = field<{ dashboard_id: string; title: string }[]>(list, 'items', 'GET /dashboards').find(
-      (dashboard) => dashboard.title === EXAMPLE_TITLE,
-    );
+    const dashboards = field<{ dashboard_id: string; title: string }[]>(list, 'items', 'GET /dashboards');
+    const example = dashboards.find((dashboard) => dashboard.title === EXAMPLE_TITLE);
     if (example === undefined) throw new Error(`the example project has no dashboard "${EXAMPLE_TITLE}"`);
+    const fieldCharts = dashboards.find((dashboard) => dashboard.title === FIELD_TITLE);
+    if (fieldCharts === undefined) throw new Error(`the example project has no dashboard "${FIELD_TITLE}"`);
     closeConnections();
 
     const stored = JSON.stringify({
@@ -103,6 +107,13 @@ async function main(): Promise<void> {
         if (scheme === 'light') await embedDialog(page);
         await context.close();
       }
+      const context = await browser.newContext({ viewport: { width: 1440, height: 1000 }, colorScheme: 'light' });
+      await context.addInitScript(`sessionStorage.setItem('service.session', ${JSON.stringify(stored)})`);
+      const page = await context.newPage();
+      await page.goto(`${server.url}/dashboards/${fieldCharts.dashboard_id}`);
+      await page.evaluate(whenDrawn('\u0000', '0'));
+      await fieldScreenshots(page, SCREENSHOTS, () => page.evaluate(QUIET_CHARTS).then(() => undefined));
+      await context.close();
     } finally {
       await browser.close();
     }
