@@ -139,6 +139,75 @@ async function drawnInBrowser(url: string, loads: number): Promise<number[]> {
   }
 }
 
+/** The first page of freshly started servers; answers their times and the last server, still running. */
+async function measureColdStarts(out: Out, dataDir: string, htmlPath: string) {
+  out(`cold: the first page of ${COLD_STARTS} freshly started servers ...`);
+  const coldMs: number[] = [];
+  let server: Server | null = null;
+  for (let start = 0; start < COLD_STARTS; start++) {
+    await server?.worker.stop();
+    server = await startServer(dataDir);
+    const current = server;
+    coldMs.push((await timed(() => send(current.api, 'GET', htmlPath, current.token))).ms);
+  }
+  if (server === null) throw new Error('no server started');
+  return { coldMs, server };
+}
+
+/** Warm pages, then the spec, the data route (its baseline) and the spec with an embed token taking turns. */
+async function measureWarm(out: Out, live: Server, setup: Setup, paths: { html: string; spec: string }) {
+  out(`warm: ${WARM_REQUESTS} pages, then spec and data route taking turns (${RATIO_REQUESTS} each) ...`);
+  const warmMs: number[] = [];
+  let html = '';
+  for (let request = 0; request < WARM_REQUESTS; request++) {
+    const { ms: took, answer } = await timed(() => send(live.api, 'GET', paths.html, live.token));
+    warmMs.push(took);
+    html = answer as string;
+  }
+  const specMs: number[] = [];
+  const dataMs: number[] = [];
+  const tokenMs: number[] = [];
+  const dataBody = { components: [COMPONENT] };
+  for (let request = 0; request < RATIO_REQUESTS; request++) {
+    specMs.push((await timed(() => send(live.api, 'GET', paths.spec, live.token))).ms);
+    dataMs.push(
+      (await timed(() => send(live.api, 'POST', `/dashboards/${setup.dashboardId}/data`, live.token, dataBody))).ms,
+    );
+    tokenMs.push((await timed(() => send(live.api, 'GET', `${paths.spec}&token=${setup.embedToken}`))).ms);
+  }
+  return { html, warmMs, specMs, dataMs, tokenMs };
+}
+
+interface Figures {
+  html: string;
+  coldMs: number[];
+  warmMs: number[];
+  specMs: number[];
+  dataMs: number[];
+  tokenMs: number[];
+  drawnMs: number[];
+}
+
+function report(out: Out, { html, coldMs, warmMs, specMs, dataMs, tokenMs, drawnMs }: Figures): void {
+  const bytes = Buffer.byteLength(html);
+  const gzipped = gzipSync(html).length;
+  const ratio = median(specMs) / median(dataMs);
+  out();
+  out(`page: ${grouped(bytes)} bytes, ${grouped(gzipped)} gzipped (the server sends it plain; a proxy compresses)`);
+  out(`server, page: cold p50 ${ms(median(coldMs))} (${coldMs.map(ms).join(', ')}), warm p50 ${ms(median(warmMs))}`);
+  out(
+    `Chromium, navigation to chart drawn: p50 ${ms(median(drawnMs))}, first ${ms(drawnMs[0] ?? Number.NaN)}, slowest ${ms(Math.max(...drawnMs))}`,
+  );
+  out(`spec p50 ${ms(median(specMs))}; baseline, data route p50 ${ms(median(dataMs))}; ratio ${ratio.toFixed(2)}x`);
+  out(`spec with an embed token (its use recorded) p50 ${ms(median(tokenMs))}`);
+  out();
+  printVerdicts(out, [
+    [gzipped < 400_000, `page gzipped ${grouped(gzipped)} bytes < 400 000`],
+    [median(drawnMs) < 500, `chart drawn p50 ${ms(median(drawnMs))} < 500 ms after navigation`],
+    [ratio <= 1.2, `spec / data route ${ratio.toFixed(2)}x <= 1.2`],
+  ]);
+}
+
 export async function run(args: string[]): Promise<void> {
   if (args.length > 0) throw new UsageError(`takes no arguments (got "${args.join(' ')}")`);
   const rows = wholeFromEnv('BENCH_EXPORT_ROWS', DEFAULT_ROWS, 1000);
@@ -165,62 +234,16 @@ export async function run(args: string[]): Promise<void> {
     } finally {
       await setupServer.worker.stop();
     }
-    const htmlPath = `/export/components/${setup.dashboardId}/${COMPONENT}?format=html`;
-    const specPath = `/export/components/${setup.dashboardId}/${COMPONENT}?format=spec`;
-
-    out(`cold: the first page of ${COLD_STARTS} freshly started servers ...`);
-    const coldMs: number[] = [];
-    let server: Server | null = null;
-    for (let start = 0; start < COLD_STARTS; start++) {
-      await server?.worker.stop();
-      server = await startServer(dataDir);
-      const current = server;
-      coldMs.push((await timed(() => send(current.api, 'GET', htmlPath, current.token))).ms);
-    }
-    if (server === null) throw new Error('no server started');
-    const live = server;
+    const paths = {
+      html: `/export/components/${setup.dashboardId}/${COMPONENT}?format=html`,
+      spec: `/export/components/${setup.dashboardId}/${COMPONENT}?format=spec`,
+    };
+    const { coldMs, server: live } = await measureColdStarts(out, dataDir, paths.html);
     try {
-      out(`warm: ${WARM_REQUESTS} pages, then spec and data route taking turns (${RATIO_REQUESTS} each) ...`);
-      const warmMs: number[] = [];
-      let html = '';
-      for (let request = 0; request < WARM_REQUESTS; request++) {
-        const { ms: took, answer } = await timed(() => send(live.api, 'GET', htmlPath, live.token));
-        warmMs.push(took);
-        html = answer as string;
-      }
-      const specMs: number[] = [];
-      const dataMs: number[] = [];
-      const tokenMs: number[] = [];
-      const dataBody = { components: [COMPONENT] };
-      for (let request = 0; request < RATIO_REQUESTS; request++) {
-        specMs.push((await timed(() => send(live.api, 'GET', specPath, live.token))).ms);
-        dataMs.push(
-          (await timed(() => send(live.api, 'POST', `/dashboards/${setup.dashboardId}/data`, live.token, dataBody))).ms,
-        );
-        tokenMs.push((await timed(() => send(live.api, 'GET', `${specPath}&token=${setup.embedToken}`))).ms);
-      }
+      const warm = await measureWarm(out, live, setup, paths);
       out(`${BROWSER_LOADS} navigations in ${CHROMIUM} (headless) ...`);
-      const drawnMs = await drawnInBrowser(`${live.api}${htmlPath}&token=${setup.embedToken}`, BROWSER_LOADS);
-
-      const bytes = Buffer.byteLength(html);
-      const gzipped = gzipSync(html).length;
-      const ratio = median(specMs) / median(dataMs);
-      out();
-      out(`page: ${grouped(bytes)} bytes, ${grouped(gzipped)} gzipped (the server sends it plain; a proxy compresses)`);
-      out(
-        `server, page: cold p50 ${ms(median(coldMs))} (${coldMs.map(ms).join(', ')}), warm p50 ${ms(median(warmMs))}`,
-      );
-      out(
-        `Chromium, navigation to chart drawn: p50 ${ms(median(drawnMs))}, first ${ms(drawnMs[0] ?? Number.NaN)}, slowest ${ms(Math.max(...drawnMs))}`,
-      );
-      out(`spec p50 ${ms(median(specMs))}; baseline, data route p50 ${ms(median(dataMs))}; ratio ${ratio.toFixed(2)}x`);
-      out(`spec with an embed token (its use recorded) p50 ${ms(median(tokenMs))}`);
-      out();
-      printVerdicts(out, [
-        [gzipped < 400_000, `page gzipped ${grouped(gzipped)} bytes < 400 000`],
-        [median(drawnMs) < 500, `chart drawn p50 ${ms(median(drawnMs))} < 500 ms after navigation`],
-        [ratio <= 1.2, `spec / data route ${ratio.toFixed(2)}x <= 1.2`],
-      ]);
+      const drawnMs = await drawnInBrowser(`${live.api}${paths.html}&token=${setup.embedToken}`, BROWSER_LOADS);
+      report(out, { coldMs, drawnMs, ...warm });
     } finally {
       await live.worker.stop();
     }
