@@ -154,46 +154,8 @@ export async function measureService(
     const upsertRows = field<number>(upsert.result, 'rows', 'upsert');
     if (upsertRows !== csv.rows) throw new Error(`upsert: the table has ${upsertRows} rows, the file ${csv.rows}`);
 
-    process.stdout.write(`  aggregating (${WARMUPS} warm-ups + ${AGGREGATE_RUNS} requests) ...\n`);
-    const aggregateMs: number[] = [];
-    const aggregate = await phase(pid, async () => {
-      for (let run = 0; run < WARMUPS + AGGREGATE_RUNS; run++) {
-        const started = performance.now();
-        const answer = await requestJson('POST', `${api}/datacollections/${collectionId}/aggregate`, {
-          token,
-          body: AGGREGATE_REQUEST,
-        });
-        const elapsed = performance.now() - started;
-        const rows = field<Record<string, unknown>[]>(answer, 'rows', 'aggregate');
-        const total = rows.reduce((sum, row) => sum + Number(row.count_value), 0);
-        if (rows.length !== GROUPS.length || total !== csv.rows) {
-          throw new Error(
-            `aggregate: ${rows.length} groups counting ${total} rows; expected ${GROUPS.length} and ${csv.rows}`,
-          );
-        }
-        if (run >= WARMUPS) aggregateMs.push(elapsed);
-      }
-    });
-
-    const rounds: Round[] = [];
-    for (let round = 0; round < laterRounds; round++) {
-      process.stdout.write(`  round ${round + 2}: baseline again, then an overwrite upsert ...\n`);
-      const baseline = await rebaseline();
-      const again = await phase(pid, () =>
-        requestJson('POST', `${api}/deltatables/upsert`, {
-          token,
-          body: { data_collection_id: collectionId, overwrite: true },
-        }),
-      );
-      const againRows = field<number>(again.result, 'rows', 'upsert');
-      if (againRows !== csv.rows) throw new Error(`upsert: the table has ${againRows} rows, the file ${csv.rows}`);
-      rounds.push({
-        baselineSeconds: baseline.copySeconds,
-        baselineCpuSeconds: baseline.copyCpuSeconds,
-        upsertSeconds: again.phase.seconds,
-        upsertCpuSeconds: again.phase.cpuSeconds,
-      });
-    }
+    const { aggregate, aggregateMs } = await measureAggregates(pid, api, token, collectionId, csv.rows);
+    const rounds = await measureLaterRounds(pid, api, token, collectionId, csv.rows, laterRounds, rebaseline);
 
     return {
       startupPeakBytes,
@@ -208,4 +170,63 @@ export async function measureService(
     closeConnections();
     await server.stop();
   }
+}
+
+/** The aggregate route, warm-ups left out; checked to count every row in its groups. */
+async function measureAggregates(pid: number, api: string, token: string, collectionId: string, csvRows: number) {
+  process.stdout.write(`  aggregating (${WARMUPS} warm-ups + ${AGGREGATE_RUNS} requests) ...\n`);
+  const aggregateMs: number[] = [];
+  const aggregate = await phase(pid, async () => {
+    for (let run = 0; run < WARMUPS + AGGREGATE_RUNS; run++) {
+      const started = performance.now();
+      const answer = await requestJson('POST', `${api}/datacollections/${collectionId}/aggregate`, {
+        token,
+        body: AGGREGATE_REQUEST,
+      });
+      const elapsed = performance.now() - started;
+      const rows = field<Record<string, unknown>[]>(answer, 'rows', 'aggregate');
+      const total = rows.reduce((sum, row) => sum + Number(row.count_value), 0);
+      if (rows.length !== GROUPS.length || total !== csvRows) {
+        throw new Error(
+          `aggregate: ${rows.length} groups counting ${total} rows; expected ${GROUPS.length} and ${csvRows}`,
+        );
+      }
+      if (run >= WARMUPS) aggregateMs.push(elapsed);
+    }
+  });
+
+  return { aggregate, aggregateMs };
+}
+
+/** Each later round: the baseline again, then an `overwrite` upsert of the same file. */
+async function measureLaterRounds(
+  pid: number,
+  api: string,
+  token: string,
+  collectionId: string,
+  csvRows: number,
+  laterRounds: number,
+  rebaseline: () => Promise<BaselineReport>,
+): Promise<Round[]> {
+  const rounds: Round[] = [];
+  for (let round = 0; round < laterRounds; round++) {
+    process.stdout.write(`  round ${round + 2}: baseline again, then an overwrite upsert ...\n`);
+    const baseline = await rebaseline();
+    const again = await phase(pid, () =>
+      requestJson('POST', `${api}/deltatables/upsert`, {
+        token,
+        body: { data_collection_id: collectionId, overwrite: true },
+      }),
+    );
+    const againRows = field<number>(again.result, 'rows', 'upsert');
+    if (againRows !== csvRows) throw new Error(`upsert: the table has ${againRows} rows, the file ${csvRows}`);
+    rounds.push({
+      baselineSeconds: baseline.copySeconds,
+      baselineCpuSeconds: baseline.copyCpuSeconds,
+      upsertSeconds: again.phase.seconds,
+      upsertCpuSeconds: again.phase.cpuSeconds,
+    });
+  }
+
+  return rounds;
 }
