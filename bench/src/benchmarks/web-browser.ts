@@ -138,6 +138,8 @@ export interface Measured {
   scriptTransferBytes: number;
 }
 
+type Fresh = (signedIn: boolean) => Promise<BrowserContext>;
+
 export async function measureBrowser(
   browser: Browser,
   url: string,
@@ -153,7 +155,7 @@ export async function measureBrowser(
     refresh_token: session.refresh_token,
     user: session.user,
   });
-  const fresh = async (signedIn: boolean): Promise<BrowserContext> => {
+  const fresh: Fresh = async (signedIn) => {
     const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
     if (signedIn) await context.addInitScript(`sessionStorage.setItem('service.session', ${JSON.stringify(stored)})`);
     await context.addInitScript(WATCH_FIRST_ROWS);
@@ -177,80 +179,99 @@ export async function measureBrowser(
     scriptTransferBytes: 0,
   };
   for (let run = 0; run < WARMUPS + runs; run++) {
-    const keep = run >= WARMUPS;
-    // Baseline: the static page.
-    let context = await fresh(false);
-    let page = await context.newPage();
-    await page.goto(`${url}/${STATIC_PAGE}`, { waitUntil: 'load' });
-    const staticLcp = (await page.evaluate(READ_LCP)) as { ms: number } | null;
-    if (staticLcp === null) throw new Error('the static page reported no LCP');
-    await context.close();
-
-    // The project page, then a click on the collection.
-    context = await fresh(true);
-    page = await context.newPage();
-    await page.goto(`${url}/projects/${projectId}`, { waitUntil: 'networkidle' });
-    const projectLcp = (await page.evaluate(READ_LCP)) as { ms: number; element: string } | null;
-    if (projectLcp === null) throw new Error('the project page reported no LCP');
-    await page.waitForSelector(COLLECTION_BUTTON);
-    await page.evaluate(CLICK_COLLECTION);
-    const clickRows = (await waitForFirstRows(page)) - ((await page.evaluate('window.__clickedAt')) as number);
-    await context.close();
-
-    // A deep link to the collection: the whole app loads, then the preview.
-    context = await fresh(true);
-    page = await context.newPage();
-    const deepLink = `${url}/projects/${projectId}?dc=${collectionId}`;
-    await page.goto(deepLink);
-    const deepLinkRows = await waitForFirstRows(page);
-    const previewRequest = (await page.evaluate(PREVIEW_REQUEST_MS)) as {
-      total: number;
-      queued: number;
-      server: number;
-      body: number;
-    } | null;
-    if (previewRequest === null) throw new Error('the deep link made no preview request');
-    // Taking turns with DuckDB alone (which one goes first alternates), so that a busy moment of
-    // the machine hits both.
-    const warmPreview: number[] = [];
-    const warmBaseline: number[] = [];
-    for (let turn = 0; turn < WARM_PREVIEWS; turn++) {
-      if (turn % 2 === 1) warmBaseline.push(await baseline());
-      warmPreview.push((await page.evaluate(WARM_PREVIEW_MS)) as number);
-      if (turn % 2 === 0) warmBaseline.push(await baseline());
-    }
-    const loadedScripts = (await page.evaluate(SCRIPTS_LOADED)) as string[];
-    const scriptTransferBytes = (await page.evaluate(SCRIPT_TRANSFER_BYTES)) as number;
-    await page.close();
-
-    // A returning visitor: the same deep link in new tabs of the same context, whose cache holds the
-    // scripts. Chromium may also keep V8's compiled code of a script from its second run on, for the
-    // third.
-    const repeatRows: number[] = [];
-    for (let visit = 2; visit <= 3; visit++) {
-      page = await context.newPage();
-      await page.goto(deepLink);
-      repeatRows.push(await waitForFirstRows(page));
-      await page.close();
-    }
-    await context.close();
-
-    if (!keep) continue;
-    measured.staticLcp.push(staticLcp.ms);
-    measured.projectLcp.push(projectLcp.ms);
-    measured.lcpElement = projectLcp.element;
-    measured.clickRows.push(clickRows);
-    measured.deepLinkRows.push(deepLinkRows);
-    measured.secondVisitRows.push(repeatRows[0] ?? Number.NaN);
-    measured.thirdVisitRows.push(repeatRows[1] ?? Number.NaN);
-    measured.previewRequest.push(previewRequest.total);
-    measured.previewQueued.push(previewRequest.queued);
-    measured.previewServer.push(previewRequest.server);
-    measured.previewBody.push(previewRequest.body);
-    measured.warmPreview.push(...warmPreview);
-    measured.warmBaseline.push(...warmBaseline);
-    measured.loadedScripts = loadedScripts;
-    measured.scriptTransferBytes = scriptTransferBytes;
+    const staticLcp = await staticPageLcp(fresh, url);
+    const project = await projectPageAndClick(fresh, url, projectId);
+    const deep = await deepLinkVisits(fresh, `${url}/projects/${projectId}?dc=${collectionId}`, baseline);
+    if (run < WARMUPS) continue;
+    measured.staticLcp.push(staticLcp);
+    measured.projectLcp.push(project.lcp.ms);
+    measured.lcpElement = project.lcp.element;
+    measured.clickRows.push(project.clickRows);
+    measured.deepLinkRows.push(deep.deepLinkRows);
+    measured.secondVisitRows.push(deep.repeatRows[0] ?? Number.NaN);
+    measured.thirdVisitRows.push(deep.repeatRows[1] ?? Number.NaN);
+    measured.previewRequest.push(deep.previewRequest.total);
+    measured.previewQueued.push(deep.previewRequest.queued);
+    measured.previewServer.push(deep.previewRequest.server);
+    measured.previewBody.push(deep.previewRequest.body);
+    measured.warmPreview.push(...deep.warmPreview);
+    measured.warmBaseline.push(...deep.warmBaseline);
+    measured.loadedScripts = deep.loadedScripts;
+    measured.scriptTransferBytes = deep.scriptTransferBytes;
   }
   return measured;
+}
+
+/** Baseline: the LCP of the static page. */
+async function staticPageLcp(fresh: Fresh, url: string): Promise<number> {
+  const context = await fresh(false);
+  const page = await context.newPage();
+  await page.goto(`${url}/${STATIC_PAGE}`, { waitUntil: 'load' });
+  const staticLcp = (await page.evaluate(READ_LCP)) as { ms: number } | null;
+  if (staticLcp === null) throw new Error('the static page reported no LCP');
+  await context.close();
+  return staticLcp.ms;
+}
+
+/** The project page's LCP, then a click on the collection until its first rows. */
+async function projectPageAndClick(fresh: Fresh, url: string, projectId: string) {
+  const context = await fresh(true);
+  const page = await context.newPage();
+  await page.goto(`${url}/projects/${projectId}`, { waitUntil: 'networkidle' });
+  const lcp = (await page.evaluate(READ_LCP)) as { ms: number; element: string } | null;
+  if (lcp === null) throw new Error('the project page reported no LCP');
+  await page.waitForSelector(COLLECTION_BUTTON);
+  await page.evaluate(CLICK_COLLECTION);
+  const clickRows = (await waitForFirstRows(page)) - ((await page.evaluate('window.__clickedAt')) as number);
+  await context.close();
+  return { lcp, clickRows };
+}
+
+/**
+ * A deep link to the collection (the whole app loads, then the preview), its preview request
+ * warm again taking turns with DuckDB alone, then the same link revisited.
+ */
+async function deepLinkVisits(fresh: Fresh, deepLink: string, baseline: () => Promise<number>) {
+  const context = await fresh(true);
+  const page = await context.newPage();
+  await page.goto(deepLink);
+  const deepLinkRows = await waitForFirstRows(page);
+  const previewRequest = (await page.evaluate(PREVIEW_REQUEST_MS)) as {
+    total: number;
+    queued: number;
+    server: number;
+    body: number;
+  } | null;
+  if (previewRequest === null) throw new Error('the deep link made no preview request');
+  // Taking turns with DuckDB alone (which one goes first alternates), so that a busy moment of
+  // the machine hits both.
+  const warmPreview: number[] = [];
+  const warmBaseline: number[] = [];
+  for (let turn = 0; turn < WARM_PREVIEWS; turn++) {
+    if (turn % 2 === 1) warmBaseline.push(await baseline());
+    warmPreview.push((await page.evaluate(WARM_PREVIEW_MS)) as number);
+    if (turn % 2 === 0) warmBaseline.push(await baseline());
+  }
+  const loadedScripts = (await page.evaluate(SCRIPTS_LOADED)) as string[];
+  const scriptTransferBytes = (await page.evaluate(SCRIPT_TRANSFER_BYTES)) as number;
+  await page.close();
+  const repeatRows = await revisit(context, deepLink);
+  await context.close();
+  return { deepLinkRows, previewRequest, warmPreview, warmBaseline, loadedScripts, scriptTransferBytes, repeatRows };
+}
+
+/**
+ * A returning visitor: the same deep link in new tabs of the same context, whose cache holds the
+ * scripts. Chromium may also keep V8's compiled code of a script from its second run on, for the
+ * third.
+ */
+async function revisit(context: BrowserContext, deepLink: string): Promise<number[]> {
+  const repeatRows: number[] = [];
+  for (let visit = 2; visit <= 3; visit++) {
+    const page = await context.newPage();
+    await page.goto(deepLink);
+    repeatRows.push(await waitForFirstRows(page));
+    await page.close();
+  }
+  return repeatRows;
 }
