@@ -40,7 +40,7 @@ export function axis(spec: AxisSpec, palette: ChartPalette, position: 'x' | 'y')
     type,
     name: spec.name,
     nameLocation: 'middle',
-    nameGap: position === 'x' ? 28 : 44,
+    nameGap: position === 'x' ? 28 + (rotated(spec, position) ? longestLabel(spec) * 4.5 : 0) : 44,
     nameTextStyle: { color: palette.dimmed },
     ...(spec.categories ? { data: spec.categories } : {}),
     // Values need not start at 0 (body masses, years) unless the marks measure from it.
@@ -54,9 +54,36 @@ export function axis(spec: AxisSpec, palette: ChartPalette, position: 'x' | 'y')
     // On the plot's edge, not where the other axis crosses 0 (violins centre a group on 0).
     axisLine: { show: true, onZero: false, lineStyle: { color: palette.axisLine } },
     axisTick: { lineStyle: { color: palette.axisLine } },
-    axisLabel: { color: palette.dimmed, hideOverlap: true },
+    axisLabel: axisLabel(spec, palette, position),
     splitLine: { show: type !== 'category', lineStyle: { color: palette.splitLine } },
   } as AxisOption;
+}
+
+/** Categories on an x axis beyond which their labels are turned, so each keeps its room. */
+const UPRIGHT_CATEGORIES = 8;
+/** The width (px) a category label wraps or is cut at. */
+const CATEGORY_LABEL_WIDTH = 96;
+
+function rotated(spec: AxisSpec, position: 'x' | 'y'): boolean {
+  return position === 'x' && spec.kind === 'category' && (spec.categories?.length ?? 0) > UPRIGHT_CATEGORIES;
+}
+
+/** The characters of the longest category label (at most what fits its width). */
+function longestLabel(spec: AxisSpec): number {
+  const longest = Math.max(0, ...(spec.categories ?? []).map((label) => label.length));
+  return Math.min(longest, CATEGORY_LABEL_WIDTH / 6);
+}
+
+/**
+ * A category axis shows every label (ECharts would otherwise skip some where they crowd): a few
+ * wrap under their bars, many are turned by 40°. Values keep ECharts' own spacing, overlaps hidden.
+ */
+function axisLabel(spec: AxisSpec, palette: ChartPalette, position: 'x' | 'y') {
+  if (spec.kind !== 'category') return { color: palette.dimmed, hideOverlap: true };
+  if (rotated(spec, position)) {
+    return { color: palette.dimmed, interval: 0, rotate: 40, width: CATEGORY_LABEL_WIDTH, overflow: 'truncate' };
+  }
+  return { color: palette.dimmed, interval: 0, width: CATEGORY_LABEL_WIDTH, overflow: 'break' };
 }
 
 /** Room above the plot: the title, the "sampled" line and the legend, stacked. */

@@ -34,6 +34,29 @@ const build = (component: FigureComponent, data: FigureData, theme: 'light' | 'd
 const seriesTypes = (option: unknown) => list(option, 'series').map((series) => path(series, 'type'));
 
 describe('ECharts options of figures', () => {
+  it('category axes show every label: a few wrap, many are turned; values keep their spacing', () => {
+    const few = build(fixture.barFigure, fixture.barData);
+    expect(path(few, 'xAxis', 'axisLabel')).toMatchObject({ interval: 0, width: 96, overflow: 'break' });
+    expect(path(few, 'xAxis', 'axisLabel', 'rotate')).toBeUndefined();
+    expect(path(few, 'xAxis', 'nameGap')).toBe(28);
+    expect(path(few, 'yAxis', 'axisLabel')).toMatchObject({ hideOverlap: true });
+    expect(path(few, 'yAxis', 'minInterval')).toBe(1);
+    const islands = Array.from({ length: 12 }, (_, i) => `Island number ${i}`);
+    const many = build(fixture.barFigure, {
+      ...fixture.barData,
+      rows: islands.map((island, i) => [island, 'female', i + 1, false]),
+    });
+    expect(path(many, 'xAxis', 'data')).toEqual(islands);
+    expect(path(many, 'xAxis', 'axisLabel')).toMatchObject({
+      interval: 0,
+      rotate: 40,
+      width: 96,
+      overflow: 'truncate',
+    });
+    // The axis name below the turned labels: 16 characters (the most that fit 96 px) at 4.5 px.
+    expect(path(many, 'xAxis', 'nameGap')).toBe(28 + 16 * 4.5);
+  });
+
   it('scatter: a dataset and a series per color group, value axes named by their columns, zoom and brush on x', () => {
     const option = build(fixture.scatterFigure, fixture.scatterData);
     expect(seriesTypes(option)).toEqual(['scatter', 'scatter', 'scatter', 'scatter']);
