@@ -16,33 +16,11 @@ import {
   type TestServer,
   uploadFile,
 } from '../../test/support/test-server.js';
-
-/**
- * `count` penguins: species in turn Adelie, Gentoo, Chinstrap; body mass 3,000 g, 3,100 g, …
- * (one step of 100 g per penguin), so every filter's count is known.
- */
-function penguins(count: number): string {
-  const species = ['Adelie', 'Gentoo', 'Chinstrap'];
-  const rows = Array.from({ length: count }, (_, i) => `P${i + 1},${species[i % 3]},${3000 + i * 100}`);
-  return `${['sample,species,mass', ...rows].join('\n')}\n`;
-}
+import { counted as countedCard, drawn, penguins } from './support/e2e-dashboards.js';
 
 let browser: Browser;
 let server: TestServer;
 let token: string;
-
-/** Waits until every cell has drawn the filters now in the address bar (the attributes the bench reads too), charts finished, no loader left. */
-const DRAWN = `(() => {
-  const key = document.querySelector('[data-view-key]')?.getAttribute('data-view-key');
-  const cells = [...document.querySelectorAll('[data-component-id]')];
-  return key != null && cells.length > 0 && cells.every((cell) => cell.getAttribute('data-drawn-key') === key) &&
-    [...document.querySelectorAll('[data-chart-state]')].every((chart) => chart.getAttribute('data-chart-state') === 'rendered') &&
-    document.querySelector('.mantine-Loader-root') === null;
-})()`;
-async function drawn(page: Page): Promise<void> {
-  // Polled through evaluate: waitForFunction evaluates a string in the page, which its CSP refuses.
-  await expect.poll(() => page.evaluate(DRAWN), { timeout: 15_000 }).toBe(true);
-}
 
 /** Rows the figure in cell `name` was computed from (those matching the filters), once its chart has drawn them. */
 async function chartRows(page: Page, name: string): Promise<string | null> {
@@ -73,12 +51,7 @@ async function clickABar(page: Page, name: string): Promise<void> {
 }
 
 /** Waits until the count card reads `count`. */
-async function counted(page: Page, count: number): Promise<void> {
-  const value = page.getByRole('region', { name: 'Penguins counted', exact: true }).locator('[data-card-value]');
-  await expect
-    .poll(async () => ((await value.count()) === 0 ? null : value.textContent()), { timeout: 15_000 })
-    .toBe(String(count));
-}
+const counted = (page: Page, count: number) => countedCard(page, 'Penguins counted', count);
 
 describeBrowser('dashboard filters in a real browser', () => {
   beforeAll(async () => {

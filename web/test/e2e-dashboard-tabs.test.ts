@@ -1,4 +1,4 @@
-import type { Browser, Page } from 'playwright-core';
+import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import {
   describeBrowser,
@@ -16,29 +16,17 @@ import {
   type TestServer,
   uploadFile,
 } from '../../test/support/test-server.js';
+import { counted, penguins } from './support/e2e-dashboards.js';
 
 /**
  * Tabs in the browser (docs/dashboards.md "Tabs"): the address bar names the open tab, only its
  * components are asked for, and a filter set on one tab narrows every tab. 30 penguins, species
  * in turn Adelie, Gentoo, Chinstrap: a species filter leaves 10.
  */
-function penguins(count: number): string {
-  const species = ['Adelie', 'Gentoo', 'Chinstrap'];
-  const rows = Array.from({ length: count }, (_, i) => `P${i + 1},${species[i % 3]},${3000 + i * 100}`);
-  return `${['sample,species,mass', ...rows].join('\n')}\n`;
-}
 
 let browser: Browser;
 let server: TestServer;
 let token: string;
-
-/** Waits until the card titled `name` reads `count` (as shown, with thousands separators). */
-async function counted(page: Page, name: string, count: string): Promise<void> {
-  const value = page.getByRole('region', { name, exact: true }).locator('[data-card-value]');
-  await expect
-    .poll(async () => ((await value.count()) === 0 ? null : value.textContent()), { timeout: 15_000 })
-    .toBe(count);
-}
 
 describeBrowser('dashboard tabs in a real browser', () => {
   beforeAll(async () => {
