@@ -54,7 +54,6 @@ const STILL_TO_SPLIT: string[] = [
   'web/src/explorer/PreviewView.tsx: PreviewView',
   'web/src/explorer/ValuesDrawer.tsx: ValuesDrawer',
   'web/src/pages/ProjectsPage.tsx: ProjectTable',
-  'web/src/pages/RegisterPage.tsx: RegisterPage',
   'web/src/tour/DemoTour.tsx: DemoTour',
 ];
 

@@ -8,18 +8,13 @@ import { safeNextPath } from '../auth/plan.js';
 import { useApi, useAuth } from '../auth/session.js';
 import { AuthCard } from './SignInPage.js';
 
-export function RegisterPage() {
+/** Registers the account, then signs in with it and goes on to `next`. */
+function useRegister(next: string) {
   const api = useApi();
-  const { plan, signIn } = useAuth();
+  const { signIn } = useAuth();
   const navigate = useNavigate();
-  const [params] = useSearchParams();
-  const next = safeNextPath(params.get('next'));
-  const [email, setEmail] = useState('');
-  const [password, setPassword] = useState('');
-  const [confirm, setConfirm] = useState('');
-
-  const register = useMutation({
-    mutationFn: async () => {
+  return useMutation({
+    mutationFn: async ({ email, password }: { email: string; password: string }) => {
       await api.request('/auth/register', userSchema, { json: { email: email.trim(), password }, auth: false });
       return api.request('/auth/login', sessionAnswerSchema, { json: { email: email.trim(), password }, auth: false });
     },
@@ -28,25 +23,37 @@ export function RegisterPage() {
       navigate(next, { replace: true });
     },
   });
+}
+
+function RegistrationClosed() {
+  return (
+    <AuthCard title="Registration is closed">
+      <Text>New accounts cannot be created here. Ask an administrator for an account.</Text>
+      <Anchor component={Link} to="/auth/sign-in">
+        Back to sign in
+      </Anchor>
+    </AuthCard>
+  );
+}
+
+export function RegisterPage() {
+  const { plan } = useAuth();
+  const [params] = useSearchParams();
+  const next = safeNextPath(params.get('next'));
+  const [email, setEmail] = useState('');
+  const [password, setPassword] = useState('');
+  const [confirm, setConfirm] = useState('');
+  const register = useRegister(next);
 
   if (!plan.signInAvailable) return <Navigate to="/projects" replace />;
-  if (!plan.registration) {
-    return (
-      <AuthCard title="Registration is closed">
-        <Text>New accounts cannot be created here. Ask an administrator for an account.</Text>
-        <Anchor component={Link} to="/auth/sign-in">
-          Back to sign in
-        </Anchor>
-      </AuthCard>
-    );
-  }
+  if (!plan.registration) return <RegistrationClosed />;
 
   const tooShort = password.length > 0 && password.length < PASSWORD_MIN_LENGTH;
   const mismatch = confirm.length > 0 && confirm !== password;
   const submit = (event: FormEvent) => {
     event.preventDefault();
     if (tooShort || mismatch) return;
-    register.mutate();
+    register.mutate({ email, password });
   };
   const failure = register.error
     ? isApiError(register.error, 'email_taken')
