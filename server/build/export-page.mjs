@@ -15,6 +15,8 @@ await build({
   format: 'iife',
   target: 'es2020',
   platform: 'browser',
+  // Workspace packages by their TypeScript sources, as the web app's Vite build reads them.
+  conditions: ['source'],
   legalComments: 'none',
   define: { 'process.env.NODE_ENV': '"production"', __DEV__: 'false' },
   logLevel: 'warning',

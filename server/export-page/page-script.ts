@@ -1,7 +1,7 @@
-import type { EChartsCoreOption } from 'echarts/core';
 // The web app's own registration of ECharts parts: an exported chart is drawn with exactly what the
 // dashboard draws with, and nothing else is bundled.
-import { init } from '../../web/src/dashboard/echarts.js';
+import { init } from '@service/common/echarts-registry';
+import type { EChartsCoreOption } from 'echarts/core';
 
 /**
  * The script of an exported figure's page (server/src/export/page.ts), built into one IIFE by

@@ -23,11 +23,11 @@ import {
   toggleCategory,
   toggleClade,
 } from '@service/common';
+import { type EChartsType, init } from '@service/common/echarts-registry';
 import type { EChartsOption } from 'echarts';
 import { useEffect, useMemo, useRef, useState } from 'react';
 import { brushedIds, isIdBrush } from './brushed-ids.js';
 import { chartTargets, drawnColors, selectableItems, showSelection } from './chart-marks.js';
-import { type EChartsType, init } from './echarts.js';
 
 export interface FigureViewProps {
   component: FigureComponent;

@@ -10,9 +10,9 @@ import {
   multiqcOption,
   toggleCategory,
 } from '@service/common';
+import { type EChartsType, init } from '@service/common/echarts-registry';
 import { type RefObject, useEffect, useMemo, useRef, useState } from 'react';
 import { formatMeasure } from '../format/number.js';
-import { type EChartsType, init } from './echarts.js';
 import { CHART_RENDERED_EVENT } from './FigureView.js';
 
 export interface MultiqcViewProps {

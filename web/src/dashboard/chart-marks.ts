@@ -1,6 +1,6 @@
 import { type ChartType, MAX_CLADE_TIPS } from '@service/common';
+import type { EChartsType } from '@service/common/echarts-registry';
 import type { EChartsOption } from 'echarts';
-import type { EChartsType } from './echarts.js';
 
 /** A clickable category of a bar or pie chart, and a point inside its mark (element pixels). */
 export interface ChartTarget {

@@ -5,10 +5,10 @@ import {
   type FigureComponent,
   type FigureData,
 } from '@service/common';
+import { init } from '@service/common/echarts-registry';
 import type { EChartsOption } from 'echarts';
 import { use } from 'echarts/core';
 import { SVGRenderer } from 'echarts/renderers';
-import { init } from '../echarts.js';
 
 // Only exports draw SVG: the renderer travels in this chunk, loaded from the menu, not with every chart.
 use([SVGRenderer]);

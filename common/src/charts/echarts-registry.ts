@@ -29,8 +29,10 @@ import { CanvasRenderer } from 'echarts/renderers';
 
 /**
  * ECharts with only what common/src/charts draws with (violins are lines; areas and histograms
- * are lines and bars), so the dashboard's chart chunk carries no other chart type. The SVG renderer
- * comes with the export's chunk (export/chart-image.ts), which alone draws SVG.
+ * are lines and bars), so the dashboard's chart chunk carries no other chart type. The web app and
+ * the server's export page both draw through this registration (`@service/common/echarts-registry`,
+ * a module with a side effect: package.json lists it in `sideEffects`). The SVG renderer comes
+ * with the web export's chunk (web/src/export/chart-image.ts), which alone draws SVG.
  */
 use([
   ScatterChart,
