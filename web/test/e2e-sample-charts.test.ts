@@ -1,15 +1,9 @@
 import { readFileSync } from 'node:fs';
-import type { Browser, Page } from 'playwright-core';
-import { afterAll, beforeAll, expect, it } from 'vitest';
-import {
-  describeBrowser,
-  expectAccessible,
-  launchBrowser,
-  openPage,
-  saveScreenshot,
-  startWebServer,
-} from '../../test/support/browser.js';
-import { ADMIN, call, login, type TestServer, uploadFile } from '../../test/support/test-server.js';
+import type { Page } from 'playwright-core';
+import { expect, it } from 'vitest';
+import { describeBrowser, expectAccessible, openPage, saveScreenshot } from '../../test/support/browser.js';
+import { call } from '../../test/support/test-server.js';
+import { addTable as addTableOf, cardValue as cardOf, newWorkflow, useBrowserSuite } from './support/e2e-dashboards.js';
 
 /**
  * Issue 28: the ampliseq phylum abundances as a clustered heatmap (Kingdom bars), its PCoA as an
@@ -23,55 +17,16 @@ const RAREFACTION = read('../../server/test/fixtures/ampliseq/rarefaction_subset
 const ALTERATIONS = read('../../examples/penguins/run_1/alterations.tsv');
 const SAMPLES = HEATMAP.split('\n')[0]?.split(',').slice(2) ?? [];
 
-let browser: Browser;
-let server: TestServer;
-let token: string;
-
-/** A table of the project: a collection of its workflow holding `csv`, built. */
-async function addTable(workflowId: string, tag: string, csv: string): Promise<string> {
-  const collection = await call<{ data_collection_id: string }>(
-    server,
-    'POST',
-    `/workflows/${workflowId}/datacollections`,
-    {
-      token,
-      json: { tag, pattern: `${tag}\\.csv`, format: 'csv' },
-    },
-  );
-  const id = collection.body.data_collection_id;
-  expect(await uploadFile(server, token, id, { path: `${tag}.csv`, content: csv })).toBe(201);
-  const upserted = await call(server, 'POST', '/deltatables/upsert', { token, json: { data_collection_id: id } });
-  expect(upserted.status, upserted.text).toBe(200);
-  return id;
-}
-
 async function cardValue(page: Page): Promise<string | null> {
-  const value = page.getByRole('region', { name: 'Phylum rows', exact: true }).locator('[data-card-value]');
-  return (await value.count()) === 0 ? null : value.textContent();
+  return cardOf(page, 'Phylum rows');
 }
 
 describeBrowser('the charts of samples in a real browser', () => {
-  beforeAll(async () => {
-    browser = await launchBrowser();
-    server = await startWebServer({ SERVICE_AUTH_PUBLIC_MODE: 'true' });
-    ({ access_token: token } = await login(server, ADMIN.email, ADMIN.password));
-  }, 180_000);
-  afterAll(async () => {
-    await browser?.close();
-    await server?.stop();
-  });
+  const suite = useBrowserSuite();
+  const addTable = (workflowId: string, tag: string, csv: string) => addTableOf(suite, workflowId, tag, csv);
 
   it('draws the four kinds from the ampliseq data, and a click on a heatmap row narrows a card', async () => {
-    const project = await call<{ project_id: string }>(server, 'POST', '/projects', {
-      token,
-      json: { name: 'ampliseq' },
-    });
-    const projectId = project.body.project_id;
-    const workflow = await call<{ workflow_id: string }>(server, 'POST', `/projects/${projectId}/workflows`, {
-      token,
-      json: { name: 'ampliseq' },
-    });
-    const wf = workflow.body.workflow_id;
+    const { projectId, workflowId: wf } = await newWorkflow(suite, 'ampliseq');
     const [heatmap, pcoa, rarefaction, alterations] = [
       await addTable(wf, 'heatmap', HEATMAP),
       await addTable(wf, 'pcoa', PCOA),
@@ -85,8 +40,8 @@ describeBrowser('the charts of samples in a real browser', () => {
       data_collection_id: dc,
       ...fields,
     });
-    const dashboard = await call<{ dashboard_id: string }>(server, 'POST', '/dashboards', {
-      token,
+    const dashboard = await call<{ dashboard_id: string }>(suite.server, 'POST', '/dashboards', {
+      token: suite.token,
       json: {
         project_id: projectId,
         title: 'Ordination and clustering',
@@ -119,10 +74,15 @@ describeBrowser('the charts of samples in a real browser', () => {
       },
     });
     expect(dashboard.status, dashboard.text).toBe(201);
-    const { context, page } = await openPage(browser, server, `/dashboards/${dashboard.body.dashboard_id}`, {
-      height: 2000,
-      timeout: 20_000,
-    });
+    const { context, page } = await openPage(
+      suite.browser,
+      suite.server,
+      `/dashboards/${dashboard.body.dashboard_id}`,
+      {
+        height: 2000,
+        timeout: 20_000,
+      },
+    );
     await page.getByRole('heading', { level: 1, name: 'Ordination and clustering' }).waitFor();
     await expect.poll(() => cardValue(page), { timeout: 30_000 }).toBe('32');
     for (const name of ['Phyla by sample', 'PCoA (Bray–Curtis)', 'Rarefaction', 'Tumour panel']) {
