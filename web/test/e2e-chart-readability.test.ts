@@ -62,6 +62,15 @@ describeBrowser('readable charts in a real browser', () => {
             x: 'site',
             max_categories: 20,
           },
+          {
+            component_id: 'share',
+            type: 'figure',
+            title: 'Share per site',
+            data_collection_id: project.collectionId,
+            chart: 'pie',
+            color: 'site',
+            max_categories: 20,
+          },
         ],
       },
     });
@@ -81,6 +90,16 @@ describeBrowser('readable charts in a real browser', () => {
     expect(option.yAxis.minInterval).toBe(1);
     expect(option.animationDuration).toBeLessThanOrEqual(300);
     expect(option.animationDurationUpdate).toBeLessThanOrEqual(300);
+
+    // The pie names every slice outside, on its leader line, none hidden for crowding.
+    await page.goto(`${server.url}/service/api/v1/export/components/${dashboard.body.dashboard_id}/share?format=html`);
+    await page.waitForSelector('html[data-drawn="true"]');
+    const pie = JSON.parse((await page.locator('#export-spec').textContent()) ?? '{}') as {
+      series: { data: unknown[]; label?: Record<string, unknown>; labelLayout?: Record<string, unknown> }[];
+    };
+    expect(pie.series[0]?.data).toHaveLength(12);
+    expect(pie.series[0]?.label).toMatchObject({ position: 'outside', overflow: 'break' });
+    expect(pie.series[0]?.labelLayout).toEqual({ hideOverlap: false });
     await context.close();
   }, 120_000);
 });

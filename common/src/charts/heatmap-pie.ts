@@ -90,8 +90,10 @@ export function pie(input: ChartInput): ChartBody {
     radius: ['0%', '62%'],
     data: slices,
     avoidLabelOverlap: true,
-    label: { color: palette.text },
-    labelLine: { lineStyle: { color: palette.axisLine } },
+    // Every slice named outside, on a leader line, a long name wrapped: never hidden or cut to "…".
+    label: { color: palette.text, position: 'outside', overflow: 'break', width: 110, minMargin: 4 },
+    labelLine: { length: 10, length2: 8, lineStyle: { color: palette.axisLine } },
+    labelLayout: { hideOverlap: false },
     tooltip: { formatter: '{b}: {c} ({d}%)' },
     emphasis: { focus: 'self' },
     // The slices of the figure's cross-filter are shown selected, pulled out (see selectedIndices).

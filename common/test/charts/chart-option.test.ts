@@ -34,6 +34,13 @@ const build = (component: FigureComponent, data: FigureData, theme: 'light' | 'd
 const seriesTypes = (option: unknown) => list(option, 'series').map((series) => path(series, 'type'));
 
 describe('ECharts options of figures', () => {
+  it('pie: every slice labelled outside on a leader line, long names wrapped, none hidden', () => {
+    const option = build(fixture.pieFigure, fixture.pieData);
+    expect(path(option, 'series', 0, 'label')).toMatchObject({ position: 'outside', overflow: 'break', width: 110 });
+    expect(path(option, 'series', 0, 'labelLine')).toMatchObject({ length: 10, length2: 8 });
+    expect(path(option, 'series', 0, 'labelLayout')).toEqual({ hideOverlap: false });
+  });
+
   it('category axes show every label: a few wrap, many are turned; values keep their spacing', () => {
     const few = build(fixture.barFigure, fixture.barData);
     expect(path(few, 'xAxis', 'axisLabel')).toMatchObject({ interval: 0, width: 96, overflow: 'break' });
