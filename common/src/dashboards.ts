@@ -14,6 +14,7 @@ import { multiqcComponentSchema } from './multiqc.js';
 import { listAnswerSchema, nameSearchSchema } from './pagination.js';
 import { membersSchema, nameSchema, projectRoleSchema, sharingRequestSchema } from './projects.js';
 import { columnNameSchema, sortKeySchema, sortParamSchema } from './queries.js';
+import { tableColorScaleSchema } from './table-scales.js';
 
 /**
  * Dashboards (docs/architecture.md "Dashboards"): components of a project's data laid out on a grid. Components
@@ -39,6 +40,8 @@ export const tableComponentSchema = z
     page_size: z.number().int().min(1).max(1000).default(25),
     /** The order before the reader picks one (nulls last; the shown columns break ties). */
     sort: z.array(sortKeySchema).max(20).default([]),
+    /** Numeric columns whose cells are coloured by their value (table-scales.ts). */
+    color_scales: z.array(tableColorScaleSchema).max(20).optional(),
   })
   .meta({ id: 'TableComponent' });
 export type TableComponent = z.infer<typeof tableComponentSchema>;

@@ -117,7 +117,12 @@ export type CardSpec = z.infer<typeof cardSpecSchema>;
 
 /** A table's export: its first page under the filters, in its order. */
 export const tableSpecSchema = z
-  .object({ columns: z.array(tableColumnSchema), rows: z.array(queryRowSchema) })
+  .object({
+    columns: z.array(tableColumnSchema),
+    rows: z.array(queryRowSchema),
+    /** The coloured columns' whole-table ranges (table-scales.ts). */
+    color_ranges: z.record(z.string(), z.tuple([z.number(), z.number()])).optional(),
+  })
   .meta({ id: 'TableSpec' });
 export type TableSpec = z.infer<typeof tableSpecSchema>;
 

@@ -168,6 +168,8 @@ export const previewAnswerSchema = z
     total: z.number().int(),
     limit: z.number().int(),
     skip: z.number().int(),
+    /** A dashboard table's scaled columns: their whole table's lowest and highest value (table-scales.ts). */
+    color_ranges: z.record(z.string(), z.tuple([z.number(), z.number()])).optional(),
   })
   .meta({ id: 'TablePreview' });
 export type PreviewAnswer = z.infer<typeof previewAnswerSchema>;

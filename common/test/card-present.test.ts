@@ -10,6 +10,7 @@ import {
   sparklinePath,
   thresholdColor,
 } from '../src/format/card-present.js';
+import { scaleStep, scaleSteps } from '../src/table-scales.js';
 
 const card = (fields: Partial<CardComponent>): CardComponent => ({
   component_id: 'c',
@@ -107,5 +108,23 @@ describe("a card's presentation (web app and exported page alike)", () => {
     expect(issues({ agg: 'count', column: undefined, p: 5 })).toEqual(['p']);
     expect(issues({ agg: 'sum', column: undefined })).toEqual(['column']);
     expect(issues({ gauge: { min: 10, max: 1 } })).toEqual(['gauge']);
+  });
+});
+
+describe('colour scales of table cells', () => {
+  it('places a value in one of 9 steps of its range, and reverses on demand', () => {
+    expect(scaleStep(3000, [3000, 4190])).toBe(0);
+    expect(scaleStep('4190', [3000, 4190])).toBe(8);
+    expect(scaleStep(3595, [3000, 4190])).toBe(4);
+    expect(scaleStep(5, [5, 5])).toBe(4);
+    expect(scaleStep(null, [0, 1])).toBeNull();
+    expect(scaleStep('NaN', [0, 1])).toBeNull();
+    expect(scaleStep(1, undefined)).toBeNull();
+    const blues = scaleSteps({ scheme: 'blues' });
+    expect(blues).toHaveLength(9);
+    expect(scaleSteps({ scheme: 'blues', reverse: true })[0]).toEqual(blues[8]);
+    // Dark steps carry white text, light ones black.
+    expect(blues[0]?.color).toBe('#000000');
+    expect(blues[8]?.color).toBe('#ffffff');
   });
 });

@@ -14,7 +14,8 @@ import {
 
 /**
  * Cards in the browser (docs/dashboards.md "Cards"): a comparison with the table's previous
- * version, threshold colours, a sparkline and a gauge, all following the filters. The table is
+ * version, threshold colours, a sparkline and a gauge, all following the filters; and a table whose
+ * masses are coloured by a scale (docs/dashboards.md "Tables"). The table is
  * 30 penguins (species in turn Adelie, Gentoo, Chinstrap; mass 3,000 g + 100 g per penguin) after
  * a first version of 24.
  */
@@ -64,11 +65,21 @@ describeBrowser('cards in a real browser', () => {
           gauge: { min: 0, max: 10_000 },
           format: { style: 'si', unit: 'g' },
         },
+        {
+          component_id: 'heaviest',
+          type: 'table',
+          title: 'Heaviest',
+          data_collection_id: dc,
+          page_size: 5,
+          sort: [{ column: 'mass', direction: 'desc' }],
+          color_scales: [{ column: 'mass', scheme: 'viridis' }],
+        },
       ],
       [
         { component_id: 'species', x: 0, y: 0, w: 4, h: 2 },
         { component_id: 'count', x: 4, y: 0, w: 4, h: 4 },
         { component_id: 'p90', x: 8, y: 0, w: 4, h: 4 },
+        { component_id: 'heaviest', x: 0, y: 4, w: 12, h: 5 },
       ],
     );
     const { context, page } = await openPage(suite.browser, server, `/dashboards/${id}`);
@@ -86,6 +97,11 @@ describeBrowser('cards in a real browser', () => {
         .locator('[data-card-gauge]')
         .getAttribute('data-card-gauge'),
     ).toBe('0.561');
+    // The table's masses are coloured in the whole table's range: 5,900 g at the top step, 5,500 g at round(25/29 · 8).
+    const masses = page.getByRole('table', { name: 'Heaviest' }).locator('tbody td[data-scale-step]');
+    await expect
+      .poll(() => masses.evaluateAll((cells) => cells.map((cell) => cell.getAttribute('data-scale-step'))))
+      .toEqual(['8', '8', '7', '7', '7']);
     await drawn(page);
     await saveScreenshot(page, 'dashboard-cards');
     await expectAccessibleLightAndDark(page, 'cards');

@@ -6,6 +6,7 @@
  * outside this folder imports anything but this file (server/test/architecture/import-graph.test.ts).
  */
 
+export { colorRanges, colorScaleProblems } from './components/color-ranges.js';
 export { componentData, componentError, type DataComponent } from './components/components.js';
 export { dataProblems } from './components/data-problems.js';
 export {

@@ -50,7 +50,8 @@ export async function collectionProblems(
       }
       continue;
     }
-    if (component.type === 'table') continue;
+    // A table reads any of its columns; only those it colours must hold numbers.
+    if (component.type === 'table' && component.color_scales === undefined) continue;
     if (component.type === 'figure' && component.chart === 'tree') {
       problems.push(...(await treeProblems(checks.trees, row, component, at)));
     }
@@ -58,7 +59,8 @@ export async function collectionProblems(
     if (snapshot.snapshot === null) continue;
     const fit = checks.queries.fitProblems(snapshot, component);
     // The table is read only for components whose columns fit.
-    const found = fit.length > 0 ? fit : await checks.queries.dataProblems(snapshot, component);
+    const found =
+      fit.length > 0 || component.type === 'table' ? fit : await checks.queries.dataProblems(snapshot, component);
     for (const problem of found) {
       problems.push({ path: `${at}.${problem.field}`, message: problem.message });
     }

@@ -9,6 +9,7 @@ import type {
   PreviewAnswer,
   SortKey,
   SummaryAnswer,
+  TableComponent,
   TableSchemaAnswer,
   ValuesAnswer,
 } from '@service/common';
@@ -16,6 +17,8 @@ import {
   type AnalyticComponent,
   aggregate,
   type ComputeOptions,
+  colorRanges,
+  colorScaleProblems,
   componentData,
   type DataComponent,
   type Download,
@@ -112,15 +115,15 @@ export class DataCollectionQueries {
    */
   async componentPage(
     source: TableSnapshot,
-    query: PageQuery & { columns?: readonly string[] },
+    query: PageQuery & { columns?: readonly string[]; color_scales?: TableComponent['color_scales'] },
     narrowing?: Narrowing,
   ) {
-    return page(
-      this.reader,
-      query.columns === undefined ? source : onlyColumns(source, query.columns),
-      query,
-      narrowing,
-    );
+    const shown = query.columns === undefined ? source : onlyColumns(source, query.columns);
+    const [answer, ranges] = await Promise.all([
+      page(this.reader, shown, query, narrowing),
+      colorRanges(this.reader, source, query.color_scales, this.wholeTable),
+    ]);
+    return ranges === undefined ? answer : { ...answer, color_ranges: ranges };
   }
 
   /**
@@ -132,8 +135,10 @@ export class DataCollectionQueries {
   }
 
   /** Why a component cannot be computed from the snapshot's columns (none: it can). */
-  fitProblems(source: TableSnapshot, component: AnalyticComponent): FitProblem[] {
-    return fitProblems(source.byName, component);
+  fitProblems(source: TableSnapshot, component: AnalyticComponent | TableComponent): FitProblem[] {
+    return component.type === 'table'
+      ? colorScaleProblems(source.byName, component)
+      : fitProblems(source.byName, component);
   }
 
   /** What a figure's columns hold that it cannot draw (read from the table; its columns fit). */

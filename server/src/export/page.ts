@@ -1,4 +1,4 @@
-import { CARD_COLOR_HEX, type ExportTheme, PALETTES } from '@service/common';
+import { CARD_COLOR_HEX, type ExportTheme, PALETTES, schemeSteps, TABLE_SCALE_SCHEMES } from '@service/common';
 import { escapeHtml, inlineJson } from './html.js';
 import { cspHash, pageScript } from './page-script.js';
 
@@ -33,6 +33,12 @@ function stylesheet(theme: ExportTheme): string {
     // A card's threshold colours and change (classes: the CSP admits no inline style attribute).
     ...Object.entries(CARD_COLOR_HEX).map(([name, hex]) => `.tone-${name}{color:${hex[theme]};stroke:${hex[theme]}}`),
     '.card-art{display:block;margin-top:4px}',
+    // Table colour scales: a class per scheme and step (the CSP admits no inline style attribute).
+    ...TABLE_SCALE_SCHEMES.flatMap((scheme) =>
+      schemeSteps(scheme).map(
+        (step, index) => `.scale-${scheme}-${index}{background:${step.background};color:${step.color}}`,
+      ),
+    ),
     `table{border-collapse:collapse;font-size:13px}th,td{border-bottom:1px solid ${palette.splitLine};padding:4px 8px;text-align:left;white-space:nowrap}`,
     'td.number{text-align:right;font-variant-numeric:tabular-nums}',
     `pre,code{font-family:ui-monospace,Menlo,Consolas,monospace;background:${palette.splitLine};border-radius:4px}pre{padding:8px;overflow:auto}code{padding:0 3px}`,

@@ -6,7 +6,11 @@ import {
   formatCardNumber,
   formatCell,
   gaugeView,
+  paintedStep,
+  scaleStep,
   sparklinePath,
+  type TableColorScale,
+  type TableComponent,
   type TableSpec,
   TONE_COLOR,
   thresholdColor,
@@ -62,19 +66,31 @@ function cardArtHtml(card: CardComponent, spec: CardSpec): string {
   ].join('');
 }
 
-export function tableHtml(title: string | null, spec: TableSpec): string {
+export function tableHtml(title: string | null, spec: TableSpec, scales: TableComponent['color_scales'] = []): string {
   const head = spec.columns.map((column) => `<th scope="col">${escapeHtml(column.name)}</th>`).join('');
+  const scaleOf = new Map((scales ?? []).map((scale) => [scale.column, scale]));
   const rows = spec.rows
     .map((row) => {
       const cells = spec.columns.map((column) => {
         const value = row[column.name];
-        const numeric = typeof value === 'number' ? ' class="number"' : '';
-        return `<td${numeric}>${escapeHtml(formatCell(value))}</td>`;
+        const classes = [
+          ...(typeof value === 'number' ? ['number'] : []),
+          ...scaleClass(scaleOf.get(column.name), value, spec.color_ranges?.[column.name]),
+        ];
+        const attribute = classes.length === 0 ? '' : ` class="${classes.join(' ')}"`;
+        return `<td${attribute}>${escapeHtml(formatCell(value))}</td>`;
       });
       return `<tr>${cells.join('')}</tr>`;
     })
     .join('\n');
   return `${heading(title)}<table><thead><tr>${head}</tr></thead><tbody>\n${rows}\n</tbody></table>`;
+}
+
+/** The class painting a cell of a coloured column (the page's stylesheet has one per scheme and step). */
+function scaleClass(scale: TableColorScale | undefined, value: unknown, range: [number, number] | undefined): string[] {
+  const step = scale === undefined ? null : scaleStep(value, range);
+  if (scale === undefined || step === null) return [];
+  return [`scale-${scale.scheme ?? 'blues'}-${paintedStep(scale, step)}`];
 }
 
 export function textHtml(title: string | null, markdown: string): string {

@@ -228,8 +228,12 @@ function specOf(
     }
     case 'table': {
       const page = data as PreviewAnswer;
-      const spec: TableSpec = { columns: page.columns, rows: page.rows };
-      return { spec, html: tableHtml(title, spec), option: undefined, fallbackTitle: 'Table' };
+      const spec: TableSpec = {
+        columns: page.columns,
+        rows: page.rows,
+        ...(page.color_ranges === undefined ? {} : { color_ranges: page.color_ranges }),
+      };
+      return { spec, html: tableHtml(title, spec, component.color_scales), option: undefined, fallbackTitle: 'Table' };
     }
     case 'multiqc':
       return multiqcSpecOf(component, data as MultiqcData, query);

@@ -1,5 +1,6 @@
 import { Table, Text, UnstyledButton } from '@mantine/core';
 import type { PreviewAnswer, SortKey } from '@service/common';
+import type { CSSProperties } from 'react';
 import { formatCell } from '../explorer/format.js';
 
 const ARROWS = { asc: '▲', desc: '▼' } as const;
@@ -10,22 +11,32 @@ const ARROWS = { asc: '▲', desc: '▼' } as const;
  * rows has hundreds of cells, and a `Text` computes its style props on every render, which made
  * up much of the explorer's first render (docs/performance.md, `web`).
  */
-export function TableRows({ columns, rows }: Pick<PreviewAnswer, 'columns' | 'rows'>) {
+export function TableRows({
+  columns,
+  rows,
+  painters,
+}: Pick<PreviewAnswer, 'columns' | 'rows'> & { painters?: CellPainters }) {
   return (
     <Table.Tbody>
       {rows.map((row, index) => (
         // biome-ignore lint/suspicious/noArrayIndexKey: table rows have no identity of their own.
         <Table.Tr key={index}>
-          {columns.map((column) => (
-            <Table.Td key={column.name}>
-              <span className="table-cell-value">{formatCell(row[column.name])}</span>
-            </Table.Td>
-          ))}
+          {columns.map((column) => {
+            const paint = painters?.get(column.name)?.(row[column.name]);
+            return (
+              <Table.Td key={column.name} style={paint?.style} data-scale-step={paint?.step}>
+                <span className="table-cell-value">{formatCell(row[column.name])}</span>
+              </Table.Td>
+            );
+          })}
         </Table.Tr>
       ))}
     </Table.Tbody>
   );
 }
+
+/** Per coloured column, the colour of a cell from its value (a dashboard table's colour scales). */
+export type CellPainters = ReadonlyMap<string, (value: unknown) => { style: CSSProperties; step: number } | undefined>;
 
 /**
  * Rows of a table answer (preview, dashboard table) with typed column headers. With `onSort`, each
@@ -37,8 +48,10 @@ export function RowsTable({
   maxHeight,
   sort,
   onSort,
+  painters,
 }: {
   answer: Pick<PreviewAnswer, 'columns' | 'rows'>;
+  painters?: CellPainters;
   label: string;
   maxHeight?: number;
   sort?: SortKey | null;
@@ -94,7 +107,7 @@ export function RowsTable({
             })}
           </Table.Tr>
         </Table.Thead>
-        <TableRows columns={columns} rows={rows} />
+        <TableRows columns={columns} rows={rows} {...(painters === undefined ? {} : { painters })} />
       </Table>
     </Table.ScrollContainer>
   );

@@ -1,17 +1,20 @@
 import { Alert, Group, Loader, Pagination, Stack, Text } from '@mantine/core';
 import {
   type AsOf,
+  type ColorRanges,
   type DashboardFilter,
   type PreviewAnswer,
   previewAnswerSchema,
   type SortKey,
+  scaleStep,
+  scaleSteps,
   type TableComponent,
 } from '@service/common';
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
 import { errorMessage } from '../api/client.js';
 import { useApi } from '../auth/session.js';
-import { RowsTable } from '../components/RowsTable.js';
+import { type CellPainters, RowsTable } from '../components/RowsTable.js';
 import { formatSort, nextSort } from '../explorer/sort.js';
 import { formatCount } from '../format/number.js';
 
@@ -79,6 +82,8 @@ export function TableView({
   if (answer === undefined) return <Loader size="sm" role="status" aria-label={`Loading ${label}`} />;
   if (answer.columns.length === 0) return <Text c="dimmed">No data yet at this time.</Text>;
   const pages = Math.max(1, Math.ceil(answer.total / pageSize));
+  // Every page's colours come from the first page's ranges: the whole table's, the same on each.
+  const painters = cellPainters(component.color_scales, answer.color_ranges ?? firstPage.color_ranges);
   const shownSort = sort ?? component.sort;
   return (
     <Stack gap="xs" style={{ minHeight: 0, flex: 1 }}>
@@ -94,6 +99,7 @@ export function TableView({
         <RowsTable
           answer={answer}
           label={label}
+          painters={painters}
           sort={shownSort[0] ?? null}
           onSort={(column) => {
             // Ascending, descending, then back to the component's default order.
@@ -107,5 +113,24 @@ export function TableView({
         <Pagination size="sm" total={pages} value={page} onChange={setPage} aria-label={`${label} pages`} />
       )}
     </Stack>
+  );
+}
+
+/** A painter per coloured column: the scale's step of the cell's value in the column's whole range. */
+function cellPainters(
+  scales: TableComponent['color_scales'],
+  ranges: ColorRanges | undefined,
+): CellPainters | undefined {
+  if (scales === undefined || ranges === undefined) return undefined;
+  return new Map(
+    scales.map((scale) => {
+      const steps = scaleSteps(scale);
+      const paint = (value: unknown) => {
+        const step = scaleStep(value, ranges[scale.column]);
+        const colors = step === null ? undefined : steps[step];
+        return step === null || colors === undefined ? undefined : { style: { ...colors }, step };
+      };
+      return [scale.column, paint] as const;
+    }),
   );
 }

@@ -197,6 +197,7 @@ export class DashboardDataService {
       skip: query.skip,
       sort: query.sort ?? component.sort,
       ...(component.columns === undefined ? {} : { columns: component.columns }),
+      ...(component.color_scales === undefined ? {} : { color_scales: component.color_scales }),
     };
     const answer = await this.deps.answers.answer(
       { component, tables: tablesRead(plan, component, collections), filters: key, extra: page },

@@ -3,8 +3,10 @@ import {
   INTERACTIVE_WIDGETS,
   type InteractiveComponent,
   type InteractiveWidget,
+  TABLE_SCALE_SCHEMES,
   type TableColumn,
   type TableComponent,
+  type TableScaleScheme,
   type TextComponent,
 } from '@service/common';
 import { Markdown } from '../../components/Markdown.js';
@@ -58,6 +60,51 @@ export function InteractiveForm({
         onChange={(value) => onChange({ ...interactive, column: value ?? '' })}
       />
     </Stack>
+  );
+}
+
+/** Numeric columns coloured by their value, all in one scheme (docs/dashboards.md "Tables"). */
+function ColorScaleFields({
+  table,
+  columns,
+  onChange,
+}: {
+  table: TableComponent;
+  columns: readonly TableColumn[] | undefined;
+  onChange: (table: TableComponent) => void;
+}) {
+  const scales = table.color_scales ?? [];
+  const scheme = scales[0]?.scheme ?? 'blues';
+  const numeric = columns === undefined ? [] : fittingColumns(columns, ['numeric']);
+  const set = (names: string[], chosen: TableScaleScheme) => {
+    const next = { ...table };
+    if (names.length > 0) next.color_scales = names.map((column) => ({ column, scheme: chosen }));
+    else delete next.color_scales;
+    onChange(next);
+  };
+  return (
+    <Group grow align="flex-end">
+      <MultiSelect
+        label="Colour cells of"
+        description="Numeric columns, by their value"
+        data={numeric}
+        value={scales.map((scale) => scale.column)}
+        onChange={(names) => set(names, scheme)}
+      />
+      <Choice
+        label="Colour scale"
+        required
+        options={TABLE_SCALE_SCHEMES.map((name) => ({ value: name, label: name }))}
+        value={scheme}
+        onChange={(name) =>
+          name &&
+          set(
+            scales.map((scale) => scale.column),
+            name as TableScaleScheme,
+          )
+        }
+      />
+    </Group>
   );
 }
 
@@ -120,6 +167,7 @@ export function TableForm({
         value={table.page_size}
         onChange={(value) => onChange({ ...table, page_size: typeof value === 'number' ? value : 25 })}
       />
+      <ColorScaleFields table={table} columns={columns} onChange={onChange} />
     </Stack>
   );
 }
