@@ -196,12 +196,11 @@ export class DashboardDataService {
       limit: query.limit ?? component.page_size,
       skip: query.skip,
       sort: query.sort ?? component.sort,
-      ...(component.columns === undefined ? {} : { columns: component.columns }),
-      ...(component.color_scales === undefined ? {} : { color_scales: component.color_scales }),
+      columns: component.columns,
     };
     const answer = await this.deps.answers.answer(
       { component, tables: tablesRead(plan, component, collections), filters: key, extra: page },
-      () => this.queries.componentPage(source, page, narrowing),
+      () => this.queries.componentPage(source, { ...page, color_scales: component.color_scales }, narrowing),
     );
     return answer as PreviewAnswer;
   }
