@@ -37,7 +37,8 @@ function useJobFilters() {
     const next = new URLSearchParams(params);
     if (value === null || value === '') next.delete(name);
     else next.set(name, value);
-    next.delete('page');
+    // A new filter starts again at the first page; the page itself is a filter of its own.
+    if (name !== 'page') next.delete('page');
     setParams(next);
   };
   return { kind, status, page, setFilter };
