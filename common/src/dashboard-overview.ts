@@ -50,88 +50,113 @@ export function overviewComponents(
   const byTag = [...collections].sort((a, b) => a.tag.localeCompare(b.tag));
   // A card and a table per collection come first; charts get what is left of the component limit.
   const shown = byTag.slice(0, Math.floor((OVERVIEW_LIMITS.components - 1) / 2));
-  let chartsLeft = OVERVIEW_LIMITS.components - 1 - 2 * shown.length;
-  const intro = [`# ${project.name}`, project.description, `${collections.length} data collection(s).`]
-    .filter((line) => line !== '')
-    .join('\n\n');
-  const items: Sized[] = [
-    {
-      component: { component_id: 'overview', type: 'text', markdown: intro },
-      w: DASHBOARD_GRID_COLUMNS,
-      h: TEXT_HEIGHT,
-    },
-  ];
+  const budget: ChartBudget = { charts: OVERVIEW_LIMITS.components - 1 - 2 * shown.length };
+  const items: Sized[] = [introItem(project, collections.length)];
   shown.forEach((collection, index) => {
     const prefix = `c${index + 1}`;
-    const data_collection_id = collection.data_collection_id;
-    if (collection.multiqc !== undefined) {
-      const plots = multiqcItems(prefix, data_collection_id, collection.multiqc.plots).slice(
-        0,
-        Math.max(0, chartsLeft),
-      );
-      chartsLeft -= plots.length;
-      items.push(...plots);
+    if (collection.multiqc === undefined) {
+      items.push(...tableItems(prefix, collection, budget));
       return;
     }
-    items.push({
+    const plots = multiqcItems(prefix, collection.data_collection_id, collection.multiqc.plots);
+    const kept = plots.slice(0, Math.max(0, budget.charts));
+    budget.charts -= kept.length;
+    items.push(...kept);
+  });
+  return { components: items.map((item) => item.component), layout: flow(items) };
+}
+
+/** The charts the collections may still add, taken in their order (each chart takes one). */
+interface ChartBudget {
+  charts: number;
+}
+
+/** The text at the top: the project's name, its description and how many collections it has. */
+function introItem(project: { name: string; description: string }, collections: number): Sized {
+  const intro = [`# ${project.name}`, project.description, `${collections} data collection(s).`]
+    .filter((line) => line !== '')
+    .join('\n\n');
+  return {
+    component: { component_id: 'overview', type: 'text', markdown: intro },
+    w: DASHBOARD_GRID_COLUMNS,
+    h: TEXT_HEIGHT,
+  };
+}
+
+/** A table collection: a card of its rows, histograms and bars of its columns (within the budget), the table. */
+function tableItems(prefix: string, collection: OverviewCollection, budget: ChartBudget): Sized[] {
+  const { data_collection_id, tag } = collection;
+  const items: Sized[] = [
+    {
       component: {
         component_id: `${prefix}-rows`,
         type: 'card',
-        title: `${collection.tag}: rows`,
+        title: `${tag}: rows`,
         data_collection_id,
         agg: 'count',
       },
       ...CARD,
-    });
-    // `_run_id` and `_file_id` (where each row came from) are bookkeeping, not the data.
-    const columns = (collection.summary?.columns ?? []).filter((column) => !BOOKKEEPING.has(column.name));
-    const rows = collection.summary?.rows ?? 0;
-    const numeric = columns.filter((column) => NUMERIC_TYPE.test(column.type)).slice(0, OVERVIEW_LIMITS.histograms);
-    const categorical = columns
-      .filter(
-        (column) =>
-          column.type === 'string' &&
-          column.distinct !== null &&
-          column.distinct >= 1 &&
-          column.distinct <= OVERVIEW_LIMITS.categories &&
-          column.distinct * OVERVIEW_LIMITS.rowsPerCategory <= rows,
-      )
-      .slice(0, OVERVIEW_LIMITS.bars);
-    for (const [n, column] of numeric.entries()) {
-      if (chartsLeft-- <= 0) break;
-      items.push({
-        component: {
-          component_id: `${prefix}-hist-${n + 1}`,
-          type: 'figure',
-          title: `${collection.tag}: ${column.name}`,
-          data_collection_id,
-          chart: 'histogram',
-          x: column.name,
-        },
-        ...CHART,
-      });
-    }
-    for (const [n, column] of categorical.entries()) {
-      if (chartsLeft-- <= 0) break;
-      items.push({
-        component: {
-          component_id: `${prefix}-bar-${n + 1}`,
-          type: 'figure',
-          title: `${collection.tag}: ${column.name}`,
-          data_collection_id,
-          chart: 'bar',
-          x: column.name,
-          agg: 'count',
-        },
-        ...CHART,
-      });
-    }
+    },
+  ];
+  const { numeric, categorical } = chartedColumns(collection.summary);
+  for (const [n, column] of numeric.entries()) {
+    if (budget.charts-- <= 0) break;
     items.push({
-      component: { component_id: `${prefix}-table`, type: 'table', title: collection.tag, data_collection_id },
-      ...TABLE,
+      component: {
+        component_id: `${prefix}-hist-${n + 1}`,
+        type: 'figure',
+        title: `${tag}: ${column.name}`,
+        data_collection_id,
+        chart: 'histogram',
+        x: column.name,
+      },
+      ...CHART,
     });
+  }
+  for (const [n, column] of categorical.entries()) {
+    if (budget.charts-- <= 0) break;
+    items.push({
+      component: {
+        component_id: `${prefix}-bar-${n + 1}`,
+        type: 'figure',
+        title: `${tag}: ${column.name}`,
+        data_collection_id,
+        chart: 'bar',
+        x: column.name,
+        agg: 'count',
+      },
+      ...CHART,
+    });
+  }
+  items.push({
+    component: { component_id: `${prefix}-table`, type: 'table', title: tag, data_collection_id },
+    ...TABLE,
   });
-  return { components: items.map((item) => item.component), layout: flow(items) };
+  return items;
+}
+
+type SummaryColumn = NonNullable<OverviewCollection['summary']>['columns'][number];
+
+/** The columns worth a chart: the first numeric ones, and the first text ones of few distinct values. */
+function chartedColumns(summary: OverviewCollection['summary']): {
+  numeric: SummaryColumn[];
+  categorical: SummaryColumn[];
+} {
+  // `_run_id` and `_file_id` (where each row came from) are bookkeeping, not the data.
+  const columns = (summary?.columns ?? []).filter((column) => !BOOKKEEPING.has(column.name));
+  const rows = summary?.rows ?? 0;
+  const numeric = columns.filter((column) => NUMERIC_TYPE.test(column.type)).slice(0, OVERVIEW_LIMITS.histograms);
+  const categorical = columns
+    .filter(
+      (column) =>
+        column.type === 'string' &&
+        column.distinct !== null &&
+        column.distinct >= 1 &&
+        column.distinct <= OVERVIEW_LIMITS.categories &&
+        column.distinct * OVERVIEW_LIMITS.rowsPerCategory <= rows,
+    )
+    .slice(0, OVERVIEW_LIMITS.bars);
+  return { numeric, categorical };
 }
 
 /**

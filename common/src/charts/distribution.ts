@@ -80,71 +80,14 @@ export function violin(input: ChartInput): ChartBody {
   const { columns } = input;
   const yName = measureLabel(input, 'y_low');
   const hasX = columns.has('x');
-  const groups = new Categories();
-  const counts: Map<string, number>[] = [];
-  const lows: unknown[] = [];
-  const highs = new Map<string, unknown>();
-  for (const row of input.data.rows) {
-    const group = groups.add(hasX ? columns.value(row, 'x') : yName);
-    const low = rounded(columns.value(row, 'y_low'));
-    const key = JSON.stringify(low);
-    lows.push(low);
-    highs.set(key, rounded(columns.value(row, 'y_high')));
-    const byBin = counts[group] ?? new Map<string, number>();
-    counts[group] = byBin;
-    byBin.set(key, (byBin.get(key) ?? 0) + (columns.number(row, 'count') ?? 0));
-  }
-  const bins = sortedCategories(lows, 'value');
+  const density = violinDensity(input, hasX ? undefined : yName);
+  const { groups, bins } = density;
   const dataset: DatasetComponentOption[] = [];
   const series: LineSeriesOption[] = [];
   for (let group = 0; group < groups.size; group++) {
-    const byBin = counts[group] ?? new Map<string, number>();
-    const widest = Math.max(1, ...byBin.values());
-    dataset.push({
-      dimensions: ['bin', 'left', 'width', { name: 'count', displayName: 'count' }, 'from', 'to'],
-      source: bins.values.map((low, bin) => {
-        const key = JSON.stringify(low);
-        const count = byBin.get(key) ?? 0;
-        const half = (VIOLIN_HALF_WIDTH * count) / widest;
-        return [
-          bins.labels[bin] ?? null,
-          rounded(group - half),
-          rounded(2 * half),
-          count,
-          cell(low),
-          cell(highs.get(key)),
-        ];
-      }),
-    });
-    const common = {
-      type: 'line',
-      datasetIndex: group,
-      xAxisIndex: 1,
-      stack: `violin${group}`,
-      // The left edge is negative for the first group: stack it with the width, whatever its sign.
-      stackStrategy: 'all',
-      smooth: 0.4,
-      symbol: 'none',
-    } as const;
+    dataset.push(violinDataset(density, group));
     const name = groups.labels[group] ?? '';
-    series.push(
-      {
-        ...common,
-        name,
-        encode: { y: 'bin', x: 'left' },
-        lineStyle: { opacity: 0 },
-        silent: true,
-        tooltip: { show: false },
-      },
-      {
-        ...common,
-        name,
-        encode: { y: 'bin', x: 'width', tooltip: ['from', 'to', 'count'] },
-        lineStyle: { width: 1 },
-        areaStyle: { opacity: 0.55 },
-        color: input.colors.of(name),
-      },
-    );
+    series.push(...violinSeries(group, name, input.colors.of(name)));
   }
   return {
     dataset,
@@ -157,4 +100,86 @@ export function violin(input: ChartInput): ChartBody {
     zoom: false,
     description: `Violin plot of ${yName}${hasX ? ` by ${columns.label('x')}, ${plural(groups.size, 'group')} (${groups.labels.join(', ')})` : ''}, densities over ${plural(bins.size, 'bin')}.`,
   };
+}
+
+/** The density bins of a violin plot: each group's count per bin (keyed by the bin's low end). */
+interface ViolinDensity {
+  groups: Categories;
+  bins: ReturnType<typeof sortedCategories>;
+  counts: Map<string, number>[];
+  highs: Map<string, unknown>;
+}
+
+/** Reads the rows into counts per group and bin; `single` names the one group when there is no x. */
+function violinDensity(input: ChartInput, single: string | undefined): ViolinDensity {
+  const { columns } = input;
+  const groups = new Categories();
+  const counts: Map<string, number>[] = [];
+  const lows: unknown[] = [];
+  const highs = new Map<string, unknown>();
+  for (const row of input.data.rows) {
+    const group = groups.add(single ?? columns.value(row, 'x'));
+    const low = rounded(columns.value(row, 'y_low'));
+    const key = JSON.stringify(low);
+    lows.push(low);
+    highs.set(key, rounded(columns.value(row, 'y_high')));
+    const byBin = counts[group] ?? new Map<string, number>();
+    counts[group] = byBin;
+    byBin.set(key, (byBin.get(key) ?? 0) + (columns.number(row, 'count') ?? 0));
+  }
+  return { groups, bins: sortedCategories(lows, 'value'), counts, highs };
+}
+
+/** One group's violin as rows of bin, left edge and width (its widest bin takes the half width). */
+function violinDataset({ bins, counts, highs }: ViolinDensity, group: number): DatasetComponentOption {
+  const byBin = counts[group] ?? new Map<string, number>();
+  const widest = Math.max(1, ...byBin.values());
+  return {
+    dimensions: ['bin', 'left', 'width', { name: 'count', displayName: 'count' }, 'from', 'to'],
+    source: bins.values.map((low, bin) => {
+      const key = JSON.stringify(low);
+      const count = byBin.get(key) ?? 0;
+      const half = (VIOLIN_HALF_WIDTH * count) / widest;
+      return [
+        bins.labels[bin] ?? null,
+        rounded(group - half),
+        rounded(2 * half),
+        count,
+        cell(low),
+        cell(highs.get(key)),
+      ];
+    }),
+  };
+}
+
+/** A group's two stacked lines: the transparent left edge, then the filled width over it. */
+function violinSeries(group: number, name: string, color: string): LineSeriesOption[] {
+  const common = {
+    type: 'line',
+    datasetIndex: group,
+    xAxisIndex: 1,
+    stack: `violin${group}`,
+    // The left edge is negative for the first group: stack it with the width, whatever its sign.
+    stackStrategy: 'all',
+    smooth: 0.4,
+    symbol: 'none',
+  } as const;
+  return [
+    {
+      ...common,
+      name,
+      encode: { y: 'bin', x: 'left' },
+      lineStyle: { opacity: 0 },
+      silent: true,
+      tooltip: { show: false },
+    },
+    {
+      ...common,
+      name,
+      encode: { y: 'bin', x: 'width', tooltip: ['from', 'to', 'count'] },
+      lineStyle: { width: 1 },
+      areaStyle: { opacity: 0.55 },
+      color,
+    },
+  ];
 }

@@ -2,6 +2,7 @@ import type { EChartsOption, SankeySeriesOption, SunburstSeriesOption, TreemapSe
 import type { DashboardFilterValue, FigureData } from '../dashboard-data.js';
 import { type ChartBody, type ChartInput, plural } from './body.js';
 import { categoryLabel, rounded } from './columns.js';
+import type { ChartPalette } from './palette.js';
 import { headerHeight } from './parts.js';
 
 /**
@@ -156,14 +157,53 @@ export function upset(input: ChartInput): ChartBody {
   const sizes = data.set_sizes ?? {};
   const sets = input.component.sets ?? Object.keys(sizes);
   const top = headerHeight({ title: input.component.title ?? '', legend: false, subtitle: 'x' }) + 12;
-  const columns = intersections.map((_, index) => String(index + 1));
   const matrixHeight = Math.max(80, Math.min(sets.length * 22, 360));
-  // Set sizes at the far left, the sets' names between them and the matrix.
-  const grids = [
-    { left: 200, right: 16, top, bottom: matrixHeight + 24 },
-    { left: 200, right: 16, height: matrixHeight, bottom: 16 },
-    { left: 8, width: 80, height: matrixHeight, bottom: 16 },
-  ];
+  const columns = intersections.map((_, index) => String(index + 1));
+  return {
+    dataset: [],
+    frame: upsetFrame(palette, { sets, columns, top, matrixHeight }),
+    series: [
+      {
+        type: 'bar',
+        name: 'intersection size',
+        xAxisIndex: 0,
+        yAxisIndex: 0,
+        data: intersections.map((intersection) => ({
+          value: intersection.count,
+          filter: intersection.sets,
+          name: intersection.sets.join(' & '),
+        })),
+        itemStyle: { color: palette.series[0] ?? '' },
+        label: { show: intersections.length <= 40, position: 'top', color: palette.dimmed, fontSize: 10 },
+        selectedMode: 'single',
+        select: { itemStyle: { color: palette.series[1] ?? '' } },
+      },
+      ...upsetMatrix(intersections, sets, palette),
+      {
+        type: 'bar',
+        name: 'set size',
+        xAxisIndex: 2,
+        yAxisIndex: 2,
+        data: sets.map((set) => ({ value: sizes[set] ?? 0, name: set })),
+        itemStyle: { color: palette.dimmed },
+        barWidth: '60%',
+      },
+    ],
+    legend: false,
+    trigger: 'item',
+    zoom: false,
+    description: upsetDescription(sets, data),
+  };
+}
+
+type Intersection = NonNullable<FigureData['intersections']>[number];
+
+/** The matrix under the bars: a dot per intersection and set (dark when in it), its sets joined by a line. */
+function upsetMatrix(
+  intersections: readonly Intersection[],
+  sets: readonly string[],
+  palette: ChartPalette,
+): NonNullable<ChartBody['series']> {
   const dots = intersections.flatMap((intersection, x) =>
     sets.map((set, y) => ({
       value: [x, y],
@@ -181,8 +221,33 @@ export function upset(input: ChartInput): ChartBody {
           ['-', '-'],
         ];
   });
-  const option: Pick<EChartsOption, 'grid' | 'xAxis' | 'yAxis'> = {
-    grid: grids,
+  return [
+    {
+      type: 'line',
+      xAxisIndex: 1,
+      yAxisIndex: 1,
+      data: joins,
+      symbol: 'none',
+      silent: true,
+      lineStyle: { color: palette.text, width: 2 },
+    },
+    { type: 'scatter', xAxisIndex: 1, yAxisIndex: 1, data: dots, symbolSize: 10, silent: true },
+  ];
+}
+
+/** The three grids of an UpSet plot: the bars on top, the matrix below, the set sizes at its left. */
+function upsetFrame(
+  palette: ChartPalette,
+  layout: { sets: readonly string[]; columns: string[]; top: number; matrixHeight: number },
+): Pick<EChartsOption, 'grid' | 'xAxis' | 'yAxis'> {
+  const { sets, columns, top, matrixHeight } = layout;
+  return {
+    // Set sizes at the far left, the sets' names between them and the matrix.
+    grid: [
+      { left: 200, right: 16, top, bottom: matrixHeight + 24 },
+      { left: 200, right: 16, height: matrixHeight, bottom: 16 },
+      { left: 8, width: 80, height: matrixHeight, bottom: 16 },
+    ],
     xAxis: [
       { gridIndex: 0, type: 'category', data: columns, show: false },
       { gridIndex: 1, type: 'category', data: columns, show: false },
@@ -209,59 +274,15 @@ export function upset(input: ChartInput): ChartBody {
       {
         gridIndex: 1,
         type: 'category',
-        data: sets,
+        data: [...sets],
         inverse: true,
         position: 'left',
         axisLabel: { color: palette.text },
         axisLine: { show: false },
         axisTick: { show: false },
       },
-      { gridIndex: 2, type: 'category', data: sets, inverse: true, show: false },
+      { gridIndex: 2, type: 'category', data: [...sets], inverse: true, show: false },
     ],
-  };
-  return {
-    dataset: [],
-    frame: option,
-    series: [
-      {
-        type: 'bar',
-        name: 'intersection size',
-        xAxisIndex: 0,
-        yAxisIndex: 0,
-        data: intersections.map((intersection) => ({
-          value: intersection.count,
-          filter: intersection.sets,
-          name: intersection.sets.join(' & '),
-        })),
-        itemStyle: { color: palette.series[0] ?? '' },
-        label: { show: intersections.length <= 40, position: 'top', color: palette.dimmed, fontSize: 10 },
-        selectedMode: 'single',
-        select: { itemStyle: { color: palette.series[1] ?? '' } },
-      },
-      {
-        type: 'line',
-        xAxisIndex: 1,
-        yAxisIndex: 1,
-        data: joins,
-        symbol: 'none',
-        silent: true,
-        lineStyle: { color: palette.text, width: 2 },
-      },
-      { type: 'scatter', xAxisIndex: 1, yAxisIndex: 1, data: dots, symbolSize: 10, silent: true },
-      {
-        type: 'bar',
-        name: 'set size',
-        xAxisIndex: 2,
-        yAxisIndex: 2,
-        data: sets.map((set) => ({ value: sizes[set] ?? 0, name: set })),
-        itemStyle: { color: palette.dimmed },
-        barWidth: '60%',
-      },
-    ],
-    legend: false,
-    trigger: 'item',
-    zoom: false,
-    description: upsetDescription(sets, data),
   };
 }
 
