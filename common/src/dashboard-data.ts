@@ -32,7 +32,8 @@ export type DashboardFilterScalar = z.infer<typeof scalarSchema>;
  * `filterValueProblem`): `select`/`multiselect` and a clicked bar or pie slice a list of values
  * (null included); `range`/`date_range` and a brushed scatter, line, area or histogram
  * `[low, high]` (either may be null: open-ended); a brushed Manhattan plot a genomic interval
- * `[from chromosome, from position, to chromosome, to position]`; `switch` a boolean; `search` a string.
+ * `[from chromosome, from position, to chromosome, to position]`; `switch` a boolean; `search` a string;
+ * a table's selected rows the list of their keys (its `select_by` column's values).
  */
 export const dashboardFilterValueSchema = z.union([
   z.boolean(),
@@ -117,6 +118,9 @@ export function filterValueProblem(
   }
   if (component.type === 'multiqc') {
     return isList ? null : 'a MultiQC plot filters by a list of its samples';
+  }
+  if (component.type === 'table') {
+    return isList && value.length > 0 ? null : 'a table filters by a list of its selected rows’ keys';
   }
   return `a ${component.type} component cannot filter other components`;
 }

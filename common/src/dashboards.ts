@@ -14,6 +14,7 @@ import { multiqcComponentSchema } from './multiqc.js';
 import { listAnswerSchema, nameSearchSchema } from './pagination.js';
 import { membersSchema, nameSchema, projectRoleSchema, sharingRequestSchema } from './projects.js';
 import { columnNameSchema, sortKeySchema, sortParamSchema } from './queries.js';
+import { tableColumnFiltersParamSchema } from './table-filters.js';
 import { tableColorScaleSchema } from './table-scales.js';
 
 /**
@@ -42,6 +43,12 @@ export const tableComponentSchema = z
     sort: z.array(sortKeySchema).max(20).default([]),
     /** Numeric columns whose cells are coloured by their value (table-scales.ts). */
     color_scales: z.array(tableColorScaleSchema).max(20).optional(),
+    /**
+     * The column that names a row: selected rows filter the other components by its values
+     * (docs/dashboards.md "Tables"). Default: the collection's key, when it is one column; without
+     * either, rows cannot be selected.
+     */
+    select_by: columnNameSchema.optional(),
   })
   .meta({ id: 'TableComponent' });
 export type TableComponent = z.infer<typeof tableComponentSchema>;
@@ -310,6 +317,8 @@ export const componentRowsQuerySchema = z.strictObject({
   filters: dashboardFiltersParamSchema.optional(),
   /** Time travel, as in `POST /dashboards/{id}/data`: an ISO time, or a JSON map of versions. */
   as_of: asOfParamSchema.optional(),
+  /** The reader's filters in the table's header (table-filters.ts), JSON; they narrow only this table. */
+  column_filters: tableColumnFiltersParamSchema.optional(),
 });
 export type ComponentRowsQuery = z.infer<typeof componentRowsQuerySchema>;
 
@@ -339,6 +348,11 @@ export const dashboardDataRequestSchema = z
 export type DashboardDataRequest = z.infer<typeof dashboardDataRequestSchema>;
 export type DashboardDataRequestInput = z.input<typeof dashboardDataRequestSchema>;
 
-/** A table component's rows as CSV: all of them under the filters, its columns, in its (or `sort`'s) order. */
-export const componentDownloadQuerySchema = componentRowsQuerySchema.pick({ sort: true, filters: true, as_of: true });
+/** A table component's rows as CSV: all of them under the filters and its column filters, its columns, in its (or `sort`'s) order. */
+export const componentDownloadQuerySchema = componentRowsQuerySchema.pick({
+  sort: true,
+  filters: true,
+  as_of: true,
+  column_filters: true,
+});
 export type ComponentDownloadQuery = z.infer<typeof componentDownloadQuerySchema>;

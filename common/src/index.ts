@@ -32,6 +32,7 @@ export * from './project-definition.js';
 export * from './projects.js';
 export * from './queries.js';
 export * from './site-path.js';
+export * from './table-filters.js';
 export * from './table-scales.js';
 export * from './users.js';
 export * from './workflows.js';

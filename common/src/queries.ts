@@ -170,6 +170,13 @@ export const previewAnswerSchema = z
     skip: z.number().int(),
     /** A dashboard table's scaled columns: their whole table's lowest and highest value (table-scales.ts). */
     color_ranges: z.record(z.string(), z.tuple([z.number(), z.number()])).optional(),
+    /**
+     * A dashboard table's shown text and boolean columns with few values (at most 30 over the whole
+     * table): those values, the header's value-list filter's choices (table-filters.ts).
+     */
+    column_values: z.record(z.string(), z.array(z.union([z.string(), z.boolean(), z.null()]))).optional(),
+    /** A dashboard table's column that names a row for selection (its `select_by`, or the collection's key). */
+    select_by: z.string().optional(),
   })
   .meta({ id: 'TablePreview' });
 export type PreviewAnswer = z.infer<typeof previewAnswerSchema>;

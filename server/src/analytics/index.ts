@@ -20,8 +20,15 @@ export {
 export { MAX_TREE_NODES, type ParsedTree, parseNewick, type TreeInput } from './components/newick.js';
 export { onlyColumns, type PageQuery, page } from './components/paging.js';
 export { scalarNeeds, sharedPass } from './components/shared-scalars.js';
+export {
+  columnFiltered,
+  columnFilterMatches,
+  selectByProblems,
+  selectionColumn,
+  tableExtras,
+} from './components/table-extras.js';
 export { type FilterJoin, FilterPlan } from './filters/filter-plan.js';
-export type { Narrowing } from './filters/narrowing.js';
+export { everyRow, type Narrowing } from './filters/narrowing.js';
 export { describe, invalid, type TableSnapshot } from './sql/columns.js';
 export { type SharedScalars, whereOf, withNarrowedRows } from './sql/narrowed.js';
 export { TableReader, type TableReaderDeps } from './sql/reader.js';

@@ -50,8 +50,9 @@ export async function collectionProblems(
       }
       continue;
     }
-    // A table reads any of its columns; only those it colours must hold numbers.
-    if (component.type === 'table' && component.color_scales === undefined) continue;
+    // A table reads any of its columns; only those it colours must hold numbers, and its select_by exist.
+    if (component.type === 'table' && component.color_scales === undefined && component.select_by === undefined)
+      continue;
     if (component.type === 'figure' && component.chart === 'tree') {
       problems.push(...(await treeProblems(checks.trees, row, component, at)));
     }

@@ -9,6 +9,7 @@ import type {
   PreviewAnswer,
   SortKey,
   SummaryAnswer,
+  TableColumnFilter,
   TableComponent,
   TableSchemaAnswer,
   ValuesAnswer,
@@ -17,8 +18,9 @@ import {
   type AnalyticComponent,
   aggregate,
   type ComputeOptions,
-  colorRanges,
   colorScaleProblems,
+  columnFiltered,
+  columnFilterMatches,
   componentData,
   type DataComponent,
   type Download,
@@ -28,6 +30,7 @@ import {
   download,
   EXACT_BOX_VALUES,
   EXACT_QUANTILE_ROWS,
+  everyRow,
   type FitProblem,
   fitProblems,
   type Narrowing,
@@ -38,12 +41,14 @@ import {
   type SharedScalars,
   Statement,
   scalarNeeds,
+  selectByProblems,
   sharedPass,
   summarize,
   TableReader,
   type TableReaderDeps,
   type TableSnapshot,
   type TreeInput,
+  tableExtras,
   tableVersions,
   WholeTableMemo,
   whereOf,
@@ -110,20 +115,24 @@ export class DataCollectionQueries {
 
   /**
    * A page of the rows of a snapshot the caller was authorized for elsewhere (a dashboard's table
-   * component), narrowed by the dashboard's filters, showing only `columns` (in that order) when given; columns the
-   * table no longer has are left out, and `sort` may only name shown columns.
+   * component), narrowed by the dashboard's filters and the table's column filters (400 at
+   * `querystring.column_filters` for a column it does not show or a filter its type does not
+   * take), showing only the component's `columns` (in that order) when given; columns the table no
+   * longer has are left out, and `sort` may only name shown columns.
    */
   async componentPage(
     source: TableSnapshot,
-    query: PageQuery & { columns?: readonly string[]; color_scales?: TableComponent['color_scales'] },
-    narrowing?: Narrowing,
+    component: Pick<TableComponent, 'columns' | 'color_scales' | 'select_by'>,
+    query: PageQuery & { column_filters?: readonly TableColumnFilter[] | undefined },
+    narrowing: Narrowing = everyRow,
   ) {
-    const shown = query.columns === undefined ? source : onlyColumns(source, query.columns);
-    const [answer, ranges] = await Promise.all([
-      page(this.reader, shown, query, narrowing),
-      colorRanges(this.reader, source, query.color_scales, this.wholeTable),
+    const shown = component.columns === undefined ? source : onlyColumns(source, component.columns);
+    const matches = columnFilterMatches(shown, query.column_filters ?? [], 'querystring.column_filters');
+    const [answer, extras] = await Promise.all([
+      page(this.reader, shown, query, columnFiltered(narrowing, matches)),
+      tableExtras(this.reader, source, shown, component, this.wholeTable),
     ]);
-    return ranges === undefined ? answer : { ...answer, color_ranges: ranges };
+    return { ...answer, ...extras };
   }
 
   /**
@@ -137,7 +146,7 @@ export class DataCollectionQueries {
   /** Why a component cannot be computed from the snapshot's columns (none: it can). */
   fitProblems(source: TableSnapshot, component: AnalyticComponent | TableComponent): FitProblem[] {
     return component.type === 'table'
-      ? colorScaleProblems(source.byName, component)
+      ? [...colorScaleProblems(source.byName, component), ...selectByProblems(source.byName, component)]
       : fitProblems(source.byName, component);
   }
 
@@ -240,9 +249,15 @@ export class DataCollectionQueries {
    * A dashboard table component's rows as CSV (authorized by the dashboard, like `componentPage`):
    * all of them under its filters, its `columns` only (those the table still has), in `sort`'s order.
    */
-  componentCsv(source: TableSnapshot, columns: readonly string[] | undefined, sort: SortKey[], narrowing: Narrowing) {
+  componentCsv(
+    source: TableSnapshot,
+    columns: readonly string[] | undefined,
+    query: { sort: SortKey[]; column_filters?: readonly TableColumnFilter[] | undefined },
+    narrowing: Narrowing,
+  ) {
     const shown = columns === undefined ? source : onlyColumns(source, columns);
-    return narrowedCsv(this.reader, shown, sort, narrowing, this.downloadDirectory);
+    const matches = columnFilterMatches(shown, query.column_filters ?? [], 'querystring.column_filters');
+    return narrowedCsv(this.reader, shown, query.sort, columnFiltered(narrowing, matches), this.downloadDirectory);
   }
 
   /** The table's commits, newest first. */

@@ -3,12 +3,12 @@ import type { Narrowing } from '../filters/narrowing.js';
 import type { TableSnapshot } from '../sql/columns.js';
 import type { TableReader } from '../sql/reader.js';
 import { cardData } from './cards.js';
-import { colorRanges } from './color-ranges.js';
 import { UnsuitableData } from './data-problems.js';
 import { figureData } from './figures.js';
 import { type AnalyticComponent, type ComputeOptions, fitProblems } from './fit.js';
 import { interactiveData } from './options.js';
 import { onlyColumns, page } from './paging.js';
+import { tableExtras } from './table-extras.js';
 
 /** A component a dashboard computes from its collection's rows. */
 export type DataComponent = AnalyticComponent | TableComponent;
@@ -35,11 +35,11 @@ export async function componentData(
   if (component.type === 'table') {
     const shown = component.columns === undefined ? source : onlyColumns(source, component.columns);
     const query = { limit: component.page_size, skip: 0, sort: usableSort(shown, component) };
-    const [answer, ranges] = await Promise.all([
+    const [answer, extras] = await Promise.all([
       page(reader, shown, query, narrowing, options.shared),
-      colorRanges(reader, source, component.color_scales, options.memo),
+      tableExtras(reader, source, shown, component, options.memo),
     ]);
-    return ranges === undefined ? answer : { ...answer, color_ranges: ranges };
+    return { ...answer, ...extras };
   }
   if (source.snapshot === null && component.type === 'figure') return EMPTY_FIGURE;
   if (source.snapshot !== null) {

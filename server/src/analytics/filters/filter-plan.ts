@@ -14,10 +14,12 @@ import {
   type MultiqcComponent,
   type RankedDistributionChart,
   rankedDistributionFilterColumn,
+  type TableComponent,
 } from '@service/common';
 import type { DeltaScan } from '../../engine/delta/index.js';
 import type { DuckDB } from '../../engine/duckdb.js';
 import { quoteIdentifier } from '../../engine/sql.js';
+import { selectionColumn } from '../components/table-extras.js';
 import { type Column, invalid, type TableSnapshot } from '../sql/columns.js';
 import { Statement } from '../sql/statement.js';
 import { type Match, type MatchContext, matchSql, narrows, readsRows } from './filter-sql.js';
@@ -91,8 +93,8 @@ export class FilterPlan {
 
   static async build(input: FilterPlanInput, duckdb: Pick<DuckDB, 'withConnection'>): Promise<FilterPlan> {
     const filters = [
-      ...bindFilters(input.components, input.filters, input.path, false),
-      ...bindFilters(input.components, input.fixed ?? [], 'token.filters', true),
+      ...bindFilters(input, input.filters, input.path, false),
+      ...bindFilters(input, input.fixed ?? [], 'token.filters', true),
     ];
     // Each filter's SQL against its own collection: what cannot convert is refused now, once.
     const statement = new Statement();
@@ -238,7 +240,7 @@ export class FilterPlan {
 
 /** Each filter with its component, the column it constrains and what it asks. */
 function bindFilters(
-  components: readonly DashboardComponent[],
+  { components, sources }: Pick<FilterPlanInput, 'components' | 'sources'>,
   filters: readonly DashboardFilter[],
   path: string,
   fixed: boolean,
@@ -265,7 +267,9 @@ function bindFilters(
     const matches =
       component.type === 'figure' && isHierarchySetChart(component.chart)
         ? hierarchySetMatches(component, filter.value)
-        : [matchOf(component, filter)];
+        : component.type === 'table'
+          ? [selectionMatch(component, sources.get(collection), filter, at)]
+          : [matchOf(component, filter)];
     return matches.map(({ column, match }) => ({ at, componentId, collection, column, match, fixed }));
   });
 }
@@ -273,8 +277,8 @@ function bindFilters(
 /** Whether a component can set filters at all (the value may still have the wrong shape). */
 function filterer(
   component: DashboardComponent,
-): component is InteractiveComponent | FigureComponent | MultiqcComponent {
-  if (component.type === 'interactive' || component.type === 'multiqc') return true;
+): component is InteractiveComponent | FigureComponent | MultiqcComponent | TableComponent {
+  if (component.type === 'interactive' || component.type === 'multiqc' || component.type === 'table') return true;
   return (
     component.type === 'figure' &&
     (CLICK_FILTER_CHARTS.includes(component.chart) ||
@@ -285,6 +289,23 @@ function filterer(
 }
 
 type Scalar = DashboardFilterScalar | null;
+
+/** A table's selected rows: those whose `select_by` column (or the collection's key) has one of the listed values. */
+function selectionMatch(
+  component: TableComponent,
+  source: TableSnapshot | undefined,
+  filter: DashboardFilter,
+  at: string,
+): { column: string; match: Match } {
+  const column = source === undefined ? null : selectionColumn(source, component);
+  if (column === null) {
+    throw invalid(
+      `${at}.component_id`,
+      'this table has no select_by and its collection no key of one column: its rows cannot be selected',
+    );
+  }
+  return { column, match: { kind: 'in', values: (Array.isArray(filter.value) ? filter.value : []) as Scalar[] } };
+}
 
 /** The column a component filters and the match its value (already of the right shape) asks. */
 function matchOf(

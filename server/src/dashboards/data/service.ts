@@ -196,18 +196,18 @@ export class DashboardDataService {
       limit: query.limit ?? component.page_size,
       skip: query.skip,
       sort: query.sort ?? component.sort,
-      columns: component.columns,
+      column_filters: query.column_filters,
     };
     const answer = await this.deps.answers.answer(
       { component, tables: tablesRead(plan, component, collections), filters: key, extra: page },
-      () => this.queries.componentPage(source, { ...page, color_scales: component.color_scales }, narrowing),
+      () => this.queries.componentPage(source, component, page, narrowing),
     );
     return answer as PreviewAnswer;
   }
 
   /**
-   * A table component's rows as CSV: every row under the dashboard's filters (`filters`, `as_of`
-   * as in `rows`), its columns, in its order; for the same readers as `rows`, who could page
+   * A table component's rows as CSV: every row under the dashboard's filters and its column
+   * filters (`filters`, `as_of`, `column_filters` as in `rows`), its columns, in its order; for the same readers as `rows`, who could page
    * through them all there. Not cached: a file streamed once.
    */
   async download(
@@ -217,8 +217,8 @@ export class DashboardDataService {
     query: ComponentDownloadQuery,
   ): Promise<Download> {
     const { plan, component, source } = await this.tableOf(actor, dashboardId, componentId, query);
-    const { narrowing } = plan.narrowings.of(component);
-    return this.queries.componentCsv(source, component.columns, query.sort ?? component.sort, narrowing);
+    const csvQuery = { sort: query.sort ?? component.sort, column_filters: query.column_filters };
+    return this.queries.componentCsv(source, component.columns, csvQuery, plan.narrowings.of(component).narrowing);
   }
 
   /** A table component the caller may read, with what the query's filters and version read. */
