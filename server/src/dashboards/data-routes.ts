@@ -151,8 +151,9 @@ function tableRowsRoutes(
         description:
           "`limit` defaults to the component's `page_size`, `sort=col:asc,col2:desc` to its `sort`; only the " +
           "component's columns are shown and sortable. `filters` (JSON) and `as_of` (an ISO time, or a JSON " +
-          'map of versions) narrow and time-travel the rows as in `POST /dashboards/{id}/data`. A component ' +
-          'other than a table has no rows (400).',
+          'map of versions) narrow and time-travel the rows as in `POST /dashboards/{id}/data`; ' +
+          '`column_filters` (JSON `[{column, op, value}]`: contains, between, in) narrow this table only. ' +
+          'A component other than a table has no rows (400).',
         params: componentParamsSchema,
         querystring: componentRowsQuerySchema,
         response: { 200: previewAnswerSchema, ...errors },
@@ -175,7 +176,8 @@ function tableRowsRoutes(
         security: [{ bearerAuth: [] }],
         summary: "A table component's rows as CSV (readers of the dashboard)",
         description:
-          "Every row under `filters` and `as_of` (as for the rows route), the component's columns, in its " +
+          "Every row under `filters`, `as_of` and `column_filters` (as for the rows route), the component's " +
+          'columns, in its ' +
           '`sort` (or `sort=col:asc,…`). A component other than a table has no rows (400); 404 while there is ' +
           'no data yet.',
         params: componentParamsSchema,
