@@ -20,6 +20,8 @@ export interface ChartBody {
   y?: AxisSpec | undefined;
   /** A second x axis over the first (violins place their shapes on a hidden value axis). */
   extraX?: AxisSpec;
+  /** A second y axis, drawn on the left where `y` is hidden (a violin's values over its bins). */
+  extraY?: AxisSpec;
   /** More than one series (or the slices of a pie): a legend that toggles them. */
   legend: boolean;
   trigger: 'item' | 'axis';

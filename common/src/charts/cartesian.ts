@@ -46,15 +46,24 @@ function dimensions(input: ChartInput, xKind = input.columns.axisKind('x')): Dat
   });
 }
 
-/** Whole-number x values few enough to name each (years): a category axis, written without commas. */
-const FEW_INTEGERS = 60;
+/** Consecutive years few enough to name each: a category axis, written without commas. */
+const FEW_YEARS = 60;
 
-/** The axis a line or area chart's x is drawn on (the brush reads it back the same way). */
+/**
+ * The axis a line or area chart's x is drawn on (the brush reads it back the same way): a numeric
+ * x is a value axis, spaced as its numbers are. Only a run of consecutive years (every whole number
+ * between the first and the last, 1000–9999) is a category axis: spaced the same, but written
+ * "2008" where a value axis writes "2,008".
+ */
 export function lineXKind(columns: FigureColumns, rows: readonly (readonly unknown[])[]): AxisKind {
   const kind = columns.axisKind('x');
   if (kind !== 'value' || !columns.isInteger('x')) return kind;
-  const distinct = new Set(rows.map((row) => columns.value(row, 'x')));
-  return distinct.size <= FEW_INTEGERS ? 'category' : kind;
+  const distinct = new Set(rows.map((row) => toNumber(columns.value(row, 'x'))));
+  const values = [...distinct].filter((value) => value !== null);
+  if (values.length !== distinct.size || values.length === 0 || values.length > FEW_YEARS) return kind;
+  const low = Math.min(...values);
+  const high = Math.max(...values);
+  return low >= 1000 && high <= 9999 && high - low + 1 === values.length ? 'category' : kind;
 }
 
 export function scatter(input: ChartInput): ChartBody {

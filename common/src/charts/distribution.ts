@@ -1,6 +1,6 @@
 import type { BoxplotSeriesOption, DatasetComponentOption, LineSeriesOption, ScatterSeriesOption } from 'echarts';
 import { type ChartBody, type ChartInput, plural } from './body.js';
-import { Categories, type Cell, cell, rounded, sortedCategories } from './columns.js';
+import { Categories, type Cell, cell, rounded, sortedCategories, toNumber } from './columns.js';
 
 const BOX_STATISTICS = ['whisker_low', 'q1', 'median', 'q3', 'whisker_high', 'count', 'mean', 'min', 'max'] as const;
 
@@ -67,6 +67,16 @@ export function box(input: ChartInput): ChartBody {
   };
 }
 
+/** The round ticks a violin's value axis aims at (ECharts' splitNumber). */
+const VIOLIN_TICKS = 6;
+
+/** The span of a violin's bins: the first bin's low edge to the last one's high edge. */
+function edgesOf(lows: readonly unknown[], highs: ReadonlyMap<string, unknown>): { min?: number; max?: number } {
+  const min = toNumber(lows[0]);
+  const max = toNumber(highs.get(JSON.stringify(lows.at(-1))));
+  return min === null || max === null ? {} : { min, max };
+}
+
 /** Half the width of a category a violin may take at its widest. */
 const VIOLIN_HALF_WIDTH = 0.4;
 
@@ -81,7 +91,7 @@ export function violin(input: ChartInput): ChartBody {
   const yName = measureLabel(input, 'y_low');
   const hasX = columns.has('x');
   const density = violinDensity(input, hasX ? undefined : yName);
-  const { groups, bins } = density;
+  const { groups, bins, highs } = density;
   const dataset: DatasetComponentOption[] = [];
   const series: LineSeriesOption[] = [];
   for (let group = 0; group < groups.size; group++) {
@@ -93,7 +103,17 @@ export function violin(input: ChartInput): ChartBody {
     dataset,
     series,
     x: { name: hasX ? columns.label('x') : '', kind: 'category', categories: groups.labels },
-    y: { name: yName, kind: 'category', categories: bins.labels },
+    // The bins place the shapes on a hidden category axis; a value axis over the same span (the
+    // first bin's low edge to the last one's high) shows ~6 round ticks where the bins would name
+    // every odd edge. Equal bins, every one listed: the two axes map alike.
+    y: { name: '', kind: 'category', categories: bins.labels, show: false },
+    extraY: {
+      name: yName,
+      kind: 'value',
+      ...edgesOf(bins.values, highs),
+      ticks: VIOLIN_TICKS,
+      integer: columns.isInteger('y_low'),
+    },
     extraX: { name: '', kind: 'value', min: -0.5, max: groups.size - 0.5, show: false },
     legend: false,
     trigger: 'item',

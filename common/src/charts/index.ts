@@ -148,7 +148,8 @@ export function chartOption(component: FigureComponent, data: FigureData, option
     option.grid = grid(header, body.zoom || body.visualMap !== undefined);
     const x = axis(body.x, palette, 'x');
     option.xAxis = body.extraX ? [x, axis(body.extraX, palette, 'x')] : x;
-    option.yAxis = axis(body.y, palette, 'y');
+    const y = axis(body.y, palette, 'y');
+    option.yAxis = body.extraY ? [y, { ...axis(body.extraY, palette, 'y'), position: 'left' }] : y;
   }
   if (body.frame) Object.assign(option, body.frame);
   if (body.visualMap) {

@@ -30,6 +30,8 @@ export interface AxisSpec {
   days?: boolean;
   /** A value axis of integers: no ticks between whole numbers. */
   integer?: boolean;
+  /** About this many round ticks (ECharts' splitNumber); labels only at them, not at `min` and `max`. */
+  ticks?: number;
   /** A category axis whose scatter points spread across their band, this many pixels (a strip plot). */
   jitter?: number;
 }
@@ -50,6 +52,7 @@ export function axis(spec: AxisSpec, palette: ChartPalette, position: 'x' | 'y')
     ...(spec.show === false ? { show: false } : {}),
     ...(spec.days ? { minInterval: 86_400_000 } : {}),
     ...(spec.integer && type !== 'category' ? { minInterval: 1 } : {}),
+    ...(spec.ticks ? { splitNumber: spec.ticks } : {}),
     ...(spec.jitter ? { jitter: spec.jitter, jitterOverlap: true } : {}),
     // On the plot's edge, not where the other axis crosses 0 (violins centre a group on 0).
     axisLine: { show: true, onZero: false, lineStyle: { color: palette.axisLine } },
@@ -79,7 +82,11 @@ function longestLabel(spec: AxisSpec): number {
  * wrap under their bars, many are turned by 40°. Values keep ECharts' own spacing, overlaps hidden.
  */
 function axisLabel(spec: AxisSpec, palette: ChartPalette, position: 'x' | 'y') {
-  if (spec.kind !== 'category') return { color: palette.dimmed, hideOverlap: true };
+  if (spec.kind !== 'category') {
+    // Bounds set to odd values (a violin's bins) would be labelled too: only the round ticks are.
+    const edges = spec.ticks ? { showMinLabel: false, showMaxLabel: false } : {};
+    return { color: palette.dimmed, hideOverlap: true, ...edges };
+  }
   if (rotated(spec, position)) {
     return { color: palette.dimmed, interval: 0, rotate: 40, width: CATEGORY_LABEL_WIDTH, overflow: 'truncate' };
   }

@@ -184,6 +184,36 @@ describe('ECharts options of figures', () => {
     expect(path(scatter, 'xAxis')).toMatchObject({ type: 'value', minInterval: 1 });
   });
 
+  it('line: a numeric x (whole numbers with gaps, or not years) is a value axis, spaced as its numbers', () => {
+    const lengths: FigureData = {
+      columns: [{ name: 'x', type: 'long', column: 'flipper_length_mm' }, fixture.lineData.columns[1]!],
+      rows: [
+        [172, 1],
+        [180, 2],
+        [181, 4],
+        [195, 3],
+      ],
+      sampled: false,
+      total_rows: 10,
+    };
+    const option = build(fixture.lineFigure, lengths);
+    expect(path(option, 'xAxis')).toMatchObject({ type: 'value', minInterval: 1 });
+    expect(path(option, 'xAxis', 'data')).toBeUndefined();
+    expect(path(option, 'dataset', 0, 'dimensions', 0)).toMatchObject({ name: 'x', type: 'float' });
+    expect(path(option, 'dataset', 0, 'source', 3)).toEqual([195, 3]);
+    const small = {
+      ...lengths,
+      rows: [
+        [1, 1],
+        [2, 2],
+        [3, 3],
+      ],
+    };
+    expect(path(build(fixture.lineFigure, small), 'xAxis', 'type')).toBe('value');
+    const decimals = { ...lengths, columns: [{ name: 'x', type: 'double', column: 'bill' }, lengths.columns[1]!] };
+    expect(path(build(fixture.lineFigure, decimals), 'xAxis', 'type')).toBe('value');
+  });
+
   it('bar: a row per category with the folded ones as "Other", a stacked series per color', () => {
     const option = build(fixture.barFigure, fixture.barData);
     expect(seriesTypes(option)).toEqual(['bar', 'bar', 'bar']);
@@ -257,13 +287,27 @@ describe('ECharts options of figures', () => {
     expect(path(sampled, 'title', 'subtext')).toBe("quartiles from a sample of each box's values, of 12,000,000 rows");
   });
 
-  it('violin: two stacked lines per group over a hidden value axis, bins as a category y axis', () => {
+  it('violin: two stacked lines per group over hidden axes, ~6 round ticks on a value y over the bins', () => {
     const option = build(fixture.violinFigure, fixture.violinData);
     expect(seriesTypes(option)).toEqual(['line', 'line', 'line', 'line']);
     expect(list(option, 'xAxis').map((axis) => path(axis, 'type'))).toEqual(['category', 'value']);
     expect(path(option, 'xAxis', 0, 'data')).toEqual(['Adelie', 'Gentoo']);
     expect(path(option, 'xAxis', 1)).toMatchObject({ show: false, min: -0.5, max: 1.5 });
-    expect(path(option, 'yAxis')).toMatchObject({ type: 'category', data: ['2,700', '3,900', '5,100'] });
+    expect(path(option, 'yAxis', 0)).toMatchObject({
+      type: 'category',
+      data: ['2,700', '3,900', '5,100'],
+      show: false,
+    });
+    // The bins span 2,700 to 6,300: the visible axis over that span ticks round values only.
+    expect(path(option, 'yAxis', 1)).toMatchObject({
+      type: 'value',
+      name: 'body_mass_g',
+      position: 'left',
+      min: 2700,
+      max: 6300,
+      splitNumber: 6,
+      axisLabel: { showMinLabel: false, showMaxLabel: false },
+    });
     expect(
       list(option, 'series').map((series) => [
         path(series, 'stack'),
