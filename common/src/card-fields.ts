@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { columnNameSchema } from './queries.js';
+import { timeGrainSchema } from './time-grain.js';
 
 /**
  * What a card shows beyond its one number (docs/dashboards.md "Cards"): more aggregates, a
@@ -41,10 +42,6 @@ export const COUNTING_AGGS: readonly CardAgg[] = ['count', 'count_distinct', 'nu
 export const DEFAULT_SPARKLINE_VERSIONS = 12;
 /** Points a sparkline over a date column draws at most: the grain is the finest that keeps within it. */
 export const MAX_SPARKLINE_POINTS = 60;
-
-export const TIME_GRAINS = ['day', 'week', 'month', 'quarter', 'year'] as const;
-export const timeGrainSchema = z.enum(TIME_GRAINS);
-export type TimeGrain = z.infer<typeof timeGrainSchema>;
 
 /** Colours a threshold may paint a card's number with (the app's palette names them). */
 export const CARD_COLORS = ['red', 'orange', 'yellow', 'green', 'teal', 'blue', 'violet', 'gray'] as const;

@@ -5,6 +5,7 @@ import { checkHierarchySetFields, hierarchySetFields } from './figure-fields/hie
 import { checkRankedDistributionFields, rankedDistributionFields } from './figure-fields/ranked-distributions.js';
 import { checkSampleFigure, sampleFigureFields } from './figure-fields/samples.js';
 import { columnNameSchema } from './queries.js';
+import { timeGrainSchema } from './time-grain.js';
 
 /**
  * The analytic components of a dashboard (docs/architecture.md "Dashboards"): figures, cards and interactive
@@ -133,6 +134,8 @@ export const figureComponentSchema = z
     p_threshold: z.number().gt(0).max(1).optional(),
     /** Volcano, MA: up when the fold change is at least it, down when at most its negative (default 1). */
     fc_threshold: z.number().min(0).max(1e6).optional(),
+    /** Line, area: the calendar unit a date or timestamp x is counted by (default: from the data's span). */
+    time_grain: timeGrainSchema.optional(),
     /** Manhattan: the chromosome column (text or integer) and the position along it. */
     chromosome: columnNameSchema.optional(),
     position: columnNameSchema.optional(),
@@ -209,6 +212,8 @@ export const figureComponentSchema = z
         checkSampleFigure(figure, context);
         break;
     }
+    if (figure.time_grain !== undefined && figure.chart !== 'line' && figure.chart !== 'area')
+      context.addIssue({ code: 'custom', path: ['time_grain'], message: 'a time grain is for line and area charts' });
     // Lollipop, diverging bar, dot, stacked bar, strip, ECDF, density, funnel (and their fields on other charts).
     checkRankedDistributionFields(figure, context);
   })

@@ -17,6 +17,7 @@ import {
 import { sampleFigureDataFields } from './figure-fields/samples.js';
 import { multiqcDataSchema } from './multiqc.js';
 import { jsonParamSchema, previewAnswerSchema, tableVersionEntrySchema } from './queries.js';
+import { timeGrainSchema } from './time-grain.js';
 
 /**
  * `POST /dashboards/{id}/data` (docs/architecture.md "Dashboards"): every (or the named) component's data for a
@@ -179,7 +180,7 @@ export type FigureColumn = z.infer<typeof figureColumnSchema>;
  * A figure's rows, aggregated/binned/sampled on the server and ready to draw; each row an array
  * in the order of `columns`. The columns by chart (optional ones only when the figure has them):
  * - scatter: `x`, `y`, `color?`, `size?` (at most `max_points` rows; `sampled` when more matched)
- * - line, area: `x`, `color?`, `y` (ordered by x)
+ * - line, area: `x`, `color?`, `y` (ordered by x; a date x counted by `time_grain`, each its first day)
  * - bar: `x`, `color?`, `y`, `other` (true on the row folding the categories beyond `max_categories`)
  * - histogram: `x_low`, `x_high`, `color?`, `count`
  * - box: `x?`, `count`, `mean`, `min`, `q1`, `median`, `q3`, `max`, `whisker_low`, `whisker_high`
@@ -232,6 +233,8 @@ export const figureDataSchema = z
     chromosomes: z.array(z.object({ name: z.string(), offset: z.number(), length: z.number() })).optional(),
     /** QQ: the genomic inflation factor, median(χ²) / 0.4549 (null without p values). */
     lambda: z.number().nullable().optional(),
+    /** Line, area: the calendar unit the date or timestamp x was counted by (the figure's, or the span's default). */
+    time_grain: timeGrainSchema.optional(),
     /** Points whose p value of 0 was drawn at the highest finite −log10 p. */
     capped: z.number().int().optional(),
     ...genomeTrackDataFields,

@@ -1,7 +1,8 @@
 // The web app's own registration of ECharts parts: an exported chart is drawn with exactly what the
 // dashboard draws with, and nothing else is bundled.
 import { init } from '@service/common/echarts-registry';
-import type { EChartsCoreOption } from 'echarts/core';
+import { fitLegend, legendRows } from '@service/common/legend-fit';
+import type { EChartsOption } from 'echarts';
 
 /**
  * The script of an exported figure's page (server/src/export/page.ts), built into one IIFE by
@@ -12,7 +13,7 @@ import type { EChartsCoreOption } from 'echarts/core';
 const element = document.getElementById('chart');
 const source = document.getElementById('export-spec');
 if (element && source) {
-  const option = JSON.parse(source.textContent ?? '{}') as EChartsCoreOption;
+  const option = JSON.parse(source.textContent ?? '{}') as EChartsOption;
   const chart = init(element, null, { renderer: 'canvas' });
   // Tests and the benchmark wait for this mark: the chart is on the canvas, so many ms after navigation began.
   chart.on('finished', () => {
@@ -21,8 +22,15 @@ if (element && source) {
     root.drawnMs = performance.now().toFixed(1);
     root.drawn = 'true';
   });
-  // Drawn at once: an embedded or printed chart has no one to watch it grow in.
-  chart.setOption({ ...option, animation: false });
+  // Drawn at once: an embedded or printed chart has no one to watch it grow in. Its legend wraps
+  // onto the lines the page's width needs (common/src/charts/legend-fit.ts).
+  let rows = legendRows(option, element.clientWidth);
+  chart.setOption({ ...fitLegend(option, rows), animation: false });
   // The page lives in someone else's iframe: follow its size.
-  new ResizeObserver(() => chart.resize()).observe(element);
+  new ResizeObserver(() => {
+    const now = legendRows(option, element.clientWidth);
+    if (now !== rows) chart.setOption({ ...fitLegend(option, now), animation: false }, { notMerge: true });
+    rows = now;
+    chart.resize();
+  }).observe(element);
 }

@@ -1,4 +1,5 @@
 import type { BarSeriesOption, DatasetComponentOption, LineSeriesOption, ScatterSeriesOption } from 'echarts';
+import { GRAIN_DAYS } from '../time-grain.js';
 import { aggregateLabel, type ChartBody, type ChartInput, dimensionType, plural } from './body.js';
 import {
   type AxisKind,
@@ -161,14 +162,17 @@ export function line(input: ChartInput, area: boolean): ChartBody {
     }),
   );
   const kind = area ? 'Area chart' : 'Line chart';
+  const grain = input.data.time_grain;
+  const xName = grain === undefined ? columns.label('x') : `${columns.label('x')} (by ${grain})`;
   return {
     dataset,
     series,
     x: {
-      name: columns.label('x'),
+      name: xName,
       kind: xKind,
       log: component.log_x,
       days: columns.isDate('x'),
+      ...(grain === undefined ? {} : { grainDays: GRAIN_DAYS[grain] }),
       integer: columns.isInteger('x'),
       ...(xKind === 'category' ? { categories: categories.labels } : {}),
     },
@@ -176,7 +180,7 @@ export function line(input: ChartInput, area: boolean): ChartBody {
     legend: columns.has('color'),
     trigger: 'axis',
     zoom: true,
-    description: `${kind} of ${yName} by ${columns.label('x')}, ${plural(input.data.rows.length, 'point')}${groupsSentence(input, groups)}.`,
+    description: `${kind} of ${yName} by ${xName}, ${plural(input.data.rows.length, 'point')}${groupsSentence(input, groups)}.`,
   };
 }
 

@@ -38,6 +38,7 @@ export {
 } from './filters.js';
 export { brushedInterval, describeGenomicInterval, intervalPositions } from './genome-interval.js';
 export { clickedItemFilter, describeItemFilter, type ItemClick } from './hierarchy-sets.js';
+export { fitLegend, LEGEND_ROW_HEIGHT, legendRows, MAX_LEGEND_ROWS } from './legend-fit.js';
 export { multiqcDescription, multiqcOption, SAMPLES_IN_VIEW, sampleColor } from './multiqc.js';
 export { type MultiqcCellBar, multiqcCellBars, multiqcScale } from './multiqc-scale.js';
 export { type ChartPalette, type ChartTheme, PALETTES } from './palette.js';

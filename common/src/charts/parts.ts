@@ -28,6 +28,8 @@ export interface AxisSpec {
   show?: boolean;
   /** A time axis of dates: no ticks between days. */
   days?: boolean;
+  /** A time axis of points a grain apart (weeks, months): no ticks closer than this, in days. */
+  grainDays?: number;
   /** A value axis of integers: no ticks between whole numbers. */
   integer?: boolean;
   /** About this many round ticks (ECharts' splitNumber); labels only at them, not at `min` and `max`. */
@@ -50,7 +52,7 @@ export function axis(spec: AxisSpec, palette: ChartPalette, position: 'x' | 'y')
     ...(spec.min !== undefined ? { min: spec.min } : {}),
     ...(spec.max !== undefined ? { max: spec.max } : {}),
     ...(spec.show === false ? { show: false } : {}),
-    ...(spec.days ? { minInterval: 86_400_000 } : {}),
+    ...(spec.days || spec.grainDays ? { minInterval: 86_400_000 * Math.floor(spec.grainDays ?? 1) } : {}),
     ...(spec.integer && type !== 'category' ? { minInterval: 1 } : {}),
     ...(spec.ticks ? { splitNumber: spec.ticks } : {}),
     ...(spec.jitter ? { jitter: spec.jitter, jitterOverlap: true } : {}),

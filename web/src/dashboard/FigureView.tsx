@@ -15,9 +15,11 @@ import {
   type DashboardFilterValue,
   type FigureComponent,
   type FigureData,
+  fitLegend,
   type ItemClick,
   intervalPositions,
   isHierarchySetChart,
+  legendRows,
   MAX_BRUSHED_IDS,
   selectedIndices,
   toggleCategory,
@@ -28,6 +30,7 @@ import type { EChartsOption } from 'echarts';
 import { useEffect, useMemo, useRef, useState } from 'react';
 import { brushedIds, isIdBrush } from './brushed-ids.js';
 import { chartTargets, drawnColors, selectableItems, showSelection } from './chart-marks.js';
+import { useElementWidth } from './useElementWidth.js';
 
 export interface FigureViewProps {
   component: FigureComponent;
@@ -48,19 +51,25 @@ export const CHART_RENDERED_EVENT = 'chart-rendered';
 /**
  * A figure drawn by ECharts from common/'s option (the export serves the same option). The element
  * tells tests what it shows: `data-chart-items` (rows drawn), `data-chart-rows` (table rows matching
- * the filters), `data-chart-state` (`drawing`, then `rendered` when ECharts says it has finished)
- * and, on bar and pie charts, `data-chart-targets` (JSON `[{label, x, y}]`: a point inside each
- * bar or slice, in the element's pixels) and `data-chart-colors` (each series' or slice's colour).
+ * the filters), `data-chart-state` (`drawing`, then `rendered` when ECharts says it has finished),
+ * `data-legend-rows` (the lines its legend takes) and, on bar and pie charts, `data-chart-targets`
+ * (JSON `[{label, x, y}]`: a point inside each bar or slice, in the element's pixels) and
+ * `data-chart-colors` (each series' or slice's colour).
  */
 export function FigureView({ component, data, onFilter, filterValue, withTitle = true, colors }: FigureViewProps) {
   const element = useRef<HTMLDivElement>(null);
   const chart = useRef<EChartsType | null>(null);
   // Read at once, not in an effect: a first draw in the wrong scheme would flash (no server rendering here).
   const theme = useComputedColorScheme('light', { getInitialValueInEffect: false });
-  const option = useMemo(
+  const built = useMemo(
     () => chartOption(component, data, { theme, title: withTitle, ...(colors ? { colors } : {}) }),
     [component, data, theme, withTitle, colors],
   );
+  // The legend wraps onto the lines the cell's width needs (drawn once that width is known).
+  const width = useElementWidth(element);
+  const rows = legendRows(built, width);
+  const option = useMemo(() => fitLegend(built, rows), [built, rows]);
+  const measured = width !== undefined;
   const description = useMemo(() => chartDescription(component, data), [component, data]);
   // Why a brush set no filter (more ids than a filter lists): said under the chart, not cut silently.
   const [notice, setNotice] = useState<string | null>(null);
@@ -136,7 +145,7 @@ export function FigureView({ component, data, onFilter, filterValue, withTitle =
   useEffect(() => {
     const instance = chart.current;
     const target = element.current;
-    if (instance === null || target === null) return;
+    if (instance === null || target === null || !measured) return;
     target.dataset.chartState = 'drawing';
     instance.setOption(option, { notMerge: true });
     select(instance, latest.current);
@@ -148,7 +157,7 @@ export function FigureView({ component, data, onFilter, filterValue, withTitle =
       brushOption: { brushType: isIdBrush(latest.current.component) ? 'rect' : 'lineX', brushMode: 'single' },
     });
     drawBrush(instance, brushedPositions(latest.current));
-  }, [option, brushable]);
+  }, [option, brushable, measured]);
 
   // A filter changed elsewhere (a chip removed, the address bar): the selection and brush follow it.
   const filterKey = JSON.stringify(filterValue ?? null);
@@ -167,6 +176,7 @@ export function FigureView({ component, data, onFilter, filterValue, withTitle =
       data-chart-items={data.rows.length}
       data-chart-rows={data.total_rows}
       data-chart-theme={theme}
+      data-legend-rows={rows}
       // The size inline (a page without the app's styles still draws it); the class adds the
       // minimum height, taller on narrow screens (styles.css).
       className="figure-chart"

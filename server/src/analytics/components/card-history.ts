@@ -2,6 +2,7 @@ import {
   type CardComponent,
   type CardData,
   DEFAULT_SPARKLINE_VERSIONS,
+  finestTimeGrain,
   MAX_SPARKLINE_POINTS,
   type TimeGrain,
 } from '@service/common';
@@ -22,8 +23,6 @@ import { approximateOver, type ComputeOptions, fitProblems } from './fit.js';
 
 type Extras = Pick<CardData, 'comparison' | 'sparkline'>;
 
-/** Days a period of each grain spans, roughly: the grain of a sparkline is the finest that keeps within its points. */
-const GRAIN_DAYS: Record<TimeGrain, number> = { day: 1, week: 7, month: 30.44, quarter: 91.31, year: 365.25 };
 /** Periods a sparkline draws at most when the card names a fine grain over a long span (the latest are kept). */
 const MAX_PERIODS = 400;
 
@@ -168,7 +167,5 @@ async function finestGrain(
     `SELECT date_diff('day', CAST(min(${dates}) AS DATE), CAST(max(${dates}) AS DATE)) AS "days" FROM ${rows.from} WHERE ${kept}`,
     params,
   );
-  const days = Number(span.days ?? 0);
-  const grains = Object.entries(GRAIN_DAYS) as [TimeGrain, number][];
-  return grains.find(([, length]) => days / length < MAX_SPARKLINE_POINTS)?.[0] ?? 'year';
+  return finestTimeGrain(Number(span.days ?? 0), MAX_SPARKLINE_POINTS);
 }

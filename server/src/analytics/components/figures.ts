@@ -1,4 +1,4 @@
-import { DEFAULT_POINT_BUDGET, type FigureComponent, type FigureData } from '@service/common';
+import { DEFAULT_POINT_BUDGET, type FigureComponent, type FigureData, type TimeGrain } from '@service/common';
 import type { Narrowing } from '../filters/narrowing.js';
 import { type Column, columnOf, count, isNumeric, type TableSnapshot } from '../sql/columns.js';
 import { measuredSql, placeableSql } from '../sql/finite.js';
@@ -20,6 +20,7 @@ import {
   numberOf,
   numberRole,
   type Role,
+  renamed,
   roleOf,
   scatterCountSelects,
 } from './figure-rows.js';
@@ -29,6 +30,7 @@ import { hierarchyData, sankeyData } from './hierarchy.js';
 import { dotData, funnelData, rankedEffectData, stackedBarData } from './ranked.js';
 import { oncoplotData, pcaEmbeddingData, rarefactionData } from './sample-charts.js';
 import { densityData, ecdfData, stripData } from './spreads.js';
+import { grainSql, timeGrainOf } from './time-grain.js';
 import { treeData } from './tree.js';
 import { upsetData } from './upset.js';
 
@@ -178,9 +180,10 @@ function hashBound(budget: number, rows: number): bigint | null {
 }
 
 /**
- * `agg` of y per x (and color), ordered by x. More distinct x than the point budget: numeric and
- * temporal x fall into that many equal-width bins (x is each bin's low edge), other x keep their
- * first values in order; either way the answer says `sampled`.
+ * `agg` of y per x (and color), ordered by x. A date or timestamp x is counted by its time grain
+ * (time-grain.ts: the figure's, or one from the span). More distinct x than the point budget:
+ * numeric and grainless temporal x fall into that many equal-width bins (x is each bin's low
+ * edge), other x keep their first values in order; either way the answer says `sampled`.
  */
 async function lineData(
   rows: NarrowedRows,
@@ -199,6 +202,8 @@ async function lineData(
   const yRole = numberRole('y', agg === 'count' ? null : y, value.type);
   const colorRole = color === null ? [] : [roleOf('color', color)];
   const colorSql = color === null ? '' : `, ${color.sql} AS "color"`;
+  let drawnX = x;
+  let grain: TimeGrain | null = null;
   if (isNumeric(x) || isTemporal(x)) {
     const axis = axisOf(x);
     // Only to choose between binning and grouping: on big tables a HyperLogLog estimate will do.
@@ -210,7 +215,9 @@ async function lineData(
     );
     const low = numberOf(stats.low);
     const high = numberOf(stats.high);
-    if (count(stats.distinct) > budget && low !== null && high !== null) {
+    grain = timeGrainOf(x, figure, low, high);
+    if (grain !== null) drawnX = renamed(x, grainSql(x, grain));
+    else if (count(stats.distinct) > budget && low !== null && high !== null) {
       const bins = new Bins(low, high, budget);
       const binned = await connection.query(
         `SELECT ${bins.indexSql(axis.value, (v) => statement.param(v))} AS "bin"${colorSql}, ${value.sql} AS "y" ` +
@@ -225,17 +232,18 @@ async function lineData(
   const placeable = placeableSql(x) ?? [];
   const grouped = await connection.query(
     'SELECT * FROM (SELECT *, max("rank") OVER () AS "last", sum("n") OVER () AS "total" FROM (' +
-      `SELECT ${x.sql} AS "x"${colorSql}, ${value.sql} AS "y", count(*) AS "n", ` +
-      `dense_rank() OVER (ORDER BY ${x.sql} ASC NULLS LAST) AS "rank" FROM ${from}${whereOf(conditions, placeable)} ` +
+      `SELECT ${drawnX.sql} AS "x"${colorSql}, ${value.sql} AS "y", count(*) AS "n", ` +
+      `dense_rank() OVER (ORDER BY ${drawnX.sql} ASC NULLS LAST) AS "rank" FROM ${from}${whereOf(conditions, placeable)} ` +
       `GROUP BY ${color === null ? '1' : '1, 2'})) ` +
       `WHERE "rank" <= ${budget} ORDER BY "rank"${color === null ? '' : ', "color" ASC NULLS LAST'}`,
     statement.params,
   );
   const first = grouped[0];
-  return figureAnswer(
+  const answer = figureAnswer(
     [roleOf('x', x), ...colorRole, yRole],
     grouped,
     approximate || (first !== undefined && count(first.last) > budget),
     count(first?.total),
   );
+  return grain === null ? answer : { ...answer, time_grain: grain };
 }

@@ -115,7 +115,8 @@ function figureUses(component: FigureComponent): Use[] {
     case 'line':
     case 'area':
     case 'bar':
-      use('x', component.x, 'simple', chart);
+      if (component.time_grain === undefined) use('x', component.x, 'simple', chart);
+      else use('x', component.x, 'temporal', 'a time grain needs');
       aggregated('y');
       use('color', component.color, 'simple', chart);
       break;

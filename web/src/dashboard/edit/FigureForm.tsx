@@ -8,9 +8,18 @@ import {
   isHierarchySetChart,
   isRankedDistributionChart,
   type TableColumn,
+  TIME_GRAINS,
+  type TimeGrain,
 } from '@service/common';
 import { Choice } from './Choice.js';
-import { chartAggregates, FIGURE_ROLES, type FigureRole, figureRoles, fittingColumns } from './column-fit.js';
+import {
+  chartAggregates,
+  columnKind,
+  FIGURE_ROLES,
+  type FigureRole,
+  figureRoles,
+  fittingColumns,
+} from './column-fit.js';
 import { FieldThresholds, isFieldChart } from './FieldThresholds.js';
 import { GenomeTrackOptions } from './GenomeTrackOptions.js';
 import { fittedHierarchySet, HierarchySetFields } from './HierarchySetFields.js';
@@ -60,6 +69,7 @@ function fitted(figure: FigureComponent, columns: readonly TableColumn[] | undef
     if (!fits) delete next[role];
   }
   if (!chartAggregates(next.chart)) delete next.agg;
+  if (!hasTimeGrain(next, columns)) delete next.time_grain;
   if (next.chart !== 'coverage') delete next.buckets;
   if (next.chart !== 'coverage' || next.chromosome === undefined) delete next.contig;
   if (!isSampleChart(next.chart)) withoutSampleFields(next);
@@ -153,6 +163,7 @@ export function FigureForm({
           }}
         />
       )}
+      <TimeGrainChoice figure={figure} columns={columns} onChange={onChange} />
       {isFieldChart(figure.chart) && <FieldThresholds figure={figure} onChange={onChange} />}
       <GenomeTrackOptions figure={figure} onChange={onChange} />
       <HierarchySetFields figure={figure} columns={columns} onChange={onChange} />
@@ -160,6 +171,41 @@ export function FigureForm({
       <RankedOptions figure={figure} onChange={onChange} />
       <LogScales figure={figure} onChange={onChange} />
     </Stack>
+  );
+}
+
+/** A line or area chart over a date or timestamp x: counted by a time grain. */
+function hasTimeGrain(figure: FigureComponent, columns: readonly TableColumn[] | undefined): boolean {
+  if (figure.chart !== 'line' && figure.chart !== 'area') return false;
+  const x = columns?.find((column) => column.name === figure.x);
+  return x !== undefined && columnKind(x.type) === 'temporal';
+}
+
+/** The time grain of a line or area chart over dates: automatic (from the span) or a chosen unit. */
+function TimeGrainChoice({
+  figure,
+  columns,
+  onChange,
+}: {
+  figure: FigureComponent;
+  columns: readonly TableColumn[] | undefined;
+  onChange: (figure: FigureComponent) => void;
+}) {
+  if (!hasTimeGrain(figure, columns)) return null;
+  return (
+    <Choice
+      label="Time grain"
+      description="the unit the dates are counted by"
+      emptyLabel="automatic (from the span)"
+      options={TIME_GRAINS.map((grain) => ({ value: grain, label: grain }))}
+      value={figure.time_grain ?? null}
+      onChange={(value) => {
+        const next = { ...figure };
+        if (value === null) delete next.time_grain;
+        else next.time_grain = value as TimeGrain;
+        onChange(next);
+      }}
+    />
   );
 }
 

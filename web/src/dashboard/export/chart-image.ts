@@ -4,6 +4,8 @@ import {
   chartOption,
   type FigureComponent,
   type FigureData,
+  fitLegend,
+  legendRows,
 } from '@service/common';
 import { init } from '@service/common/echarts-registry';
 import type { EChartsOption } from 'echarts';
@@ -28,9 +30,16 @@ export interface ImageLook {
 }
 
 /** The option the dashboard draws (common/'s, title inside), without animation: an image is one frame. */
-function imageOption(component: FigureComponent, data: FigureData, { theme, colors }: ImageLook): EChartsOption {
+function imageOption(
+  component: FigureComponent,
+  data: FigureData,
+  { theme, colors }: ImageLook,
+  { width }: ImageSize,
+): EChartsOption {
+  const option = chartOption(component, data, { theme, title: true, ...(colors ? { colors } : {}) });
   return {
-    ...chartOption(component, data, { theme, title: true, ...(colors ? { colors } : {}) }),
+    // The legend wraps at the image's width, as in the cell.
+    ...fitLegend(option, legendRows(option, width)),
     animation: false,
     backgroundColor: BACKGROUND[theme],
   };
@@ -41,7 +50,7 @@ export function figurePng(component: FigureComponent, data: FigureData, look: Im
   // A detached element: ECharts draws to its own canvas at the size given.
   const chart = init(document.createElement('div'), null, { renderer: 'canvas', ...size });
   try {
-    chart.setOption(imageOption(component, data, look));
+    chart.setOption(imageOption(component, data, look, size));
     const url = chart.getDataURL({ type: 'png', pixelRatio: 2, backgroundColor: BACKGROUND[look.theme] });
     return dataUrlBlob(url);
   } finally {
@@ -53,7 +62,7 @@ export function figurePng(component: FigureComponent, data: FigureData, look: Im
 export function figureSvg(component: FigureComponent, data: FigureData, look: ImageLook, size: ImageSize): Blob {
   const chart = init(null, null, { renderer: 'svg', ssr: true, ...size });
   try {
-    chart.setOption(imageOption(component, data, look));
+    chart.setOption(imageOption(component, data, look, size));
     return new Blob([chart.renderToSVGString()], { type: 'image/svg+xml' });
   } finally {
     chart.dispose();

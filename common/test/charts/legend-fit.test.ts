@@ -1,0 +1,51 @@
+import type { EChartsOption } from 'echarts';
+import { describe, expect, it } from 'vitest';
+import { chartOption, type FigureData, fitLegend, LEGEND_ROW_HEIGHT, legendRows } from '../../src/index.js';
+import * as fixture from './fixtures.js';
+
+/** A scatter with one colour group per name (a legend entry each). */
+function groups(names: string[]): EChartsOption {
+  const data: FigureData = {
+    ...fixture.scatterData,
+    rows: names.map((name, i) => [i, i, name]),
+    total_rows: names.length,
+  };
+  return chartOption({ ...fixture.scatterFigure, size: undefined }, data, { theme: 'light' });
+}
+
+const FIVE = ['Site A', 'Site B', 'Site C', 'Site D', 'Site E'];
+
+describe('legends that wrap where there is room', () => {
+  it('keeps one line when the entries fit, or when no width is known (the legend pages)', () => {
+    const option = groups(FIVE);
+    expect(legendRows(option, 1200)).toBe(1);
+    expect(legendRows(option, undefined)).toBe(1);
+    expect(fitLegend(option, 1)).toBe(option);
+    expect(option.legend).toMatchObject({ type: 'scroll' });
+  });
+
+  it('wraps onto the lines a narrow chart needs and moves the plot down by them', () => {
+    const option = groups(FIVE);
+    // Five entries of 82 px (mark, gaps, 6 letters of 7 px) in 350 px less the padding: 4 and 1.
+    expect(legendRows(option, 350)).toBe(2);
+    const fitted = fitLegend(option, 2);
+    expect(fitted.legend).toMatchObject({ type: 'plain' });
+    const top = (option.grid as { top: number }).top;
+    expect((fitted.grid as { top: number }).top).toBe(top + LEGEND_ROW_HEIGHT);
+    // The option it came from is untouched (the cell keeps it for other widths).
+    expect((option.grid as { top: number }).top).toBe(top);
+  });
+
+  it('pages beyond three lines rather than squeeze the plot', () => {
+    const many = Array.from({ length: 12 }, (_, i) => `Sampling site number ${i + 1}`);
+    expect(legendRows(groups(many), 1000)).toBe(3);
+    expect(legendRows(groups(many), 390)).toBe(1);
+  });
+
+  it('moves a pie down in its box under a wrapped legend; no legend takes no line', () => {
+    const pie = chartOption(fixture.pieFigure, fixture.pieData, { theme: 'light' });
+    const fitted = fitLegend(pie, 3);
+    expect((fitted.series as { top?: number }[])[0]?.top).toBe(2 * LEGEND_ROW_HEIGHT);
+    expect(legendRows(chartOption(fixture.boxFigure, fixture.boxData, { theme: 'light' }), 300)).toBe(0);
+  });
+});

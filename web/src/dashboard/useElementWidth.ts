@@ -1,0 +1,18 @@
+import { type RefObject, useLayoutEffect, useState } from 'react';
+
+/**
+ * The width (px) of an element, measured before the first paint and followed as it changes:
+ * undefined until then. A chart lays its legend out by it (common/'s `fitLegend`).
+ */
+export function useElementWidth(element: RefObject<HTMLElement | null>): number | undefined {
+  const [width, setWidth] = useState<number>();
+  useLayoutEffect(() => {
+    const target = element.current;
+    if (target === null) return;
+    setWidth(target.clientWidth);
+    const observer = new ResizeObserver(() => setWidth(target.clientWidth));
+    observer.observe(target);
+    return () => observer.disconnect();
+  }, [element]);
+  return width;
+}
