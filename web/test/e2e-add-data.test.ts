@@ -180,6 +180,67 @@ describeBrowser('adding data from the browser', () => {
     await context.close();
   }, 180_000);
 
+  it('after a build that fails past the previewed lines, changes a type and tries again on what was made', async () => {
+    const { access_token: admin } = await login(server, ADMIN.email, ADMIN.password);
+    const owner = await createUser(server, admin, 'retry-owner@example.org');
+    const project = await createProjectWithUpload(server, owner.access_token, 'Long survey');
+    // Over 1 MiB, so the preview reads only its head; a word in a count on the very last line.
+    const lines = Array.from(
+      { length: 40_000 },
+      (_, i) => `S${i + 1},${101 + (i % 50)},Biscoe,${i % 9},7.1,2024-01-02`,
+    );
+    const csv = `sample,plot,site,count,ph,sampled_on\n${lines.join('\n')}\nS40001,150,Dream,many,7.0,2024-03-05\n`;
+    expect(csv.length).toBeGreaterThan(1024 * 1024);
+    const { context, page } = await openPage(browser, server, `/auth/sign-in?next=/projects/${project.projectId}`, {
+      height: 1200,
+    });
+    await submitPasswordSignIn(page, owner.user.email, 'retry-owner@example.org-password');
+    await page.getByRole('heading', { level: 1, name: 'Long survey' }).waitFor();
+    await page.getByRole('button', { name: 'Add data' }).click();
+    const addData = page.getByRole('region', { name: 'Add data' });
+    const [chooser] = await Promise.all([
+      page.waitForEvent('filechooser'),
+      addData.getByRole('button', { name: 'Choose files…' }).click(),
+    ]);
+    await chooser.setFiles({ name: 'long-survey.csv', mimeType: 'text/csv', buffer: Buffer.from(csv) });
+    const typeOf = (column: string) => addData.getByRole('combobox', { name: `Type of ${column}` });
+    await addData
+      .getByRole('table', { name: 'Preview of the first rows' })
+      .getByRole('cell', { name: 'S20' })
+      .waitFor();
+    expect(await typeOf('count').inputValue()).toBe('integer');
+    const name = await addData.getByRole('textbox', { name: 'Collection name' }).inputValue();
+    // Counts as decimals, chosen (kept in the definition): the previewed lines fit.
+    await typeOf('count').selectOption('double');
+    await addData.locator('table[aria-busy="false"]').waitFor();
+
+    // The build reads the whole file: it fails on the last line and says where.
+    await addData.getByRole('button', { name: 'Create' }).click();
+    await addData
+      .getByText(/line 40002/)
+      .first()
+      .waitFor({ timeout: 60_000 });
+    await addData.getByRole('button', { name: 'Change the choices and try again' }).click();
+    // What was made stays made: its name is settled; the types can change.
+    expect(await addData.getByRole('textbox', { name: 'Collection name' }).isDisabled()).toBe(true);
+    await typeOf('count').selectOption('string');
+    await addData.getByRole('button', { name: 'Try again' }).click();
+    const ready = addData.getByRole('status').filter({ hasText: 'The table is ready' });
+    await ready.getByText(`${name}: 40,001 rows.`).waitFor({ timeout: 90_000 });
+
+    // One collection made, once, with the type chosen on the second try.
+    const collections = await call<{ items: { tag: string; read_options: unknown }[] }>(
+      server,
+      'GET',
+      `/workflows/${project.workflowId}/datacollections`,
+      { token: owner.access_token },
+    );
+    const made = collections.body.items.filter((collection) => collection.tag !== 't');
+    expect(made.map((collection) => collection.tag)).toEqual([name]);
+    expect(made[0]?.read_options).toMatchObject({ columns: { count: 'string' } });
+    await context.close();
+  }, 180_000);
+
   it('reads every file dropped, and proposes one collection per set of columns', async () => {
     const { access_token: admin } = await login(server, ADMIN.email, ADMIN.password);
     const owner = await createUser(server, admin, 'many-files@example.org');

@@ -19,6 +19,9 @@
  *    page's scripts took on the wire.
  *    Baseline: the server's DuckDB alone, in a child process after the server has stopped, running
  *    the preview's two statements (first 25 rows, then the row count) over the table's Parquet files.
+ * 4. **Add data**: a 50 MB CSV chosen in the project page's Add data, from the file input's change
+ *    to the preview's first row painted (web-add-data.ts). Baseline, taking turns with it: the
+ *    preview request alone (the file's first MiB, as the app sends it) posted from Node.
  *
  * The table is built the way a user does it (upload the CSV, then `POST /deltatables/upsert`);
  * generating, uploading and upserting are printed but part of no figure.
@@ -39,6 +42,7 @@ import { generateCsv } from './ingest-data.js';
 import { closeConnections, requestJson, uploadFile } from './ingest-http.js';
 import type { FirstPageReport } from './ingest-target.js';
 import { startBaseline } from './preview.js';
+import { type AddDataMeasured, measureAddData, writeAddDataCsv } from './web-add-data.js';
 import {
   initialScripts,
   type Measured,
@@ -61,6 +65,7 @@ const UPLOAD_MAX = 1024 ** 3;
 const MIB = 1024 ** 2;
 
 const TARGET_LCP_MS = 1000;
+const TARGET_ADD_DATA_MS = 1000;
 const TARGET_FIRST_ROWS_MS = 500;
 const TARGET_INITIAL_JS_KB = 250;
 /** The warm preview request may take at most this multiple of DuckDB's own time. */
@@ -92,7 +97,7 @@ export async function run(args: string[]): Promise<void> {
     out(`  ${grouped(rows)} rows, ${fixed(generated.bytes / MIB, 0)} MiB in ${fixed(generated.seconds, 1)} s`);
 
     const dataDir = join(workDir, 'service');
-    const { measured, span, childCpuBefore } = await measureWithServer(out, {
+    const { measured, addData, span, childCpuBefore } = await measureWithServer(out, {
       workDir,
       dataDir,
       webRoot,
@@ -107,9 +112,9 @@ export async function run(args: string[]): Promise<void> {
     const childCpu = (endedChildrenCpuSeconds() ?? 0) - childCpuBefore;
 
     const initialGzip = await reportScripts(out, webRoot, scripts, measured);
-    reportPageLoads(out, measured, firstPage);
+    reportPageLoads(out, measured, firstPage, addData);
     span.print(out, childCpu, cpus().length);
-    printVerdicts(out, verdicts(measured, rows, initialGzip));
+    printVerdicts(out, verdicts(measured, rows, initialGzip, addData));
   } finally {
     await rm(workDir, { recursive: true, force: true });
   }
@@ -168,11 +173,13 @@ async function measureWithServer(out: Out, setup: Setup) {
   );
   try {
     const collection = await buildTable(out, `${server.url}${API_PREFIX}`, setup);
+    const addDataCsv = join(setup.workDir, 'add-data.csv');
+    out(`  the Add data CSV: ${fixed((await writeAddDataCsv(addDataCsv)) / 1e6, 1)} MB (part of no figure)`);
     const span = new CpuSpan();
     const childCpuBefore = (endedChildrenCpuSeconds() ?? 0) + (processCpuSeconds(server.pid) ?? 0);
     out('measuring in Chromium ...');
-    const measured = await measureInChromium(server.url, collection, setup);
-    return { measured, span, childCpuBefore };
+    const { measured, addData } = await measureInChromium(server.url, collection, setup, addDataCsv);
+    return { measured, addData, span, childCpuBefore };
   } finally {
     await server.stop();
   }
@@ -212,7 +219,8 @@ async function measureInChromium(
   serverUrl: string,
   collection: Awaited<ReturnType<typeof createBenchCollection>>,
   setup: Setup,
-): Promise<Measured> {
+  addDataCsv: string,
+): Promise<{ measured: Measured; addData: AddDataMeasured }> {
   const browser = await setup.chromium.launch({
     executablePath: CHROMIUM,
     args: [
@@ -225,7 +233,7 @@ async function measureInChromium(
   });
   const duckdbAlone = await startBaseline(setup.dataDir, join(setup.workDir, 'baseline'));
   try {
-    return await measureBrowser(
+    const measured = await measureBrowser(
       browser,
       serverUrl,
       collection.session,
@@ -234,6 +242,10 @@ async function measureInChromium(
       setup.runs,
       async () => (await duckdbAlone.run()).ms,
     );
+    const { session, projectId } = collection;
+    const api = `${serverUrl}${API_PREFIX}`;
+    const addData = await measureAddData(browser, serverUrl, api, session, projectId, addDataCsv, setup.runs);
+    return { measured, addData };
   } finally {
     await browser.close();
     await duckdbAlone.stop();
@@ -290,7 +302,7 @@ async function reportScripts(
   return initialGzip;
 }
 
-function reportPageLoads(out: Out, measured: Measured, firstPage: FirstPageReport): void {
+function reportPageLoads(out: Out, measured: Measured, firstPage: FirstPageReport, addData: AddDataMeasured): void {
   const duckdb = firstPage.ms.slice(WARMUPS);
   const row = (name: string, values: number[], baseline: number[] | null) => [
     name,
@@ -320,6 +332,13 @@ function reportPageLoads(out: Out, measured: Measured, firstPage: FirstPageRepor
           measured.warmPreview,
           measured.warmBaseline,
         ),
+        row('baseline: Add data preview request alone (first MiB, from Node)', addData.request, null),
+        row(
+          `Add data, ${fixed(addData.bytes / 1e6, 0)} MB CSV: first rows in the DOM (ms from choice)`,
+          addData.rows,
+          addData.request,
+        ),
+        row('Add data: first rows painted (the frame after)', addData.painted, addData.request),
       ],
     ),
   );
@@ -329,8 +348,18 @@ function reportPageLoads(out: Out, measured: Measured, firstPage: FirstPageRepor
   out();
 }
 
-function verdicts(measured: Measured, rows: number, initialGzip: number): [boolean, string][] {
+function verdicts(
+  measured: Measured,
+  rows: number,
+  initialGzip: number,
+  addData: AddDataMeasured,
+): [boolean, string][] {
   return [
+    [
+      median(addData.painted) < TARGET_ADD_DATA_MS,
+      `Add data preview of a ${fixed(addData.bytes / 1e6, 0)} MB CSV painted < ${TARGET_ADD_DATA_MS} ms: ` +
+        `${fixed(median(addData.painted), 0)} ms`,
+    ],
     [
       median(measured.projectLcp) < TARGET_LCP_MS,
       `project page LCP < ${TARGET_LCP_MS} ms: ${fixed(median(measured.projectLcp), 0)} ms`,
