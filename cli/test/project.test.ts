@@ -2,7 +2,7 @@ import { mkdtemp, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { expect, it, vi } from 'vitest';
-import { ADMIN, login, startTestServer } from '../../test/support/test-server.js';
+import { ADMIN, call, login, startTestServer } from '../../test/support/test-server.js';
 import { runCli } from './run-cli.js';
 
 // A hang guard, not a speed check: these cases start Node processes that each load the server and
@@ -49,6 +49,34 @@ it('service project import sends the file to a server and reports what happened'
     const denied = await runCli(['project', 'import', file, '--server', server.url, '--token', 'bad']);
     expect(denied.code).toBe(1);
     expect(denied.stderr).toContain('import refused (401)');
+  } finally {
+    await server.stop();
+    await server.database.drop();
+  }
+});
+
+it('service commands take a personal access token from SERVICE_TOKEN, within its scope', async () => {
+  const server = await startTestServer('sqlite');
+  try {
+    const { access_token } = await login(server, ADMIN.email, ADMIN.password);
+    const mint = async (scope: 'read' | 'write') => {
+      const answer = await call<{ token: string }>(server, 'POST', '/auth/tokens', {
+        token: access_token,
+        json: { name: `cli ${scope}`, scope },
+      });
+      return answer.body.token;
+    };
+    const dir = await mkdtemp(join(tmpdir(), 'service-cli-pat-'));
+    const file = join(dir, 'project.yaml');
+    await writeFile(file, 'name: by-token\n');
+    const env = { SERVICE_PUBLIC_URL: server.url };
+    const written = await runCli(['project', 'import', file], { ...env, SERVICE_TOKEN: await mint('write') });
+    expect(written.code, written.stderr).toBe(0);
+    expect(written.stdout).toMatch(/^project [0-9a-f-]{36} created\n$/);
+    await writeFile(file, 'name: read-only\n');
+    const refused = await runCli(['project', 'import', file], { ...env, SERVICE_TOKEN: await mint('read') });
+    expect(refused.code).toBe(1);
+    expect(refused.stderr).toContain('import refused (403)');
   } finally {
     await server.stop();
     await server.database.drop();

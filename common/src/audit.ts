@@ -20,6 +20,8 @@ export const auditEventTypeSchema = z.enum([
   'temporary_user.removed',
   'embed_token.created',
   'embed_token.revoked',
+  'access_token.created',
+  'access_token.revoked',
   'project.created',
   'project.updated',
   'project.shared',

@@ -3,6 +3,7 @@ import { AuditLog } from './audit/service.js';
 import { AccessTokens } from './auth/access-tokens.js';
 import { LoginTickets } from './auth/login-tickets.js';
 import { OAuthSignIn } from './auth/oauth.js';
+import { PersonalTokens } from './auth/personal-tokens.js';
 import { Provisioning } from './auth/provisioning.js';
 import { SessionCache } from './auth/session-cache.js';
 import { type InvalidationChannel, PostgresInvalidationChannel } from './auth/session-invalidations.js';
@@ -161,6 +162,9 @@ export function wireProjects(config: Config, database: Database, auth: Auth, eng
   const files = new FilesService(database, config, engine.storage, workflows, dataCollections);
   return {
     projects,
+    personalTokens: new PersonalTokens(database, audit, (actor, projectId) =>
+      projects.access(actor, projectId, 'resource.read'),
+    ),
     locationGuard,
     workflows,
     dataCollections,

@@ -5,6 +5,7 @@ import type { AuditLog } from './audit/service.js';
 import type { AccessTokens } from './auth/access-tokens.js';
 import type { LoginTickets } from './auth/login-tickets.js';
 import type { OAuthSignIn } from './auth/oauth.js';
+import type { PersonalTokens } from './auth/personal-tokens.js';
 import type { Provisioning } from './auth/provisioning.js';
 import type { InvalidationChannel } from './auth/session-invalidations.js';
 import type { SessionService } from './auth/session-service.js';
@@ -61,6 +62,8 @@ export interface AppContext {
   audit: AuditLog;
   tokens: AccessTokens;
   sessions: SessionService;
+  /** Personal access tokens: bearer tokens for pipelines and the CLI (docs/auth.md). */
+  personalTokens: PersonalTokens;
   users: UsersService;
   /** Deleting an account: what it owns alone goes to an admin or is deleted, its access ends. */
   accountDeletion: AccountDeletion;

@@ -21,6 +21,7 @@ const ProjectsPage = lazyPage(() => import('./pages/ProjectsPage.js'), 'Projects
 const RegisterPage = lazyPage(() => import('./pages/RegisterPage.js'), 'RegisterPage');
 const SignInPage = lazyPage(() => import('./pages/SignInPage.js'), 'SignInPage');
 const AuditPage = lazyPage(() => import('./pages/AuditPage.js'), 'AuditPage');
+const TokensPage = lazyPage(() => import('./pages/TokensPage.js'), 'TokensPage');
 const UsersPage = lazyPage(() => import('./pages/UsersPage.js'), 'UsersPage');
 
 /** Loads the code of the modules the boot script preloads (web/src/boot/first-screen.ts). */
@@ -102,6 +103,7 @@ export function App() {
                 <Route path="/dashboards/:dashboardId" element={<DashboardPage />} />
                 <Route path="/jobs" element={<JobsPage />} />
                 <Route path="/jobs/:jobId" element={<JobDetailPage />} />
+                <Route path="/settings/tokens" element={<TokensPage />} />
                 <Route element={<RequireAdmin />}>
                   <Route path="/admin/users" element={<UsersPage />} />
                   <Route path="/admin/audit" element={<AuditPage />} />

@@ -19,7 +19,14 @@ import { isoNow } from '../db/time.js';
 import { DomainError, type FieldProblem, notFound } from '../errors.js';
 import type { MultiqcService } from '../multiqc/service.js';
 import type { Actor, UserActor } from '../policy/actor.js';
-import { authorize, can, dashboardResource, type ResourceAction, type SharedResource } from '../policy/policy.js';
+import {
+  authorize,
+  can,
+  dashboardResource,
+  type ResourceAction,
+  type SharedResource,
+  tokenProjects,
+} from '../policy/policy.js';
 import { asSharedResource as projectResource } from '../projects/repository.js';
 import type { ProjectsService } from '../projects/service.js';
 import { asSharedResource } from '../sharing/members.js';
@@ -126,6 +133,7 @@ export class DashboardsService {
       admin: actor.kind === 'user' && actor.role === 'admin',
       includePublic: actor.kind === 'user' || actor.mayBrowsePublic,
       projectId: query.project_id,
+      projectIds: tokenProjects(actor),
       q: query.q,
       sort: query.sort,
       limit: query.limit,

@@ -297,6 +297,20 @@ export interface EmbedTokensTable {
   revoked_at: string | null;
 }
 
+export interface AccessTokensTable {
+  id: string;
+  user_id: string;
+  name: string;
+  token_hash: string;
+  scope: 'read' | 'write';
+  /** JSON string[], or null: every project of its user. */
+  project_ids: string | null;
+  created_at: string;
+  expires_at: string;
+  last_used_at: string | null;
+  last_used_from: string | null;
+}
+
 export interface Tables {
   users: UsersTable;
   sessions: SessionsTable;
@@ -322,6 +336,7 @@ export interface Tables {
   dashboard_members: DashboardMembersTable;
   worker_heartbeats: WorkerHeartbeatsTable;
   embed_tokens: EmbedTokensTable;
+  access_tokens: AccessTokensTable;
 }
 
 export type UserRow = Selectable<UsersTable>;

@@ -44,7 +44,7 @@ export class ProjectDefinitions {
     const { definition, locate } = checkProjectDefinition(text, this.allowedRoots);
     const existingId = await this.projects.findOwnByName(actor, definition);
     if (existingId === undefined) {
-      authorize(actor, 'resource.create');
+      authorize(actor, 'project.create');
       await this.authorizeLocations(actor, undefined, definition, locate);
       const projectId = await this.database.db.transaction().execute(async (trx) => {
         const id = await this.projects.create(

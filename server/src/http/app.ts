@@ -16,6 +16,8 @@ import { auditRoutes } from '../audit/routes.js';
 import { accessRoutes } from '../auth/access-routes.js';
 import type { OAuthSignIn } from '../auth/oauth.js';
 import { oauthRoutes } from '../auth/oauth-routes.js';
+import { personalTokenRoutes } from '../auth/personal-token-routes.js';
+import type { PersonalTokens } from '../auth/personal-tokens.js';
 import { authRoutes } from '../auth/routes.js';
 import type { SessionService } from '../auth/session-service.js';
 import { capabilitiesRoutes } from '../capabilities/routes.js';
@@ -89,6 +91,8 @@ export type AppDeps = {
   config: Config;
   database: Database;
   sessions: SessionService;
+  /** Personal access tokens: bearer tokens beside the sessions' (docs/auth.md). */
+  personalTokens: PersonalTokens;
   /** Single-user mode: the one admin every request acts as. */
   singleUserId: string | null;
   /** Present only when identity-provider sign-in is configured. */
@@ -145,7 +149,7 @@ export async function buildApp(context: AppDeps, options: AppOptions = {}): Prom
     );
   }
 
-  const actorOf = createAuthenticator(config, context.sessions, context.singleUserId);
+  const actorOf = createAuthenticator(config, context.sessions, context.singleUserId, context.personalTokens);
   await app.register(healthRoutes(context));
   await app.register(apiRoutes(app, context, actorOf), { prefix: API_PREFIX });
   // Beside the API's scope, not in it: the internal key is their only way in, no session needed.
@@ -270,6 +274,8 @@ function apiRoutes(app: App, context: AppDeps, actorOf: ReturnType<typeof create
     await api.register(capabilitiesRoutes(config));
     await api.register(authRoutes(context, actorOf));
     await api.register(accessRoutes(context, actorOf));
+    // In single-user mode every bearer token is ignored: personal ones would open nothing.
+    if (config.auth.mode !== 'single_user') await api.register(personalTokenRoutes(context, actorOf));
     if (context.oauth !== null) await api.register(oauthRoutes(context, context.oauth));
     // Only auth mode has user management; the other modes have no accounts to administer.
     if (config.auth.mode === 'auth') await api.register(usersRoutes(context, actorOf));

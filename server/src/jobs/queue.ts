@@ -329,6 +329,8 @@ export class JobQueue {
     kind?: string | undefined;
     status?: string | undefined;
     projectId?: string | undefined;
+    /** Only jobs of these projects (a project-limited access token's); null: no such limit. */
+    projectIds?: readonly string[] | null;
     limit: number;
     skip: number;
   }) {
@@ -338,6 +340,7 @@ export class JobQueue {
     if (filter.kind !== undefined) query = query.where('kind', '=', filter.kind);
     if (filter.status !== undefined) query = query.where('status', '=', filter.status as JobsTable['status']);
     if (filter.projectId !== undefined) query = query.where('project_id', '=', filter.projectId);
+    if (filter.projectIds != null) query = query.where('project_id', 'in', [...filter.projectIds]);
     return paginate(
       query,
       (rows) => rows.selectAll().orderBy('created_at', 'desc').orderBy('job_id', 'desc'),

@@ -9,7 +9,7 @@ import {
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { notFound } from '../errors.js';
 import type { Authenticator } from '../http/authentication.js';
-import { authorize, authorizeOwned } from '../policy/policy.js';
+import { authorize, authorizeOwned, tokenProjects } from '../policy/policy.js';
 import { type JobQueue, presentJob } from './queue.js';
 
 const errors = { 400: problemSchema, 401: problemSchema, 403: problemSchema, 404: problemSchema };
@@ -25,7 +25,7 @@ export function jobsRoutes({ jobs }: { jobs: JobQueue }, actorOf: Authenticator)
       authorize(actor, 'session.read_own');
       throw notFound('job');
     }
-    authorizeOwned(actor, job.user_id, 'job');
+    authorizeOwned(actor, job.user_id, 'job', job.project_id);
     return job;
   };
   return async (app) => {
@@ -47,6 +47,7 @@ export function jobsRoutes({ jobs }: { jobs: JobQueue }, actorOf: Authenticator)
           kind: request.query.kind,
           status: request.query.status,
           projectId: request.query.project_id,
+          projectIds: tokenProjects(actor),
           limit: request.query.limit,
           skip: request.query.skip,
         });

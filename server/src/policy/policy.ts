@@ -7,6 +7,8 @@ export interface SharedResource {
   editors: readonly string[];
   viewers: readonly string[];
   isPublic: boolean;
+  /** The project it is (or lies in); what a project-limited access token is judged by. */
+  projectId?: string;
 }
 
 /**
@@ -49,6 +51,7 @@ export function dashboardResource(
     editors: own(dashboard.editors),
     viewers: union(own(dashboard.viewers), project.viewers),
     isPublic: dashboard.isPublic || project.isPublic,
+    ...(project.projectId === undefined ? {} : { projectId: project.projectId }),
   };
 }
 
@@ -71,6 +74,8 @@ export type GlobalAction =
   | 'session.read_own' // GET /auth/me, POST /auth/logout
   | 'magic_link.create' // a sign-in link for oneself
   | 'resource.create' // create a project or dashboard
+  | 'project.create' // create a new project (not with a project-limited access token)
+  | 'tokens.manage' // create, list and revoke one's personal access tokens (a session only)
   | 'resource.list' // list the projects or dashboards one may see
   | 'users.administer' // list, create, read, change and delete any account
   | 'audit.read'; // the security audit log
@@ -97,22 +102,48 @@ export function can(actor: Actor, action: ResourceAction, resource: SharedResour
 export function can(actor: Actor, action: Action, resource?: SharedResource): boolean {
   switch (action) {
     case 'session.read_own':
-    case 'magic_link.create':
     case 'resource.create':
       return actor.kind === 'user';
+    case 'project.create':
+      return actor.kind === 'user' && (actor.token?.projectIds ?? null) === null;
+    // What turns a credential into another or changes accounts needs a session: an access token
+    // mints no tokens or sign-in links and administers no accounts, so a leaked one stays bounded.
+    case 'magic_link.create':
+      return actor.kind === 'user' && actor.token === undefined;
+    case 'tokens.manage':
+      return actor.kind === 'user' && actor.token === undefined && !actor.isTemporary;
     case 'resource.list':
       return actor.kind === 'user' || actor.mayBrowsePublic;
     case 'users.administer':
+      return actor.kind === 'user' && actor.role === 'admin' && actor.token === undefined;
     case 'audit.read':
       return actor.kind === 'user' && actor.role === 'admin';
     default: {
       if (resource === undefined) return false;
+      if (!tokenAllows(actor, action, resource)) return false;
       const role = roleOn(actor, resource);
       // Anonymous visitors only ever read; writes need a signed-in user whatever the target.
       if (actor.kind === 'anonymous' && action !== 'resource.read') return false;
       return role !== null && minimumRole[action].includes(role);
     }
   }
+}
+
+/**
+ * An access token's limits on a resource: a project-limited token sees only its projects (others
+ * are absent to it: 404), a read token does nothing but read (403). Sessions have no limits here.
+ */
+function tokenAllows(actor: Actor, action: ResourceAction, resource: SharedResource): boolean {
+  if (actor.kind !== 'user' || actor.token === undefined) return true;
+  const { projectIds, scope } = actor.token;
+  if (projectIds !== null && (resource.projectId === undefined || !projectIds.includes(resource.projectId)))
+    return false;
+  return scope === 'write' || action === 'resource.read';
+}
+
+/** The projects an access token is limited to, for list queries; null: no limit. */
+export function tokenProjects(actor: Actor): readonly string[] | null {
+  return actor.kind === 'user' ? (actor.token?.projectIds ?? null) : null;
 }
 
 /**
@@ -143,7 +174,11 @@ export function authorize(actor: Actor, action: Action, resource?: SharedResourc
  * lookup keeps a 401 from turning into a 404 that would tell which ids exist.
  */
 export function admit(actor: Actor, access: 'read' | 'write'): void {
-  if (actor.kind === 'user') return;
+  if (actor.kind === 'user') {
+    if (access === 'write' && actor.token?.scope === 'read')
+      throw new DomainError('forbidden', 'this access token is read-only');
+    return;
+  }
   if (access === 'write' || !actor.mayBrowsePublic) throw new DomainError('unauthenticated', 'sign in to do this');
 }
 
@@ -151,8 +186,15 @@ export function admit(actor: Actor, access: 'read' | 'write'): void {
  * Things that belong to one user (jobs): the owner and admins see them; for anyone else they do
  * not exist (404, the same answer as for a missing one).
  */
-export function authorizeOwned(actor: Actor, ownerUserId: string | null, what: string): asserts actor is UserActor {
+export function authorizeOwned(
+  actor: Actor,
+  ownerUserId: string | null,
+  what: string,
+  projectId?: string | null,
+): asserts actor is UserActor {
   if (actor.kind === 'anonymous') throw new DomainError('unauthenticated', 'sign in to do this');
+  const limit = tokenProjects(actor);
+  if (limit !== null && (projectId == null || !limit.includes(projectId))) throw notFound(what);
   if (actor.role === 'admin' || (ownerUserId !== null && ownerUserId === actor.userId)) return;
   throw notFound(what);
 }

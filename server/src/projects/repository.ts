@@ -12,7 +12,7 @@ export interface ProjectRecord {
 
 /** A project as the policy sees it. */
 export function asSharedResource(record: ProjectRecord): SharedResource {
-  return membersAsResource(record.members, record.row.is_public === 1);
+  return membersAsResource(record.members, record.row.is_public === 1, record.row.id);
 }
 
 export class ProjectsRepository {

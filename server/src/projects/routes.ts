@@ -52,7 +52,7 @@ export function projectsRoutes(
       },
       async (request, reply) => {
         const actor = await actorOf(request);
-        authorize(actor, 'resource.create');
+        authorize(actor, 'project.create');
         return reply.code(201).send(await projects.createAndPresent(actor, request.body));
       },
     );

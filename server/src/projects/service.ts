@@ -9,7 +9,7 @@ import { isoNow } from '../db/time.js';
 import { DomainError, notFound } from '../errors.js';
 import { type OwnedStorage, ownedStorage, type StoragePurger } from '../maintenance/owned-storage.js';
 import type { Actor, UserActor } from '../policy/actor.js';
-import { authorize, type ResourceAction } from '../policy/policy.js';
+import { authorize, type ResourceAction, tokenProjects } from '../policy/policy.js';
 import { resolveMembers } from '../sharing/members.js';
 import { projectMemberRows, projectRows } from '../tables/projects.js';
 import { projectDeletionSummary } from './deletion-summary.js';
@@ -46,6 +46,7 @@ export class ProjectsService {
       userId: actor.kind === 'user' ? actor.userId : null,
       admin: actor.kind === 'user' && actor.role === 'admin',
       includePublic: actor.kind === 'user' || actor.mayBrowsePublic,
+      projectIds: tokenProjects(actor),
       ...query,
     });
     return {

@@ -15,9 +15,14 @@ export interface MemberRecord {
 }
 
 /** Member lists by role, as the policy wants them. */
-export function asSharedResource(members: readonly MemberRecord[], isPublic: boolean): SharedResource {
+export function asSharedResource(
+  members: readonly MemberRecord[],
+  isPublic: boolean,
+  projectId?: string,
+): SharedResource {
   const by = (role: MemberRole) => members.filter((m) => m.role === role).map((m) => m.user_id);
-  return { owners: by('owner'), editors: by('editor'), viewers: by('viewer'), isPublic };
+  const resource = { owners: by('owner'), editors: by('editor'), viewers: by('viewer'), isPublic };
+  return projectId === undefined ? resource : { ...resource, projectId };
 }
 
 /**

@@ -10,6 +10,8 @@ export interface DashboardVisibility {
   admin: boolean;
   includePublic: boolean;
   projectId: string | undefined;
+  /** Only dashboards of these projects (a project-limited access token's); null or absent: no limit. */
+  projectIds?: readonly string[] | null;
   q?: string | undefined;
 }
 
@@ -32,6 +34,7 @@ export const dashboardRows = {
     let query = db.selectFrom('dashboards');
     if (options.projectId !== undefined) query = query.where('dashboards.project_id', '=', options.projectId);
     if (options.q !== undefined) query = query.where(nameContains('dashboards.title', options.q));
+    if (options.projectIds != null) query = query.where('dashboards.project_id', 'in', [...options.projectIds]);
     if (options.admin) return query;
     return query.where((eb) => {
       const visible = [];

@@ -9,6 +9,8 @@ export interface ProjectVisibility {
   admin: boolean;
   scope: 'all' | 'mine' | 'shared' | 'public';
   includePublic: boolean;
+  /** Only these projects (a project-limited access token's); null or absent: no limit. */
+  projectIds?: readonly string[] | null;
   q?: string | undefined;
 }
 
@@ -39,6 +41,7 @@ export const projectRows = {
   visible(db: Kysely<Tables>, options: ProjectVisibility) {
     let query = db.selectFrom('projects');
     if (options.q !== undefined) query = query.where(nameContains('projects.name', options.q));
+    if (options.projectIds != null) query = query.where('projects.id', 'in', [...options.projectIds]);
     const { userId, scope } = options;
     // Literal conditions, not bound booleans: SQLite cannot bind a boolean parameter.
     const always = sql<SqlBool>`1 = 1`;

@@ -93,6 +93,7 @@ export class DataLocationGuard {
       const project = asSharedResource(
         members.filter((member) => member.project_id === row.project_id),
         row.is_public === 1,
+        row.project_id,
       );
       const { locations } = JSON.parse(row.data_location as string) as DataLocation;
       return locations.map((location) => ({ location, project }));

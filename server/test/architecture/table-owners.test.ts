@@ -11,6 +11,7 @@ const QUERY_METHODS = ['selectFrom', 'insertInto', 'updateTable', 'deleteFrom', 
  * module calls it. An owner may join another table to read its columns, never query it.
  */
 const OWNERS: Record<string, string> = {
+  access_tokens: 'server/src/tables/access-tokens.ts',
   audit_events: 'server/src/audit/service.ts',
   dashboard_members: 'server/src/tables/dashboards.ts',
   dashboards: 'server/src/tables/dashboards.ts',

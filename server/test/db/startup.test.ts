@@ -40,6 +40,7 @@ describeEachDialect('startup on a shared database', (dialect) => {
         '0015_ingestion_run_leases',
         '0016_dashboard_tabs',
         '0017_dashboard_colors',
+        '0018_access_tokens',
       ]);
       expect((await migrateToLatest(database)).applied).toEqual([]);
       const tables = await database.db.introspection.getTables();

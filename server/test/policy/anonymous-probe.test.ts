@@ -146,6 +146,11 @@ async function fixture(server: TestServer): Promise<Ids> {
   );
   const runs = await context.database.db.selectFrom('runs').select('id').execute();
   const embedToken = await context.embedTokens.create(owner, dashboard.dashboard_id, { expires_in_hours: 1 }, null);
+  const accessToken = await context.personalTokens.create(
+    owner,
+    { name: 'probe', scope: 'write', expires_in_days: 1 },
+    '127.0.0.1',
+  );
   return {
     project_id: project.project_id,
     projects: project.project_id,
@@ -162,5 +167,6 @@ async function fixture(server: TestServer): Promise<Ids> {
     column: 'sample',
     dashboard_id: dashboard.dashboard_id,
     embed_token_id: embedToken.embed_token_id,
+    token_id: accessToken.token_id,
   };
 }

@@ -1,6 +1,8 @@
 import { randomUUID } from 'node:crypto';
+import type { AuthMode } from '@service/common';
 import { call } from '../../../test/support/test-server.js';
 import {
+  type ActorName,
   adminOnly,
   anyone,
   PROVISIONING_KEY,
@@ -11,6 +13,14 @@ import {
   throwawayUser,
   userAdmin,
 } from './matrix-world.js';
+
+function ownTokens(ok: number) {
+  return (mode: AuthMode, actor: ActorName) => {
+    if (mode === 'single_user') return 404;
+    if (actor === 'anonymous') return 401;
+    return actor === 'temporary' ? 403 : ok;
+  };
+}
 
 /** Health, capabilities, sign-in and sessions, users, audit, internal and metrics. */
 export const accountRows: Record<string, Row> = {
@@ -98,6 +108,25 @@ export const accountRows: Record<string, Row> = {
   'DELETE /service/api/v1/users/{id}': {
     request: async (world) => ({ path: `/users/${await throwawayUser(world)}` }),
     expected: userAdmin(204),
+  },
+  // One's own personal access tokens, with a session: temporary users make none; single-user
+  // mode ignores bearer tokens, so the routes do not exist there.
+  'POST /service/api/v1/auth/tokens': {
+    request: async () => ({ path: '/auth/tokens', options: { json: { name: 'pipeline', scope: 'read' } } }),
+    expected: ownTokens(201),
+  },
+  'GET /service/api/v1/auth/tokens': { request: async () => ({ path: '/auth/tokens' }), expected: ownTokens(200) },
+  'DELETE /service/api/v1/auth/tokens/{token_id}': {
+    request: async (world, actor) => {
+      const own = world.tokens[actor];
+      const session = own === undefined || actor === 'temporary' ? (await probeSession(world)).access_token : own;
+      const created = await call<{ token_id: string }>(world.server, 'POST', '/auth/tokens', {
+        token: session,
+        json: { name: 'to revoke', scope: 'read' },
+      });
+      return { path: `/auth/tokens/${created.body.token_id}` };
+    },
+    expected: ownTokens(204),
   },
   'GET /service/api/v1/audit-events': { request: async () => ({ path: '/audit-events' }), expected: adminOnly(200) },
   // The internal key is the only way in: a user's token, even an admin's, is not.

@@ -117,6 +117,11 @@ function AccountArea() {
           </Menu.Target>
           <Menu.Dropdown>
             <Menu.Label>{user.email}</Menu.Label>
+            {!user.is_temporary && (
+              <Menu.Item component={Link} to="/settings/tokens">
+                Access tokens
+              </Menu.Item>
+            )}
             <Menu.Item
               onClick={async () => {
                 await signOut();

@@ -16,6 +16,7 @@ import * as dashboardCopies from './0014_dashboard_copies.js';
 import * as ingestionRunLeases from './0015_ingestion_run_leases.js';
 import * as dashboardTabs from './0016_dashboard_tabs.js';
 import * as dashboardColors from './0017_dashboard_colors.js';
+import * as accessTokens from './0018_access_tokens.js';
 
 /** Every migration, in order. Bundled as modules so the built server needs no migrations folder. */
 const migrations: Record<string, Migration> = {
@@ -36,6 +37,7 @@ const migrations: Record<string, Migration> = {
   '0015_ingestion_run_leases': ingestionRunLeases,
   '0016_dashboard_tabs': dashboardTabs,
   '0017_dashboard_colors': dashboardColors,
+  '0018_access_tokens': accessTokens,
 };
 
 export const migrationProvider: MigrationProvider = {

@@ -1,0 +1,87 @@
+import type { Browser, Page } from 'playwright-core';
+import { afterAll, beforeAll, expect, it, vi } from 'vitest';
+import {
+  describeBrowser,
+  expectAccessible,
+  launchBrowser,
+  openPage,
+  saveScreenshot,
+  startWebServer,
+} from '../../test/support/browser.js';
+import {
+  ADMIN,
+  call,
+  createProjectWithUpload,
+  createUser,
+  login,
+  type TestServer,
+} from '../../test/support/test-server.js';
+
+// A hang guard, not a speed check: on a loaded two-core machine the browser steps add up.
+vi.setConfig({ testTimeout: 120_000 });
+
+/** axe-core in the light theme, then in the dark one, and back. */
+async function expectAccessibleBothThemes(page: Page, screen: string): Promise<void> {
+  await expectAccessible(page, screen);
+  await page.emulateMedia({ colorScheme: 'dark' });
+  await expectAccessible(page, `${screen}, dark`);
+  await page.emulateMedia({ colorScheme: 'light' });
+}
+
+describeBrowser('the Tokens page in a real browser', () => {
+  let browser: Browser;
+  let server: TestServer;
+  beforeAll(async () => {
+    browser = await launchBrowser();
+    server = await startWebServer();
+  }, 180_000);
+  afterAll(async () => {
+    await browser?.close();
+    await server?.stop();
+  });
+
+  it('creates a project-limited token shown once, which then works, and revokes it', async () => {
+    const admin = await login(server, ADMIN.email, ADMIN.password);
+    const ada = await createUser(server, admin.access_token, 'ada@example.org');
+    const kept = await createProjectWithUpload(server, ada.access_token, 'Penguins');
+    const other = await createProjectWithUpload(server, ada.access_token, 'Puffins');
+
+    const { page } = await openPage(browser, server, '/projects', { session: ada, timeout: 20_000 });
+    await page.getByRole('button', { name: 'Account menu for ada@example.org' }).click();
+    await page.getByRole('menuitem', { name: 'Access tokens' }).click();
+    await page.waitForURL((url) => url.pathname === '/settings/tokens');
+    await page.getByText('No tokens yet.').waitFor();
+    await expectAccessibleBothThemes(page, 'tokens page');
+
+    const form = page.getByRole('form', { name: 'Create a token' });
+    await form.getByRole('textbox', { name: 'Name' }).fill('nightly pipeline');
+    await form.getByRole('combobox', { name: 'Expires after' }).selectOption('30');
+    await form.getByText('Read and write').click();
+    await form.getByPlaceholder('All my projects').click();
+    await page.getByRole('option', { name: 'Penguins' }).click();
+    await page.keyboard.press('Escape');
+    await form.getByRole('button', { name: 'Create token' }).click();
+
+    const secret = await page.getByTestId('new-token').textContent();
+    expect(secret).toMatch(/^pat_/);
+    await page.getByRole('button', { name: 'Copy the token' }).waitFor();
+    const row = page.getByRole('table', { name: 'Your tokens' }).getByRole('row', { name: /nightly pipeline/ });
+    await row.getByText('Read and write').waitFor();
+    await saveScreenshot(page, 'access-tokens');
+    await expectAccessibleBothThemes(page, 'tokens page with a new token');
+
+    // The token works within its project, and nowhere else.
+    const token = secret ?? '';
+    expect((await call(server, 'GET', `/projects/${kept.projectId}`, { token })).status).toBe(200);
+    expect((await call(server, 'GET', `/projects/${other.projectId}`, { token })).status).toBe(404);
+    // Reloaded, the page lists the token but never shows its secret again.
+    await page.reload();
+    await page.getByRole('table', { name: 'Your tokens' }).getByText('127.0.0.1').waitFor();
+    expect(await page.getByTestId('new-token').count()).toBe(0);
+    expect(await page.content()).not.toContain(token);
+
+    await page.getByRole('button', { name: 'Revoke the token nightly pipeline' }).click();
+    await page.getByText('No tokens yet.').waitFor();
+    expect((await call(server, 'GET', `/projects/${kept.projectId}`, { token })).status).toBe(401);
+  });
+});
