@@ -9,6 +9,7 @@ import {
   tabIdSchema,
 } from './dashboard-components.js';
 import { asOfParamSchema, asOfSchema, dashboardFiltersParamSchema, dashboardFiltersSchema } from './dashboard-data.js';
+import { checkSectionWidths, type SectionComponent, sectionComponentSchema } from './dashboard-sections.js';
 import { checkTabs, type DashboardTab, dashboardTabsSchema, tabOf } from './dashboard-tabs.js';
 import { multiqcComponentSchema } from './multiqc.js';
 import { listAnswerSchema, nameSearchSchema } from './pagination.js';
@@ -19,13 +20,14 @@ import { tableColorScaleSchema } from './table-scales.js';
 
 /**
  * Dashboards (docs/architecture.md "Dashboards"): components of a project's data laid out on a grid. Components
- * are a union on `type`: `figure`, `card`, `interactive` (dashboard-components.ts), `table`, `text`.
+ * are a union on `type`: `figure`, `card`, `interactive` (dashboard-components.ts), `table`, `text`,
+ * `multiqc` (multiqc.ts) and `section` (dashboard-sections.ts).
  */
 
 /** Columns of the layout grid; `x + w` never exceeds it. */
 export const DASHBOARD_GRID_COLUMNS = 12;
 
-export const COMPONENT_TYPES = ['figure', 'card', 'interactive', 'table', 'text', 'multiqc'] as const;
+export const COMPONENT_TYPES = ['figure', 'card', 'interactive', 'table', 'text', 'multiqc', 'section'] as const;
 export type ComponentType = (typeof COMPONENT_TYPES)[number];
 
 /** A paged, sortable view of one data collection of the dashboard's project. */
@@ -75,6 +77,7 @@ export const dashboardComponentSchema = z
       tableComponentSchema,
       textComponentSchema,
       multiqcComponentSchema,
+      sectionComponentSchema,
     ],
     {
       error: (issue) =>
@@ -84,6 +87,12 @@ export const dashboardComponentSchema = z
   .meta({ id: 'DashboardComponent' });
 export type DashboardComponent = z.infer<typeof dashboardComponentSchema>;
 export type DashboardComponentInput = z.input<typeof dashboardComponentSchema>;
+
+/** The components that read a data collection: all but those that only shape the page (text, sections). */
+export type CollectionComponent = Exclude<DashboardComponent, TextComponent | SectionComponent>;
+export function readsCollection(component: DashboardComponent): component is CollectionComponent {
+  return component.type !== 'text' && component.type !== 'section';
+}
 
 /** Where a component sits: column `x` (0-based) and row `y`, `w` columns wide and `h` rows high. */
 export const layoutItemSchema = z
@@ -138,12 +147,13 @@ const dashboardContentShape = {
 export function checkDashboardContent(
   body: {
     tabs: readonly DashboardTab[];
-    components: readonly { component_id: string; tab_id?: string | undefined }[];
+    components: readonly { component_id: string; type?: string; tab_id?: string | undefined }[];
     layout: readonly GridBox[];
   },
   context: z.RefinementCtx,
 ) {
   checkTabs(body, context);
+  checkSectionWidths(body, DASHBOARD_GRID_COLUMNS, context);
   const ids = new Set<string>();
   body.components.forEach((component, index) => {
     if (ids.has(component.component_id)) {
@@ -334,7 +344,7 @@ export const dashboardDataRequestSchema = z
      * filters); an id no tab has is a 400.
      */
     tab_id: tabIdSchema.optional(),
-    /** Only these components (default: every component but text; with `preview`, the previewed ones). */
+    /** Only these components (default: every component that reads a collection; with `preview`, the previewed ones). */
     components: z.array(componentIdSchema).min(1).max(100).optional(),
     as_of: asOfSchema.optional(),
     /**

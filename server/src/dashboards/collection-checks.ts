@@ -1,4 +1,4 @@
-import type { DashboardComponent } from '@service/common';
+import { type DashboardComponent, readsCollection } from '@service/common';
 import type { DataCollectionQueries, TableSnapshot } from '../datacollections/queries.js';
 import type { DataCollectionsTable } from '../db/tables.js';
 import { DomainError, type FieldProblem } from '../errors.js';
@@ -23,7 +23,7 @@ export async function collectionProblems(
   projectId: string,
   components: readonly DashboardComponent[],
 ): Promise<FieldProblem[]> {
-  const wanted = components.flatMap((component) => (component.type === 'text' ? [] : [component.data_collection_id]));
+  const wanted = components.filter(readsCollection).map((component) => component.data_collection_id);
   const rows = await checks.repository.collectionRowsOfProject(projectId, wanted);
   const known = new Map(rows.map((row) => [row.id, row]));
   const snapshots = new Map<string, Promise<TableSnapshot>>();
@@ -34,7 +34,7 @@ export async function collectionProblems(
   };
   const problems: FieldProblem[] = [];
   for (const [index, component] of components.entries()) {
-    if (component.type === 'text') continue;
+    if (!readsCollection(component)) continue;
     const at = `components[${index}]`;
     const row = known.get(component.data_collection_id);
     if (row === undefined) {

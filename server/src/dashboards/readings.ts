@@ -23,6 +23,7 @@ interface Reading {
 function readingOf(component: DashboardComponent): Reading | null {
   switch (component.type) {
     case 'text':
+    case 'section':
       return null;
     case 'table':
       // A sort key orders the rows by that column: it reads the column even when it is not shown.

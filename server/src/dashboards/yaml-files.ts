@@ -1,4 +1,4 @@
-import { type DashboardComponent, type DashboardYaml, dashboardYamlSchema } from '@service/common';
+import { type DashboardComponent, type DashboardYaml, dashboardYamlSchema, readsCollection } from '@service/common';
 import { stringify } from 'yaml';
 import { DomainError, type FieldProblem } from '../errors.js';
 import type { Actor, UserActor } from '../policy/actor.js';
@@ -55,12 +55,12 @@ export class DashboardFiles {
       // A dashboard of one implicit tab writes none, as files written before tabs existed.
       ...(tabs.length > 0 ? { tabs } : {}),
       components: componentsOf(record).map((component) =>
-        component.type === 'text'
-          ? component
-          : {
+        readsCollection(component)
+          ? {
               ...component,
               data_collection_id: tags.get(component.data_collection_id) ?? component.data_collection_id,
-            },
+            }
+          : component,
       ),
       layout: layoutOf(record),
       // The palette travels with the file, so the copy it makes draws the same colours.
@@ -136,9 +136,9 @@ export class DashboardFiles {
   private async withIds(projectId: string, components: readonly DashboardComponent[]): Promise<DashboardComponent[]> {
     const ids = await this.idsByTag(projectId);
     return components.map((component) =>
-      component.type === 'text'
-        ? component
-        : { ...component, data_collection_id: ids.get(component.data_collection_id) ?? component.data_collection_id },
+      readsCollection(component)
+        ? { ...component, data_collection_id: ids.get(component.data_collection_id) ?? component.data_collection_id }
+        : component,
     );
   }
 

@@ -36,7 +36,7 @@ export interface ExportCaller {
 
 export type ExportAnswer = { format: 'spec'; spec: ExportSpec } | { format: 'html'; page: Page };
 
-type Exportable = Exclude<DashboardComponent, { type: 'interactive' | 'text' }>;
+type Exportable = Exclude<DashboardComponent, { type: 'interactive' | 'text' | 'section' }>;
 
 /**
  * `GET /export/components/{dashboard_id}/{component_id}` (docs/architecture.md "Export"): one
@@ -63,9 +63,10 @@ export class ExportService {
     const component = componentsOf(record).find((candidate) => candidate.component_id === componentId);
     if (!component) throw notFound('component');
     const title = component.title ?? null;
-    if (component.type === 'interactive') {
-      throw new DomainError('validation_failed', 'a filter widget has nothing to export', [
-        { path: 'params.component_id', message: 'figures, cards, tables and text export; filter widgets do not' },
+    if (component.type === 'interactive' || component.type === 'section') {
+      const what = component.type === 'section' ? 'a section header' : 'a filter widget';
+      throw new DomainError('validation_failed', `${what} has nothing to export`, [
+        { path: 'params.component_id', message: `figures, cards, tables and text export; ${what} does not` },
       ]);
     }
     if (component.type === 'text') {

@@ -12,6 +12,7 @@ import {
   type LayoutItem,
   multiqcDataSchema,
   previewAnswerSchema,
+  readsCollection,
 } from '@service/common';
 import type { CSSProperties, ReactNode } from 'react';
 import { errorMessage } from '../api/client.js';
@@ -43,7 +44,7 @@ export interface CellFilters {
 }
 
 function cellState(component: DashboardComponent, cell: CellData): 'loading' | 'ready' | 'error' {
-  if (component.type === 'text') return 'ready';
+  if (!readsCollection(component)) return 'ready';
   if (cell.error !== null) return 'error';
   if (cell.data !== undefined && componentErrorSchema.safeParse(cell.data).success) return 'error';
   return cell.waiting ? 'loading' : 'ready';
@@ -60,6 +61,14 @@ export function CellBody({
   cell: CellData;
   view: CellFilters;
 }): ReactNode {
+  if (component.type === 'section') {
+    // Drawn as a header row by the view (sections.tsx); in the editor, its line under the title.
+    return (
+      <Text size="sm" c="dimmed" lineClamp={1}>
+        {component.description ?? 'Holds the components below it, down to the next section.'}
+      </Text>
+    );
+  }
   if (component.type === 'text') {
     return (
       <div style={{ overflow: 'auto' }}>

@@ -1,5 +1,13 @@
 import { Group, Stack, Text } from '@mantine/core';
-import { componentsInTab, DASHBOARD_GRID_COLUMNS, type Dashboard } from '@service/common';
+import {
+  componentsInTab,
+  DASHBOARD_GRID_COLUMNS,
+  type Dashboard,
+  type DashboardComponent,
+  foldSections,
+  readsCollection,
+  sectionMembers,
+} from '@service/common';
 import { type CSSProperties, useEffect } from 'react';
 import { mayEmbed } from '../permissions/embedding.js';
 import { ComponentCell } from './ComponentCell.js';
@@ -8,6 +16,7 @@ import { FilterChips } from './FilterChips.js';
 import { useDashboardView } from './filter-state.js';
 import { placeComponents } from './layout.js';
 import { FigureView } from './lazy.js';
+import { SectionHeader, useFoldedSections } from './sections.js';
 import { useDashboardColors } from './useDashboardColors.js';
 import { useDashboardData } from './useDashboardData.js';
 import { AsOfBanner, VersionPicker } from './VersionPicker.js';
@@ -22,10 +31,17 @@ export function DashboardView({ dashboard }: { dashboard: Dashboard }) {
   const [openTab, setOpenTab] = useOpenTab(tabs);
   const components = componentsInTab(all, tabs, openTab);
   const [view, actions] = useDashboardView(all);
-  const dataIds = components
-    .filter((component) => component.type !== 'text')
-    .map((component) => component.component_id);
-  const data = useDashboardData(dashboard.dashboard_id, dataIds, view.filters, view.asOf, openTab);
+  const [folded, toggleSection] = useFoldedSections(dashboard.dashboard_id, components);
+  const placed = placeComponents({ components, layout: dashboard.layout });
+  const shown = foldSections(placed, folded);
+  const members = sectionMembers(placed);
+  const hidden = new Set([...folded].flatMap((sectionId) => members.get(sectionId) ?? []));
+  const dataIds = shown
+    .map(({ component }) => component)
+    .filter(readsCollection)
+    .map(idOf);
+  const only = hidden.size === 0 ? undefined : computedIds(all, components, hidden);
+  const data = useDashboardData(dashboard.dashboard_id, dataIds, view.filters, view.asOf, openTab, only);
   const colors = useDashboardColors(dashboard, data, view.filters, view.asOf);
   const hasFigures = components.some((component) => component.type === 'figure');
   useEffect(() => {
@@ -40,7 +56,7 @@ export function DashboardView({ dashboard }: { dashboard: Dashboard }) {
   return (
     <Stack gap="sm" data-view-key={viewKey}>
       {tabBar}
-      {all.some((component) => component.type !== 'text') && (
+      {all.some(readsCollection) && (
         <Group justify="space-between" align="flex-end">
           <FilterChips
             filters={view.filters}
@@ -56,22 +72,52 @@ export function DashboardView({ dashboard }: { dashboard: Dashboard }) {
       )}
       {components.length === 0 && <Text c="dimmed">This tab has no components yet.</Text>}
       <div className="dashboard-grid" style={{ '--dashboard-columns': DASHBOARD_GRID_COLUMNS } as CSSProperties}>
-        {placeComponents({ components, layout: dashboard.layout }).map(({ component, item }) => (
-          <ComponentCell
-            key={component.component_id}
-            dashboardId={dashboard.dashboard_id}
-            component={component}
-            item={item}
-            cell={{
-              data: data.components.get(component.component_id),
-              waiting: data.waiting.has(component.component_id),
-              error: data.error,
-            }}
-            view={cellView}
-            menu={menu}
-          />
-        ))}
+        {shown.map(({ component, item }) =>
+          component.type === 'section' ? (
+            <SectionHeader
+              key={component.component_id}
+              section={component}
+              item={item}
+              folded={folded.has(component.component_id)}
+              hiddenCount={members.get(component.component_id)?.length ?? 0}
+              onToggle={() => toggleSection(component.component_id)}
+            />
+          ) : (
+            <ComponentCell
+              key={component.component_id}
+              dashboardId={dashboard.dashboard_id}
+              component={component}
+              item={item}
+              cell={{
+                data: data.components.get(component.component_id),
+                waiting: data.waiting.has(component.component_id),
+                error: data.error,
+              }}
+              view={cellView}
+              menu={menu}
+            />
+          ),
+        )}
       </div>
     </Stack>
   );
+}
+
+const idOf = (component: DashboardComponent) => component.component_id;
+
+/**
+ * What the server computes while sections are folded: the open tab's components that show, and the
+ * filter widgets of every tab (their options serve the dashboard-wide filters), less the folded ones.
+ */
+function computedIds(
+  all: readonly DashboardComponent[],
+  inTab: readonly DashboardComponent[],
+  hidden: ReadonlySet<string>,
+): string[] {
+  const tab = new Set(inTab.map(idOf));
+  return all
+    .filter(readsCollection)
+    .filter((component) => tab.has(component.component_id) || component.type === 'interactive')
+    .map(idOf)
+    .filter((id) => !hidden.has(id));
 }

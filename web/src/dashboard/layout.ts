@@ -8,6 +8,7 @@ const DEFAULT_HEIGHT: Record<DashboardComponent['type'], number> = {
   card: 2,
   interactive: 2,
   multiqc: 8,
+  section: 1,
 };
 
 /**

@@ -3,6 +3,7 @@ import {
   brushesGenome,
   CATEGORY_CLICK_CHARTS,
   CLICK_FILTER_CHARTS,
+  type CollectionComponent,
   type DashboardComponent,
   type DashboardFilter,
   type DashboardFilterScalar,
@@ -14,6 +15,7 @@ import {
   type MultiqcComponent,
   type RankedDistributionChart,
   rankedDistributionFilterColumn,
+  readsCollection,
   type TableComponent,
 } from '@service/common';
 import type { DeltaScan } from '../../engine/delta/index.js';
@@ -108,13 +110,13 @@ export class FilterPlan {
     if (statement.params.length > 0) await duckdb.withConnection((connection) => statement.validate(connection));
     const plan = new FilterPlan(input, filters);
     for (const component of input.components) {
-      if (component.type !== 'text') plan.reachOf(component);
+      if (readsCollection(component)) plan.reachOf(component);
     }
     return plan;
   }
 
   /** The narrowing of a component that reads a collection. */
-  of(component: Exclude<DashboardComponent, { type: 'text' }>): ComponentNarrowing {
+  of(component: CollectionComponent): ComponentNarrowing {
     const { own, joined } = this.reachOf(component);
     const key = JSON.stringify([
       own.map(canonical).sort(),
@@ -180,7 +182,7 @@ export class FilterPlan {
   }
 
   /** The filters reaching a component: on its collection, and through joins, grouped by collection. */
-  private reachOf(component: Exclude<DashboardComponent, { type: 'text' }>) {
+  private reachOf(component: CollectionComponent) {
     const collection = component.data_collection_id;
     const others = this.filters.filter((filter) => filter.fixed || filter.componentId !== component.component_id);
     const own = others.filter((filter) => filter.collection === collection);

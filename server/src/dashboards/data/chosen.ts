@@ -1,4 +1,10 @@
-import { type DashboardComponent, type DashboardTab, type MultiqcComponent, tabOf } from '@service/common';
+import {
+  type DashboardComponent,
+  type DashboardTab,
+  type MultiqcComponent,
+  readsCollection,
+  tabOf,
+} from '@service/common';
 import type { DataComponent } from '../../datacollections/queries.js';
 import { DomainError, type FieldProblem } from '../../errors.js';
 
@@ -6,7 +12,7 @@ import { DomainError, type FieldProblem } from '../../errors.js';
 export type ComputedComponent = DataComponent | MultiqcComponent;
 
 /**
- * The components asked for (all but text when none are named), in `tab` when one is named (plus
+ * The components asked for (all that read a collection when none are named), in `tab` when one is named (plus
  * every filter widget: the filters are dashboard-wide); an unknown id or tab is a 400.
  */
 export function chosen(
@@ -14,7 +20,7 @@ export function chosen(
   ids: readonly string[] | undefined,
   tab?: { tabs: readonly DashboardTab[]; tab_id: string | undefined },
 ): ComputedComponent[] {
-  const data = inTab(components, tab).filter((component): component is ComputedComponent => component.type !== 'text');
+  const data: ComputedComponent[] = inTab(components, tab).filter(readsCollection);
   if (ids === undefined) return data;
   const known = new Set(components.map((component) => component.component_id));
   const problems: FieldProblem[] = ids.flatMap((id, index) =>
@@ -27,7 +33,7 @@ export function chosen(
 
 /** Every collection the dashboard's components read (what `as_of` may name). */
 export function readBy(components: readonly DashboardComponent[]): string[] {
-  return components.flatMap((component) => (component.type === 'text' ? [] : [component.data_collection_id]));
+  return components.filter(readsCollection).map((component) => component.data_collection_id);
 }
 
 /** The components of the named tab, and the filter widgets of every tab; all of them without a tab. */

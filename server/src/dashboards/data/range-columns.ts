@@ -1,4 +1,4 @@
-import { BRUSH_FILTER_CHARTS, type DashboardComponent } from '@service/common';
+import { BRUSH_FILTER_CHARTS, type DashboardComponent, readsCollection } from '@service/common';
 
 /**
  * The columns of a collection a dashboard filters by range, most likely first: its range and
@@ -7,7 +7,7 @@ import { BRUSH_FILTER_CHARTS, type DashboardComponent } from '@service/common';
  */
 export function rangeFilteredColumns(components: readonly DashboardComponent[], collectionId: string): string[] {
   const onCollection = components.filter(
-    (component) => component.type !== 'text' && component.data_collection_id === collectionId,
+    (component) => readsCollection(component) && component.data_collection_id === collectionId,
   );
   const widgets = onCollection.flatMap((component) =>
     component.type === 'interactive' && (component.widget === 'range' || component.widget === 'date_range')

@@ -1,13 +1,14 @@
-import type {
-  AsOf,
-  ComponentData,
-  ComponentDownloadQuery,
-  ComponentRowsQuery,
-  DashboardComponent,
-  DashboardDataAnswer,
-  DashboardDataRequest,
-  DashboardFilter,
-  PreviewAnswer,
+import {
+  type AsOf,
+  type ComponentData,
+  type ComponentDownloadQuery,
+  type ComponentRowsQuery,
+  type DashboardComponent,
+  type DashboardDataAnswer,
+  type DashboardDataRequest,
+  type DashboardFilter,
+  type PreviewAnswer,
+  readsCollection,
 } from '@service/common';
 import { componentError, FilterPlan, type Narrowing } from '../../analytics/index.js';
 import type { DataCollectionQueries, Download, SharedScalars, TableSnapshot } from '../../datacollections/queries.js';
@@ -150,7 +151,7 @@ export class DashboardDataService {
     return {
       record,
       components: [...saved.filter((component) => !replaced.has(component.component_id)), ...preview],
-      previewed: preview.flatMap((component) => (component.type === 'text' ? [] : [component.component_id])),
+      previewed: preview.filter(readsCollection).map((component) => component.component_id),
     };
   }
 
@@ -256,12 +257,9 @@ export class DashboardDataService {
     // The collections read: the components' own, and those of the filters (joined collections).
     const filtering = new Set(filters.map((filter) => filter.component_id));
     const wantedIds = new Set(wanted.map((component) => component.component_id));
+    const reading = (id: string) => wantedIds.has(id) || filtering.has(id);
     const read = new Set(
-      components.flatMap((component) =>
-        component.type !== 'text' && (wantedIds.has(component.component_id) || filtering.has(component.component_id))
-          ? [component.data_collection_id]
-          : [],
-      ),
+      components.filter(readsCollection).flatMap((c) => (reading(c.component_id) ? [c.data_collection_id] : [])),
     );
     const versions = await versionsAsOf(this.deps, asOf, [...read], `${where}.as_of`, readBy(components));
     const collections = await this.dashboards.repository.collectionRowsOfProject(record.row.project_id, [...read]);

@@ -1,5 +1,5 @@
 import { Alert, Button, Group, Loader, Paper, Stack, Text, TextInput, Title } from '@mantine/core';
-import { type DashboardComponent, dashboardComponentSchema } from '@service/common';
+import { type DashboardComponent, dashboardComponentSchema, readsCollection } from '@service/common';
 import { useState } from 'react';
 import { errorMessage } from '../../api/client.js';
 import { CellBody } from '../ComponentCell.js';
@@ -9,6 +9,7 @@ import { InteractiveForm, TableForm, TextForm } from './ComponentForms.js';
 import { FigureForm } from './FigureForm.js';
 import { MultiqcForm } from './MultiqcForm.js';
 import { type CollectionChoice, useCollectionColumns, usePreviewData, useProjectCollections } from './queries.js';
+import { SectionForm } from './SectionForm.js';
 
 export const TYPE_LABELS: Record<DashboardComponent['type'], string> = {
   figure: 'Chart',
@@ -17,6 +18,7 @@ export const TYPE_LABELS: Record<DashboardComponent['type'], string> = {
   table: 'Table',
   text: 'Text',
   multiqc: 'MultiQC plot',
+  section: 'Section',
 };
 
 const NO_VIEW = { filters: [], asOf: null, viewKey: 'preview', onFilter: () => {} };
@@ -45,8 +47,8 @@ function problemsOf(component: DashboardComponent): string[] {
 
 /** The data the component would show, drawn as the dashboard draws it, while it is being built. */
 function Preview({ dashboardId, component }: { dashboardId: string; component: DashboardComponent }) {
-  const preview = usePreviewData(dashboardId, component.type === 'text' ? [] : [component]);
-  if (component.type === 'text') return null;
+  const preview = usePreviewData(dashboardId, readsCollection(component) ? [component] : []);
+  if (!readsCollection(component)) return null;
   if (preview.isError) {
     return (
       <Alert color="red" title="No preview">
@@ -102,7 +104,7 @@ export function ComponentPanel({
 }) {
   const [component, setComponent] = useState(initial);
   const collections = useProjectCollections(projectId);
-  const collectionId = component.type === 'text' ? undefined : component.data_collection_id;
+  const collectionId = readsCollection(component) ? component.data_collection_id : undefined;
   const schema = useCollectionColumns(collectionId);
   const columns = schema.data?.columns;
   const problems = problemsOf(component);
@@ -122,7 +124,7 @@ export function ComponentPanel({
         </Group>
         <TextInput
           label="Title"
-          placeholder="optional"
+          placeholder={component.type === 'section' ? 'required' : 'optional'}
           value={component.title ?? ''}
           onChange={(event) => {
             const title = event.currentTarget.value;
@@ -132,7 +134,7 @@ export function ComponentPanel({
             setComponent(next);
           }}
         />
-        {component.type !== 'text' && (
+        {readsCollection(component) && (
           <Choice
             label="Data collection"
             required
@@ -152,6 +154,7 @@ export function ComponentPanel({
         {component.type === 'table' && <TableForm table={component} columns={columns} onChange={setComponent} />}
         {component.type === 'text' && <TextForm text={component} onChange={setComponent} />}
         {component.type === 'multiqc' && <MultiqcForm multiqc={component} onChange={setComponent} />}
+        {component.type === 'section' && <SectionForm section={component} onChange={setComponent} />}
         {valid ? (
           <Preview dashboardId={dashboardId} component={component} />
         ) : (

@@ -34,6 +34,8 @@ function blank(type: DashboardComponent['type'], componentId: string, collection
       return { component_id: componentId, type, markdown: '' };
     case 'multiqc':
       return { ...base, type, plot: '' };
+    case 'section':
+      return { component_id: componentId, type, title: 'New section' };
   }
 }
 

@@ -80,9 +80,14 @@ export function EditGrid({
     const cell = containerRef.current?.querySelector(`[data-component-id="${CSS.escape(added)}"]`);
     cell?.scrollIntoView({ block: 'nearest' });
   }, [added, mounted, containerRef]);
-  const gridLayout: Layout = layout.map(({ component_id, ...place }) => ({ i: component_id, ...place }));
-  const commit: EventCallback = (next) => onLayout(next.map(({ i, x, y, w, h }) => ({ component_id: i, x, y, w, h })));
   const byId = new Map(components.map((component) => [component.component_id, component]));
+  // A section spans the grid (dashboard-sections.ts): it moves up and down, never narrower.
+  const gridLayout: Layout = layout.map(({ component_id, ...place }) => ({
+    i: component_id,
+    ...place,
+    ...(byId.get(component_id)?.type === 'section' ? { minW: DASHBOARD_GRID_COLUMNS, maxH: 2 } : {}),
+  }));
+  const commit: EventCallback = (next) => onLayout(next.map(({ i, x, y, w, h }) => ({ component_id: i, x, y, w, h })));
   return (
     <div ref={containerRef} className="dashboard-edit-grid" data-testid="edit-grid">
       <Text id={KEYS_HINT_ID} size="xs" c="dimmed" mb={4}>

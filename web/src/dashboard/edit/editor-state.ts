@@ -5,6 +5,7 @@ import {
   type DashboardComponent,
   type DashboardTab,
   type LayoutItem,
+  readsCollection,
   tabOf,
 } from '@service/common';
 import { verticalCompactor } from 'react-grid-layout/core';
@@ -62,6 +63,8 @@ export const NEW_SIZE: Record<DashboardComponent['type'], { w: number; h: number
   table: { w: 12, h: 8 },
   text: { w: 6, h: 2 },
   multiqc: { w: 6, h: 7 },
+  // A section is a header row across the grid (dashboard-sections.ts).
+  section: { w: 12, h: 1 },
 };
 
 /**
@@ -272,7 +275,7 @@ export function mostUsedCollection(
 ): string {
   const counts = new Map<string, number>();
   for (const component of components) {
-    if (component.type === 'text' || (component.type === 'multiqc') !== (type === 'multiqc')) continue;
+    if (!readsCollection(component) || (component.type === 'multiqc') !== (type === 'multiqc')) continue;
     counts.set(component.data_collection_id, (counts.get(component.data_collection_id) ?? 0) + 1);
   }
   let best = fallback;

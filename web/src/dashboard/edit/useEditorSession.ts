@@ -1,5 +1,5 @@
 import { useHotkeys } from '@mantine/hooks';
-import type { DashboardComponent } from '@service/common';
+import { type DashboardComponent, readsCollection } from '@service/common';
 import { type Dispatch, useEffect, useReducer, useState } from 'react';
 import { errorMessage } from '../../api/client.js';
 import { useDashboardData } from '../useDashboardData.js';
@@ -104,7 +104,7 @@ export function useEditCellData(
   savedComponents: readonly DashboardComponent[],
 ): (component: DashboardComponent) => EditCellData {
   const savedById = new Map(savedComponents.map((component) => [component.component_id, component]));
-  const dataComponents = tabComponents.filter((component) => component.type !== 'text');
+  const dataComponents = tabComponents.filter(readsCollection);
   const unchanged = dataComponents.filter((component) =>
     sameComponent(savedById.get(component.component_id), component),
   );
@@ -117,7 +117,7 @@ export function useEditCellData(
   );
   const preview = usePreviewData(dashboardId, changed);
   return (component) => {
-    if (component.type === 'text') return { data: undefined, waiting: false, note: null };
+    if (!readsCollection(component)) return { data: undefined, waiting: false, note: null };
     if (unchanged.includes(component)) {
       return {
         data: savedData.components.get(component.component_id),

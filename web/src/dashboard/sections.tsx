@@ -1,0 +1,108 @@
+import { Group, Text, Title, UnstyledButton } from '@mantine/core';
+import type { DashboardComponent, LayoutItem, SectionComponent } from '@service/common';
+import { type CSSProperties, useCallback, useState } from 'react';
+
+/**
+ * Sections a reader folds (docs/dashboards.md "Sections"). The choice is the reader's, kept in this
+ * browser per dashboard: a section the reader never touched shows as its author set it (`collapsed`).
+ */
+
+type Choices = Record<string, boolean>;
+
+const storageKey = (dashboardId: string) => `service.sections.${dashboardId}`;
+
+function storedChoices(dashboardId: string): Choices {
+  try {
+    const parsed: unknown = JSON.parse(localStorage.getItem(storageKey(dashboardId)) ?? '{}');
+    if (parsed === null || typeof parsed !== 'object') return {};
+    return Object.fromEntries(Object.entries(parsed).filter(([, folded]) => typeof folded === 'boolean'));
+  } catch {
+    // Storage refused (private mode) or a value not ours: the author's defaults.
+    return {};
+  }
+}
+
+function storeChoices(dashboardId: string, choices: Choices) {
+  try {
+    localStorage.setItem(storageKey(dashboardId), JSON.stringify(choices));
+  } catch {
+    // Not remembered across visits, still folded for this one.
+  }
+}
+
+/** The ids of the sections folded now, and the toggle of one. */
+export function useFoldedSections(
+  dashboardId: string,
+  components: readonly DashboardComponent[],
+): [ReadonlySet<string>, (sectionId: string) => void] {
+  const [choices, setChoices] = useState(() => storedChoices(dashboardId));
+  const folded = new Set(
+    components
+      .filter((component): component is SectionComponent => component.type === 'section')
+      .filter((section) => choices[section.component_id] ?? section.collapsed ?? false)
+      .map((section) => section.component_id),
+  );
+  const foldedKey = [...folded].join('\n');
+  const toggle = useCallback(
+    (sectionId: string) => {
+      const next = { ...storedChoices(dashboardId), [sectionId]: !foldedKey.split('\n').includes(sectionId) };
+      storeChoices(dashboardId, next);
+      setChoices(next);
+    },
+    [dashboardId, foldedKey],
+  );
+  return [folded, toggle];
+}
+
+/** A section's header row on the dashboard's grid: its title folds and unfolds what it holds. */
+export function SectionHeader({
+  section,
+  item,
+  folded,
+  hiddenCount,
+  onToggle,
+}: {
+  section: SectionComponent;
+  item: LayoutItem;
+  folded: boolean;
+  /** Components it holds, told while it is folded. */
+  hiddenCount: number;
+  onToggle: () => void;
+}) {
+  const style = {
+    '--dashboard-x': item.x + 1,
+    '--dashboard-y': item.y + 1,
+    '--dashboard-w': item.w,
+    '--dashboard-h': item.h,
+  } as CSSProperties;
+  return (
+    <div
+      className="dashboard-cell dashboard-section"
+      style={style}
+      data-section-id={section.component_id}
+      data-folded={folded || undefined}
+    >
+      {/* The accordion pattern: a heading that holds the button, so the section is in the outline. */}
+      <Group gap="xs" wrap="nowrap" align="baseline">
+        <Title order={2} size="h3">
+          <UnstyledButton onClick={onToggle} aria-expanded={!folded} className="dashboard-section-toggle">
+            <span aria-hidden="true" className="dashboard-section-chevron">
+              {folded ? '▸' : '▾'}
+            </span>{' '}
+            {section.title}
+          </UnstyledButton>
+        </Title>
+        {folded && hiddenCount > 0 && (
+          <Text size="sm" c="dimmed">
+            {hiddenCount === 1 ? '1 component' : `${hiddenCount} components`}
+          </Text>
+        )}
+      </Group>
+      {section.description && (
+        <Text size="sm" c="dimmed" lineClamp={1}>
+          {section.description}
+        </Text>
+      )}
+    </div>
+  );
+}
