@@ -137,9 +137,59 @@ function AccountArea() {
   );
 }
 
+/** The navigation at the left: the app's pages, then the mode's badge, the version and the API docs. */
+function MainNav() {
+  const { plan, capabilities, user } = useAuth();
+  const location = useLocation();
+  return (
+    <Stack justify="space-between" h="100%">
+      <Stack gap={4}>
+        <NavLink component={Link} to="/home" label="Home" active={location.pathname === '/home'} />
+        <NavLink
+          component={Link}
+          to="/projects"
+          label="Projects"
+          active={location.pathname.startsWith('/projects')}
+          data-tour="projects"
+        />
+        <NavLink
+          component={Link}
+          to="/dashboards"
+          label="Dashboards"
+          active={location.pathname.startsWith('/dashboards')}
+          data-tour="dashboards"
+        />
+        {user !== null && capabilities.features.includes('jobs') && (
+          <NavLink component={Link} to="/jobs" label="Jobs" active={location.pathname.startsWith('/jobs')} />
+        )}
+        <AdminNavLinks />
+      </Stack>
+      <Stack gap="xs">
+        {plan.badge && (
+          <Badge
+            size="lg"
+            variant="light"
+            color={plan.mode === 'single_user' ? 'grape' : 'teal'}
+            fullWidth
+            data-tour="welcome"
+          >
+            {plan.badge}
+          </Badge>
+        )}
+        <Text size="xs" c="dimmed">
+          Version {capabilities.version} ·{' '}
+          <a href="/service/api/v1/docs" style={{ color: 'inherit' }}>
+            API docs
+          </a>
+        </Text>
+      </Stack>
+    </Stack>
+  );
+}
+
 export function Layout() {
   const [opened, { toggle, close }] = useDisclosure();
-  const { plan, capabilities, user } = useAuth();
+  const { plan, capabilities } = useAuth();
   const location = useLocation();
   const tour = useDemoTour(plan.mode === 'demo');
   // biome-ignore lint/correctness/useExhaustiveDependencies: close the mobile menu on navigation.
@@ -179,48 +229,7 @@ export function Layout() {
         </Group>
       </AppShell.Header>
       <AppShell.Navbar p="sm" aria-label="Main navigation">
-        <Stack justify="space-between" h="100%">
-          <Stack gap={4}>
-            <NavLink component={Link} to="/home" label="Home" active={location.pathname === '/home'} />
-            <NavLink
-              component={Link}
-              to="/projects"
-              label="Projects"
-              active={location.pathname.startsWith('/projects')}
-              data-tour="projects"
-            />
-            <NavLink
-              component={Link}
-              to="/dashboards"
-              label="Dashboards"
-              active={location.pathname.startsWith('/dashboards')}
-              data-tour="dashboards"
-            />
-            {user !== null && capabilities.features.includes('jobs') && (
-              <NavLink component={Link} to="/jobs" label="Jobs" active={location.pathname.startsWith('/jobs')} />
-            )}
-            <AdminNavLinks />
-          </Stack>
-          <Stack gap="xs">
-            {plan.badge && (
-              <Badge
-                size="lg"
-                variant="light"
-                color={plan.mode === 'single_user' ? 'grape' : 'teal'}
-                fullWidth
-                data-tour="welcome"
-              >
-                {plan.badge}
-              </Badge>
-            )}
-            <Text size="xs" c="dimmed">
-              Version {capabilities.version} ·{' '}
-              <a href="/service/api/v1/docs" style={{ color: 'inherit' }}>
-                API docs
-              </a>
-            </Text>
-          </Stack>
-        </Stack>
+        <MainNav />
       </AppShell.Navbar>
       <AppShell.Main>
         <Outlet />

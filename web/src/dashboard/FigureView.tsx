@@ -27,7 +27,7 @@ import {
 } from '@service/common';
 import { type EChartsType, init } from '@service/common/echarts-registry';
 import type { EChartsOption } from 'echarts';
-import { useEffect, useMemo, useRef, useState } from 'react';
+import { type RefObject, useEffect, useMemo, useRef, useState } from 'react';
 import { brushedIds, isIdBrush } from './brushed-ids.js';
 import { chartTargets, drawnColors, selectableItems, showSelection } from './chart-marks.js';
 import { useElementWidth } from './useElementWidth.js';
@@ -74,68 +74,10 @@ export function FigureView({ component, data, onFilter, filterValue, withTitle =
   // Why a brush set no filter (more ids than a filter lists): said under the chart, not cut silently.
   const [notice, setNotice] = useState<string | null>(null);
   // Event handlers read the latest props without binding them again.
-  const latest = useRef({ component, data, onFilter, filterValue, option });
+  const latest = useRef<Latest>({ component, data, onFilter, filterValue, option });
   latest.current = { component, data, onFilter, filterValue, option };
 
-  useEffect(() => {
-    const target = element.current;
-    if (target === null) return;
-    const instance = init(target, null, { renderer: 'canvas' });
-    chart.current = instance;
-    instance.on('finished', () => {
-      const { component, option } = latest.current;
-      const size = { width: target.clientWidth, height: target.clientHeight };
-      const targets = chartTargets(component.chart, option, instance, size);
-      if (targets.length > 0) target.dataset.chartTargets = JSON.stringify(targets);
-      else delete target.dataset.chartTargets;
-      target.dataset.chartColors = JSON.stringify(drawnColors(instance));
-      target.dataset.chartState = 'rendered';
-      target.dispatchEvent(new CustomEvent(CHART_RENDERED_EVENT, { bubbles: true }));
-    });
-    instance.on('click', (params) => {
-      const { component, data, onFilter, filterValue } = latest.current;
-      if (isHierarchySetChart(component.chart)) {
-        // A node, flow or intersection: its value replaces the filter (a second click clears it).
-        const next = clickedItemFilter(params as ItemClick, filterValue);
-        if (next !== undefined) onFilter?.(next);
-        return;
-      }
-      const hit = clickedCategory(component, data, params as ChartClick);
-      if (hit !== undefined) onFilter?.(toggleCategory(filterValue, hit.value));
-      const clade = component.chart === 'tree' ? cladeTips(data, (params as ChartClick).data) : undefined;
-      if (clade !== undefined) onFilter?.(toggleClade(filterValue, clade));
-      // ECharts toggled the clicked item's selection itself; the filter says what is selected.
-      select(instance, latest.current);
-    });
-    instance.on('brushEnd', (params) => {
-      const { component, data, onFilter } = latest.current;
-      const areas = (params as { areas?: ChartBrushArea[] }).areas;
-      if (isIdBrush(component)) {
-        const toPixel = (panel: number, point: [number, number]) =>
-          instance.convertToPixel({ gridIndex: panel }, point) as [number, number] | undefined;
-        const brushed = brushedIds(data, (areas ?? []) as { range?: unknown }[], toPixel);
-        if ('tooMany' in brushed) {
-          setNotice(
-            `${brushed.tooMany.toLocaleString('en-US')} points brushed: a filter lists at most ${MAX_BRUSHED_IDS.toLocaleString('en-US')} ids, brush fewer`,
-          );
-          return;
-        }
-        setNotice(null);
-        onFilter?.(brushed.value);
-        return;
-      }
-      // A Manhattan plot's brush spans chromosomes: a genomic interval, not a range of the axis.
-      onFilter?.(brushesGenome(component) ? brushedInterval(data, areas) : brushedRange(component, data, areas));
-    });
-    // The cell's size changes with the grid and the window.
-    const observer = new ResizeObserver(() => instance.resize());
-    observer.observe(target);
-    return () => {
-      observer.disconnect();
-      instance.dispose();
-      chart.current = null;
-    };
-  }, []);
+  useChart(element, chart, latest, setNotice);
 
   // An embedding brushes its x column; a computed PCA's axes are no column to filter.
   const brushable =
@@ -192,6 +134,95 @@ export function FigureView({ component, data, onFilter, filterValue, withTitle =
       </div>
     </>
   );
+}
+
+/**
+ * Keeps in `chart` the ECharts instance drawing into the element while it is mounted: it reports when it
+ * has drawn, turns clicks and brushes into the figure's filter, and follows the element's size.
+ */
+function useChart(
+  element: RefObject<HTMLDivElement | null>,
+  chart: RefObject<EChartsType | null>,
+  latest: RefObject<Latest>,
+  setNotice: (notice: string | null) => void,
+): void {
+  // biome-ignore lint/correctness/useExhaustiveDependencies: made once; the handlers read `latest`.
+  useEffect(() => {
+    const target = element.current;
+    if (target === null) return;
+    const instance = init(target, null, { renderer: 'canvas' });
+    chart.current = instance;
+    instance.on('finished', () => markRendered(instance, target, latest.current));
+    instance.on('click', (params) => filterByClick(instance, latest, params as ChartClick & ItemClick));
+    instance.on('brushEnd', (params) => filterByBrush(instance, latest.current, params, setNotice));
+    // The cell's size changes with the grid and the window.
+    const observer = new ResizeObserver(() => instance.resize());
+    observer.observe(target);
+    return () => {
+      observer.disconnect();
+      instance.dispose();
+      chart.current = null;
+    };
+  }, []);
+}
+
+/** What the chart's event handlers read: the latest props and option, without binding them again. */
+type Latest = Pick<FigureViewProps, 'component' | 'data' | 'onFilter' | 'filterValue'> & { option: EChartsOption };
+
+/** ECharts has drawn: the element says where the marks are, their colours, and that it is rendered. */
+function markRendered(instance: EChartsType, target: HTMLDivElement, latest: Latest): void {
+  const { component, option } = latest;
+  const size = { width: target.clientWidth, height: target.clientHeight };
+  const targets = chartTargets(component.chart, option, instance, size);
+  if (targets.length > 0) target.dataset.chartTargets = JSON.stringify(targets);
+  else delete target.dataset.chartTargets;
+  target.dataset.chartColors = JSON.stringify(drawnColors(instance));
+  target.dataset.chartState = 'rendered';
+  target.dispatchEvent(new CustomEvent(CHART_RENDERED_EVENT, { bubbles: true }));
+}
+
+/** A click sets the figure's filter: a category toggled, a clade, or a node, flow or intersection. */
+function filterByClick(instance: EChartsType, latest: { current: Latest }, params: ChartClick & ItemClick): void {
+  const { component, data, onFilter, filterValue } = latest.current;
+  if (isHierarchySetChart(component.chart)) {
+    // A node, flow or intersection: its value replaces the filter (a second click clears it).
+    const next = clickedItemFilter(params, filterValue);
+    if (next !== undefined) onFilter?.(next);
+    return;
+  }
+  const hit = clickedCategory(component, data, params);
+  if (hit !== undefined) onFilter?.(toggleCategory(filterValue, hit.value));
+  const clade = component.chart === 'tree' ? cladeTips(data, params.data) : undefined;
+  if (clade !== undefined) onFilter?.(toggleClade(filterValue, clade));
+  // ECharts toggled the clicked item's selection itself; the filter says what is selected.
+  select(instance, latest.current);
+}
+
+/** A brush sets the figure's filter: the ids brushed, a genomic interval, or a range of x. */
+function filterByBrush(
+  instance: EChartsType,
+  latest: Latest,
+  params: unknown,
+  setNotice: (notice: string | null) => void,
+): void {
+  const { component, data, onFilter } = latest;
+  const areas = (params as { areas?: ChartBrushArea[] }).areas;
+  if (isIdBrush(component)) {
+    const toPixel = (panel: number, point: [number, number]) =>
+      instance.convertToPixel({ gridIndex: panel }, point) as [number, number] | undefined;
+    const brushed = brushedIds(data, (areas ?? []) as { range?: unknown }[], toPixel);
+    if ('tooMany' in brushed) {
+      setNotice(
+        `${brushed.tooMany.toLocaleString('en-US')} points brushed: a filter lists at most ${MAX_BRUSHED_IDS.toLocaleString('en-US')} ids, brush fewer`,
+      );
+      return;
+    }
+    setNotice(null);
+    onFilter?.(brushed.value);
+    return;
+  }
+  // A Manhattan plot's brush spans chromosomes: a genomic interval, not a range of the axis.
+  onFilter?.(brushesGenome(component) ? brushedInterval(data, areas) : brushedRange(component, data, areas));
 }
 
 /** Shows the categories of the figure's click filter selected (a bar keeps all its bars). */

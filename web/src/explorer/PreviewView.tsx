@@ -1,4 +1,5 @@
 import { ActionIcon, Button, Group, Loader, Stack, Table, Text, UnstyledButton } from '@mantine/core';
+import type { PreviewAnswer } from '@service/common';
 import { useQuery } from '@tanstack/react-query';
 import { useApi } from '../auth/session.js';
 import { TableRows } from '../components/RowsTable.js';
@@ -56,46 +57,9 @@ export function PreviewView({ collection, state, actions }: ViewProps) {
         >
           <Table.Thead>
             <Table.Tr>
-              {columns.map((column) => {
-                const rank = state.sort.findIndex((key) => key.column === column.name);
-                const key = state.sort[rank];
-                return (
-                  <Table.Th key={column.name} aria-sort={key ? ARIA_SORT[key.direction] : undefined}>
-                    <Group gap={4} wrap="nowrap" justify="space-between">
-                      <Group gap={4} wrap="nowrap">
-                        {/* The browser's own tooltip, as in RowsTable: a Mantine Tooltip per column weighed on the first render. */}
-                        <UnstyledButton
-                          title={`${column.description ? `${column.description} · ` : ''}Click to sort; shift-click to sort by several columns`}
-                          aria-label={`Sort by ${column.name}`}
-                          onClick={(event) => actions.setSort(nextSort(state.sort, column.name, event.shiftKey))}
-                        >
-                          <Text span fw={600} size="sm">
-                            {column.name}
-                          </Text>
-                          {key && (
-                            <Text span size="xs" ml={4} aria-hidden="true">
-                              {SORT_ARROW[key.direction]}
-                              {state.sort.length > 1 ? rank + 1 : ''}
-                            </Text>
-                          )}
-                        </UnstyledButton>
-                        {/* Outside the button, whose name ("Sort by …") must hold all the text it shows. */}
-                        <Text span size="xs" c="dimmed">
-                          {column.type}
-                        </Text>
-                      </Group>
-                      <ActionIcon
-                        size="sm"
-                        variant="subtle"
-                        aria-label={`Distinct values of ${column.name}`}
-                        onClick={() => actions.showValues(column.name)}
-                      >
-                        <span aria-hidden="true">≡</span>
-                      </ActionIcon>
-                    </Group>
-                  </Table.Th>
-                );
-              })}
+              {columns.map((column) => (
+                <ColumnHeader key={column.name} column={column} state={state} actions={actions} />
+              ))}
             </Table.Tr>
           </Table.Thead>
           <TableRows columns={columns} rows={rows} />
@@ -103,5 +67,51 @@ export function PreviewView({ collection, state, actions }: ViewProps) {
       </Table.ScrollContainer>
       <UrlPagination pages={pages} label="Preview pages" />
     </Stack>
+  );
+}
+
+/** A column's header: its name sorts by it (shift adds it to the sort), its type, a button to its values. */
+function ColumnHeader({
+  column,
+  state,
+  actions,
+}: { column: PreviewAnswer['columns'][number] } & Pick<ViewProps, 'state' | 'actions'>) {
+  const rank = state.sort.findIndex((key) => key.column === column.name);
+  const key = state.sort[rank];
+  return (
+    <Table.Th aria-sort={key ? ARIA_SORT[key.direction] : undefined}>
+      <Group gap={4} wrap="nowrap" justify="space-between">
+        <Group gap={4} wrap="nowrap">
+          {/* The browser's own tooltip, as in RowsTable: a Mantine Tooltip per column weighed on the first render. */}
+          <UnstyledButton
+            title={`${column.description ? `${column.description} · ` : ''}Click to sort; shift-click to sort by several columns`}
+            aria-label={`Sort by ${column.name}`}
+            onClick={(event) => actions.setSort(nextSort(state.sort, column.name, event.shiftKey))}
+          >
+            <Text span fw={600} size="sm">
+              {column.name}
+            </Text>
+            {key && (
+              <Text span size="xs" ml={4} aria-hidden="true">
+                {SORT_ARROW[key.direction]}
+                {state.sort.length > 1 ? rank + 1 : ''}
+              </Text>
+            )}
+          </UnstyledButton>
+          {/* Outside the button, whose name ("Sort by …") must hold all the text it shows. */}
+          <Text span size="xs" c="dimmed">
+            {column.type}
+          </Text>
+        </Group>
+        <ActionIcon
+          size="sm"
+          variant="subtle"
+          aria-label={`Distinct values of ${column.name}`}
+          onClick={() => actions.showValues(column.name)}
+        >
+          <span aria-hidden="true">≡</span>
+        </ActionIcon>
+      </Group>
+    </Table.Th>
   );
 }

@@ -1,6 +1,6 @@
 import { Drawer, Loader, Stack, Table, Text, TextInput, Title } from '@mantine/core';
 import { useDebouncedValue } from '@mantine/hooks';
-import { valuesAnswerSchema } from '@service/common';
+import { type ValuesAnswer, valuesAnswerSchema } from '@service/common';
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useApi } from '../auth/session.js';
@@ -36,8 +36,6 @@ export function ValuesDrawer({ collection, state, actions }: ViewProps) {
     enabled: column !== null,
     placeholderData: keepPreviousData,
   });
-  // A share is of every row under the filters, not of the values listed (the search aside).
-  const total = values.data?.total_rows ?? 0;
   return (
     <Drawer
       opened={column !== null}
@@ -59,38 +57,45 @@ export function ValuesDrawer({ collection, state, actions }: ViewProps) {
         {values.isPending && <Loader aria-label="Loading values" />}
         {values.isError && <Failure title="Could not load the values" error={values.error} />}
         {values.data && values.data.values.length === 0 && <Text c="dimmed">No value matches.</Text>}
-        {values.data && values.data.values.length > 0 && (
-          <>
-            <Table striped withTableBorder aria-label={`Values of ${column}`}>
-              <Table.Thead>
-                <Table.Tr>
-                  <Table.Th>Value</Table.Th>
-                  <Table.Th ta="right">Rows</Table.Th>
-                  <Table.Th ta="right">Share</Table.Th>
-                </Table.Tr>
-              </Table.Thead>
-              <Table.Tbody>
-                {values.data.values.map((entry) => (
-                  <Table.Tr key={formatCell(entry.value)}>
-                    <Table.Td>
-                      <Text size="sm" ff="monospace" truncate maw={260}>
-                        {formatCell(entry.value)}
-                      </Text>
-                    </Table.Td>
-                    <Table.Td ta="right">{formatCount(entry.count)}</Table.Td>
-                    <Table.Td ta="right">{total > 0 ? `${((entry.count / total) * 100).toFixed(1)}%` : ''}</Table.Td>
-                  </Table.Tr>
-                ))}
-              </Table.Tbody>
-            </Table>
-            <Text size="xs" c="dimmed">
-              {values.data.truncated
-                ? `The ${values.data.values.length} most frequent values; shares are of all ${formatCount(values.data.total_rows)} rows.`
-                : `All ${values.data.values.length} distinct values, most frequent first.`}
-            </Text>
-          </>
-        )}
+        {values.data && values.data.values.length > 0 && <ValuesTable column={column} answer={values.data} />}
       </Stack>
     </Drawer>
+  );
+}
+
+/** The values with their rows and share, and whether they are all of them or the most frequent. */
+function ValuesTable({ column, answer }: { column: string | null; answer: ValuesAnswer }) {
+  // A share is of every row under the filters, not of the values listed (the search aside).
+  const total = answer.total_rows;
+  return (
+    <>
+      <Table striped withTableBorder aria-label={`Values of ${column}`}>
+        <Table.Thead>
+          <Table.Tr>
+            <Table.Th>Value</Table.Th>
+            <Table.Th ta="right">Rows</Table.Th>
+            <Table.Th ta="right">Share</Table.Th>
+          </Table.Tr>
+        </Table.Thead>
+        <Table.Tbody>
+          {answer.values.map((entry) => (
+            <Table.Tr key={formatCell(entry.value)}>
+              <Table.Td>
+                <Text size="sm" ff="monospace" truncate maw={260}>
+                  {formatCell(entry.value)}
+                </Text>
+              </Table.Td>
+              <Table.Td ta="right">{formatCount(entry.count)}</Table.Td>
+              <Table.Td ta="right">{total > 0 ? `${((entry.count / total) * 100).toFixed(1)}%` : ''}</Table.Td>
+            </Table.Tr>
+          ))}
+        </Table.Tbody>
+      </Table>
+      <Text size="xs" c="dimmed">
+        {answer.truncated
+          ? `The ${answer.values.length} most frequent values; shares are of all ${formatCount(answer.total_rows)} rows.`
+          : `All ${answer.values.length} distinct values, most frequent first.`}
+      </Text>
+    </>
   );
 }

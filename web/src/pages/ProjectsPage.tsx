@@ -2,6 +2,7 @@ import { Alert, Anchor, Badge, Group, Loader, Stack, Table, Tabs, Text, Title } 
 import { projectListSchema } from '@service/common';
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { Link, useSearchParams } from 'react-router';
+import type { z } from 'zod';
 import { errorMessage } from '../api/client.js';
 import { useApi, useAuth } from '../auth/session.js';
 import { ProjectActions } from '../components/ProjectActions.js';
@@ -15,6 +16,39 @@ const SCOPES: { value: Scope; label: string }[] = [
   { value: 'public', label: 'Public' },
 ];
 const PAGE_SIZE = 20;
+
+type ProjectItem = z.infer<typeof projectListSchema>['items'][number];
+
+/** A project's line: its name (a link, marked when public), description, the caller's role and its date. */
+function ProjectRow({ project }: { project: ProjectItem }) {
+  return (
+    <Table.Tr>
+      <Table.Td>
+        <Group gap="xs" wrap="nowrap">
+          <Anchor component={Link} to={`/projects/${project.project_id}`} fw={500}>
+            {project.name}
+          </Anchor>
+          {project.is_public && (
+            <Badge size="xs" variant="outline">
+              public
+            </Badge>
+          )}
+        </Group>
+      </Table.Td>
+      <Table.Td>
+        <Text size="sm" lineClamp={2}>
+          {project.description || '—'}
+        </Text>
+      </Table.Td>
+      <Table.Td>
+        <Badge variant="light">{project.my_role}</Badge>
+      </Table.Td>
+      <Table.Td>
+        <Text size="sm">{formatDate(project.created_at)}</Text>
+      </Table.Td>
+    </Table.Tr>
+  );
+}
 
 function ProjectTable({ scope }: { scope: Scope }) {
   const api = useApi();
@@ -64,31 +98,7 @@ function ProjectTable({ scope }: { scope: Scope }) {
           </Table.Thead>
           <Table.Tbody>
             {items.map((project) => (
-              <Table.Tr key={project.project_id}>
-                <Table.Td>
-                  <Group gap="xs" wrap="nowrap">
-                    <Anchor component={Link} to={`/projects/${project.project_id}`} fw={500}>
-                      {project.name}
-                    </Anchor>
-                    {project.is_public && (
-                      <Badge size="xs" variant="outline">
-                        public
-                      </Badge>
-                    )}
-                  </Group>
-                </Table.Td>
-                <Table.Td>
-                  <Text size="sm" lineClamp={2}>
-                    {project.description || '—'}
-                  </Text>
-                </Table.Td>
-                <Table.Td>
-                  <Badge variant="light">{project.my_role}</Badge>
-                </Table.Td>
-                <Table.Td>
-                  <Text size="sm">{formatDate(project.created_at)}</Text>
-                </Table.Td>
-              </Table.Tr>
+              <ProjectRow key={project.project_id} project={project} />
             ))}
           </Table.Tbody>
         </Table>

@@ -31,26 +31,12 @@ function placement(target: HTMLElement | null, cardHeight: number): CSSPropertie
   return { top: Math.max(GAP, rect.top), left: Math.min(rect.right + GAP, window.innerWidth - CARD_WIDTH - GAP) };
 }
 
-/**
- * The demo tour (docs/architecture.md "Dashboards"): five steps, each a card next to the element it names,
- * with Back, Next and Skip. It is not modal: the page stays usable, focus is never trapped (the
- * card takes focus when a step opens; Tab goes on into the page) and Escape skips it.
- */
-export function DemoTour({ onEnd }: { onEnd: (record: 'done' | 'skipped') => void }) {
-  const [index, setIndex] = useState(0);
-  const [, setTick] = useState(0);
-  const cardRef = useRef<HTMLDivElement>(null);
+/** Duplicate to Edit points at a dashboard's button: on that step, open a dashboard the visitor may only read. */
+function useReadOnlyDashboardFor(stepId: string) {
   const api = useApi();
   const navigate = useNavigate();
-  const { capabilities } = useAuth();
-  const hours = capabilities.auth.temporary_user_expiry_hours ?? 24;
-  const step = TOUR_STEPS[index] ?? TOUR_STEPS[0];
-  if (step === undefined) throw new Error('the tour has no steps');
-  const last = index === TOUR_STEPS.length - 1;
-
-  // Duplicate to Edit points at a dashboard's button: open a dashboard the visitor may only read.
   useEffect(() => {
-    if (step.id !== 'duplicate' || targetOf('duplicate') !== null) return;
+    if (stepId !== 'duplicate' || targetOf('duplicate') !== null) return;
     const controller = new AbortController();
     api
       .request('/dashboards', dashboardListSchema, { query: { limit: 50 }, signal: controller.signal })
@@ -60,21 +46,46 @@ export function DemoTour({ onEnd }: { onEnd: (record: 'done' | 'skipped') => voi
       })
       .catch(() => {});
     return () => controller.abort();
-  }, [api, navigate, step.id]);
+  }, [api, navigate, stepId]);
+}
 
-  // Follow the target as the page lays out (it may appear after a navigation), scrolls or resizes.
+/** Follow the target as the page lays out (it may appear after a navigation), scrolls or resizes. */
+function useRelayout() {
+  const [, setTick] = useState(0);
   useEffect(() => {
     const timer = window.setInterval(() => setTick((tick) => tick + 1), 250);
     return () => window.clearInterval(timer);
   }, []);
   useWindowEvent('resize', () => setTick((tick) => tick + 1));
+}
 
-  const target = targetOf(step.id);
+/** Marks the step's target (for its outline) and scrolls it into view. */
+function useActive(target: HTMLElement | null) {
   useEffect(() => {
     target?.setAttribute('data-tour-active', 'true');
     target?.scrollIntoView({ block: 'nearest' });
     return () => target?.removeAttribute('data-tour-active');
   }, [target]);
+}
+
+/**
+ * The demo tour (docs/architecture.md "Dashboards"): five steps, each a card next to the element it names,
+ * with Back, Next and Skip. It is not modal: the page stays usable, focus is never trapped (the
+ * card takes focus when a step opens; Tab goes on into the page) and Escape skips it.
+ */
+export function DemoTour({ onEnd }: { onEnd: (record: 'done' | 'skipped') => void }) {
+  const [index, setIndex] = useState(0);
+  const cardRef = useRef<HTMLDivElement>(null);
+  const { capabilities } = useAuth();
+  const hours = capabilities.auth.temporary_user_expiry_hours ?? 24;
+  const step = TOUR_STEPS[index] ?? TOUR_STEPS[0];
+  if (step === undefined) throw new Error('the tour has no steps');
+  const last = index === TOUR_STEPS.length - 1;
+
+  useReadOnlyDashboardFor(step.id);
+  useRelayout();
+  const target = targetOf(step.id);
+  useActive(target);
   // biome-ignore lint/correctness/useExhaustiveDependencies: focus moves to the card when a step opens.
   useLayoutEffect(() => {
     cardRef.current?.focus();

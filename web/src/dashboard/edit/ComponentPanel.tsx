@@ -1,5 +1,5 @@
 import { Alert, Button, Group, Loader, Paper, Stack, Text, TextInput, Title } from '@mantine/core';
-import { type DashboardComponent, dashboardComponentSchema, readsCollection } from '@service/common';
+import { type DashboardComponent, dashboardComponentSchema, readsCollection, type TableColumn } from '@service/common';
 import { useState } from 'react';
 import { errorMessage } from '../../api/client.js';
 import { CellBody } from '../ComponentCell.js';
@@ -126,13 +126,7 @@ export function ComponentPanel({
           label="Title"
           placeholder={component.type === 'section' ? 'required' : 'optional'}
           value={component.title ?? ''}
-          onChange={(event) => {
-            const title = event.currentTarget.value;
-            const next = { ...component };
-            if (title === '') delete next.title;
-            else next.title = title;
-            setComponent(next);
-          }}
+          onChange={(event) => setComponent(titled(component, event.currentTarget.value))}
         />
         {readsCollection(component) && (
           <Choice
@@ -146,15 +140,7 @@ export function ComponentPanel({
           />
         )}
         {schema.isError && <Alert color="red">{errorMessage(schema.error)}</Alert>}
-        {component.type === 'figure' && <FigureForm figure={component} columns={columns} onChange={setComponent} />}
-        {component.type === 'card' && <CardForm card={component} columns={columns} onChange={setComponent} />}
-        {component.type === 'interactive' && (
-          <InteractiveForm interactive={component} columns={columns} onChange={setComponent} />
-        )}
-        {component.type === 'table' && <TableForm table={component} columns={columns} onChange={setComponent} />}
-        {component.type === 'text' && <TextForm text={component} onChange={setComponent} />}
-        {component.type === 'multiqc' && <MultiqcForm multiqc={component} onChange={setComponent} />}
-        {component.type === 'section' && <SectionForm section={component} onChange={setComponent} />}
+        <TypeForm component={component} columns={columns} onChange={setComponent} />
         {valid ? (
           <Preview dashboardId={dashboardId} component={component} />
         ) : (
@@ -172,5 +158,38 @@ export function ComponentPanel({
         </Group>
       </Stack>
     </Paper>
+  );
+}
+
+/** The component with this title; an empty one removes it. */
+function titled(component: DashboardComponent, title: string): DashboardComponent {
+  const next = { ...component };
+  if (title === '') delete next.title;
+  else next.title = title;
+  return next;
+}
+
+/** What the component's type needs: the chart builder for figures, the column for widgets, … */
+function TypeForm({
+  component,
+  columns,
+  onChange,
+}: {
+  component: DashboardComponent;
+  columns: readonly TableColumn[] | undefined;
+  onChange: (component: DashboardComponent) => void;
+}) {
+  return (
+    <>
+      {component.type === 'figure' && <FigureForm figure={component} columns={columns} onChange={onChange} />}
+      {component.type === 'card' && <CardForm card={component} columns={columns} onChange={onChange} />}
+      {component.type === 'interactive' && (
+        <InteractiveForm interactive={component} columns={columns} onChange={onChange} />
+      )}
+      {component.type === 'table' && <TableForm table={component} columns={columns} onChange={onChange} />}
+      {component.type === 'text' && <TextForm text={component} onChange={onChange} />}
+      {component.type === 'multiqc' && <MultiqcForm multiqc={component} onChange={onChange} />}
+      {component.type === 'section' && <SectionForm section={component} onChange={onChange} />}
+    </>
   );
 }

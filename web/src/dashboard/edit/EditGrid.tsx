@@ -19,6 +19,15 @@ import { keyboardMove } from './editor-state.js';
 const ROW_HEIGHT = 60;
 const GAP = 16;
 const NO_VIEW = { filters: [], asOf: null, viewKey: 'edit', onFilter: () => {} };
+const GRID_CONFIG = {
+  cols: DASHBOARD_GRID_COLUMNS,
+  rowHeight: ROW_HEIGHT,
+  margin: [GAP, GAP] as [number, number],
+  containerPadding: [0, 0] as [number, number],
+};
+/** Dragged by the handle only; resized by the lower-right corner. */
+const DRAG_CONFIG = { enabled: true, handle: '.dashboard-drag-handle', bounded: false };
+const RESIZE_CONFIG = { enabled: true, handles: ['se' as const] };
 
 export interface EditCellData {
   data: ComponentData | undefined;
@@ -39,8 +48,28 @@ export function firstRowInView(): number {
   return hidden <= 0 ? 0 : Math.ceil(hidden / (ROW_HEIGHT + GAP));
 }
 
+/** The grid's cell of a component. */
+function cellOf(grid: HTMLElement | null, componentId: string): Element | null | undefined {
+  return grid?.querySelector(`[data-component-id="${CSS.escape(componentId)}"]`);
+}
+
 function labelOf(component: DashboardComponent): string {
   return component.title || (component.type === 'text' ? 'Text' : componentLabel(component));
+}
+
+export interface EditGridProps {
+  components: readonly DashboardComponent[];
+  layout: readonly LayoutItem[];
+  selected: string | null;
+  cellData: (component: DashboardComponent) => EditCellData;
+  onLayout: (layout: LayoutItem[]) => void;
+  onEdit: (componentId: string) => void;
+  onRemove: (componentId: string) => void;
+  dashboardId: string;
+  otherTabs?: readonly DashboardTab[];
+  onMoveToTab?: (componentId: string, tabId: string) => void;
+  /** The component just added: scrolled into view and highlighted. */
+  added?: string | null;
 }
 
 /**
@@ -60,25 +89,10 @@ export function EditGrid({
   otherTabs = [],
   onMoveToTab,
   added = null,
-}: {
-  components: readonly DashboardComponent[];
-  layout: readonly LayoutItem[];
-  selected: string | null;
-  cellData: (component: DashboardComponent) => EditCellData;
-  onLayout: (layout: LayoutItem[]) => void;
-  onEdit: (componentId: string) => void;
-  onRemove: (componentId: string) => void;
-  dashboardId: string;
-  otherTabs?: readonly DashboardTab[];
-  onMoveToTab?: (componentId: string, tabId: string) => void;
-  /** The component just added: scrolled into view and highlighted. */
-  added?: string | null;
-}) {
+}: EditGridProps) {
   const { width, containerRef, mounted } = useContainerWidth();
   useEffect(() => {
-    if (added === null || !mounted) return;
-    const cell = containerRef.current?.querySelector(`[data-component-id="${CSS.escape(added)}"]`);
-    cell?.scrollIntoView({ block: 'nearest' });
+    if (added !== null && mounted) cellOf(containerRef.current, added)?.scrollIntoView({ block: 'nearest' });
   }, [added, mounted, containerRef]);
   const byId = new Map(components.map((component) => [component.component_id, component]));
   // A section spans the grid (dashboard-sections.ts): it moves up and down, never narrower.
@@ -98,24 +112,20 @@ export function EditGrid({
         <ReactGridLayout
           width={width}
           layout={gridLayout}
-          gridConfig={{
-            cols: DASHBOARD_GRID_COLUMNS,
-            rowHeight: ROW_HEIGHT,
-            margin: [GAP, GAP],
-            containerPadding: [0, 0],
-          }}
-          dragConfig={{ enabled: true, handle: '.dashboard-drag-handle', bounded: false }}
-          resizeConfig={{ enabled: true, handles: ['se'] }}
+          gridConfig={GRID_CONFIG}
+          dragConfig={DRAG_CONFIG}
+          resizeConfig={RESIZE_CONFIG}
           onDragStop={commit}
           onResizeStop={commit}
         >
           {layout.map((item) => {
             const component = byId.get(item.component_id);
             if (component === undefined) return <div key={item.component_id} />;
+            const id = item.component_id;
             const label = labelOf(component);
-            const cell = cellData(component);
             return (
-              <div key={item.component_id} data-component-id={item.component_id}>
+              // The grid places its direct children: this div, not the card inside it.
+              <div key={id} data-component-id={id}>
                 <Card
                   withBorder
                   radius="md"
@@ -124,84 +134,120 @@ export function EditGrid({
                   aria-label={label}
                   className="dashboard-edit-cell"
                   padding="xs"
-                  data-selected={selected === item.component_id || undefined}
-                  data-added={added === item.component_id || undefined}
+                  data-selected={selected === id || undefined}
+                  data-added={added === id || undefined}
                 >
-                  <Group justify="space-between" wrap="nowrap" gap={4} mb={4} className="dashboard-edit-head">
-                    <Group
-                      gap={6}
-                      wrap="nowrap"
-                      className="dashboard-drag-handle"
-                      // In a narrow cell (the side panel open) the title wraps rather than being cut, and the
-                      // type label and the buttons give it their room (styles.css).
-                      style={{ cursor: 'move', minWidth: 0, flex: 1 }}
-                      tabIndex={0}
-                      role="button"
-                      aria-roledescription="movable component"
-                      aria-describedby={KEYS_HINT_ID}
-                      onKeyDown={(event) => {
-                        const moved = keyboardMove(item, event.key, event.shiftKey);
-                        if (moved === null) return;
-                        event.preventDefault();
-                        onLayout(layout.map((other) => (other.component_id === item.component_id ? moved : other)));
-                      }}
-                    >
-                      <span aria-hidden="true">⠿</span>
-                      <Text size="sm" fw={600} className="dashboard-edit-title">
-                        {label}
-                      </Text>
-                      <Text size="xs" c="dimmed" className="dashboard-edit-type" style={{ flexShrink: 0 }}>
-                        {TYPE_LABELS[component.type]}
-                      </Text>
-                    </Group>
-                    <Group gap={2} wrap="nowrap" className="dashboard-edit-actions">
-                      {otherTabs.length > 0 && onMoveToTab && (
-                        <MoveToTab
-                          label={label}
-                          tabs={otherTabs}
-                          onMove={(tabId) => onMoveToTab(item.component_id, tabId)}
-                        />
-                      )}
-                      <Tooltip label="Edit">
-                        <ActionIcon
-                          variant="subtle"
-                          aria-label={`Edit ${label}`}
-                          onClick={() => onEdit(item.component_id)}
-                        >
-                          <span aria-hidden="true">✎</span>
-                        </ActionIcon>
-                      </Tooltip>
-                      <Tooltip label="Remove">
-                        <ActionIcon
-                          variant="subtle"
-                          color="red"
-                          aria-label={`Remove ${label}`}
-                          onClick={() => onRemove(item.component_id)}
-                        >
-                          <span aria-hidden="true">✕</span>
-                        </ActionIcon>
-                      </Tooltip>
-                    </Group>
-                  </Group>
-                  <div className="dashboard-edit-body">
-                    {cell.note !== null && cell.data === undefined ? (
-                      <Text size="sm" c="dimmed">
-                        {cell.note}
-                      </Text>
-                    ) : (
-                      <CellBody
-                        dashboardId={dashboardId}
-                        component={component}
-                        cell={{ data: cell.data, waiting: cell.waiting, error: null }}
-                        view={NO_VIEW}
-                      />
-                    )}
-                  </div>
+                  <CellHead
+                    item={item}
+                    label={label}
+                    type={component.type}
+                    otherTabs={otherTabs}
+                    onMove={(moved) => onLayout(layout.map((other) => (other.component_id === id ? moved : other)))}
+                    onMoveToTab={onMoveToTab && ((tabId) => onMoveToTab(id, tabId))}
+                    onEdit={() => onEdit(id)}
+                    onRemove={() => onRemove(id)}
+                  />
+                  <EditCellBody dashboardId={dashboardId} component={component} cell={cellData(component)} />
                 </Card>
               </div>
             );
           })}
         </ReactGridLayout>
+      )}
+    </div>
+  );
+}
+
+/** A cell's head: its handle (drag it, or move and resize it with the keys), type, and its buttons. */
+function CellHead({
+  item,
+  label,
+  type,
+  otherTabs,
+  onMove,
+  onMoveToTab,
+  onEdit,
+  onRemove,
+}: {
+  item: LayoutItem;
+  label: string;
+  type: DashboardComponent['type'];
+  otherTabs: readonly DashboardTab[];
+  onMove: (moved: LayoutItem) => void;
+  onMoveToTab: ((tabId: string) => void) | undefined;
+  onEdit: () => void;
+  onRemove: () => void;
+}) {
+  return (
+    <Group justify="space-between" wrap="nowrap" gap={4} mb={4} className="dashboard-edit-head">
+      <Group
+        gap={6}
+        wrap="nowrap"
+        className="dashboard-drag-handle"
+        // In a narrow cell (the side panel open) the title wraps rather than being cut, and the
+        // type label and the buttons give it their room (styles.css).
+        style={{ cursor: 'move', minWidth: 0, flex: 1 }}
+        tabIndex={0}
+        role="button"
+        aria-roledescription="movable component"
+        aria-describedby={KEYS_HINT_ID}
+        onKeyDown={(event) => {
+          const moved = keyboardMove(item, event.key, event.shiftKey);
+          if (moved === null) return;
+          event.preventDefault();
+          onMove(moved);
+        }}
+      >
+        <span aria-hidden="true">⠿</span>
+        <Text size="sm" fw={600} className="dashboard-edit-title">
+          {label}
+        </Text>
+        <Text size="xs" c="dimmed" className="dashboard-edit-type" style={{ flexShrink: 0 }}>
+          {TYPE_LABELS[type]}
+        </Text>
+      </Group>
+      <Group gap={2} wrap="nowrap" className="dashboard-edit-actions">
+        {otherTabs.length > 0 && onMoveToTab !== undefined && (
+          <MoveToTab label={label} tabs={otherTabs} onMove={onMoveToTab} />
+        )}
+        <Tooltip label="Edit">
+          <ActionIcon variant="subtle" aria-label={`Edit ${label}`} onClick={onEdit}>
+            <span aria-hidden="true">✎</span>
+          </ActionIcon>
+        </Tooltip>
+        <Tooltip label="Remove">
+          <ActionIcon variant="subtle" color="red" aria-label={`Remove ${label}`} onClick={onRemove}>
+            <span aria-hidden="true">✕</span>
+          </ActionIcon>
+        </Tooltip>
+      </Group>
+    </Group>
+  );
+}
+
+/** What the component shows while edited, or why it shows nothing yet. */
+function EditCellBody({
+  dashboardId,
+  component,
+  cell,
+}: {
+  dashboardId: string;
+  component: DashboardComponent;
+  cell: EditCellData;
+}) {
+  return (
+    <div className="dashboard-edit-body">
+      {cell.note !== null && cell.data === undefined ? (
+        <Text size="sm" c="dimmed">
+          {cell.note}
+        </Text>
+      ) : (
+        <CellBody
+          dashboardId={dashboardId}
+          component={component}
+          cell={{ data: cell.data, waiting: cell.waiting, error: null }}
+          view={NO_VIEW}
+        />
       )}
     </div>
   );

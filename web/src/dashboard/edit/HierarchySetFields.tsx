@@ -54,53 +54,70 @@ export function fittedHierarchySet(
 
 export const readsLevels = (chart: ChartType) => chart === 'sunburst' || chart === 'treemap' || chart === 'sankey';
 
-export function HierarchySetFields({
-  figure,
-  columns,
-  onChange,
-}: {
+interface FieldsProps {
   figure: FigureComponent;
   columns: readonly TableColumn[] | undefined;
   onChange: (figure: FigureComponent) => void;
-}) {
-  if (!isHierarchySetChart(figure.chart)) return null;
-  const set = <K extends (typeof FIELDS)[number]>(field: K, value: FigureComponent[K] | undefined) => {
+}
+
+/** A hierarchy's levels (sunburst, treemap, sankey) or an UpSet plot's sets; nothing for other charts. */
+export function HierarchySetFields(props: FieldsProps) {
+  if (!isHierarchySetChart(props.figure.chart)) return null;
+  return readsLevels(props.figure.chart) ? <LevelFields {...props} /> : <SetFields {...props} />;
+}
+
+/** Sets one field of the figure; an empty value (or list) removes it. */
+function fieldSetter(figure: FigureComponent, onChange: (figure: FigureComponent) => void) {
+  return <K extends (typeof FIELDS)[number]>(field: K, value: FigureComponent[K] | undefined) => {
     const next = { ...figure };
     if (value === undefined || (Array.isArray(value) && value.length === 0)) delete next[field];
     else next[field] = value;
     onChange(next);
   };
-  const options = (kinds: readonly ColumnKind[]) => (columns === undefined ? [] : fittingColumns(columns, kinds));
-  if (readsLevels(figure.chart)) {
-    return (
-      <Stack gap="sm">
-        <MultiSelect
-          label={figure.chart === 'sankey' ? 'Stages (columns, in order)' : 'Levels (columns, outermost first)'}
-          withAsterisk
-          data={options(LEVEL_KINDS)}
-          value={figure.levels ?? []}
-          maxValues={MAX_LEVELS}
-          onChange={(value) => set('levels', value)}
-        />
-        <Choice
-          label="Value (summed)"
-          description="optional: rows are counted without it"
-          options={options(['numeric'])}
-          value={figure.value ?? null}
-          onChange={(value) => set('value', value ?? undefined)}
-        />
-        <NumberInput
-          label="Values kept per level"
-          description="the smaller ones fold into “Other”"
-          min={2}
-          max={500}
-          placeholder={String(DEFAULT_LEVEL_BUDGET)}
-          value={figure.max_categories ?? ''}
-          onChange={(value) => onChange(withNumber(figure, 'max_categories', value))}
-        />
-      </Stack>
-    );
-  }
+}
+
+/** The columns that fit one of the kinds (none before the columns are known). */
+const columnOptions = (columns: readonly TableColumn[] | undefined) => (kinds: readonly ColumnKind[]) =>
+  columns === undefined ? [] : fittingColumns(columns, kinds);
+
+/** A hierarchy's levels (or a sankey's stages), the value summed, and how many values each level keeps. */
+function LevelFields({ figure, columns, onChange }: FieldsProps) {
+  const set = fieldSetter(figure, onChange);
+  const options = columnOptions(columns);
+  return (
+    <Stack gap="sm">
+      <MultiSelect
+        label={figure.chart === 'sankey' ? 'Stages (columns, in order)' : 'Levels (columns, outermost first)'}
+        withAsterisk
+        data={options(LEVEL_KINDS)}
+        value={figure.levels ?? []}
+        maxValues={MAX_LEVELS}
+        onChange={(value) => set('levels', value)}
+      />
+      <Choice
+        label="Value (summed)"
+        description="optional: rows are counted without it"
+        options={options(['numeric'])}
+        value={figure.value ?? null}
+        onChange={(value) => set('value', value ?? undefined)}
+      />
+      <NumberInput
+        label="Values kept per level"
+        description="the smaller ones fold into “Other”"
+        min={2}
+        max={500}
+        placeholder={String(DEFAULT_LEVEL_BUDGET)}
+        value={figure.max_categories ?? ''}
+        onChange={(value) => onChange(withNumber(figure, 'max_categories', value))}
+      />
+    </Stack>
+  );
+}
+
+/** An UpSet plot's sets, from 0/1 columns or item–set pairs, and how many intersections it shows. */
+function SetFields({ figure, columns, onChange }: FieldsProps) {
+  const set = fieldSetter(figure, onChange);
+  const options = columnOptions(columns);
   const pairs = figure.sets === undefined && (figure.item !== undefined || figure.set !== undefined);
   return (
     <Stack gap="sm">

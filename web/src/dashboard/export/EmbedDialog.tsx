@@ -15,6 +15,7 @@ import {
 } from '@mantine/core';
 import {
   type AsOf,
+  type CreatedEmbedToken,
   type CreateEmbedTokenRequestInput,
   createdEmbedTokenSchema,
   type DashboardComponent,
@@ -65,6 +66,20 @@ function Copyable({ label, value, multiline = false }: { label: string; value: s
   );
 }
 
+/** Creates an embed token of the dashboard from the request the dialog's choices make; the list then reloads. */
+function useCreateEmbedToken(dashboardId: string, request: () => CreateEmbedTokenRequestInput) {
+  const api = useApi();
+  const client = useQueryClient();
+  return useMutation({
+    mutationFn: () =>
+      api.request(`/dashboards/${dashboardId}/embed_tokens`, createdEmbedTokenSchema, {
+        method: 'POST',
+        json: request(),
+      }),
+    onSuccess: () => client.invalidateQueries({ queryKey: embedTokensKey(dashboardId) }),
+  });
+}
+
 /**
  * Embedding one component in another site: create an expiring, read-only embed token (for this
  * component or the whole dashboard, optionally pinning the filters and version shown), copy its
@@ -72,31 +87,19 @@ function Copyable({ label, value, multiline = false }: { label: string; value: s
  * the dashboard's tokens.
  */
 export function EmbedDialog({ dashboardId, component, components, filters, asOf, onClose }: EmbedDialogProps) {
-  const api = useApi();
-  const client = useQueryClient();
   const label = component.title || (component.type === 'text' ? 'Text' : componentLabel(component));
   const [scope, setScope] = useState<'component' | 'dashboard'>('component');
   const [hours, setHours] = useState(String(DEFAULT_EMBED_HOURS));
   const [pinFilters, setPinFilters] = useState(false);
   const [pinVersion, setPinVersion] = useState(false);
   const [theme, setTheme] = useState<ExportTheme>('light');
-  const create = useMutation({
-    mutationFn: () => {
-      const body: CreateEmbedTokenRequestInput = {
-        expires_in_hours: Number(hours),
-        ...(scope === 'component' ? { component_id: component.component_id } : {}),
-        ...(pinFilters && filters.length > 0 ? { filters: [...filters] } : {}),
-        ...(pinVersion && asOf !== null ? { as_of: asOf } : {}),
-      };
-      return api.request(`/dashboards/${dashboardId}/embed_tokens`, createdEmbedTokenSchema, {
-        method: 'POST',
-        json: body,
-      });
-    },
-    onSuccess: () => client.invalidateQueries({ queryKey: embedTokensKey(dashboardId) }),
-  });
+  const create = useCreateEmbedToken(dashboardId, () => ({
+    expires_in_hours: Number(hours),
+    ...(scope === 'component' ? { component_id: component.component_id } : {}),
+    ...(pinFilters && filters.length > 0 ? { filters: [...filters] } : {}),
+    ...(pinVersion && asOf !== null ? { as_of: asOf } : {}),
+  }));
   const created = create.data;
-  const pageUrl = created ? embedUrl(created.html_url, component.component_id, theme) : '';
   return (
     <Modal opened onClose={onClose} title={`Embed ${label}`} size="xl">
       <Stack gap="md">
@@ -154,21 +157,37 @@ export function EmbedDialog({ dashboardId, component, components, filters, asOf,
             {errorMessage(create.error)}
           </Alert>
         )}
-        {created && (
-          <Stack gap="sm" aria-label="New embed token" role="group">
-            <Alert color="yellow" title="Copy it now">
-              This address carries the token and is shown only once. It expires {created.expires_at.slice(0, 10)}.
-            </Alert>
-            <Copyable label="Embed snippet" value={iframeSnippet({ src: pageUrl, title: label })} multiline />
-            <Copyable label="Page URL" value={pageUrl} />
-            <Copyable label="Spec URL" value={embedUrl(created.url, component.component_id)} />
-          </Stack>
-        )}
+        {created && <NewToken created={created} componentId={component.component_id} theme={theme} label={label} />}
         <Title order={3} size="h5">
           Embed tokens of this dashboard
         </Title>
         <EmbedTokenList dashboardId={dashboardId} components={components} />
       </Stack>
     </Modal>
+  );
+}
+
+/** The token just made, shown once: its snippet, its page's address and its spec's, each to copy. */
+function NewToken({
+  created,
+  componentId,
+  theme,
+  label,
+}: {
+  created: CreatedEmbedToken;
+  componentId: string;
+  theme: ExportTheme;
+  label: string;
+}) {
+  const pageUrl = embedUrl(created.html_url, componentId, theme);
+  return (
+    <Stack gap="sm" aria-label="New embed token" role="group">
+      <Alert color="yellow" title="Copy it now">
+        This address carries the token and is shown only once. It expires {created.expires_at.slice(0, 10)}.
+      </Alert>
+      <Copyable label="Embed snippet" value={iframeSnippet({ src: pageUrl, title: label })} multiline />
+      <Copyable label="Page URL" value={pageUrl} />
+      <Copyable label="Spec URL" value={embedUrl(created.url, componentId)} />
+    </Stack>
   );
 }

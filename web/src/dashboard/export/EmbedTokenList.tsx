@@ -1,5 +1,5 @@
 import { Alert, Badge, Button, Loader, Table, Text, VisuallyHidden } from '@mantine/core';
-import { type DashboardComponent, embedTokenListSchema } from '@service/common';
+import { type DashboardComponent, type EmbedToken, embedTokenListSchema } from '@service/common';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { errorMessage } from '../../api/client.js';
 import { useApi } from '../../auth/session.js';
@@ -40,12 +40,7 @@ export function EmbedTokenList({
     );
   }
   if (tokens.data.items.length === 0) return <Text c="dimmed">No embed tokens yet.</Text>;
-  const titles = new Map(
-    components.map((component) => [
-      component.component_id,
-      component.title || (component.type === 'text' ? 'Text' : componentLabel(component)),
-    ]),
-  );
+  const titles = componentTitles(components);
   const now = new Date();
   return (
     <>
@@ -69,40 +64,72 @@ export function EmbedTokenList({
             </Table.Tr>
           </Table.Thead>
           <Table.Tbody>
-            {tokens.data.items.map((token) => {
-              const state = embedTokenState(token, now);
-              const scope = embedScopeLabel(token, titles);
-              return (
-                <Table.Tr key={token.embed_token_id} data-embed-token-id={token.embed_token_id}>
-                  <Table.Td>{scope}</Table.Td>
-                  <Table.Td>{formatDate(token.created_at)}</Table.Td>
-                  <Table.Td>{formatDate(token.expires_at)}</Table.Td>
-                  <Table.Td>{token.last_used_at === null ? 'never' : formatDate(token.last_used_at)}</Table.Td>
-                  <Table.Td>
-                    <Badge variant="light" color={STATE_COLOR[state]}>
-                      {state}
-                    </Badge>
-                  </Table.Td>
-                  <Table.Td>
-                    {state !== 'revoked' && (
-                      <Button
-                        size="compact-xs"
-                        variant="subtle"
-                        color="red"
-                        loading={revoke.isPending && revoke.variables === token.embed_token_id}
-                        aria-label={`Revoke the token for ${scope} created ${formatDate(token.created_at)}`}
-                        onClick={() => revoke.mutate(token.embed_token_id)}
-                      >
-                        Revoke
-                      </Button>
-                    )}
-                  </Table.Td>
-                </Table.Tr>
-              );
-            })}
+            {tokens.data.items.map((token) => (
+              <TokenRow
+                key={token.embed_token_id}
+                token={token}
+                scope={embedScopeLabel(token, titles)}
+                state={embedTokenState(token, now)}
+                revoking={revoke.isPending && revoke.variables === token.embed_token_id}
+                onRevoke={() => revoke.mutate(token.embed_token_id)}
+              />
+            ))}
           </Table.Tbody>
         </Table>
       </Table.ScrollContainer>
     </>
+  );
+}
+
+/** Each component's title (or what it shows, untitled), to name a token's scope. */
+function componentTitles(components: readonly DashboardComponent[]): Map<string, string> {
+  return new Map(
+    components.map((component) => [
+      component.component_id,
+      component.title || (component.type === 'text' ? 'Text' : componentLabel(component)),
+    ]),
+  );
+}
+
+/** A token's line: what it opens, its dates and state, and a button to revoke it while it works. */
+function TokenRow({
+  token,
+  scope,
+  state,
+  revoking,
+  onRevoke,
+}: {
+  token: EmbedToken;
+  scope: string;
+  state: ReturnType<typeof embedTokenState>;
+  revoking: boolean;
+  onRevoke: () => void;
+}) {
+  return (
+    <Table.Tr data-embed-token-id={token.embed_token_id}>
+      <Table.Td>{scope}</Table.Td>
+      <Table.Td>{formatDate(token.created_at)}</Table.Td>
+      <Table.Td>{formatDate(token.expires_at)}</Table.Td>
+      <Table.Td>{token.last_used_at === null ? 'never' : formatDate(token.last_used_at)}</Table.Td>
+      <Table.Td>
+        <Badge variant="light" color={STATE_COLOR[state]}>
+          {state}
+        </Badge>
+      </Table.Td>
+      <Table.Td>
+        {state !== 'revoked' && (
+          <Button
+            size="compact-xs"
+            variant="subtle"
+            color="red"
+            loading={revoking}
+            aria-label={`Revoke the token for ${scope} created ${formatDate(token.created_at)}`}
+            onClick={onRevoke}
+          >
+            Revoke
+          </Button>
+        )}
+      </Table.Td>
+    </Table.Tr>
   );
 }
