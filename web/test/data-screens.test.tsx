@@ -5,8 +5,8 @@ import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { ApiError, TokenStore } from '../src/api/client.js';
 import { uploadWithProgress } from '../src/api/upload.js';
-import { IngestionPanel } from '../src/components/IngestionPanel.js';
 import { ErrorList } from '../src/components/ProjectActions.js';
+import { IngestionPanel } from '../src/projects/IngestionPanel.js';
 import { ADMIN, renderWith } from './support/render-with-api.js';
 
 const RUNNING_JOB = {

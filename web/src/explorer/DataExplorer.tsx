@@ -1,10 +1,10 @@
 import { Alert, Badge, Button, Card, Code, Group, Stack, Tabs, Text, Title } from '@mantine/core';
 import type { DataCollection } from '@service/common';
 import { DeleteCollectionButton } from '../components/DeleteWithSummary.js';
-import { UploadPanel } from '../components/UploadPanel.js';
 import { ColumnsView } from './ColumnsView.js';
 import { FixTypesButton } from './FixTypes.js';
 import { PreviewView } from './PreviewView.js';
+import { UploadPanel } from './UploadPanel.js';
 import { type ExplorerView, useExplorerState } from './url-state.js';
 import { ValuesDrawer } from './ValuesDrawer.js';
 import { VersionsView } from './VersionsView.js';

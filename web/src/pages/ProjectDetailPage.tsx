@@ -29,7 +29,6 @@ import { projectWorkflowsGet } from '../api/wire.js';
 import { useApi } from '../auth/session.js';
 import { useAfterFirstRender } from '../components/after-first-render.js';
 import { DeleteProjectButton } from '../components/DeleteWithSummary.js';
-import { IngestionPanel } from '../components/IngestionPanel.js';
 import { PermissionsPanel } from '../components/PermissionsPanel.js';
 import { ownersText, StandingBadges } from '../components/StandingBadges.js';
 import { usePageParam } from '../components/UrlPagination.js';
@@ -39,6 +38,7 @@ import { DataExplorer } from '../explorer/lazy.js';
 import { previewQuery } from '../explorer/queries.js';
 import { readExplorerState } from '../explorer/url-state.js';
 import { formatDate } from '../format/date.js';
+import { IngestionPanel } from '../projects/IngestionPanel.js';
 import { dataCollectionQuery, projectQuery } from './project-queries.js';
 
 function WorkflowCard({

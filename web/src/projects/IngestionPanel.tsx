@@ -20,12 +20,12 @@ import { useEffect, useRef, useState } from 'react';
 import { errorMessage } from '../api/client.js';
 import { ingestionRunsGet, ingestionStatusGet } from '../api/wire.js';
 import { useApi } from '../auth/session.js';
+import { JobStatusCard } from '../components/JobStatusCard.js';
 import { invalidateTableQueries } from '../explorer/queries.js';
 import { formatDate } from '../format/date.js';
 import { formatCount } from '../format/number.js';
 import { formatDuration, jobEnded, statusColor, triggerReasonText } from '../jobs/format.js';
 import { useJob } from '../jobs/useJob.js';
-import { JobStatusCard } from './JobStatusCard.js';
 
 /** Everything that shows a project's data, refreshed after an ingestion. */
 export function invalidateProjectData(queryClient: ReturnType<typeof useQueryClient>, projectId: string): void {

@@ -6,10 +6,10 @@ import type { z } from 'zod';
 import { errorMessage, isApiError } from '../api/client.js';
 import { type UploadHandle, type UploadProgress, uploadWithProgress } from '../api/upload.js';
 import { useApi } from '../auth/session.js';
-import { invalidateTableQueries } from '../explorer/queries.js';
 import { formatCount } from '../format/number.js';
 import { formatBytes } from '../jobs/format.js';
 import { PathFitOffer, usePathFit } from './PathFitOffer.js';
+import { invalidateTableQueries } from './queries.js';
 
 type Uploaded = z.infer<typeof fileSchema>;
 
