@@ -74,7 +74,7 @@ export async function measureAddData(
     const alone = () => previewAlone(api, String(session.access_token), projectId, head);
     if (turn % 2 === 1) measured.request.push(await alone());
     const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
-    await context.addInitScript(`sessionStorage.setItem('service.session', ${JSON.stringify(stored)})`);
+    await context.addInitScript(`localStorage.setItem('service.session', ${JSON.stringify(stored)})`);
     await context.addInitScript(WATCH_ADD_DATA);
     const page = await context.newPage();
     await page.goto(`${url}/projects/${projectId}?add=1`);

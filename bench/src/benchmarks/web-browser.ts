@@ -88,7 +88,7 @@ export const WARM_PREVIEWS = 5;
  */
 const WARM_PREVIEW_MS = `(async () => {
   const url = performance.getEntriesByType('resource').find((e) => e.name.includes('/preview?')).name;
-  const token = JSON.parse(sessionStorage.getItem('service.session')).access_token;
+  const token = JSON.parse(localStorage.getItem('service.session')).access_token;
   const started = performance.now();
   const answer = await fetch(url, { headers: { authorization: 'Bearer ' + token } });
   await answer.text();
@@ -157,7 +157,7 @@ export async function measureBrowser(
   });
   const fresh: Fresh = async (signedIn) => {
     const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
-    if (signedIn) await context.addInitScript(`sessionStorage.setItem('service.session', ${JSON.stringify(stored)})`);
+    if (signedIn) await context.addInitScript(`localStorage.setItem('service.session', ${JSON.stringify(stored)})`);
     await context.addInitScript(WATCH_FIRST_ROWS);
     return context;
   };
