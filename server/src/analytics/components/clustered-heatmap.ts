@@ -26,33 +26,22 @@ const labelSql = (sql: string) => `CAST(${sql} AS VARCHAR)`;
 /** `(…)` of string literals, for IN. */
 const inList = (values: readonly string[]) => `(${values.length > 0 ? values.map(quoteString).join(', ') : 'NULL'})`;
 
-/** Every cell of the table as (row, column, value), values as doubles (null where not finite). */
+/** Every cell of a long table as (row, column, value), values as doubles (null where not finite). */
 function rawCellsSql(source: TableSnapshot, figure: FigureComponent, { from, conditions }: NarrowedRows): string {
   const row = columnOf(source, figure.row ?? '', 'row');
-  const named = [`${row.sql} IS NOT NULL`];
-  if (figure.matrix_columns === undefined) {
-    const column = columnOf(source, figure.column ?? '', 'column');
-    const value = columnOf(source, figure.value ?? '', 'value');
-    return (
-      `SELECT ${labelSql(row.sql)} AS "row", ${labelSql(column.sql)} AS "column", ${doubleSql(value)} AS "value" ` +
-      `FROM ${from}${whereOf(conditions, named, `${column.sql} IS NOT NULL`)}`
-    );
-  }
-  return [...new Set(figure.matrix_columns)]
-    .map((name, index) => {
-      const column = columnOf(source, name, `matrix_columns[${index}]`);
-      return (
-        `SELECT ${labelSql(row.sql)} AS "row", ${quoteString(name)} AS "column", ${doubleSql(column)} AS "value" ` +
-        `FROM ${from}${whereOf(conditions, named)}`
-      );
-    })
-    .join(' UNION ALL ');
+  const column = columnOf(source, figure.column ?? '', 'column');
+  const value = columnOf(source, figure.value ?? '', 'value');
+  return (
+    `SELECT ${labelSql(row.sql)} AS "row", ${labelSql(column.sql)} AS "column", ${doubleSql(value)} AS "value" ` +
+    `FROM ${from}${whereOf(conditions, `${row.sql} IS NOT NULL`, `${column.sql} IS NOT NULL`)}`
+  );
 }
 
 interface Cells {
   rows: string[];
   columns: string[];
-  values: Map<string, number | null>;
+  /** The kept rows' values, in `rows` and `columns` order. */
+  matrix: Matrix;
   totalRows: number;
   totalColumns: number;
 }
@@ -60,7 +49,52 @@ interface Cells {
 const cellKey = (row: string, column: string) => `${row}\u0000${column}`;
 
 /** The cells of the kept rows and columns, with how many there were before the budgets. */
-async function keptCells(rows: NarrowedRows, source: TableSnapshot, figure: FigureComponent, statement: Statement) {
+function keptCells(rows: NarrowedRows, source: TableSnapshot, figure: FigureComponent, statement: Statement) {
+  return figure.matrix_columns === undefined
+    ? longCells(rows, source, figure, statement)
+    : wideCells(rows, source, figure, statement, [...new Set(figure.matrix_columns)]);
+}
+
+/**
+ * A wide table in one scan: per row label the mean of each column, the `max_rows` labels of
+ * highest variance across their columns kept by DuckDB; Node reads one line per kept row.
+ */
+async function wideCells(
+  { connection, from, conditions }: NarrowedRows,
+  source: TableSnapshot,
+  figure: FigureComponent,
+  statement: Statement,
+  columns: string[],
+): Promise<Cells> {
+  const row = columnOf(source, figure.row ?? '', 'row');
+  const means = columns.map(
+    (name, index) => `avg(${doubleSql(columnOf(source, name, `matrix_columns[${index}]`))}) AS "m${index}"`,
+  );
+  const list = `[${columns.map((_, index) => `"m${index}"`).join(', ')}]`;
+  const budget = figure.max_rows ?? DEFAULT_MATRIX_ROW_BUDGET;
+  const kept = await connection.query(
+    `SELECT *, count(*) OVER () AS "total" FROM (SELECT ${labelSql(row.sql)} AS "row", ${means.join(', ')} ` +
+      `FROM ${from}${whereOf(conditions, `${row.sql} IS NOT NULL`)} GROUP BY 1) ` +
+      `QUALIFY row_number() OVER (ORDER BY list_aggregate(${list}, 'var_samp') DESC NULLS LAST, "row") <= ${budget} ` +
+      'ORDER BY "row"',
+    statement.params,
+  );
+  return {
+    rows: kept.map((line) => String(line.row)),
+    columns,
+    matrix: kept.map((line) => columns.map((_, index) => numberOrNull(line[`m${index}`]))),
+    totalRows: count(kept[0]?.total),
+    totalColumns: columns.length,
+  };
+}
+
+/** A long table: its cells (several values of one averaged), the rows of highest variance kept. */
+async function longCells(
+  rows: NarrowedRows,
+  source: TableSnapshot,
+  figure: FigureComponent,
+  statement: Statement,
+): Promise<Cells> {
   const { connection } = rows;
   const raw = rawCellsSql(source, figure, rows);
   const columnList = await connection.query(
@@ -68,8 +102,7 @@ async function keptCells(rows: NarrowedRows, source: TableSnapshot, figure: Figu
       `ORDER BY 1 LIMIT ${MATRIX_COLUMN_BUDGET}`,
     statement.params,
   );
-  const wide = figure.matrix_columns === undefined ? null : [...new Set(figure.matrix_columns)];
-  const columns = wide ?? columnList.map((line) => String(line.column));
+  const columns = columnList.map((line) => String(line.column));
   const budget = figure.max_rows ?? DEFAULT_MATRIX_ROW_BUDGET;
   const cells = await connection.query(
     `WITH "cells" AS MATERIALIZED (SELECT "row", "column", avg("value") AS "value" FROM (${raw}) ` +
@@ -81,13 +114,14 @@ async function keptCells(rows: NarrowedRows, source: TableSnapshot, figure: Figu
   );
   const values = new Map<string, number | null>();
   for (const cell of cells) values.set(cellKey(String(cell.row), String(cell.column)), numberOrNull(cell.value));
+  const kept = [...new Set(cells.map((cell) => String(cell.row)))].sort();
   return {
-    rows: [...new Set(cells.map((cell) => String(cell.row)))].sort(),
+    rows: kept,
     columns,
-    values,
+    matrix: kept.map((label) => columns.map((column) => values.get(cellKey(label, column)) ?? null)),
     totalRows: count(cells[0]?.total),
-    totalColumns: wide === null ? count(columnList[0]?.total) : wide.length,
-  } satisfies Cells;
+    totalColumns: count(columnList[0]?.total),
+  };
 }
 
 function numberOrNull(value: JsonValue | undefined): number | null {
@@ -104,9 +138,7 @@ export async function clusteredHeatmapData(
   statement: Statement,
 ): Promise<FigureData> {
   const cells = await keptCells(rows, source, figure, statement);
-  const raw: Matrix = cells.rows.map((row) =>
-    cells.columns.map((column) => cells.values.get(cellKey(row, column)) ?? null),
-  );
+  const raw = cells.matrix;
   const scaled = figure.scale === 'row';
   const drawn = scaled ? zScores(raw) : raw;
   const clusterRows = figure.cluster_rows !== false && cells.rows.length > 1;

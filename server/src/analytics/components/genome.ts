@@ -6,7 +6,7 @@ import {
 } from '@service/common';
 import type { JsonValue, SqlConnection } from '../../engine/duckdb.js';
 import { quoteString } from '../../engine/sql.js';
-import { chromosomeNameSql, chromosomeRankSql, MAX_CHROMOSOMES, tooManyChromosomes } from '../sql/chromosomes.js';
+import { chromosomeRank, drawnChromosomeName, MAX_CHROMOSOMES, tooManyChromosomes } from '../sql/chromosomes.js';
 import { columnOf, count, type TableSnapshot } from '../sql/columns.js';
 import { type NarrowedRows, whereOf } from '../sql/narrowed.js';
 import type { Statement } from '../sql/statement.js';
@@ -36,34 +36,33 @@ export async function manhattanData(
   const chromosome = columnOf(source, figure.chromosome ?? '', 'chromosome');
   const position = doubleSql(columnOf(source, figure.position ?? '', 'position'));
   const y = columnOf(source, figure.y ?? '', 'y');
-  const p = doubleSql(y);
   const threshold = literalSql(figure.threshold ?? DEFAULT_GENOME_THRESHOLD);
-  const pointsWhere = (where: string) =>
-    `SELECT "chromosome", ${chromosomeRankSql('"chromosome"')} AS "rank", "position", "y", ` +
-    `${minusLog10Sql('"y"')} AS "minus_log10_y" FROM (SELECT ${chromosomeNameSql(chromosome.sql)} AS "chromosome", ` +
-    `${position} AS "position", ${p} AS "y" FROM ${from}${where}) ` +
-    `WHERE "chromosome" IS NOT NULL AND "chromosome" <> '' AND "position" >= 0 AND ${validPSql('"y"')}`;
-  const points = pointsWhere(whereOf(conditions));
-  const memoKey = options.memo.keyOf(source, `manhattan-offsets\u0000${chromosome.sql}\u0000${position}\u0000${p}`);
-  const chromosomes = await wholeTableOffsets(rows.connection, options, memoKey, pointsWhere(''), chromosome.name);
+  const raw = `CAST(${chromosome.sql} AS VARCHAR)`;
+  const p = doubleSql(y);
+  const memoKey = options.memo.keyOf(source, `manhattan-lengths\u0000${chromosome.sql}\u0000${position}\u0000${p}`);
+  const lengths = await wholeTableLengths(connection, options, memoKey, { from, raw, position, p });
+  const chromosomes = laidOut(lengths);
+  if (chromosomes.length > MAX_CHROMOSOMES || lengths.length > MAX_CHROMOSOMES * 4)
+    throw new UnsuitableData('chromosome', tooManyChromosomes(chromosome.name));
+  const placed = placedSql(chromosomes, { from, where: whereOf(conditions), raw, position, p });
   const [stats = {}] = await connection.query(
     `SELECT count(*) FILTER (WHERE "y" < ${threshold}) AS "significant", count(*) AS "drawable", ` +
       `max("minus_log10_y") AS "top", max("minus_log10_y") FILTER (WHERE "y" >= ${threshold}) AS "ns_top", ` +
-      `max("genome_position") AS "genome_length", ` +
-      `(SELECT count(*) FROM ${from}${whereOf(conditions)}) AS "n" FROM (${placed(points, chromosomes)})`,
+      `(SELECT count(*) FROM ${from}${whereOf(conditions)}) AS "n" FROM (${placed})`,
     statement.params,
   );
   const budget = figure.max_points ?? DEFAULT_FIELD_POINT_BUDGET;
   const thinned = count(stats.drawable) - count(stats.significant) > Math.max(0, budget - count(stats.significant));
   const top = stats.top === null || stats.top === undefined ? 1 : Number(stats.top);
+  const last = chromosomes.at(-1);
   const drawn = await connection.query(
     thinned
-      ? thinnedSql(placed(points, chromosomes), threshold, {
+      ? thinnedSql(placed, threshold, {
           cells: Math.max(THIN_ROWS, budget - count(stats.significant)),
-          length: Number(stats.genome_length ?? 0),
+          length: last === undefined ? 0 : last.offset + last.length,
           top: numberOf(stats.ns_top) ?? top,
         })
-      : `SELECT * FROM (${placed(points, chromosomes)}) ORDER BY "genome_position", "y"`,
+      : `SELECT * FROM (${placed}) ORDER BY "genome_position", "y"`,
     statement.params,
   );
   const roles: Role[] = [
@@ -82,75 +81,109 @@ export async function manhattanData(
       count(stats.n),
     ),
     significant: count(stats.significant),
-    chromosomes: chromosomes.map((row) => ({
-      name: String(row.chromosome),
-      offset: Number(row.offset),
-      length: Number(row.length),
-    })),
+    chromosomes: chromosomes.map(({ name, offset, length }) => ({ name, offset, length })),
     ...(capped > 0 ? { capped } : {}),
   };
 }
 
-/** Each chromosome's length (its highest position) and offset (the lengths of those before it), in order. */
-function offsetsSql(points: string): string {
-  return (
-    `SELECT "chromosome", "length", coalesce(sum("length") OVER (ORDER BY "rank", "chromosome" ` +
-    `ROWS BETWEEN UNBOUNDED PRECEDING AND 1 PRECEDING), 0) AS "offset" FROM (SELECT "chromosome", "rank", ` +
-    `max("position") AS "length" FROM (${points}) GROUP BY ALL) ORDER BY "rank", "chromosome" LIMIT ${MAX_CHROMOSOMES + 1}`
-  );
-}
-
-type Chromosomes = { chromosome: string; length: number; offset: number }[];
+/** The highest position of each value of the chromosome column as written (`raw`), over the whole table. */
+type Lengths = { raw: string; length: number }[];
 
 /**
- * The chromosomes' offsets over the whole table (no filter: no parameters), remembered per
- * snapshot; more than `MAX_CHROMOSOMES` names is the component's error, named by its field.
+ * One aggregate over the whole table (no filter: no parameters), remembered per snapshot: each
+ * chromosome value as written and its highest position (of the rows with a valid p). Names are drawn from these few values in
+ * JavaScript, not per row. More values than a figure lays out are not all listed (`laidOut` refuses).
  */
-async function wholeTableOffsets(
+async function wholeTableLengths(
   connection: SqlConnection,
   options: Pick<ComputeOptions, 'memo'>,
   key: string | null,
-  unfilteredPoints: string,
-  column: string,
-): Promise<Chromosomes> {
-  let known = options.memo.get(key) as Chromosomes | undefined;
-  if (known === undefined) {
-    const found = await connection.query(offsetsSql(unfilteredPoints), []);
-    known = found.map((row) => ({
-      chromosome: String(row.chromosome),
-      length: Number(row.length),
-      offset: Number(row.offset),
-    }));
-    options.memo.set(key, known as unknown as JsonValue);
-  }
-  if (known.length > MAX_CHROMOSOMES) throw new UnsuitableData('chromosome', tooManyChromosomes(column));
-  return known;
+  table: { from: string; raw: string; position: string; p: string },
+): Promise<Lengths> {
+  const known = options.memo.get(key) as Lengths | undefined;
+  if (known !== undefined) return known;
+  const found = await connection.query(
+    `SELECT ${table.raw} AS "raw", max(${table.position}) AS "length" FROM ${table.from} ` +
+      `WHERE ${table.raw} IS NOT NULL AND ${table.position} >= 0 AND ${validPSql(table.p)} GROUP BY 1 LIMIT ${MAX_CHROMOSOMES * 4 + 1}`,
+    [],
+  );
+  const lengths = found.map((row) => ({ raw: String(row.raw), length: Number(row.length) }));
+  options.memo.set(key, lengths as unknown as JsonValue);
+  return lengths;
 }
 
-/** The points with their genome-wide position: the chromosome's offset (bound as numbers) plus the position. */
-function placed(points: string, chromosomes: readonly Record<string, unknown>[]): string {
-  if (chromosomes.length === 0) return `SELECT *, 0.0 AS "genome_position" FROM (${points}) WHERE false`;
-  const offsets = chromosomes.map((row) => `WHEN ${quoteString(String(row.chromosome))} THEN ${Number(row.offset)}`);
-  return `SELECT *, CAST(CASE "chromosome" ${offsets.join(' ')} END AS DOUBLE) + "position" AS "genome_position" FROM (${points})`;
+/** A chromosome as laid out: its drawn name, the values that write it, its length and offset. */
+interface Chromosome {
+  name: string;
+  raws: string[];
+  length: number;
+  offset: number;
+}
+
+/** Chromosomes in natural order (sql/chromosomes.ts), each as long as its highest position, end to end. */
+function laidOut(lengths: Lengths): Chromosome[] {
+  const byName = new Map<string, Chromosome>();
+  for (const { raw, length } of lengths) {
+    const name = drawnChromosomeName(raw);
+    if (name === '') continue;
+    const known = byName.get(name);
+    if (known === undefined) byName.set(name, { name, raws: [raw], length, offset: 0 });
+    else {
+      known.raws.push(raw);
+      known.length = Math.max(known.length, length);
+    }
+  }
+  const ordered = [...byName.values()].sort(
+    (a, b) => chromosomeRank(a.name) - chromosomeRank(b.name) || (a.name < b.name ? -1 : a.name > b.name ? 1 : 0),
+  );
+  let offset = 0;
+  for (const chromosome of ordered) {
+    chromosome.offset = offset;
+    offset += chromosome.length;
+  }
+  return ordered;
+}
+
+/**
+ * The narrowed rows that have a place, with their drawn chromosome, genome-wide position and
+ * −log10 p: the chromosome value as written is joined to the few laid out (a hash join, no
+ * per-row string work).
+ */
+function placedSql(
+  chromosomes: readonly Chromosome[],
+  table: { from: string; where: string; raw: string; position: string; p: string },
+): string {
+  const values = chromosomes.flatMap(({ name, raws, offset }) =>
+    raws.map((raw) => `(${quoteString(raw)}, ${quoteString(name)}, CAST(${offset} AS DOUBLE))`),
+  );
+  if (values.length === 0) values.push("(NULL, '', 0.0)");
+  return (
+    `SELECT "placing"."chromosome", "position", "y", ${minusLog10Sql('"y"')} AS "minus_log10_y", ` +
+    `"placing"."offset" + "position" AS "genome_position" FROM (SELECT ${table.raw} AS "raw", ` +
+    `${table.position} AS "position", ${table.p} AS "y" FROM ${table.from}${table.where}) AS "points" ` +
+    `JOIN (VALUES ${values.join(', ')}) AS "placing"("raw", "chromosome", "offset") ON "points"."raw" = "placing"."raw" ` +
+    `WHERE "position" >= 0 AND ${validPSql('"y"')}`
+  );
 }
 
 /**
  * Every significant point, and of the others one per cell of a grid of at most `cells` cells over
- * the genome-wide x and −log10 p (`THIN_ROWS` rows): the one of lowest p, so the shape stays.
+ * the genome-wide x and −log10 p (`THIN_ROWS` rows): the one of lowest p (then leftmost), so the
+ * shape stays. One aggregate per cell, not a window over every row.
  */
-function thinnedSql(
-  placedPoints: string,
-  threshold: string,
-  grid: { cells: number; length: number; top: number },
-): string {
+function thinnedSql(placedPoints: string, threshold: string, grid: { cells: number; length: number; top: number }) {
   const { length, top } = grid;
   const width = (Math.max(length, 1) * (1 + 1e-9)) / Math.max(1, Math.floor(grid.cells / THIN_ROWS));
   // The last cell holds the highest value itself (`floor` of exactly it would open one more).
   const height = (Math.max(top, 1) * (1 + 1e-9)) / THIN_ROWS;
   const cell = `floor("genome_position" / ${width}), floor(least(coalesce("minus_log10_y", ${top}), ${top}) / ${height})`;
+  const columns = ['chromosome', 'position', 'y', 'minus_log10_y', 'genome_position'];
+  const kept = columns.map((name) => `"kept"."${name}" AS "${name}"`).join(', ');
   return (
-    `SELECT * EXCLUDE ("keep") FROM (SELECT *, "y" < ${threshold} OR row_number() OVER (PARTITION BY "y" < ${threshold}, ${cell} ` +
-    `ORDER BY "y", "genome_position") = 1 AS "keep" FROM (${placedPoints})) WHERE "keep" ` +
+    `WITH "placed" AS (${placedPoints}) ` +
+    `SELECT * FROM "placed" WHERE "y" < ${threshold} UNION ALL ` +
+    `SELECT ${kept} FROM (SELECT arg_min({${columns.map((name) => `'${name}': "${name}"`).join(', ')}}, ` +
+    `("y", "genome_position")) AS "kept" FROM "placed" WHERE "y" >= ${threshold} GROUP BY ${cell}) ` +
     'ORDER BY "genome_position", "y"'
   );
 }

@@ -28,6 +28,13 @@ export const chromosomeRankSql = (name: string) =>
   `WHEN ${name} = 'X' THEN 1000000001 WHEN ${name} = 'Y' THEN 1000000002 WHEN ${name} = 'MT' THEN 1000000003 ` +
   'ELSE 1000000004 END';
 
+/** `chromosomeRankSql` of a drawn name, in JavaScript. */
+export function chromosomeRank(name: string): number {
+  if (/^[0-9]{1,9}$/.test(name)) return Number(name);
+  const named = ['X', 'Y', 'MT'].indexOf(name);
+  return named >= 0 ? 1000000001 + named : 1000000004;
+}
+
 /** The message when a column holds more names than a figure lays out. */
 export const tooManyChromosomes = (column: string) =>
   `${JSON.stringify(column)} has more than ${MAX_CHROMOSOMES} distinct names: choose the column naming the chromosome (or contig)`;
