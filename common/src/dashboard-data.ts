@@ -85,7 +85,7 @@ export function filterValueProblem(
   component:
     | Pick<InteractiveComponent, 'type' | 'widget'>
     | (Pick<FigureComponent, 'type' | 'chart'> &
-        Partial<Pick<FigureComponent, 'levels' | 'sets' | 'item' | 'label' | 'pca_columns' | 'chromosome'>>)
+        Partial<Pick<FigureComponent, 'levels' | 'sets' | 'item' | 'label' | 'pca_columns' | 'chromosome' | 'z'>>)
     | { type: string },
   value: DashboardFilterValue,
 ): string | null {
@@ -127,21 +127,27 @@ export function filterValueProblem(
 }
 
 /**
- * An embedding's brush: with `label` (each point's id) the list of the brushed points' ids; else
- * a range of its given `x`; a PCA's axes are no column, so without `label` it does not filter.
+ * An embedding's brush. Of given coordinates: the rectangle brushed, `[x_low, x_high, y_low,
+ * y_high]` (a 3-D one: `[x_low, x_high, y_low, y_high, z_low, z_high]`, null ends for the axis
+ * its panel does not show), or a range `[low, high]` of x; the rows inside it are selected on the
+ * server, drawn or not. A computed PCA's axes are no column: with `label` it filters by the ids
+ * of the points brushed, else not at all.
  */
 function embeddingFilterProblem(
-  component: Partial<Pick<FigureComponent, 'label' | 'pca_columns'>>,
+  component: Partial<Pick<FigureComponent, 'label' | 'pca_columns' | 'z'>>,
   value: DashboardFilterValue,
 ): string | null {
-  if (component.label !== undefined) {
+  if (component.pca_columns !== undefined) {
+    if (component.label === undefined) return 'a PCA embedding filters only by its points’ ids: give it a label';
     return Array.isArray(value) && value.length > 0
       ? null
-      : 'an embedding filters by the ids (label) of its brushed points';
+      : 'a PCA embedding filters by the ids (label) of its brushed points';
   }
-  if (component.pca_columns !== undefined) return 'a PCA embedding filters only by its points’ ids: give it a label';
-  const isRange = Array.isArray(value) && value.length === 2 && value.every((bound) => typeof bound !== 'boolean');
-  return isRange ? null : 'an embedding chart filters by a range [low, high] of x';
+  const lengths = component.z === undefined ? [2, 4] : [2, 4, 6];
+  const numbers = Array.isArray(value) && value.every((bound) => bound === null || typeof bound === 'number');
+  return numbers && lengths.includes(value.length)
+    ? null
+    : `an embedding filters by the rectangle brushed: [x_low, x_high, y_low, y_high${component.z === undefined ? '' : ', z_low, z_high'}] (numbers or null)`;
 }
 
 /**

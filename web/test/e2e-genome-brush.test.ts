@@ -1,11 +1,19 @@
-import type { Browser, Page } from 'playwright-core';
-import { afterAll, beforeAll, expect, it } from 'vitest';
-import { describeBrowser, launchBrowser, openPage, startWebServer } from '../../test/support/browser.js';
-import { ADMIN, call, createProjectWithUpload, login, type TestServer } from '../../test/support/test-server.js';
+import type { Locator, Page } from 'playwright-core';
+import { expect, it } from 'vitest';
+import { describeBrowser, openPage } from '../../test/support/browser.js';
+import {
+  counted,
+  createDashboard,
+  figure,
+  filterOf,
+  projectWithTable,
+  renderedFigure,
+  useBrowserSuite,
+} from './support/e2e-dashboards.js';
 
 /**
  * Issue 28 in a real browser: a brush across a Manhattan plot sets a genomic interval (its chip
- * "chr1:… – chr3:…") and a rectangle over an embedding with ids the brushed points' ids; each
+ * "chr1:… – chr3:…") and a rectangle over an embedding of given coordinates that rectangle; each
  * narrows a count card to the rows the test counts from the filter the address bar holds.
  */
 
@@ -20,20 +28,10 @@ const ROWS = Array.from({ length: 300 }, (_, i) => ({
 }));
 const CSV = ['chrom,pos,p,id,a,b', ...ROWS.map((row) => Object.values(row).join(',')), ''].join('\n');
 
-let browser: Browser;
-let server: TestServer;
-let token: string;
-
-async function cardValue(page: Page): Promise<string | null> {
-  const value = page.getByRole('region', { name: 'Rows', exact: true }).locator('[data-card-value]');
-  return (await value.count()) === 0 ? null : value.textContent();
-}
-
 /** Drags over a chart's canvas from one point to another (fractions of its width and height). */
-async function drag(page: Page, title: string, from: [number, number], to: [number, number]): Promise<void> {
-  const canvas = page.locator(`section[aria-label="${title}"] canvas`).first();
-  const box = await canvas.boundingBox();
-  if (box === null) throw new Error(`${title} has no canvas`);
+async function drag(page: Page, figure: Locator, from: [number, number], to: [number, number]): Promise<void> {
+  const box = await figure.locator('canvas').first().boundingBox();
+  if (box === null) throw new Error('the figure has no canvas');
   const at = ([x, y]: [number, number]) => [box.x + box.width * x, box.y + box.height * y] as const;
   await page.mouse.move(...at(from));
   await page.mouse.down();
@@ -42,83 +40,38 @@ async function drag(page: Page, title: string, from: [number, number], to: [numb
   await page.mouse.up();
 }
 
-/** The filter the address bar holds for a component. */
-function filterOf(page: Page, componentId: string): unknown[] | undefined {
-  const filters = JSON.parse(new URL(page.url()).searchParams.get('filters') ?? '[]') as {
-    component_id: string;
-    value: unknown[];
-  }[];
-  return filters.find((filter) => filter.component_id === componentId)?.value;
-}
-
 describeBrowser('brushes along a genome and over an embedding', () => {
-  beforeAll(async () => {
-    browser = await launchBrowser();
-    server = await startWebServer({ SERVICE_AUTH_PUBLIC_MODE: 'true' });
-    ({ access_token: token } = await login(server, ADMIN.email, ADMIN.password));
-  }, 180_000);
-  afterAll(async () => {
-    await browser?.close();
-    await server?.stop();
-  });
+  const suite = useBrowserSuite();
 
-  it('narrows a card to a brushed genomic interval, then to brushed ids', async () => {
-    const project = await createProjectWithUpload(server, token, 'gwas', CSV);
-    const upserted = await call(server, 'POST', '/deltatables/upsert', {
-      token,
-      json: { data_collection_id: project.collectionId },
-    });
-    expect(upserted.status, upserted.text).toBe(200);
-    const dc = project.collectionId;
-    const dashboard = await call<{ dashboard_id: string }>(server, 'POST', '/dashboards', {
-      token,
-      json: {
-        project_id: project.projectId,
-        title: 'Association',
-        is_public: true,
-        components: [
-          { component_id: 'n', type: 'card', title: 'Rows', data_collection_id: dc, agg: 'count' },
-          {
-            component_id: 'gwas',
-            type: 'figure',
-            title: 'GWAS',
-            data_collection_id: dc,
-            chart: 'manhattan',
-            chromosome: 'chrom',
-            position: 'pos',
-            y: 'p',
-          },
-          {
-            component_id: 'samples',
-            type: 'figure',
-            title: 'Samples',
-            data_collection_id: dc,
-            chart: 'embedding',
-            x: 'a',
-            y: 'b',
-            label: 'id',
-          },
-        ],
-        layout: [
-          { component_id: 'n', x: 0, y: 0, w: 4, h: 3 },
-          { component_id: 'gwas', x: 0, y: 3, w: 12, h: 8 },
-          { component_id: 'samples', x: 0, y: 11, w: 8, h: 8 },
-        ],
-      },
-    });
-    expect(dashboard.status, dashboard.text).toBe(201);
-    const { context, page } = await openPage(browser, server, `/dashboards/${dashboard.body.dashboard_id}`, {
+  it('narrows a card to a brushed genomic interval, then to a brushed rectangle', async () => {
+    const { projectId, collectionId: dc } = await projectWithTable(suite, 'gwas', CSV);
+    const dashboardId = await createDashboard(
+      suite,
+      projectId,
+      'Association',
+      [
+        { component_id: 'n', type: 'card', title: 'Rows', data_collection_id: dc, agg: 'count' },
+        figure('gwas', 'GWAS', dc, { chart: 'manhattan', chromosome: 'chrom', position: 'pos', y: 'p' }),
+        figure('samples', 'Samples', dc, { chart: 'embedding', x: 'a', y: 'b', label: 'id' }),
+      ],
+      [
+        { component_id: 'n', x: 0, y: 0, w: 4, h: 3 },
+        { component_id: 'gwas', x: 0, y: 3, w: 12, h: 8 },
+        { component_id: 'samples', x: 0, y: 11, w: 8, h: 8 },
+      ],
+    );
+    const { context, page } = await openPage(suite.browser, suite.server, `/dashboards/${dashboardId}`, {
       height: 1600,
       timeout: 20_000,
     });
-    await expect.poll(() => cardValue(page), { timeout: 30_000 }).toBe('300');
-    for (const title of ['GWAS', 'Samples']) {
-      await page.getByRole('region', { name: title, exact: true }).locator('[data-chart-state="rendered"]').waitFor();
-    }
+    await counted(page, 'Rows', 300, 30_000);
+    const gwas = await renderedFigure(page, 'GWAS');
+    const samples = await renderedFigure(page, 'Samples');
 
-    await drag(page, 'GWAS', [0.3, 0.5], [0.7, 0.5]);
-    await expect.poll(() => filterOf(page, 'gwas'), { timeout: 15_000 }).toHaveLength(4);
-    const [fromChrom, fromPos, toChrom, toPos] = (filterOf(page, 'gwas') ?? []) as [string, number, string, number];
+    await drag(page, gwas, [0.3, 0.5], [0.7, 0.5]);
+    const interval = (await filterOf(page, 'gwas')) as [string, number, string, number];
+    expect(interval).toHaveLength(4);
+    const [fromChrom, fromPos, toChrom, toPos] = interval;
     const key = (chrom: number, pos: number) => chrom * 1e6 + pos;
     const inside = ROWS.filter(
       (row) =>
@@ -127,20 +80,22 @@ describeBrowser('brushes along a genome and over an embedding', () => {
     ).length;
     expect(inside).toBeGreaterThan(0);
     expect(inside).toBeLessThan(300);
-    await expect.poll(() => cardValue(page), { timeout: 15_000 }).toBe(String(inside));
+    await counted(page, 'Rows', inside);
     const chips = page.getByRole('region', { name: 'Active filters' });
     await chips.getByText(/^chr[123]:[\d,]+ – chr[123]:[\d,]+$/).waitFor();
 
-    // Clear it, then brush a rectangle over the embedding.
+    // Clear it, then brush a rectangle over the embedding: its rows are those inside it.
     await page.getByRole('button', { name: /^Remove filter chr/ }).click();
-    await expect.poll(() => cardValue(page), { timeout: 15_000 }).toBe('300');
-    await drag(page, 'Samples', [0.3, 0.3], [0.6, 0.6]);
-    await expect.poll(() => filterOf(page, 'samples')?.length ?? 0, { timeout: 15_000 }).toBeGreaterThan(0);
-    const ids = filterOf(page, 'samples') ?? [];
-    expect(ids.every((id) => typeof id === 'string' && /^s\d+$/.test(id))).toBe(true);
-    expect(ids.length).toBeLessThan(300);
-    await expect.poll(() => cardValue(page), { timeout: 15_000 }).toBe(String(ids.length));
-    await chips.getByText(/^id = s\d+/).waitFor();
+    await counted(page, 'Rows', 300);
+    await drag(page, samples, [0.3, 0.3], [0.6, 0.6]);
+    const box = (await filterOf(page, 'samples')) as [number, number, number, number];
+    expect(box).toHaveLength(4);
+    const [aLow, aHigh, bLow, bHigh] = box;
+    const boxed = ROWS.filter((row) => row.a >= aLow && row.a <= aHigh && row.b >= bLow && row.b <= bHigh).length;
+    expect(boxed).toBeGreaterThan(0);
+    expect(boxed).toBeLessThan(300);
+    await counted(page, 'Rows', boxed);
+    await chips.getByText(/^a [\d.]+–[\d.]+, b [\d.]+–[\d.]+$/).waitFor();
     await context.close();
   }, 150_000);
 });

@@ -1,12 +1,13 @@
 import { chartOption, type FigureComponent, type FigureData } from '@service/common';
 import * as echarts from 'echarts';
 import { describe, expect, it } from 'vitest';
-import { brushedIds } from '../src/dashboard/brushed-ids.js';
+import { brushedBox, brushedIds, isBoxBrush, isIdBrush } from '../src/dashboard/brushed-ids.js';
 import { filterChips } from '../src/dashboard/chips.js';
 
 /*
- * Issue 28: a rectangle brushed over an embedding with ids selects the ids of the points drawn
- * inside it, in any panel of a 3-D embedding's pairs; beyond 1,000 ids it sets no filter and says
+ * Issue 28: a rectangle brushed over an embedding of given coordinates is that rectangle in them
+ * (the server selects every row inside); over a computed PCA with ids it selects the ids of the
+ * points drawn inside it, in any panel of a 3-D embedding's pairs; beyond 1,000 ids it sets no filter and says
  * how many were brushed. ECharts lays the option out (server-side rendering) and places the points.
  */
 
@@ -15,6 +16,7 @@ const double = (name: string) => ({ name, type: 'double', column: name });
 
 const flat: FigureComponent = { ...base, chart: 'embedding', x: 'a', y: 'b', label: 'id' };
 const deep: FigureComponent = { ...flat, z: 'c' };
+const pcaWithIds: FigureComponent = { ...base, chart: 'embedding', pca_columns: ['a', 'b', 'c'], label: 'id' };
 
 function dataOf(points: [number, number, number, string][], withZ: boolean): FigureData {
   return {
@@ -97,8 +99,56 @@ describe('a brush over an embedding with ids', () => {
     chart.dispose();
   });
 
-  it('reads as its ids on the chip', () => {
-    const chips = filterChips([{ component_id: 'e', value: ['s1', 's2', 's3', 's4', 's5'] }], [flat]);
-    expect(chips.map((chip) => chip.text)).toEqual(['id = s1, s2, s3 or 2 more']);
+  it('reads as its ids on the chip (a PCA) or as its rectangle (given coordinates)', () => {
+    const pcaChips = filterChips([{ component_id: 'e', value: ['s1', 's2', 's3', 's4', 's5'] }], [pcaWithIds]);
+    expect(pcaChips.map((chip) => chip.text)).toEqual(['id = s1, s2, s3 or 2 more']);
+    const boxChips = filterChips([{ component_id: 'e', value: [1, 2, 3, 4] }], [flat]);
+    expect(boxChips.map((chip) => chip.text)).toEqual(['a 1–2, b 3–4']);
+  });
+});
+
+describe('a brush over an embedding of given coordinates', () => {
+  /** The chart's pixel→axes conversion and panel test, as FigureView reads them. */
+  function converters(chart: echarts.ECharts) {
+    return {
+      fromPixel: (panel: number, pixel: [number, number]) =>
+        chart.convertFromPixel({ gridIndex: panel }, pixel) as [number, number] | undefined,
+      inPanel: (panel: number, pixel: [number, number]) => chart.containPixel({ gridIndex: panel }, pixel),
+    };
+  }
+
+  it('is the rectangle in its coordinates, whatever points are drawn', () => {
+    expect(isBoxBrush(flat)).toBe(true);
+    expect(isIdBrush(flat)).toBe(false);
+    expect(isIdBrush(pcaWithIds)).toBe(true);
+    const data = dataOf(POINTS, false);
+    const { chart, toPixel } = drawn(flat, data);
+    const { fromPixel, inPanel } = converters(chart);
+    const box = brushedBox(flat, around(toPixel, 0, [1, 1], [5, 5]), fromPixel, inPanel);
+    // The rectangle around (1, 1) and (5, 5), two pixels wider on each side.
+    expect(box).toHaveLength(4);
+    const [xLow, xHigh, yLow, yHigh] = box as number[];
+    expect(xLow).toBeLessThan(1);
+    expect(xLow).toBeGreaterThan(0.5);
+    expect(xHigh).toBeGreaterThan(5);
+    expect(xHigh).toBeLessThan(5.5);
+    expect(yLow).toBeLessThan(1);
+    expect(yHigh).toBeGreaterThan(5);
+    expect(brushedBox(flat, [], fromPixel, inPanel)).toBeNull();
+    chart.dispose();
+  });
+
+  it('of a 3-D embedding leaves open the axis its panel does not show', () => {
+    const data = dataOf(POINTS, true);
+    const { chart, toPixel } = drawn(deep, data);
+    const { fromPixel, inPanel } = converters(chart);
+    // The x–z panel: x and z bounded, y open.
+    const box = brushedBox(deep, around(toPixel, 1, [5, 5], [9, 10]), fromPixel, inPanel) as (number | null)[];
+    expect(box).toHaveLength(6);
+    expect(box[2]).toBeNull();
+    expect(box[3]).toBeNull();
+    expect(box[0]).toBeLessThan(5);
+    expect(box[5]).toBeGreaterThan(10);
+    chart.dispose();
   });
 });

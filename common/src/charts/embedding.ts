@@ -8,8 +8,9 @@ import { axis } from './parts.js';
  * a scatter coloured by `color`; computed PCA names its axes with their share of variance. With a
  * third coordinate (`z`, or PC3) the points are drawn as the three pairs xy, xz and yz side by side:
  * ECharts draws 3-D only with echarts-gl (WebGL, a large bundle, not drawn by the export page's
- * renderers), and the pairs show every point without a rotation hiding some behind others. With
- * `label` (each point's id) a rectangle brushed over any pair selects the points' ids.
+ * renderers), and the pairs show every point without a rotation hiding some behind others. A
+ * rectangle brushed over any pair selects the rows inside it (given coordinates) or, for a
+ * computed PCA with `label` (each point's id), the ids of the points drawn inside it.
  */
 
 /** The three pairs of a 3-D embedding, one panel each. */
@@ -28,7 +29,8 @@ export function embedding(input: ChartInput): ChartBody {
     return explained === undefined ? columns.label(role) : `PC${at + 1} (${((explained[at] ?? 0) * 100).toFixed(1)} %)`;
   };
   const tooltip = ['label', 'x', 'y', 'z'].filter((role) => columns.has(role));
-  const brush = component.label !== undefined ? { brush: 'rect' as const } : {};
+  // Given coordinates: a rectangle of them; a computed PCA: the ids of its points (with `label`).
+  const brush = component.pca_columns === undefined || component.label !== undefined ? { brush: 'rect' as const } : {};
   const what = explained === undefined ? 'Embedding' : `PCA of ${(component.pca_columns ?? []).join(', ')}`;
   if (columns.has('z')) return pairs(input, body, axisName, { ...brush, tooltip, what });
   const series = body.series.map((item) => ({ ...item, encode: { x: 'x', y: 'y', tooltip } }) as ScatterSeriesOption);

@@ -3,8 +3,8 @@ import { call, describeEachDialect, type Session, type TestServer } from '../../
 import { type DataAnswer, projectWithTable, rowsOf, serverWithPeople } from './analytics-table.js';
 
 /*
- * Issue 28: an embedding with ids (`label`) filters the others by the ids of its brushed points,
- * of given coordinates or computed PCA; a third coordinate (`z`) or component (`dimensions: 3`)
+ * Issue 28: a computed PCA with ids (`label`) filters the others by the ids of its brushed points,
+ * one of given coordinates by the rectangle brushed (embedding-box.test.ts); a third coordinate (`z`) or component (`dimensions: 3`)
  * draws it in 3-D. Counts worked out by hand from the table below.
  */
 
@@ -60,28 +60,33 @@ describeEachDialect('embedding filters', (dialect) => {
       });
   }
 
-  it('narrows the others to the brushed ids of given coordinates and of a PCA', async () => {
+  it('narrows the others to the rectangle of given coordinates and the brushed ids of a PCA', async () => {
     for (const embedding of [GIVEN, PCA]) {
       const data = await dashboardOf([embedding, ROWS]);
-      const answer = await data([{ component_id: 'e', value: ['s2', 's4', 's5'] }]);
+      // a from 0.5 to 4 and b from 1.5 to 3: s4 (3, 3) and s5 (4, 2) of given coordinates.
+      const value = embedding === GIVEN ? [0.5, 4, 1.5, 3] : ['s2', 's4', 's5'];
+      const answer = await data([{ component_id: 'e', value }]);
       expect(answer.status, answer.text).toBe(200);
-      expect(answer.body.components.n).toEqual({ value: 3, unfiltered_value: 5 });
+      expect(answer.body.components.n).toEqual({ value: embedding === GIVEN ? 2 : 3, unfiltered_value: 5 });
       // The embedding brushed stays whole, each point with its id.
       const ids = rowsOf(answer.body.components.e as Record<string, unknown>).map((row) => row.label);
       expect(ids.sort()).toEqual(embedding === GIVEN ? ['s1', 's2', 's3', 's4', 's5'] : ['s1', 's2', 's4', 's5']);
     }
   });
 
-  it('refuses ids from a PCA without label, and a range from an embedding with ids', async () => {
+  it('refuses ids from a PCA without label and from given coordinates, reads [low, high] as x', async () => {
     const { label: _, ...unlabelled } = PCA;
     const plain = await dashboardOf([unlabelled, ROWS]);
     const refused = await plain([{ component_id: 'e', value: ['s1'] }]);
     expect(refused.status).toBe(400);
     expect(refused.text).toContain('give it a label');
-    const withIds = await dashboardOf([GIVEN, ROWS]);
-    // A list of two ids is ids, not a range: no sample is called 0 or 1.
-    const asIds = await withIds([{ component_id: 'e', value: [0, 1] }]);
-    expect(asIds.body.components.n).toEqual({ value: 0, unfiltered_value: 5 });
+    const given = await dashboardOf([GIVEN, ROWS]);
+    const ids = await given([{ component_id: 'e', value: ['s1', 's2'] }]);
+    expect(ids.status).toBe(400);
+    expect(ids.text).toContain('rectangle brushed');
+    // Two numbers are a range of x: a from 0 to 1 holds s1 and s2.
+    const range = await given([{ component_id: 'e', value: [0, 1] }]);
+    expect(range.body.components.n).toEqual({ value: 2, unfiltered_value: 5 });
   });
 
   it('draws a third coordinate or principal component as z', async () => {

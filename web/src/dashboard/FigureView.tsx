@@ -28,7 +28,7 @@ import {
 import { type EChartsType, init } from '@service/common/echarts-registry';
 import type { EChartsOption } from 'echarts';
 import { type RefObject, useEffect, useMemo, useRef, useState } from 'react';
-import { brushedIds, isIdBrush } from './brushed-ids.js';
+import { brushedBox, brushedIds, isBoxBrush, isIdBrush } from './brushed-ids.js';
 import { chartTargets, drawnColors, selectableItems, showSelection } from './chart-marks.js';
 import { useElementWidth } from './useElementWidth.js';
 
@@ -96,7 +96,10 @@ export function FigureView({ component, data, onFilter, filterValue, withTitle =
     instance.dispatchAction({
       type: 'takeGlobalCursor',
       key: 'brush',
-      brushOption: { brushType: isIdBrush(latest.current.component) ? 'rect' : 'lineX', brushMode: 'single' },
+      brushOption: {
+        brushType: isIdBrush(latest.current.component) || isBoxBrush(latest.current.component) ? 'rect' : 'lineX',
+        brushMode: 'single',
+      },
     });
     drawBrush(instance, brushedPositions(latest.current));
   }, [option, brushable, measured]);
@@ -207,6 +210,13 @@ function filterByBrush(
 ): void {
   const { component, data, onFilter } = latest;
   const areas = (params as { areas?: ChartBrushArea[] }).areas;
+  if (isBoxBrush(component)) {
+    const fromPixel = (panel: number, pixel: [number, number]) =>
+      instance.convertFromPixel({ gridIndex: panel }, pixel) as [number, number] | undefined;
+    const inPanel = (panel: number, pixel: [number, number]) => instance.containPixel({ gridIndex: panel }, pixel);
+    onFilter?.(brushedBox(component, (areas ?? []) as { range?: unknown }[], fromPixel, inPanel));
+    return;
+  }
   if (isIdBrush(component)) {
     const toPixel = (panel: number, point: [number, number]) =>
       instance.convertToPixel({ gridIndex: panel }, point) as [number, number] | undefined;
@@ -250,8 +260,9 @@ function brushedPositions({
   data,
   filterValue,
 }: Pick<FigureViewProps, 'component' | 'data' | 'filterValue'>): [number, number] | null | undefined {
-  // Ids are no range to draw back: the reader's rectangle stays until the filter goes.
-  if (isIdBrush(component)) return filterValue === null || filterValue === undefined ? null : undefined;
+  // Ids and rectangles are no range along x to draw back: the reader's rectangle stays until the filter goes.
+  if (isIdBrush(component) || isBoxBrush(component))
+    return filterValue === null || filterValue === undefined ? null : undefined;
   return brushesGenome(component) ? intervalPositions(data, filterValue) : brushRangeOf(filterValue);
 }
 

@@ -76,6 +76,19 @@ function clickedColumn(figure: FigureComponent): string | undefined {
   return undefined;
 }
 
+/** Each brushed side of an embedding's rectangle: its column and range. */
+function boxChip(component: FigureComponent, value: readonly unknown[]): string {
+  const axes = [component.x, component.y, component.z];
+  return axes
+    .flatMap((column, index) => {
+      const [low, high] = [value[index * 2], value[index * 2 + 1]];
+      if (column === undefined || (low == null && high == null)) return [];
+      if (low == null) return [`${column} ≤ ${formatValue(high)}`];
+      return [high == null ? `${column} ≥ ${formatValue(low)}` : `${column} ${formatValue(low)}–${formatValue(high)}`];
+    })
+    .join(', ');
+}
+
 /** "Phylum = Acidobacteria"; several values "Phylum = A, B, C or 2 more". */
 function equalsChip(column: string, values: readonly unknown[]): string {
   const shown = values.slice(0, SHOWN_VALUES).map(formatValue);
@@ -109,8 +122,12 @@ export function valueChip(component: DashboardComponent, value: DashboardFilterV
     case 'upset':
       return `${component.set ?? 'sets'} = exactly ${value.map(formatValue).join(' & ')}`;
   }
-  // A brushed embedding with ids: "sample = S1, S2, S3 or 40 more".
-  if (component.chart === 'embedding' && component.label !== undefined) return equalsChip(component.label, value);
+  // A brushed PCA with ids: "sample = S1, S2, S3 or 40 more".
+  if (component.chart === 'embedding' && component.pca_columns !== undefined && component.label !== undefined) {
+    return equalsChip(component.label, value);
+  }
+  // A rectangle brushed over an embedding: "dim_1 0.1–0.3, dim_2 −0.2–0.4".
+  if (component.chart === 'embedding' && value.length > 2) return boxChip(component, value);
   const column = clickedColumn(component);
   return column === undefined || !CLICK_FILTER_CHARTS.includes(component.chart) ? undefined : equalsChip(column, value);
 }

@@ -355,9 +355,19 @@ function matchOf(
       },
     };
   }
-  // A brushed embedding with ids: the ids of its points.
-  if (component.chart === 'embedding' && component.label !== undefined) {
-    return { column: component.label, match: { kind: 'in', values: list } };
+  // A brushed PCA embedding with ids: the ids of its points.
+  if (component.chart === 'embedding' && component.pca_columns !== undefined) {
+    return { column: component.label ?? '', match: { kind: 'in', values: list } };
+  }
+  // A rectangle brushed over an embedding of given coordinates: every row inside it, drawn or not.
+  if (component.chart === 'embedding' && list.length > 2) {
+    const axes = [component.x, component.y, component.z];
+    const ranges = axes.slice(0, list.length / 2).map((column, index) => ({
+      column: column ?? '',
+      low: typeof list[index * 2] === 'number' ? (list[index * 2] as number) : null,
+      high: typeof list[index * 2 + 1] === 'number' ? (list[index * 2 + 1] as number) : null,
+    }));
+    return { column: component.x ?? '', match: { kind: 'box', ranges } };
   }
   // A clicked oncoplot cell or gene bar: its gene.
   if (component.chart === 'oncoplot') return { column: component.y ?? '', match: { kind: 'in', values: list } };
@@ -413,6 +423,8 @@ function canonical(filter: BoundFilter): string {
             ? [match.position, match.from, match.to]
             : match.kind === 'exact_sets'
               ? [match.set, [...new Set(match.sets)].sort()]
-              : match.text;
+              : match.kind === 'box'
+                ? match.ranges
+                : match.text;
   return JSON.stringify([filter.collection, filter.column, match.kind, value]);
 }

@@ -27,7 +27,19 @@ export type Match =
    * A clicked intersection of an UpSet plot of item–set pairs: the rows of the items (the
    * column) paired in the whole table with exactly these sets (`set`, compared as text).
    */
-  | { kind: 'exact_sets'; set: string; sets: readonly string[] };
+  | { kind: 'exact_sets'; set: string; sets: readonly string[] }
+  /**
+   * A rectangle brushed over an embedding: each named column (the first is the filter's own)
+   * between its ends, a null end open; rows with no value there are outside.
+   */
+  | { kind: 'box'; ranges: readonly BoxRange[] };
+
+/** One side of a brushed rectangle: a numeric column between `low` and `high`. */
+export interface BoxRange {
+  column: string;
+  low: number | null;
+  high: number | null;
+}
 
 /** One end of a genomic interval: a chromosome (as the table or the axis names it) and a position. */
 export type GenomicEnd = readonly [DashboardFilterScalar, number];
@@ -47,6 +59,7 @@ export const readsRows = (match: Match) => match.kind === 'exact_sets';
 export function narrows(match: Match): boolean {
   if (match.kind === 'range') return match.low !== null || match.high !== null;
   if (match.kind === 'search') return match.text !== '';
+  if (match.kind === 'box') return match.ranges.some((range) => range.low !== null || range.high !== null);
   return true;
 }
 
@@ -71,6 +84,8 @@ export function matchSql(
       return intervalSql(match, column, context.column(match.position), statement);
     case 'exact_sets':
       return exactSetsSql(match, column, context, statement);
+    case 'box':
+      return boxSql(match, context, statement, path);
     case 'in': {
       const parts: string[] = [];
       const listed: string[] = [];
@@ -116,6 +131,24 @@ function intervalSql(
     };
   };
   return `(${genomicBoundSql(row, bound(match.from), true)} AND ${genomicBoundSql(row, bound(match.to), false)})`;
+}
+
+/** Rows inside every side of a brushed rectangle (its ends bound as parameters). */
+function boxSql(
+  match: Extract<Match, { kind: 'box' }>,
+  context: MatchContext,
+  statement: Statement,
+  path: string,
+): string | null {
+  const parts = match.ranges.flatMap((range, index) => {
+    const column = context.column(range.column);
+    const ends: string[] = [];
+    const at = (end: number) => `${path}.value[${index * 2 + end}]`;
+    if (range.low !== null) ends.push(`${column.sql} >= ${scalarSql(range.low, column, statement, at(0))}`);
+    if (range.high !== null) ends.push(`${column.sql} <= ${scalarSql(range.high, column, statement, at(1))}`);
+    return ends.length === 0 ? [] : [rangeSql(column, ends.join(' AND '))];
+  });
+  return parts.length === 0 ? null : `(${parts.join(' AND ')})`;
 }
 
 /** The items whose distinct sets over the whole table are exactly the clicked ones (a semi-join). */
