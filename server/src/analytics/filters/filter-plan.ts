@@ -24,6 +24,7 @@ import { quoteIdentifier } from '../../engine/sql.js';
 import { selectionColumn } from '../components/table-extras.js';
 import { type Column, invalid, type TableSnapshot } from '../sql/columns.js';
 import { Statement } from '../sql/statement.js';
+import { embeddingMatch } from './embedding-filters.js';
 import { type Match, type MatchContext, matchSql, narrows, readsRows } from './filter-sql.js';
 import { hierarchySetMatches } from './hierarchy-set-filters.js';
 import type { Narrowing } from './narrowing.js';
@@ -355,19 +356,9 @@ function matchOf(
       },
     };
   }
-  // A brushed PCA embedding with ids: the ids of its points.
-  if (component.chart === 'embedding' && component.pca_columns !== undefined) {
-    return { column: component.label ?? '', match: { kind: 'in', values: list } };
-  }
-  // A rectangle brushed over an embedding of given coordinates: every row inside it, drawn or not.
-  if (component.chart === 'embedding' && list.length > 2) {
-    const axes = [component.x, component.y, component.z];
-    const ranges = axes.slice(0, list.length / 2).map((column, index) => ({
-      column: column ?? '',
-      low: typeof list[index * 2] === 'number' ? (list[index * 2] as number) : null,
-      high: typeof list[index * 2 + 1] === 'number' ? (list[index * 2 + 1] as number) : null,
-    }));
-    return { column: component.x ?? '', match: { kind: 'box', ranges } };
+  // A brushed embedding: the ids of a PCA's points, or the rectangle of given coordinates.
+  if (component.chart === 'embedding' && (component.pca_columns !== undefined || list.length > 2)) {
+    return embeddingMatch(component, list);
   }
   // A clicked oncoplot cell or gene bar: its gene.
   if (component.chart === 'oncoplot') return { column: component.y ?? '', match: { kind: 'in', values: list } };
