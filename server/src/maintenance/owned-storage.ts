@@ -1,4 +1,5 @@
 import type { Kysely } from 'kysely';
+import { chunks } from '../db/chunks.js';
 import type { Tables } from '../db/tables.js';
 import type { CommitClaims } from '../engine/delta/commit-claims.js';
 import type { ObjectFiles } from '../engine/object-files.js';
@@ -14,15 +15,6 @@ export interface OwnedStorage {
   uploadKeys: string[];
   /** Data collection ids; each owns the table under `tableRoot(id)`. */
   tableIds: string[];
-}
-
-/** Some of the ids the `in` lists of one query take (well under any database's parameter limit). */
-const CHUNK = 500;
-
-function chunks<T>(items: readonly T[]): T[][] {
-  const result: T[][] = [];
-  for (let start = 0; start < items.length; start += CHUNK) result.push(items.slice(start, start + CHUNK));
-  return result;
 }
 
 export type Scope =

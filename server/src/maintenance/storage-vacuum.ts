@@ -1,6 +1,7 @@
 import { join } from 'node:path';
 import { VACUUM_LISTED_KEYS, type VacuumAnswer } from '@service/common';
 import type { Kysely } from 'kysely';
+import { chunks } from '../db/chunks.js';
 import type { Tables } from '../db/tables.js';
 import { KyselyCommitClaims } from '../engine/delta/kysely-commit-claims.js';
 import type { DeltaTable } from '../engine/delta/table.js';
@@ -12,7 +13,6 @@ import { fileRows } from '../tables/files.js';
 import type { StoragePurger } from './owned-storage.js';
 
 const HOUR = 60 * 60 * 1000;
-const CHUNK = 500;
 
 export interface VacuumRunOptions {
   dryRun?: boolean;
@@ -154,9 +154,7 @@ export class StorageVacuum {
     const orphans = uploads.filter((object) => !named.has(object.key));
     try {
       if (!dryRun) {
-        for (let start = 0; start < orphans.length; start += CHUNK) {
-          await this.purger.storage.delete(orphans.slice(start, start + CHUNK).map((object) => object.key));
-        }
+        for (const batch of chunks(orphans)) await this.purger.storage.delete(batch.map((object) => object.key));
       }
       answer.removed_uploads = orphans.length;
       removed.push(...orphans);
@@ -197,8 +195,8 @@ export class StorageVacuum {
     query: (chunk: string[]) => Promise<{ value: string | null }[]>,
   ): Promise<Set<string>> {
     const found = new Set<string>();
-    for (let start = 0; start < values.length; start += CHUNK) {
-      for (const row of await query(values.slice(start, start + CHUNK))) if (row.value !== null) found.add(row.value);
+    for (const chunk of chunks(values)) {
+      for (const row of await query(chunk)) if (row.value !== null) found.add(row.value);
     }
     return found;
   }
