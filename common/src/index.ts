@@ -9,6 +9,7 @@ export * from './csv-cell.js';
 export * from './dashboard-components.js';
 export * from './dashboard-data.js';
 export * from './dashboard-overview.js';
+export * from './dashboard-revisions.js';
 export * from './dashboard-sections.js';
 export * from './dashboard-tabs.js';
 export * from './dashboards.js';

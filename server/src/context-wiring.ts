@@ -15,6 +15,7 @@ import { DashboardColors } from './dashboards/colors.js';
 import { AnswerCache } from './dashboards/data/cache.js';
 import { DashboardDataService } from './dashboards/data/service.js';
 import { TreeFiles } from './dashboards/data/tree-files.js';
+import { DashboardHistory } from './dashboards/history.js';
 import { DashboardsService } from './dashboards/service.js';
 import { DashboardFiles } from './dashboards/yaml-files.js';
 import { DataCollectionQueries } from './datacollections/queries.js';
@@ -217,7 +218,15 @@ export function wireDashboards(config: Config, database: Database, audit: AuditL
   const reports = new MultiqcReports({ duckdb, files: delta.files, lookup: reportFilesIn(database.db), allowedRoots });
   const multiqc = new MultiqcService({ dataCollections, queries, reports });
   const trees = new TreeFiles({ collections: dataCollections, files: delta.files, allowedRoots });
-  const dashboards = new DashboardsService(database, projects, queries, audit, multiqc, trees);
+  const dashboards = new DashboardsService(
+    database,
+    projects,
+    queries,
+    audit,
+    multiqc,
+    trees,
+    config.dashboards.revisionsKept,
+  );
   // A temporary user's dashboards go too (the copies a demo visitor made), unless someone co-owns one.
   temporaryUsers.ownedDataCleaners.push(async (trx, userId) => {
     await dashboardRows.deleteSolelyOwnedBy(trx, userId);
@@ -239,6 +248,7 @@ export function wireDashboards(config: Config, database: Database, audit: AuditL
   const apiUrl = `${config.publicUrl}${API_PREFIX}`;
   const embedTokens = new EmbedTokens(database, { dashboards, dashboardData }, audit, apiUrl);
   const { frameAncestors } = config.export;
+  const history = new DashboardHistory(database, dashboards);
   return {
     queries,
     multiqc,
@@ -247,7 +257,8 @@ export function wireDashboards(config: Config, database: Database, audit: AuditL
     dashboardColors,
     dashboardAnswers,
     embedTokens,
-    dashboardFiles: new DashboardFiles(dashboards, projects),
+    dashboardFiles: new DashboardFiles(dashboards, projects, history),
+    dashboardHistory: history,
     exports: new ExportService(dashboards, dashboardData, dashboardColors, embedTokens, frameAncestors),
   };
 }

@@ -23,6 +23,7 @@ import {
 import type { DashboardColors } from './dashboards/colors.js';
 import type { AnswerCache } from './dashboards/data/cache.js';
 import type { DashboardDataService } from './dashboards/data/service.js';
+import type { DashboardHistory } from './dashboards/history.js';
 import type { DashboardsService } from './dashboards/service.js';
 import type { DashboardFiles } from './dashboards/yaml-files.js';
 import type { DataCollectionQueries } from './datacollections/queries.js';
@@ -103,6 +104,8 @@ export interface AppContext {
   dashboards: DashboardsService;
   /** Dashboards as YAML files (export, import). */
   dashboardFiles: DashboardFiles;
+  /** Dashboard revisions: list, read, restore (docs/dashboards.md "History"). */
+  dashboardHistory: DashboardHistory;
   /** Admits and bounds data and export work: rates, running requests, time limits, shutdown. */
   requestWork: RequestWork;
   /** Dashboard components' data (`POST /dashboards/{id}/data`). */

@@ -63,7 +63,12 @@ export interface Config {
    * `exactBoxValues`: box plots' quartiles are exact up to this many rows under the filters, and
    * from a sample of each box's values beyond (the figure says `sampled`).
    */
-  dashboards: { exactQuantileRows: number; exactBoxValues: number };
+  dashboards: {
+    exactQuantileRows: number;
+    exactBoxValues: number;
+    /** How many revisions of each dashboard its history keeps (the newest; older ones are deleted). */
+    revisionsKept: number;
+  };
   /** `frameAncestors`: the CSP `frame-ancestors` sources of exported pages (the app's own refuse framing). */
   export: { frameAncestors: string[] };
   auth: AuthConfig;
@@ -208,6 +213,7 @@ function workOf(
     dashboards: {
       exactQuantileRows: env.SERVICE_DASHBOARD_EXACT_QUANTILE_ROWS ?? 20_000_000,
       exactBoxValues: env.SERVICE_DASHBOARD_EXACT_BOX_VALUES ?? 1_000_000,
+      revisionsKept: env.SERVICE_DASHBOARD_REVISIONS_KEPT ?? 100,
     },
     export: { frameAncestors: env.SERVICE_EXPORT_FRAME_ANCESTORS ?? ['*'] },
   };

@@ -15,6 +15,8 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import type { Authenticator } from '../http/authentication.js';
 import { authorize } from '../policy/policy.js';
+import type { DashboardHistory } from './history.js';
+import { dashboardHistoryRoutes } from './history-routes.js';
 import { parseIfMatch } from './revision.js';
 import type { DashboardsService, Versioned } from './service.js';
 import { dashboardFileRoutes } from './yaml-file-routes.js';
@@ -24,12 +26,17 @@ const errors = { 400: problemSchema, 401: problemSchema, 403: problemSchema, 404
 const common = { tags: ['dashboards'], security: [{ bearerAuth: [] }] };
 
 export function dashboardsRoutes(
-  { dashboards, dashboardFiles }: { dashboards: DashboardsService; dashboardFiles: DashboardFiles },
+  {
+    dashboards,
+    dashboardFiles,
+    dashboardHistory,
+  }: { dashboards: DashboardsService; dashboardFiles: DashboardFiles; dashboardHistory: DashboardHistory },
   actorOf: Authenticator,
 ): FastifyPluginAsyncZod {
   return async (app) => {
     // In their own scope: they take YAML bodies, which the other routes do not.
     await app.register(dashboardFileRoutes(dashboardFiles, actorOf));
+    await app.register(dashboardHistoryRoutes(dashboardHistory, actorOf));
     app.get(
       '/dashboards',
       {

@@ -43,6 +43,7 @@ export { colorsOf, componentsOf, layoutOf, tabsOf, type Versioned };
 import { dashboardMemberRows, dashboardRows } from '../tables/dashboards.js';
 import { type DashboardRecord, DashboardsRepository } from './repository.js';
 import { etagOf, type IfMatch, matchesRevision, preconditionFailed } from './revision.js';
+import { recordRevision, type StoredContent } from './revision-records.js';
 import { setPermissions } from './sharing.js';
 
 /** Saves retried when another save slipped in between the read and the write (without `If-Match`). */
@@ -79,6 +80,8 @@ export class DashboardsService {
     private readonly multiqc: Pick<MultiqcService, 'summary'>,
     /** Tree figures' Newick files, checked on save. */
     private readonly trees: Pick<TreeFiles, 'treeOf'>,
+    /** How many revisions each dashboard's history keeps (SERVICE_DASHBOARD_REVISIONS_KEPT). */
+    private readonly revisionsKept = 100,
   ) {
     this.repository = new DashboardsRepository(database.db);
   }
@@ -242,6 +245,8 @@ export class DashboardsService {
         updated_at: now,
       });
       await dashboardMemberRows.insert(trx, [{ dashboard_id: id, user_id: actor.userId, role: 'owner' }]);
+      const content = await dashboardRows.find(trx, id);
+      if (content) await this.keepRevision(trx, actor, { content, before: null, restoredFrom: null });
       const details = { dashboard_id: id, title: request.title, project_id: request.project_id };
       await this.audit.record({ type: 'dashboard.created', actorUserId: actor.userId, details }, trx);
     });
@@ -259,6 +264,8 @@ export class DashboardsService {
     dashboardId: string,
     request: UpdateDashboardRequest,
     ifMatch?: IfMatch,
+    /** The revision this save restores (history.ts), for its summary. */
+    restoredFrom: number | null = null,
   ): Promise<Versioned> {
     for (let attempt = 1; ; attempt++) {
       const access = await this.access(actor, dashboardId, 'resource.edit');
@@ -286,7 +293,11 @@ export class DashboardsService {
       };
       const written = await this.database.db.transaction().execute(async (trx) => {
         const saved = await dashboardRows.updateAtRevision(trx, dashboardId, record.row.revision, content);
-        if (saved) await this.recordUpdate(actor, record, content, trx);
+        if (saved) {
+          await this.recordUpdate(actor, record, content, trx);
+          const after = { ...record.row, ...content };
+          await this.keepRevision(trx, actor, { content: after, before: record.row, restoredFrom });
+        }
         return saved;
       });
       if (written) {
@@ -320,6 +331,29 @@ export class DashboardsService {
       if (exact && !deleted) throw preconditionFailed();
       const details = { dashboard_id: dashboardId, title: record.row.title, project_id: record.row.project_id };
       await this.audit.record({ type: 'dashboard.deleted', actorUserId: actorUserId(actor), details }, trx);
+    });
+  }
+
+  /** The revision a save (or a creation) leaves in the dashboard's history (history.ts). */
+  private keepRevision(
+    trx: Kysely<Tables>,
+    actor: Actor,
+    save: {
+      content: StoredContent & { id: string; revision: number; updated_at: string };
+      before: StoredContent | null;
+      restoredFrom: number | null;
+    },
+  ): Promise<void> {
+    const { content } = save;
+    return recordRevision(trx, {
+      dashboardId: content.id,
+      revision: content.revision,
+      savedAt: content.updated_at,
+      savedBy: actorUserId(actor),
+      content,
+      before: save.before,
+      restoredFrom: save.restoredFrom,
+      kept: this.revisionsKept,
     });
   }
 

@@ -24,11 +24,18 @@ export function dashboardFileRoutes(files: DashboardFiles, actorOf: Authenticato
     app.get(
       '/dashboards/:id/yaml',
       // No response schema: the body is YAML text, not JSON to serialize.
-      { schema: { ...common, summary: 'The dashboard as a dashboard.yaml (readers)', params: idParamsSchema } },
+      {
+        schema: {
+          ...common,
+          summary: 'The dashboard as a dashboard.yaml (readers); `?revision=` a past revision (editors)',
+          params: idParamsSchema,
+          querystring: z.strictObject({ revision: z.coerce.number().int().min(1).optional() }),
+        },
+      },
       async (request, reply) =>
         reply
           .type('application/yaml; charset=utf-8')
-          .send(await files.export(await actorOf(request), request.params.id)),
+          .send(await files.export(await actorOf(request), request.params.id, request.query.revision)),
     );
 
     app.post(

@@ -5,6 +5,7 @@ import type { Actor, UserActor } from '../policy/actor.js';
 import { can } from '../policy/policy.js';
 import type { ProjectsService } from '../projects/service.js';
 import { readLocatedYaml, schemaProblems } from '../yaml/located.js';
+import type { DashboardHistory } from './history.js';
 import { colorsOf, componentsOf, type DashboardsService, layoutOf, tabsOf, type Versioned } from './service.js';
 import { partsOfInvalidFile } from './yaml-parts.js';
 
@@ -39,11 +40,18 @@ export class DashboardFiles {
       'access' | 'createVersioned' | 'collectionProblems' | 'repository'
     >,
     private readonly projects: Pick<ProjectsService, 'access'>,
+    private readonly history: Pick<DashboardHistory, 'atRevision'>,
   ) {}
 
-  /** The dashboard as YAML, for its readers. Collections go by tag only for those who read the project. */
-  async export(actor: Actor, dashboardId: string): Promise<string> {
-    const { record, project } = await this.dashboards.access(actor, dashboardId, 'resource.read');
+  /**
+   * The dashboard as YAML, for its readers; a past revision's content for its editors (history.ts).
+   * Collections go by tag only for those who read the project.
+   */
+  async export(actor: Actor, dashboardId: string, revision?: number): Promise<string> {
+    const { record, project } =
+      revision === undefined
+        ? await this.dashboards.access(actor, dashboardId, 'resource.read')
+        : await this.history.atRevision(actor, dashboardId, revision);
     const projectId = record.row.project_id;
     const tags = can(actor, 'resource.read', project) ? await this.uniqueTags(projectId) : new Map<string, string>();
     const tabs = tabsOf(record);

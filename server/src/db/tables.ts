@@ -311,6 +311,22 @@ export interface AccessTokensTable {
   last_used_from: string | null;
 }
 
+export interface DashboardRevisionsTable {
+  dashboard_id: string;
+  revision: number;
+  saved_at: string;
+  saved_by: string | null;
+  title: string;
+  description: string;
+  /** JSON, as the dashboards columns of the same names. */
+  tabs: string;
+  components: string;
+  layout: string;
+  colors: string;
+  /** JSON RevisionSummary. */
+  summary: string;
+}
+
 export interface Tables {
   users: UsersTable;
   sessions: SessionsTable;
@@ -337,6 +353,7 @@ export interface Tables {
   worker_heartbeats: WorkerHeartbeatsTable;
   embed_tokens: EmbedTokensTable;
   access_tokens: AccessTokensTable;
+  dashboard_revisions: DashboardRevisionsTable;
 }
 
 export type UserRow = Selectable<UsersTable>;

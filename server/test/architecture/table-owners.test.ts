@@ -14,6 +14,7 @@ const OWNERS: Record<string, string> = {
   access_tokens: 'server/src/tables/access-tokens.ts',
   audit_events: 'server/src/audit/service.ts',
   dashboard_members: 'server/src/tables/dashboards.ts',
+  dashboard_revisions: 'server/src/tables/dashboard-revisions.ts',
   dashboards: 'server/src/tables/dashboards.ts',
   data_collections: 'server/src/tables/data-collections.ts',
   delta_commits: 'server/src/engine/delta/kysely-commit-claims.ts',

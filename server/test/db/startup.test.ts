@@ -41,6 +41,7 @@ describeEachDialect('startup on a shared database', (dialect) => {
         '0016_dashboard_tabs',
         '0017_dashboard_colors',
         '0018_access_tokens',
+        '0019_dashboard_revisions',
       ]);
       expect((await migrateToLatest(database)).applied).toEqual([]);
       const tables = await database.db.introspection.getTables();

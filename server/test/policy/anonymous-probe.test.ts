@@ -168,5 +168,6 @@ async function fixture(server: TestServer): Promise<Ids> {
     dashboard_id: dashboard.dashboard_id,
     embed_token_id: embedToken.embed_token_id,
     token_id: accessToken.token_id,
+    revision: '1',
   };
 }

@@ -94,4 +94,17 @@ export const dashboardRows: Record<string, Row> = {
     request: async (w) => ({ path: `/dashboards/${w.p.dashboardId}/colors` }),
     expected: reading,
   },
+  // History: its editors and owners (viewers see the dashboard as published now).
+  'GET /service/api/v1/dashboards/{id}/revisions': {
+    request: async (w) => ({ path: `/dashboards/${w.p.dashboardId}/revisions` }),
+    expected: onProject(200, editors),
+  },
+  'GET /service/api/v1/dashboards/{id}/revisions/{revision}': {
+    request: async (w) => ({ path: `/dashboards/${w.p.dashboardId}/revisions/1` }),
+    expected: onProject(200, editors),
+  },
+  'POST /service/api/v1/dashboards/{id}/revisions/{revision}/restore': {
+    request: async (w) => ({ path: `/dashboards/${w.p.dashboardId}/revisions/1/restore` }),
+    expected: onProject(200, editors),
+  },
 };

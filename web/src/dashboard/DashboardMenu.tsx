@@ -8,8 +8,9 @@ import { useApi, useAuth } from '../auth/session.js';
 import { SharingEditor } from '../components/PermissionsPanel.js';
 import { canEdit } from './DashboardActions.js';
 import { saveFile } from './export/save-file.js';
+import { HistoryDrawer } from './HistoryDrawer.js';
 
-type Dialog = 'rename' | 'share' | 'delete' | null;
+type Dialog = 'rename' | 'share' | 'history' | 'delete' | null;
 
 /** Owners (and admins) share and delete; the server refuses everyone else anyway, and says why. */
 const mayManage = (dashboard: Pick<Dashboard, 'my_role'>) =>
@@ -26,7 +27,7 @@ export function yamlFilename(title: string): string {
 }
 
 /**
- * The dashboard's menu ("Dashboard ▾"): Rename, Duplicate, Share, Download YAML and Delete, each
+ * The dashboard's menu ("Dashboard ▾"): Rename, Duplicate, Share, History, Download YAML and Delete, each
  * offered to those whose standing (the server's `my_role`) allows it. Every change goes through
  * the API, whose refusal is shown as it is worded.
  */
@@ -61,6 +62,7 @@ export function DashboardMenu({ dashboard }: { dashboard: Dashboard }) {
           {canEdit(dashboard) && <Menu.Item onClick={() => setDialog('rename')}>Rename…</Menu.Item>}
           {user !== null && <Menu.Item onClick={() => duplicate.mutate()}>Duplicate</Menu.Item>}
           {mayManage(dashboard) && <Menu.Item onClick={() => setDialog('share')}>Share…</Menu.Item>}
+          {canEdit(dashboard) && <Menu.Item onClick={() => setDialog('history')}>History…</Menu.Item>}
           <Menu.Item onClick={() => download.mutate()}>Download YAML</Menu.Item>
           {mayManage(dashboard) && (
             <>
@@ -80,6 +82,7 @@ export function DashboardMenu({ dashboard }: { dashboard: Dashboard }) {
       <RenameDialog dashboard={dashboard} opened={dialog === 'rename'} onClose={() => setDialog(null)} />
       <ShareDialog dashboard={dashboard} opened={dialog === 'share'} onClose={() => setDialog(null)} />
       <DeleteDialog dashboard={dashboard} opened={dialog === 'delete'} onClose={() => setDialog(null)} />
+      {dialog === 'history' && <HistoryDrawer dashboard={dashboard} opened onClose={() => setDialog(null)} />}
     </>
   );
 }

@@ -17,6 +17,7 @@ import * as ingestionRunLeases from './0015_ingestion_run_leases.js';
 import * as dashboardTabs from './0016_dashboard_tabs.js';
 import * as dashboardColors from './0017_dashboard_colors.js';
 import * as accessTokens from './0018_access_tokens.js';
+import * as dashboardRevisions from './0019_dashboard_revisions.js';
 
 /** Every migration, in order. Bundled as modules so the built server needs no migrations folder. */
 const migrations: Record<string, Migration> = {
@@ -38,6 +39,7 @@ const migrations: Record<string, Migration> = {
   '0016_dashboard_tabs': dashboardTabs,
   '0017_dashboard_colors': dashboardColors,
   '0018_access_tokens': accessTokens,
+  '0019_dashboard_revisions': dashboardRevisions,
 };
 
 export const migrationProvider: MigrationProvider = {
