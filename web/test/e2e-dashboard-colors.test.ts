@@ -155,7 +155,7 @@ describeBrowser('dashboard colours and narrow screens in a real browser', () => 
       expect(exported).toEqual(query === '' ? before[CHARTS[1]] : { Gentoo: gentoo });
     }
     await again.context.close();
-  });
+  }, 120_000);
 
   it('keeps every chart taller than 150 px in one column on a 390 px screen, light and dark', async () => {
     for (const scheme of ['light', 'dark'] as const) {
@@ -181,5 +181,5 @@ describeBrowser('dashboard colours and narrow screens in a real browser', () => 
       await saveScreenshot(page, `dashboard-narrow-${scheme}`);
       await context.close();
     }
-  });
+  }, 120_000);
 });
