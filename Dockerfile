@@ -21,9 +21,9 @@ RUN npm run build \
   && npm prune --omit=dev --no-audit --no-fund \
   && chmod +x cli/dist/main.js
 # What runs: the compiled workspaces, their production dependencies, the built web app and the example
-# project (`serve --example-data`); no sources, tests or build tools.
+# project (`serve --example-data`), the pipeline templates (`GET /templates`); no sources, tests or build tools.
 RUN mkdir /out \
-  && cp -a package.json node_modules examples /out/ \
+  && cp -a package.json node_modules examples templates /out/ \
   && for workspace in common server cli; do \
        mkdir -p "/out/$workspace" && cp -a "$workspace/package.json" "$workspace/dist" "/out/$workspace/"; \
        if [ -d "$workspace/node_modules" ]; then cp -a "$workspace/node_modules" "/out/$workspace/"; fi; \

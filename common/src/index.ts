@@ -37,6 +37,8 @@ export * from './queries.js';
 export * from './site-path.js';
 export * from './table-filters.js';
 export * from './table-scales.js';
+export * from './templates.js';
+export * from './templates-apply.js';
 export * from './time-grain.js';
 export * from './users.js';
 export * from './workflows.js';

@@ -52,6 +52,7 @@ import type { JoinsService } from './projects/joins.js';
 import type { ProjectsService } from './projects/service.js';
 import { RequestWork } from './rate-limit/request-work.js';
 import type { ObjectStorage } from './storage/storage.js';
+import { TemplateCatalog } from './templates/catalog.js';
 import type { AccountDeletion } from './users/deletion.js';
 import type { UsersService } from './users/service.js';
 import type { WorkflowsService } from './workflows/service.js';
@@ -120,6 +121,8 @@ export interface AppContext {
   exports: ExportService;
   /** Read-only queries over data collections' tables (collection routes and dashboards). */
   queries: DataCollectionQueries;
+  /** The pipeline templates shipped in `templates/` (`GET /templates`, docs/templates.md). */
+  templates: TemplateCatalog;
   /** Deletes the storage of deleted rows. */
   purger: StoragePurger;
   vacuum: StorageVacuum;
@@ -167,6 +170,7 @@ export async function createContext(config: Config): Promise<AppContext> {
       ...work,
       ...dashboards,
       lifecycle: new Lifecycle(),
+      templates: new TemplateCatalog(),
       requestWork: new RequestWork(database, config.dataLimits),
       async close() {
         await invalidations?.close();

@@ -42,6 +42,8 @@ import { multiqcRoutes } from '../multiqc/routes.js';
 import { joinRoutes } from '../projects/join-routes.js';
 import { projectsRoutes } from '../projects/routes.js';
 import { databaseRateLimitStore } from '../rate-limit/database-store.js';
+import type { TemplateCatalog } from '../templates/catalog.js';
+import { templatesRoutes } from '../templates/routes.js';
 import { usersRoutes } from '../users/routes.js';
 import { workflowsRoutes } from '../workflows/routes.js';
 import { requireSession } from './access.js';
@@ -117,7 +119,7 @@ export type AppDeps = {
   Parameters<typeof exportRoutes>[0] &
   Parameters<typeof jobsRoutes>[0] &
   Parameters<typeof internalRoutes>[0] &
-  MetricSources;
+  MetricSources & { templates: TemplateCatalog };
 
 const defaultWebRoot = fileURLToPath(new URL('../../../web/dist', import.meta.url));
 
@@ -293,6 +295,7 @@ function apiRoutes(app: App, context: AppDeps, actorOf: ReturnType<typeof create
     await api.register(dashboardsRoutes(context, actorOf));
     await api.register(dashboardDataRoutes(context, actorOf));
     await api.register(exportRoutes(context, actorOf, config.auth.mode));
+    await api.register(templatesRoutes(context.templates, actorOf));
     // Without jobs there is no /jobs at all: 404, even without a token.
     if (config.jobs.enabled) await api.register(jobsRoutes(context, actorOf));
   };

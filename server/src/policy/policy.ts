@@ -77,6 +77,7 @@ export type GlobalAction =
   | 'project.create' // create a new project (not with a project-limited access token)
   | 'tokens.manage' // create, list and revoke one's personal access tokens (a session only)
   | 'resource.list' // list the projects or dashboards one may see
+  | 'templates.read' // list the pipeline templates and read one (signed-in users)
   | 'users.administer' // list, create, read, change and delete any account
   | 'audit.read'; // the security audit log
 
@@ -103,6 +104,7 @@ export function can(actor: Actor, action: Action, resource?: SharedResource): bo
   switch (action) {
     case 'session.read_own':
     case 'resource.create':
+    case 'templates.read':
       return actor.kind === 'user';
     case 'project.create':
       return actor.kind === 'user' && (actor.token?.projectIds ?? null) === null;

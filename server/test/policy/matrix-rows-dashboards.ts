@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { anyone, editors, onProject, type Row, readers, reading } from './matrix-world.js';
+import { anyone, editors, onProject, type Row, readers, reading, signedIn } from './matrix-world.js';
 
 /** Dashboards, their data and their versions. */
 export const dashboardRows: Record<string, Row> = {
@@ -62,6 +62,16 @@ export const dashboardRows: Record<string, Row> = {
   'GET /service/api/v1/dashboards/schema': {
     request: async () => ({ path: '/dashboards/schema' }),
     expected: anyone(200),
+  },
+  // Templates are no one's data: any signed-in user (a temporary one too) lists and reads them.
+  'GET /service/api/v1/templates': { request: async () => ({ path: '/templates' }), expected: signedIn(200) },
+  'GET /service/api/v1/templates/schema': {
+    request: async () => ({ path: '/templates/schema' }),
+    expected: anyone(200),
+  },
+  'GET /service/api/v1/templates/{*}': {
+    request: async () => ({ path: '/templates/nf-core/ampliseq/2.16.0' }),
+    expected: signedIn(200),
   },
   'PUT /service/api/v1/dashboards/{id}/permissions': {
     request: async (w) => ({
