@@ -79,11 +79,7 @@ export function FigureView({ component, data, onFilter, filterValue, withTitle =
 
   useChart(element, chart, latest, setNotice);
 
-  // An embedding brushes its x column; a computed PCA's axes are no column to filter.
-  const brushable =
-    (BRUSH_FILTER_CHARTS.includes(component.chart) || brushesGenome(component)) &&
-    (component.pca_columns === undefined || isIdBrush(component)) &&
-    onFilter !== undefined;
+  const brushable = isBrushable(component) && onFilter !== undefined;
   useEffect(() => {
     const instance = chart.current;
     const target = element.current;
@@ -91,17 +87,7 @@ export function FigureView({ component, data, onFilter, filterValue, withTitle =
     target.dataset.chartState = 'drawing';
     instance.setOption(option, { notMerge: true });
     select(instance, latest.current);
-    if (!brushable) return;
-    // A drag along x brushes (no toolbox button to press first), and the active range stays drawn.
-    instance.dispatchAction({
-      type: 'takeGlobalCursor',
-      key: 'brush',
-      brushOption: {
-        brushType: isIdBrush(latest.current.component) || isBoxBrush(latest.current.component) ? 'rect' : 'lineX',
-        brushMode: 'single',
-      },
-    });
-    drawBrush(instance, brushedPositions(latest.current));
+    if (brushable) takeBrush(instance, latest.current);
   }, [option, brushable, measured]);
 
   // A filter changed elsewhere (a chip removed, the address bar): the selection and brush follow it.
@@ -137,6 +123,27 @@ export function FigureView({ component, data, onFilter, filterValue, withTitle =
       </div>
     </>
   );
+}
+
+/** An embedding brushes its x column; a computed PCA's axes are no column to filter. */
+function isBrushable(component: FigureComponent): boolean {
+  return (
+    (BRUSH_FILTER_CHARTS.includes(component.chart) || brushesGenome(component)) &&
+    (component.pca_columns === undefined || isIdBrush(component))
+  );
+}
+
+/** A drag brushes (no toolbox button to press first), and the active range stays drawn. */
+function takeBrush(instance: EChartsType, latest: Latest) {
+  instance.dispatchAction({
+    type: 'takeGlobalCursor',
+    key: 'brush',
+    brushOption: {
+      brushType: isIdBrush(latest.component) || isBoxBrush(latest.component) ? 'rect' : 'lineX',
+      brushMode: 'single',
+    },
+  });
+  drawBrush(instance, brushedPositions(latest));
 }
 
 /**

@@ -2,6 +2,8 @@ import {
   COLUMN_FILTER_OPS,
   COLUMN_VALUES_LIMIT,
   type ColumnFilterKind,
+  type DashboardFilter,
+  type DashboardFilterScalar,
   type PreviewAnswer,
   type TableColumnFilter,
   type TableComponent,
@@ -154,5 +156,28 @@ export function columnFiltered(narrowing: Narrowing, matches: ReturnType<typeof 
       narrowed.release();
       throw error;
     }
+  };
+}
+
+/** A table's selected rows: those whose `select_by` column (or the collection's key) has one of the listed values. */
+export function selectionMatch(
+  component: TableComponent,
+  source: TableSnapshot | undefined,
+  filter: DashboardFilter,
+  at: string,
+): { column: string; match: Match } {
+  const column = source === undefined ? null : selectionColumn(source, component);
+  if (column === null) {
+    throw invalid(
+      `${at}.component_id`,
+      'this table has no select_by and its collection no key of one column: its rows cannot be selected',
+    );
+  }
+  return {
+    column,
+    match: {
+      kind: 'in',
+      values: (Array.isArray(filter.value) ? filter.value : []) as (DashboardFilterScalar | null)[],
+    },
   };
 }

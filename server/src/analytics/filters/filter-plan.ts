@@ -21,7 +21,7 @@ import {
 import type { DeltaScan } from '../../engine/delta/index.js';
 import type { DuckDB } from '../../engine/duckdb.js';
 import { quoteIdentifier } from '../../engine/sql.js';
-import { selectionColumn } from '../components/table-extras.js';
+import { selectionMatch } from '../components/table-extras.js';
 import { type Column, invalid, type TableSnapshot } from '../sql/columns.js';
 import { Statement } from '../sql/statement.js';
 import { embeddingMatch } from './embedding-filters.js';
@@ -292,23 +292,6 @@ function filterer(
 }
 
 type Scalar = DashboardFilterScalar | null;
-
-/** A table's selected rows: those whose `select_by` column (or the collection's key) has one of the listed values. */
-function selectionMatch(
-  component: TableComponent,
-  source: TableSnapshot | undefined,
-  filter: DashboardFilter,
-  at: string,
-): { column: string; match: Match } {
-  const column = source === undefined ? null : selectionColumn(source, component);
-  if (column === null) {
-    throw invalid(
-      `${at}.component_id`,
-      'this table has no select_by and its collection no key of one column: its rows cannot be selected',
-    );
-  }
-  return { column, match: { kind: 'in', values: (Array.isArray(filter.value) ? filter.value : []) as Scalar[] } };
-}
 
 /** The column a component filters and the match its value (already of the right shape) asks. */
 function matchOf(
