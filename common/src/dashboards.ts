@@ -11,6 +11,7 @@ import {
 import { asOfParamSchema, asOfSchema, dashboardFiltersParamSchema, dashboardFiltersSchema } from './dashboard-data.js';
 import { checkSectionWidths, type SectionComponent, sectionComponentSchema } from './dashboard-sections.js';
 import { checkTabs, type DashboardTab, dashboardTabsSchema, tabOf } from './dashboard-tabs.js';
+import { imageComponentSchema } from './images.js';
 import { multiqcComponentSchema } from './multiqc.js';
 import { listAnswerSchema, nameSearchSchema } from './pagination.js';
 import { membersSchema, nameSchema, projectRoleSchema, sharingRequestSchema } from './projects.js';
@@ -27,7 +28,7 @@ import { tableColorScaleSchema } from './table-scales.js';
 /** Columns of the layout grid; `x + w` never exceeds it. */
 export const DASHBOARD_GRID_COLUMNS = 12;
 
-export const COMPONENT_TYPES = ['figure', 'card', 'interactive', 'table', 'text', 'multiqc', 'section'] as const;
+export const COMPONENT_TYPES = ['figure', 'card', 'interactive', 'table', 'text', 'multiqc', 'section', 'image'] as const;
 export type ComponentType = (typeof COMPONENT_TYPES)[number];
 
 /** A paged, sortable view of one data collection of the dashboard's project. */
@@ -78,6 +79,7 @@ export const dashboardComponentSchema = z
       textComponentSchema,
       multiqcComponentSchema,
       sectionComponentSchema,
+      imageComponentSchema,
     ],
     {
       error: (issue) =>

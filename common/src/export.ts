@@ -132,13 +132,14 @@ export const figureSpecSchema = z.record(z.string(), z.unknown()).meta({ id: 'Fi
 /**
  * `format=spec` answer. `spec` by `type`: figure → an ECharts option that renders as is with
  * `echarts.init(el).setOption(spec)`; card → CardSpec; table → TableSpec; multiqc → an ECharts option, or a
- * TableSpec for MultiQC's tables. Text exports as HTML only.
+ * TableSpec for MultiQC's tables; image → a TableSpec of the gallery's first page (its `image_id`s name
+ * the images of `GET /export/components/{dashboard_id}/{component_id}/images/{image_id}`). Text exports as HTML only.
  */
 export const exportSpecSchema = z
   .object({
     dashboard_id: z.string(),
     component_id: z.string(),
-    type: z.enum(['figure', 'card', 'table', 'multiqc']),
+    type: z.enum(['figure', 'card', 'table', 'multiqc', 'image']),
     title: z.string().nullable(),
     spec: z.union([cardSpecSchema, tableSpecSchema, figureSpecSchema]),
     /** The table version read per data collection (null: no table yet). */

@@ -25,6 +25,7 @@ export * from './format/card-value.js';
 export * from './format/cell.js';
 export * from './format/date.js';
 export * from './format/number.js';
+export * from './images.js';
 export * from './jobs.js';
 export * from './maintenance.js';
 export * from './markdown.js';

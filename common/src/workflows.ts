@@ -62,9 +62,10 @@ export const FORMAT_OF_EXTENSION: Readonly<Record<string, DataFormat>> = {
 /**
  * `table`: rows read from files of one structure. `multiqc`: each run's MultiQC report
  * (`multiqc.parquet`, format `parquet`); its table holds the report's general statistics, and its
- * plots are read from the reports themselves (docs/data.md, "MultiQC reports").
+ * plots are read from the reports themselves (docs/data.md, "MultiQC reports"). `image`: each file one
+ * image (PNG, JPEG, WebP, TIFF, SVG…), its table one row per image (images.ts; `format` is not read).
  */
-export const collectionTypeSchema = z.enum(['table', 'multiqc']);
+export const collectionTypeSchema = z.enum(['table', 'multiqc', 'image']);
 export type CollectionType = z.infer<typeof collectionTypeSchema>;
 
 /** A MultiQC collection reads MultiQC's parquet form of the report (`multiqc.parquet`, MultiQC ≥ 1.25). */

@@ -33,6 +33,8 @@ import { ExportService } from './export/service.js';
 import { FilePreviews } from './files/preview.js';
 import { FilesService } from './files/service.js';
 import { API_PREFIX } from './http/prefix.js';
+import { ImagesService } from './images/service.js';
+import { ImageStore } from './images/store.js';
 import { IngestionService } from './ingestion/service.js';
 import { JobHandlers } from './jobs/handlers.js';
 import { JobQueue } from './jobs/queue.js';
@@ -191,7 +193,8 @@ type Projects = ReturnType<typeof wireProjects>;
 /** The job queue, what workers run for each kind of job, upserts and ingestion. */
 export function wireJobs(config: Config, database: Database, owned: Projects, engine: Engine) {
   const jobs = new JobQueue(database, config.jobs.leaseSeconds);
-  const upserts = new UpsertService(database, config, owned.dataCollections, engine.delta, engine.tableOf);
+  const images = new ImageStore(engine.storage);
+  const upserts = new UpsertService(database, config, owned.dataCollections, engine.delta, engine.tableOf, images);
   const ingestion = new IngestionService(database, config, owned.projects, upserts, jobs, owned.locationGuard);
   const jobHandlers = new JobHandlers()
     .register('deltatable.upsert', (job, tools) => upserts.runQueued(job.payload as UpsertRequest, tools))
@@ -249,7 +252,18 @@ export function wireDashboards(config: Config, database: Database, audit: AuditL
   const embedTokens = new EmbedTokens(database, { dashboards, dashboardData }, audit, apiUrl);
   const { frameAncestors } = config.export;
   const history = new DashboardHistory(database, dashboards);
+  const store = new ImageStore(engine.storage);
+  const images = new ImagesService({
+    database,
+    dashboards,
+    dataCollections,
+    tokens: embedTokens,
+    store,
+    files: delta.files,
+    allowedRoots,
+  });
   return {
+    images,
     queries,
     multiqc,
     dashboards,
@@ -259,6 +273,6 @@ export function wireDashboards(config: Config, database: Database, audit: AuditL
     embedTokens,
     dashboardFiles: new DashboardFiles(dashboards, projects, history),
     dashboardHistory: history,
-    exports: new ExportService(dashboards, dashboardData, dashboardColors, embedTokens, frameAncestors),
+    exports: new ExportService(dashboards, dashboardData, dashboardColors, embedTokens, frameAncestors, store),
   };
 }

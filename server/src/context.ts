@@ -41,6 +41,7 @@ import type { ExportService } from './export/service.js';
 import type { FilePreviews } from './files/preview.js';
 import type { FilesService } from './files/service.js';
 import { Lifecycle } from './health/lifecycle.js';
+import type { ImagesService } from './images/service.js';
 import type { IngestionService } from './ingestion/service.js';
 import type { JobHandlers } from './jobs/handlers.js';
 import type { JobQueue } from './jobs/queue.js';
@@ -81,6 +82,8 @@ export interface AppContext {
   dataCollections: DataCollectionsService;
   /** MultiQC collections: their reports' plots (`GET /datacollections/{id}/multiqc`, the multiqc component). */
   multiqc: MultiqcService;
+  /** Image collections' images and thumbnails (the image routes, the image component). */
+  images: ImagesService;
   definitions: ProjectDefinitions;
   storage: ObjectStorage;
   duckdb: DuckDB;

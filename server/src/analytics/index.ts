@@ -17,6 +17,7 @@ export {
   type FitProblem,
   fitProblems,
 } from './components/fit.js';
+export { galleryPage } from './components/gallery.js';
 export { MAX_TREE_NODES, type ParsedTree, parseNewick, type TreeInput } from './components/newick.js';
 export { onlyColumns, type PageQuery, page } from './components/paging.js';
 export { scalarNeeds, sharedPass } from './components/shared-scalars.js';

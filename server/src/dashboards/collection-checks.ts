@@ -50,6 +50,14 @@ export async function collectionProblems(
       }
       continue;
     }
+    if (component.type === 'image') {
+      // A gallery reads an image collection (docs/dashboards.md "Images").
+      if (row.type !== 'image') {
+        const message = `an image component reads an image collection (type image), not a ${row.type} collection`;
+        problems.push({ path: `${at}.data_collection_id`, message });
+      }
+      continue;
+    }
     // A table reads any of its columns; only those it colours must hold numbers, and its select_by exist.
     if (component.type === 'table' && component.color_scales === undefined && component.select_by === undefined)
       continue;

@@ -39,6 +39,9 @@ function readingOf(component: DashboardComponent): Reading | null {
       return { collection: component.data_collection_id, columns: component.column ? [component.column] : [] };
     case 'interactive':
       return { collection: component.data_collection_id, columns: [component.column] };
+    case 'image':
+      // A gallery shows the images themselves, beyond the table's columns.
+      return { collection: component.data_collection_id, columns: 'all' };
     case 'multiqc':
       // A plot shows the reports' own data, beyond the table's columns.
       return { collection: component.data_collection_id, columns: 'all' };

@@ -91,7 +91,9 @@ export class DashboardsRepository {
   }
 
   /** Every data collection of the project: its id and its tag (unique per workflow only). */
-  async collectionsOfProject(projectId: string): Promise<{ id: string; tag: string; type: 'table' | 'multiqc' }[]> {
+  async collectionsOfProject(
+    projectId: string,
+  ): Promise<{ id: string; tag: string; type: DataCollectionsTable['type'] }[]> {
     return dataCollectionRows.ofProject(this.db, projectId);
   }
 

@@ -6,6 +6,7 @@ import type {
   ComponentData,
   DownloadFormat,
   Filter,
+  ImageComponent,
   PreviewAnswer,
   SortKey,
   SummaryAnswer,
@@ -33,6 +34,7 @@ import {
   everyRow,
   type FitProblem,
   fitProblems,
+  galleryPage,
   type Narrowing,
   narrowedCsv,
   onlyColumns,
@@ -133,6 +135,16 @@ export class DataCollectionQueries {
       tableExtras(this.reader, source, shown, component, this.wholeTable),
     ]);
     return { ...answer, ...extras };
+  }
+
+  /** A page of a gallery (an image component, authorized by its dashboard) under the dashboard's filters. */
+  galleryPage(
+    source: TableSnapshot,
+    component: ImageComponent,
+    at: { skip: number; limit?: number | undefined },
+    narrowing?: Narrowing,
+  ) {
+    return galleryPage(this.reader, source, component, at, narrowing);
   }
 
   /**

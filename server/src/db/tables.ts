@@ -188,7 +188,7 @@ export interface DataCollectionsTable {
   id: string;
   workflow_id: string;
   tag: string;
-  type: 'table' | 'multiqc';
+  type: 'table' | 'multiqc' | 'image';
   pattern: string;
   format: 'csv' | 'tsv' | 'parquet' | 'json' | 'ndjson';
   read_options: string;

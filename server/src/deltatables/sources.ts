@@ -3,6 +3,8 @@ import type { SqlColumn, SqlConnection } from '../engine/duckdb.js';
 import type { ObjectFiles } from '../engine/object-files.js';
 import { quoteIdentifier, quoteString } from '../engine/sql.js';
 import { DomainError } from '../errors.js';
+import { imageRelation } from '../images/relation.js';
+import type { ImageStore } from '../images/store.js';
 import { realPathInsideRoots } from '../locations/allowed-roots.js';
 import { compilePattern } from '../locations/patterns.js';
 import { generalStatsRelation } from '../multiqc/report-file.js';
@@ -35,6 +37,8 @@ export interface SourceReading {
   /** Filled in: local paths DuckDB reads → the files' own paths, to name them in errors without revealing where they sit. */
   names: Map<string, string>;
   signal?: AbortSignal | undefined;
+  /** Where an image collection's thumbnails go (docs/dashboards.md "Images"). */
+  images?: Pick<ImageStore, 'putThumbnail'> | undefined;
 }
 
 /**
@@ -42,7 +46,7 @@ export interface SourceReading {
  * run, file and pattern columns. Empty files hold no rows (and no columns): they get no view.
  */
 export async function readSources(reading: SourceReading, files: SourceFile[]): Promise<FileView[]> {
-  const { connection, collection, fullSample, names, signal } = reading;
+  const { connection, collection, names, signal } = reading;
   const pattern = compilePattern(collection.pattern);
   const groups = pattern.columns;
   const options = JSON.parse(collection.read_options) as ReadOptions;
@@ -63,10 +67,7 @@ export async function readSources(reading: SourceReading, files: SourceFile[]): 
     const name = `__source_${index}`;
     try {
       // A MultiQC collection's rows are its reports' general statistics (the plots stay in the reports).
-      const read =
-        collection.type === 'multiqc'
-          ? await generalStatsRelation(connection, localPath, file.path)
-          : readFunction(collection.format, localPath, options, fullSample);
+      const read = await relationOf(reading, localPath, file, options);
       const columns = await connection.describe(`SELECT * FROM ${read}`);
       const clash = columns.find(
         (column) => column.name === RUN_ID || column.name === FILE_ID || groups.includes(column.name),
@@ -94,6 +95,17 @@ export async function readSources(reading: SourceReading, files: SourceFile[]): 
     }
   }
   return sources;
+}
+
+/** What DuckDB reads of one file: its rows, a MultiQC report's general statistics, or an image's one row. */
+async function relationOf(reading: SourceReading, localPath: string, file: SourceFile, options: ReadOptions) {
+  const { collection } = reading;
+  if (collection.type === 'multiqc') return generalStatsRelation(reading.connection, localPath, file.path);
+  if (collection.type === 'image') {
+    if (reading.images === undefined) throw new Error('an image collection is read with an image store');
+    return imageRelation(reading.images, collection.id, localPath, file);
+  }
+  return readFunction(collection.format, localPath, options, reading.fullSample);
 }
 
 /** Where DuckDB reads a registered file: its folder inside the allowed roots, or a leased local copy of its stored bytes. */

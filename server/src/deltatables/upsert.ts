@@ -4,6 +4,7 @@ import type { DataCollectionsService } from '../datacollections/service.js';
 import type { Database } from '../db/database.js';
 import type { DataCollectionsTable, FilesTable, WorkflowsTable } from '../db/tables.js';
 import { CommitConflict, type DeltaEngine, type DeltaTable } from '../engine/delta/index.js';
+import type { ImageStore } from '../images/store.js';
 import type { JobTools } from '../jobs/handlers.js';
 import type { Actor } from '../policy/actor.js';
 import { dataCollectionRows } from '../tables/data-collections.js';
@@ -42,6 +43,7 @@ export class UpsertService {
     private readonly dataCollections: Pick<DataCollectionsService, 'access' | 'matchingFiles'>,
     private readonly delta: Pick<DeltaEngine, 'duckdb' | 'files'>,
     private readonly tableOf: (dataCollectionId: string) => DeltaTable,
+    private readonly images?: Pick<ImageStore, 'putThumbnail'>,
   ) {}
 
   async upsert(actor: Actor, request: UpsertRequest, signal?: AbortSignal): Promise<UpsertAnswer> {
@@ -118,7 +120,7 @@ export class UpsertService {
     const writer = await UpsertWriter.open(this.config.dataDir, this.delta.duckdb);
     try {
       const { allowedRoots } = this.config.ingestion;
-      const reading = { collection, allowedRoots, files: this.delta.files, fullSample, signal };
+      const reading = { collection, allowedRoots, files: this.delta.files, fullSample, signal, images: this.images };
       const sources = await writer.readSources(reading, plan.changed);
       const keys = collection.keys === null ? null : (JSON.parse(collection.keys) as string[]);
       const existing = snapshot !== null && !plan.overwrite ? await writer.tableColumns(table) : [];

@@ -43,6 +43,9 @@ function stylesheet(theme: ExportTheme): string {
     'td.number{text-align:right;font-variant-numeric:tabular-nums}',
     `pre,code{font-family:ui-monospace,Menlo,Consolas,monospace;background:${palette.splitLine};border-radius:4px}pre{padding:8px;overflow:auto}code{padding:0 3px}`,
     `a{color:${palette.series[0]}}`,
+    // A gallery's thumbnails, inlined (img-src data:).
+    '.gallery{list-style:none;margin:0;padding:0;display:grid;grid-template-columns:repeat(auto-fill,minmax(140px,1fr));gap:8px}',
+    '.gallery img{display:block;width:100%;height:120px;object-fit:contain}.gallery figcaption{font-size:12px;overflow-wrap:anywhere}',
   ].join('\n');
 }
 

@@ -23,8 +23,10 @@ import type { DashboardDataService, FailureReport } from '../dashboards/data/ser
 import type { DashboardRecord } from '../dashboards/repository.js';
 import { componentsOf, type DashboardsService } from '../dashboards/service.js';
 import { DomainError, notFound } from '../errors.js';
+import type { ImageStore } from '../images/store.js';
 import type { Actor } from '../policy/actor.js';
 import type { EmbedGrant, EmbedTokens } from './embed-tokens.js';
+import { gallerySpec } from './gallery.js';
 import { type Page, renderPage } from './page.js';
 import { cardHtml, figureHtml, messageHtml, tableHtml, textHtml } from './render.js';
 
@@ -36,7 +38,7 @@ export interface ExportCaller {
 
 export type ExportAnswer = { format: 'spec'; spec: ExportSpec } | { format: 'html'; page: Page };
 
-type Exportable = Exclude<DashboardComponent, { type: 'interactive' | 'text' | 'section' }>;
+type Exportable = Exclude<DashboardComponent, { type: 'interactive' | 'text' | 'section' | 'image' }>;
 
 /**
  * `GET /export/components/{dashboard_id}/{component_id}` (docs/architecture.md "Export"): one
@@ -50,6 +52,7 @@ export class ExportService {
     private readonly colors: Pick<DashboardColors, 'assign'>,
     private readonly tokens: Pick<EmbedTokens, 'redeem'>,
     private readonly frameAncestors: readonly string[],
+    private readonly images?: Pick<ImageStore, 'thumbnailBytes'>,
   ) {}
 
   async export(
@@ -80,7 +83,10 @@ export class ExportService {
     const data = await this.dataOf(record, component, grant, query, report);
     // The dashboard's stored palette: only the values this chart draws reach the page.
     const colors = component.type === 'figure' ? colorAssignment(await this.colors.assign(record, report)) : undefined;
-    const spec = specOf(component, data, query, colors, grant !== null);
+    const spec =
+      component.type === 'image'
+        ? await gallerySpec(component, data.data as PreviewAnswer, this.images)
+        : specOf(component, data, query, colors, grant !== null);
     if (query.format === 'spec') {
       return {
         format: 'spec',
@@ -143,7 +149,7 @@ export class ExportService {
    */
   private async dataOf(
     record: DashboardRecord,
-    component: Exportable,
+    component: Exportable | Extract<DashboardComponent, { type: 'image' }>,
     grant: EmbedGrant | null,
     query: ExportQuery,
     report: FailureReport,

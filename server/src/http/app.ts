@@ -33,6 +33,7 @@ import { DomainError } from '../errors.js';
 import { exportRoutes } from '../export/routes.js';
 import { filesRoutes } from '../files/routes.js';
 import { healthRoutes } from '../health/routes.js';
+import { imagesRoutes } from '../images/routes.js';
 import { ingestionRoutes } from '../ingestion/routes.js';
 import { requireInternalKey } from '../internal/key.js';
 import { installMetrics, type MetricSources } from '../internal/metrics.js';
@@ -111,6 +112,7 @@ export type AppDeps = {
   Parameters<typeof dataCollectionsRoutes>[0] &
   Parameters<typeof dataCollectionQueryRoutes>[0] &
   Parameters<typeof multiqcRoutes>[0] &
+  Parameters<typeof imagesRoutes>[0] &
   Parameters<typeof filesRoutes>[0] &
   Parameters<typeof deltatablesRoutes>[0] &
   Parameters<typeof ingestionRoutes>[0] &
@@ -289,6 +291,7 @@ function apiRoutes(app: App, context: AppDeps, actorOf: ReturnType<typeof create
     await api.register(dataCollectionsRoutes(context, actorOf));
     await api.register(dataCollectionQueryRoutes(context, actorOf));
     await api.register(multiqcRoutes(context, actorOf));
+    await api.register(imagesRoutes(context, actorOf));
     await api.register(filesRoutes(context, actorOf));
     await api.register(deltatablesRoutes(context, actorOf));
     await api.register(ingestionRoutes(context, actorOf));

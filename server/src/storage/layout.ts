@@ -14,3 +14,11 @@ export function tableRoot(dataCollectionId: string): string {
 export function uploadKey(fileId: string): string {
   return `${UPLOADS_PREFIX}${fileId}`;
 }
+
+/** Thumbnails of image collections' images (docs/dashboards.md "Images"), one folder per collection. */
+export const THUMBNAILS_PREFIX = 'thumbnails/';
+
+/** The stored thumbnail (WebP) of one image of an image collection. */
+export function thumbnailKey(dataCollectionId: string, imageId: string): string {
+  return `${THUMBNAILS_PREFIX}${dataCollectionId}/${imageId}.webp`;
+}

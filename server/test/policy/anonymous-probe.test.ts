@@ -169,5 +169,7 @@ async function fixture(server: TestServer): Promise<Ids> {
     embed_token_id: embedToken.embed_token_id,
     token_id: accessToken.token_id,
     revision: '1',
+    // The image routes: any registered file's id (they answer 401 before looking it up).
+    image_id: file.file_id,
   };
 }

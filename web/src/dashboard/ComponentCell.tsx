@@ -21,6 +21,7 @@ import { CardView } from './CardView.js';
 import { componentLabel } from './chips.js';
 import { ComponentMenu } from './export/ComponentMenu.js';
 import type { HistoryMode } from './filter-state.js';
+import { GalleryView } from './GalleryView.js';
 import { InteractiveView } from './InteractiveView.js';
 import { FigureView, MultiqcView } from './lazy.js';
 import { TableView } from './TableView.js';
@@ -138,6 +139,20 @@ export function CellBody({
       const card = cardDataSchema.safeParse(data);
       if (!card.success) return <Text c="dimmed">No data yet.</Text>;
       return <CardView component={component} data={card.data} />;
+    }
+    case 'image': {
+      const page = previewAnswerSchema.safeParse(data);
+      if (!page.success) return <Text c="dimmed">No data yet.</Text>;
+      return (
+        <GalleryView
+          source={{ dashboardId, preview: view.viewKey === 'preview' }}
+          component={component}
+          firstPage={page.data}
+          filters={view.filters}
+          asOf={view.asOf}
+          updating={cell.waiting}
+        />
+      );
     }
     case 'multiqc': {
       const plot = multiqcDataSchema.safeParse(data);

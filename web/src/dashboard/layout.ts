@@ -9,6 +9,7 @@ const DEFAULT_HEIGHT: Record<DashboardComponent['type'], number> = {
   interactive: 2,
   multiqc: 8,
   section: 1,
+  image: 8,
 };
 
 /**

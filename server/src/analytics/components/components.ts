@@ -1,4 +1,4 @@
-import type { ComponentData, ComponentError, FigureData, TableComponent } from '@service/common';
+import type { ComponentData, ComponentError, FigureData, ImageComponent, TableComponent } from '@service/common';
 import type { Narrowing } from '../filters/narrowing.js';
 import type { TableSnapshot } from '../sql/columns.js';
 import type { TableReader } from '../sql/reader.js';
@@ -6,12 +6,13 @@ import { cardData } from './cards.js';
 import { UnsuitableData } from './data-problems.js';
 import { figureData } from './figures.js';
 import { type AnalyticComponent, type ComputeOptions, fitProblems } from './fit.js';
+import { galleryPage } from './gallery.js';
 import { interactiveData } from './options.js';
 import { onlyColumns, page } from './paging.js';
 import { tableExtras } from './table-extras.js';
 
 /** A component a dashboard computes from its collection's rows. */
-export type DataComponent = AnalyticComponent | TableComponent;
+export type DataComponent = AnalyticComponent | TableComponent | ImageComponent;
 
 /** A component-level error: the others still draw. */
 export function componentError(code: string, message: string, field: string | null = null): ComponentError {
@@ -41,6 +42,9 @@ export async function componentData(
     ]);
     return { ...answer, ...extras };
   }
+  if (component.type === 'image') {
+    return galleryPage(reader, source, component, { skip: 0 }, narrowing, options.shared).catch(unsuitable);
+  }
   if (source.snapshot === null && component.type === 'figure') return EMPTY_FIGURE;
   if (source.snapshot !== null) {
     const [problem] = fitProblems(source.byName, component);
@@ -48,15 +52,17 @@ export async function componentData(
   }
   switch (component.type) {
     case 'figure':
-      return figureData(reader, source, component, narrowing, options).catch((error: unknown) => {
-        if (error instanceof UnsuitableData) return componentError('unsuitable_column', error.message, error.field);
-        throw error;
-      });
+      return figureData(reader, source, component, narrowing, options).catch(unsuitable);
     case 'card':
       return cardData(reader, source, component, narrowing, options);
     case 'interactive':
       return interactiveData(reader, source, component, narrowing, options);
   }
+}
+
+function unsuitable(error: unknown): ComponentError {
+  if (error instanceof UnsuitableData) return componentError('unsuitable_column', error.message, error.field);
+  throw error;
 }
 
 /** The saved sort, without columns the table (or the component's column list) no longer has. */

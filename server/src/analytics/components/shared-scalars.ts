@@ -17,6 +17,7 @@ import { type ComputeOptions, fitProblems } from './fit.js';
 export function scalarNeeds(source: TableSnapshot, component: DataComponent, options: ComputeOptions): string[] {
   if (source.snapshot === null) return [];
   if (component.type === 'table') return ['count(*)'];
+  if (component.type === 'image') return [];
   if (fitProblems(source.byName, component).length > 0) return [];
   if (component.type === 'card') return Object.values(cardSelects(source, component, options));
   if (component.type !== 'figure') return [];

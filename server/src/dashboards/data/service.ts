@@ -22,6 +22,7 @@ import { can } from '../../policy/policy.js';
 import { widenings } from '../readings.js';
 import type { DashboardRecord } from '../repository.js';
 import { componentsOf, type DashboardsService, tabsOf } from '../service.js';
+import { answerKey, noTable, tablesRead } from './answer-keys.js';
 import { type AsOfDeps, type ReadVersions, versionsAsOf } from './as-of.js';
 import type { AnswerCache, AnswerKey } from './cache.js';
 import { type ComputedComponent, chosen, readBy } from './chosen.js';
@@ -75,7 +76,13 @@ export class DashboardDataService {
     private readonly dashboards: Pick<DashboardsService, 'access' | 'repository'>,
     private readonly queries: Pick<
       DataCollectionQueries,
-      'snapshotOf' | 'componentData' | 'componentPage' | 'componentCsv' | 'scalarNeeds' | 'sharedScalars'
+      | 'snapshotOf'
+      | 'componentData'
+      | 'componentPage'
+      | 'galleryPage'
+      | 'componentCsv'
+      | 'scalarNeeds'
+      | 'sharedScalars'
     >,
     private readonly deps: DashboardDataDeps,
   ) {}
@@ -193,6 +200,12 @@ export class DashboardDataService {
   ): Promise<PreviewAnswer> {
     const { plan, component, source } = await this.tableOf(actor, dashboardId, componentId, query);
     const { narrowing, key, collections } = plan.narrowings.of(component);
+    if (component.type === 'image') {
+      const at = { skip: query.skip, limit: query.limit };
+      const key2 = { component, tables: tablesRead(plan, component, collections), filters: key, extra: at };
+      const gallery = this.deps.answers.answer(key2, () => this.queries.galleryPage(source, component, at, narrowing));
+      return (await gallery) as PreviewAnswer;
+    }
     const page = {
       limit: query.limit ?? component.page_size,
       skip: query.skip,
@@ -218,6 +231,7 @@ export class DashboardDataService {
     query: ComponentDownloadQuery,
   ): Promise<Download> {
     const { plan, component, source } = await this.tableOf(actor, dashboardId, componentId, query);
+    if (component.type !== 'table') throw noRows(component.type);
     const csvQuery = { sort: query.sort ?? component.sort, column_filters: query.column_filters };
     return this.queries.componentCsv(source, component.columns, csvQuery, plan.narrowings.of(component).narrowing);
   }
@@ -229,11 +243,8 @@ export class DashboardDataService {
     const components = componentsOf(record);
     const component = components.find((candidate) => candidate.component_id === componentId);
     if (!component) throw notFound('component');
-    if (component.type !== 'table') {
-      throw new DomainError('validation_failed', `a ${component.type} component has no rows`, [
-        { path: 'params.component_id', message: `a ${component.type} component has no rows` },
-      ]);
-    }
+    // A gallery pages its images as a table pages its rows.
+    if (component.type !== 'table' && component.type !== 'image') throw noRows(component.type);
     const plan = await this.read(record, components, [component], query, query.as_of, 'querystring');
     const source = plan.sources.get(component.data_collection_id);
     if (source === undefined) throw notFound("the component's data collection");
@@ -395,23 +406,8 @@ export class DashboardDataService {
   }
 }
 
-/** A collection read as it was before its table's first commit. */
-function noTable(row: DataCollectionsTable, deps: Pick<AsOfDeps, 'tableOf'>): TableSnapshot {
-  return { row, table: deps.tableOf(row.id), snapshot: null, version: null, columns: [], byName: new Map() };
-}
-
-/** What a component's cached answer is kept under: the tables read and the filters reaching it. */
-function answerKey(plan: DataPlan, component: ComputedComponent): AnswerKey {
-  const { key, collections } = plan.narrowings.of(component);
-  // A range widget's bounds are the whole table's: one answer whatever the filters.
-  const whole = component.type === 'interactive' && (component.widget === 'range' || component.widget === 'date_range');
-  return { component, tables: tablesRead(plan, component, whole ? [] : collections), filters: whole ? '' : key };
-}
-
-/** The snapshots a component's answer comes from: its collection's, and the joined ones its filters read. */
-function tablesRead(plan: DataPlan, component: ComputedComponent, joined: readonly string[]) {
-  return [component.data_collection_id, ...joined].flatMap((collection) => {
-    const source = plan.sources.get(collection);
-    return source === undefined ? [] : [{ collection, source }];
-  });
+function noRows(type: string): DomainError {
+  return new DomainError('validation_failed', `a ${type} component has no rows`, [
+    { path: 'params.component_id', message: `a ${type} component has no rows` },
+  ]);
 }

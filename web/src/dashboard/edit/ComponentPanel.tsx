@@ -7,6 +7,7 @@ import { CardForm } from './CardForm.js';
 import { Choice } from './Choice.js';
 import { InteractiveForm, TableForm, TextForm } from './ComponentForms.js';
 import { FigureForm } from './FigureForm.js';
+import { ImageForm } from './ImageForm.js';
 import { MultiqcForm } from './MultiqcForm.js';
 import { type CollectionChoice, useCollectionColumns, usePreviewData, useProjectCollections } from './queries.js';
 import { SectionForm } from './SectionForm.js';
@@ -19,6 +20,7 @@ export const TYPE_LABELS: Record<DashboardComponent['type'], string> = {
   text: 'Text',
   multiqc: 'MultiQC plot',
   section: 'Section',
+  image: 'Images',
 };
 
 const NO_VIEW = { filters: [], asOf: null, viewKey: 'preview', onFilter: () => {} };
@@ -190,6 +192,7 @@ function TypeForm({
       {component.type === 'text' && <TextForm text={component} onChange={onChange} />}
       {component.type === 'multiqc' && <MultiqcForm multiqc={component} onChange={onChange} />}
       {component.type === 'section' && <SectionForm section={component} onChange={onChange} />}
+      {component.type === 'image' && <ImageForm image={component} columns={columns} onChange={onChange} />}
     </>
   );
 }

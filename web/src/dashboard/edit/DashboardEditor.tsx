@@ -1,5 +1,11 @@
 import { Alert, Button, Group, Loader, Menu, Stack, Text, TextInput, Title, Tooltip } from '@mantine/core';
-import { COMPONENT_TYPES, componentsInTab, type Dashboard, type DashboardComponent } from '@service/common';
+import {
+  COMPONENT_TYPES,
+  componentsInTab,
+  type Dashboard,
+  type DashboardComponent,
+  DEFAULT_GALLERY_PAGE,
+} from '@service/common';
 import { type Dispatch, useState } from 'react';
 import { errorMessage } from '../../api/client.js';
 import { useOpenTab } from '../DashboardTabs.js';
@@ -36,6 +42,8 @@ function blank(type: DashboardComponent['type'], componentId: string, collection
       return { ...base, type, plot: '' };
     case 'section':
       return { component_id: componentId, type, title: 'New section' };
+    case 'image':
+      return { ...base, type, page_size: DEFAULT_GALLERY_PAGE };
   }
 }
 

@@ -65,6 +65,7 @@ export const NEW_SIZE: Record<DashboardComponent['type'], { w: number; h: number
   multiqc: { w: 6, h: 7 },
   // A section is a header row across the grid (dashboard-sections.ts).
   section: { w: 12, h: 1 },
+  image: { w: 12, h: 8 },
 };
 
 /**
