@@ -28,7 +28,16 @@ import { tableColorScaleSchema } from './table-scales.js';
 /** Columns of the layout grid; `x + w` never exceeds it. */
 export const DASHBOARD_GRID_COLUMNS = 12;
 
-export const COMPONENT_TYPES = ['figure', 'card', 'interactive', 'table', 'text', 'multiqc', 'section', 'image'] as const;
+export const COMPONENT_TYPES = [
+  'figure',
+  'card',
+  'interactive',
+  'table',
+  'text',
+  'multiqc',
+  'section',
+  'image',
+] as const;
 export type ComponentType = (typeof COMPONENT_TYPES)[number];
 
 /** A paged, sortable view of one data collection of the dashboard's project. */

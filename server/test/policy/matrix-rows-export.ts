@@ -51,4 +51,26 @@ export const exportRows: Record<string, Row> = {
       return actor === 'anonymous' ? 401 : 404;
     },
   },
+  // The image routes (their full role matrix with real images: server/test/images/image-permissions.test.ts).
+  // P's dashboard shows no gallery: its readers reach the component check (a table shows no images, 400);
+  // the others never learn it exists (an anonymous caller is asked to sign in where signing in is the way).
+  'GET /service/api/v1/dashboards/{id}/components/{component_id}/images/{image_id}': {
+    request: async (w) => ({ path: `/dashboards/${w.p.dashboardId}/components/table/images/${w.p.fileId}` }),
+    expected: (mode, actor) => {
+      if (mode === 'single_user' || readers.includes(actor)) return 400;
+      return actor === 'anonymous' && mode === 'auth' ? 401 : 404;
+    },
+  },
+  'GET /service/api/v1/export/components/{dashboard_id}/{component_id}/images/{image_id}': {
+    request: async (w) => ({ path: `/export/components/${w.p.dashboardId}/table/images/${w.p.fileId}` }),
+    expected: (mode, actor) => {
+      if (mode === 'single_user' || readers.includes(actor)) return 400;
+      return actor === 'anonymous' && mode === 'auth' ? 401 : 404;
+    },
+  },
+  // P's collection holds tables, not images: 404 to its readers too, 401 to anonymous callers.
+  'GET /service/api/v1/datacollections/{id}/images/{image_id}': {
+    request: async (w) => ({ path: `/datacollections/${w.p.dataCollectionId}/images/${w.p.fileId}` }),
+    expected: (mode, actor) => (mode === 'auth' && actor === 'anonymous' ? 401 : 404),
+  },
 };

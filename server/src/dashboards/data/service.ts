@@ -24,7 +24,7 @@ import type { DashboardRecord } from '../repository.js';
 import { componentsOf, type DashboardsService, tabsOf } from '../service.js';
 import { answerKey, noTable, tablesRead } from './answer-keys.js';
 import { type AsOfDeps, type ReadVersions, versionsAsOf } from './as-of.js';
-import type { AnswerCache, AnswerKey } from './cache.js';
+import type { AnswerCache } from './cache.js';
 import { type ComputedComponent, chosen, readBy } from './chosen.js';
 import { inCompletionOrder } from './concurrency.js';
 import { projectJoins } from './joins.js';
