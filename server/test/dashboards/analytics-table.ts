@@ -1,3 +1,5 @@
+import { dashboardDataAnswerSchema } from '@service/common';
+import { afterAll, beforeAll, expect } from 'vitest';
 import {
   call,
   createProjectWithUpload,
@@ -68,4 +70,70 @@ export interface DataAnswer {
 export function rowsOf(data: Record<string, unknown>): Record<string, unknown>[] {
   const columns = (data.columns as { name: string }[]).map((column) => column.name);
   return (data.rows as unknown[][]).map((row) => Object.fromEntries(columns.map((name, index) => [name, row[index]])));
+}
+
+type Component = Record<string, unknown>;
+
+/**
+ * The harness of the chart and filter tests: a server with one signed-in owner, Ada, started before
+ * the enclosing `describe`'s tests and dropped after them; tables and dashboards made on it.
+ */
+export function chartHarness(dialect: 'sqlite' | 'postgres', name: string) {
+  let started: { server: TestServer; ada: Session } | undefined;
+  let tables = 0;
+  beforeAll(async () => {
+    const people = await serverWithPeople(dialect);
+    started = { server: people.server, ada: await people.session('ada@example.org') };
+  });
+  afterAll(async () => {
+    await started?.server.stop();
+    await started?.server.database.drop();
+  });
+  const running = () => {
+    if (started === undefined) throw new Error('the server starts before the tests');
+    return started;
+  };
+  const harness = {
+    get server(): TestServer {
+      return running().server;
+    },
+    get ada(): Session {
+      return running().ada;
+    },
+    /** A new project (`<name> n`) with one collection holding `csv` in its table. */
+    table: (csv = PENGUINS) => projectWithTable(harness.server, harness.ada.access_token, `${name} ${++tables}`, csv),
+    /** `POST /dashboards` of `components` on the collection, its answer unchecked. */
+    save: (table: { projectId: string; collectionId: string }, components: Component[]) =>
+      call<{ dashboard_id: string }>(harness.server, 'POST', '/dashboards', {
+        token: harness.ada.access_token,
+        json: {
+          project_id: table.projectId,
+          title: name,
+          components: components.map((component) => ({ data_collection_id: table.collectionId, ...component })),
+        },
+      }),
+    /** `POST /dashboards/{id}/data` with `filters`, its answer unchecked. */
+    dataOf: (dashboardId: string, filters: unknown[] = []) =>
+      call<DataAnswer>(harness.server, 'POST', `/dashboards/${dashboardId}/data`, {
+        token: harness.ada.access_token,
+        json: { filters },
+      }),
+    /** A dashboard of `components` on a new table of `csv`, and its data (with filters). */
+    async dashboardOf(csv: string, components: Component[]) {
+      const table = await harness.table(csv);
+      const created = await harness.save(table, components);
+      expect(created.status, created.text).toBe(201);
+      const dashboardId = created.body.dashboard_id;
+      return { ...table, dashboardId, data: (filters: unknown[] = []) => harness.dataOf(dashboardId, filters) };
+    },
+    /** The components' data of a new dashboard: answered, and exactly its schema's encoding as written. */
+    async draw(csv: string, components: Component[], filters: unknown[] = []) {
+      const answer = await (await harness.dashboardOf(csv, components)).data(filters);
+      expect(answer.status, answer.text).toBe(200);
+      const encoded = JSON.parse(JSON.stringify(dashboardDataAnswerSchema.encode(answer.body as never)));
+      expect(answer.body).toEqual(encoded);
+      return answer.body.components;
+    },
+  };
+  return harness;
 }

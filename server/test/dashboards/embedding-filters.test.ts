@@ -1,6 +1,6 @@
-import { afterAll, beforeAll, expect, it } from 'vitest';
-import { call, describeEachDialect, type Session, type TestServer } from '../../../test/support/test-server.js';
-import { type DataAnswer, projectWithTable, rowsOf, serverWithPeople } from './analytics-table.js';
+import { expect, it } from 'vitest';
+import { describeEachDialect } from '../../../test/support/test-server.js';
+import { chartHarness, rowsOf } from './analytics-table.js';
 
 /*
  * Issue 28: a computed PCA with ids (`label`) filters the others by the ids of its brushed points,
@@ -24,41 +24,13 @@ const GIVEN = { component_id: 'e', type: 'figure', chart: 'embedding', x: 'a', y
 const PCA = { component_id: 'e', type: 'figure', chart: 'embedding', pca_columns: ['a', 'b', 'c'], label: 'id' };
 
 describeEachDialect('embedding filters', (dialect) => {
-  let server: TestServer;
-  let ada: Session;
-  let tables = 0;
-
-  beforeAll(async () => {
-    const people = await serverWithPeople(dialect);
-    server = people.server;
-    ada = await people.session('ada@example.org');
-  });
-  afterAll(async () => {
-    await server?.stop();
-    await server?.database.drop();
-  });
-
-  async function save(components: Record<string, unknown>[]) {
-    const { projectId, collectionId } = await projectWithTable(server, ada.access_token, `E ${++tables}`, SAMPLES_CSV);
-    return call<{ dashboard_id: string }>(server, 'POST', '/dashboards', {
-      token: ada.access_token,
-      json: {
-        project_id: projectId,
-        title: 'Embedding',
-        components: components.map((component) => ({ data_collection_id: collectionId, ...component })),
-      },
-    });
-  }
-
-  async function dashboardOf(components: Record<string, unknown>[]) {
-    const created = await save(components);
-    expect(created.status, created.text).toBe(201);
-    return (filters: unknown[] = []) =>
-      call<DataAnswer>(server, 'POST', `/dashboards/${created.body.dashboard_id}/data`, {
-        token: ada.access_token,
-        json: { filters },
-      });
-  }
+  const charts = chartHarness(dialect, 'Embedding');
+  /** `POST /dashboards` of `components` on a new table of the samples, unchecked. */
+  const save = async (components: Record<string, unknown>[]) =>
+    charts.save(await charts.table(SAMPLES_CSV), components);
+  /** A dashboard of `components` on a new table of the samples: its data with filters. */
+  const dashboardOf = async (components: Record<string, unknown>[]) =>
+    (await charts.dashboardOf(SAMPLES_CSV, components)).data;
 
   it('narrows the others to the rectangle of given coordinates and the brushed ids of a PCA', async () => {
     for (const embedding of [GIVEN, PCA]) {

@@ -1,14 +1,7 @@
 import { readFileSync } from 'node:fs';
-import { dashboardDataAnswerSchema } from '@service/common';
-import { afterAll, beforeAll, expect, it } from 'vitest';
-import {
-  call,
-  describeEachDialect,
-  type Session,
-  type TestServer,
-  uploadFile,
-} from '../../../test/support/test-server.js';
-import { type DataAnswer, projectWithTable, rowsOf, serverWithPeople, upsert } from './analytics-table.js';
+import { expect, it } from 'vitest';
+import { call, describeEachDialect, uploadFile } from '../../../test/support/test-server.js';
+import { chartHarness, type DataAnswer, projectWithTable, rowsOf, upsert } from './analytics-table.js';
 
 /*
  * Issue 28, the field's charts: volcano, MA, Manhattan and QQ plots computed in DuckDB. The
@@ -65,47 +58,8 @@ const fixture = (name: string) =>
   readFileSync(new URL(`../fixtures/ampliseq/${name}`, import.meta.url), 'utf8').replaceAll('\t', ',');
 
 describeEachDialect('the field charts', (dialect) => {
-  let server: TestServer;
-  let ada: Session;
-  let tables = 0;
-
-  beforeAll(async () => {
-    const people = await serverWithPeople(dialect);
-    server = people.server;
-    ada = await people.session('ada@example.org');
-  });
-  afterAll(async () => {
-    await server?.stop();
-    await server?.database.drop();
-  });
-
-  /** A dashboard of `components` on a new table of `csv`, and its data (with `filters`). */
-  async function draw(csv: string, components: Record<string, unknown>[], filters: unknown[] = []) {
-    const { dashboardId } = await dashboardOf(csv, components);
-    const answer = await call<DataAnswer>(server, 'POST', `/dashboards/${dashboardId}/data`, {
-      token: ada.access_token,
-      json: { filters },
-    });
-    expect(answer.status, answer.text).toBe(200);
-    // As written, each answer is exactly its schema's encoding (counts, chromosomes, λ, capped included).
-    const encoded = JSON.parse(JSON.stringify(dashboardDataAnswerSchema.encode(answer.body as never)));
-    expect(answer.body).toEqual(encoded);
-    return answer.body.components;
-  }
-
-  async function dashboardOf(csv: string, components: Record<string, unknown>[]) {
-    const { projectId, collectionId } = await projectWithTable(server, ada.access_token, `Field ${++tables}`, csv);
-    const created = await call<{ dashboard_id: string }>(server, 'POST', '/dashboards', {
-      token: ada.access_token,
-      json: {
-        project_id: projectId,
-        title: 'Field',
-        components: components.map((component) => ({ data_collection_id: collectionId, ...component })),
-      },
-    });
-    expect(created.status, created.text).toBe(201);
-    return { dashboardId: created.body.dashboard_id };
-  }
+  const charts = chartHarness(dialect, 'Field');
+  const { draw, dashboardOf } = charts;
 
   it('classes a volcano plot’s points, caps −log10 0 and leaves out what has no place', async () => {
     const { v } = await draw(VOLCANO_CSV, [
@@ -240,10 +194,10 @@ describeEachDialect('the field charts', (dialect) => {
     const points = { v: 9, m: 9, g: 8, q: 9 };
     for (const [id, count] of Object.entries(points)) {
       const answer = await call<{ spec: { dataset: { source: unknown[] }[]; series: unknown[] } }>(
-        server,
+        charts.server,
         'GET',
         `/export/components/${dashboardId}/${id}`,
-        { token: ada.access_token },
+        { token: charts.ada.access_token },
       );
       expect(answer.status, answer.text).toBe(200);
       expect(answer.body.spec.series.length).toBeGreaterThan(0);
@@ -255,7 +209,7 @@ describeEachDialect('the field charts', (dialect) => {
 
   it('lists the kinds and their fields in GET /dashboards/schema', async () => {
     const schema = await call<{ $defs: Record<string, { properties?: Record<string, { enum?: string[] }> }> }>(
-      server,
+      charts.server,
       'GET',
       '/dashboards/schema',
     );
@@ -268,7 +222,12 @@ describeEachDialect('the field charts', (dialect) => {
   });
 
   it('refuses columns of the wrong type when saving, naming the field', async () => {
-    const { projectId, collectionId } = await projectWithTable(server, ada.access_token, 'Bad', GENOME_CSV);
+    const { projectId, collectionId } = await projectWithTable(
+      charts.server,
+      charts.ada.access_token,
+      'Bad',
+      GENOME_CSV,
+    );
     const cases: [Record<string, unknown>, string][] = [
       [{ chart: 'volcano', x: 'chrom', y: 'p' }, 'x'],
       [{ chart: 'volcano', x: 'pos', y: 'chrom' }, 'y'],
@@ -278,8 +237,8 @@ describeEachDialect('the field charts', (dialect) => {
       [{ chart: 'manhattan', chromosome: 'chrom', y: 'p' }, 'position'],
     ];
     for (const [figure, field] of cases) {
-      const answer = await call<{ code: string; errors: { path: string }[] }>(server, 'POST', '/dashboards', {
-        token: ada.access_token,
+      const answer = await call<{ code: string; errors: { path: string }[] }>(charts.server, 'POST', '/dashboards', {
+        token: charts.ada.access_token,
         json: {
           project_id: projectId,
           title: 'Bad',
@@ -293,21 +252,21 @@ describeEachDialect('the field charts', (dialect) => {
   });
 
   it('answers an error in the slot of a chart whose table arrived with a text column', async () => {
-    const { projectId } = await projectWithTable(server, ada.access_token, `Field ${++tables}`, VOLCANO_CSV);
-    const workflow = await call<{ workflow_id: string }>(server, 'POST', `/projects/${projectId}/workflows`, {
-      token: ada.access_token,
+    const { projectId } = await charts.table(VOLCANO_CSV);
+    const workflow = await call<{ workflow_id: string }>(charts.server, 'POST', `/projects/${projectId}/workflows`, {
+      token: charts.ada.access_token,
       json: { name: 'later' },
     });
     const collection = await call<{ data_collection_id: string }>(
-      server,
+      charts.server,
       'POST',
       `/workflows/${workflow.body.workflow_id}/datacollections`,
-      { token: ada.access_token, json: { tag: 'later', pattern: 'later\\.csv', format: 'csv' } },
+      { token: charts.ada.access_token, json: { tag: 'later', pattern: 'later\\.csv', format: 'csv' } },
     );
     const id = collection.body.data_collection_id;
     const on = (component: Record<string, unknown>) => ({ ...component, type: 'figure', data_collection_id: id });
-    const created = await call<{ dashboard_id: string }>(server, 'POST', '/dashboards', {
-      token: ada.access_token,
+    const created = await call<{ dashboard_id: string }>(charts.server, 'POST', '/dashboards', {
+      token: charts.ada.access_token,
       json: {
         project_id: projectId,
         title: 'Later',
@@ -320,10 +279,10 @@ describeEachDialect('the field charts', (dialect) => {
     expect(created.status, created.text).toBe(201);
     // The table arrives with q as text.
     const content = 'gene,lfc,q\na,2,low\nb,-3,high\n';
-    expect(await uploadFile(server, ada.access_token, id, { path: 'later.csv', content })).toBe(201);
-    await upsert(server, ada.access_token, id);
-    const answer = await call<DataAnswer>(server, 'POST', `/dashboards/${created.body.dashboard_id}/data`, {
-      token: ada.access_token,
+    expect(await uploadFile(charts.server, charts.ada.access_token, id, { path: 'later.csv', content })).toBe(201);
+    await upsert(charts.server, charts.ada.access_token, id);
+    const answer = await call<DataAnswer>(charts.server, 'POST', `/dashboards/${created.body.dashboard_id}/data`, {
+      token: charts.ada.access_token,
       json: {},
     });
     expect(answer.status, answer.text).toBe(200);

@@ -1,12 +1,6 @@
-import { afterAll, beforeAll, expect, it } from 'vitest';
-import {
-  call,
-  createProjectWithUpload,
-  describeEachDialect,
-  type Session,
-  type TestServer,
-} from '../../../test/support/test-server.js';
-import { type DataAnswer, projectWithTable, rowsOf, serverWithPeople, upsert } from './analytics-table.js';
+import { expect, it } from 'vitest';
+import { createProjectWithUpload, describeEachDialect } from '../../../test/support/test-server.js';
+import { chartHarness, projectWithTable, rowsOf, upsert } from './analytics-table.js';
 
 /*
  * Issue 28: a brush over a Manhattan plot filters by a genomic interval (from one chromosome and
@@ -63,44 +57,14 @@ const manyNames = (names: number) =>
   ['sample,pos,p', ...Array.from({ length: names }, (_, i) => `S${i},${i + 1},0.5`), ''].join('\n');
 
 describeEachDialect('genome filters', (dialect) => {
-  let server: TestServer;
-  let ada: Session;
-  let tables = 0;
-
-  beforeAll(async () => {
-    const people = await serverWithPeople(dialect);
-    server = people.server;
-    ada = await people.session('ada@example.org');
-  });
-  afterAll(async () => {
-    await server?.stop();
-    await server?.database.drop();
-  });
-
-  async function create(collectionId: string, projectId: string, components: Record<string, unknown>[]) {
-    return call<{ dashboard_id: string }>(server, 'POST', '/dashboards', {
-      token: ada.access_token,
-      json: {
-        project_id: projectId,
-        title: 'Genome',
-        components: components.map((component) => ({ data_collection_id: collectionId, ...component })),
-      },
-    });
-  }
-
-  async function dataOf(dashboardId: string, filters: unknown[] = []) {
-    return call<DataAnswer>(server, 'POST', `/dashboards/${dashboardId}/data`, {
-      token: ada.access_token,
-      json: { filters },
-    });
-  }
-
-  async function dashboardOf(csv: string, components: Record<string, unknown>[]) {
-    const { projectId, collectionId } = await projectWithTable(server, ada.access_token, `Genome ${++tables}`, csv);
-    const created = await create(collectionId, projectId, components);
-    expect(created.status, created.text).toBe(201);
-    return created.body.dashboard_id;
-  }
+  const charts = chartHarness(dialect, 'Genome');
+  const { dataOf } = charts;
+  let contigs = 0;
+  const create = (collectionId: string, projectId: string, components: Record<string, unknown>[]) =>
+    charts.save({ projectId, collectionId }, components);
+  /** A dashboard of `components` on a new table of `csv`: its id. */
+  const dashboardOf = async (csv: string, components: Record<string, unknown>[]) =>
+    (await charts.dashboardOf(csv, components)).dashboardId;
 
   it('keeps the rows between two chromosomes and positions, in natural order, ends included', async () => {
     const id = await dashboardOf(GENOME_CSV, [MANHATTAN, COUNT]);
@@ -165,7 +129,12 @@ describeEachDialect('genome filters', (dialect) => {
     const drawn = await dataOf(few);
     expect(drawn.body.components.g?.chromosomes).toHaveLength(500);
 
-    const { projectId, collectionId } = await projectWithTable(server, ada.access_token, 'Names', manyNames(501));
+    const { projectId, collectionId } = await projectWithTable(
+      charts.server,
+      charts.ada.access_token,
+      'Names',
+      manyNames(501),
+    );
     const refused = await create(collectionId, projectId, [{ ...MANHATTAN, chromosome: 'sample' }]);
     expect(refused.status, refused.text).toBe(400);
     expect(refused.body).toMatchObject({
@@ -174,10 +143,10 @@ describeEachDialect('genome filters', (dialect) => {
     });
 
     // Saved before the table had rows: the component answers the same message in its slot.
-    const later = await createProjectWithUpload(server, ada.access_token, 'Names later', manyNames(501));
+    const later = await createProjectWithUpload(charts.server, charts.ada.access_token, 'Names later', manyNames(501));
     const saved = await create(later.collectionId, later.projectId, [{ ...MANHATTAN, chromosome: 'sample' }, COUNT]);
     expect(saved.status, saved.text).toBe(201);
-    await upsert(server, ada.access_token, later.collectionId);
+    await upsert(charts.server, charts.ada.access_token, later.collectionId);
     const answer = await dataOf(saved.body.dashboard_id);
     expect(answer.status, answer.text).toBe(200);
     expect(answer.body.components.g).toEqual({
@@ -188,7 +157,12 @@ describeEachDialect('genome filters', (dialect) => {
 
   it('draws one contig of a coverage track, the first by default, with min and max per bucket', async () => {
     // Saved before the table had rows: an unknown contig is the component's error, not the save's.
-    const later = await createProjectWithUpload(server, ada.access_token, `Contigs ${++tables}`, CONTIGS_CSV);
+    const later = await createProjectWithUpload(
+      charts.server,
+      charts.ada.access_token,
+      `Contigs ${++contigs}`,
+      CONTIGS_CSV,
+    );
     const created = await create(later.collectionId, later.projectId, [
       COVERAGE,
       { ...COVERAGE, component_id: 'two', contig: 'chr2' },
@@ -196,7 +170,7 @@ describeEachDialect('genome filters', (dialect) => {
       { ...COVERAGE, component_id: 'none', contig: 'chr9' },
     ]);
     expect(created.status, created.text).toBe(201);
-    await upsert(server, ada.access_token, later.collectionId);
+    await upsert(charts.server, charts.ada.access_token, later.collectionId);
     const answer = await dataOf(created.body.dashboard_id);
     expect(answer.status, answer.text).toBe(200);
     const { c, two, mt, none } = answer.body.components as Record<string, Record<string, unknown>>;
@@ -223,7 +197,12 @@ describeEachDialect('genome filters', (dialect) => {
   });
 
   it('refuses a contig the table lacks when saved, naming the field', async () => {
-    const { projectId, collectionId } = await projectWithTable(server, ada.access_token, 'Contigs', CONTIGS_CSV);
+    const { projectId, collectionId } = await projectWithTable(
+      charts.server,
+      charts.ada.access_token,
+      'Contigs',
+      CONTIGS_CSV,
+    );
     const refused = await create(collectionId, projectId, [{ ...COVERAGE, contig: 'chr9' }]);
     expect(refused.status, refused.text).toBe(400);
     expect(refused.body).toMatchObject({

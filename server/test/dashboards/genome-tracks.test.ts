@@ -1,14 +1,8 @@
 import { readFileSync } from 'node:fs';
 import { dashboardDataAnswerSchema } from '@service/common';
-import { afterAll, beforeAll, expect, it } from 'vitest';
-import {
-  call,
-  describeEachDialect,
-  type Session,
-  type TestServer,
-  uploadFile,
-} from '../../../test/support/test-server.js';
-import { type DataAnswer, projectWithTable, rowsOf, serverWithPeople, upsert } from './analytics-table.js';
+import { expect, it } from 'vitest';
+import { call, describeEachDialect, uploadFile } from '../../../test/support/test-server.js';
+import { chartHarness, type DataAnswer, projectWithTable, rowsOf, upsert } from './analytics-table.js';
 
 /*
  * Issue 28, the genome tracks: coverage (min/max per bucket) and trees. The expected numbers were
@@ -44,40 +38,9 @@ const TIPS_CSV = 'tip,habitat\nA,river\nB,soil\nC d,river\nX,lake\n';
 const fixture = (name: string) => readFileSync(new URL(`../fixtures/ampliseq/${name}`, import.meta.url), 'utf8');
 
 describeEachDialect('the genome tracks', (dialect) => {
-  let server: TestServer;
-  let ada: Session;
-  let tables = 0;
-
-  beforeAll(async () => {
-    const people = await serverWithPeople(dialect);
-    server = people.server;
-    ada = await people.session('ada@example.org');
-  });
-  afterAll(async () => {
-    await server?.stop();
-    await server?.database.drop();
-  });
-
-  async function draw(csv: string, components: Record<string, unknown>[], filters: unknown[] = []) {
-    const { projectId, collectionId } = await projectWithTable(server, ada.access_token, `Tracks ${++tables}`, csv);
-    const created = await call<{ dashboard_id: string }>(server, 'POST', '/dashboards', {
-      token: ada.access_token,
-      json: {
-        project_id: projectId,
-        title: 'Tracks',
-        components: components.map((component) => ({ data_collection_id: collectionId, ...component })),
-      },
-    });
-    expect(created.status, created.text).toBe(201);
-    const answer = await call<DataAnswer>(server, 'POST', `/dashboards/${created.body.dashboard_id}/data`, {
-      token: ada.access_token,
-      json: { filters },
-    });
-    expect(answer.status, answer.text).toBe(200);
-    const encoded = JSON.parse(JSON.stringify(dashboardDataAnswerSchema.encode(answer.body as never)));
-    expect(answer.body).toEqual(encoded);
-    return answer.body.components;
-  }
+  const charts = chartHarness(dialect, 'Tracks');
+  const { draw } = charts;
+  let treeProjects = 0;
 
   const track = { type: 'figure', chart: 'coverage', position: 'pos', y: 'depth', color: 'sample' };
 
@@ -138,15 +101,20 @@ describeEachDialect('the genome tracks', (dialect) => {
   });
 
   it('refuses a coverage track without its depth, or with a text depth, naming the field', async () => {
-    const { projectId, collectionId } = await projectWithTable(server, ada.access_token, 'Bad', COVERAGE_CSV);
+    const { projectId, collectionId } = await projectWithTable(
+      charts.server,
+      charts.ada.access_token,
+      'Bad',
+      COVERAGE_CSV,
+    );
     const cases: [Record<string, unknown>, string][] = [
       [{ chart: 'coverage', position: 'pos' }, 'y'],
       [{ chart: 'coverage', position: 'pos', y: 'sample' }, 'y'],
       [{ chart: 'coverage', position: 'sample', y: 'depth' }, 'position'],
     ];
     for (const [figure, field] of cases) {
-      const answer = await call<{ code: string; errors: { path: string }[] }>(server, 'POST', '/dashboards', {
-        token: ada.access_token,
+      const answer = await call<{ code: string; errors: { path: string }[] }>(charts.server, 'POST', '/dashboards', {
+        token: charts.ada.access_token,
         json: {
           project_id: projectId,
           title: 'Bad',
@@ -161,38 +129,38 @@ describeEachDialect('the genome tracks', (dialect) => {
 
   /** A collection holding a table of `csv` and the Newick files `trees` (path → text), and a dashboard of `components` on it. */
   async function treeDashboard(csv: string, trees: Record<string, string>, components: Record<string, unknown>[]) {
-    const project = await call<{ project_id: string }>(server, 'POST', '/projects', {
-      token: ada.access_token,
-      json: { name: `Trees ${++tables}` },
+    const project = await call<{ project_id: string }>(charts.server, 'POST', '/projects', {
+      token: charts.ada.access_token,
+      json: { name: `Trees ${++treeProjects}` },
     });
     const projectId = project.body.project_id;
-    const workflow = await call<{ workflow_id: string }>(server, 'POST', `/projects/${projectId}/workflows`, {
-      token: ada.access_token,
+    const workflow = await call<{ workflow_id: string }>(charts.server, 'POST', `/projects/${projectId}/workflows`, {
+      token: charts.ada.access_token,
       json: { name: 'wf' },
     });
     const collection = await call<{ data_collection_id: string }>(
-      server,
+      charts.server,
       'POST',
       `/workflows/${workflow.body.workflow_id}/datacollections`,
       {
-        token: ada.access_token,
+        token: charts.ada.access_token,
         json: { tag: 'tips', pattern: 'tips\\.(csv|tsv)|[^/]+\\.nwk', format: csv.includes('\t') ? 'tsv' : 'csv' },
       },
     );
     const id = collection.body.data_collection_id;
     const table = csv.includes('\t') ? 'tips.tsv' : 'tips.csv';
-    expect(await uploadFile(server, ada.access_token, id, { path: table, content: csv })).toBe(201);
+    expect(await uploadFile(charts.server, charts.ada.access_token, id, { path: table, content: csv })).toBe(201);
     for (const [path, content] of Object.entries(trees)) {
-      expect(await uploadFile(server, ada.access_token, id, { path, content })).toBe(201);
+      expect(await uploadFile(charts.server, charts.ada.access_token, id, { path, content })).toBe(201);
     }
     // The table is built from the table file alone: the tree files are left out.
-    await upsert(server, ada.access_token, id);
+    await upsert(charts.server, charts.ada.access_token, id);
     const created = await call<{ dashboard_id: string; code?: string; errors?: { path: string; message: string }[] }>(
-      server,
+      charts.server,
       'POST',
       '/dashboards',
       {
-        token: ada.access_token,
+        token: charts.ada.access_token,
         json: {
           project_id: projectId,
           title: 'Tree',
@@ -204,8 +172,8 @@ describeEachDialect('the genome tracks', (dialect) => {
   }
 
   async function dataOf(dashboardId: string, filters: unknown[] = []) {
-    const answer = await call<DataAnswer>(server, 'POST', `/dashboards/${dashboardId}/data`, {
-      token: ada.access_token,
+    const answer = await call<DataAnswer>(charts.server, 'POST', `/dashboards/${dashboardId}/data`, {
+      token: charts.ada.access_token,
       json: { filters },
     });
     expect(answer.status, answer.text).toBe(200);
@@ -280,9 +248,9 @@ describeEachDialect('the genome tracks', (dialect) => {
 
     const { created, collectionId } = await treeDashboard(TIPS_CSV, { 'tree.nwk': TREE }, [treeFigure]);
     expect(created.status).toBe(201);
-    expect(await uploadFile(server, ada.access_token, collectionId, { path: 'tree.nwk', content: '((A,B);' })).toBe(
-      201,
-    );
+    expect(
+      await uploadFile(charts.server, charts.ada.access_token, collectionId, { path: 'tree.nwk', content: '((A,B);' }),
+    ).toBe(201);
     const { t } = await dataOf(created.body.dashboard_id);
     expect(t).toEqual({
       error: {

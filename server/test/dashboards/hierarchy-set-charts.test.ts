@@ -1,8 +1,7 @@
 import { readFileSync } from 'node:fs';
-import { dashboardDataAnswerSchema } from '@service/common';
-import { afterAll, beforeAll, expect, it } from 'vitest';
-import { call, describeEachDialect, type Session, type TestServer } from '../../../test/support/test-server.js';
-import { type DataAnswer, projectWithTable, serverWithPeople } from './analytics-table.js';
+import { expect, it } from 'vitest';
+import { call, describeEachDialect } from '../../../test/support/test-server.js';
+import { chartHarness, projectWithTable } from './analytics-table.js';
 
 /*
  * Issue 28: sunburst, treemap, sankey and UpSet plots computed in DuckDB, and the filters their
@@ -24,48 +23,8 @@ const PAIRS_CSV = ['gene,pathway', 'g1,a', 'g2,a', 'g2,b', 'g3,b', 'g3,a', 'g4,c
 const fixture = (name: string) => readFileSync(new URL(`../fixtures/ampliseq/${name}`, import.meta.url), 'utf8');
 
 describeEachDialect('sunburst, treemap, sankey and UpSet plots', (dialect) => {
-  let server: TestServer;
-  let ada: Session;
-  let tables = 0;
-
-  beforeAll(async () => {
-    const people = await serverWithPeople(dialect);
-    server = people.server;
-    ada = await people.session('ada@example.org');
-  });
-  afterAll(async () => {
-    await server?.stop();
-    await server?.database.drop();
-  });
-
-  async function dashboardOf(csv: string, components: Record<string, unknown>[]) {
-    const { projectId, collectionId } = await projectWithTable(server, ada.access_token, `Sets ${++tables}`, csv);
-    const created = await call<{ dashboard_id: string }>(server, 'POST', '/dashboards', {
-      token: ada.access_token,
-      json: {
-        project_id: projectId,
-        title: 'Sets',
-        components: components.map((component) => ({ data_collection_id: collectionId, ...component })),
-      },
-    });
-    expect(created.status, created.text).toBe(201);
-    const data = async (filters: unknown[] = []) => {
-      const answer = await call<DataAnswer>(server, 'POST', `/dashboards/${created.body.dashboard_id}/data`, {
-        token: ada.access_token,
-        json: { filters },
-      });
-      return answer;
-    };
-    return { dashboardId: created.body.dashboard_id, projectId, collectionId, data };
-  }
-
-  async function draw(csv: string, components: Record<string, unknown>[], filters: unknown[] = []) {
-    const answer = await (await dashboardOf(csv, components)).data(filters);
-    expect(answer.status, answer.text).toBe(200);
-    const encoded = JSON.parse(JSON.stringify(dashboardDataAnswerSchema.encode(answer.body as never)));
-    expect(answer.body).toEqual(encoded);
-    return answer.body.components as Record<string, Record<string, unknown>>;
-  }
+  const charts = chartHarness(dialect, 'Sets');
+  const { draw, dashboardOf } = charts;
 
   const rowCount = { component_id: 'rows', type: 'card', agg: 'count' };
 
@@ -278,7 +237,12 @@ describeEachDialect('sunburst, treemap, sankey and UpSet plots', (dialect) => {
   });
 
   it('refuses missing or unfit fields when saving, naming the field', async () => {
-    const { projectId, collectionId } = await projectWithTable(server, ada.access_token, 'Bad sets', TREE_CSV);
+    const { projectId, collectionId } = await projectWithTable(
+      charts.server,
+      charts.ada.access_token,
+      'Bad sets',
+      TREE_CSV,
+    );
     const cases: [Record<string, unknown>, string][] = [
       [{ chart: 'sunburst' }, 'levels'],
       [{ chart: 'sankey', levels: ['k'] }, 'levels'],
@@ -290,8 +254,8 @@ describeEachDialect('sunburst, treemap, sankey and UpSet plots', (dialect) => {
       [{ chart: 'upset', item: 'k' }, 'set'],
     ];
     for (const [figure, field] of cases) {
-      const answer = await call<{ code: string; errors: { path: string }[] }>(server, 'POST', '/dashboards', {
-        token: ada.access_token,
+      const answer = await call<{ code: string; errors: { path: string }[] }>(charts.server, 'POST', '/dashboards', {
+        token: charts.ada.access_token,
         json: {
           project_id: projectId,
           title: 'Bad',
@@ -314,10 +278,10 @@ describeEachDialect('sunburst, treemap, sankey and UpSet plots', (dialect) => {
     const types = { s: 'sunburst', t: 'treemap', k: 'sankey', u: 'bar' };
     for (const [id, type] of Object.entries(types)) {
       const answer = await call<{ spec: { series: { type: string; data?: unknown[] }[] } }>(
-        server,
+        charts.server,
         'GET',
         `/export/components/${dashboardId}/${id}`,
-        { token: ada.access_token },
+        { token: charts.ada.access_token },
       );
       expect(answer.status, answer.text).toBe(200);
       expect(answer.body.spec.series[0]?.type, id).toBe(type);

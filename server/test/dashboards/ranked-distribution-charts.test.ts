@@ -1,14 +1,7 @@
 import { readFileSync } from 'node:fs';
-import { dashboardDataAnswerSchema } from '@service/common';
-import { afterAll, beforeAll, expect, it } from 'vitest';
-import {
-  call,
-  describeEachDialect,
-  type Session,
-  type TestServer,
-  uploadFile,
-} from '../../../test/support/test-server.js';
-import { type DataAnswer, projectWithTable, rowsOf, serverWithPeople, upsert } from './analytics-table.js';
+import { expect, it } from 'vitest';
+import { call, describeEachDialect, uploadFile } from '../../../test/support/test-server.js';
+import { chartHarness, type DataAnswer, projectWithTable, rowsOf, upsert } from './analytics-table.js';
 
 /*
  * Issue 28: lollipop, diverging bar, dot, stacked bar, strip, ECDF, density and funnel charts
@@ -66,47 +59,8 @@ const fixture = (name: string) =>
   readFileSync(new URL(`../fixtures/ampliseq/${name}`, import.meta.url), 'utf8').replaceAll('\t', ',');
 
 describeEachDialect('the ranked and distribution charts', (dialect) => {
-  let server: TestServer;
-  let ada: Session;
-  let tables = 0;
-
-  beforeAll(async () => {
-    const people = await serverWithPeople(dialect);
-    server = people.server;
-    ada = await people.session('ada@example.org');
-  });
-  afterAll(async () => {
-    await server?.stop();
-    await server?.database.drop();
-  });
-
-  async function dashboardOf(csv: string, components: Record<string, unknown>[]) {
-    const { projectId, collectionId } = await projectWithTable(server, ada.access_token, `Ranked ${++tables}`, csv);
-    const created = await call<{ dashboard_id: string }>(server, 'POST', '/dashboards', {
-      token: ada.access_token,
-      json: {
-        project_id: projectId,
-        title: 'Ranked',
-        components: components.map((component) => ({ data_collection_id: collectionId, ...component })),
-      },
-    });
-    expect(created.status, created.text).toBe(201);
-    return { dashboardId: created.body.dashboard_id, projectId, collectionId };
-  }
-
-  /** A dashboard of `components` on a new table of `csv`, and its data (with `filters`). */
-  async function draw(csv: string, components: Record<string, unknown>[], filters: unknown[] = []) {
-    const { dashboardId } = await dashboardOf(csv, components);
-    const answer = await call<DataAnswer>(server, 'POST', `/dashboards/${dashboardId}/data`, {
-      token: ada.access_token,
-      json: { filters },
-    });
-    expect(answer.status, answer.text).toBe(200);
-    // As written, each answer is exactly its schema's encoding (not_shown, grid included).
-    const encoded = JSON.parse(JSON.stringify(dashboardDataAnswerSchema.encode(answer.body as never)));
-    expect(answer.body).toEqual(encoded);
-    return answer.body.components;
-  }
+  const charts = chartHarness(dialect, 'Ranked');
+  const { draw, dashboardOf } = charts;
 
   const figure = (id: string, fields: Record<string, unknown>) => ({ component_id: id, type: 'figure', ...fields });
 
@@ -238,7 +192,10 @@ describeEachDialect('the ranked and distribution charts', (dialect) => {
     const { dashboardId } = await dashboardOf(MANY_CSV, components);
     const twice = await Promise.all(
       [0, 1].map(() =>
-        call<DataAnswer>(server, 'POST', `/dashboards/${dashboardId}/data`, { token: ada.access_token, json: {} }),
+        call<DataAnswer>(charts.server, 'POST', `/dashboards/${dashboardId}/data`, {
+          token: charts.ada.access_token,
+          json: {},
+        }),
       ),
     );
     const [first, second] = twice.map((one) => one.body.components.s as Record<string, unknown>);
@@ -312,8 +269,8 @@ describeEachDialect('the ranked and distribution charts', (dialect) => {
       ['l', [1, 2]],
       ['e', ['A']],
     ] as const) {
-      const refused = await call<{ code: string }>(server, 'POST', `/dashboards/${dashboardId}/data`, {
-        token: ada.access_token,
+      const refused = await call<{ code: string }>(charts.server, 'POST', `/dashboards/${dashboardId}/data`, {
+        token: charts.ada.access_token,
         json: { filters: [{ component_id: id, value: id === 'l' ? 'A' : value }] },
       });
       expect(refused.status, id).toBe(400);
@@ -365,10 +322,10 @@ describeEachDialect('the ranked and distribution charts', (dialect) => {
     const items: Record<string, number> = { l: 4, d: 4, dot: 7, st: 3, s: 7, e: 7, f: 4 };
     for (const id of ['l', 'd', 'dot', 'st', 's', 'e', 'dc', 'f']) {
       const answer = await call<{ spec: { series: { type: string; data: unknown[] }[] } }>(
-        server,
+        charts.server,
         'GET',
         `/export/components/${dashboardId}/${id}`,
-        { token: ada.access_token },
+        { token: charts.ada.access_token },
       );
       expect(answer.status, answer.text).toBe(200);
       const [first] = answer.body.spec.series;
@@ -380,7 +337,7 @@ describeEachDialect('the ranked and distribution charts', (dialect) => {
 
   it('lists the kinds and their fields in GET /dashboards/schema', async () => {
     const schema = await call<{ $defs: Record<string, { properties?: Record<string, { enum?: string[] }> }> }>(
-      server,
+      charts.server,
       'GET',
       '/dashboards/schema',
     );
@@ -393,7 +350,12 @@ describeEachDialect('the ranked and distribution charts', (dialect) => {
   });
 
   it('refuses a missing or unfitting column when saving, naming the field', async () => {
-    const { projectId, collectionId } = await projectWithTable(server, ada.access_token, 'Bad', SAMPLES_CSV);
+    const { projectId, collectionId } = await projectWithTable(
+      charts.server,
+      charts.ada.access_token,
+      'Bad',
+      SAMPLES_CSV,
+    );
     const cases: [Record<string, unknown>, string][] = [
       [{ chart: 'lollipop', x: 'taxon' }, 'y'],
       [{ chart: 'lollipop', x: 'taxon', y: 'sample' }, 'y'],
@@ -413,8 +375,8 @@ describeEachDialect('the ranked and distribution charts', (dialect) => {
       [{ chart: 'funnel', y: 'depth' }, 'x'],
     ];
     for (const [fields, field] of cases) {
-      const answer = await call<{ code: string; errors: { path: string }[] }>(server, 'POST', '/dashboards', {
-        token: ada.access_token,
+      const answer = await call<{ code: string; errors: { path: string }[] }>(charts.server, 'POST', '/dashboards', {
+        token: charts.ada.access_token,
         json: {
           project_id: projectId,
           title: 'Bad',
@@ -428,21 +390,21 @@ describeEachDialect('the ranked and distribution charts', (dialect) => {
   });
 
   it('answers an error in the slot of a chart whose table arrived with a text column', async () => {
-    const { projectId } = await projectWithTable(server, ada.access_token, `Ranked ${++tables}`, SAMPLES_CSV);
-    const workflow = await call<{ workflow_id: string }>(server, 'POST', `/projects/${projectId}/workflows`, {
-      token: ada.access_token,
+    const { projectId } = await charts.table(SAMPLES_CSV);
+    const workflow = await call<{ workflow_id: string }>(charts.server, 'POST', `/projects/${projectId}/workflows`, {
+      token: charts.ada.access_token,
       json: { name: 'later' },
     });
     const collection = await call<{ data_collection_id: string }>(
-      server,
+      charts.server,
       'POST',
       `/workflows/${workflow.body.workflow_id}/datacollections`,
-      { token: ada.access_token, json: { tag: 'later', pattern: 'later\\.csv', format: 'csv' } },
+      { token: charts.ada.access_token, json: { tag: 'later', pattern: 'later\\.csv', format: 'csv' } },
     );
     const id = collection.body.data_collection_id;
     const on = (component: Record<string, unknown>) => ({ ...component, type: 'figure', data_collection_id: id });
-    const created = await call<{ dashboard_id: string }>(server, 'POST', '/dashboards', {
-      token: ada.access_token,
+    const created = await call<{ dashboard_id: string }>(charts.server, 'POST', '/dashboards', {
+      token: charts.ada.access_token,
       json: {
         project_id: projectId,
         title: 'Later',
@@ -456,10 +418,10 @@ describeEachDialect('the ranked and distribution charts', (dialect) => {
     expect(created.status, created.text).toBe(201);
     // The table arrives with abundance as text.
     const content = 'sample,taxon,abundance\ns1,A,high\ns2,B,low\n';
-    expect(await uploadFile(server, ada.access_token, id, { path: 'later.csv', content })).toBe(201);
-    await upsert(server, ada.access_token, id);
-    const answer = await call<DataAnswer>(server, 'POST', `/dashboards/${created.body.dashboard_id}/data`, {
-      token: ada.access_token,
+    expect(await uploadFile(charts.server, charts.ada.access_token, id, { path: 'later.csv', content })).toBe(201);
+    await upsert(charts.server, charts.ada.access_token, id);
+    const answer = await call<DataAnswer>(charts.server, 'POST', `/dashboards/${created.body.dashboard_id}/data`, {
+      token: charts.ada.access_token,
       json: {},
     });
     expect(answer.status, answer.text).toBe(200);

@@ -1,14 +1,7 @@
 import { readFileSync } from 'node:fs';
-import { dashboardDataAnswerSchema } from '@service/common';
-import { afterAll, beforeAll, expect, it } from 'vitest';
-import {
-  call,
-  describeEachDialect,
-  type Session,
-  type TestServer,
-  uploadFile,
-} from '../../../test/support/test-server.js';
-import { type DataAnswer, projectWithTable, rowsOf, serverWithPeople, upsert } from './analytics-table.js';
+import { expect, it } from 'vitest';
+import { call, describeEachDialect, uploadFile } from '../../../test/support/test-server.js';
+import { chartHarness, type DataAnswer, projectWithTable, rowsOf, upsert } from './analytics-table.js';
 
 /*
  * Issue 28, the charts of samples and communities: clustered heatmaps, embeddings, rarefaction
@@ -116,45 +109,8 @@ const fixture = (name: string) =>
 const WIDE = { type: 'figure', chart: 'clustered_heatmap', row: 'name', matrix_columns: ['s1', 's2', 's3', 's4'] };
 
 describeEachDialect('the charts of samples', (dialect) => {
-  let server: TestServer;
-  let ada: Session;
-  let tables = 0;
-
-  beforeAll(async () => {
-    const people = await serverWithPeople(dialect);
-    server = people.server;
-    ada = await people.session('ada@example.org');
-  });
-  afterAll(async () => {
-    await server?.stop();
-    await server?.database.drop();
-  });
-
-  async function draw(csv: string, components: Record<string, unknown>[], filters: unknown[] = []) {
-    const { dashboardId } = await dashboardOf(csv, components);
-    const answer = await call<DataAnswer>(server, 'POST', `/dashboards/${dashboardId}/data`, {
-      token: ada.access_token,
-      json: { filters },
-    });
-    expect(answer.status, answer.text).toBe(200);
-    const encoded = JSON.parse(JSON.stringify(dashboardDataAnswerSchema.encode(answer.body as never)));
-    expect(answer.body).toEqual(encoded);
-    return answer.body.components;
-  }
-
-  async function dashboardOf(csv: string, components: Record<string, unknown>[]) {
-    const { projectId, collectionId } = await projectWithTable(server, ada.access_token, `Samples ${++tables}`, csv);
-    const created = await call<{ dashboard_id: string }>(server, 'POST', '/dashboards', {
-      token: ada.access_token,
-      json: {
-        project_id: projectId,
-        title: 'Samples',
-        components: components.map((component) => ({ data_collection_id: collectionId, ...component })),
-      },
-    });
-    expect(created.status, created.text).toBe(201);
-    return { dashboardId: created.body.dashboard_id, projectId, collectionId };
-  }
+  const charts = chartHarness(dialect, 'Samples');
+  const { draw, dashboardOf } = charts;
 
   it('clusters the rows and columns of a 4 × 4 matrix as computed by hand', async () => {
     const { h } = await draw(MATRIX_CSV, [{ component_id: 'h', ...WIDE, annotations: ['kingdom'] }]);
@@ -407,10 +363,10 @@ describeEachDialect('the charts of samples', (dialect) => {
     const series = { h: 4, e: 1, r: 6, o: 3 };
     for (const [id, count] of Object.entries(series)) {
       const answer = await call<{ spec: { series: unknown[]; grid?: unknown } }>(
-        server,
+        charts.server,
         'GET',
         `/export/components/${dashboardId}/${id}`,
-        { token: ada.access_token },
+        { token: charts.ada.access_token },
       );
       expect(answer.status, answer.text).toBe(200);
       expect(answer.body.spec.series, id).toHaveLength(count);
@@ -419,7 +375,7 @@ describeEachDialect('the charts of samples', (dialect) => {
 
   it('lists the kinds and their fields in GET /dashboards/schema', async () => {
     const schema = await call<{ $defs: Record<string, { properties?: Record<string, { enum?: string[] }> }> }>(
-      server,
+      charts.server,
       'GET',
       '/dashboards/schema',
     );
@@ -434,7 +390,12 @@ describeEachDialect('the charts of samples', (dialect) => {
   });
 
   it('refuses missing fields and columns of the wrong type when saving, naming the field', async () => {
-    const { projectId, collectionId } = await projectWithTable(server, ada.access_token, 'Bad', MATRIX_CSV);
+    const { projectId, collectionId } = await projectWithTable(
+      charts.server,
+      charts.ada.access_token,
+      'Bad',
+      MATRIX_CSV,
+    );
     const cases: [Record<string, unknown>, string][] = [
       [{ ...WIDE, matrix_columns: ['s1', 'kingdom'] }, 'matrix_columns[1]'],
       [{ chart: 'clustered_heatmap', row: 'name' }, 'matrix_columns'],
@@ -446,8 +407,8 @@ describeEachDialect('the charts of samples', (dialect) => {
       [{ chart: 'oncoplot', x: 'name', y: 'kingdom' }, 'color'],
     ];
     for (const [figure, field] of cases) {
-      const answer = await call<{ code: string; errors: { path: string }[] }>(server, 'POST', '/dashboards', {
-        token: ada.access_token,
+      const answer = await call<{ code: string; errors: { path: string }[] }>(charts.server, 'POST', '/dashboards', {
+        token: charts.ada.access_token,
         json: {
           project_id: projectId,
           title: 'Bad',
@@ -461,20 +422,20 @@ describeEachDialect('the charts of samples', (dialect) => {
   });
 
   it('answers an error in the slot of a heatmap whose table arrived with a text column', async () => {
-    const { projectId } = await projectWithTable(server, ada.access_token, `Samples ${++tables}`, MATRIX_CSV);
-    const workflow = await call<{ workflow_id: string }>(server, 'POST', `/projects/${projectId}/workflows`, {
-      token: ada.access_token,
+    const { projectId } = await charts.table(MATRIX_CSV);
+    const workflow = await call<{ workflow_id: string }>(charts.server, 'POST', `/projects/${projectId}/workflows`, {
+      token: charts.ada.access_token,
       json: { name: 'later' },
     });
     const collection = await call<{ data_collection_id: string }>(
-      server,
+      charts.server,
       'POST',
       `/workflows/${workflow.body.workflow_id}/datacollections`,
-      { token: ada.access_token, json: { tag: 'later', pattern: 'later\\.csv', format: 'csv' } },
+      { token: charts.ada.access_token, json: { tag: 'later', pattern: 'later\\.csv', format: 'csv' } },
     );
     const id = collection.body.data_collection_id;
-    const created = await call<{ dashboard_id: string }>(server, 'POST', '/dashboards', {
-      token: ada.access_token,
+    const created = await call<{ dashboard_id: string }>(charts.server, 'POST', '/dashboards', {
+      token: charts.ada.access_token,
       json: {
         project_id: projectId,
         title: 'Later',
@@ -483,10 +444,10 @@ describeEachDialect('the charts of samples', (dialect) => {
     });
     expect(created.status, created.text).toBe(201);
     const content = 'name,s1,s2\nr1,1,high\nr2,2,low\n';
-    expect(await uploadFile(server, ada.access_token, id, { path: 'later.csv', content })).toBe(201);
-    await upsert(server, ada.access_token, id);
-    const answer = await call<DataAnswer>(server, 'POST', `/dashboards/${created.body.dashboard_id}/data`, {
-      token: ada.access_token,
+    expect(await uploadFile(charts.server, charts.ada.access_token, id, { path: 'later.csv', content })).toBe(201);
+    await upsert(charts.server, charts.ada.access_token, id);
+    const answer = await call<DataAnswer>(charts.server, 'POST', `/dashboards/${created.body.dashboard_id}/data`, {
+      token: charts.ada.access_token,
       json: {},
     });
     expect(answer.status, answer.text).toBe(200);

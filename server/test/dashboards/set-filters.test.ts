@@ -1,6 +1,6 @@
-import { afterAll, beforeAll, expect, it } from 'vitest';
-import { call, describeEachDialect, type Session, type TestServer } from '../../../test/support/test-server.js';
-import { type DataAnswer, projectWithTable, serverWithPeople } from './analytics-table.js';
+import { expect, it } from 'vitest';
+import { describeEachDialect } from '../../../test/support/test-server.js';
+import { chartHarness } from './analytics-table.js';
 
 /*
  * Issue 28: a click on an intersection of an UpSet plot of item–set pairs keeps the items paired
@@ -28,37 +28,10 @@ const ROWS = { component_id: 'rows', type: 'card', agg: 'count' };
 const PICK = { component_id: 'pick', type: 'interactive', widget: 'multiselect', column: 'pathway' };
 
 describeEachDialect('set filters', (dialect) => {
-  let server: TestServer;
-  let ada: Session;
-  let tables = 0;
-
-  beforeAll(async () => {
-    const people = await serverWithPeople(dialect);
-    server = people.server;
-    ada = await people.session('ada@example.org');
-  });
-  afterAll(async () => {
-    await server?.stop();
-    await server?.database.drop();
-  });
-
-  async function dashboardOf(csv: string, components: Record<string, unknown>[]) {
-    const { projectId, collectionId } = await projectWithTable(server, ada.access_token, `Sets ${++tables}`, csv);
-    const created = await call<{ dashboard_id: string }>(server, 'POST', '/dashboards', {
-      token: ada.access_token,
-      json: {
-        project_id: projectId,
-        title: 'Sets',
-        components: components.map((component) => ({ data_collection_id: collectionId, ...component })),
-      },
-    });
-    expect(created.status, created.text).toBe(201);
-    return (filters: unknown[] = []) =>
-      call<DataAnswer>(server, 'POST', `/dashboards/${created.body.dashboard_id}/data`, {
-        token: ada.access_token,
-        json: { filters },
-      });
-  }
+  const charts = chartHarness(dialect, 'Sets');
+  /** A dashboard of `components` on a new table of `csv`: its data with filters. */
+  const dashboardOf = async (csv: string, components: Record<string, unknown>[]) =>
+    (await charts.dashboardOf(csv, components)).data;
 
   it('narrows the others to the items in exactly the clicked intersection of item–set pairs', async () => {
     const data = await dashboardOf(PAIRS_CSV, [UPSET, ROWS, PICK]);
