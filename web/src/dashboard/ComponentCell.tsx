@@ -14,7 +14,7 @@ import {
   previewAnswerSchema,
   readsCollection,
 } from '@service/common';
-import type { CSSProperties, ReactNode } from 'react';
+import type { ReactNode } from 'react';
 import { errorMessage } from '../api/client.js';
 import { Markdown } from '../components/Markdown.js';
 import { CardView } from './CardView.js';
@@ -23,6 +23,7 @@ import { ComponentMenu } from './export/ComponentMenu.js';
 import type { HistoryMode } from './filter-state.js';
 import { GalleryView } from './GalleryView.js';
 import { InteractiveView } from './InteractiveView.js';
+import { gridCellStyle } from './layout.js';
 import { FigureView, MultiqcView } from './lazy.js';
 import { TableView } from './TableView.js';
 
@@ -184,12 +185,7 @@ export function ComponentCell({
   view: CellFilters;
   menu?: CellMenu;
 }) {
-  const style = {
-    '--dashboard-x': item.x + 1,
-    '--dashboard-y': item.y + 1,
-    '--dashboard-w': item.w,
-    '--dashboard-h': item.h,
-  } as CSSProperties;
+  const style = gridCellStyle(item);
   const state = cellState(component, cell);
   const label = component.title || (component.type === 'text' ? 'Text' : componentLabel(component));
   // Figures draw their title inside the chart (common's option), widgets as their label; a card

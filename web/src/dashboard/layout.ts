@@ -1,4 +1,5 @@
-import { DASHBOARD_GRID_COLUMNS, type Dashboard, type DashboardComponent } from '@service/common';
+import { DASHBOARD_GRID_COLUMNS, type Dashboard, type DashboardComponent, type LayoutItem } from '@service/common';
+import type { CSSProperties } from 'react';
 
 /** Heights of components that have no layout entry, in grid rows. */
 const DEFAULT_HEIGHT: Record<DashboardComponent['type'], number> = {
@@ -34,4 +35,14 @@ export function placeComponents(dashboard: Pick<Dashboard, 'components' | 'layou
     bottom += h;
   }
   return placed.sort((a, b) => a.item.y - b.item.y || a.item.x - b.item.x);
+}
+
+/** Where a cell sits on the view's grid (styles.css `.dashboard-cell`): 1-based CSS grid lines. */
+export function gridCellStyle(item: LayoutItem): CSSProperties {
+  return {
+    '--dashboard-x': item.x + 1,
+    '--dashboard-y': item.y + 1,
+    '--dashboard-w': item.w,
+    '--dashboard-h': item.h,
+  } as CSSProperties;
 }

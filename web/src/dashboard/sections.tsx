@@ -1,6 +1,7 @@
 import { Group, Text, Title, UnstyledButton } from '@mantine/core';
 import type { DashboardComponent, LayoutItem, SectionComponent } from '@service/common';
-import { type CSSProperties, useCallback, useState } from 'react';
+import { useState } from 'react';
+import { gridCellStyle } from './layout.js';
 
 /**
  * Sections a reader folds (docs/dashboards.md "Sections"). The choice is the reader's, kept in this
@@ -42,15 +43,11 @@ export function useFoldedSections(
       .filter((section) => choices[section.component_id] ?? section.collapsed ?? false)
       .map((section) => section.component_id),
   );
-  const foldedKey = [...folded].join('\n');
-  const toggle = useCallback(
-    (sectionId: string) => {
-      const next = { ...storedChoices(dashboardId), [sectionId]: !foldedKey.split('\n').includes(sectionId) };
-      storeChoices(dashboardId, next);
-      setChoices(next);
-    },
-    [dashboardId, foldedKey],
-  );
+  const toggle = (sectionId: string) => {
+    const next = { ...storedChoices(dashboardId), [sectionId]: !folded.has(sectionId) };
+    storeChoices(dashboardId, next);
+    setChoices(next);
+  };
   return [folded, toggle];
 }
 
@@ -69,12 +66,7 @@ export function SectionHeader({
   hiddenCount: number;
   onToggle: () => void;
 }) {
-  const style = {
-    '--dashboard-x': item.x + 1,
-    '--dashboard-y': item.y + 1,
-    '--dashboard-w': item.w,
-    '--dashboard-h': item.h,
-  } as CSSProperties;
+  const style = gridCellStyle(item);
   return (
     <div
       className="dashboard-cell dashboard-section"
