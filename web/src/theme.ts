@@ -53,6 +53,8 @@ export const theme = createTheme({
     // A dialog's header is not the page's banner landmark, which `<header>` would be.
     Modal: { defaultProps: { closeButtonProps: { 'aria-label': 'Close' }, attributes: { header: { role: 'none' } } } },
     Drawer: { defaultProps: { closeButtonProps: { 'aria-label': 'Close' }, attributes: { header: { role: 'none' } } } },
+    // A spinner is named ("Loading dashboards"); a name on a bare span is prohibited, on a status it is announced.
+    Loader: { defaultProps: { role: 'status' } },
     FileInput: { defaultProps: { clearButtonProps: { 'aria-label': 'Clear the chosen files' } } },
     // A badge is one or two words: it never shrinks to "PU…" in a crowded row, it wraps the row instead.
     Badge: {

@@ -40,4 +40,10 @@ describe('the jobs page', () => {
         .map((call) => new URL(call.slice('GET '.length), 'http://localhost').searchParams.get('skip'));
     await waitFor(() => expect(skips()).toEqual(['0', '25']));
   });
+
+  it('names its spinner as a status, so the name is announced and allowed', async () => {
+    renderWith({ '/jobs': { items: [], total: 0, limit: 25, skip: 0 } }, <JobsPage />, [], ['/jobs']);
+    expect(screen.getByRole('status', { name: 'Loading jobs' })).toBeTruthy();
+    await waitFor(() => expect(screen.queryByRole('status', { name: 'Loading jobs' })).toBeNull());
+  });
 });

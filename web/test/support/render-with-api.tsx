@@ -7,6 +7,7 @@ import { MemoryRouter } from 'react-router';
 import { afterEach, beforeAll } from 'vitest';
 import { ApiClient, TokenStore } from '../../src/api/client.js';
 import { ApiProvider, AuthProvider } from '../../src/auth/session.js';
+import { theme } from '../../src/theme.js';
 import { installMantineShims } from './jsdom.js';
 
 beforeAll(installMantineShims);
@@ -72,7 +73,7 @@ export function renderWithProviders(
 ) {
   const queryClient = new QueryClient({ defaultOptions: { queries: { retry: false } } });
   return render(
-    <MantineProvider>
+    <MantineProvider theme={theme}>
       <QueryClientProvider client={queryClient}>
         <ApiProvider client={options.api}>
           <MemoryRouter initialEntries={options.initialEntries ?? ['/']}>
