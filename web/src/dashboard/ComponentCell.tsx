@@ -52,6 +52,10 @@ function cellState(component: DashboardComponent, cell: CellData): 'loading' | '
   return cell.waiting ? 'loading' : 'ready';
 }
 
+/** A component that reads a collection (not text, not a section). */
+type DataComponent = Exclude<DashboardComponent, { type: 'section' | 'text' }>;
+
+/** A cell's content: its text, or its data drawn, or why there is none yet. */
 export function CellBody({
   dashboardId,
   component,
@@ -63,6 +67,19 @@ export function CellBody({
   cell: CellData;
   view: CellFilters;
 }): ReactNode {
+  if (component.type === 'section' || component.type === 'text') return <WrittenBody component={component} />;
+  const label = componentLabel(component);
+  const { data } = cell;
+  const problem = cellProblem(label, cell);
+  if (problem !== null || data === undefined) return problem;
+  if (component.type === 'table' || component.type === 'image') {
+    return <PagedBody dashboardId={dashboardId} component={component} data={data} cell={cell} view={view} />;
+  }
+  return <ChartBody component={component} data={data} view={view} />;
+}
+
+/** A section's line under its title in the editor, or a text's markdown. */
+function WrittenBody({ component }: { component: Extract<DashboardComponent, { type: 'section' | 'text' }> }) {
   if (component.type === 'section') {
     // Drawn as a header row by the view (sections.tsx); in the editor, its line under the title.
     return (
@@ -71,14 +88,15 @@ export function CellBody({
       </Text>
     );
   }
-  if (component.type === 'text') {
-    return (
-      <div style={{ overflow: 'auto' }}>
-        <Markdown text={component.markdown} />
-      </div>
-    );
-  }
-  const label = componentLabel(component);
+  return (
+    <div style={{ overflow: 'auto' }}>
+      <Markdown text={component.markdown} />
+    </div>
+  );
+}
+
+/** What to show instead of the data (the request failed, the component failed, nothing yet), or null. */
+function cellProblem(label: string, cell: CellData): ReactNode {
   if (cell.error !== null) {
     return (
       <Alert color="red" role="alert" title={`Could not load ${label}`}>
@@ -86,41 +104,77 @@ export function CellBody({
       </Alert>
     );
   }
-  const { data } = cell;
-  if (data === undefined) {
+  if (cell.data === undefined) {
     return cell.waiting ? (
       <Loader size="sm" role="status" aria-label={`Loading ${label}`} />
     ) : (
       <Text c="dimmed">No data yet.</Text>
     );
   }
-  const failed = componentErrorSchema.safeParse(data);
-  if (failed.success) {
-    const { message, field } = failed.data.error;
+  const failed = componentErrorSchema.safeParse(cell.data);
+  if (!failed.success) return null;
+  const { message, field } = failed.data.error;
+  return (
+    <Alert color="red" role="alert" title={`Could not load ${label}`}>
+      {field === null ? message : `${message} (${field})`}
+    </Alert>
+  );
+}
+
+/** A table's or a gallery's first page, paged further by the component itself. */
+function PagedBody({
+  dashboardId,
+  component,
+  data,
+  cell,
+  view,
+}: {
+  dashboardId: string;
+  component: Extract<DashboardComponent, { type: 'table' | 'image' }>;
+  data: ComponentData;
+  cell: CellData;
+  view: CellFilters;
+}) {
+  const page = previewAnswerSchema.safeParse(data);
+  if (!page.success) return <Text c="dimmed">No data yet.</Text>;
+  if (component.type === 'table') {
     return (
-      <Alert color="red" role="alert" title={`Could not load ${label}`}>
-        {field === null ? message : `${message} (${field})`}
-      </Alert>
+      <TableView
+        dashboardId={dashboardId}
+        component={component}
+        firstPage={page.data}
+        filters={view.filters}
+        asOf={view.asOf}
+        updating={cell.waiting}
+      />
     );
   }
+  return (
+    <GalleryView
+      source={{ dashboardId, preview: view.viewKey === 'preview' }}
+      component={component}
+      firstPage={page.data}
+      filters={view.filters}
+      asOf={view.asOf}
+      updating={cell.waiting}
+    />
+  );
+}
+
+/** A chart, widget or card, with its filter value and a way to set it. */
+function ChartBody({
+  component,
+  data,
+  view,
+}: {
+  component: Exclude<DataComponent, { type: 'table' | 'image' }>;
+  data: ComponentData;
+  view: CellFilters;
+}): ReactNode {
   const filterValue = view.filters.find((filter) => filter.component_id === component.component_id)?.value;
   const onFilter = (value: DashboardFilterValue | null, mode?: HistoryMode) =>
     view.onFilter(component.component_id, value, mode);
   switch (component.type) {
-    case 'table': {
-      const page = previewAnswerSchema.safeParse(data);
-      if (!page.success) return <Text c="dimmed">No data yet.</Text>;
-      return (
-        <TableView
-          dashboardId={dashboardId}
-          component={component}
-          firstPage={page.data}
-          filters={view.filters}
-          asOf={view.asOf}
-          updating={cell.waiting}
-        />
-      );
-    }
     case 'interactive':
       return <InteractiveView component={component} data={data} value={filterValue} onFilter={onFilter} />;
     case 'figure': {
@@ -140,20 +194,6 @@ export function CellBody({
       const card = cardDataSchema.safeParse(data);
       if (!card.success) return <Text c="dimmed">No data yet.</Text>;
       return <CardView component={component} data={card.data} />;
-    }
-    case 'image': {
-      const page = previewAnswerSchema.safeParse(data);
-      if (!page.success) return <Text c="dimmed">No data yet.</Text>;
-      return (
-        <GalleryView
-          source={{ dashboardId, preview: view.viewKey === 'preview' }}
-          component={component}
-          firstPage={page.data}
-          filters={view.filters}
-          asOf={view.asOf}
-          updating={cell.waiting}
-        />
-      );
     }
     case 'multiqc': {
       const plot = multiqcDataSchema.safeParse(data);

@@ -18,19 +18,7 @@ import { type CellPainters, RowsTable } from '../components/RowsTable.js';
 import { formatSort, nextSort } from '../explorer/sort.js';
 import { formatCount } from '../format/number.js';
 
-/**
- * A table component's rows. Its first page in its own order comes with the rest of the dashboard's
- * data (`POST /data`); other pages and orders from the rows route, under the same filters and
- * version. New filters or another version start again at the first page.
- */
-export function TableView({
-  dashboardId,
-  component,
-  firstPage,
-  filters,
-  asOf,
-  updating,
-}: {
+interface TableViewProps {
   dashboardId: string;
   component: TableComponent;
   firstPage: PreviewAnswer;
@@ -38,7 +26,46 @@ export function TableView({
   asOf: AsOf | null;
   /** The dashboard's data for new filters is on its way. */
   updating: boolean;
-}) {
+}
+
+/**
+ * A table component's rows. Its first page in its own order comes with the rest of the dashboard's
+ * data (`POST /data`); other pages and orders from the rows route, under the same filters and
+ * version. New filters or another version start again at the first page.
+ */
+export function TableView({ dashboardId, component, firstPage, filters, asOf, updating }: TableViewProps) {
+  const shown = useTablePage(dashboardId, component, firstPage, filters, asOf);
+  const { rows, answer, ownFirstPage } = shown;
+  const label = component.title || 'Table';
+  if (!ownFirstPage && rows.isError) {
+    return (
+      <Alert color="red" role="alert" title={`Could not load ${label}`}>
+        {errorMessage(rows.error)}
+      </Alert>
+    );
+  }
+  if (answer === undefined) return <Loader size="sm" role="status" aria-label={`Loading ${label}`} />;
+  if (answer.columns.length === 0) return <Text c="dimmed">No data yet at this time.</Text>;
+  return (
+    <TablePage
+      component={component}
+      answer={answer}
+      firstPage={firstPage}
+      shown={shown}
+      label={label}
+      updating={updating || (!ownFirstPage && rows.isFetching)}
+    />
+  );
+}
+
+/** The page and order shown, and their rows: the first page from `POST /data`, others from the rows route. */
+function useTablePage(
+  dashboardId: string,
+  component: TableComponent,
+  firstPage: PreviewAnswer,
+  filters: readonly DashboardFilter[],
+  asOf: AsOf | null,
+) {
   const api = useApi();
   const filtersParam = filters.length === 0 ? undefined : JSON.stringify(filters);
   const asOfParam = asOf === null ? undefined : typeof asOf === 'string' ? asOf : JSON.stringify(asOf);
@@ -70,18 +97,30 @@ export function TableView({
     placeholderData: keepPreviousData,
     enabled: !ownFirstPage,
   });
-  const label = component.title || 'Table';
   const answer = ownFirstPage ? firstPage : rows.data;
-  if (!ownFirstPage && rows.isError) {
-    return (
-      <Alert color="red" role="alert" title={`Could not load ${label}`}>
-        {errorMessage(rows.error)}
-      </Alert>
-    );
-  }
-  if (answer === undefined) return <Loader size="sm" role="status" aria-label={`Loading ${label}`} />;
-  if (answer.columns.length === 0) return <Text c="dimmed">No data yet at this time.</Text>;
-  const pages = Math.max(1, Math.ceil(answer.total / pageSize));
+  return { page, setPage, sort, setSort, rows, answer, ownFirstPage };
+}
+
+type ShownPage = ReturnType<typeof useTablePage>;
+
+/** A page of rows: the row count, the rows with sortable headers, and the page picker. */
+function TablePage({
+  component,
+  answer,
+  firstPage,
+  shown,
+  label,
+  updating,
+}: {
+  component: TableComponent;
+  answer: PreviewAnswer;
+  firstPage: PreviewAnswer;
+  shown: ShownPage;
+  label: string;
+  updating: boolean;
+}) {
+  const { page, setPage, sort, setSort } = shown;
+  const pages = Math.max(1, Math.ceil(answer.total / component.page_size));
   // Every page's colours come from the first page's ranges: the whole table's, the same on each.
   const painters = cellPainters(component.color_scales, answer.color_ranges ?? firstPage.color_ranges);
   const shownSort = sort ?? component.sort;
@@ -91,9 +130,7 @@ export function TableView({
         <Text size="sm" c="dimmed">
           {formatCount(answer.total)} rows
         </Text>
-        {(updating || (!ownFirstPage && rows.isFetching)) && (
-          <Loader size="xs" role="status" aria-label={`Updating ${label}`} />
-        )}
+        {updating && <Loader size="xs" role="status" aria-label={`Updating ${label}`} />}
       </Group>
       <div style={{ minHeight: 0, flex: 1, overflow: 'auto' }}>
         <RowsTable
