@@ -195,9 +195,38 @@ export function manhattan(input: ChartInput): ChartBody {
     legend: false,
     trigger: 'item',
     zoom: true,
-    description: `Manhattan plot of −log10 ${columns.label('y')} along ${plural(chromosomes.length, 'chromosome')}, ${plural(data.rows.length, 'point')} drawn, ${(data.significant ?? 0).toLocaleString('en-US')} below ${threshold}.`,
+    description:
+      `Manhattan plot of −log10 ${columns.label('y')} along ${plural(chromosomes.length, 'chromosome')}` +
+      `${chromosomeList(chromosomes.map((chromosome) => chromosome.name))}, ${plural(data.rows.length, 'point')} drawn, ` +
+      `${(data.significant ?? 0).toLocaleString('en-US')} below the genome-wide line at ${threshold}.`,
   };
 }
+
+/** Chromosomes named in the description (an ellipsis for the rest): a reader hears the order they are laid in. */
+const LISTED_CHROMOSOMES = 30;
+
+/** The chromosomes in drawing order, runs of three or more successive numbers as one ("1–22, X, Y, MT"). */
+export function chromosomeList(names: readonly string[]): string {
+  if (names.length === 0) return '';
+  const parts: string[] = [];
+  let at = 0;
+  while (at < names.length) {
+    let end = at;
+    while (isNext(names[end], names[end + 1])) end++;
+    if (end - at >= 2) parts.push(`${names[at]}–${names[end]}`);
+    else parts.push(...names.slice(at, end + 1));
+    at = end + 1;
+  }
+  const listed = parts.slice(0, LISTED_CHROMOSOMES).join(', ');
+  return ` (${listed}${parts.length > LISTED_CHROMOSOMES ? ', …' : ''})`;
+}
+
+const isNext = (name: string | undefined, next: string | undefined) =>
+  name !== undefined &&
+  next !== undefined &&
+  /^\d+$/.test(name) &&
+  /^\d+$/.test(next) &&
+  Number(next) === Number(name) + 1;
 
 /** QQ: observed against expected −log10 p, with the diagonal the p values follow when nothing is inflated. */
 export function qq(input: ChartInput): ChartBody {

@@ -1,5 +1,6 @@
 import * as echarts from 'echarts';
 import { describe, expect, it } from 'vitest';
+import { chromosomeList } from '../../src/charts/field.js';
 import { brushedRange, chartOption, type FigureComponent, type FigureData } from '../../src/index.js';
 
 const base = { type: 'figure', data_collection_id: 'dc' } as const;
@@ -116,6 +117,21 @@ describe('the field charts’ options', () => {
     expect(option.series[0]?.markLine).toMatchObject({ data: [{ yAxis: -Math.log10(5e-8) }] });
     expect(drawnCounts(manhattanFigure, manhattanData)).toEqual([2, 1]);
     expect(option.title.subtext).toBe('1 significant');
+    expect(chartOption(manhattanFigure, manhattanData, { theme: 'light' }).aria).toMatchObject({
+      label: {
+        description: expect.stringContaining(
+          'along 2 chromosomes (1, 2), 3 points drawn, 1 below the genome-wide line at 5e-8.',
+        ),
+      },
+    });
+  });
+
+  it('manhattan: the description names the chromosomes in drawing order, runs of numbers as one', () => {
+    const names = [...Array.from({ length: 22 }, (_, i) => String(i + 1)), 'X', 'Y', 'MT'];
+    expect(chromosomeList(names)).toBe(' (1–22, X, Y, MT)');
+    expect(chromosomeList(['1', '2', '4', '5', '6', 'X'])).toBe(' (1, 2, 4–6, X)');
+    expect(chromosomeList([])).toBe('');
+    expect(chromosomeList(Array.from({ length: 40 }, (_, i) => `c${i}`))).toMatch(/^ \(c0, c1, .*, c29, …\)$/);
   });
 
   it('qq: the points, the diagonal and λ', () => {
