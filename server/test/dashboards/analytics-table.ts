@@ -6,6 +6,7 @@ import {
   type Session,
   startTestServer,
   type TestServer,
+  uploadFile,
 } from '../../../test/support/test-server.js';
 
 /**
@@ -118,6 +119,47 @@ export function chartHarness(dialect: 'sqlite' | 'postgres', name: string) {
         token: harness.ada.access_token,
         json: { filters },
       }),
+    /** Expects `POST /dashboards` to refuse each figure of `cases` on a table of `csv`, naming the field. */
+    async expectRefused(csv: string, cases: [Component, string][]) {
+      const table = await harness.table(csv);
+      for (const [figure, field] of cases) {
+        const answer = await call<{ code: string; errors: { path: string }[] }>(harness.server, 'POST', '/dashboards', {
+          token: harness.ada.access_token,
+          json: {
+            project_id: table.projectId,
+            title: name,
+            components: [{ component_id: 'f', type: 'figure', data_collection_id: table.collectionId, ...figure }],
+          },
+        });
+        expect(answer.status, JSON.stringify(figure)).toBe(400);
+        expect(answer.body.code).toBe('validation_failed');
+        expect(answer.body.errors.map((error) => error.path)).toEqual([`body.components[0].${field}`]);
+      }
+    },
+    /**
+     * A new project with a table of `csv` and a second collection whose file, `later.csv`, has not
+     * arrived yet: dashboards can be saved on it before its columns are known; `arrive` brings it.
+     */
+    async pendingCollection(csv: string) {
+      const { projectId } = await harness.table(csv);
+      const token = harness.ada.access_token;
+      const workflow = await call<{ workflow_id: string }>(harness.server, 'POST', `/projects/${projectId}/workflows`, {
+        token,
+        json: { name: 'later' },
+      });
+      const collection = await call<{ data_collection_id: string }>(
+        harness.server,
+        'POST',
+        `/workflows/${workflow.body.workflow_id}/datacollections`,
+        { token, json: { tag: 'later', pattern: 'later\\.csv', format: 'csv' } },
+      );
+      const collectionId = collection.body.data_collection_id;
+      const arrive = async (content: string) => {
+        expect(await uploadFile(harness.server, token, collectionId, { path: 'later.csv', content })).toBe(201);
+        await upsert(harness.server, token, collectionId);
+      };
+      return { projectId, collectionId, arrive };
+    },
     /** A dashboard of `components` on a new table of `csv`, and its data (with filters). */
     async dashboardOf(csv: string, components: Component[]) {
       const table = await harness.table(csv);

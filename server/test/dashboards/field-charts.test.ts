@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { expect, it } from 'vitest';
-import { call, describeEachDialect, uploadFile } from '../../../test/support/test-server.js';
-import { chartHarness, type DataAnswer, projectWithTable, rowsOf, upsert } from './analytics-table.js';
+import { call, describeEachDialect } from '../../../test/support/test-server.js';
+import { chartHarness, rowsOf } from './analytics-table.js';
 
 /*
  * Issue 28, the field's charts: volcano, MA, Manhattan and QQ plots computed in DuckDB. The
@@ -222,12 +222,6 @@ describeEachDialect('the field charts', (dialect) => {
   });
 
   it('refuses columns of the wrong type when saving, naming the field', async () => {
-    const { projectId, collectionId } = await projectWithTable(
-      charts.server,
-      charts.ada.access_token,
-      'Bad',
-      GENOME_CSV,
-    );
     const cases: [Record<string, unknown>, string][] = [
       [{ chart: 'volcano', x: 'chrom', y: 'p' }, 'x'],
       [{ chart: 'volcano', x: 'pos', y: 'chrom' }, 'y'],
@@ -236,55 +230,20 @@ describeEachDialect('the field charts', (dialect) => {
       [{ chart: 'qq', y: 'chrom' }, 'y'],
       [{ chart: 'manhattan', chromosome: 'chrom', y: 'p' }, 'position'],
     ];
-    for (const [figure, field] of cases) {
-      const answer = await call<{ code: string; errors: { path: string }[] }>(charts.server, 'POST', '/dashboards', {
-        token: charts.ada.access_token,
-        json: {
-          project_id: projectId,
-          title: 'Bad',
-          components: [{ component_id: 'f', type: 'figure', data_collection_id: collectionId, ...figure }],
-        },
-      });
-      expect(answer.status, JSON.stringify(figure)).toBe(400);
-      expect(answer.body.code).toBe('validation_failed');
-      expect(answer.body.errors.map((error) => error.path)).toEqual([`body.components[0].${field}`]);
-    }
+    await charts.expectRefused(GENOME_CSV, cases);
   });
 
   it('answers an error in the slot of a chart whose table arrived with a text column', async () => {
-    const { projectId } = await charts.table(VOLCANO_CSV);
-    const workflow = await call<{ workflow_id: string }>(charts.server, 'POST', `/projects/${projectId}/workflows`, {
-      token: charts.ada.access_token,
-      json: { name: 'later' },
-    });
-    const collection = await call<{ data_collection_id: string }>(
-      charts.server,
-      'POST',
-      `/workflows/${workflow.body.workflow_id}/datacollections`,
-      { token: charts.ada.access_token, json: { tag: 'later', pattern: 'later\\.csv', format: 'csv' } },
-    );
-    const id = collection.body.data_collection_id;
-    const on = (component: Record<string, unknown>) => ({ ...component, type: 'figure', data_collection_id: id });
-    const created = await call<{ dashboard_id: string }>(charts.server, 'POST', '/dashboards', {
-      token: charts.ada.access_token,
-      json: {
-        project_id: projectId,
-        title: 'Later',
-        components: [
-          on({ component_id: 'v', chart: 'volcano', x: 'lfc', y: 'q' }),
-          on({ component_id: 'g', chart: 'manhattan', chromosome: 'gene', position: 'lfc', y: 'q' }),
-        ],
-      },
-    });
+    const later = await charts.pendingCollection(VOLCANO_CSV);
+    const created = await charts.save(later, [
+      { component_id: 'v', type: 'figure', chart: 'volcano', x: 'lfc', y: 'q' },
+      { component_id: 'g', type: 'figure', chart: 'manhattan', chromosome: 'gene', position: 'lfc', y: 'q' },
+    ]);
     expect(created.status, created.text).toBe(201);
     // The table arrives with q as text.
     const content = 'gene,lfc,q\na,2,low\nb,-3,high\n';
-    expect(await uploadFile(charts.server, charts.ada.access_token, id, { path: 'later.csv', content })).toBe(201);
-    await upsert(charts.server, charts.ada.access_token, id);
-    const answer = await call<DataAnswer>(charts.server, 'POST', `/dashboards/${created.body.dashboard_id}/data`, {
-      token: charts.ada.access_token,
-      json: {},
-    });
+    await later.arrive(content);
+    const answer = await charts.dataOf(created.body.dashboard_id);
     expect(answer.status, answer.text).toBe(200);
     const unsuitable = (message: RegExp) => ({
       error: { code: 'unsuitable_column', message: expect.stringMatching(message), field: 'y' },

@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { dashboardDataAnswerSchema } from '@service/common';
 import { expect, it } from 'vitest';
 import { call, describeEachDialect, uploadFile } from '../../../test/support/test-server.js';
-import { chartHarness, type DataAnswer, projectWithTable, rowsOf, upsert } from './analytics-table.js';
+import { chartHarness, type DataAnswer, rowsOf, upsert } from './analytics-table.js';
 
 /*
  * Issue 28, the genome tracks: coverage (min/max per bucket) and trees. The expected numbers were
@@ -101,30 +101,12 @@ describeEachDialect('the genome tracks', (dialect) => {
   });
 
   it('refuses a coverage track without its depth, or with a text depth, naming the field', async () => {
-    const { projectId, collectionId } = await projectWithTable(
-      charts.server,
-      charts.ada.access_token,
-      'Bad',
-      COVERAGE_CSV,
-    );
     const cases: [Record<string, unknown>, string][] = [
       [{ chart: 'coverage', position: 'pos' }, 'y'],
       [{ chart: 'coverage', position: 'pos', y: 'sample' }, 'y'],
       [{ chart: 'coverage', position: 'sample', y: 'depth' }, 'position'],
     ];
-    for (const [figure, field] of cases) {
-      const answer = await call<{ code: string; errors: { path: string }[] }>(charts.server, 'POST', '/dashboards', {
-        token: charts.ada.access_token,
-        json: {
-          project_id: projectId,
-          title: 'Bad',
-          components: [{ component_id: 'f', type: 'figure', data_collection_id: collectionId, ...figure }],
-        },
-      });
-      expect(answer.status, JSON.stringify(figure)).toBe(400);
-      expect(answer.body.code).toBe('validation_failed');
-      expect(answer.body.errors.map((error) => error.path)).toEqual([`body.components[0].${field}`]);
-    }
+    await charts.expectRefused(COVERAGE_CSV, cases);
   });
 
   /** A collection holding a table of `csv` and the Newick files `trees` (path → text), and a dashboard of `components` on it. */

@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { expect, it } from 'vitest';
-import { call, describeEachDialect, uploadFile } from '../../../test/support/test-server.js';
-import { chartHarness, type DataAnswer, projectWithTable, rowsOf, upsert } from './analytics-table.js';
+import { call, describeEachDialect } from '../../../test/support/test-server.js';
+import { chartHarness, type DataAnswer, rowsOf } from './analytics-table.js';
 
 /*
  * Issue 28: lollipop, diverging bar, dot, stacked bar, strip, ECDF, density and funnel charts
@@ -350,12 +350,6 @@ describeEachDialect('the ranked and distribution charts', (dialect) => {
   });
 
   it('refuses a missing or unfitting column when saving, naming the field', async () => {
-    const { projectId, collectionId } = await projectWithTable(
-      charts.server,
-      charts.ada.access_token,
-      'Bad',
-      SAMPLES_CSV,
-    );
     const cases: [Record<string, unknown>, string][] = [
       [{ chart: 'lollipop', x: 'taxon' }, 'y'],
       [{ chart: 'lollipop', x: 'taxon', y: 'sample' }, 'y'],
@@ -374,56 +368,21 @@ describeEachDialect('the ranked and distribution charts', (dialect) => {
       [{ chart: 'funnel', x: 'taxon', agg: 'sum', y: 'sample' }, 'y'],
       [{ chart: 'funnel', y: 'depth' }, 'x'],
     ];
-    for (const [fields, field] of cases) {
-      const answer = await call<{ code: string; errors: { path: string }[] }>(charts.server, 'POST', '/dashboards', {
-        token: charts.ada.access_token,
-        json: {
-          project_id: projectId,
-          title: 'Bad',
-          components: [{ component_id: 'f', type: 'figure', data_collection_id: collectionId, ...fields }],
-        },
-      });
-      expect(answer.status, JSON.stringify(fields)).toBe(400);
-      expect(answer.body.code).toBe('validation_failed');
-      expect(answer.body.errors.map((error) => error.path)).toEqual([`body.components[0].${field}`]);
-    }
+    await charts.expectRefused(SAMPLES_CSV, cases);
   });
 
   it('answers an error in the slot of a chart whose table arrived with a text column', async () => {
-    const { projectId } = await charts.table(SAMPLES_CSV);
-    const workflow = await call<{ workflow_id: string }>(charts.server, 'POST', `/projects/${projectId}/workflows`, {
-      token: charts.ada.access_token,
-      json: { name: 'later' },
-    });
-    const collection = await call<{ data_collection_id: string }>(
-      charts.server,
-      'POST',
-      `/workflows/${workflow.body.workflow_id}/datacollections`,
-      { token: charts.ada.access_token, json: { tag: 'later', pattern: 'later\\.csv', format: 'csv' } },
-    );
-    const id = collection.body.data_collection_id;
-    const on = (component: Record<string, unknown>) => ({ ...component, type: 'figure', data_collection_id: id });
-    const created = await call<{ dashboard_id: string }>(charts.server, 'POST', '/dashboards', {
-      token: charts.ada.access_token,
-      json: {
-        project_id: projectId,
-        title: 'Later',
-        components: [
-          on({ component_id: 'l', chart: 'lollipop', x: 'taxon', y: 'abundance' }),
-          on({ component_id: 'e', chart: 'ecdf', x: 'abundance' }),
-          on({ component_id: 'st', chart: 'stacked_bar', x: 'sample', color: 'taxon', y: 'abundance' }),
-        ],
-      },
-    });
+    const later = await charts.pendingCollection(SAMPLES_CSV);
+    const created = await charts.save(later, [
+      { component_id: 'l', type: 'figure', chart: 'lollipop', x: 'taxon', y: 'abundance' },
+      { component_id: 'e', type: 'figure', chart: 'ecdf', x: 'abundance' },
+      { component_id: 'st', type: 'figure', chart: 'stacked_bar', x: 'sample', color: 'taxon', y: 'abundance' },
+    ]);
     expect(created.status, created.text).toBe(201);
     // The table arrives with abundance as text.
     const content = 'sample,taxon,abundance\ns1,A,high\ns2,B,low\n';
-    expect(await uploadFile(charts.server, charts.ada.access_token, id, { path: 'later.csv', content })).toBe(201);
-    await upsert(charts.server, charts.ada.access_token, id);
-    const answer = await call<DataAnswer>(charts.server, 'POST', `/dashboards/${created.body.dashboard_id}/data`, {
-      token: charts.ada.access_token,
-      json: {},
-    });
+    await later.arrive(content);
+    const answer = await charts.dataOf(created.body.dashboard_id);
     expect(answer.status, answer.text).toBe(200);
     const unsuitable = (field: string, chart: string) => ({
       error: {

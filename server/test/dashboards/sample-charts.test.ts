@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { expect, it } from 'vitest';
-import { call, describeEachDialect, uploadFile } from '../../../test/support/test-server.js';
-import { chartHarness, type DataAnswer, projectWithTable, rowsOf, upsert } from './analytics-table.js';
+import { call, describeEachDialect } from '../../../test/support/test-server.js';
+import { chartHarness, rowsOf } from './analytics-table.js';
 
 /*
  * Issue 28, the charts of samples and communities: clustered heatmaps, embeddings, rarefaction
@@ -390,12 +390,6 @@ describeEachDialect('the charts of samples', (dialect) => {
   });
 
   it('refuses missing fields and columns of the wrong type when saving, naming the field', async () => {
-    const { projectId, collectionId } = await projectWithTable(
-      charts.server,
-      charts.ada.access_token,
-      'Bad',
-      MATRIX_CSV,
-    );
     const cases: [Record<string, unknown>, string][] = [
       [{ ...WIDE, matrix_columns: ['s1', 'kingdom'] }, 'matrix_columns[1]'],
       [{ chart: 'clustered_heatmap', row: 'name' }, 'matrix_columns'],
@@ -406,50 +400,16 @@ describeEachDialect('the charts of samples', (dialect) => {
       [{ chart: 'rarefaction', x: 's1', y: 'kingdom' }, 'y'],
       [{ chart: 'oncoplot', x: 'name', y: 'kingdom' }, 'color'],
     ];
-    for (const [figure, field] of cases) {
-      const answer = await call<{ code: string; errors: { path: string }[] }>(charts.server, 'POST', '/dashboards', {
-        token: charts.ada.access_token,
-        json: {
-          project_id: projectId,
-          title: 'Bad',
-          components: [{ component_id: 'f', type: 'figure', data_collection_id: collectionId, ...figure }],
-        },
-      });
-      expect(answer.status, JSON.stringify(figure)).toBe(400);
-      expect(answer.body.code).toBe('validation_failed');
-      expect(answer.body.errors.map((error) => error.path)).toEqual([`body.components[0].${field}`]);
-    }
+    await charts.expectRefused(MATRIX_CSV, cases);
   });
 
   it('answers an error in the slot of a heatmap whose table arrived with a text column', async () => {
-    const { projectId } = await charts.table(MATRIX_CSV);
-    const workflow = await call<{ workflow_id: string }>(charts.server, 'POST', `/projects/${projectId}/workflows`, {
-      token: charts.ada.access_token,
-      json: { name: 'later' },
-    });
-    const collection = await call<{ data_collection_id: string }>(
-      charts.server,
-      'POST',
-      `/workflows/${workflow.body.workflow_id}/datacollections`,
-      { token: charts.ada.access_token, json: { tag: 'later', pattern: 'later\\.csv', format: 'csv' } },
-    );
-    const id = collection.body.data_collection_id;
-    const created = await call<{ dashboard_id: string }>(charts.server, 'POST', '/dashboards', {
-      token: charts.ada.access_token,
-      json: {
-        project_id: projectId,
-        title: 'Later',
-        components: [{ component_id: 'h', ...WIDE, matrix_columns: ['s1', 's2'], data_collection_id: id }],
-      },
-    });
+    const later = await charts.pendingCollection(MATRIX_CSV);
+    const created = await charts.save(later, [{ component_id: 'h', ...WIDE, matrix_columns: ['s1', 's2'] }]);
     expect(created.status, created.text).toBe(201);
     const content = 'name,s1,s2\nr1,1,high\nr2,2,low\n';
-    expect(await uploadFile(charts.server, charts.ada.access_token, id, { path: 'later.csv', content })).toBe(201);
-    await upsert(charts.server, charts.ada.access_token, id);
-    const answer = await call<DataAnswer>(charts.server, 'POST', `/dashboards/${created.body.dashboard_id}/data`, {
-      token: charts.ada.access_token,
-      json: {},
-    });
+    await later.arrive(content);
+    const answer = await charts.dataOf(created.body.dashboard_id);
     expect(answer.status, answer.text).toBe(200);
     expect(answer.body.components.h).toEqual({
       error: {
