@@ -247,6 +247,43 @@ describe('service ingest --template nf-core/ampliseq/2.16.0', () => {
   });
 });
 
+describe('the metadata filters of the ampliseq dashboard', () => {
+  it('narrow every tab but the differential abundance, through sample and sample_id alike', async () => {
+    const metadata = await tsv('input/Metadata_full.tsv');
+    const soil = new Set(metadata.filter((row) => row.habitat === 'Soil').map((row) => row.sample));
+    const bySample = (rows: Row[], column = 'sample_id') => rows.filter((row) => soil.has(row[column] as string));
+    const habitat = [{ component_id: 'habitat', value: ['Soil'] }];
+    expect((await tab('qc', habitat)).qc_samples?.value).toBe(soil.size);
+    expect((await tab('alpha', habitat)).alpha_samples?.value).toBe(
+      bySample(await tsv('alpha_diversity_multi_canonical.tsv')).length,
+    );
+    const community = await tab('community', habitat);
+    const abundance = bySample(await tsv('taxonomy_rel_abundance.tsv'), 'sample');
+    expect(community.median_rel_abundance?.value).toBeCloseTo(median(numbers(abundance, 'rel_abundance')), 12);
+    // The sankey (keyed by sample_id): its first level's flows add up to the soil samples' abundance.
+    const sankey = bySample(await tsv('sankey_canonical.tsv')).filter((row) => row.Kingdom && row.Phylum);
+    const links = (community.sankey_chart?.links ?? []) as { level: number; value: number }[];
+    const firstLevel = links.filter((link) => link.level === 0).reduce((sum, link) => sum + link.value, 0);
+    expect(firstLevel).toBeCloseTo(
+      numbers(sankey, 'abundance').reduce((a, b) => a + b, 0),
+      9,
+    );
+    expect((await tab('ordination', habitat)).ordination_samples?.value).toBe(
+      bySample(await tsv('embedding_pcoa.tsv')).length,
+    );
+    // The tree through its dominant habitat; the contrasts have neither sample nor habitat.
+    const tips = await tsv('phylogenetic_tree_metadata_canonical.tsv');
+    expect((await tab('phylogeny', habitat)).asv_count?.value).toBe(
+      tips.filter((row) => row.dominant_habitat === 'Soil').length,
+    );
+    expect((await tab('differential', habitat)).taxa_analysed?.value).toBe((await tsv('ancombc_results.tsv')).length);
+    // One sample chosen by its id on the metadata narrows the tables keyed by sample_id to it.
+    const one = await tab('alpha', [{ component_id: 'sample', value: ['SRR10070130'] }]);
+    expect(one.alpha_samples?.value).toBe(1);
+    expect(one.median_shannon?.value).toBeCloseTo(6.5218, 4);
+  });
+});
+
 describe('service ingest with a template it cannot apply', () => {
   it('names an unknown template, and a variable the template does not have, and exits 1', async () => {
     const base = ['ingest', dir, '--user', 'ada@example.org', '--server', server.url, '--provisioning-key', KEY];

@@ -27,6 +27,7 @@ export * from './format/date.js';
 export * from './format/number.js';
 export * from './images.js';
 export * from './jobs.js';
+export * from './join-columns.js';
 export * from './maintenance.js';
 export * from './markdown.js';
 export * from './multiqc.js';

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { checkJoinColumns, joinColumnFields } from './join-columns.js';
 import { nameSchema, tagSchema } from './projects.js';
 import {
   collectionTypeSchema,
@@ -35,13 +36,15 @@ export const workflowDefinitionSchema = z.strictObject({
   data_collections: z.array(dataCollectionDefinitionSchema).max(200).default([]),
 });
 
-export const joinDefinitionSchema = z.strictObject({
-  name: tagSchema,
-  left: tagSchema,
-  right: tagSchema,
-  on: z.array(z.string().min(1).max(200)).min(1).max(20),
-  how: z.enum(['inner', 'left', 'right', 'outer']).default('inner'),
-});
+export const joinDefinitionSchema = z
+  .strictObject({
+    name: tagSchema,
+    left: tagSchema,
+    right: tagSchema,
+    ...joinColumnFields,
+    how: z.enum(['inner', 'left', 'right', 'outer']).default('inner'),
+  })
+  .superRefine(checkJoinColumns);
 
 /** The whole of a project.yaml (docs/architecture.md "Ingestion"). */
 export const projectDefinitionSchema = z

@@ -231,7 +231,11 @@ export async function applyTemplate(
   const present = new Set(Object.keys(files));
   const variables = await resolveVariables(template, options.variables ?? {}, present, folder);
   const collections = template.collections.filter((collection) => present.has(collection.tag));
-  const joins = template.joins.filter((join) => present.has(join.left) && present.has(join.right));
+  // A join goes with either of its collections, or with a variable of its keys that has no value.
+  const joins = template.joins.flatMap((join) => {
+    const rendered = present.has(join.left) && present.has(join.right) ? substitute(join, variables) : null;
+    return rendered === null ? [] : [rendered];
+  });
   const columns = new Map<string, readonly string[]>();
   for (const tag of expandedCollections(template)) {
     const known = present.has(tag) ? await folder.columnsOf(tag) : null;

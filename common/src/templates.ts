@@ -99,16 +99,20 @@ function checkTemplate(template: z.output<typeof templateObject>, context: z.Ref
       issue(['detect', 'files', index], `not a valid pattern: ${error.message}`);
     }
   }
-  template.joins.forEach((join, index) => {
-    for (const side of ['left', 'right'] as const)
-      if (!tags.has(join[side])) issue(['joins', index, side], `no collection has the tag ${join[side]}`);
-  });
   const names = new Set<string>();
   template.variables.forEach((variable, index) => {
     if (names.has(variable.name)) issue(['variables', index, 'name'], 'another variable has this name');
     names.add(variable.name);
     if (variable.detect && !tags.has(variable.detect.collection))
       issue(['variables', index, 'detect', 'collection'], `no collection has the tag ${variable.detect.collection}`);
+  });
+  template.joins.forEach((join, index) => {
+    for (const side of ['left', 'right'] as const)
+      if (!tags.has(join[side])) issue(['joins', index, side], `no collection has the tag ${join[side]}`);
+    // A join's key columns may name a variable (`left_on: ["\${group_by}"]`), nothing else.
+    for (const [text, path] of strings(join, ['joins', index]))
+      for (const name of variableReferences(text))
+        if (!names.has(name)) issue(path, `\${${name}} names no variable of the template`);
   });
   template.dashboards.forEach((dashboard, d) => {
     dashboard.components.forEach((component, c) => {

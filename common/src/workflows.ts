@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { checkJoinColumns, joinColumnFields } from './join-columns.js';
 import { listAnswerSchema } from './pagination.js';
 import { nameSchema, tagSchema } from './projects.js';
 
@@ -195,7 +196,10 @@ export const joinSchema = z
     name: z.string(),
     left: z.string(),
     right: z.string(),
-    on: z.array(z.string()),
+    /** Key columns both collections have; absent when their names differ (then left_on and right_on). */
+    on: z.array(z.string()).optional(),
+    left_on: z.array(z.string()).optional(),
+    right_on: z.array(z.string()).optional(),
     how: z.enum(['inner', 'left', 'right', 'outer']),
   })
   .meta({ id: 'Join' });
@@ -218,13 +222,15 @@ export const upsertAnswerSchema = z
   .meta({ id: 'UpsertResult' });
 
 export const joinListSchema = listAnswerSchema(joinSchema).meta({ id: 'JoinList' });
-export const createJoinRequestSchema = z.strictObject({
-  name: tagSchema,
-  left: z.string().min(1).max(64).describe('data collection id'),
-  right: z.string().min(1).max(64).describe('data collection id'),
-  on: z.array(z.string().min(1).max(200)).min(1).max(20),
-  how: z.enum(['inner', 'left', 'right', 'outer']).default('inner'),
-});
+export const createJoinRequestSchema = z
+  .strictObject({
+    name: tagSchema,
+    left: z.string().min(1).max(64).describe('data collection id'),
+    right: z.string().min(1).max(64).describe('data collection id'),
+    ...joinColumnFields,
+    how: z.enum(['inner', 'left', 'right', 'outer']).default('inner'),
+  })
+  .superRefine(checkJoinColumns);
 
 /** `GET /datacollections/{id}/deletion-summary`: what deleting the collection affects (its editors). */
 export const dataCollectionDeletionSummarySchema = z

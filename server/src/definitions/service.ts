@@ -1,4 +1,4 @@
-import type { ProjectDefinition } from '@service/common';
+import { joinColumnPairs, joinColumnsOf, type ProjectDefinition } from '@service/common';
 import type { Kysely } from 'kysely';
 import { v7 as uuidv7 } from 'uuid';
 import { stringify } from 'yaml';
@@ -12,7 +12,7 @@ import { authorize, can } from '../policy/policy.js';
 import { asSharedResource } from '../projects/repository.js';
 import type { ProjectsService } from '../projects/service.js';
 import { dataCollectionRows } from '../tables/data-collections.js';
-import { joinRows } from '../tables/joins.js';
+import { decodeJoinColumns, encodeJoinColumns, joinRows } from '../tables/joins.js';
 import { projectRows } from '../tables/projects.js';
 import { workflowRows } from '../tables/workflows.js';
 import { locationsAt, sameDataLocation } from '../workflows/location-guard.js';
@@ -145,7 +145,7 @@ export class ProjectDefinitions {
       const values = {
         left_data_collection_id: collectionIds.get(join.left) as string,
         right_data_collection_id: collectionIds.get(join.right) as string,
-        on_columns: JSON.stringify(join.on),
+        on_columns: encodeJoinColumns(joinColumnPairs(join)),
         how: join.how,
       };
       const current = await joinRows.idByName(trx, projectId, join.name);
@@ -196,7 +196,7 @@ export class ProjectDefinitions {
               name: join.name,
               left: tagOf.get(join.left_data_collection_id) ?? '',
               right: tagOf.get(join.right_data_collection_id) ?? '',
-              on: JSON.parse(join.on_columns) as string[],
+              ...joinColumnsOf(decodeJoinColumns(join.on_columns)),
               how: join.how,
             })),
           }

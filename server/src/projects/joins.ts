@@ -1,3 +1,4 @@
+import { type JoinColumns, joinColumnPairs, joinColumnsOf } from '@service/common';
 import type { Kysely } from 'kysely';
 import { v7 as uuidv7 } from 'uuid';
 import type { Database } from '../db/database.js';
@@ -7,7 +8,7 @@ import type { JoinsTable, Tables } from '../db/tables.js';
 import { DomainError, notFound } from '../errors.js';
 import type { Actor } from '../policy/actor.js';
 import { dataCollectionRows } from '../tables/data-collections.js';
-import { joinRows } from '../tables/joins.js';
+import { decodeJoinColumns, encodeJoinColumns, joinRows } from '../tables/joins.js';
 import type { ProjectsService } from './service.js';
 
 function presentJoin(row: JoinsTable) {
@@ -17,7 +18,7 @@ function presentJoin(row: JoinsTable) {
     name: row.name,
     left: row.left_data_collection_id,
     right: row.right_data_collection_id,
-    on: JSON.parse(row.on_columns) as string[],
+    ...joinColumnsOf(decodeJoinColumns(row.on_columns)),
     how: row.how,
   };
 }
@@ -42,7 +43,7 @@ export class JoinsService {
   async create(
     actor: Actor,
     projectId: string,
-    input: { name: string; left: string; right: string; on: string[]; how: JoinsTable['how'] },
+    input: { name: string; left: string; right: string; how: JoinsTable['how'] } & JoinColumns,
   ) {
     await this.projects.access(actor, projectId, 'resource.edit');
     await this.assertInProject(this.database.db, projectId, [
@@ -55,7 +56,7 @@ export class JoinsService {
       name: input.name,
       left_data_collection_id: input.left,
       right_data_collection_id: input.right,
-      on_columns: JSON.stringify(input.on),
+      on_columns: encodeJoinColumns(joinColumnPairs(input)),
       how: input.how,
     };
     try {

@@ -1,5 +1,20 @@
+import type { JoinColumnPair } from '@service/common';
 import type { Kysely, Updateable } from 'kysely';
 import type { JoinsTable, Tables } from '../db/tables.js';
+
+/**
+ * `on_columns` as stored: a JSON list of the key columns, each a name both sides have or a
+ * `[left, right]` pair when they differ (docs/project-yaml.md "Joins"). Rows written before
+ * differently named columns existed are lists of names, read the same way.
+ */
+export function encodeJoinColumns(pairs: readonly JoinColumnPair[]): string {
+  return JSON.stringify(pairs.map(([left, right]) => (left === right ? left : [left, right])));
+}
+
+export function decodeJoinColumns(text: string): JoinColumnPair[] {
+  const items = JSON.parse(text) as (string | [string, string])[];
+  return items.map((item) => (typeof item === 'string' ? ([item, item] as const) : ([item[0], item[1]] as const)));
+}
 
 /**
  * Every query on `joins` (docs/architecture.md "Table owners"). Each function takes the database

@@ -135,6 +135,43 @@ dashboards:
   });
 });
 
+describe('a template join between differently named columns', () => {
+  const source = (key: string) => `
+template_id: test/join/1.0
+pipeline: test/join
+version: "1.0"
+description: A test template.
+variables:
+  - { name: group, description: The group column, detect: { collection: rows, columns: [habitat] } }
+collections:
+  - { tag: rows, pattern: "rows\\\\.tsv", format: tsv }
+  - { tag: other, pattern: "other\\\\.tsv", format: tsv }
+joins:
+  - { name: by_sample, left: rows, right: other, left_on: [sample], right_on: [sample_id] }
+  - { name: by_group, left: rows, right: other, left_on: ["\${${key}}"], right_on: [dominant] }
+dashboards:
+  - title: Rows
+    components: [{ component_id: n, type: card, data_collection_id: rows, agg: count }]
+`;
+
+  it('takes a variable in its key columns, and is left out when the variable has no value', async () => {
+    const template = templateSchema.parse(parse(source('group')));
+    const folder = (columns: string[]) => ({ files: ['rows.tsv', 'other.tsv'], columnsOf: async () => columns });
+    const applied = await applyTemplate(template, folder(['sample', 'habitat']), { name: 'p' });
+    expect(applied.definition.joins).toEqual([
+      { name: 'by_sample', left: 'rows', right: 'other', left_on: ['sample'], right_on: ['sample_id'], how: 'inner' },
+      { name: 'by_group', left: 'rows', right: 'other', left_on: ['habitat'], right_on: ['dominant'], how: 'inner' },
+    ]);
+    const without = await applyTemplate(template, folder(['sample']), { name: 'p' });
+    expect(without.definition.joins?.map((join) => join.name)).toEqual(['by_sample']);
+  });
+
+  it('names a variable the template does not have, at its place', () => {
+    const problems = checkTemplateFile(source('grop'), 'test/join/1.0') as { path: string }[];
+    expect(problems.map((problem) => problem.path)).toEqual(['joins[1].left_on[0]']);
+  });
+});
+
 describe('GET /templates', () => {
   let server: TestServer;
   let admin: Session;

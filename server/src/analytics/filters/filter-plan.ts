@@ -11,6 +11,7 @@ import {
   filterValueProblem,
   type InteractiveComponent,
   isHierarchySetChart,
+  type JoinColumnPair,
   MULTIQC_SAMPLE_COLUMN,
   type MultiqcComponent,
   type RankedDistributionChart,
@@ -34,8 +35,8 @@ export interface FilterJoin {
   name: string;
   left: string;
   right: string;
-  /** Columns both collections have, matched by name. */
-  on: readonly string[];
+  /** The key columns, a pair each: the left collection's, then the right one's. */
+  on: readonly JoinColumnPair[];
 }
 
 /** A request's filter, checked and tied to the column it constrains. */
@@ -216,8 +217,11 @@ export class FilterPlan {
     if (join === undefined) return null;
     const ourSource = this.input.sources.get(ours);
     const theirSource = this.input.sources.get(theirs);
-    const pairs = join.on.map((name) => {
-      const [a, b] = [ourSource, theirSource].map((source) => {
+    const oursIsLeft = join.left === ours;
+    const pairs = join.on.map(([left, right]) => {
+      const names = oursIsLeft ? [left, right] : [right, left];
+      const [a, b] = [ourSource, theirSource].map((source, side) => {
+        const name = names[side]!;
         if (source?.snapshot == null) return null;
         const column = source.byName.get(name);
         if (column === undefined) {
@@ -229,9 +233,9 @@ export class FilterPlan {
         return column;
       });
       const sameType = a == null || b == null || a.sqlType === b.sqlType;
-      const sql = (column: Column | null | undefined) =>
+      const sql = (column: Column | null | undefined, name: string) =>
         sameType ? quoteIdentifier(name) : `CAST(${column?.sql ?? quoteIdentifier(name)} AS VARCHAR)`;
-      return [sql(a), sql(b)] as const;
+      return [sql(a, names[0]!), sql(b, names[1]!)] as const;
     });
     const list = (side: 0 | 1) => {
       const items = pairs.map((pair) => pair[side]);

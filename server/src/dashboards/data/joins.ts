@@ -1,7 +1,7 @@
 import type { Kysely } from 'kysely';
 import type { FilterJoin } from '../../analytics/index.js';
 import type { Tables } from '../../db/tables.js';
-import { joinRows } from '../../tables/joins.js';
+import { decodeJoinColumns, joinRows } from '../../tables/joins.js';
 
 /** The joins a project declares, which carry a dashboard's filters between its collections. */
 export async function projectJoins(db: Kysely<Tables>, projectId: string): Promise<FilterJoin[]> {
@@ -10,6 +10,6 @@ export async function projectJoins(db: Kysely<Tables>, projectId: string): Promi
     name: row.name,
     left: row.left_data_collection_id,
     right: row.right_data_collection_id,
-    on: JSON.parse(row.on_columns) as string[],
+    on: decodeJoinColumns(row.on_columns),
   }));
 }
