@@ -6,6 +6,7 @@ import {
   brushAcross,
   counted,
   createDashboard,
+  csvRecords,
   described,
   drawn,
   drawnItems,
@@ -28,11 +29,7 @@ const ANCOMBC = ampliseqCsv('ancombc_results.tsv');
 const BINS = 12;
 
 /** The values of column `name` of a comma-separated table. */
-function column(csv: string, name: string): string[] {
-  const [head = '', ...lines] = csv.trim().split('\n');
-  const at = head.split(',').indexOf(name);
-  return lines.map((line) => line.split(',')[at] ?? '');
-}
+const column = (csv: string, name: string) => csvRecords(csv).map((row) => row[name] ?? '');
 
 /** The non-empty cells of a `bins` × `bins` grid between each axis' lowest and highest value. */
 function densityCells(xs: number[], ys: number[], bins: number): number {

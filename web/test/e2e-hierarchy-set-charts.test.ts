@@ -1,25 +1,29 @@
-import { readFileSync } from 'node:fs';
-import type { Browser, Page } from 'playwright-core';
-import { afterAll, beforeAll, expect, it } from 'vitest';
+import { expect, it } from 'vitest';
+import { describeBrowser, openPage, saveScreenshot } from '../../test/support/browser.js';
 import {
-  describeBrowser,
-  expectAccessible,
-  launchBrowser,
-  openPage,
-  saveScreenshot,
-  startWebServer,
-} from '../../test/support/browser.js';
-import { ADMIN, call, createProjectWithUpload, login, type TestServer } from '../../test/support/test-server.js';
+  ampliseqCsv,
+  chartTargets,
+  clickTarget,
+  counted,
+  createDashboard,
+  described,
+  drawn,
+  drawnItems,
+  expectAccessibleLightAndDark,
+  figure,
+  filterOf,
+  projectWithTable,
+  renderedFigure,
+  useBrowserSuite,
+} from './support/e2e-dashboards.js';
 
 /**
  * Issue 28: the ampliseq taxonomy (two samples of sunburst_canonical.tsv) drawn as a sunburst, a
  * treemap and a sankey, and the ampliseq UpSet matrix as an UpSet plot, in a real browser; a click
  * on a sunburst node narrows a count card to the rows on its path.
  */
-const fixture = (name: string) =>
-  readFileSync(new URL(`../../server/test/fixtures/ampliseq/${name}`, import.meta.url), 'utf8').replaceAll('\t', ',');
-const TAXONOMY = fixture('sunburst_canonical.tsv');
-const UPSET = fixture('upset_canonical.tsv');
+const TAXONOMY = ampliseqCsv('sunburst_canonical.tsv');
+const UPSET = ampliseqCsv('upset_canonical.tsv');
 
 /** Rows per kingdom, counted from the file, to check the card after a click. */
 const ROWS_BY_KINGDOM = new Map<string, number>();
@@ -29,148 +33,84 @@ for (const line of TAXONOMY.trim().split('\n').slice(1)) {
 }
 const TOTAL_ROWS = [...ROWS_BY_KINGDOM.values()].reduce((sum, n) => sum + n, 0);
 
-let browser: Browser;
-let server: TestServer;
-let token: string;
-
-async function tableOf(name: string, csv: string) {
-  const project = await createProjectWithUpload(server, token, name, csv);
-  const upserted = await call(server, 'POST', '/deltatables/upsert', {
-    token,
-    json: { data_collection_id: project.collectionId },
-  });
-  expect(upserted.status, upserted.text).toBe(200);
-  return project;
-}
-
-async function cardValue(page: Page): Promise<string | null> {
-  const value = page.getByRole('region', { name: 'Taxa rows', exact: true }).locator('[data-card-value]');
-  return (await value.count()) === 0 ? null : value.textContent();
-}
-
 describeBrowser('sunburst, treemap, sankey and UpSet plots in a real browser', () => {
-  beforeAll(async () => {
-    browser = await launchBrowser();
-    server = await startWebServer({ SERVICE_AUTH_PUBLIC_MODE: 'true' });
-    ({ access_token: token } = await login(server, ADMIN.email, ADMIN.password));
-  }, 180_000);
-  afterAll(async () => {
-    await browser?.close();
-    await server?.stop();
-  });
+  const suite = useBrowserSuite();
 
   it('draws each kind from the ampliseq data, and a click on a sunburst node narrows a card', async () => {
-    const taxonomy = await tableOf('ampliseq taxonomy', TAXONOMY);
-    const upset = await tableOf('ampliseq upset', UPSET);
+    const taxonomy = await projectWithTable(suite, 'ampliseq taxonomy', TAXONOMY);
+    const upset = await projectWithTable(suite, 'ampliseq upset', UPSET);
     const dc = taxonomy.collectionId;
     const levels = ['Kingdom', 'Phylum', 'Class'];
-    const figure = (id: string, title: string, chart: Record<string, unknown>) => ({
-      component_id: id,
-      type: 'figure',
-      title,
-      data_collection_id: dc,
-      ...chart,
-    });
-    const dashboard = await call<{ dashboard_id: string }>(server, 'POST', '/dashboards', {
-      token,
-      json: {
-        project_id: taxonomy.projectId,
-        title: 'Community composition',
-        is_public: true,
-        components: [
-          { component_id: 'n', type: 'card', title: 'Taxa rows', data_collection_id: dc, agg: 'count' },
-          figure('sunburst', 'Taxonomy', { chart: 'sunburst', levels, value: 'abundance' }),
-          figure('treemap', 'Phyla', { chart: 'treemap', levels: ['Phylum', 'Class'], value: 'abundance' }),
-          figure('sankey', 'Habitat to phylum', { chart: 'sankey', levels: ['Habitat', 'Kingdom', 'Phylum'] }),
-        ],
-        layout: [
-          { component_id: 'n', x: 0, y: 0, w: 4, h: 3 },
-          { component_id: 'sunburst', x: 0, y: 3, w: 6, h: 8 },
-          { component_id: 'treemap', x: 6, y: 3, w: 6, h: 8 },
-          { component_id: 'sankey', x: 0, y: 11, w: 12, h: 8 },
-        ],
-      },
-    });
-    expect(dashboard.status, dashboard.text).toBe(201);
-    const { context, page } = await openPage(browser, server, `/dashboards/${dashboard.body.dashboard_id}`, {
+    const dashboardId = await createDashboard(
+      suite,
+      taxonomy.projectId,
+      'Community composition',
+      [
+        { component_id: 'n', type: 'card', title: 'Taxa rows', data_collection_id: dc, agg: 'count' },
+        figure('sunburst', 'Taxonomy', dc, { chart: 'sunburst', levels, value: 'abundance' }),
+        figure('treemap', 'Phyla', dc, { chart: 'treemap', levels: ['Phylum', 'Class'], value: 'abundance' }),
+        figure('sankey', 'Habitat to phylum', dc, { chart: 'sankey', levels: ['Habitat', 'Kingdom', 'Phylum'] }),
+      ],
+      [
+        { component_id: 'n', x: 0, y: 0, w: 4, h: 3 },
+        { component_id: 'sunburst', x: 0, y: 3, w: 6, h: 8 },
+        { component_id: 'treemap', x: 6, y: 3, w: 6, h: 8 },
+        { component_id: 'sankey', x: 0, y: 11, w: 12, h: 8 },
+      ],
+    );
+    const { context, page } = await openPage(suite.browser, suite.server, `/dashboards/${dashboardId}`, {
       height: 1600,
       timeout: 20_000,
     });
     await page.getByRole('heading', { level: 1, name: 'Community composition' }).waitFor();
-    await expect.poll(() => cardValue(page), { timeout: 30_000 }).toBe(String(TOTAL_ROWS));
+    // The first page of a freshly started server can be slow on a loaded machine.
+    await counted(page, 'Taxa rows', TOTAL_ROWS.toLocaleString('en-US'), 30_000);
     for (const name of ['Taxonomy', 'Phyla', 'Habitat to phylum']) {
-      const region = page.getByRole('region', { name, exact: true });
-      await region.locator('[data-chart-state="rendered"]').waitFor();
-      expect(Number(await region.locator('[data-chart-items]').getAttribute('data-chart-items'))).toBeGreaterThan(0);
+      expect(await drawnItems(await renderedFigure(page, name))).toBeGreaterThan(0);
     }
-    const sunburst = page.getByRole('region', { name: 'Taxonomy', exact: true });
-    await expect
-      .poll(() => sunburst.locator('[role="img"]').first().getAttribute('aria-label'))
-      .toMatch(/Sunburst of Kingdom → Phylum → Class \(3 levels\): 2 top-level nodes/);
+    const sunburst = await renderedFigure(page, 'Taxonomy');
+    expect(await described(sunburst)).toMatch(/Sunburst of Kingdom → Phylum → Class \(3 levels\): 2 top-level nodes/);
 
     // Click the innermost ring's largest node (a kingdom): the card counts that kingdom's rows.
-    const chart = sunburst.locator('[data-chart-targets]');
-    await chart.waitFor();
-    const targets = JSON.parse((await chart.getAttribute('data-chart-targets')) ?? '[]') as {
-      label: string;
-      x: number;
-      y: number;
-    }[];
-    const [target] = targets;
+    const [target] = await chartTargets(sunburst);
     if (target === undefined) throw new Error('the sunburst has no targets');
-    const box = await chart.boundingBox();
-    if (box === null) throw new Error('the sunburst has no box');
-    await page.mouse.click(box.x + target.x, box.y + target.y);
-    await expect
-      .poll(() => new URL(page.url()).searchParams.get('filters'), { timeout: 15_000 })
-      .toMatch(/"component_id":"sunburst"/);
+    await clickTarget(sunburst, target.label);
+    await filterOf(page, 'sunburst');
     const expected = ROWS_BY_KINGDOM.get(target.label);
     expect(expected).toBeDefined();
     expect(expected).toBeLessThan(TOTAL_ROWS);
-    await expect.poll(() => cardValue(page), { timeout: 15_000 }).toBe(String(expected));
+    await counted(page, 'Taxa rows', (expected ?? 0).toLocaleString('en-US'));
     await page
       .getByRole('region', { name: 'Active filters' })
-      .getByText(new RegExp(`^Kingdom = ${target.label}$`))
+      .getByText(`Kingdom = ${target.label}`, { exact: true })
       .waitFor();
+    await drawn(page);
     await page.mouse.move(0, 0);
     await saveScreenshot(page, 'dashboard-sunburst');
-    await expectAccessible(page, 'sunburst dashboard');
+    await expectAccessibleLightAndDark(page, 'sunburst dashboard');
     await context.close();
 
     // The UpSet plot of the taxa shared across habitats.
     const sets = ['Groundwater', 'Sediment', 'Riverwater', 'Soil'];
-    const upsetDashboard = await call<{ dashboard_id: string }>(server, 'POST', '/dashboards', {
-      token,
-      json: {
-        project_id: upset.projectId,
-        title: 'Shared taxa',
-        is_public: true,
-        components: [
-          {
-            component_id: 'upset',
-            type: 'figure',
-            title: 'Taxa shared across habitats',
-            data_collection_id: upset.collectionId,
-            chart: 'upset',
-            sets,
-          },
-        ],
-        layout: [{ component_id: 'upset', x: 0, y: 0, w: 12, h: 9 }],
-      },
-    });
-    expect(upsetDashboard.status, upsetDashboard.text).toBe(201);
-    const second = await openPage(browser, server, `/dashboards/${upsetDashboard.body.dashboard_id}`, {
+    const upsetId = await createDashboard(
+      suite,
+      upset.projectId,
+      'Shared taxa',
+      [figure('upset', 'Taxa shared across habitats', upset.collectionId, { chart: 'upset', sets })],
+      [{ component_id: 'upset', x: 0, y: 0, w: 12, h: 9 }],
+    );
+    const second = await openPage(suite.browser, suite.server, `/dashboards/${upsetId}`, {
       height: 900,
       timeout: 20_000,
     });
-    const region = second.page.getByRole('region', { name: 'Taxa shared across habitats', exact: true });
-    await region.locator('[data-chart-state="rendered"]').waitFor();
-    await expect
-      .poll(() => region.locator('[role="img"]').first().getAttribute('aria-label'))
-      .toMatch(/UpSet plot of 4 sets \(Groundwater, Sediment, Riverwater, Soil\): \d+ intersections, the largest/);
+    const plot = await renderedFigure(second.page, 'Taxa shared across habitats');
+    expect(await described(plot)).toMatch(
+      /UpSet plot of 4 sets \(Groundwater, Sediment, Riverwater, Soil\): \d+ intersections, the largest/,
+    );
+    await drawn(second.page);
     await second.page.mouse.move(0, 0);
     await saveScreenshot(second.page, 'dashboard-upset');
-    await expectAccessible(second.page, 'UpSet dashboard');
+    await expectAccessibleLightAndDark(second.page, 'UpSet dashboard');
     await second.context.close();
   }, 180_000);
 });

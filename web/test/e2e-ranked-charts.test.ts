@@ -7,6 +7,7 @@ import {
   clickTarget,
   counted,
   createDashboard,
+  csvRecords,
   described,
   drawn,
   drawnItems,
@@ -41,19 +42,12 @@ const TRACKING = [
   '',
 ].join('\n');
 
-/** Rows of a comma-separated table as records (the fixtures have no quoted commas). */
-function records(csv: string): Record<string, string>[] {
-  const [head = '', ...lines] = csv.trim().split('\n');
-  const names = head.split(',');
-  return lines.map((line) => Object.fromEntries(line.split(',').map((value, at) => [names[at], value])));
-}
-
 const mean = (values: number[]) => values.reduce((sum, value) => sum + value, 0) / values.length;
 
 /** The phyla of largest |mean lfc| over the contrasts, ties by name (the lollipop's categories), with that mean. */
 function topEffects(count: number): { phylum: string; effect: number }[] {
   const byPhylum = new Map<string, number[]>();
-  for (const row of records(ANCOMBC)) {
+  for (const row of csvRecords(ANCOMBC)) {
     byPhylum.set(row.Phylum ?? '', [...(byPhylum.get(row.Phylum ?? '') ?? []), Number(row.lfc)]);
   }
   return [...byPhylum]
@@ -65,7 +59,7 @@ function topEffects(count: number): { phylum: string; effect: number }[] {
 /** The phyla of largest total relative abundance: the stacked bars' segments, largest first. */
 function topTaxa(count: number): string[] {
   const totals = new Map<string, number>();
-  for (const row of records(ABUNDANCE)) {
+  for (const row of csvRecords(ABUNDANCE)) {
     totals.set(row.Phylum ?? '', (totals.get(row.Phylum ?? '') ?? 0) + Number(row.rel_abundance));
   }
   return [...totals]
@@ -77,7 +71,8 @@ function topTaxa(count: number): string[] {
 /** The funnel's stages as its description writes them: the sum of reads per stage, largest first. */
 function funnelStages(): string {
   const sums = new Map<string, number>();
-  for (const row of records(TRACKING)) sums.set(row.stage ?? '', (sums.get(row.stage ?? '') ?? 0) + Number(row.reads));
+  for (const row of csvRecords(TRACKING))
+    sums.set(row.stage ?? '', (sums.get(row.stage ?? '') ?? 0) + Number(row.reads));
   return [...sums]
     .sort((a, b) => b[1] - a[1])
     .map(([stage, sum]) => `${stage} ${sum}`)
@@ -161,7 +156,7 @@ describeBrowser('the ranked charts in a real browser', () => {
     expect(new Set((await chartTargets(dots)).map((target) => target.label)).size).toBe(10);
 
     const stacked = await renderedFigure(page, 'Phyla per sample');
-    const phyla = new Set(records(ABUNDANCE).map((row) => row.Phylum)).size;
+    const phyla = new Set(csvRecords(ABUNDANCE).map((row) => row.Phylum)).size;
     expect(await described(stacked)).toContain(
       `for 12 samples of sample: ${topTaxa(8).join(', ')}, Other (${phyla - 8} more in Other)`,
     );
@@ -173,7 +168,7 @@ describeBrowser('the ranked charts in a real browser', () => {
     const [largest = ''] = effects;
     await clickTarget(lollipop, largest);
     expect(await filterOf(page, 'l')).toEqual([largest]);
-    const rows = records(ANCOMBC).filter((row) => row.Phylum === largest).length;
+    const rows = csvRecords(ANCOMBC).filter((row) => row.Phylum === largest).length;
     expect(rows).toBeLessThan(96);
     await counted(page, 'Features', rows);
     await page

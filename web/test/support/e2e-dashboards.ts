@@ -45,6 +45,13 @@ export function ampliseqCsv(name: string): string {
   return readFileSync(url, 'utf8').replaceAll('\t', ',');
 }
 
+/** Rows of a comma-separated table as records, by column name (the fixtures have no quoted commas). */
+export function csvRecords(csv: string): Record<string, string>[] {
+  const [head = '', ...lines] = csv.trim().split('\n');
+  const names = head.split(',');
+  return lines.map((line) => Object.fromEntries(line.split(',').map((value, at) => [names[at], value])));
+}
+
 /**
  * `count` penguins: species in turn Adelie, Gentoo, Chinstrap; body mass 3,000 g, 3,100 g, …
  * (one step of 100 g per penguin), so every filter's count is known.
