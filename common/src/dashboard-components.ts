@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { cardFields, checkCardFields } from './card-fields.js';
 import { genomeTrackFields, genomeTrackProblems } from './figure-fields/genome-tracks.js';
 import { checkHierarchySetFields, hierarchySetFields } from './figure-fields/hierarchy-sets.js';
+import { checkMapFields, mapFigureFields } from './figure-fields/maps.js';
 import { checkRankedDistributionFields, rankedDistributionFields } from './figure-fields/ranked-distributions.js';
 import { checkSampleFigure, sampleFigureFields } from './figure-fields/samples.js';
 import { columnNameSchema } from './queries.js';
@@ -61,6 +62,8 @@ export const CHART_TYPES = [
   'ecdf',
   'density_contour',
   'funnel',
+  'choropleth',
+  'point_map',
 ] as const;
 export const chartTypeSchema = z.enum(CHART_TYPES);
 export type ChartType = z.infer<typeof chartTypeSchema>;
@@ -105,6 +108,7 @@ export const DEFAULT_GENOME_THRESHOLD = 5e-8;
  * - `tree`: a Newick file of the collection (`tree_file?`), its tips named by `tip`, coloured by `color?`.
  * - `lollipop`, `diverging_bar`, `dot`, `stacked_bar`, `strip`, `ecdf`, `density_contour`, `funnel`:
  *   figure-fields/ranked-distributions.ts.
+ * - `choropleth`, `point_map`: figure-fields/maps.ts.
  */
 export const figureComponentSchema = z
   .strictObject({
@@ -145,6 +149,7 @@ export const figureComponentSchema = z
     ...hierarchySetFields,
     ...sampleFigureFields,
     ...rankedDistributionFields,
+    ...mapFigureFields,
   })
   .superRefine((figure, context) => {
     const need = (field: 'x' | 'y' | 'color' | 'chromosome' | 'position', why: string) => {
@@ -216,6 +221,7 @@ export const figureComponentSchema = z
       context.addIssue({ code: 'custom', path: ['time_grain'], message: 'a time grain is for line and area charts' });
     // Lollipop, diverging bar, dot, stacked bar, strip, ECDF, density, funnel (and their fields on other charts).
     checkRankedDistributionFields(figure, context);
+    checkMapFields(figure, context);
   })
   .meta({ id: 'FigureComponent' });
 export type FigureComponent = z.infer<typeof figureComponentSchema>;

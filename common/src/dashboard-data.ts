@@ -9,6 +9,7 @@ import {
   hierarchySetFilterProblem,
   isHierarchySetChart,
 } from './figure-fields/hierarchy-sets.js';
+import { isMapChart, mapFigureDataFields, mapFilterProblem } from './figure-fields/maps.js';
 import {
   CATEGORY_CLICK_CHARTS,
   RANGE_BRUSH_CHARTS,
@@ -108,6 +109,7 @@ export function filterValueProblem(
   if (component.type === 'figure' && 'chart' in component) {
     if (brushesGenome(component)) return genomicIntervalProblem(value);
     if (component.chart === 'embedding') return embeddingFilterProblem(component, value);
+    if (isMapChart(component.chart)) return mapFilterProblem(component.chart, value);
     if (CLICK_FILTER_CHARTS.includes(component.chart)) {
       return isList ? null : `a ${component.chart} chart filters by a list of its categories`;
     }
@@ -214,6 +216,9 @@ export type FigureColumn = z.infer<typeof figureColumnSchema>;
  * - ecdf: `x`, `color?`, `share` (rows at or below `x` over the group's rows, 0–1)
  * - density_contour: `x`, `y` (a cell's centre), `count`, `density` (with `grid`)
  * - funnel: `x` (stage, largest first), `y` (with `not_shown`)
+ * - choropleth: `region` (the country's name on the map), `code` (its ISO alpha-3), `y` (the
+ *   aggregate), `rows`, `codes` (the table's values that named it) (with `unmatched`)
+ * - point_map: `x` (longitude), `y` (latitude), `color?`, `size?` (`sampled` beyond `max_points`)
  *
  * - clustered_heatmap: `row`, `column`, `value` (z-scores with `scale: row`), `raw?` (with `matrix`)
  * - embedding: `x`, `y`, `color?`, `label?` (PCA: `x`, `y` are PC1, PC2; with `explained_variance`)
@@ -247,6 +252,7 @@ export const figureDataSchema = z
     ...hierarchySetDataFields,
     ...sampleFigureDataFields,
     ...rankedDistributionDataFields,
+    ...mapFigureDataFields,
   })
   .meta({ id: 'FigureData' });
 export type FigureData = z.infer<typeof figureDataSchema>;

@@ -16,6 +16,7 @@ export * from './dashboards.js';
 export * from './export.js';
 export * from './figure-fields/genome-tracks.js';
 export * from './figure-fields/hierarchy-sets.js';
+export * from './figure-fields/maps.js';
 export * from './figure-fields/ranked-distributions.js';
 export * from './figure-fields/samples.js';
 export * from './file-pattern.js';

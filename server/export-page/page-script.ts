@@ -2,6 +2,7 @@
 // dashboard draws with, and nothing else is bundled.
 import { init } from '@service/common/echarts-registry';
 import { fitLegend, legendRows } from '@service/common/legend-fit';
+import { registerWorldMap } from '@service/common/world-map';
 import type { EChartsOption } from 'echarts';
 
 /**
@@ -12,6 +13,9 @@ import type { EChartsOption } from 'echarts';
  */
 const element = document.getElementById('chart');
 const source = document.getElementById('export-spec');
+// A map's page carries the world's countries beside the option (docs/dashboards.md "Maps").
+const geo = document.getElementById('export-geo');
+if (geo) registerWorldMap(JSON.parse(geo.textContent ?? '{}'));
 if (element && source) {
   const option = JSON.parse(source.textContent ?? '{}') as EChartsOption;
   const chart = init(element, null, { renderer: 'canvas' });

@@ -39,8 +39,10 @@ export interface ChartBody {
   };
   /** Zoom and brush along x. */
   zoom: boolean;
-  /** A rectangle brush over every grid (an embedding with ids), instead of zoom's brush along x. */
-  brush?: 'rect';
+  /** A rectangle brush over every grid (an embedding with ids), or over a map, instead of zoom's brush along x. */
+  brush?: 'rect' | 'geo';
+  /** A map (maps.ts): its series and geo component placed below the header (`top`, in pixels), instead of axes. */
+  mapAt?: (top: number) => Pick<EChartsOption, 'geo' | 'series'>;
   /** The accessible description after the title: what is drawn, in a sentence or two. */
   description: string;
   /** Several grids and their axes, as is (an UpSet plot's bars over its matrix), instead of `x` and `y`. */

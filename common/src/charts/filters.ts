@@ -6,6 +6,7 @@ import { chartInput } from './body.js';
 import { barModel, lineXKind } from './cartesian.js';
 import { clickedHeatmapRow, selectedHeatmapCells } from './clustered-heatmap.js';
 import { Categories, FigureColumns, rounded } from './columns.js';
+import { selectedRegions } from './maps.js';
 import { PALETTES } from './palette.js';
 import { rankedClickedValue, rankedSelected } from './ranked.js';
 import { clickedOncoplotGene } from './sample-plots.js';
@@ -127,6 +128,12 @@ export function selectedIndices(
   data: FigureData,
   value: DashboardFilterValue | null | undefined,
 ): number[] {
+  if (component.chart === 'choropleth') {
+    // A country's row is its item of the map series.
+    const selected = new Set(selectedRegions(data, value));
+    const columns = new FigureColumns(data);
+    return data.rows.flatMap((row, index) => (selected.has(String(columns.value(row, 'region'))) ? [index] : []));
+  }
   if (!Array.isArray(value) || !CLICK_FILTER_CHARTS.includes(component.chart) || component.chart === 'tree') return [];
   const chosen = (raw: unknown) => value.some((item) => item === (raw ?? null));
   if (component.chart === 'clustered_heatmap') return selectedHeatmapCells(data, chosen);

@@ -18,8 +18,21 @@ import { fieldSubtitle, ma, manhattan, qq, volcano } from './field.js';
 import { coverage, coverageSubtitle } from './genome-tracks.js';
 import { heatmap, pie } from './heatmap-pie.js';
 import { hierarchySetSubtitle, sankey, sunburst, treemap, upset } from './hierarchy-sets.js';
+import { choropleth, mapSubtitle, pointMap } from './maps.js';
 import { type ChartTheme, PALETTES } from './palette.js';
-import { axis, brush, dataZoom, grid, type Header, headerHeight, legend, rectBrush, title, tooltip } from './parts.js';
+import {
+  axis,
+  brush,
+  dataZoom,
+  geoBrush,
+  grid,
+  type Header,
+  headerHeight,
+  legend,
+  rectBrush,
+  title,
+  tooltip,
+} from './parts.js';
 import { divergingBar, dot, funnel, lollipop, rankedSubtitle, stackedBar } from './ranked.js';
 import { oncoplot, rarefaction } from './sample-plots.js';
 import { sampleSubtitle } from './sample-subtitle.js';
@@ -39,6 +52,7 @@ export {
 export { brushedInterval, describeGenomicInterval, intervalPositions } from './genome-interval.js';
 export { clickedItemFilter, describeItemFilter, type ItemClick } from './hierarchy-sets.js';
 export { fitLegend, LEGEND_ROW_HEIGHT, legendRows, MAX_LEGEND_ROWS } from './legend-fit.js';
+export { clickedRegion, selectedRegions, toggleRegion, usesWorldMap, WORLD_MAP } from './maps.js';
 export { multiqcDescription, multiqcOption, SAMPLES_IN_VIEW, sampleColor } from './multiqc.js';
 export { type MultiqcCellBar, multiqcCellBars, multiqcScale } from './multiqc-scale.js';
 export { type ChartPalette, type ChartTheme, PALETTES } from './palette.js';
@@ -84,6 +98,8 @@ const BUILDERS: Record<ChartType, (input: ChartInput) => ChartBody> = {
   ecdf,
   density_contour: densityContour,
   funnel,
+  choropleth,
+  point_map: pointMap,
 };
 
 const FIELD_CHARTS: ReadonlySet<ChartType> = new Set(['volcano', 'ma', 'manhattan', 'qq']);
@@ -102,6 +118,7 @@ function subtitle(component: FigureComponent, data: FigureData): string | undefi
   const sampleNote = sampleSubtitle(component, data);
   if (sampleNote !== null) return sampleNote;
   if (component.chart === 'tree') return treeSubtitle(data);
+  if (component.chart === 'choropleth' || component.chart === 'point_map') return mapSubtitle(component, data);
   if (RANGE_BRUSH_CHARTS.includes(component.chart as RankedDistributionChart)) return spreadSubtitle(component, data);
   if (isRankedDistributionChart(component.chart)) return rankedSubtitle(component, data);
   if (!data.sampled) return undefined;
@@ -143,7 +160,9 @@ export function chartOption(component: FigureComponent, data: FigureData, option
     dataset: body.dataset,
     series: body.series,
   };
-  if (body.frameAt) {
+  if (body.mapAt) {
+    Object.assign(option, body.mapAt(headerHeight(header) + 8));
+  } else if (body.frameAt) {
     Object.assign(option, body.frameAt(headerHeight(header) + 8));
   } else if (body.x && body.y) {
     option.grid = grid(header, body.zoom || body.visualMap !== undefined);
@@ -159,7 +178,8 @@ export function chartOption(component: FigureComponent, data: FigureData, option
   }
   if (body.zoom) option.dataZoom = dataZoom(palette);
   if (body.zoom || body.brush) {
-    option.brush = body.brush === 'rect' ? rectBrush(palette) : brush(palette);
+    option.brush =
+      body.brush === 'rect' ? rectBrush(palette) : body.brush === 'geo' ? geoBrush(palette) : brush(palette);
     // ECharts adds brush buttons to a toolbox; the web app turns the brush on itself (FigureView).
     option.toolbox = { show: false };
   }

@@ -206,3 +206,9 @@ export function brush(palette: ChartPalette): BrushComponentOption {
 export function rectBrush(palette: ChartPalette): BrushComponentOption {
   return { ...brush(palette), xAxisIndex: 'all', yAxisIndex: 'all', brushType: 'rect', toolbox: ['rect', 'clear'] };
 }
+
+/** A rectangle over a map's countries: the longitudes and latitudes inside it filter the others. */
+export function geoBrush(palette: ChartPalette): BrushComponentOption {
+  const { xAxisIndex: _x, ...rest } = brush(palette);
+  return { ...rest, geoIndex: 0, brushType: 'rect', toolbox: ['rect', 'clear'] };
+}

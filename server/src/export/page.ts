@@ -1,4 +1,13 @@
-import { CARD_COLOR_HEX, type ExportTheme, PALETTES, schemeSteps, TABLE_SCALE_SCHEMES } from '@service/common';
+import {
+  CARD_COLOR_HEX,
+  type ExportTheme,
+  PALETTES,
+  schemeSteps,
+  TABLE_SCALE_SCHEMES,
+  usesWorldMap,
+} from '@service/common';
+import type { EChartsOption } from 'echarts';
+import world from 'world-atlas/countries-110m.json' with { type: 'json' };
 import { escapeHtml, inlineJson } from './html.js';
 import { cspHash, pageScript } from './page-script.js';
 
@@ -49,6 +58,12 @@ function stylesheet(theme: ExportTheme): string {
   ].join('\n');
 }
 
+/** A map's page carries the world's countries (the script registers them before drawing); others nothing. */
+function geoJson(option: unknown): string {
+  if (!usesWorldMap(option as EChartsOption)) return '';
+  return `<script type="application/json" id="export-geo">${inlineJson(world)}</script>\n`;
+}
+
 /**
  * One self-contained page: no request leaves it (`default-src 'none'`), its only script (the
  * figure's) and style are admitted by their hashes, and other sites may frame it as
@@ -60,7 +75,7 @@ export async function renderPage(content: PageContent, frameAncestors: readonly 
   const data =
     content.option === undefined
       ? ''
-      : `<script type="application/json" id="export-spec">${inlineJson(content.option)}</script>\n`;
+      : `<script type="application/json" id="export-spec">${inlineJson(content.option)}</script>\n${geoJson(content.option)}`;
   // The page's own policy travels inside it too (a `<meta>`), so a copy saved to disk keeps it;
   // `frame-ancestors` counts only as a header.
   const policy = [

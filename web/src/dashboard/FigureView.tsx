@@ -19,6 +19,7 @@ import {
   type ItemClick,
   intervalPositions,
   isHierarchySetChart,
+  isMapChart,
   legendRows,
   MAX_BRUSHED_IDS,
   selectedIndices,
@@ -26,10 +27,12 @@ import {
   toggleClade,
 } from '@service/common';
 import { type EChartsType, init } from '@service/common/echarts-registry';
+import { worldMapReady } from '@service/common/world-map-loader';
 import type { EChartsOption } from 'echarts';
 import { type RefObject, useEffect, useMemo, useRef, useState } from 'react';
 import { brushedBox, brushedIds, isBoxBrush, isIdBrush } from './brushed-ids.js';
 import { chartTargets, drawnColors, selectableItems, showSelection } from './chart-marks.js';
+import { brushedGeoBox, mapClickFilter, regionTargets } from './map-events.js';
 import { useElementWidth } from './useElementWidth.js';
 
 export interface FigureViewProps {
@@ -85,9 +88,15 @@ export function FigureView({ component, data, onFilter, filterValue, withTitle =
     const target = element.current;
     if (instance === null || target === null || !measured) return;
     target.dataset.chartState = 'drawing';
-    instance.setOption(option, { notMerge: true });
-    select(instance, latest.current);
-    if (brushable) takeBrush(instance, latest.current);
+    const draw = () => {
+      if (instance.isDisposed()) return;
+      instance.setOption(option, { notMerge: true });
+      select(instance, latest.current);
+      if (brushable) takeBrush(instance, latest.current);
+    };
+    // A map draws once the world's countries are registered (their own chunk, loaded once).
+    if (isMapChart(latest.current.component.chart)) void worldMapReady().then(draw);
+    else draw();
   }, [option, brushable, measured]);
 
   // A filter changed elsewhere (a chip removed, the address bar): the selection and brush follow it.
@@ -128,7 +137,7 @@ export function FigureView({ component, data, onFilter, filterValue, withTitle =
 /** An embedding brushes its x column; a computed PCA's axes are no column to filter. */
 function isBrushable(component: FigureComponent): boolean {
   return (
-    (BRUSH_FILTER_CHARTS.includes(component.chart) || brushesGenome(component)) &&
+    (BRUSH_FILTER_CHARTS.includes(component.chart) || brushesGenome(component) || component.chart === 'point_map') &&
     (component.pca_columns === undefined || isIdBrush(component))
   );
 }
@@ -183,7 +192,10 @@ type Latest = Pick<FigureViewProps, 'component' | 'data' | 'onFilter' | 'filterV
 function markRendered(instance: EChartsType, target: HTMLDivElement, latest: Latest): void {
   const { component, option } = latest;
   const size = { width: target.clientWidth, height: target.clientHeight };
-  const targets = chartTargets(component.chart, option, instance, size);
+  const targets = [
+    ...chartTargets(component.chart, option, instance, size),
+    ...regionTargets(component, option, instance),
+  ];
   if (targets.length > 0) target.dataset.chartTargets = JSON.stringify(targets);
   else delete target.dataset.chartTargets;
   target.dataset.chartColors = JSON.stringify(drawnColors(instance));
@@ -194,6 +206,12 @@ function markRendered(instance: EChartsType, target: HTMLDivElement, latest: Lat
 /** A click sets the figure's filter: a category toggled, a clade, or a node, flow or intersection. */
 function filterByClick(instance: EChartsType, latest: { current: Latest }, params: ChartClick & ItemClick): void {
   const { component, data, onFilter, filterValue } = latest.current;
+  if (component.chart === 'choropleth') {
+    const next = mapClickFilter(data, filterValue, params as { name?: unknown });
+    if (next !== undefined) onFilter?.(next);
+    select(instance, latest.current);
+    return;
+  }
   if (isHierarchySetChart(component.chart)) {
     // A node, flow or intersection: its value replaces the filter (a second click clears it).
     const next = clickedItemFilter(params, filterValue);
@@ -217,6 +235,10 @@ function filterByBrush(
 ): void {
   const { component, data, onFilter } = latest;
   const areas = (params as { areas?: ChartBrushArea[] }).areas;
+  if (component.chart === 'point_map') {
+    onFilter?.(brushedGeoBox(instance, areas));
+    return;
+  }
   if (isBoxBrush(component)) {
     const fromPixel = (panel: number, pixel: [number, number]) =>
       instance.convertFromPixel({ gridIndex: panel }, pixel) as [number, number] | undefined;

@@ -17,9 +17,12 @@ export type BrushedIds = { value: DashboardFilterValue | null } | { tooMany: num
 export const isIdBrush = (component: FigureComponent) =>
   component.chart === 'embedding' && component.pca_columns !== undefined && component.label !== undefined;
 
-/** An embedding of given coordinates: a brush is a rectangle of them, every row inside selected on the server. */
+/**
+ * An embedding of given coordinates, or a point map: a brush is a rectangle of them, every row
+ * inside selected on the server.
+ */
 export const isBoxBrush = (component: FigureComponent) =>
-  component.chart === 'embedding' && component.pca_columns === undefined;
+  (component.chart === 'embedding' && component.pca_columns === undefined) || component.chart === 'point_map';
 
 /** Converts a chart pixel to a panel's axes (ECharts' `convertFromPixel({gridIndex})`). */
 export type FromPixel = (panel: number, pixel: [number, number]) => [number, number] | undefined;

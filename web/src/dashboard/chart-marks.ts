@@ -16,7 +16,7 @@ const record = (value: unknown): Record<string, unknown> =>
 /** How many items a click filter can select: a bar chart's categories, a pie's slices. */
 export function selectableItems(chart: ChartType, option: EChartsOption): number {
   if (chart === 'bar') return asList(record(option.xAxis).data).length;
-  if (chart === 'pie') return asList(record(asList(option.series)[0]).data).length;
+  if (chart === 'pie' || chart === 'choropleth') return asList(record(asList(option.series)[0]).data).length;
   if (chart === 'clustered_heatmap') return asList(record(asList(option.dataset)[0]).source).length;
   // Each item of these is one row of the answer (a lollipop's stick and head share them).
   if (chart === 'lollipop' || chart === 'diverging_bar' || chart === 'dot' || chart === 'funnel') {

@@ -72,13 +72,17 @@ function clickedColumn(figure: FigureComponent): string | undefined {
   if (figure.chart === 'clustered_heatmap') return figure.row;
   if (figure.chart === 'tree') return figure.tip;
   if (figure.chart === 'oncoplot') return figure.y;
+  if (figure.chart === 'choropleth') return figure.region;
   if (isRankedDistributionChart(figure.chart)) return rankedDistributionFilterColumn(figure);
   return undefined;
 }
 
 /** Each brushed side of an embedding's rectangle: its column and range. */
 function boxChip(component: FigureComponent, value: readonly unknown[]): string {
-  const axes = [component.x, component.y, component.z];
+  const axes =
+    component.chart === 'point_map'
+      ? [component.longitude, component.latitude]
+      : [component.x, component.y, component.z];
   return axes
     .flatMap((column, index) => {
       const [low, high] = [value[index * 2], value[index * 2 + 1]];
@@ -127,7 +131,11 @@ export function valueChip(component: DashboardComponent, value: DashboardFilterV
     return equalsChip(component.label, value);
   }
   // A rectangle brushed over an embedding: "dim_1 0.1–0.3, dim_2 −0.2–0.4".
-  if (component.chart === 'embedding' && value.length > 2) return boxChip(component, value);
+  if ((component.chart === 'embedding' || component.chart === 'point_map') && value.length > 2) {
+    return boxChip(component, value);
+  }
+  // A clicked country: "country = FRA, France or fr".
+  if (component.chart === 'choropleth') return equalsChip(component.region ?? 'region', value);
   const column = clickedColumn(component);
   return column === undefined || !CLICK_FILTER_CHARTS.includes(component.chart) ? undefined : equalsChip(column, value);
 }

@@ -160,6 +160,16 @@ function figureUses(component: FigureComponent): Use[] {
     case 'funnel':
       uses.push(...rankedDistributionUses(component, component.chart, chart));
       break;
+    case 'choropleth':
+      use('region', component.region, 'simple', chart);
+      aggregated('y');
+      break;
+    case 'point_map':
+      use('latitude', component.latitude, 'numeric', chart);
+      use('longitude', component.longitude, 'numeric', chart);
+      use('color', component.color, 'simple', chart);
+      use('size', component.size, 'numeric', chart);
+      break;
     default:
       uses.push(...fieldChartUses(component, chart));
   }

@@ -11,6 +11,7 @@ import {
   filterValueProblem,
   type InteractiveComponent,
   isHierarchySetChart,
+  isMapChart,
   type JoinColumnPair,
   MULTIQC_SAMPLE_COLUMN,
   type MultiqcComponent,
@@ -28,6 +29,7 @@ import { Statement } from '../sql/statement.js';
 import { embeddingMatch } from './embedding-filters.js';
 import { type Match, type MatchContext, matchSql, narrows, readsRows } from './filter-sql.js';
 import { hierarchySetMatches } from './hierarchy-set-filters.js';
+import { mapMatch } from './map-filters.js';
 import type { Narrowing } from './narrowing.js';
 
 /** A join the project declares between two of its collections: what carries filters across. */
@@ -291,7 +293,8 @@ function filterer(
     (CLICK_FILTER_CHARTS.includes(component.chart) ||
       brushesGenome(component) ||
       BRUSH_FILTER_CHARTS.includes(component.chart) ||
-      isHierarchySetChart(component.chart))
+      isHierarchySetChart(component.chart) ||
+      isMapChart(component.chart))
   );
 }
 
@@ -347,6 +350,7 @@ function matchOf(
   if (component.chart === 'embedding' && (component.pca_columns !== undefined || list.length > 2)) {
     return embeddingMatch(component, list);
   }
+  if (isMapChart(component.chart)) return mapMatch(component, list);
   // A clicked oncoplot cell or gene bar: its gene.
   if (component.chart === 'oncoplot') return { column: component.y ?? '', match: { kind: 'in', values: list } };
   // A clicked clade: its tips' names.

@@ -6,6 +6,7 @@ import {
   componentAggSchema,
   type FigureComponent,
   isHierarchySetChart,
+  isMapChart,
   isRankedDistributionChart,
   type TableColumn,
   TIME_GRAINS,
@@ -42,6 +43,9 @@ const ROLE_LABELS: Record<FigureRole, string> = {
   value: 'Value',
   error: 'Error',
   sort_by: 'Order by',
+  region: 'Country',
+  latitude: 'Latitude',
+  longitude: 'Longitude',
 };
 
 const AGG_LABELS: Record<ComponentAgg, string> = {
@@ -213,7 +217,7 @@ function TimeGrainChoice({
 function LogScales({ figure, onChange }: { figure: FigureComponent; onChange: (figure: FigureComponent) => void }) {
   if (figure.chart === 'tree') return null;
   if (isHierarchySetChart(figure.chart)) return null;
-  if (isSampleChart(figure.chart)) return null;
+  if (isSampleChart(figure.chart) || isMapChart(figure.chart)) return null;
   const drawnAsIs =
     figure.chart === 'pie' || figure.chart === 'heatmap' || figure.chart === 'funnel' || figure.chart === 'coverage';
   if (drawnAsIs || isFieldChart(figure.chart) || isRankedDistributionChart(figure.chart)) return null;

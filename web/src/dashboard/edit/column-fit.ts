@@ -37,10 +37,16 @@ export type FigureRole =
   | 'column'
   | 'value'
   | 'error'
-  | 'sort_by';
+  | 'sort_by'
+  | 'region'
+  | 'latitude'
+  | 'longitude';
 
 /** Every role, in the order the chart builder asks for them. */
 export const FIGURE_ROLES: readonly FigureRole[] = [
+  'region',
+  'latitude',
+  'longitude',
   'row',
   'column',
   'value',
@@ -106,6 +112,18 @@ export function figureRoles(chart: ChartType, agg: ComponentAgg): Partial<Record
     case 'coverage':
     case 'tree':
       return genomeTrackRoles(chart);
+    case 'choropleth':
+      return {
+        region: { kinds: ['text', 'numeric'], required: true, label: 'Country (ISO code or English name)' },
+        y: { kinds: aggregated, required: needsMeasure, label: 'Value (aggregated per country)' },
+      };
+    case 'point_map':
+      return {
+        latitude: { kinds: NUMBER, required: true, label: 'Latitude (degrees)' },
+        longitude: { kinds: NUMBER, required: true, label: 'Longitude (degrees)' },
+        color: { kinds: SCALAR, required: false },
+        size: { kinds: NUMBER, required: false },
+      };
     case 'sunburst':
     case 'treemap':
     case 'sankey':
@@ -200,7 +218,8 @@ export function chartAggregates(chart: ChartType): boolean {
     chart === 'bar' ||
     chart === 'heatmap' ||
     chart === 'pie' ||
-    chart === 'funnel'
+    chart === 'funnel' ||
+    chart === 'choropleth'
   );
 }
 
