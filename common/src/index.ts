@@ -29,6 +29,7 @@ export * from './format/number.js';
 export * from './images.js';
 export * from './jobs.js';
 export * from './join-columns.js';
+export * from './live-events.js';
 export * from './maintenance.js';
 export * from './markdown.js';
 export * from './multiqc.js';

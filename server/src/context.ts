@@ -46,6 +46,8 @@ import type { IngestionService } from './ingestion/service.js';
 import type { JobHandlers } from './jobs/handlers.js';
 import type { JobQueue } from './jobs/queue.js';
 import type { WorkerRegistry } from './jobs/worker-registry.js';
+import { LiveEvents } from './live/hub.js';
+import { publishLiveEvents } from './live/publishers.js';
 import type { StoragePurger } from './maintenance/owned-storage.js';
 import type { StorageVacuum } from './maintenance/storage-vacuum.js';
 import type { MultiqcService } from './multiqc/service.js';
@@ -126,6 +128,8 @@ export interface AppContext {
   queries: DataCollectionQueries;
   /** The pipeline templates shipped in `templates/` (`GET /templates`, docs/templates.md). */
   templates: TemplateCatalog;
+  /** New table versions and job changes, for the live stream (`GET /events`, docs/live-data.md). */
+  live: LiveEvents;
   /** Deletes the storage of deleted rows. */
   purger: StoragePurger;
   vacuum: StorageVacuum;
@@ -144,6 +148,7 @@ export async function createContext(config: Config): Promise<AppContext> {
   const database = openDatabase(config.database);
   let duckdb: DuckDB | undefined;
   let invalidations: InvalidationChannel | null = null;
+  let live: LiveEvents | null = null;
   const cacheDirectory = join(config.dataDir, 'cache', randomUUID());
   try {
     if (config.autoMigrate) await migrateToLatest(database);
@@ -160,6 +165,10 @@ export async function createContext(config: Config): Promise<AppContext> {
     await work.ingestion.endOrphanedRuns();
     await work.ingestion.endExpiredRuns();
     const dashboards = wireDashboards(config, database, auth.audit, owned, engine);
+    const postgresUrl = config.database.kind === 'postgres' ? config.database.url : null;
+    const openedLive = await LiveEvents.open(database, postgresUrl);
+    live = openedLive;
+    publishLiveEvents(openedLive, { database, upserts: work.upserts, jobs: work.jobs });
     // The parts' services, without the collaborators only the wiring hands around.
     const { sessionCache: _sessionCache, ...authServices } = auth;
     const { locationGuard: _locationGuard, ...projectServices } = owned;
@@ -172,10 +181,12 @@ export async function createContext(config: Config): Promise<AppContext> {
       ...projectServices,
       ...work,
       ...dashboards,
+      live: openedLive,
       lifecycle: new Lifecycle(),
       templates: new TemplateCatalog(),
       requestWork: new RequestWork(database, config.dataLimits),
       async close() {
+        await openedLive.close();
         await invalidations?.close();
         await copies.close();
         openedDuckdb.close();
@@ -184,6 +195,7 @@ export async function createContext(config: Config): Promise<AppContext> {
       },
     };
   } catch (error) {
+    await live?.close();
     await invalidations?.close();
     duckdb?.close();
     await database.close();

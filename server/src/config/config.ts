@@ -69,6 +69,12 @@ export interface Config {
     /** How many revisions of each dashboard its history keeps (the newest; older ones are deleted). */
     revisionsKept: number;
   };
+  /**
+   * The live event stream (docs/live-data.md): how many streams one user (an anonymous caller: one
+   * address) may hold open on one replica, and how often each gets a heartbeat comment, when the
+   * caller's session and rights are checked again too.
+   */
+  events: { maxStreamsPerUser: number; heartbeatSeconds: number };
   /** `frameAncestors`: the CSP `frame-ancestors` sources of exported pages (the app's own refuse framing). */
   export: { frameAncestors: string[] };
   auth: AuthConfig;
@@ -187,7 +193,7 @@ function workOf(
   env: Env,
   dataDir: string,
   cwd: string,
-): Pick<Config, 'jobs' | 'vacuum' | 'ingestion' | 'uploadMaxBytes' | 'duckdb' | 'dashboards' | 'export'> {
+): Pick<Config, 'jobs' | 'vacuum' | 'ingestion' | 'uploadMaxBytes' | 'duckdb' | 'dashboards' | 'export' | 'events'> {
   const jobsEnabled = env.SERVICE_JOBS_ENABLED ?? true;
   return {
     jobs: {
@@ -214,6 +220,10 @@ function workOf(
       exactQuantileRows: env.SERVICE_DASHBOARD_EXACT_QUANTILE_ROWS ?? 20_000_000,
       exactBoxValues: env.SERVICE_DASHBOARD_EXACT_BOX_VALUES ?? 1_000_000,
       revisionsKept: env.SERVICE_DASHBOARD_REVISIONS_KEPT ?? 100,
+    },
+    events: {
+      maxStreamsPerUser: env.SERVICE_EVENTS_MAX_STREAMS_PER_USER ?? 10,
+      heartbeatSeconds: env.SERVICE_EVENTS_HEARTBEAT_SECONDS ?? 15,
     },
     export: { frameAncestors: env.SERVICE_EXPORT_FRAME_ANCESTORS ?? ['*'] },
   };

@@ -327,6 +327,18 @@ export interface DashboardRevisionsTable {
   summary: string;
 }
 
+export interface LiveEventsTable {
+  /** Numbered by the database (autoincrement, bigserial: a string from PostgreSQL). */
+  event_id: Generated<number | string>;
+  kind: 'version' | 'job';
+  project_id: string | null;
+  data_collection_id: string | null;
+  user_id: string | null;
+  /** JSON: the event's data as sent. */
+  data: string;
+  created_at: string;
+}
+
 export interface Tables {
   users: UsersTable;
   sessions: SessionsTable;
@@ -354,6 +366,7 @@ export interface Tables {
   embed_tokens: EmbedTokensTable;
   access_tokens: AccessTokensTable;
   dashboard_revisions: DashboardRevisionsTable;
+  live_events: LiveEventsTable;
 }
 
 export type UserRow = Selectable<UsersTable>;

@@ -30,6 +30,9 @@ export interface UpsertAnswer {
 
 const MAX_ATTEMPTS = 5;
 
+/** Told of every new table version once it is committed (the live stream, docs/live-data.md). */
+export type VersionListener = (collection: DataCollectionsTable, version: number) => void;
+
 /**
  * Builds or updates a data collection's Delta table from its registered files (docs/architecture.md "Data collections").
  * One Parquet file per source file, partitioned by `_file_id` (and `_run_id`), so a changed file replaces exactly
@@ -37,6 +40,8 @@ const MAX_ATTEMPTS = 5;
  * is one commit; the same upsert twice leaves the table as it was.
  */
 export class UpsertService {
+  private readonly versionListeners: VersionListener[] = [];
+
   constructor(
     private readonly database: Database,
     private readonly config: Pick<Config, 'dataDir' | 'ingestion'>,
@@ -45,6 +50,10 @@ export class UpsertService {
     private readonly tableOf: (dataCollectionId: string) => DeltaTable,
     private readonly images?: Pick<ImageStore, 'putThumbnail'>,
   ) {}
+
+  onVersion(listener: VersionListener): void {
+    this.versionListeners.push(listener);
+  }
 
   async upsert(actor: Actor, request: UpsertRequest, signal?: AbortSignal): Promise<UpsertAnswer> {
     const { row } = await this.dataCollections.access(actor, request.data_collection_id, 'resource.edit');
@@ -153,6 +162,7 @@ export class UpsertService {
         }),
       );
       await this.recordSources(collection.id, sources, plan);
+      for (const listener of this.versionListeners) listener(collection, result.version);
       const replaced = sources.filter((source) => recorded.has(source.file.id)).length;
       return this.describe(collection, table, result.version, sources.length - replaced, replaced);
     } catch (error) {

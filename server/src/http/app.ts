@@ -39,6 +39,7 @@ import { requireInternalKey } from '../internal/key.js';
 import { installMetrics, type MetricSources } from '../internal/metrics.js';
 import { internalRoutes } from '../internal/routes.js';
 import { jobsRoutes } from '../jobs/routes.js';
+import { liveRoutes } from '../live/routes.js';
 import { multiqcRoutes } from '../multiqc/routes.js';
 import { joinRoutes } from '../projects/join-routes.js';
 import { projectsRoutes } from '../projects/routes.js';
@@ -120,6 +121,7 @@ export type AppDeps = {
   Parameters<typeof dashboardDataRoutes>[0] &
   Parameters<typeof exportRoutes>[0] &
   Parameters<typeof jobsRoutes>[0] &
+  Parameters<typeof liveRoutes>[0] &
   Parameters<typeof internalRoutes>[0] &
   MetricSources & { templates: TemplateCatalog };
 
@@ -299,6 +301,7 @@ function apiRoutes(app: App, context: AppDeps, actorOf: ReturnType<typeof create
     await api.register(dashboardDataRoutes(context, actorOf));
     await api.register(exportRoutes(context, actorOf, config.auth.mode));
     await api.register(templatesRoutes(context.templates, actorOf));
+    await api.register(liveRoutes(context, actorOf));
     // Without jobs there is no /jobs at all: 404, even without a token.
     if (config.jobs.enabled) await api.register(jobsRoutes(context, actorOf));
   };

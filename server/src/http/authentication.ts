@@ -54,6 +54,11 @@ export function createAuthenticator(
   return Object.assign(actorOf, {
     /** The signed-in user's row, once `actorOf` resolved a bearer token for this request. */
     rowOf: (request: FastifyRequest): UserRow | undefined => rows.get(request),
+    /**
+     * The request's credentials judged again now, for an answer that outlives a moment (the live
+     * stream): rejects once the session ended, the token expired or the user was disabled.
+     */
+    again: (request: FastifyRequest): Promise<Actor> => resolve(request),
   });
 }
 

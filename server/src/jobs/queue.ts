@@ -22,6 +22,8 @@ export interface EndedJobs {
 }
 /** Runs in the transaction that ended the jobs, so a record never outlives its job's end. */
 export type EndedListener = (db: Kysely<Tables>, ended: EndedJobs) => Promise<void>;
+/** Told, after the change, of jobs that were queued, claimed, reported on or ended (the live stream). */
+export type ChangeListener = (jobIds: string[]) => void;
 
 const CANCELLED = { code: 'cancelled', message: 'the job was cancelled' };
 const WORKER_LOST = {
@@ -69,6 +71,7 @@ export function presentJob(row: JobsTable): Job {
  */
 export class JobQueue {
   private readonly endedListeners: EndedListener[] = [];
+  private readonly changeListeners: ChangeListener[] = [];
 
   constructor(
     private readonly database: Database,
@@ -78,6 +81,15 @@ export class JobQueue {
   /** Calls `listener` whenever jobs fail or are cancelled, inside the transaction that ends them. */
   onEnded(listener: EndedListener): void {
     this.endedListeners.push(listener);
+  }
+
+  onChanged(listener: ChangeListener): void {
+    this.changeListeners.push(listener);
+  }
+
+  private changed(jobIds: (string | undefined)[]): void {
+    const ids = jobIds.filter((id): id is string => id !== undefined);
+    if (ids.length > 0) for (const listener of this.changeListeners) listener(ids);
   }
 
   private async ended(db: Kysely<Tables>, ended: EndedJobs): Promise<void> {
@@ -117,6 +129,8 @@ export class JobQueue {
     };
     await db.insertInto('jobs').values(row).execute();
     if (this.database.dialect === 'postgres') await sql`select pg_notify(${JOBS_CHANNEL}, ${kind})`.execute(db);
+    // Inside a caller's transaction the job is not there yet for others: they hear of it when it starts.
+    if (db === this.database.db) this.changed([row.job_id]);
     return row;
   }
 
@@ -138,6 +152,7 @@ export class JobQueue {
   /** Takes the oldest pending job for `worker`, or nothing. One statement: two workers never share a job. */
   async claim(worker: string): Promise<JobsTable | undefined> {
     const result = await sql<JobsTable>`${this.claimStatement(worker, isoNow())}`.execute(this.database.db);
+    this.changed([result.rows[0]?.job_id]);
     return result.rows[0];
   }
 
@@ -170,6 +185,7 @@ export class JobQueue {
     const row = rows.rows[0];
     if (!row) throw new Error('the finish-and-claim statement answered no row');
     const { ended, ...claimed } = row;
+    this.changed([ended === 1 ? jobId : undefined, claimed.job_id ?? undefined]);
     return { held: ended === 1, next: claimed.job_id ? (claimed as JobsTable) : undefined };
   }
 
@@ -196,26 +212,29 @@ export class JobQueue {
     worker: string,
     update: { step?: string; detail?: string | null; progress?: number | null },
   ) {
-    await this.database.db
+    const result = await this.database.db
       .updateTable('jobs')
       .set({ ...update, updated_at: isoNow() })
       .where('job_id', '=', jobId)
       .where('lease_owner', '=', worker)
       .where('status', '=', 'running')
-      .execute();
+      .executeTakeFirst();
+    if (Number(result.numUpdatedRows) === 1) this.changed([jobId]);
   }
 
   async succeed(jobId: string, worker: string, result: unknown): Promise<boolean> {
-    return this.end(jobId, worker, {
+    const held = await this.end(jobId, worker, {
       status: 'success',
       result: JSON.stringify(result ?? null),
       progress: 1,
       step: 'done',
     });
+    if (held) this.changed([jobId]);
+    return held;
   }
 
   async fail(jobId: string, worker: string, error: { code: string; message: string }): Promise<boolean> {
-    return this.database.db.transaction().execute(async (trx) => {
+    const failed = await this.database.db.transaction().execute(async (trx) => {
       const held = await this.end(
         jobId,
         worker,
@@ -225,6 +244,8 @@ export class JobQueue {
       if (held) await this.ended(trx, { jobIds: [jobId], status: 'failed', error });
       return held;
     });
+    if (failed) this.changed([jobId]);
+    return failed;
   }
 
   private async end(
@@ -261,13 +282,15 @@ export class JobQueue {
         lease_expires_at: null,
       }))
       .executeTakeFirst();
-    return Number(result.numUpdatedRows) === 1;
+    const released = Number(result.numUpdatedRows) === 1;
+    if (released) this.changed([jobId]);
+    return released;
   }
 
   /** Pending → cancelled at once; running → cancelled, and the holder's heartbeat aborts the task. */
   async cancel(jobId: string): Promise<JobsTable> {
     const now = isoNow();
-    return this.database.db.transaction().execute(async (trx) => {
+    const row = await this.database.db.transaction().execute(async (trx) => {
       const cancelled = await trx
         .updateTable('jobs')
         .set({ status: 'cancelled', cancel_requested: 1, step: 'cancelled', finished_at: now, updated_at: now })
@@ -279,6 +302,8 @@ export class JobQueue {
       await this.ended(trx, { jobIds: [jobId], status: 'cancelled', error: CANCELLED });
       return cancelled;
     });
+    this.changed([jobId]);
+    return row;
   }
 
   /**
@@ -305,7 +330,7 @@ export class JobQueue {
         .execute();
       const jobIds = rows.map((row) => row.job_id);
       await this.ended(trx, { jobIds, status: 'failed', error: WORKER_LOST });
-      return jobIds.length;
+      return jobIds;
     });
     const retried = await this.database.db
       .updateTable('jobs')
@@ -320,8 +345,10 @@ export class JobQueue {
       .where('status', '=', 'running')
       .where('lease_expires_at', '<', now)
       .whereRef('attempts', '<', 'max_attempts')
-      .executeTakeFirst();
-    return failed + Number(retried.numUpdatedRows);
+      .returning('job_id')
+      .execute();
+    this.changed([...failed, ...retried.map((row) => row.job_id)]);
+    return failed.length + retried.length;
   }
 
   async list(filter: {

@@ -23,6 +23,7 @@ const OWNERS: Record<string, string> = {
   files: 'server/src/tables/files.ts',
   ingestion_runs: 'server/src/tables/ingestion-runs.ts',
   jobs: 'server/src/jobs/queue.ts',
+  live_events: 'server/src/tables/live-events.ts',
   joins: 'server/src/tables/joins.ts',
   login_tickets: 'server/src/auth/login-tickets.ts',
   oauth_states: 'server/src/tables/oauth-states.ts',

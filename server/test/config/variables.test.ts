@@ -35,6 +35,8 @@ const WRONG: Record<string, { value: string; with?: Record<string, string> }> = 
   SERVICE_TRUST_PROXY: { value: '10.0.0.1, not-an-address' },
   SERVICE_ALLOWED_HOSTS: { value: 'data.example.org, http://evil.example/' },
   SERVICE_JOBS_ENABLED: { value: 'maybe' },
+  SERVICE_EVENTS_MAX_STREAMS_PER_USER: { value: '0' },
+  SERVICE_EVENTS_HEARTBEAT_SECONDS: { value: '301' },
   SERVICE_JOBS_WORKERS: { value: '65' },
   SERVICE_JOBS_LEASE_SECONDS: { value: '2' },
   SERVICE_DELTATABLES_ASYNC_UPSERT_ENABLED: { value: 'maybe' },

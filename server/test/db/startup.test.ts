@@ -42,6 +42,7 @@ describeEachDialect('startup on a shared database', (dialect) => {
         '0017_dashboard_colors',
         '0018_access_tokens',
         '0019_dashboard_revisions',
+        '0020_live_events',
       ]);
       expect((await migrateToLatest(database)).applied).toEqual([]);
       const tables = await database.db.introspection.getTables();

@@ -26,6 +26,11 @@ export const dataRows: Record<string, Row> = {
     request: async (w) => ({ path: `/jobs/${await ownersJob(w)}/cancel` }),
     expected: ownJob(200),
   },
+  // The live stream of a dashboard, read to its end with once=true: whoever reads the dashboard.
+  'GET /service/api/v1/events': {
+    request: async (w) => ({ path: `/events?dashboard_id=${w.p.dashboardId}&once=true` }),
+    expected: reading,
+  },
   'POST /service/api/v1/deltatables/upsert': {
     request: async (w) => ({
       path: '/deltatables/upsert',

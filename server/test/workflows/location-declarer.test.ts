@@ -262,6 +262,7 @@ describeEachDialect('locations declared before declarers were recorded', (dialec
         '0017_dashboard_colors',
         '0018_access_tokens',
         '0019_dashboard_revisions',
+        '0020_live_events',
       ]);
       expect(await declarerOf(opened, eveWorkflow)).toBe(eve.user.user_id);
       expect(await declarerOf(opened, tempWorkflow)).toBe(temp.user.user_id);

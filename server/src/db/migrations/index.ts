@@ -18,6 +18,7 @@ import * as dashboardTabs from './0016_dashboard_tabs.js';
 import * as dashboardColors from './0017_dashboard_colors.js';
 import * as accessTokens from './0018_access_tokens.js';
 import * as dashboardRevisions from './0019_dashboard_revisions.js';
+import * as liveEvents from './0020_live_events.js';
 
 /** Every migration, in order. Bundled as modules so the built server needs no migrations folder. */
 const migrations: Record<string, Migration> = {
@@ -40,6 +41,7 @@ const migrations: Record<string, Migration> = {
   '0017_dashboard_colors': dashboardColors,
   '0018_access_tokens': accessTokens,
   '0019_dashboard_revisions': dashboardRevisions,
+  '0020_live_events': liveEvents,
 };
 
 export const migrationProvider: MigrationProvider = {
