@@ -61,6 +61,8 @@ export function choropleth(input: ChartInput): ChartBody {
     name: valueName,
     roam: false,
     selectedMode: 'multiple',
+    // No dot on each country with a value (ECharts' legend symbol): the colour says it.
+    showLegendSymbol: false,
     label: { show: false },
     itemStyle: { areaColor: palette.splitLine, borderColor: palette.axisLine, borderWidth: 0.5 },
     emphasis: { label: { show: false }, itemStyle: { areaColor: palette.series[1] } },

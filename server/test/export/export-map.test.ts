@@ -133,5 +133,5 @@ describeBrowser('exported maps in Chromium', () => {
       expect(counts.drawn).toBeGreaterThan(20_000);
       if (component === 'm') expect(counts.highest).toBeGreaterThan(50);
     }
-  });
+  }, 120_000);
 });
