@@ -31,6 +31,18 @@ describe("the builder's column choices", () => {
     ]);
   });
 
+  it('offers a map’s fields only the columns whose type fits them', () => {
+    const choropleth = figureRoles('choropleth', 'sum');
+    expect(names(choropleth.region?.kinds ?? [])).toEqual(['sample', 'mass', 'ratio']);
+    expect(names(choropleth.y?.kinds ?? [])).toEqual(['mass', 'ratio']);
+    expect(figureRoles('choropleth', 'count').y?.required).toBe(false);
+    const points = figureRoles('point_map', 'count');
+    expect(names(points.latitude?.kinds ?? [])).toEqual(['mass', 'ratio']);
+    expect(names(points.longitude?.kinds ?? [])).toEqual(['mass', 'ratio']);
+    expect(points.latitude?.required && points.longitude?.required).toBe(true);
+    expect(points.region).toBeUndefined();
+  });
+
   it('offers each role of a chart only the columns whose type fits it', () => {
     const scatter = figureRoles('scatter', 'count');
     expect(names(scatter.x?.kinds ?? [])).toEqual(['mass', 'ratio', 'day']);
