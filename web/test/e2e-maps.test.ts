@@ -100,6 +100,26 @@ describeBrowser('maps in a real browser', () => {
     // A second click on France clears the filter.
     await clickTarget(await renderedFigure(page, 'Reads by country'), 'France');
     await counted(page, 'Sites', 9);
+
+    // A rectangle brushed over the point map: the sites inside its longitudes and latitudes.
+    const canvas = await (await renderedFigure(page, 'Where the sites are')).locator('canvas').first().boundingBox();
+    if (canvas === null) throw new Error('the point map has no canvas');
+    await page.mouse.move(canvas.x + canvas.width * 0.1, canvas.y + canvas.height * 0.3);
+    await page.mouse.down();
+    await page.mouse.move(canvas.x + canvas.width * 0.35, canvas.y + canvas.height * 0.5, { steps: 4 });
+    await page.mouse.move(canvas.x + canvas.width * 0.6, canvas.y + canvas.height * 0.75, { steps: 4 });
+    await page.mouse.up();
+    const box = (await filterOf(page, 'p')) as number[];
+    expect(box).toHaveLength(4);
+    const [west = 0, east = 0, south = 0, north = 0] = box;
+    expect(west).toBeLessThan(east);
+    expect(south).toBeLessThan(north);
+    const inside = SITES.split('\n')
+      .slice(1, -1)
+      .map((line) => line.split(',').map(Number))
+      .filter(([, , , lat = 0, lon = 0]) => lon >= west && lon <= east && lat >= south && lat <= north).length;
+    expect(inside).toBeGreaterThan(0);
+    await counted(page, 'Sites', inside);
     await context.close();
   }, 180_000);
 });
