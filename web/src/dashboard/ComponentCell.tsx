@@ -26,6 +26,7 @@ import { InteractiveView } from './InteractiveView.js';
 import { gridCellStyle } from './layout.js';
 import { FigureView, MultiqcView } from './lazy.js';
 import { TableView } from './TableView.js';
+import type { TableReading } from './table/table-state.js';
 
 export interface CellData {
   /** The component's latest data (possibly for the previous filters while `waiting`). */
@@ -43,6 +44,8 @@ export interface CellFilters {
   onFilter: (componentId: string, value: DashboardFilterValue | null, mode?: HistoryMode) => void;
   /** The dashboard's colour per value (absent in the builder's preview: each chart its own order). */
   colors?: ColorAssignment | undefined;
+  /** A reader's dashboard: tables offer header filters, columns and row selection (not in the editor). */
+  reader?: boolean;
 }
 
 function cellState(component: DashboardComponent, cell: CellData): 'loading' | 'ready' | 'error' {
@@ -146,6 +149,7 @@ function PagedBody({
         filters={view.filters}
         asOf={view.asOf}
         updating={cell.waiting}
+        reading={view.reader ? tableReading(component.component_id, view) : undefined}
       />
     );
   }
@@ -159,6 +163,14 @@ function PagedBody({
       updating={cell.waiting}
     />
   );
+}
+
+/** A reader's selection of a table's rows: its own filter of the dashboard. */
+function tableReading(componentId: string, view: CellFilters): TableReading {
+  return {
+    selected: view.filters.find((filter) => filter.component_id === componentId)?.value,
+    onSelect: (value) => view.onFilter(componentId, value),
+  };
 }
 
 /** A chart, widget or card, with its filter value and a way to set it. */

@@ -51,7 +51,7 @@ export function DashboardView({ dashboard }: { dashboard: Dashboard }) {
   const tabBar = tabs.length > 0 && <DashboardTabs tabs={tabs} open={openTab} onOpen={setOpenTab} />;
   if (all.length === 0) return <Text c="dimmed">This dashboard has no components yet.</Text>;
   const viewKey = JSON.stringify([view.filters, view.asOf]);
-  const cellView = { filters: view.filters, asOf: view.asOf, viewKey, onFilter: actions.setFilter, colors };
+  const cellView = { ...view, viewKey, onFilter: actions.setFilter, colors, reader: true };
   const menu = { components: all, canEmbed: mayEmbed(dashboard) };
   return (
     <Stack gap="sm" data-view-key={viewKey}>

@@ -1,22 +1,24 @@
-import { Alert, Group, Loader, Pagination, Stack, Text } from '@mantine/core';
+import { Alert, Loader, Pagination, Stack, Text } from '@mantine/core';
 import {
   type AsOf,
   type ColorRanges,
   type DashboardFilter,
   type PreviewAnswer,
-  previewAnswerSchema,
-  type SortKey,
   scaleStep,
   scaleSteps,
+  type TableColumn,
   type TableComponent,
 } from '@service/common';
-import { keepPreviousData, useQuery } from '@tanstack/react-query';
-import { useState } from 'react';
+import type { ReactNode } from 'react';
 import { errorMessage } from '../api/client.js';
-import { useApi } from '../auth/session.js';
 import { type CellPainters, RowsTable } from '../components/RowsTable.js';
-import { formatSort, nextSort } from '../explorer/sort.js';
-import { formatCount } from '../format/number.js';
+import { nextSort } from '../explorer/sort.js';
+import { ColumnFilterButton, filterForm } from './table/ColumnFilter.js';
+import { shownColumns } from './table/ColumnsMenu.js';
+import { selectionColumn, useLatestSelection } from './table/selection.js';
+import { TableBar } from './table/TableBar.js';
+import { filterOf, type TableReading, type TableState, withColumnFilter } from './table/table-state.js';
+import { type ShownPage, useTablePage, useTableViewState } from './table/useTablePage.js';
 
 interface TableViewProps {
   dashboardId: string;
@@ -26,15 +28,17 @@ interface TableViewProps {
   asOf: AsOf | null;
   /** The dashboard's data for new filters is on its way. */
   updating: boolean;
+  reading?: TableReading | undefined;
 }
 
 /**
- * A table component's rows. Its first page in its own order comes with the rest of the dashboard's
- * data (`POST /data`); other pages and orders from the rows route, under the same filters and
- * version. New filters or another version start again at the first page.
+ * A table component's rows (docs/dashboards.md "Tables"), paged and sorted; for a reader also
+ * filtered by its header, its columns shown and ordered, and its rows selected to filter the other
+ * components. The reader's header filters, order and columns are in the address bar (table-state.ts).
  */
-export function TableView({ dashboardId, component, firstPage, filters, asOf, updating }: TableViewProps) {
-  const shown = useTablePage(dashboardId, component, firstPage, filters, asOf);
+export function TableView({ dashboardId, component, firstPage, filters, asOf, updating, reading }: TableViewProps) {
+  const [view, setView] = useTableViewState(component.component_id, reading !== undefined);
+  const shown = useTablePage(dashboardId, component, firstPage, { filters, asOf, view });
   const { rows, answer, ownFirstPage } = shown;
   const label = component.title || 'Table';
   if (!ownFirstPage && rows.isError) {
@@ -52,63 +56,20 @@ export function TableView({ dashboardId, component, firstPage, filters, asOf, up
       answer={answer}
       firstPage={firstPage}
       shown={shown}
+      table={{ view, setView, reading }}
       label={label}
       updating={updating || (!ownFirstPage && rows.isFetching)}
     />
   );
 }
 
-/** The page and order shown, and their rows: the first page from `POST /data`, others from the rows route. */
-function useTablePage(
-  dashboardId: string,
-  component: TableComponent,
-  firstPage: PreviewAnswer,
-  filters: readonly DashboardFilter[],
-  asOf: AsOf | null,
-) {
-  const api = useApi();
-  const filtersParam = filters.length === 0 ? undefined : JSON.stringify(filters);
-  const asOfParam = asOf === null ? undefined : typeof asOf === 'string' ? asOf : JSON.stringify(asOf);
-  const [page, setPage] = useState(1);
-  // null: the component's own default order.
-  const [sort, setSort] = useState<SortKey[] | null>(null);
-  const view = `${filtersParam} ${asOfParam}`;
-  const [shownFor, setShownFor] = useState(view);
-  if (shownFor !== view) {
-    setShownFor(view);
-    setPage(1);
-  }
-  const pageSize = component.page_size;
-  const ownFirstPage = page === 1 && sort === null;
-  const rows = useQuery({
-    queryKey: ['dashboard-rows', dashboardId, component.component_id, page, sort, filtersParam, asOfParam],
-    queryFn: ({ signal }) =>
-      api.request(`/dashboards/${dashboardId}/components/${component.component_id}/rows`, previewAnswerSchema, {
-        query: {
-          limit: pageSize,
-          skip: (page - 1) * pageSize,
-          // An empty list asks for the component's default order too.
-          sort: formatSort(sort ?? []) ?? undefined,
-          filters: filtersParam,
-          as_of: asOfParam,
-        },
-        signal,
-      }),
-    placeholderData: keepPreviousData,
-    enabled: !ownFirstPage,
-  });
-  const answer = ownFirstPage ? firstPage : rows.data;
-  return { page, setPage, sort, setSort, rows, answer, ownFirstPage };
-}
-
-type ShownPage = ReturnType<typeof useTablePage>;
-
-/** A page of rows: the row count, the rows with sortable headers, and the page picker. */
+/** A page of rows: the bar above it, the rows with their headers' sort and filter buttons, the page picker. */
 function TablePage({
   component,
   answer,
   firstPage,
   shown,
+  table,
   label,
   updating,
 }: {
@@ -116,34 +77,38 @@ function TablePage({
   answer: PreviewAnswer;
   firstPage: PreviewAnswer;
   shown: ShownPage;
+  table: TableState;
   label: string;
   updating: boolean;
 }) {
-  const { page, setPage, sort, setSort } = shown;
+  const { page, setPage } = shown;
+  const { view, setView, reading } = table;
   const pages = Math.max(1, Math.ceil(answer.total / component.page_size));
   // Every page's colours come from the first page's ranges: the whole table's, the same on each.
   const painters = cellPainters(component.color_scales, answer.color_ranges ?? firstPage.color_ranges);
-  const shownSort = sort ?? component.sort;
+  const values = answer.column_values ?? firstPage.column_values;
+  const columns = reading === undefined ? answer.columns : shownColumns(answer.columns, view.columns);
+  const selection = useLatestSelection(reading?.selected, reading?.onSelect);
+  const leading = reading && selectionColumn(answer, label, selection);
+  const shownSort = view.sort ?? component.sort;
   return (
     <Stack gap="xs" style={{ minHeight: 0, flex: 1 }}>
-      <Group justify="space-between">
-        <Text size="sm" c="dimmed">
-          {formatCount(answer.total)} rows
-        </Text>
-        {updating && <Loader size="xs" role="status" aria-label={`Updating ${label}`} />}
-      </Group>
+      <TableBar label={label} total={answer.total} all={answer.columns} table={table} updating={updating} />
       <div style={{ minHeight: 0, flex: 1, overflow: 'auto' }}>
         <RowsTable
-          answer={answer}
+          answer={{ columns, rows: answer.rows }}
           label={label}
           painters={painters}
           sort={shownSort[0] ?? null}
-          onSort={(column) => {
-            // Ascending, descending, then back to the component's default order.
-            const next = nextSort(sort ?? [], column, false);
-            setSort(next.length === 0 ? null : next);
-            setPage(1);
-          }}
+          onSort={(column) =>
+            setView((current) => {
+              // Ascending, descending, then back to the component's default order.
+              const next = nextSort(current.sort ?? [], column, false);
+              return { ...current, sort: next.length === 0 ? undefined : next };
+            })
+          }
+          {...(leading === undefined ? {} : { leading })}
+          {...(reading === undefined ? {} : { headerControls: filterButtons(table, values) })}
         />
       </div>
       {pages > 1 && (
@@ -151,6 +116,26 @@ function TablePage({
       )}
     </Stack>
   );
+}
+
+/** Each column's filter button, of the form its type and values take (none for other types). */
+function filterButtons(
+  { view, setView }: TableState,
+  values: PreviewAnswer['column_values'],
+): (column: TableColumn) => ReactNode {
+  return (column) => {
+    const form = filterForm(column, values?.[column.name]);
+    if (form === null) return null;
+    return (
+      <ColumnFilterButton
+        column={column}
+        form={form}
+        values={values?.[column.name]}
+        filter={filterOf(view, column.name)}
+        onChange={(filter) => setView((current) => withColumnFilter(current, column.name, filter))}
+      />
+    );
+  };
 }
 
 /** A painter per coloured column: the scale's step of the cell's value in the column's whole range. */

@@ -108,6 +108,10 @@ function equalsChip(column: string, values: readonly unknown[]): string {
  * range; undefined for the other filters.
  */
 export function valueChip(component: DashboardComponent, value: DashboardFilterValue): string | undefined {
+  // A table's selected rows, by the column that names them when the table says which.
+  if (component.type === 'table' && component.select_by !== undefined && Array.isArray(value)) {
+    return equalsChip(component.select_by, value);
+  }
   if (component.type !== 'figure' || !Array.isArray(value)) return undefined;
   if (brushesGenome(component)) return describeGenomicInterval(value);
   const levels = component.levels ?? [];

@@ -11,9 +11,11 @@ import {
   figureDataSchema,
 } from '@service/common';
 import { type RefObject, useRef, useState } from 'react';
+import { useSearchParams } from 'react-router';
 import { errorMessage } from '../../api/client.js';
 import { useApi } from '../../auth/session.js';
 import { componentLabel } from '../chips.js';
+import { readTableViews, tableViewQuery } from '../table/table-state.js';
 import { cardCsv, exportFilename, figureCsv } from './csv.js';
 import { EmbedDialog } from './lazy.js';
 import { copyText, saveFile } from './save-file.js';
@@ -55,6 +57,7 @@ function useExportActions(
   const api = useApi();
   const theme = useComputedColorScheme('light', { getInitialValueInEffect: false });
   const [notice, setNotice] = useState<Notice>(null);
+  const [params] = useSearchParams();
   const name = component.title || component.component_id;
   const query = {
     filters: filters.length === 0 ? undefined : JSON.stringify(filters),
@@ -88,8 +91,10 @@ function useExportActions(
     } else if (component.type === 'card' && card?.success) {
       blob = new Blob([cardCsv(cardLabel(component), card.data)], { type: 'text/csv' });
     } else {
+      // As shown: the reader's header filters and order too (docs/dashboards.md "Tables").
+      const shown = tableViewQuery(readTableViews(params.get('tables'))[component.component_id] ?? {});
       blob = await api.requestBlob(`/dashboards/${dashboardId}/components/${component.component_id}/download`, {
-        query,
+        query: { ...query, ...shown },
         accept: 'text/csv',
       });
     }
