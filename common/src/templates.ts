@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { dashboardYamlSchema } from './dashboards.js';
 import { compileFilePattern, FilePatternError } from './file-pattern.js';
 import { dataCollectionDefinitionSchema, joinDefinitionSchema } from './project-definition.js';
-import { tagSchema } from './projects.js';
+import { nameSchema, tagSchema } from './projects.js';
 
 /**
  * Templates (docs/templates.md): one pipeline version's collections and dashboards, as a YAML file
@@ -138,7 +138,15 @@ export const templateSummarySchema = z
     pipeline: z.string(),
     version: z.string(),
     description: z.string(),
-    variables: z.array(z.object({ name: z.string(), description: z.string(), required: z.boolean() })),
+    variables: z.array(
+      z.object({
+        name: z.string(),
+        description: z.string(),
+        required: z.boolean(),
+        /** The value a variable takes when it is neither given nor detected from the data. */
+        default: z.string().nullable(),
+      }),
+    ),
   })
   .meta({ id: 'TemplateSummary' });
 export type TemplateSummary = z.infer<typeof templateSummarySchema>;
@@ -151,5 +159,44 @@ export const summarizeTemplate = (template: Template): TemplateSummary => ({
   pipeline: template.pipeline,
   version: template.version,
   description: template.description,
-  variables: template.variables.map(({ name, description, required }) => ({ name, description, required })),
+  variables: template.variables.map(({ name, description, required, default: fallback }) => ({
+    name,
+    description,
+    required,
+    default: fallback ?? null,
+  })),
 });
+
+/**
+ * `POST /projects/from-template` (docs/templates.md "From the web app"): a template applied to a
+ * folder on the server; with `dry_run`, only what it would make (the variables detected included).
+ */
+export const templateProjectRequestSchema = z.strictObject({
+  template_id: z.string().min(1).max(200),
+  name: nameSchema,
+  location: z
+    .string()
+    .min(1)
+    .max(4096)
+    .describe('an absolute folder on the server, inside SERVICE_INGESTION_ALLOWED_ROOTS'),
+  variables: z.record(templateVariableNameSchema, z.string().min(1).max(255)).default({}),
+  dry_run: z.boolean().default(false),
+});
+export type TemplateProjectRequest = z.input<typeof templateProjectRequestSchema>;
+
+export const templateProjectAnswerSchema = z
+  .object({
+    template_id: z.string(),
+    /** Every variable with a value: given, detected from the data or defaulted. */
+    variables: z.record(z.string(), z.string()),
+    /** The collections made, each with the number of files of the folder it takes. */
+    collections: z.array(z.object({ tag: z.string(), files: z.number().int() })),
+    left_out: z.object({ collections: z.array(z.string()), components: z.array(z.string()) }),
+    /** Null on a dry run; otherwise the project made, its first dashboard and the ingestion started. */
+    project_id: z.string().nullable(),
+    dashboard_id: z.string().nullable(),
+    job_id: z.string().nullable(),
+    run_id: z.string().nullable(),
+  })
+  .meta({ id: 'TemplateProject' });
+export type TemplateProject = z.infer<typeof templateProjectAnswerSchema>;

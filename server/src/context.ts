@@ -56,6 +56,7 @@ import type { ProjectsService } from './projects/service.js';
 import { RequestWork } from './rate-limit/request-work.js';
 import type { ObjectStorage } from './storage/storage.js';
 import { TemplateCatalog } from './templates/catalog.js';
+import { TemplateProjects } from './templates/projects.js';
 import type { AccountDeletion } from './users/deletion.js';
 import type { UsersService } from './users/service.js';
 import type { WorkflowsService } from './workflows/service.js';
@@ -130,6 +131,8 @@ export interface AppContext {
   templates: TemplateCatalog;
   /** New table versions and job changes, for the live stream (`GET /events`, docs/live-data.md). */
   live: LiveEvents;
+  /** Projects made of a folder on the server with a template (`POST /projects/from-template`). */
+  templateProjects: TemplateProjects;
   /** Deletes the storage of deleted rows. */
   purger: StoragePurger;
   vacuum: StorageVacuum;
@@ -173,6 +176,17 @@ export async function createContext(config: Config): Promise<AppContext> {
     const { sessionCache: _sessionCache, ...authServices } = auth;
     const { locationGuard: _locationGuard, ...projectServices } = owned;
     const { copies } = engine;
+    const templates = new TemplateCatalog();
+    const templateProjects = new TemplateProjects({
+      catalog: templates,
+      definitions: owned.definitions,
+      dashboardFiles: dashboards.dashboardFiles,
+      ingestion: work.ingestion,
+      projects: owned.projects,
+      locations: owned.locationGuard,
+      allowedRoots: config.ingestion.allowedRoots,
+      jobsEnabled: config.jobs.enabled,
+    });
     return {
       config,
       database,
@@ -183,7 +197,8 @@ export async function createContext(config: Config): Promise<AppContext> {
       ...dashboards,
       live: openedLive,
       lifecycle: new Lifecycle(),
-      templates: new TemplateCatalog(),
+      templates,
+      templateProjects,
       requestWork: new RequestWork(database, config.dataLimits),
       async close() {
         await openedLive.close();

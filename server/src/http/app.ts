@@ -45,6 +45,7 @@ import { joinRoutes } from '../projects/join-routes.js';
 import { projectsRoutes } from '../projects/routes.js';
 import { databaseRateLimitStore } from '../rate-limit/database-store.js';
 import type { TemplateCatalog } from '../templates/catalog.js';
+import { templateProjectRoutes } from '../templates/project-routes.js';
 import { templatesRoutes } from '../templates/routes.js';
 import { usersRoutes } from '../users/routes.js';
 import { workflowsRoutes } from '../workflows/routes.js';
@@ -123,7 +124,7 @@ export type AppDeps = {
   Parameters<typeof jobsRoutes>[0] &
   Parameters<typeof liveRoutes>[0] &
   Parameters<typeof internalRoutes>[0] &
-  MetricSources & { templates: TemplateCatalog };
+  MetricSources & { templates: TemplateCatalog } & Parameters<typeof templateProjectRoutes>[0];
 
 const defaultWebRoot = fileURLToPath(new URL('../../../web/dist', import.meta.url));
 
@@ -302,6 +303,7 @@ function apiRoutes(app: App, context: AppDeps, actorOf: ReturnType<typeof create
     await api.register(exportRoutes(context, actorOf, config.auth.mode));
     await api.register(templatesRoutes(context.templates, actorOf));
     await api.register(liveRoutes(context, actorOf));
+    await api.register(templateProjectRoutes(context, actorOf));
     // Without jobs there is no /jobs at all: 404, even without a token.
     if (config.jobs.enabled) await api.register(jobsRoutes(context, actorOf));
   };

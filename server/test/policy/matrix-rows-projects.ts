@@ -1,4 +1,6 @@
 import { randomUUID } from 'node:crypto';
+import { mkdir, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
 import { anyone, editors, onProject, owners, type Row, reading, signedIn } from './matrix-world.js';
 
 /** Projects, their definitions, workflows, runs, data collections, joins and ingestion. */
@@ -18,6 +20,17 @@ export const projectRows: Record<string, Row> = {
       options: { json: { yaml: `name: imported-${randomUUID()}\n` } },
     }),
     expected: signedIn(201),
+  },
+  // A dry run reads the folder (inside the allowed roots); temporary users declare no locations.
+  'POST /service/api/v1/projects/from-template': {
+    request: async (w) => {
+      const folder = join(w.server.database.dataDir, 'imports', 'template-matrix');
+      await mkdir(folder, { recursive: true });
+      await writeFile(join(folder, 'embedding_pcoa.tsv'), 'sample_id\tdim_1\tdim_2\thabitat\nS1\t0.1\t0.2\tSoil\n');
+      const json = { template_id: 'nf-core/ampliseq/2.16.0', name: 'from-template', location: folder, dry_run: true };
+      return { path: '/projects/from-template', options: { json } };
+    },
+    expected: (mode, actor) => (actor === 'temporary' && mode !== 'single_user' ? 403 : signedIn(200)(mode, actor)),
   },
   'POST /service/api/v1/projects/validate': {
     request: async () => ({ path: '/projects/validate', options: { json: { yaml: 'name: checked\n' } } }),

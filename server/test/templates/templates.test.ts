@@ -197,7 +197,7 @@ describe('GET /templates', () => {
         pipeline: 'nf-core/ampliseq',
         version: '2.16.0',
         description: expect.stringContaining('nf-core/ampliseq 2.16.0'),
-        variables: [{ name: 'group_by', description: expect.any(String), required: false }],
+        variables: [{ name: 'group_by', description: expect.any(String), required: false, default: null }],
       });
     }
     expect((await call(server, 'GET', '/templates')).status).toBe(401);

@@ -1,34 +1,14 @@
-import { Alert, Button, FileButton, Group, List, Modal, Stack, Text, Textarea, TextInput } from '@mantine/core';
+import { Button, FileButton, Group, Modal, Stack, Text, Textarea, TextInput } from '@mantine/core';
 import { useDisclosure } from '@mantine/hooks';
 import { importAnswerSchema, projectSchema } from '@service/common';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useNavigate } from 'react-router';
-import { ApiError, errorMessage } from '../api/client.js';
 import { useApi } from '../auth/session.js';
-import { formatFieldError } from '../jobs/format.js';
+import { TemplateProjectModal } from '../projects/TemplateProjectModal.js';
+import { ErrorList } from './ErrorList.js';
 
-/** An API failure with each field error on its own line (`line:column path — message`). */
-export function ErrorList({ error, title }: { error: unknown; title: string }) {
-  const fields = error instanceof ApiError ? error.fieldErrors : [];
-  return (
-    <Alert color="red" role="alert" title={title}>
-      <Stack gap={4}>
-        <Text size="sm">{error instanceof ApiError ? error.message : errorMessage(error)}</Text>
-        {fields.length > 0 && (
-          <List size="sm" aria-label="Errors">
-            {fields.map((field, index) => (
-              // biome-ignore lint/suspicious/noArrayIndexKey: the same message may repeat at different places.
-              <List.Item key={index} ff="monospace">
-                {formatFieldError(field)}
-              </List.Item>
-            ))}
-          </List>
-        )}
-      </Stack>
-    </Alert>
-  );
-}
+export { ErrorList };
 
 function CreateProjectModal({ opened, onClose }: { opened: boolean; onClose: () => void }) {
   const api = useApi();
@@ -143,17 +123,22 @@ function ImportProjectModal({ opened, onClose }: { opened: boolean; onClose: () 
   );
 }
 
-/** "Create project" and "Import project.yaml" for signed-in users. */
+/** "Create project", "From a template" and "Import project.yaml" for signed-in users. */
 export function ProjectActions() {
   const [createOpened, create] = useDisclosure(false);
+  const [templateOpened, templateModal] = useDisclosure(false);
   const [importOpened, importModal] = useDisclosure(false);
   return (
     <Group gap="xs">
       <Button onClick={create.open}>Create project</Button>
+      <Button variant="default" onClick={templateModal.open}>
+        From a template
+      </Button>
       <Button variant="default" onClick={importModal.open}>
         Import project.yaml
       </Button>
       {createOpened && <CreateProjectModal opened onClose={create.close} />}
+      {templateOpened && <TemplateProjectModal onClose={templateModal.close} />}
       {importOpened && <ImportProjectModal opened onClose={importModal.close} />}
     </Group>
   );
