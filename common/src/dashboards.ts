@@ -364,6 +364,15 @@ export const dashboardDataRequestSchema = z
      * who cannot read the project may preview only what the dashboard already shows.
      */
     preview: z.array(dashboardComponentSchema).min(1).max(MAX_PREVIEW_COMPONENTS).optional(),
+    /**
+     * A reader's contig per coverage track of contigs (the `?contigs=` of the address bar): drawn
+     * instead of the component's `contig`, in any spelling (`chr2`, `2`). A component that is no
+     * coverage track with `chromosome` is a 400; a contig its table lacks answers in its slot.
+     */
+    contigs: z
+      .record(componentIdSchema, z.string().trim().min(1).max(1000))
+      .refine((contigs) => Object.keys(contigs).length <= 100, 'at most 100 contigs')
+      .optional(),
   })
   .meta({ id: 'DashboardDataRequest' });
 export type DashboardDataRequest = z.infer<typeof dashboardDataRequestSchema>;

@@ -4,6 +4,7 @@ import { readJsonLines } from '../src/api/json-lines.js';
 import { describeValue, filterChips, formatNumber } from '../src/dashboard/chips.js';
 import {
   readAsOf,
+  readContigs,
   readDashboardView,
   readFilters,
   withFilter,
@@ -87,12 +88,34 @@ describe('dashboard filters in the address bar', () => {
         { component_id: 'name', value: 'bis' },
       ],
       asOf: { dc1: 2 },
+      contigs: {},
     };
     const params = writeDashboardView(new URLSearchParams('tab=x&filters=old'), view);
     expect(params.get('tab')).toBe('x');
     expect(readDashboardView(new URLSearchParams(params.toString()), COMPONENTS)).toEqual(view);
-    const cleared = writeDashboardView(params, { filters: [], asOf: null });
+    const cleared = writeDashboardView(params, { filters: [], asOf: null, contigs: {} });
     expect(cleared.toString()).toBe('tab=x');
+  });
+
+  it('keeps a reader’s contigs of coverage tracks of contigs, and drops the others', () => {
+    const track = { type: 'figure', data_collection_id: dc, chart: 'coverage', position: 'pos', y: 'depth' } as const;
+    const components: DashboardComponent[] = [
+      ...COMPONENTS,
+      { ...track, component_id: 'cov', chromosome: 'contig' },
+      { ...track, component_id: 'flat' },
+    ];
+    const text = JSON.stringify({ cov: 'chr2', flat: '1', species: '1', gone: '1' });
+    expect(readContigs(text, components)).toEqual({ cov: 'chr2' });
+    expect(readContigs(JSON.stringify({ cov: ' ' }), components)).toEqual({});
+    expect(readContigs(JSON.stringify({ cov: 2 }), components)).toEqual({});
+    expect(readContigs('["cov"]', components)).toEqual({});
+    expect(readContigs('{not json', components)).toEqual({});
+    expect(readContigs(null, components)).toEqual({});
+    const view = { filters: [], asOf: null, contigs: { cov: '2' } };
+    const params = writeDashboardView(new URLSearchParams('tab=x'), view);
+    expect(params.get('contigs')).toBe('{"cov":"2"}');
+    expect(readDashboardView(params, components)).toEqual(view);
+    expect(writeDashboardView(params, { ...view, contigs: {} }).toString()).toBe('tab=x');
   });
 
   it('sets a filter in its place, appends a new one, and removes one set to nothing', () => {

@@ -18,6 +18,7 @@ import type { ReactNode } from 'react';
 import { errorMessage } from '../api/client.js';
 import { Markdown } from '../components/Markdown.js';
 import { CardView } from './CardView.js';
+import { ContigPicker } from './ContigPicker.js';
 import { componentLabel } from './chips.js';
 import { ComponentMenu } from './export/ComponentMenu.js';
 import type { HistoryMode } from './filter-state.js';
@@ -42,6 +43,8 @@ export interface CellFilters {
   /** The key of the filters being shown (`data-drawn-key` once this cell has drawn them). */
   viewKey: string;
   onFilter: (componentId: string, value: DashboardFilterValue | null, mode?: HistoryMode) => void;
+  /** A reader's choice of the contig a coverage track draws (absent in the builder: the track's own). */
+  onContig?: (componentId: string, contig: string | null, mode?: HistoryMode) => void;
   /** The dashboard's colour per value (absent in the builder's preview: each chart its own order). */
   colors?: ColorAssignment | undefined;
   /** A reader's dashboard: tables offer header filters, columns and row selection (not in the editor). */
@@ -192,7 +195,8 @@ function ChartBody({
     case 'figure': {
       const figure = figureDataSchema.safeParse(data);
       if (!figure.success) return <Text c="dimmed">No data yet.</Text>;
-      return (
+      const { onContig } = view;
+      const chart = (
         <FigureView
           component={component}
           data={figure.data}
@@ -200,6 +204,17 @@ function ChartBody({
           onFilter={onFilter}
           colors={view.colors}
         />
+      );
+      if (onContig === undefined || figure.data.contigs === undefined) return chart;
+      return (
+        <>
+          <ContigPicker
+            component={component}
+            data={figure.data}
+            onContig={(contig, mode) => onContig(component.component_id, contig, mode)}
+          />
+          <div style={{ flex: 1, minHeight: 0 }}>{chart}</div>
+        </>
       );
     }
     case 'card': {

@@ -11,9 +11,14 @@ import {
 import { type CSSProperties, useEffect } from 'react';
 import { mayEmbed } from '../permissions/embedding.js';
 import { ComponentCell } from './ComponentCell.js';
+import { useStaleContigs } from './ContigPicker.js';
 import { DashboardTabs, useOpenTab } from './DashboardTabs.js';
 import { FilterChips } from './FilterChips.js';
-import { useDashboardView } from './filter-state.js';
+import {
+  type DashboardViewActions,
+  type DashboardView as DashboardViewState,
+  useDashboardView,
+} from './filter-state.js';
 import { placeComponents } from './layout.js';
 import { FigureView } from './lazy.js';
 import { SectionHeader, useFoldedSections } from './sections.js';
@@ -41,7 +46,8 @@ export function DashboardView({ dashboard }: { dashboard: Dashboard }) {
     .filter(readsCollection)
     .map(idOf);
   const only = hidden.size === 0 ? undefined : computedIds(all, components, hidden);
-  const data = useDashboardData(dashboard.dashboard_id, dataIds, view.filters, view.asOf, openTab, only);
+  const data = useDashboardData(dashboard.dashboard_id, dataIds, view.filters, view.asOf, openTab, only, view.contigs);
+  useStaleContigs(view.contigs, data, actions.setContig);
   const colors = useDashboardColors(dashboard, data, view.filters, view.asOf);
   const hasFigures = components.some((component) => component.type === 'figure');
   useEffect(() => {
@@ -50,22 +56,14 @@ export function DashboardView({ dashboard }: { dashboard: Dashboard }) {
   }, [hasFigures]);
   const tabBar = tabs.length > 0 && <DashboardTabs tabs={tabs} open={openTab} onOpen={setOpenTab} />;
   if (all.length === 0) return <Text c="dimmed">This dashboard has no components yet.</Text>;
-  const viewKey = JSON.stringify([view.filters, view.asOf]);
-  const cellView = { ...view, viewKey, onFilter: actions.setFilter, colors, reader: true };
+  const viewKey = JSON.stringify([view.filters, view.asOf, view.contigs]);
+  const cellView = { ...view, viewKey, onFilter: actions.setFilter, onContig: actions.setContig, colors, reader: true };
   const menu = { components: all, canEmbed: mayEmbed(dashboard) };
   return (
     <Stack gap="sm" data-view-key={viewKey}>
       {tabBar}
       {all.some(readsCollection) && (
-        <Group justify="space-between" align="flex-end">
-          <FilterChips
-            filters={view.filters}
-            components={all}
-            onRemove={(componentId) => actions.setFilter(componentId, null)}
-            onClear={actions.clearFilters}
-          />
-          <VersionPicker dashboardId={dashboard.dashboard_id} asOf={view.asOf} onChange={actions.setAsOf} />
-        </Group>
+        <FilterBar dashboardId={dashboard.dashboard_id} components={all} view={view} actions={actions} />
       )}
       {view.asOf !== null && (
         <AsOfBanner dashboardId={dashboard.dashboard_id} asOf={view.asOf} onLive={() => actions.setAsOf(null)} />
@@ -100,6 +98,31 @@ export function DashboardView({ dashboard }: { dashboard: Dashboard }) {
         )}
       </div>
     </Stack>
+  );
+}
+
+/** The active filters' chips, and the version picker. */
+function FilterBar({
+  dashboardId,
+  components,
+  view,
+  actions,
+}: {
+  dashboardId: string;
+  components: readonly DashboardComponent[];
+  view: DashboardViewState;
+  actions: DashboardViewActions;
+}) {
+  return (
+    <Group justify="space-between" align="flex-end">
+      <FilterChips
+        filters={view.filters}
+        components={components}
+        onRemove={(componentId) => actions.setFilter(componentId, null)}
+        onClear={actions.clearFilters}
+      />
+      <VersionPicker dashboardId={dashboardId} asOf={view.asOf} onChange={actions.setAsOf} />
+    </Group>
   );
 }
 

@@ -11,13 +11,15 @@ import { useSearchParams } from 'react-router';
 
 /**
  * What a dashboard shows, kept in the address bar so a reload or a shared link opens the same
- * view: `?filters=<JSON list of {component_id, value}>` and `?as_of=<ISO timestamp, or JSON
- * {collection: version}>`.
+ * view: `?filters=<JSON list of {component_id, value}>`, `?as_of=<ISO timestamp, or JSON
+ * {collection: version}>` and `?contigs=<JSON {component_id: contig}>`.
  */
 export interface DashboardView {
   filters: DashboardFilter[];
   /** null: every collection's latest version (live). */
   asOf: AsOf | null;
+  /** The contig a reader chose per coverage track of contigs (absent: the track's own). */
+  contigs: Record<string, string>;
 }
 
 /**
@@ -72,8 +74,29 @@ export function readAsOf(text: string | null): AsOf | null {
   return parsed.success ? parsed.data : null;
 }
 
+/** Whether a reader picks the contig a component draws: a coverage track with a chromosome column. */
+export const picksContig = (component: DashboardComponent | undefined) =>
+  component?.type === 'figure' && component.chart === 'coverage' && component.chromosome !== undefined;
+
+/** `?contigs=`: the entries naming a coverage track of contigs, each a contig's name; the rest are dropped. */
+export function readContigs(text: string | null, components: readonly DashboardComponent[]): Record<string, string> {
+  const parsed = text === null ? undefined : parseJson(text);
+  if (parsed === null || typeof parsed !== 'object' || Array.isArray(parsed)) return {};
+  const byId = new Map(components.map((component) => [component.component_id, component]));
+  return Object.fromEntries(
+    Object.entries(parsed).filter(
+      ([id, name]) =>
+        picksContig(byId.get(id)) && typeof name === 'string' && name.trim() !== '' && name.length <= 1000,
+    ),
+  );
+}
+
 export function readDashboardView(params: URLSearchParams, components: readonly DashboardComponent[]): DashboardView {
-  return { filters: readFilters(params.get('filters'), components), asOf: readAsOf(params.get('as_of')) };
+  return {
+    filters: readFilters(params.get('filters'), components),
+    asOf: readAsOf(params.get('as_of')),
+    contigs: readContigs(params.get('contigs'), components),
+  };
 }
 
 /** `params` with the view written into it; the other parameters are kept. */
@@ -83,6 +106,8 @@ export function writeDashboardView(params: URLSearchParams, view: DashboardView)
   else next.set('filters', JSON.stringify(view.filters));
   if (view.asOf === null) next.delete('as_of');
   else next.set('as_of', typeof view.asOf === 'string' ? view.asOf : JSON.stringify(view.asOf));
+  if (Object.keys(view.contigs).length === 0) next.delete('contigs');
+  else next.set('contigs', JSON.stringify(view.contigs));
   return next;
 }
 
@@ -111,6 +136,8 @@ export interface DashboardViewActions {
   setFilter(componentId: string, value: DashboardFilterValue | null, mode?: HistoryMode): void;
   clearFilters(): void;
   setAsOf(asOf: AsOf | null): void;
+  /** The contig a coverage track draws; null: the track's own again. */
+  setContig(componentId: string, contig: string | null, mode?: HistoryMode): void;
 }
 
 /** The dashboard's view from the address bar, and the changes that write it back. */
@@ -128,6 +155,11 @@ export function useDashboardView(components: readonly DashboardComponent[]): [Da
         change((view) => ({ ...view, filters: withFilter(view.filters, componentId, value) }), mode),
       clearFilters: () => change((view) => ({ ...view, filters: [] })),
       setAsOf: (asOf) => change((view) => ({ ...view, asOf })),
+      setContig: (componentId, contig, mode) =>
+        change((view) => {
+          const { [componentId]: _, ...others } = view.contigs;
+          return { ...view, contigs: contig === null ? others : { ...others, [componentId]: contig } };
+        }, mode),
     },
   ];
 }

@@ -77,7 +77,8 @@ export function actionsOfAnswer(value: unknown): Action[] {
  * Every data component's data for the filters and `as_of`, from `POST /dashboards/{id}/data` in
  * one request, streamed (NDJSON) so each component is drawn as soon as its line arrives. A change
  * of filters aborts the request still running and starts the next. `only`: the components the server
- * computes, when not all of the tab's (those of a folded section are not).
+ * computes, when not all of the tab's (those of a folded section are not); `contigs`: the contig a
+ * reader chose per coverage track.
  */
 export function useDashboardData(
   dashboardId: string,
@@ -86,6 +87,7 @@ export function useDashboardData(
   asOf: AsOf | null,
   tabId: string | null = null,
   only?: readonly string[],
+  contigs: Readonly<Record<string, string>> = {},
 ): DashboardData {
   const api = useApi();
   const [state, dispatch] = useReducer(dataReducer, EMPTY_DATA);
@@ -95,6 +97,7 @@ export function useDashboardData(
     // One tab's components (and the filter widgets) are computed, not the whole dashboard's.
     ...(tabId === null ? {} : { tab_id: tabId }),
     ...(only === undefined || only.length === 0 ? {} : { components: [...only] }),
+    ...(Object.keys(contigs).length === 0 ? {} : { contigs: { ...contigs } }),
   };
   // The effect runs again when what is asked changes, not when the same thing is rebuilt.
   const request = JSON.stringify(body);

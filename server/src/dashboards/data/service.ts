@@ -27,6 +27,7 @@ import { type AsOfDeps, type ReadVersions, versionsAsOf } from './as-of.js';
 import type { AnswerCache } from './cache.js';
 import { type ComputedComponent, chosen, readBy } from './chosen.js';
 import { inCompletionOrder } from './concurrency.js';
+import { withReaderContigs } from './contigs.js';
 import { projectJoins } from './joins.js';
 import { type ComponentResult, type PreparedData, whole } from './prepared.js';
 import { rangeFilteredColumns } from './range-columns.js';
@@ -110,8 +111,9 @@ export class DashboardDataService {
     components: readonly DashboardComponent[] = componentsOf(record),
   ): Promise<PreparedData> {
     checkRequestSize(this.deps.limits, { filters: request.filters });
-    const wanted = chosen(components, request.components, { tabs: tabsOf(record), tab_id: request.tab_id });
-    const plan = await this.read(record, components, wanted, request, request.as_of, 'body');
+    const drawn = withReaderContigs(components, request.contigs);
+    const wanted = chosen(drawn, request.components, { tabs: tabsOf(record), tab_id: request.tab_id });
+    const plan = await this.read(record, drawn, wanted, request, request.as_of, 'body');
     const version = Object.fromEntries(
       [...plan.sources].map(([id, source]) => [id, source.snapshot?.version ?? null] as const),
     );
