@@ -53,7 +53,8 @@ export const ingestionRunSchema = z
     project_id: z.string(),
     job_id: z.string().nullable(),
     status: z.enum(['pending', 'running', 'success', 'partial', 'failed', 'cancelled']),
-    trigger: z.enum(['browser', 'api', 'cli']),
+    /** `schedule` and `watch`: started by the workflow's schedule or by a change in its watched folders. */
+    trigger: z.enum(['browser', 'api', 'cli', 'schedule', 'watch']),
     triggered_by: z.string().nullable(),
     started_at: z.string().nullable(),
     finished_at: z.string().nullable(),

@@ -8,6 +8,8 @@ import {
   formatSchema,
   multiqcFormatRule,
   readOptionsSchema,
+  scheduleSchema,
+  watchSchema,
 } from './workflows.js';
 
 /** One data collection as a project.yaml declares it. */
@@ -33,6 +35,8 @@ export const workflowDefinitionSchema = z.strictObject({
   name: nameSchema,
   engine: engineSchema.optional(),
   data_location: dataLocationSchema.optional(),
+  schedule: scheduleSchema.optional(),
+  watch: watchSchema.optional(),
   data_collections: z.array(dataCollectionDefinitionSchema).max(200).default([]),
 });
 

@@ -15,6 +15,27 @@ export const engineSchema = z.strictObject({
   version: z.string().max(100).optional(),
 });
 
+/**
+ * When a workflow's ingestion starts by itself (docs/data.md "Schedules and watched folders"): a
+ * five-field cron expression (minute hour day-of-month month day-of-week) read in an IANA time
+ * zone, UTC when absent. The server checks that it names real times (croner) when it is saved.
+ */
+export const scheduleSchema = z.strictObject({
+  cron: z
+    .string()
+    .max(200)
+    .regex(/^\s*\S+(\s+\S+){4}\s*$/, 'five fields: minute hour day-of-month month day-of-week, e.g. "0 3 * * *"')
+    .describe('five-field cron expression, e.g. "0 3 * * *" (03:00 every day)'),
+  timezone: z.string().min(1).max(100).optional().describe('IANA time zone, e.g. "Europe/Paris"; UTC when absent'),
+});
+export type Schedule = z.infer<typeof scheduleSchema>;
+
+/** A watched workflow's locations are listed every `interval_seconds`; a change of names, sizes or times starts an ingestion. */
+export const watchSchema = z.strictObject({
+  interval_seconds: z.number().int().min(10).max(86_400),
+});
+export type Watch = z.infer<typeof watchSchema>;
+
 export const workflowSchema = z
   .object({
     workflow_id: z.string(),
@@ -29,6 +50,10 @@ export const workflowSchema = z
         runs_regex: z.string().optional(),
       })
       .nullable(),
+    schedule: scheduleSchema.nullable(),
+    watch: watchSchema.nullable(),
+    /** When the schedule or the watch next looks (null with neither). */
+    next_check_at: z.string().nullable(),
     created_at: z.string(),
     updated_at: z.string(),
   })
@@ -40,6 +65,8 @@ export const createWorkflowRequestSchema = z.strictObject({
   name: nameSchema,
   engine: engineSchema.nullish(),
   data_location: dataLocationSchema.nullish(),
+  schedule: scheduleSchema.nullish(),
+  watch: watchSchema.nullish(),
 });
 export const updateWorkflowRequestSchema = createWorkflowRequestSchema
   .partial()

@@ -12,6 +12,7 @@ export { type AppOptions, buildApp } from './http/app.js';
 export { API_PREFIX } from './http/prefix.js';
 export { JobQueue } from './jobs/queue.js';
 export { startPeriodicCleanup } from './maintenance/periodic-cleanup.js';
-export { createWorkerPool, type RunningServer, startServer } from './server.js';
+export { Scheduler, type TickOutcome } from './schedules/scheduler.js';
+export { createWorkerPool, type RunningServer, startSchedules, startServer } from './server.js';
 export { UsersService } from './users/service.js';
 export { serviceVersion } from './version.js';

@@ -4,6 +4,7 @@ import { type AppContext, createContext } from './context.js';
 import { type AppOptions, buildApp } from './http/app.js';
 import { WorkerPool } from './jobs/worker-pool.js';
 import { startPeriodicCleanup } from './maintenance/periodic-cleanup.js';
+import { Scheduler, startScheduler } from './schedules/scheduler.js';
 import { tuneV8ForServing } from './v8-flags.js';
 
 export interface RunningServer {
@@ -47,6 +48,8 @@ export async function startServer(config: Config, options: ServerOptions = {}): 
   const stopCleanup = options.periodicCleanup === false ? () => {} : startPeriodicCleanup(context, app.log);
   const workers = createWorkerPool(context, app.log, config.jobs.enabled ? config.jobs.workers : 0);
   await workers.start();
+  // Schedules start jobs: they are looked for where jobs are run.
+  const stopSchedules = config.jobs.enabled && config.jobs.workers > 0 ? startSchedules(context, app.log) : () => {};
   const address = app.server.address();
   const port = typeof address === 'object' && address !== null ? address.port : config.port;
   const host = config.host.includes(':') ? `[${config.host}]` : config.host;
@@ -62,6 +65,7 @@ export async function startServer(config: Config, options: ServerOptions = {}): 
       }
       context.lifecycle.closing = true;
       stopCleanup();
+      stopSchedules();
       // Requests in flight may finish within the shutdown timeout; then their DuckDB work is
       // interrupted and they answer 503, so the process exits whatever was running.
       const deadline = setTimeout(() => context.requestWork.stopAll(), config.dataLimits.shutdownTimeoutMs);
@@ -93,6 +97,18 @@ function listenError(error: unknown, config: Config): unknown {
       new ConfigError('SERVICE_HOST', `is not an address of this machine (got "${config.host}")`),
     ]);
   return error;
+}
+
+/** Looks for due schedules and watches every SERVICE_SCHEDULES_TICK_SECONDS (docs/data.md "Schedules and watched folders"). */
+export function startSchedules(context: AppContext, log: FastifyBaseLogger): () => void {
+  const scheduler = new Scheduler({
+    database: context.database,
+    ingestion: context.ingestion,
+    users: context.users.repository,
+    allowedRoots: context.config.ingestion.allowedRoots,
+    log,
+  });
+  return startScheduler(scheduler, log, context.config.jobs.scheduleTickSeconds);
 }
 
 /** The in-process workers (SERVICE_JOBS_WORKERS; 0 = an API-only replica). */

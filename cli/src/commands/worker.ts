@@ -1,4 +1,4 @@
-import { createContext, createWorkerPool, loadConfig, startPeriodicCleanup } from '@service/server';
+import { createContext, createWorkerPool, loadConfig, startPeriodicCleanup, startSchedules } from '@service/server';
 import { Command } from 'commander';
 import pino from 'pino';
 
@@ -24,8 +24,11 @@ export function workerCommand(): Command {
       await pool.start();
       // Workers cache uploads too: drop copies of what was deleted (the API replicas remove users).
       const stopCleanup = startPeriodicCleanup(context, log, { temporaryUsers: false });
+      // Workers start the ingestions that schedules and watches make due (each once, whoever looks).
+      const stopSchedules = startSchedules(context, log);
       const stop = () => {
         stopCleanup();
+        stopSchedules();
         pool
           .stop()
           .then(() => context.close())

@@ -45,7 +45,8 @@ export interface Config {
     forcePathStyle: boolean;
   };
   /** `leaseSeconds`: how long a claim holds without a heartbeat; a dead worker's job is taken over after it. */
-  jobs: { enabled: boolean; workers: number; asyncUpsert: boolean; leaseSeconds: number };
+  /** `scheduleTickSeconds`: how often a process with workers looks for due schedules and watches. */
+  jobs: { enabled: boolean; workers: number; asyncUpsert: boolean; leaseSeconds: number; scheduleTickSeconds: number };
   /** `POST /internal/vacuum`: how long removed table files (time travel) and unreferenced files stay. */
   vacuum: { retentionHours: number };
   /** `userLocations`: whether non-admin users may declare data locations (admins always may). */
@@ -201,6 +202,7 @@ function workOf(
       workers: env.SERVICE_JOBS_WORKERS ?? 2,
       asyncUpsert: jobsEnabled && (env.SERVICE_DELTATABLES_ASYNC_UPSERT_ENABLED ?? true),
       leaseSeconds: env.SERVICE_JOBS_LEASE_SECONDS ?? 15,
+      scheduleTickSeconds: env.SERVICE_SCHEDULES_TICK_SECONDS ?? 15,
     },
     vacuum: { retentionHours: env.SERVICE_DELTATABLES_VACUUM_RETENTION_HOURS ?? 168 },
     ingestion: {

@@ -47,6 +47,7 @@ export const envSchema = z.object({
   SERVICE_JOBS_WORKERS: envInteger(0, 64).optional(),
   // Below 3 s a heartbeat (every 0.5 s) delayed by a busy event loop or database could lose the lease.
   SERVICE_JOBS_LEASE_SECONDS: envInteger(3, 3600).optional(),
+  SERVICE_SCHEDULES_TICK_SECONDS: envInteger(1, 3600).optional(),
   SERVICE_SHUTDOWN_DELAY_SECONDS: envNonNegativeNumber.optional(),
   SERVICE_SHUTDOWN_TIMEOUT_SECONDS: envPositiveNumber.optional(),
   SERVICE_DATA_STATEMENT_TIMEOUT_SECONDS: envPositiveNumber.optional(),

@@ -143,6 +143,17 @@ export interface WorkflowsTable {
    * foreign key, so a removed declarer stays recorded and their locations scan nothing.
    */
   locations_declared_by: string | null;
+  /** JSON `{cron, timezone?}` or null (migration 0021). */
+  schedule: string | null;
+  /** JSON `{interval_seconds}` or null. */
+  watch: string | null;
+  /** The user who set the schedule or watch: its runs start as them, and only while they may edit the project. */
+  schedule_set_by: string | null;
+  /** When the schedule is next due; claimed by moving it forward (docs/data.md "Schedules and watched folders"). */
+  schedule_next_at: string | null;
+  watch_next_at: string | null;
+  /** SHA-256 of the watched locations' listing (names, sizes, modification times) when last looked at. */
+  watch_fingerprint: string | null;
   created_at: string;
   updated_at: string;
 }
@@ -253,7 +264,7 @@ export interface IngestionRunsTable {
   project_id: string;
   job_id: string | null;
   status: 'pending' | 'running' | 'success' | 'partial' | 'failed' | 'cancelled';
-  trigger: 'browser' | 'api' | 'cli';
+  trigger: 'browser' | 'api' | 'cli' | 'schedule' | 'watch';
   triggered_by: string | null;
   overwrite: number;
   /** JSON `[{name, status, started_at, finished_at, detail}]` */

@@ -2,6 +2,7 @@ import type { ProjectDefinition } from '@service/common';
 import { DomainError, type FieldProblem } from '../errors.js';
 import { isInsideAllowedRoots } from '../locations/allowed-roots.js';
 import { compilePattern, compileRunsRegex } from '../locations/patterns.js';
+import { checkTiming } from '../schedules/columns.js';
 import { type ParsedDefinition, parseProjectDefinition } from './parser.js';
 
 /**
@@ -66,6 +67,11 @@ function semanticProblems(definition: ProjectDefinition): FieldProblem[] {
       } catch (error) {
         problems.push(...(error instanceof DomainError ? (error.errors ?? []) : []));
       }
+    }
+    try {
+      checkTiming(workflow, workflow.data_location !== undefined, at);
+    } catch (error) {
+      problems.push(...(error instanceof DomainError ? (error.errors ?? []) : []));
     }
     workflow.data_collections.forEach((collection, c) => {
       try {

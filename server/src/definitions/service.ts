@@ -4,13 +4,14 @@ import { v7 as uuidv7 } from 'uuid';
 import { stringify } from 'yaml';
 import { type DataCollectionsService, dataCollectionColumns } from '../datacollections/service.js';
 import type { Database } from '../db/database.js';
-import type { Tables } from '../db/tables.js';
+import type { Tables, WorkflowsTable } from '../db/tables.js';
 import { isoNow } from '../db/time.js';
 import { DomainError, notFound } from '../errors.js';
 import type { Actor, UserActor } from '../policy/actor.js';
 import { authorize, can } from '../policy/policy.js';
 import { asSharedResource } from '../projects/repository.js';
 import type { ProjectsService } from '../projects/service.js';
+import { sameTiming, storedTiming, timingColumns } from '../schedules/columns.js';
 import { dataCollectionRows } from '../tables/data-collections.js';
 import { decodeJoinColumns, encodeJoinColumns, joinRows } from '../tables/joins.js';
 import { projectRows } from '../tables/projects.js';
@@ -122,6 +123,8 @@ export class ProjectDefinitions {
           ? {}
           : { locations_declared_by: dataLocation === null ? null : declaredBy };
         await workflowRows.updateIfChanged(trx, workflowId, { engine, data_location: dataLocation, ...declared });
+        if (!sameTiming(existing, workflow))
+          await workflowRows.update(trx, workflowId, timingColumns(workflow, declaredBy));
       } else {
         workflowId = await this.workflows.insert(projectId, workflow, declaredBy, trx);
       }
@@ -174,6 +177,7 @@ export class ProjectDefinitions {
         name: workflow.name,
         ...(workflow.engine ? { engine: JSON.parse(workflow.engine) } : {}),
         ...(workflow.data_location ? { data_location: JSON.parse(workflow.data_location) } : {}),
+        ...definedTiming(workflow),
         data_collections: collections
           .filter((c) => c.workflow_id === workflow.id)
           .map((c) => {
@@ -214,4 +218,10 @@ export class ProjectDefinitions {
     );
     return stringify({ ...definition, workflows }, { lineWidth: 0 });
   }
+}
+
+/** A workflow's schedule and watch as project.yaml writes them: only those it has. */
+function definedTiming(workflow: WorkflowsTable) {
+  const { schedule, watch } = storedTiming(workflow);
+  return { ...(schedule ? { schedule } : {}), ...(watch ? { watch } : {}) };
 }

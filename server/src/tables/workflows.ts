@@ -10,15 +10,15 @@ export const workflowRows = {
     return db.selectFrom('workflows').selectAll().where('id', '=', id).executeTakeFirst();
   },
 
-  /** The project's workflow with this name: its id and data location. */
+  /** The project's workflow with this name: its id, data location, schedule and watch. */
   findByName(
     db: Kysely<Tables>,
     projectId: string,
     name: string,
-  ): Promise<Pick<WorkflowsTable, 'id' | 'data_location'> | undefined> {
+  ): Promise<Pick<WorkflowsTable, 'id' | 'data_location' | 'schedule' | 'watch'> | undefined> {
     return db
       .selectFrom('workflows')
-      .select(['id', 'data_location'])
+      .select(['id', 'data_location', 'schedule', 'watch'])
       .where('project_id', '=', projectId)
       .where('name', '=', name)
       .executeTakeFirst();
@@ -113,6 +113,40 @@ export const workflowRows = {
 
   async delete(db: Kysely<Tables>, id: string): Promise<void> {
     await db.deleteFrom('workflows').where('id', '=', id).execute();
+  },
+
+  /** The workflows whose schedule or watch is due at `now` (an ISO time). */
+  due(db: Kysely<Tables>, now: string): Promise<WorkflowsTable[]> {
+    return db
+      .selectFrom('workflows')
+      .selectAll()
+      .where((eb) => eb.or([eb('schedule_next_at', '<=', now), eb('watch_next_at', '<=', now)]))
+      .orderBy('id')
+      .execute();
+  },
+
+  /**
+   * Moves a due time from `due` to `next`, only if nobody moved it yet: the one process whose
+   * update changes the row owns that occurrence, however many look at once.
+   */
+  async claim(
+    db: Kysely<Tables>,
+    id: string,
+    column: 'schedule_next_at' | 'watch_next_at',
+    due: string,
+    next: string | null,
+  ): Promise<boolean> {
+    const result = await db
+      .updateTable('workflows')
+      .set({ [column]: next })
+      .where('id', '=', id)
+      .where(column, '=', due)
+      .executeTakeFirst();
+    return Number(result.numUpdatedRows) === 1;
+  },
+
+  async setWatchFingerprint(db: Kysely<Tables>, id: string, fingerprint: string): Promise<void> {
+    await db.updateTable('workflows').set({ watch_fingerprint: fingerprint }).where('id', '=', id).execute();
   },
 };
 

@@ -6,6 +6,7 @@ import type {
   RunsTable,
   WorkflowsTable,
 } from '../db/tables.js';
+import { storedTiming } from '../schedules/columns.js';
 
 /**
  * Absolute server paths (data locations, run folders) are shown only to those who may edit the
@@ -20,9 +21,18 @@ export function presentWorkflow(row: WorkflowsTable, showPaths: boolean): Workfl
     name: row.name,
     engine: row.engine === null ? null : (JSON.parse(row.engine) as Workflow['engine']),
     data_location: location === null || showPaths ? location : withoutPaths(location),
+    ...storedTiming(row),
+    next_check_at: earliest(row.schedule_next_at, row.watch_next_at),
     created_at: row.created_at,
     updated_at: row.updated_at,
   };
+}
+
+/** The earlier of two ISO times, either of which may be absent. */
+function earliest(a: string | null, b: string | null): string | null {
+  if (a === null) return b;
+  if (b === null) return a;
+  return a < b ? a : b;
 }
 
 export function presentDataCollection(row: DataCollectionsTable, projectId: string): DataCollection {

@@ -15,13 +15,14 @@ import type { Actor } from '../policy/actor.js';
 import { authorize, can, type ResourceAction } from '../policy/policy.js';
 import { asSharedResource } from '../projects/repository.js';
 import type { ProjectsService } from '../projects/service.js';
+import { checkTiming, storedTiming, type Timing, timingColumns } from '../schedules/columns.js';
 import { runRows } from '../tables/runs.js';
 import { runConfigurationRows, workflowRows } from '../tables/workflows.js';
 import type { DataLocationGuard } from './location-guard.js';
 import { locationsAt, sameDataLocation } from './location-guard.js';
 import { presentRun, presentRunConfiguration, presentWorkflow } from './presenters.js';
 
-export interface WorkflowInput {
+export interface WorkflowInput extends Timing {
   name: string;
   engine?: { name: string; version?: string | undefined } | null | undefined;
   data_location?: DataLocation | null | undefined;
@@ -33,6 +34,22 @@ export function workflowColumns(input: Pick<WorkflowInput, 'engine' | 'data_loca
     engine: input.engine ? JSON.stringify(input.engine) : null,
     data_location: input.data_location ? JSON.stringify(input.data_location) : null,
   };
+}
+
+/**
+ * The timing columns an update writes: none when it changes neither the schedule nor the watch
+ * (their due times stay), else both, re-timed from now and set by `userId`. The result is checked
+ * as a whole, so removing the data location of a watched workflow is refused too.
+ */
+function timingChanges(current: WorkflowsTable, changes: Partial<WorkflowInput>, userId: string) {
+  const stored = storedTiming(current);
+  const timing = {
+    schedule: changes.schedule === undefined ? stored.schedule : changes.schedule,
+    watch: changes.watch === undefined ? stored.watch : changes.watch,
+  };
+  const located = changes.data_location === undefined ? current.data_location !== null : Boolean(changes.data_location);
+  checkTiming(timing, located, 'body');
+  return changes.schedule === undefined && changes.watch === undefined ? {} : timingColumns(timing, userId);
 }
 
 /** Workflows of a project, their run configurations and their runs. */
@@ -96,6 +113,7 @@ export class WorkflowsService {
     db: Kysely<Tables> = this.database.db,
   ): Promise<string> {
     this.validateLocation(input.data_location, 'body.data_location');
+    checkTiming(input, Boolean(input.data_location), 'body');
     const id = uuidv7();
     const now = isoNow();
     try {
@@ -104,6 +122,7 @@ export class WorkflowsService {
         project_id: projectId,
         name: input.name,
         ...workflowColumns(input),
+        ...timingColumns(input, declaredBy),
         locations_declared_by: input.data_location ? declaredBy : null,
         created_at: now,
         updated_at: now,
@@ -152,6 +171,7 @@ export class WorkflowsService {
               locations_declared_by: changes.data_location ? actor.userId : null,
             }
           : {}),
+        ...timingChanges(current, changes, actor.userId),
         updated_at: isoNow(),
       });
     } catch (error) {

@@ -43,6 +43,7 @@ describeEachDialect('startup on a shared database', (dialect) => {
         '0018_access_tokens',
         '0019_dashboard_revisions',
         '0020_live_events',
+        '0021_workflow_schedules',
       ]);
       expect((await migrateToLatest(database)).applied).toEqual([]);
       const tables = await database.db.introspection.getTables();

@@ -263,6 +263,7 @@ describeEachDialect('locations declared before declarers were recorded', (dialec
         '0018_access_tokens',
         '0019_dashboard_revisions',
         '0020_live_events',
+        '0021_workflow_schedules',
       ]);
       expect(await declarerOf(opened, eveWorkflow)).toBe(eve.user.user_id);
       expect(await declarerOf(opened, tempWorkflow)).toBe(temp.user.user_id);

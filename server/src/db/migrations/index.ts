@@ -19,6 +19,7 @@ import * as dashboardColors from './0017_dashboard_colors.js';
 import * as accessTokens from './0018_access_tokens.js';
 import * as dashboardRevisions from './0019_dashboard_revisions.js';
 import * as liveEvents from './0020_live_events.js';
+import * as workflowSchedules from './0021_workflow_schedules.js';
 
 /** Every migration, in order. Bundled as modules so the built server needs no migrations folder. */
 const migrations: Record<string, Migration> = {
@@ -42,6 +43,7 @@ const migrations: Record<string, Migration> = {
   '0018_access_tokens': accessTokens,
   '0019_dashboard_revisions': dashboardRevisions,
   '0020_live_events': liveEvents,
+  '0021_workflow_schedules': workflowSchedules,
 };
 
 export const migrationProvider: MigrationProvider = {
