@@ -2,7 +2,7 @@ import type { ProjectDefinition } from '@service/common';
 import { DomainError, type FieldProblem } from '../errors.js';
 import { isInsideAllowedRoots } from '../locations/allowed-roots.js';
 import { compilePattern, compileRunsRegex } from '../locations/patterns.js';
-import { checkTiming } from '../schedules/columns.js';
+import { checkTiming } from '../workflows/timing-columns.js';
 import { type ParsedDefinition, parseProjectDefinition } from './parser.js';
 
 /**

@@ -11,7 +11,6 @@ import type { Actor, UserActor } from '../policy/actor.js';
 import { authorize, can } from '../policy/policy.js';
 import { asSharedResource } from '../projects/repository.js';
 import type { ProjectsService } from '../projects/service.js';
-import { sameTiming, storedTiming, timingColumns } from '../schedules/columns.js';
 import { dataCollectionRows } from '../tables/data-collections.js';
 import { decodeJoinColumns, encodeJoinColumns, joinRows } from '../tables/joins.js';
 import { projectRows } from '../tables/projects.js';
@@ -19,6 +18,7 @@ import { workflowRows } from '../tables/workflows.js';
 import { locationsAt, sameDataLocation } from '../workflows/location-guard.js';
 import { withoutPaths } from '../workflows/presenters.js';
 import { type WorkflowsService, workflowColumns } from '../workflows/service.js';
+import { sameTiming, storedTiming, timingColumns } from '../workflows/timing-columns.js';
 import type { ParsedDefinition } from './parser.js';
 import { checkProjectDefinition, validateProjectDefinition } from './rules.js';
 

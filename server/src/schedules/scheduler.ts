@@ -6,9 +6,9 @@ import type { IngestionService, Trigger } from '../ingestion/service.js';
 import type { UserActor } from '../policy/actor.js';
 import { workflowRows } from '../tables/workflows.js';
 import type { UsersRepository } from '../users/repository.js';
-import { storedTiming } from './columns.js';
+import { nextScheduledAt, nextWatchAt } from '../workflows/timing.js';
+import { storedTiming } from '../workflows/timing-columns.js';
 import { listingFingerprint } from './fingerprint.js';
-import { nextScheduledAt, nextWatchAt } from './timing.js';
 
 /** What one due schedule or watch came to in this process. */
 export interface TickOutcome {

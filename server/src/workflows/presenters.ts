@@ -6,7 +6,7 @@ import type {
   RunsTable,
   WorkflowsTable,
 } from '../db/tables.js';
-import { storedTiming } from '../schedules/columns.js';
+import { storedTiming } from './timing-columns.js';
 
 /**
  * Absolute server paths (data locations, run folders) are shown only to those who may edit the

@@ -19,7 +19,13 @@ describe('configuration', () => {
     expect(config.database).toEqual({ kind: 'sqlite', path: '/srv/data/service.sqlite' });
     expect(config.storage).toEqual({ kind: 'local', root: '/srv/data/storage' });
     expect(config.auth.mode).toBe('auth');
-    expect(config.jobs).toEqual({ enabled: true, workers: 2, asyncUpsert: true, leaseSeconds: 15 });
+    expect(config.jobs).toEqual({
+      enabled: true,
+      workers: 2,
+      asyncUpsert: true,
+      leaseSeconds: 15,
+      scheduleTickSeconds: 15,
+    });
     expect(config.autoMigrate).toBe(true);
     expect(config.shutdownDelaySeconds).toBe(0);
     expect(config.ingestion.allowedRoots).toEqual(['/srv/data/imports']);

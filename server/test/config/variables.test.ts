@@ -39,6 +39,7 @@ const WRONG: Record<string, { value: string; with?: Record<string, string> }> = 
   SERVICE_EVENTS_HEARTBEAT_SECONDS: { value: '301' },
   SERVICE_JOBS_WORKERS: { value: '65' },
   SERVICE_JOBS_LEASE_SECONDS: { value: '2' },
+  SERVICE_SCHEDULES_TICK_SECONDS: { value: '0' },
   SERVICE_DELTATABLES_ASYNC_UPSERT_ENABLED: { value: 'maybe' },
   SERVICE_DELTATABLES_VACUUM_RETENTION_HOURS: { value: '0.5' },
   SERVICE_INGESTION_BROWSER_TRIGGER_ENABLED: { value: 'maybe' },
