@@ -17,10 +17,10 @@ import { asSharedResource } from '../projects/repository.js';
 import type { ProjectsService } from '../projects/service.js';
 import { runRows } from '../tables/runs.js';
 import { runConfigurationRows, workflowRows } from '../tables/workflows.js';
-import { checkTiming, storedTiming, type Timing, timingColumns } from './timing-columns.js';
 import type { DataLocationGuard } from './location-guard.js';
 import { locationsAt, sameDataLocation } from './location-guard.js';
 import { presentRun, presentRunConfiguration, presentWorkflow } from './presenters.js';
+import { checkTiming, storedTiming, type Timing, timingColumns } from './timing-columns.js';
 
 export interface WorkflowInput extends Timing {
   name: string;
