@@ -160,6 +160,14 @@ export class ApiClient {
     }
   }
 
+  /**
+   * Opens the live event stream (`GET /events`, docs/live-data.md) with the session's token,
+   * refreshed once when it had expired; the caller reads the answer's body.
+   */
+  async events(query: QueryParams, signal: AbortSignal): Promise<Response> {
+    return this.respond('/events', { query, signal, accept: 'text/event-stream' });
+  }
+
   private async send(path: string, options: RequestOptions): Promise<unknown> {
     return ApiClient.readAnswer(await this.respond(path, options));
   }

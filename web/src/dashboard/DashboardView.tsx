@@ -21,6 +21,7 @@ import {
 } from './filter-state.js';
 import { placeComponents } from './layout.js';
 import { FigureView } from './lazy.js';
+import { LiveControls, type LiveDashboard, NewDataNotice, useLiveDashboard } from './live.js';
 import { SectionHeader, useFoldedSections } from './sections.js';
 import { useDashboardColors } from './useDashboardColors.js';
 import { useDashboardData } from './useDashboardData.js';
@@ -41,12 +42,20 @@ export function DashboardView({ dashboard }: { dashboard: Dashboard }) {
   const shown = foldSections(placed, folded);
   const members = sectionMembers(placed);
   const hidden = new Set([...folded].flatMap((sectionId) => members.get(sectionId) ?? []));
-  const dataIds = shown
-    .map(({ component }) => component)
-    .filter(readsCollection)
-    .map(idOf);
+  const shownComponents = shown.map(({ component }) => component);
+  const dataIds = shownComponents.filter(readsCollection).map(idOf);
   const only = hidden.size === 0 ? undefined : computedIds(all, components, hidden);
-  const data = useDashboardData(dashboard.dashboard_id, dataIds, view.filters, view.asOf, openTab, only, view.contigs);
+  const live = useLiveDashboard(dashboard.dashboard_id, shownComponents, view.asOf === null);
+  const data = useDashboardData(
+    dashboard.dashboard_id,
+    dataIds,
+    view.filters,
+    view.asOf,
+    openTab,
+    only,
+    view.contigs,
+    live.refresh,
+  );
   useStaleContigs(view.contigs, data, actions.setContig);
   const colors = useDashboardColors(dashboard, data, view.filters, view.asOf);
   const hasFigures = components.some((component) => component.type === 'figure');
@@ -63,8 +72,9 @@ export function DashboardView({ dashboard }: { dashboard: Dashboard }) {
     <Stack gap="sm" data-view-key={viewKey}>
       {tabBar}
       {all.some(readsCollection) && (
-        <FilterBar dashboardId={dashboard.dashboard_id} components={all} view={view} actions={actions} />
+        <FilterBar dashboardId={dashboard.dashboard_id} components={all} view={view} actions={actions} live={live} />
       )}
+      <NewDataNotice live={live} />
       {view.asOf !== null && (
         <AsOfBanner dashboardId={dashboard.dashboard_id} asOf={view.asOf} onLive={() => actions.setAsOf(null)} />
       )}
@@ -107,11 +117,13 @@ function FilterBar({
   components,
   view,
   actions,
+  live,
 }: {
   dashboardId: string;
   components: readonly DashboardComponent[];
   view: DashboardViewState;
   actions: DashboardViewActions;
+  live: LiveDashboard;
 }) {
   return (
     <Group justify="space-between" align="flex-end">
@@ -121,7 +133,9 @@ function FilterBar({
         onRemove={(componentId) => actions.setFilter(componentId, null)}
         onClear={actions.clearFilters}
       />
-      <VersionPicker dashboardId={dashboardId} asOf={view.asOf} onChange={actions.setAsOf} />
+      <LiveControls live={live}>
+        <VersionPicker dashboardId={dashboardId} asOf={view.asOf} onChange={actions.setAsOf} />
+      </LiveControls>
     </Group>
   );
 }

@@ -28,7 +28,7 @@ export interface DashboardData {
 
 type Action =
   | { type: 'start'; ids: readonly string[] }
-  | { type: 'version'; version: Versions }
+  | { type: 'version'; version: Versions; merge?: boolean }
   | { type: 'component'; id: string; data: ComponentData }
   | { type: 'done' }
   | { type: 'failed'; error: unknown };
@@ -40,7 +40,7 @@ export function dataReducer(state: DashboardData, action: Action): DashboardData
     case 'start':
       return { ...state, waiting: new Set(action.ids), error: null };
     case 'version':
-      return { ...state, version: action.version };
+      return { ...state, version: action.merge ? { ...state.version, ...action.version } : action.version };
     case 'component': {
       const components = new Map(state.components).set(action.id, action.data);
       const waiting = new Set(state.waiting);
@@ -73,6 +73,12 @@ export function actionsOfAnswer(value: unknown): Action[] {
   throw new ApiError(0, 'unexpected_answer', "The server's answer to the dashboard's data had an unexpected shape.");
 }
 
+/** Components to ask for again (their table has a new version): each new `tick` asks once. */
+export interface Refresh {
+  tick: number;
+  components: readonly string[];
+}
+
 /**
  * Every data component's data for the filters and `as_of`, from `POST /dashboards/{id}/data` in
  * one request, streamed (NDJSON) so each component is drawn as soon as its line arrives. A change
@@ -88,6 +94,7 @@ export function useDashboardData(
   tabId: string | null = null,
   only?: readonly string[],
   contigs: Readonly<Record<string, string>> = {},
+  refresh?: Refresh,
 ): DashboardData {
   const api = useApi();
   const [state, dispatch] = useReducer(dataReducer, EMPTY_DATA);
@@ -126,5 +133,36 @@ export function useDashboardData(
       );
     return () => controller.abort();
   }, [api, dashboardId, ids, request]);
+  useRefresh(dashboardId, request, dispatch, refresh);
   return state;
+}
+
+/**
+ * Asks again for the components of `refresh` alone (docs/live-data.md), with the same filters and
+ * version; the others keep what they show, and each is redrawn in place when its line arrives.
+ */
+function useRefresh(
+  dashboardId: string,
+  request: string,
+  dispatch: (action: Action) => void,
+  refresh: Refresh | undefined,
+): void {
+  const api = useApi();
+  const tick = refresh?.tick ?? 0;
+  const ids = refresh?.components.join('\n') ?? '';
+  // biome-ignore lint/correctness/useExhaustiveDependencies: a new tick asks once, with the filters of then.
+  useEffect(() => {
+    if (tick === 0 || ids === '') return undefined;
+    const components = ids.split('\n');
+    const controller = new AbortController();
+    const body = { ...(JSON.parse(request) as Record<string, unknown>), components };
+    api
+      .stream(`/dashboards/${dashboardId}/data`, { method: 'POST', json: body, signal: controller.signal }, (value) => {
+        if (controller.signal.aborted) return;
+        for (const action of actionsOfAnswer(value))
+          dispatch(action.type === 'version' ? { ...action, merge: true } : action);
+      })
+      .catch(() => undefined);
+    return () => controller.abort();
+  }, [api, dashboardId, tick]);
 }

@@ -14,14 +14,15 @@ import {
   Title,
 } from '@mantine/core';
 import { type Job, jobKindSchema, jobListSchema, jobStatusSchema } from '@service/common';
-import { keepPreviousData, useQuery } from '@tanstack/react-query';
+import { keepPreviousData, useQuery, useQueryClient } from '@tanstack/react-query';
 import { Link, useParams, useSearchParams } from 'react-router';
 import { errorMessage, isApiError } from '../api/client.js';
 import { useApi, useAuth } from '../auth/session.js';
 import { JobStatusCard } from '../components/JobStatusCard.js';
 import { formatDate } from '../format/date.js';
 import { formatDuration, jobEnded, jobProgress, statusColor } from '../jobs/format.js';
-import { useJob } from '../jobs/useJob.js';
+import { onJobEvent, useJob } from '../jobs/useJob.js';
+import { useLiveEvents } from '../live/useLiveEvents.js';
 
 const PAGE_SIZE = 25;
 const KINDS = jobKindSchema.options;
@@ -46,7 +47,7 @@ function useJobFilters() {
 
 type JobFilters = ReturnType<typeof useJobFilters>;
 
-function useJobList({ kind, status, page }: Pick<JobFilters, 'kind' | 'status' | 'page'>) {
+function useJobList({ kind, status, page }: Pick<JobFilters, 'kind' | 'status' | 'page'>, live: boolean) {
   const api = useApi();
   return useQuery({
     queryKey: ['jobs', kind ?? null, status ?? null, page],
@@ -56,8 +57,8 @@ function useJobList({ kind, status, page }: Pick<JobFilters, 'kind' | 'status' |
         signal,
       }),
     placeholderData: keepPreviousData,
-    // Keep the list live while anything in it is still going.
-    refetchInterval: (query) => (query.state.data?.items.some((job) => !jobEnded(job.status)) ? 2000 : false),
+    // Keep the list live while anything in it is still going: by the event stream, else by polling.
+    refetchInterval: (query) => (!live && query.state.data?.items.some((job) => !jobEnded(job.status)) ? 2000 : false),
   });
 }
 
@@ -65,7 +66,9 @@ export function JobsPage() {
   const { user } = useAuth();
   const filters = useJobFilters();
   const { kind, status, setFilter } = filters;
-  const jobs = useJobList(filters);
+  const queryClient = useQueryClient();
+  const live = useLiveEvents({}, (name, data) => onJobEvent(queryClient, name, data));
+  const jobs = useJobList(filters, live);
   return (
     <Stack gap="md">
       <Title order={1}>Jobs</Title>
@@ -178,7 +181,9 @@ function JobRow({ job }: { job: Job }) {
 
 export function JobDetailPage() {
   const { jobId = '' } = useParams();
-  const job = useJob(jobId);
+  const queryClient = useQueryClient();
+  const live = useLiveEvents({}, (name, data) => onJobEvent(queryClient, name, data));
+  const job = useJob(jobId, live);
   let body: React.ReactNode;
   if (job.isPending) body = <Loader aria-label="Loading job" />;
   else if (job.isError) {

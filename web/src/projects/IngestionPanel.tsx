@@ -25,7 +25,8 @@ import { invalidateTableQueries } from '../explorer/queries.js';
 import { formatDate } from '../format/date.js';
 import { formatCount } from '../format/number.js';
 import { formatDuration, jobEnded, statusColor, triggerReasonText } from '../jobs/format.js';
-import { useJob } from '../jobs/useJob.js';
+import { onJobEvent, useJob } from '../jobs/useJob.js';
+import { useLiveEvents } from '../live/useLiveEvents.js';
 
 /** Everything that shows a project's data, refreshed after an ingestion. */
 export function invalidateProjectData(queryClient: ReturnType<typeof useQueryClient>, projectId: string): void {
@@ -38,6 +39,7 @@ export function invalidateProjectData(queryClient: ReturnType<typeof useQueryCli
   }
 }
 
+/** `live`: a job runs and the project's event stream is not open (which refetches on each change). */
 function RunHistory({ projectId, live }: { projectId: string; live: boolean }) {
   const api = useApi();
   const runs = useQuery({
@@ -160,7 +162,13 @@ function useIngestion(projectId: string, onStarted: () => void) {
   });
   const running = runs.data?.items.find((run) => run.status === 'pending' || run.status === 'running');
   const followed = jobId ?? running?.job_id ?? null;
-  const job = useJob(followed);
+  const streaming = useLiveEvents({ project_id: projectId }, (name, data) => {
+    onJobEvent(queryClient, name, data);
+    if (name === 'job' || name === 'reset')
+      void queryClient.invalidateQueries({ queryKey: ['ingestion-runs', projectId] });
+    if (name === 'version' || name === 'reset') invalidateTableQueries(queryClient);
+  });
+  const job = useJob(followed, streaming);
 
   const trigger = useMutation({
     mutationFn: (withOverwrite: boolean) =>
@@ -185,13 +193,13 @@ function useIngestion(projectId: string, onStarted: () => void) {
   }, [ended, followed, queryClient, projectId]);
 
   const active = job.data !== undefined && !jobEnded(job.data.status);
-  return { status, job, followed, active, trigger, notice };
+  return { status, job, followed, active, trigger, notice, streaming };
 }
 
 /** Run ingestion (as the trigger status allows), the live job, and the history of runs. */
 export function IngestionPanel({ projectId }: { projectId: string }) {
   const [opened, modal] = useDisclosure(false);
-  const { status, job, followed, active, trigger, notice } = useIngestion(projectId, modal.close);
+  const { status, job, followed, active, trigger, notice, streaming } = useIngestion(projectId, modal.close);
 
   if (status.isPending) return <Loader size="sm" aria-label="Loading ingestion status" />;
   if (status.isError) return null;
@@ -240,7 +248,7 @@ export function IngestionPanel({ projectId }: { projectId: string }) {
         <Title order={3} size="h5">
           History
         </Title>
-        <RunHistory projectId={projectId} live={active} />
+        <RunHistory projectId={projectId} live={active && !streaming} />
       </Stack>
       <StartIngestionModal
         opened={opened}
