@@ -1,6 +1,7 @@
 import type { GridComponentOption, HeatmapSeriesOption, LineSeriesOption, VisualMapComponentOption } from 'echarts';
 import type { FigureData } from '../dashboard-data.js';
 import { type ChartBody, type ChartInput, plural } from './body.js';
+import { colorScale } from './color-scale.js';
 import { categoryLabel, rounded } from './columns.js';
 import { type AxisOption, axis } from './parts.js';
 
@@ -244,23 +245,18 @@ export function clusteredHeatmap(input: ChartInput): ChartBody {
     frameAt: frameOf(input, matrix),
     legend: false,
     trigger: 'item',
-    visualMap: {
-      type: 'continuous',
-      seriesIndex: 0,
-      dimension: 2,
-      min: scaled ? -extreme : finite.length > 0 ? Math.min(...finite) : 0,
-      max: scaled ? extreme : finite.length > 0 ? Math.max(...finite) : 1,
-      calculable: true,
-      orient: 'horizontal',
-      left: 'center',
-      bottom: 0,
-      itemHeight: 120,
-      itemWidth: 12,
-      inRange: {
-        color: scaled ? [palette.series[0] ?? '', palette.splitLine, palette.series[4] ?? ''] : palette.sequential,
-      },
-      textStyle: { color: palette.dimmed },
-    },
+    visualMap: colorScale(
+      palette,
+      finite,
+      scaled
+        ? {
+            seriesIndex: 0,
+            dimension: 2,
+            range: { min: -extreme, max: extreme },
+            colors: [palette.series[0] ?? '', palette.splitLine, palette.series[4] ?? ''],
+          }
+        : { seriesIndex: 0, dimension: 2 },
+    ),
     zoom: false,
     description: heatmapSentence(input, matrix),
   };

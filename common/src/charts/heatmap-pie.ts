@@ -1,5 +1,6 @@
 import type { DatasetComponentOption, HeatmapSeriesOption, PieSeriesOption } from 'echarts';
 import { aggregateLabel, type ChartBody, type ChartInput, plural } from './body.js';
+import { colorScale } from './color-scale.js';
 import { categoryLabel, rounded, sortedCategories } from './columns.js';
 
 /**
@@ -45,20 +46,7 @@ export function heatmap(input: ChartInput): ChartBody {
     y: { name: columns.label('y'), kind: 'category', categories: ys.labels },
     legend: false,
     trigger: 'item',
-    visualMap: {
-      type: 'continuous',
-      dimension: 2,
-      min: finite.length > 0 ? Math.min(...finite) : 0,
-      max: finite.length > 0 ? Math.max(...finite) : 1,
-      calculable: true,
-      orient: 'horizontal',
-      left: 'center',
-      bottom: 0,
-      itemHeight: 120,
-      itemWidth: 12,
-      inRange: { color: palette.sequential },
-      textStyle: { color: palette.dimmed },
-    },
+    visualMap: colorScale(palette, finite, { dimension: 2 }),
     zoom: false,
     description: `Heatmap of ${valueName} by ${columns.label('x')} (${plural(xs.size, 'column')}) and ${columns.label('y')} (${plural(ys.size, 'row')}).`,
   };

@@ -3,6 +3,7 @@ import type { FigureComponent } from '../dashboard-components.js';
 import type { DashboardFilterScalar, DashboardFilterValue, FigureData } from '../dashboard-data.js';
 import { aggregateLabel, type ChartBody, type ChartInput, plural } from './body.js';
 import { scatter } from './cartesian.js';
+import { colorScale } from './color-scale.js';
 import { FigureColumns } from './columns.js';
 import { WORLD_MAP } from './map-name.js';
 
@@ -75,20 +76,7 @@ export function choropleth(input: ChartInput): ChartBody {
     mapAt: (top) => ({ series: [{ ...series, top, bottom: 36 }] }),
     legend: false,
     trigger: 'item',
-    visualMap: {
-      type: 'continuous',
-      seriesIndex: 0,
-      min: values.length > 0 ? Math.min(...values) : 0,
-      max: values.length > 0 ? Math.max(...values) : 1,
-      calculable: false,
-      orient: 'horizontal',
-      left: 'center',
-      bottom: 0,
-      itemHeight: 120,
-      itemWidth: 12,
-      inRange: { color: palette.sequential },
-      textStyle: { color: palette.dimmed },
-    },
+    visualMap: colorScale(palette, values, { seriesIndex: 0, calculable: false }),
     zoom: false,
     description: `World map of ${valueName} by ${input.columns.label('region')}: ${plural(drawn.length, 'country', 'countries')} coloured.`,
   };

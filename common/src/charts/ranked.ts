@@ -1,13 +1,8 @@
-import type {
-  BarSeriesOption,
-  FunnelSeriesOption,
-  ScatterSeriesOption,
-  SeriesOption,
-  VisualMapComponentOption,
-} from 'echarts';
+import type { BarSeriesOption, FunnelSeriesOption, ScatterSeriesOption, SeriesOption } from 'echarts';
 import type { FigureComponent } from '../dashboard-components.js';
 import type { FigureData } from '../dashboard-data.js';
 import { aggregateLabel, type ChartBody, type ChartInput, plural } from './body.js';
+import { colorScale } from './color-scale.js';
 import { Categories, categoryLabel, FigureColumns, rounded } from './columns.js';
 import type { ChartPalette } from './palette.js';
 
@@ -153,26 +148,9 @@ export function dot(input: ChartInput): ChartBody {
     y: { name: columns.label('y'), kind: 'category', categories: [...terms.labels].reverse() },
     legend: false,
     trigger: 'item',
-    ...(finite.length > 0 ? { visualMap: colorScale(palette, finite) } : {}),
+    ...(finite.length > 0 ? { visualMap: colorScale(palette, finite, { dimension: 3 }) } : {}),
     zoom: false,
     description: `Dot plot of ${plural(terms.size, 'term')} of ${columns.label('y')}${columns.has('x') ? ` by ${plural(groups.size, 'group')} of ${columns.label('x')}` : ''}: dot size ${sizeName}${columns.has('color') ? `, colour mean ${columns.label('color')}` : ''}.`,
-  };
-}
-
-function colorScale(palette: ChartPalette, values: number[]): VisualMapComponentOption {
-  return {
-    type: 'continuous',
-    dimension: 3,
-    min: Math.min(...values),
-    max: Math.max(...values),
-    calculable: true,
-    orient: 'horizontal',
-    left: 'center',
-    bottom: 0,
-    itemHeight: 120,
-    itemWidth: 12,
-    inRange: { color: palette.sequential },
-    textStyle: { color: palette.dimmed },
   };
 }
 
