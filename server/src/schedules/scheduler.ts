@@ -68,10 +68,14 @@ export class Scheduler {
     const fingerprint = await listingFingerprint(workflow.data_location, this.deps.allowedRoots);
     if (fingerprint === workflow.watch_fingerprint)
       return { workflow_id: workflow.id, trigger: 'watch', outcome: 'unchanged' };
-    await workflowRows.setWatchFingerprint(db, workflow.id, fingerprint);
-    if (workflow.watch_fingerprint === null)
+    if (workflow.watch_fingerprint === null) {
+      await workflowRows.setWatchFingerprint(db, workflow.id, fingerprint);
       return { workflow_id: workflow.id, trigger: 'watch', outcome: 'unchanged', reason: 'first_look' };
-    return this.start(workflow, 'watch');
+    }
+    const outcome = await this.start(workflow, 'watch');
+    // A change seen while it could not start (a run still going) is looked at again next time.
+    if (outcome.outcome === 'started') await workflowRows.setWatchFingerprint(db, workflow.id, fingerprint);
+    return outcome;
   }
 
   private async start(workflow: WorkflowsTable, trigger: Extract<Trigger, 'schedule' | 'watch'>): Promise<TickOutcome> {

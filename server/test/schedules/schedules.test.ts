@@ -195,6 +195,10 @@ describeEachDialect('scheduled and watched ingestion', (dialect) => {
     expect(await look()).toEqual([['started', null]]);
     expect(await look()).toEqual([['unchanged', null]]);
     expect(await runsOf(projectId)).toEqual([expect.objectContaining({ trigger: 'watch' })]);
+    // A change while that run is still going (no workers here) is skipped, and seen again next time.
+    await writeFile(join(folder, 'c.csv'), 'x\n3\n');
+    expect(await look()).toEqual([['skipped', 'the previous run is still going']]);
+    expect(await look()).toEqual([['skipped', 'the previous run is still going']]);
   });
 
   it('starts nothing for a user who was disabled since setting the schedule', async () => {
