@@ -1,6 +1,7 @@
 import { expect, it } from 'vitest';
 import { call, describeEachDialect } from '../../../test/support/test-server.js';
 import { chartHarness, type DataAnswer, rowsOf } from './analytics-table.js';
+import { CONTIGS_CSV, COVERAGE } from './contig-table.js';
 
 /*
  * Issue 28: a reader picks the contig a coverage track draws (`contigs` of `POST
@@ -8,24 +9,6 @@ import { chartHarness, type DataAnswer, rowsOf } from './analytics-table.js';
  * components, and the track's own list of contigs, stay as they were. Buckets worked out by hand.
  */
 
-/** Depth along three contigs (one sample): chr1 at 1…4, chr2 at 1…6, chrM at 1. */
-const CONTIGS_CSV = [
-  'contig,pos,depth',
-  ...[5, 1, 9, 2].map((depth, i) => `chr1,${i + 1},${depth}`),
-  ...[3, 3, 0, 8, 4, 4].map((depth, i) => `chr2,${i + 1},${depth}`),
-  'chrM,1,7',
-  '',
-].join('\n');
-
-const COVERAGE = {
-  component_id: 'c',
-  type: 'figure',
-  chart: 'coverage',
-  chromosome: 'contig',
-  position: 'pos',
-  y: 'depth',
-  buckets: 2,
-};
 const COUNT = { component_id: 'n', type: 'card', agg: 'count' };
 const PLAIN = { ...COVERAGE, component_id: 'plain', chromosome: undefined };
 
