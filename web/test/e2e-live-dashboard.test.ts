@@ -1,41 +1,19 @@
-import type { Browser } from 'playwright-core';
-import { afterAll, beforeAll, expect, it, vi } from 'vitest';
-import {
-  describeBrowser,
-  expectAccessible,
-  launchBrowser,
-  openPage,
-  startWebServer,
-} from '../../test/support/browser.js';
-import {
-  ADMIN,
-  call,
-  createProjectWithUpload,
-  createUser,
-  login,
-  type TestServer,
-  uploadFile,
-} from '../../test/support/test-server.js';
+import { expect, it, vi } from 'vitest';
+import { describeBrowser, expectAccessible, openPage } from '../../test/support/browser.js';
+import { call, createProjectWithUpload, createUser, uploadFile } from '../../test/support/test-server.js';
+import { useBrowserSuite } from './support/e2e-dashboards.js';
 
 // A hang guard, not a speed check: on a loaded two-core machine the browser steps add up.
 vi.setConfig({ testTimeout: 120_000 });
 
 /** A dashboard open in Chromium follows new table versions over the live stream (docs/live-data.md). */
 describeBrowser('a dashboard that updates itself, in a real browser', () => {
-  let browser: Browser;
-  let server: TestServer;
-  beforeAll(async () => {
-    browser = await launchBrowser();
-    server = await startWebServer();
-  }, 180_000);
-  afterAll(async () => {
-    await browser?.close();
-    await server?.stop();
-  });
+  // Signed-in mode: the stream must carry the owner's token.
+  const suite = useBrowserSuite({});
 
   it('shows new rows without a reload, and offers them instead when pinned', async () => {
-    const admin = await login(server, ADMIN.email, ADMIN.password);
-    const owner = await createUser(server, admin.access_token, 'owner@example.org');
+    const { browser, server } = suite;
+    const owner = await createUser(server, suite.token, 'owner@example.org');
     const token = owner.access_token;
     const { projectId, collectionId } = await createProjectWithUpload(server, token, 'Live', 'a,b\n1,2\n');
     await call(server, 'POST', '/deltatables/upsert', { token, json: { data_collection_id: collectionId } });

@@ -24,12 +24,15 @@ export interface BrowserSuite {
   token: string;
 }
 
-/** Starts Chromium and a public-mode server before the suite's tests, signed in as the admin; stops both after. */
-export function useBrowserSuite(): BrowserSuite {
+/**
+ * Starts Chromium and a server (public mode unless `env` says otherwise) before the suite's tests,
+ * signed in as the admin; stops both after.
+ */
+export function useBrowserSuite(env: Record<string, string> = { SERVICE_AUTH_PUBLIC_MODE: 'true' }): BrowserSuite {
   const suite = {} as BrowserSuite;
   beforeAll(async () => {
     suite.browser = await launchBrowser();
-    suite.server = await startWebServer({ SERVICE_AUTH_PUBLIC_MODE: 'true' });
+    suite.server = await startWebServer(env);
     ({ access_token: suite.token } = await login(suite.server, ADMIN.email, ADMIN.password));
   }, 180_000);
   afterAll(async () => {
