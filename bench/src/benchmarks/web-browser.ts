@@ -5,7 +5,7 @@
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
-import type { Browser, BrowserContext, Page } from 'playwright-core';
+import type { Browser, BrowserContext, Page, Request } from 'playwright-core';
 
 /** Page loads before the measured ones, left out of every figure. */
 export const WARMUPS = 1;
@@ -217,7 +217,9 @@ async function staticPageLcp(fresh: Fresh, url: string): Promise<number> {
 async function projectPageAndClick(fresh: Fresh, url: string, projectId: string) {
   const context = await fresh(true);
   const page = await context.newPage();
-  await page.goto(`${url}/projects/${projectId}`, { waitUntil: 'networkidle' });
+  const quiet = networkQuiet(page);
+  await page.goto(`${url}/projects/${projectId}`, { waitUntil: 'load' });
+  await quiet;
   const lcp = (await page.evaluate(READ_LCP)) as { ms: number; element: string } | null;
   if (lcp === null) throw new Error('the project page reported no LCP');
   await page.waitForSelector(COLLECTION_BUTTON);
@@ -225,6 +227,42 @@ async function projectPageAndClick(fresh: Fresh, url: string, projectId: string)
   const clickRows = (await waitForFirstRows(page)) - ((await page.evaluate('window.__clickedAt')) as number);
   await context.close();
   return { lcp, clickRows };
+}
+
+/** A page's requests stay open this long with none started before it counts as settled. */
+const QUIET_MS = 500;
+
+/**
+ * Settles when, after the page's first request, none has been in flight for QUIET_MS, as
+ * Playwright's `networkidle` would, except that the page's event stream (`GET /events`, open for the page's lifetime) is not counted.
+ */
+function networkQuiet(page: Page): Promise<void> {
+  const inFlight = new Set<Request>();
+  const isEventStream = (request: Request) => new URL(request.url()).pathname.endsWith('/events');
+  return new Promise((resolve) => {
+    let timer: NodeJS.Timeout | undefined;
+    const settleLater = () => {
+      clearTimeout(timer);
+      if (inFlight.size === 0) timer = setTimeout(done, QUIET_MS);
+    };
+    const started = (request: Request) => {
+      if (isEventStream(request)) return;
+      inFlight.add(request);
+      clearTimeout(timer);
+    };
+    const ended = (request: Request) => {
+      if (inFlight.delete(request)) settleLater();
+    };
+    const done = () => {
+      page.off('request', started);
+      page.off('requestfinished', ended);
+      page.off('requestfailed', ended);
+      resolve();
+    };
+    page.on('request', started);
+    page.on('requestfinished', ended);
+    page.on('requestfailed', ended);
+  });
 }
 
 /**
