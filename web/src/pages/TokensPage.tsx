@@ -4,7 +4,6 @@ import {
   Code,
   CopyButton,
   Group,
-  Loader,
   MultiSelect,
   NativeSelect,
   SegmentedControl,
@@ -13,10 +12,10 @@ import {
   Text,
   TextInput,
   Title,
-  VisuallyHidden,
 } from '@mantine/core';
 import {
   ACCESS_TOKEN_DEFAULT_DAYS,
+  type AccessToken,
   type AccessTokenScope,
   accessTokenListSchema,
   type CreateAccessTokenRequestInput,
@@ -26,9 +25,9 @@ import {
 } from '@service/common';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
-import { errorMessage } from '../api/client.js';
 import { useApi } from '../auth/session.js';
 import { ErrorList } from '../components/ProjectActions.js';
+import { RevocableTable } from '../components/RevocableTable.js';
 import { formatDate } from '../format/date.js';
 
 const TOKENS_KEY = ['access-tokens'];
@@ -161,79 +160,33 @@ function CreateTokenForm({ onCreated }: { onCreated: (created: CreatedAccessToke
 
 function TokenList() {
   const api = useApi();
-  const client = useQueryClient();
-  const tokens = useQuery({
-    queryKey: TOKENS_KEY,
-    queryFn: ({ signal }) => api.request('/auth/tokens', accessTokenListSchema, { query: { limit: 200 }, signal }),
-  });
-  const revoke = useMutation({
-    mutationFn: (tokenId: string) => api.requestVoid(`/auth/tokens/${tokenId}`, { method: 'DELETE' }),
-    onSettled: () => client.invalidateQueries({ queryKey: TOKENS_KEY }),
-  });
-  if (tokens.isPending) return <Loader size="sm" aria-label="Loading your tokens" />;
-  if (tokens.isError) {
-    return (
-      <Alert color="red" role="alert" title="Could not load your tokens">
-        {errorMessage(tokens.error)}
-      </Alert>
-    );
-  }
-  if (tokens.data.items.length === 0) return <Text c="dimmed">No tokens yet.</Text>;
   const now = new Date().toISOString();
   return (
-    <>
-      {revoke.isError && (
-        <Alert color="red" role="alert" title="Could not revoke the token">
-          {errorMessage(revoke.error)}
-        </Alert>
+    <RevocableTable<AccessToken>
+      queryKey={TOKENS_KEY}
+      load={(signal) => api.request('/auth/tokens', accessTokenListSchema, { query: { limit: 200 }, signal })}
+      revoke={(tokenId) => api.requestVoid(`/auth/tokens/${tokenId}`, { method: 'DELETE' })}
+      names={{ list: 'your tokens', empty: 'No tokens yet.', table: 'Your tokens' }}
+      headers={['Name', 'Access', 'Projects', 'Expires', 'Last used']}
+      minWidth={640}
+      renderRow={(token, revokeButton) => (
+        <Table.Tr key={token.token_id} data-token-id={token.token_id}>
+          <Table.Td>{token.name}</Table.Td>
+          <Table.Td>{token.scope === 'read' ? 'Read only' : 'Read and write'}</Table.Td>
+          <Table.Td>{token.project_ids === null ? 'All' : token.project_ids.length}</Table.Td>
+          <Table.Td>
+            {token.expires_at <= now ? 'expired ' : ''}
+            {formatDate(token.expires_at)}
+          </Table.Td>
+          <Table.Td>
+            {token.last_used_at === null
+              ? 'never'
+              : `${formatDate(token.last_used_at)}${token.last_used_from ? ` from ${token.last_used_from}` : ''}`}
+          </Table.Td>
+          <Table.Td>{revokeButton(token.token_id, `Revoke the token ${token.name}`)}</Table.Td>
+        </Table.Tr>
       )}
-      <Table.ScrollContainer minWidth={640}>
-        <Table aria-label="Your tokens" striped>
-          <Table.Thead>
-            <Table.Tr>
-              <Table.Th>Name</Table.Th>
-              <Table.Th>Access</Table.Th>
-              <Table.Th>Projects</Table.Th>
-              <Table.Th>Expires</Table.Th>
-              <Table.Th>Last used</Table.Th>
-              <Table.Th>
-                <VisuallyHidden>Actions</VisuallyHidden>
-              </Table.Th>
-            </Table.Tr>
-          </Table.Thead>
-          <Table.Tbody>
-            {tokens.data.items.map((token) => (
-              <Table.Tr key={token.token_id} data-token-id={token.token_id}>
-                <Table.Td>{token.name}</Table.Td>
-                <Table.Td>{token.scope === 'read' ? 'Read only' : 'Read and write'}</Table.Td>
-                <Table.Td>{token.project_ids === null ? 'All' : token.project_ids.length}</Table.Td>
-                <Table.Td>
-                  {token.expires_at <= now ? 'expired ' : ''}
-                  {formatDate(token.expires_at)}
-                </Table.Td>
-                <Table.Td>
-                  {token.last_used_at === null
-                    ? 'never'
-                    : `${formatDate(token.last_used_at)}${token.last_used_from ? ` from ${token.last_used_from}` : ''}`}
-                </Table.Td>
-                <Table.Td>
-                  <Button
-                    size="compact-xs"
-                    variant="subtle"
-                    color="red"
-                    loading={revoke.isPending && revoke.variables === token.token_id}
-                    aria-label={`Revoke the token ${token.name}`}
-                    onClick={() => revoke.mutate(token.token_id)}
-                  >
-                    Revoke
-                  </Button>
-                </Table.Td>
-              </Table.Tr>
-            ))}
-          </Table.Tbody>
-        </Table>
-      </Table.ScrollContainer>
-    </>
+    />
   );
 }
 

@@ -1,8 +1,8 @@
-import { Alert, Badge, Button, Loader, Table, Text, VisuallyHidden } from '@mantine/core';
+import { Badge, Table } from '@mantine/core';
 import { type DashboardComponent, type EmbedToken, embedTokenListSchema } from '@service/common';
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { errorMessage } from '../../api/client.js';
+import type { ReactNode } from 'react';
 import { useApi } from '../../auth/session.js';
+import { RevocableTable } from '../../components/RevocableTable.js';
 import { formatDate } from '../../format/date.js';
 import { componentLabel } from '../chips.js';
 import { embedScopeLabel, embedTokenState } from './embed-snippet.js';
@@ -20,64 +20,34 @@ export function EmbedTokenList({
   components: readonly DashboardComponent[];
 }) {
   const api = useApi();
-  const client = useQueryClient();
-  const tokens = useQuery({
-    queryKey: embedTokensKey(dashboardId),
-    queryFn: ({ signal }) =>
-      api.request(`/dashboards/${dashboardId}/embed_tokens`, embedTokenListSchema, { query: { limit: 200 }, signal }),
-  });
-  const revoke = useMutation({
-    mutationFn: (tokenId: string) =>
-      api.requestVoid(`/dashboards/${dashboardId}/embed_tokens/${tokenId}`, { method: 'DELETE' }),
-    onSettled: () => client.invalidateQueries({ queryKey: embedTokensKey(dashboardId) }),
-  });
-  if (tokens.isPending) return <Loader size="sm" aria-label="Loading the embed tokens" />;
-  if (tokens.isError) {
-    return (
-      <Alert color="red" role="alert" title="Could not load the embed tokens">
-        {errorMessage(tokens.error)}
-      </Alert>
-    );
-  }
-  if (tokens.data.items.length === 0) return <Text c="dimmed">No embed tokens yet.</Text>;
   const titles = componentTitles(components);
   const now = new Date();
   return (
-    <>
-      {revoke.isError && (
-        <Alert color="red" role="alert" title="Could not revoke the token">
-          {errorMessage(revoke.error)}
-        </Alert>
-      )}
-      <Table.ScrollContainer minWidth={560}>
-        <Table aria-label="Embed tokens" striped>
-          <Table.Thead>
-            <Table.Tr>
-              <Table.Th>Scope</Table.Th>
-              <Table.Th>Created</Table.Th>
-              <Table.Th>Expires</Table.Th>
-              <Table.Th>Last used</Table.Th>
-              <Table.Th>State</Table.Th>
-              <Table.Th>
-                <VisuallyHidden>Actions</VisuallyHidden>
-              </Table.Th>
-            </Table.Tr>
-          </Table.Thead>
-          <Table.Tbody>
-            {tokens.data.items.map((token) => (
-              <TokenRow
-                key={token.embed_token_id}
-                token={token}
-                scope={embedScopeLabel(token, titles)}
-                state={embedTokenState(token, now)}
-                revoking={revoke.isPending && revoke.variables === token.embed_token_id}
-                onRevoke={() => revoke.mutate(token.embed_token_id)}
-              />
-            ))}
-          </Table.Tbody>
-        </Table>
-      </Table.ScrollContainer>
-    </>
+    <RevocableTable<EmbedToken>
+      queryKey={embedTokensKey(dashboardId)}
+      load={(signal) =>
+        api.request(`/dashboards/${dashboardId}/embed_tokens`, embedTokenListSchema, { query: { limit: 200 }, signal })
+      }
+      revoke={(tokenId) => api.requestVoid(`/dashboards/${dashboardId}/embed_tokens/${tokenId}`, { method: 'DELETE' })}
+      names={{ list: 'the embed tokens', empty: 'No embed tokens yet.', table: 'Embed tokens' }}
+      headers={['Scope', 'Created', 'Expires', 'Last used', 'State']}
+      minWidth={560}
+      renderRow={(token, revokeButton) => {
+        const scope = embedScopeLabel(token, titles);
+        return (
+          <TokenRow
+            key={token.embed_token_id}
+            token={token}
+            scope={scope}
+            state={embedTokenState(token, now)}
+            revokeButton={revokeButton(
+              token.embed_token_id,
+              `Revoke the token for ${scope} created ${formatDate(token.created_at)}`,
+            )}
+          />
+        );
+      }}
+    />
   );
 }
 
@@ -96,14 +66,12 @@ function TokenRow({
   token,
   scope,
   state,
-  revoking,
-  onRevoke,
+  revokeButton,
 }: {
   token: EmbedToken;
   scope: string;
   state: ReturnType<typeof embedTokenState>;
-  revoking: boolean;
-  onRevoke: () => void;
+  revokeButton: ReactNode;
 }) {
   return (
     <Table.Tr data-embed-token-id={token.embed_token_id}>
@@ -116,20 +84,7 @@ function TokenRow({
           {state}
         </Badge>
       </Table.Td>
-      <Table.Td>
-        {state !== 'revoked' && (
-          <Button
-            size="compact-xs"
-            variant="subtle"
-            color="red"
-            loading={revoking}
-            aria-label={`Revoke the token for ${scope} created ${formatDate(token.created_at)}`}
-            onClick={onRevoke}
-          >
-            Revoke
-          </Button>
-        )}
-      </Table.Td>
+      <Table.Td>{state !== 'revoked' && revokeButton}</Table.Td>
     </Table.Tr>
   );
 }
