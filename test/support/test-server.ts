@@ -192,3 +192,57 @@ export async function createProjectWithUpload(
     collectionId: collection.body.data_collection_id,
   };
 }
+
+/** Who a dashboard is shared with, by email, as `PUT /dashboards/{id}/permissions` takes it. */
+export interface DashboardSharing {
+  owners: readonly string[];
+  editors: readonly string[];
+  viewers: readonly string[];
+  is_public: boolean;
+}
+
+/** Creates a dashboard as `token`'s user, then shares it; answers its id, and throws on any refusal. */
+export async function createSharedDashboard(
+  server: { url: string },
+  token: string,
+  dashboard: Record<string, unknown>,
+  sharing: DashboardSharing,
+): Promise<string> {
+  const created = await call<{ dashboard_id: string }>(server, 'POST', '/dashboards', { token, json: dashboard });
+  if (created.status !== 201) throw new Error(`creating the dashboard failed: ${created.status} ${created.text}`);
+  const id = created.body.dashboard_id;
+  const shared = await call(server, 'PUT', `/dashboards/${id}/permissions`, { token, json: sharing });
+  if (shared.status !== 200) throw new Error(`sharing the dashboard failed: ${shared.status} ${shared.text}`);
+  return id;
+}
+
+/** Signs `email` in through the server's own services, making the account (with no password) when new. */
+export async function sessionFor(server: TestServer, email: string): Promise<Session> {
+  const row =
+    (await server.context.users.repository.findByEmail(email)) ??
+    (await server.context.users.createAccount({ email, password: null, role: 'user' }, { via: 'admin' }));
+  return server.context.sessions.start(row);
+}
+
+/**
+ * A token for each role of the permission tests: the admin, owner@, editor@, viewer@ and other@
+ * (all at example.org), and a temporary user when `temporary` (public and demo modes let one in).
+ */
+export async function roleTokens(server: TestServer, temporary: boolean): Promise<Record<string, string | undefined>> {
+  const tokens: Record<string, string | undefined> = { admin: (await sessionFor(server, ADMIN.email)).access_token };
+  for (const name of ['owner', 'editor', 'viewer', 'other'])
+    tokens[name] = (await sessionFor(server, `${name}@example.org`)).access_token;
+  if (temporary) {
+    const made = await call<Session>(server, 'POST', '/auth/public/create_temporary_user', { json: {} });
+    if (made.status !== 201) throw new Error(`no temporary user: ${made.status} ${made.text}`);
+    tokens.temporary = made.body.access_token;
+  }
+  return tokens;
+}
+
+/** The sharing of the permission tests' dashboards: one person in each role (see roleTokens). */
+export const SHARING = {
+  owners: ['owner@example.org'],
+  editors: ['editor@example.org'],
+  viewers: ['viewer@example.org'],
+} as const satisfies Omit<DashboardSharing, 'is_public'>;

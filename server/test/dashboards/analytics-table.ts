@@ -4,6 +4,7 @@ import {
   call,
   createProjectWithUpload,
   type Session,
+  sessionFor,
   startTestServer,
   type TestServer,
   uploadFile,
@@ -38,12 +39,7 @@ export const PENGUINS = [
 /** A server with accounts made directly (public mode has no user administration routes). */
 export async function serverWithPeople(dialect: 'sqlite' | 'postgres', env: Record<string, string> = {}) {
   const server = await startTestServer(dialect, env);
-  const session = async (email: string): Promise<Session> => {
-    const row =
-      (await server.context.users.repository.findByEmail(email)) ??
-      (await server.context.users.createAccount({ email, password: null, role: 'user' }, { via: 'admin' }));
-    return server.context.sessions.start(row);
-  };
+  const session = (email: string): Promise<Session> => sessionFor(server, email);
   return { server, session };
 }
 

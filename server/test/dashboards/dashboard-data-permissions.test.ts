@@ -1,10 +1,11 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
-  ADMIN,
   call,
+  createSharedDashboard,
   createTestDatabase,
   DIALECTS,
-  type Session,
+  roleTokens,
+  SHARING,
   startTestServer,
   type TestServer,
 } from '../../../test/support/test-server.js';
@@ -32,27 +33,13 @@ for (const dialect of DIALECTS) {
 
       beforeAll(async () => {
         server = await startTestServer(await createTestDatabase(dialect), { ...env, SERVICE_JOBS_WORKERS: '0' });
-        const session = async (email: string): Promise<Session> => {
-          const row =
-            (await server.context.users.repository.findByEmail(email)) ??
-            (await server.context.users.createAccount({ email, password: null, role: 'user' }, { via: 'admin' }));
-          return server.context.sessions.start(row);
-        };
-        tokens.admin = (await session(ADMIN.email)).access_token;
-        const owner = await session('owner@example.org');
-        tokens.owner = owner.access_token;
-        for (const name of ['editor', 'viewer', 'other'])
-          tokens[name] = (await session(`${name}@example.org`)).access_token;
-        if (mode !== 'auth') {
-          const temporary = await call<Session>(server, 'POST', '/auth/public/create_temporary_user', { json: {} });
-          expect(temporary.status, temporary.text).toBe(201);
-          tokens.temporary = temporary.body.access_token;
-        }
-        const project = await projectWithTable(server, owner.access_token, 'Penguins');
-        const dashboard = async (isPublic: boolean) => {
-          const created = await call<{ dashboard_id: string }>(server, 'POST', '/dashboards', {
-            token: owner.access_token,
-            json: {
+        Object.assign(tokens, await roleTokens(server, mode !== 'auth'));
+        const project = await projectWithTable(server, tokens.owner as string, 'Penguins');
+        const dashboard = (isPublic: boolean) =>
+          createSharedDashboard(
+            server,
+            tokens.owner as string,
+            {
               project_id: project.projectId,
               title: 'Overview',
               is_public: isPublic,
@@ -61,21 +48,8 @@ for (const dialect of DIALECTS) {
                 { component_id: 'measures', type: 'table', data_collection_id: project.collectionId },
               ],
             },
-          });
-          expect(created.status, created.text).toBe(201);
-          const id = created.body.dashboard_id;
-          const shared = await call(server, 'PUT', `/dashboards/${id}/permissions`, {
-            token: owner.access_token,
-            json: {
-              owners: ['owner@example.org'],
-              editors: ['editor@example.org'],
-              viewers: ['viewer@example.org'],
-              is_public: isPublic,
-            },
-          });
-          expect(shared.status, shared.text).toBe(200);
-          return id;
-        };
+            { ...SHARING, is_public: isPublic },
+          );
         privateId = await dashboard(false);
         publicId = await dashboard(true);
       });

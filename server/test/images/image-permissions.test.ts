@@ -1,10 +1,11 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
-  ADMIN,
   call,
+  createSharedDashboard,
   createTestDatabase,
   DIALECTS,
-  type Session,
+  roleTokens,
+  SHARING,
   startTestServer,
   type TestServer,
 } from '../../../test/support/test-server.js';
@@ -33,21 +34,7 @@ for (const dialect of DIALECTS) {
 
       beforeAll(async () => {
         server = await startTestServer(await createTestDatabase(dialect), { ...env, SERVICE_JOBS_WORKERS: '0' });
-        const session = async (email: string): Promise<Session> => {
-          const row =
-            (await server.context.users.repository.findByEmail(email)) ??
-            (await server.context.users.createAccount({ email, password: null, role: 'user' }, { via: 'admin' }));
-          return server.context.sessions.start(row);
-        };
-        tokens.admin = (await session(ADMIN.email)).access_token;
-        tokens.owner = (await session('owner@example.org')).access_token;
-        for (const name of ['editor', 'viewer', 'other'])
-          tokens[name] = (await session(`${name}@example.org`)).access_token;
-        if (publicLike) {
-          const temporary = await call<Session>(server, 'POST', '/auth/public/create_temporary_user', { json: {} });
-          expect(temporary.status, temporary.text).toBe(201);
-          tokens.temporary = temporary.body.access_token;
-        }
+        Object.assign(tokens, await roleTokens(server, publicLike));
         const files = new Map([['images/S01_dapi.png', await png(40, 30)]]);
         const project = await imageProject(server, tokens.owner as string, files);
         imagesId = project.imagesId;
@@ -60,10 +47,11 @@ for (const dialect of DIALECTS) {
           },
         );
         imageId = rows.body.rows[0]?.image_id ?? '';
-        const dashboard = async (isPublic: boolean) => {
-          const created = await call<{ dashboard_id: string }>(server, 'POST', '/dashboards', {
-            token: tokens.owner,
-            json: {
+        const dashboard = (isPublic: boolean) =>
+          createSharedDashboard(
+            server,
+            tokens.owner as string,
+            {
               project_id: project.projectId,
               title: 'Images',
               is_public: isPublic,
@@ -72,21 +60,8 @@ for (const dialect of DIALECTS) {
                 { component_id: 'other_gallery', type: 'image', data_collection_id: imagesId },
               ],
             },
-          });
-          expect(created.status, created.text).toBe(201);
-          const id = created.body.dashboard_id;
-          const shared = await call(server, 'PUT', `/dashboards/${id}/permissions`, {
-            token: tokens.owner,
-            json: {
-              owners: ['owner@example.org'],
-              editors: ['editor@example.org'],
-              viewers: ['viewer@example.org'],
-              is_public: isPublic,
-            },
-          });
-          expect(shared.status, shared.text).toBe(200);
-          return id;
-        };
+            { ...SHARING, is_public: isPublic },
+          );
         privateId = await dashboard(false);
         publicId = await dashboard(true);
       });
