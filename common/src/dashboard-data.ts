@@ -217,8 +217,10 @@ export type FigureColumn = z.infer<typeof figureColumnSchema>;
  * - density_contour: `x`, `y` (a cell's centre), `count`, `density` (with `grid`)
  * - funnel: `x` (stage, largest first), `y` (with `not_shown`)
  * - choropleth: `region` (the country's name on the map), `code` (its ISO alpha-3), `y` (the
- *   aggregate), `rows`, `codes` (the table's values that named it) (with `unmatched`)
- * - point_map: `x` (longitude), `y` (latitude), `color?`, `size?` (`sampled` beyond `max_points`)
+ *   aggregate), `rows`, `codes` (the table's values that named it, the commonest
+ *   `MAX_REGION_CODES`), `code_count` (how many values named it) (with `unmatched`)
+ * - point_map: `x` (longitude), `y` (latitude), `color?`, `size?` (with `off_map`); beyond
+ *   `max_points`, a density grid: `x`, `y` (a cell's centre), `n` (its rows) (with `density`)
  *
  * - clustered_heatmap: `row`, `column`, `value` (z-scores with `scale: row`), `raw?` (with `matrix`)
  * - embedding: `x`, `y`, `color?`, `label?` (PCA: `x`, `y` are PC1, PC2; with `explained_variance`)

@@ -76,7 +76,7 @@ const buildsCopy = (statement: RecordedStatement) =>
   /^(ATTACH|DETACH)\b/.test(statement.sql) || /^CREATE TABLE "native_\d+_build"/.test(statement.sql);
 const attachesCopy = (statement: RecordedStatement) => /^ATTACH .* \(READ_ONLY\)$/.test(statement.sql);
 
-async function writeParquet(path: string, sql: string): Promise<number> {
+export async function writeParquet(path: string, sql: string): Promise<number> {
   const instance = await DuckDBInstance.create(':memory:', { threads: '2' });
   const connection = await instance.connect();
   try {
@@ -88,7 +88,7 @@ async function writeParquet(path: string, sql: string): Promise<number> {
 }
 
 /** A collection of the Parquet file at `path` (and a Newick `tree.nwk` beside it when given), built. */
-async function tableOf(
+export async function tableOf(
   api: string,
   name: string,
   path: string,
@@ -130,7 +130,7 @@ async function dashboardOf(api: string, collection: BenchCollection, title: stri
 }
 
 /** The first answer, then each filter change and DuckDB alone on its statements. */
-async function measure(
+export async function measure(
   server: Server,
   baseline: Server,
   api: string,

@@ -52,6 +52,12 @@ export const benchmarks: readonly Benchmark[] = [
     run: async (args) => (await import('./login-timing.js')).run(args),
   },
   {
+    name: 'maps',
+    summary:
+      'point map (density) and choropleth of 1 M sites: first answer and 50 filter changes vs. DuckDB alone (ratio), density counts checked',
+    run: async (args) => (await import('./maps.js')).run(args),
+  },
+  {
     name: 'multiqc',
     summary:
       'MultiQC report of 2,000 samples: ingestion, POST /data of 14 plots cold/warm and on 100 sample filters vs. DuckDB alone, peak RSS',

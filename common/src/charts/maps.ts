@@ -1,6 +1,13 @@
-import type { EChartsOption, MapSeriesOption, ScatterSeriesOption } from 'echarts';
+import type {
+  EChartsOption,
+  GeoComponentOption,
+  HeatmapSeriesOption,
+  MapSeriesOption,
+  ScatterSeriesOption,
+} from 'echarts';
 import type { FigureComponent } from '../dashboard-components.js';
 import type { DashboardFilterScalar, DashboardFilterValue, FigureData } from '../dashboard-data.js';
+import type { MapDensity } from '../figure-fields/maps.js';
 import { aggregateLabel, type ChartBody, type ChartInput, plural } from './body.js';
 import { scatter } from './cartesian.js';
 import { colorScale } from './color-scale.js';
@@ -14,7 +21,12 @@ export { WORLD_MAP };
  * world's countries, coloured by the aggregate of each, and points placed by latitude and
  * longitude. Both draw the countries of the map registered as `WORLD_MAP` (world-map.ts, from
  * the `world-atlas` package), which the web app and the export page register the same way.
+ * Both zoom (the wheel) and move (a drag; on a point map, whose drag brushes, once the reader
+ * says so: FigureView) within `ROAM`'s limits.
  */
+
+/** How far a map zooms in (16 times: a country fills the map) and out (the whole world, no less). */
+export const ROAM = { roam: true, scaleLimit: { min: 1, max: 16 } } as const;
 
 /** Whether an option draws the world map (then its page must register it first). */
 export function usesWorldMap(option: EChartsOption): boolean {
@@ -60,7 +72,7 @@ export function choropleth(input: ChartInput): ChartBody {
     type: 'map',
     map: WORLD_MAP,
     name: valueName,
-    roam: false,
+    ...ROAM,
     selectedMode: 'multiple',
     // No dot on each country with a value (ECharts' legend symbol): the colour says it.
     showLegendSymbol: false,
@@ -82,9 +94,28 @@ export function choropleth(input: ChartInput): ChartBody {
   };
 }
 
-/** A point per row on the world's countries; a rectangle brushed filters by longitude and latitude. */
+/** The world's countries under a point map's points or density, grey, not clickable. */
+function worldGeo(input: ChartInput, top: number, bottom: number): GeoComponentOption {
+  const { palette } = input;
+  return {
+    map: WORLD_MAP,
+    ...ROAM,
+    silent: true,
+    top,
+    bottom,
+    label: { show: false },
+    itemStyle: { areaColor: palette.splitLine, borderColor: palette.axisLine, borderWidth: 0.5 },
+  };
+}
+
+/**
+ * A point per row on the world's countries; beyond the point budget the server counted the rows
+ * per cell of a grid instead (`density`), drawn as a heatmap. A rectangle brushed filters by
+ * longitude and latitude.
+ */
 export function pointMap(input: ChartInput): ChartBody {
-  const { palette, columns } = input;
+  if (input.data.density !== undefined) return densityMap(input, input.data.density);
+  const { columns } = input;
   const body = scatter(input);
   const tooltip = ['y', 'x', 'size'].filter((role) => columns.has(role));
   const series = body.series.map(
@@ -101,30 +132,58 @@ export function pointMap(input: ChartInput): ChartBody {
     series: [],
     x: undefined,
     y: undefined,
-    mapAt: (top) => ({
-      geo: {
-        map: WORLD_MAP,
-        roam: false,
-        silent: true,
-        top,
-        bottom: 24,
-        label: { show: false },
-        itemStyle: { areaColor: palette.splitLine, borderColor: palette.axisLine, borderWidth: 0.5 },
-      },
-      series,
-    }),
+    mapAt: (top) => ({ geo: worldGeo(input, top, 24), series }),
     zoom: false,
     brush: 'geo',
     description: `World map of ${plural(input.data.rows.length, 'point')} at ${columns.label('y')} and ${columns.label('x')}${columns.has('color') ? `, coloured by ${columns.label('color')}` : ''}.`,
   };
 }
 
+/** A point map's density: each cell's count (`n`) at its centre, blurred into a heatmap over the countries. */
+function densityMap(input: ChartInput, density: MapDensity): ChartBody {
+  const { data, palette, columns } = input;
+  const cells = data.rows.map((row) => [columns.number(row, 'x'), columns.number(row, 'y'), columns.number(row, 'n')]);
+  const counts = cells.flatMap(([, , n]) => (n === null || n === undefined ? [] : [n]));
+  const series: HeatmapSeriesOption = {
+    type: 'heatmap',
+    coordinateSystem: 'geo',
+    geoIndex: 0,
+    name: 'points',
+    data: cells as number[][],
+    pointSize: 6,
+    blurSize: 8,
+  };
+  return {
+    dataset: [],
+    series: [],
+    mapAt: (top) => ({ geo: worldGeo(input, top, 36), series: [series] }),
+    legend: false,
+    trigger: 'item',
+    visualMap: colorScale(palette, counts, { seriesIndex: 0, calculable: false }),
+    zoom: false,
+    brush: 'geo',
+    description: `World map of ${plural(density.points, 'point')} at ${columns.label('y')} and ${columns.label('x')}, counted in ${plural(cells.length, 'cell')} of ${density.cell}°.`,
+  };
+}
+
 /** The line under a map's title: how much of the table it shows, and what it could not place. */
 export function mapSubtitle(component: FigureComponent, data: FigureData): string | undefined {
   if (component.chart === 'point_map') {
-    return data.sampled
-      ? `sampled: ${data.rows.length.toLocaleString('en-US')} of ${plural(data.total_rows, 'point')}`
-      : undefined;
+    const notes: string[] = [];
+    if (data.density !== undefined) {
+      notes.push(
+        `density: ${plural(data.density.points, 'point')} in ${plural(data.rows.length, 'cell')} of ${data.density.cell}°`,
+      );
+    } else if (data.sampled) {
+      notes.push(`sampled: ${data.rows.length.toLocaleString('en-US')} of ${plural(data.total_rows, 'point')}`);
+    }
+    const off = data.off_map;
+    if (off !== undefined && off.rows > 0) {
+      const examples = off.examples.slice(0, 2).map((example) => `${example.latitude}, ${example.longitude}`);
+      const more = off.examples.length > examples.length ? '; …' : '';
+      notes.push(`${plural(off.rows, 'row')} with coordinates off the map (${examples.join('; ')}${more})`);
+    }
+    return notes.length === 0 ? undefined : notes.join(' · ');
   }
   const unmatched = data.unmatched;
   if (unmatched === undefined || unmatched.rows === 0) return undefined;

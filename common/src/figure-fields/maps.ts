@@ -10,9 +10,14 @@ import { columnNameSchema } from '../queries.js';
  *   `y`). Codes no country on the map has are counted and reported (`unmatched`), never dropped
  *   silently. A click on a country filters the others by the codes its rows hold.
  * - `point_map`: a point per row at `latitude`, `longitude`, coloured by `color?` and sized by
- *   `size?`; beyond `max_points` a uniform sample, as a scatter's (`sampled`). A rectangle brushed
- *   filters the others by `[longitude_low, longitude_high, latitude_low, latitude_high]`.
+ *   `size?`; beyond `max_points` a density grid instead (`density`: rows counted per cell of
+ *   latitude and longitude). Coordinates off the map (|latitude| > 90, |longitude| > 180) are
+ *   counted and reported (`off_map`), never drawn. A rectangle brushed filters the others by
+ *   `[longitude_low, longitude_high, latitude_low, latitude_high]`.
  */
+
+/** The codes a choropleth's answer lists per country at most (the commonest); `code_count` says how many there are. */
+export const MAX_REGION_CODES = 10;
 
 export const MAP_CHARTS = ['choropleth', 'point_map'] as const;
 export type MapChart = (typeof MAP_CHARTS)[number];
@@ -64,10 +69,37 @@ export const unmatchedRegionsSchema = z.object({
 });
 export type UnmatchedRegions = z.infer<typeof unmatchedRegionsSchema>;
 
+/** A point map's rows with coordinates no place on the map has (|latitude| > 90 or |longitude| > 180). */
+export const offMapPointsSchema = z.object({
+  /** Rows with both coordinates, at least one out of range: counted here, not drawn. */
+  rows: z.number().int(),
+  /** The commonest such coordinates (at most 10), most rows first. */
+  examples: z.array(z.object({ latitude: z.number(), longitude: z.number(), rows: z.number().int() })),
+  /** Rows without a latitude or a longitude (null, or not a finite number). */
+  missing: z.number().int(),
+});
+export type OffMapPoints = z.infer<typeof offMapPointsSchema>;
+
+/**
+ * A point map drawn as density: more points matched than its budget, so its rows are cells of a
+ * grid of `cell` degrees (`x`, `y` each cell's centre, `n` its rows) instead of points.
+ */
+export const mapDensitySchema = z.object({
+  /** The side of a cell, in degrees of latitude and longitude. */
+  cell: z.number(),
+  /** The points counted in the cells (all rows on the map). */
+  points: z.number().int(),
+});
+export type MapDensity = z.infer<typeof mapDensitySchema>;
+
 /** The answers of the maps besides `columns` and `rows` (whose roles dashboard-data.ts lists). */
 export const mapFigureDataFields = {
   /** Choropleth: the codes that matched no country on the map. */
   unmatched: unmatchedRegionsSchema.optional(),
+  /** Point map: rows whose coordinates are off the map, or missing. */
+  off_map: offMapPointsSchema.optional(),
+  /** Point map over its budget: the grid its rows count points in. */
+  density: mapDensitySchema.optional(),
 };
 
 /**

@@ -88,7 +88,7 @@ describe('map options', () => {
     const option = chartOption(choropleth, choroplethData, { theme: 'light' });
     expect(usesWorldMap(option)).toBe(true);
     const [series] = option.series as { type: string; map: string; data: { name: string; value: number }[] }[];
-    expect(series).toMatchObject({ type: 'map', map: 'world' });
+    expect(series).toMatchObject({ type: 'map', map: 'world', roam: true });
     expect(series?.data).toEqual([
       { name: 'Brazil', value: 1 },
       { name: 'France', value: 3 },
@@ -107,7 +107,8 @@ describe('map options', () => {
   it('places the points on the map, grouped by colour, and says they are sampled', () => {
     const option = chartOption(points, pointData, { theme: 'light' });
     expect(usesWorldMap(option)).toBe(true);
-    expect(option.geo).toMatchObject({ map: 'world', roam: false });
+    // The reader zooms and moves it (the wheel, a drag once "Move" is chosen: FigureView).
+    expect(option.geo).toMatchObject({ map: 'world', roam: true, scaleLimit: { min: 1, max: 16 } });
     expect(option.brush).toMatchObject({ geoIndex: 0, brushType: 'rect' });
     expect(option.xAxis).toBeUndefined();
     const series = option.series as { coordinateSystem: string; encode: { lng: string; lat: string } }[];
@@ -117,6 +118,42 @@ describe('map options', () => {
     expect(counts).toEqual([2, 1]);
     expect(svg).toContain('sampled: 3 of 9,000 points');
     expect(chartDescription(points, pointData)).toContain('World map of 3 points at lat and lon, coloured by kind');
+  });
+
+  it('draws a density grid as a heatmap over the countries, and says what is off the map', () => {
+    const density: FigureData = {
+      columns: [col('x', 'double', 'lon'), col('y', 'double', 'lat'), col('n', 'long', null)],
+      rows: [
+        [-72.5, 42.5, 50],
+        [2.5, 47.5, 100],
+      ],
+      sampled: false,
+      total_rows: 152,
+      density: { cell: 5, points: 150 },
+      off_map: { rows: 1, examples: [{ latitude: 95, longitude: 10, rows: 1 }], missing: 1 },
+    };
+    const option = chartOption(points, density, { theme: 'light' });
+    expect(usesWorldMap(option)).toBe(true);
+    expect(option.geo).toMatchObject({ map: 'world', roam: true });
+    expect(option.brush).toMatchObject({ geoIndex: 0, brushType: 'rect' });
+    expect(option.series).toEqual([
+      expect.objectContaining({
+        type: 'heatmap',
+        coordinateSystem: 'geo',
+        data: [
+          [-72.5, 42.5, 50],
+          [2.5, 47.5, 100],
+        ],
+      }),
+    ]);
+    expect(option.visualMap).toMatchObject({ min: 50, max: 100, seriesIndex: 0 });
+    expect(chartDescription(points, density)).toBe(
+      'Where. World map of 150 points at lat and lon, counted in 2 cells of 5°. ' +
+        'Density: 150 points in 2 cells of 5° · 1 row with coordinates off the map (95, 10).',
+    );
+    // Points under the budget say what they left off the map too.
+    const offMap = { ...pointData, sampled: false, off_map: density.off_map };
+    expect(chartDescription(points, offMap)).toContain('1 row with coordinates off the map (95, 10)');
   });
 
   it('turns a click on a country into its codes, toggled, and shows the selected countries', () => {

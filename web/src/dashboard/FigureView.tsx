@@ -29,10 +29,11 @@ import {
 import { type EChartsType, init } from '@service/common/echarts-registry';
 import { worldMapReady } from '@service/common/world-map-loader';
 import type { EChartsOption } from 'echarts';
-import { type RefObject, useEffect, useMemo, useRef, useState } from 'react';
+import { type ReactNode, type RefObject, useEffect, useMemo, useRef, useState } from 'react';
 import { brushedBox, brushedIds, isBoxBrush, isIdBrush } from './brushed-ids.js';
 import { chartTargets, drawnColors, selectableItems, showSelection } from './chart-marks.js';
-import { brushedGeoBox, mapClickFilter, regionTargets } from './map-events.js';
+import { MapControls } from './MapControls.js';
+import { atMapView, brushedGeoBox, mapClickFilter, mapView, mapZoom, regionTargets } from './map-events.js';
 import { useElementWidth } from './useElementWidth.js';
 
 export interface FigureViewProps {
@@ -76,37 +77,18 @@ export function FigureView({ component, data, onFilter, filterValue, withTitle =
   const description = useMemo(() => chartDescription(component, data), [component, data]);
   // Why a brush set no filter (more ids than a filter lists): said under the chart, not cut silently.
   const [notice, setNotice] = useState<string | null>(null);
+  // A map's view: "Reset view" draws it again whole; on a point map a drag moves it while `moving`.
+  const [resets, setResets] = useState(0);
+  const [moving, setMoving] = useState(false);
   // Event handlers read the latest props without binding them again.
-  const latest = useRef<Latest>({ component, data, onFilter, filterValue, option });
-  latest.current = { component, data, onFilter, filterValue, option };
+  const latest = useRef<Latest>({ component, data, onFilter, filterValue, option, moving });
+  latest.current = { component, data, onFilter, filterValue, option, moving };
 
   useChart(element, chart, latest, setNotice);
 
   const brushable = isBrushable(component) && onFilter !== undefined;
-  useEffect(() => {
-    const instance = chart.current;
-    const target = element.current;
-    if (instance === null || target === null || !measured) return;
-    target.dataset.chartState = 'drawing';
-    const draw = () => {
-      if (instance.isDisposed()) return;
-      instance.setOption(option, { notMerge: true });
-      select(instance, latest.current);
-      if (brushable) takeBrush(instance, latest.current);
-    };
-    // A map draws once the world's countries are registered (their own chunk, loaded once).
-    if (isMapChart(latest.current.component.chart)) void worldMapReady().then(draw);
-    else draw();
-  }, [option, brushable, measured]);
-
-  // A filter changed elsewhere (a chip removed, the address bar): the selection and brush follow it.
   const filterKey = JSON.stringify(filterValue ?? null);
-  useEffect(() => {
-    const instance = chart.current;
-    if (instance === null || filterKey !== JSON.stringify(latest.current.filterValue ?? null)) return;
-    select(instance, latest.current);
-    if (brushable) drawBrush(instance, brushedPositions(latest.current));
-  }, [filterKey, brushable]);
+  useDrawing(chart, element, latest, { option, brushable, measured, resets, moving, filterKey });
 
   const chartElement = (
     <div
@@ -123,15 +105,95 @@ export function FigureView({ component, data, onFilter, filterValue, withTitle =
       style={{ width: '100%', height: '100%' }}
     />
   );
-  if (notice === null) return chartElement;
+  const controls = isMapChart(component.chart) ? (
+    <MapControls
+      component={component}
+      moving={moving}
+      onMoving={setMoving}
+      onReset={() => setResets((count) => count + 1)}
+    />
+  ) : null;
   return (
-    <>
+    <Framed controls={controls} notice={notice}>
       {chartElement}
+    </Framed>
+  );
+}
+
+/** The chart under a map's controls (when it has them), and the notice under it (when there is one). */
+function Framed({ controls, notice, children }: { controls: ReactNode; notice: string | null; children: ReactNode }) {
+  const noticeLine =
+    notice === null ? null : (
       <div role="status" className="figure-notice">
         {notice}
       </div>
+    );
+  if (controls === null && noticeLine === null) return children;
+  return (
+    <>
+      {controls}
+      {controls === null ? children : <div style={{ flex: 1, minHeight: 0 }}>{children}</div>}
+      {noticeLine}
     </>
   );
+}
+
+/**
+ * Draws the option once the element's width is known and each time it changes (a map where the
+ * reader took it, unless "Reset view" asked for the whole world); lets a point map's drag brush
+ * or move it; shows a filter set elsewhere (a chip removed, the address bar) as the selection and brush.
+ */
+function useDrawing(
+  chart: RefObject<EChartsType | null>,
+  element: RefObject<HTMLDivElement | null>,
+  latest: RefObject<Latest>,
+  state: {
+    option: EChartsOption;
+    brushable: boolean;
+    measured: boolean;
+    resets: number;
+    moving: boolean;
+    filterKey: string;
+  },
+): void {
+  const { option, brushable, measured, resets, moving, filterKey } = state;
+  const drawnResets = useRef(0);
+  // biome-ignore lint/correctness/useExhaustiveDependencies: the refs are stable; handlers read `latest`.
+  useEffect(() => {
+    const instance = chart.current;
+    const target = element.current;
+    if (instance === null || target === null || !measured) return;
+    target.dataset.chartState = 'drawing';
+    const resetting = resets !== drawnResets.current;
+    drawnResets.current = resets;
+    const draw = () => {
+      if (instance.isDisposed()) return;
+      const isMap = isMapChart(latest.current.component.chart);
+      const view = isMap && !resetting ? mapView(instance) : undefined;
+      instance.setOption(atMapView(option, view), { notMerge: true });
+      if (isMap) target.dataset.mapZoom = String(mapZoom(instance));
+      select(instance, latest.current);
+      if (brushable) takeBrush(instance, latest.current);
+    };
+    // A map draws once the world's countries are registered (their own chunk, loaded once).
+    if (isMapChart(latest.current.component.chart)) void worldMapReady().then(draw);
+    else draw();
+  }, [option, brushable, measured, resets]);
+
+  // biome-ignore lint/correctness/useExhaustiveDependencies: `takeBrush` reads `moving` from `latest`.
+  useEffect(() => {
+    const instance = chart.current;
+    if (instance === null || !brushable || instance.getOption() === undefined) return;
+    takeBrush(instance, latest.current);
+  }, [moving, brushable]);
+
+  // biome-ignore lint/correctness/useExhaustiveDependencies: the refs are stable; `filterKey` is the filter.
+  useEffect(() => {
+    const instance = chart.current;
+    if (instance === null || filterKey !== JSON.stringify(latest.current.filterValue ?? null)) return;
+    select(instance, latest.current);
+    if (brushable) drawBrush(instance, brushedPositions(latest.current));
+  }, [filterKey, brushable]);
 }
 
 /** An embedding brushes its x column; a computed PCA's axes are no column to filter. */
@@ -142,15 +204,16 @@ function isBrushable(component: FigureComponent): boolean {
   );
 }
 
-/** A drag brushes (no toolbox button to press first), and the active range stays drawn. */
+/**
+ * A drag brushes (no toolbox button to press first), and the active range stays drawn; on a point
+ * map the reader moves, the brush lets go of the drag, which then moves the map.
+ */
 function takeBrush(instance: EChartsType, latest: Latest) {
+  const shape = isIdBrush(latest.component) || isBoxBrush(latest.component) ? 'rect' : 'lineX';
   instance.dispatchAction({
     type: 'takeGlobalCursor',
     key: 'brush',
-    brushOption: {
-      brushType: isIdBrush(latest.component) || isBoxBrush(latest.component) ? 'rect' : 'lineX',
-      brushMode: 'single',
-    },
+    brushOption: { brushType: latest.moving ? false : shape, brushMode: 'single' },
   });
   drawBrush(instance, brushedPositions(latest));
 }
@@ -174,6 +237,10 @@ function useChart(
     instance.on('finished', () => markRendered(instance, target, latest.current));
     instance.on('click', (params) => filterByClick(instance, latest, params as ChartClick & ItemClick));
     instance.on('brushEnd', (params) => filterByBrush(instance, latest.current, params, setNotice));
+    // How far a map is zoomed in, for a test to wait for (1 once drawn again whole).
+    instance.on('georoam', () => {
+      target.dataset.mapZoom = String(mapZoom(instance));
+    });
     // The cell's size changes with the grid and the window.
     const observer = new ResizeObserver(() => instance.resize());
     observer.observe(target);
@@ -186,7 +253,11 @@ function useChart(
 }
 
 /** What the chart's event handlers read: the latest props and option, without binding them again. */
-type Latest = Pick<FigureViewProps, 'component' | 'data' | 'onFilter' | 'filterValue'> & { option: EChartsOption };
+type Latest = Pick<FigureViewProps, 'component' | 'data' | 'onFilter' | 'filterValue'> & {
+  option: EChartsOption;
+  /** A point map's drag moves it instead of brushing. */
+  moving?: boolean;
+};
 
 /** ECharts has drawn: the element says where the marks are, their colours, and that it is rendered. */
 function markRendered(instance: EChartsType, target: HTMLDivElement, latest: Latest): void {

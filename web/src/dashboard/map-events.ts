@@ -61,3 +61,40 @@ export function regionTargets(
       : [{ label, x: Math.round(x), y: Math.round(y) }];
   });
 }
+
+/** Where a reader took a map: its zoom and centre (longitude, latitude) as ECharts keeps them. */
+export interface MapView {
+  zoom: number;
+  center: unknown;
+}
+
+type RoamedOption = { geo?: Partial<MapView>[]; series?: ({ type?: string } & Partial<MapView>)[] };
+
+/** The map's view (a point map's geo, a choropleth's map series), or undefined before the reader moved it. */
+export function mapView(instance: EChartsType): MapView | undefined {
+  const option = instance.getOption() as RoamedOption | undefined;
+  const roamed = option?.geo?.[0] ?? option?.series?.find((series) => series.type === 'map');
+  if (roamed?.center === undefined || roamed.center === null) return undefined;
+  return { zoom: roamed.zoom ?? 1, center: roamed.center };
+}
+
+/** The option drawn at a view the reader chose (new data keeps the map where the reader took it). */
+export function atMapView(option: EChartsOption, view: MapView | undefined): EChartsOption {
+  if (view === undefined) return option;
+  if (option.geo !== undefined) {
+    const geo = Array.isArray(option.geo) ? option.geo[0] : option.geo;
+    return { ...option, geo: { ...geo, ...view } } as EChartsOption;
+  }
+  const series = Array.isArray(option.series) ? option.series : [];
+  return {
+    ...option,
+    series: series.map((item) => (item.type === 'map' ? { ...item, ...view } : item)),
+  } as EChartsOption;
+}
+
+/** How far a map is zoomed in (1: the whole world), as ECharts keeps it after the reader's wheel or drag. */
+export function mapZoom(instance: EChartsType): number {
+  const option = instance.getOption() as RoamedOption | undefined;
+  const zoom = option?.geo?.[0]?.zoom ?? option?.series?.find((series) => series.type === 'map')?.zoom ?? 1;
+  return Math.round(zoom * 10_000) / 10_000;
+}

@@ -7,7 +7,7 @@ import world from 'world-atlas/countries-110m.json' with { type: 'json' };
  * known by every code a table may hold for it: its ISO 3166-1 numeric, alpha-2 and alpha-3
  * codes, its ISO English name, the map's own (shorter) name and a few common English names.
  * A code is matched after trimming, in any case; numeric codes with or without their leading
- * zeros ("4", "004"). Keys are unique: an ISO name two countries share ("Congo") names neither.
+ * zeros ("4", "004") or as decimals ("4.0", from a numeric column). Keys are unique: an ISO name two countries share ("Congo") names neither.
  */
 
 export interface MapCountry {
@@ -85,16 +85,40 @@ export function mapCountries(): ReadonlyMap<string, MapCountry> {
   return known;
 }
 
+/** A numeric code as a lookup key: 1–3 digits, also as a decimal a numeric column holds them in ("4.0"). */
+const NUMERIC_CODE = /^([0-9]{1,3})(\.0*)?$/;
+
 /** The country a code names, as the SQL of a choropleth matches it (`countryKeySql`), or undefined. */
 export function countryOf(code: string | number): MapCountry | undefined {
   const key = String(code).trim().toLowerCase();
-  return mapCountries().get(/^[0-9]{1,3}$/.test(key) ? key.padStart(3, '0') : key);
+  const numeric = NUMERIC_CODE.exec(key);
+  return mapCountries().get(numeric ? (numeric[1] ?? '').padStart(3, '0') : key);
 }
 
-/** The SQL of a code column's lookup key: its text, trimmed and lower-case; 1–3 digits padded to 3. */
+/**
+ * Every lookup key of the countries the codes name (codes of no country add none): a click on a
+ * country filters by them, so that it selects all its rows whichever of its codes the answer listed.
+ */
+export function countryKeysOf(codes: readonly (string | number | boolean | null)[]): string[] {
+  const countries = new Set(
+    codes.flatMap((code) => {
+      const country = typeof code === 'string' || typeof code === 'number' ? countryOf(code) : undefined;
+      return country === undefined ? [] : [country];
+    }),
+  );
+  return [...mapCountries()].filter(([, country]) => countries.has(country)).map(([key]) => key);
+}
+
+/**
+ * The SQL of a code column's lookup key: its text, trimmed and lower-case; 1–3 digits padded to 3,
+ * their decimals dropped when they are zeros (a numeric column of codes may be DOUBLE: 4.0 is 4).
+ */
 export function countryKeySql(column: string): string {
   const text = `lower(trim(CAST(${column} AS VARCHAR)))`;
-  return `CASE WHEN regexp_full_match(${text}, '[0-9]{1,3}') THEN lpad(${text}, 3, '0') ELSE ${text} END`;
+  return (
+    `CASE WHEN regexp_full_match(${text}, '[0-9]{1,3}(\\.0*)?') ` +
+    `THEN lpad(split_part(${text}, '.', 1), 3, '0') ELSE ${text} END`
+  );
 }
 
 /** The lookup as SQL rows `(key, name, alpha3)`, for a join (the strings are this module's own, quoted). */

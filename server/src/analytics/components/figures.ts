@@ -27,7 +27,8 @@ import {
 import { aggSql, approximateOver, type ComputeOptions, isTemporal } from './fit.js';
 import { manhattanData, qqData } from './genome.js';
 import { hierarchyData, sankeyData } from './hierarchy.js';
-import { choroplethData, pointMapFigure } from './maps.js';
+import { choroplethData } from './maps.js';
+import { pointMapData } from './point-maps.js';
 import { dotData, funnelData, rankedEffectData, stackedBarData } from './ranked.js';
 import { oncoplotData, pcaEmbeddingData, rarefactionData } from './sample-charts.js';
 import { densityData, ecdfData, stripData } from './spreads.js';
@@ -87,7 +88,7 @@ const FIGURE_DATA: Record<FigureComponent['chart'], FigureDataOf> = {
       : pcaEmbeddingData(rows, source, figure, statement),
   tree: (rows, source, figure, statement, options) => treeData(rows, source, figure, statement, options.tree),
   choropleth: choroplethData,
-  point_map: (rows, source, figure, statement) => scatterData(rows, source, pointMapFigure(figure), statement),
+  point_map: pointMapData,
 };
 
 /** A figure's rows, aggregated, binned or sampled in DuckDB, in the column roles of its chart. */

@@ -1,4 +1,4 @@
-import type { FigureComponent, FigureData, UnmatchedRegions } from '@service/common';
+import { type FigureComponent, type FigureData, MAX_REGION_CODES, type UnmatchedRegions } from '@service/common';
 import type { JsonValue } from '../../engine/duckdb.js';
 import { columnOf, count, jsonValue, outputOf, type TableSnapshot } from '../sql/columns.js';
 import { type NarrowedRows, scalarRow, whereOf } from '../sql/narrowed.js';
@@ -12,8 +12,9 @@ import { aggSql, approximateOver, type ComputeOptions } from './fit.js';
  * country of the map, its region codes matched in DuckDB against every code and name of each
  * country (country-codes.ts), so that "USA", "US" and "840" in one column are one country and its
  * aggregate is over all their rows. Codes of no country on the map are counted and the commonest
- * named (`unmatched`); the answer lists, per country, the table's values that named it: a click
- * filters by them.
+ * named (`unmatched`); the answer lists, per country, the table's values that named it (the first
+ * `MAX_REGION_CODES` in order, and how many there are): a click filters by them, and the filter
+ * selects every row of their countries (filters/map-filters.ts).
  */
 export async function choroplethData(
   rows: NarrowedRows,
@@ -35,7 +36,8 @@ export async function choroplethData(
     `ON "__map_key" = ${countryKeySql(region.sql)}`;
   const matched = await connection.query(
     `SELECT "__map_name" AS "region", any_value("__map_alpha3") AS "code", ${value.sql} AS "y", count(*) AS "rows", ` +
-      `array_sort(list(DISTINCT ${region.sql})) AS "codes" FROM ${from}${join}` +
+      `list_slice(array_sort(list(DISTINCT ${region.sql})), 1, ${MAX_REGION_CODES}) AS "codes", ` +
+      `count(DISTINCT ${region.sql}) AS "code_count" FROM ${from}${join}` +
       `${whereOf(conditions, '"__map_name" IS NOT NULL')} GROUP BY 1 ORDER BY 1`,
     statement.params,
   );
@@ -57,6 +59,7 @@ export async function choroplethData(
     numberRole('y', measured, value.type),
     numberRole('rows', null, 'long'),
     { name: 'codes', type: `array<${region.typeName}>`, column: region.name, output: 'plain' },
+    numberRole('code_count', null, 'long'),
   ];
   const answer = figureAnswer(
     roles,
@@ -78,11 +81,3 @@ export async function choroplethData(
 function codesOf(list: JsonValue | undefined, output: ReturnType<typeof outputOf>): JsonValue {
   return Array.isArray(list) ? list.map((code) => jsonValue(code, output)) : [];
 }
-
-/** A point map's points: a scatter of `longitude` (x) by `latitude` (y), sampled as a scatter is. */
-export const pointMapFigure = (figure: FigureComponent): FigureComponent => ({
-  ...figure,
-  chart: 'scatter',
-  x: figure.longitude,
-  y: figure.latitude,
-});

@@ -395,7 +395,7 @@ const contextOf = (source: TableSnapshot, filter: BoundFilter, rows: string): Ma
 function canonical(filter: BoundFilter): string {
   const { match } = filter;
   const value =
-    match.kind === 'in'
+    match.kind === 'in' || match.kind === 'country'
       ? [...new Set(match.values.map((item) => JSON.stringify(item)))].sort()
       : match.kind === 'range'
         ? [match.low, match.high]

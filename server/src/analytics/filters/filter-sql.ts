@@ -1,4 +1,5 @@
 import type { DashboardFilterScalar } from '@service/common';
+import { countryKeySql, countryKeysOf } from '../components/country-codes.js';
 import { chromosomeNameSql, chromosomeRankSql, genomicBoundSql } from '../sql/chromosomes.js';
 import { type Column, invalid } from '../sql/columns.js';
 import { rangeSql } from '../sql/finite.js';
@@ -10,6 +11,11 @@ import { inList, valueSql } from './filters.js';
 export type Match =
   /** select, multiselect, a clicked bar or pie slice: one of the values (null matches nulls). */
   | { kind: 'in'; values: readonly (DashboardFilterScalar | null)[] }
+  /**
+   * A choropleth's clicked countries (`values` their codes as the table holds them): rows whose
+   * code names one of the countries the values name, by any of its codes, or equals a value.
+   */
+  | { kind: 'country'; values: readonly (DashboardFilterScalar | null)[] }
   /** range, date_range, a brush: low ≤ column ≤ high; a null end is open. */
   | { kind: 'range'; low: DashboardFilterScalar | null; high: DashboardFilterScalar | null }
   /** switch */
@@ -86,6 +92,11 @@ export function matchSql(
       return exactSetsSql(match, column, context, statement);
     case 'box':
       return boxSql(match, context, statement, path);
+    case 'country': {
+      const listed = matchSql({ kind: 'in', values: match.values }, column, statement, path);
+      const keys = countryKeysOf(match.values).map((key) => `CAST(${statement.param(key)} AS VARCHAR)`);
+      return keys.length === 0 ? listed : `(${countryKeySql(c)} IN (${keys.join(', ')}) OR ${listed})`;
+    }
     case 'in': {
       const parts: string[] = [];
       const listed: string[] = [];
