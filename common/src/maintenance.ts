@@ -22,6 +22,8 @@ export const vacuumAnswerSchema = z.object({
   removed_tables: z.number().int(),
   /** Uploaded files no file record names any more. */
   removed_uploads: z.number().int(),
+  /** Thumbnails of image collections that no longer exist. */
+  removed_thumbnails: z.number().int(),
   /**
    * What processes killed mid-run left, older than the retention: work files under the data
    * directory (DuckDB spill files, upsert and checkpoint work, downloads being sent), the local

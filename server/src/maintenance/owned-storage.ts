@@ -3,18 +3,20 @@ import { chunks } from '../db/chunks.js';
 import type { Tables } from '../db/tables.js';
 import type { CommitClaims } from '../engine/delta/commit-claims.js';
 import type { ObjectFiles } from '../engine/object-files.js';
-import { TABLES_PREFIX, tableRoot, UPLOADS_PREFIX } from '../storage/layout.js';
+import { TABLES_PREFIX, tableRoot, thumbnailKey, thumbnailsRoot, UPLOADS_PREFIX } from '../storage/layout.js';
 import type { ObjectStorage, StoredObject } from '../storage/storage.js';
 import { dataCollectionRows } from '../tables/data-collections.js';
 import { fileRows } from '../tables/files.js';
 import { runRows } from '../tables/runs.js';
 import { workflowRows } from '../tables/workflows.js';
 
-/** Storage that belonged to database rows about to be deleted: uploads and Delta tables. */
+/** Storage that belonged to database rows about to be deleted: uploads, Delta tables and thumbnails. */
 export interface OwnedStorage {
   uploadKeys: string[];
-  /** Data collection ids; each owns the table under `tableRoot(id)`. */
+  /** Data collection ids; each owns the table under `tableRoot(id)` and (images) the thumbnails under `thumbnailsRoot(id)`. */
   tableIds: string[];
+  /** Thumbnails of deleted files in image collections that stay (a run deleted, not its workflow). */
+  thumbnailKeys?: string[];
 }
 
 export type Scope =
@@ -50,7 +52,15 @@ export async function ownedStorage(db: Kysely<Tables>, scope: Scope): Promise<Ow
   for (const ids of chunks(runIds)) {
     uploadKeys.push(...(await fileRows.uploadKeysOfRuns(db, ids)));
   }
-  return { uploadKeys, tableIds };
+  if (!('runs' in scope)) return { uploadKeys, tableIds };
+  // The runs' collections stay: only their deleted files' thumbnails go (the others' with their collections).
+  const thumbnailKeys: string[] = [];
+  for (const ids of chunks(runIds)) {
+    for (const file of await fileRows.imageFilesOfRuns(db, ids)) {
+      thumbnailKeys.push(thumbnailKey(file.data_collection_id, file.file_id));
+    }
+  }
+  return { uploadKeys, tableIds, thumbnailKeys };
 }
 
 export interface PurgeLog {
@@ -77,7 +87,11 @@ export class StoragePurger {
     const uploads = new Set(owned.uploadKeys);
     try {
       for (const keys of chunks(owned.uploadKeys)) await this.storage.delete(keys);
-      for (const id of owned.tableIds) await this.dropTable(id);
+      for (const keys of chunks(owned.thumbnailKeys ?? [])) await this.storage.delete(keys);
+      for (const id of owned.tableIds) {
+        await this.dropTable(id);
+        await this.dropThumbnails(id);
+      }
     } catch (error) {
       this.log?.warn(
         { err: error, tables: owned.tableIds.length, uploads: owned.uploadKeys.length },
@@ -128,6 +142,15 @@ export class StoragePurger {
     if (options.dryRun) return objects;
     for (const batch of chunks(objects)) await this.storage.delete(batch.map((object) => object.key));
     await this.claims.forget(dataCollectionId);
+    return objects;
+  }
+
+  /** Every thumbnail of a data collection (an image collection's: docs/dashboards.md "Images"). */
+  async dropThumbnails(dataCollectionId: string, options: { dryRun?: boolean } = {}): Promise<StoredObject[]> {
+    const objects: StoredObject[] = [];
+    for await (const object of this.storage.list(thumbnailsRoot(dataCollectionId))) objects.push(object);
+    if (options.dryRun) return objects;
+    for (const batch of chunks(objects)) await this.storage.delete(batch.map((object) => object.key));
     return objects;
   }
 }

@@ -5,7 +5,7 @@ import { chunks } from '../db/chunks.js';
 import type { Tables } from '../db/tables.js';
 import { KyselyCommitClaims } from '../engine/delta/kysely-commit-claims.js';
 import type { DeltaTable } from '../engine/delta/table.js';
-import { TABLES_PREFIX, UPLOADS_PREFIX } from '../storage/layout.js';
+import { TABLES_PREFIX, THUMBNAILS_PREFIX, UPLOADS_PREFIX } from '../storage/layout.js';
 import { type LeftoverPlace, removeLeftovers } from '../storage/leftover-files.js';
 import type { StoredObject } from '../storage/storage.js';
 import { dataCollectionRows } from '../tables/data-collections.js';
@@ -73,6 +73,7 @@ export class StorageVacuum {
       removed_data_files: 0,
       removed_tables: 0,
       removed_uploads: 0,
+      removed_thumbnails: 0,
       removed_temporary: 0,
       removed_temporary_bytes: 0,
       removed_objects: 0,
@@ -87,6 +88,7 @@ export class StorageVacuum {
     const pass: VacuumPass = { answer, removed, fail, now, retentionMs, dryRun };
     await this.vacuumTables(pass);
     await this.removeOrphanUploads(pass);
+    await this.removeOrphanThumbnails(pass);
     await this.removeAbandonedWork(answer, now - retentionMs, fail);
 
     if (!dryRun) {
@@ -136,6 +138,30 @@ export class StorageVacuum {
     if (!dryRun) {
       // Claims of tables whose collection is gone (a table never written has no objects to find).
       await KyselyCommitClaims.over(this.db).forgetAllBut(dataCollectionRows.allIds(this.db));
+    }
+  }
+
+  /** Removes the thumbnails of image collections that no longer exist (a deletion whose purge failed). */
+  private async removeOrphanThumbnails({ answer, removed, fail, dryRun }: VacuumPass): Promise<void> {
+    // Listed before the database is asked, as the tables are: a collection's row exists before
+    // its first thumbnail is written.
+    const collections = new Set<string>();
+    try {
+      for await (const object of this.purger.storage.list(THUMBNAILS_PREFIX)) {
+        const [id, rest] = object.key.slice(THUMBNAILS_PREFIX.length).split('/');
+        if (id !== undefined && rest !== undefined) collections.add(id);
+      }
+      const living = await this.existing([...collections], (ids) =>
+        dataCollectionRows.existingIds(this.db, ids).then((found) => found.map((value) => ({ value }))),
+      );
+      for (const id of collections) {
+        if (living.has(id)) continue;
+        const thumbnails = await this.purger.dropThumbnails(id, { dryRun });
+        answer.removed_thumbnails += thumbnails.length;
+        removed.push(...thumbnails);
+      }
+    } catch (error) {
+      fail(THUMBNAILS_PREFIX, error);
     }
   }
 

@@ -18,7 +18,12 @@ export function uploadKey(fileId: string): string {
 /** Thumbnails of image collections' images (docs/dashboards.md "Images"), one folder per collection. */
 export const THUMBNAILS_PREFIX = 'thumbnails/';
 
+/** The folder of an image collection's thumbnails (with its trailing `/`): deleted with the collection. */
+export function thumbnailsRoot(dataCollectionId: string): string {
+  return `${THUMBNAILS_PREFIX}${dataCollectionId}/`;
+}
+
 /** The stored thumbnail (WebP) of one image of an image collection. */
 export function thumbnailKey(dataCollectionId: string, imageId: string): string {
-  return `${THUMBNAILS_PREFIX}${dataCollectionId}/${imageId}.webp`;
+  return `${thumbnailsRoot(dataCollectionId)}${imageId}.webp`;
 }

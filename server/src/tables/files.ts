@@ -124,6 +124,22 @@ export const fileRows = {
     return rows.flatMap((row) => (row.storage_key === null ? [] : [row.storage_key]));
   },
 
+  /** These runs' files that image collections of their workflows may hold, with those collections' ids. */
+  async imageFilesOfRuns(
+    db: Kysely<Tables>,
+    runIds: readonly string[],
+  ): Promise<{ file_id: string; data_collection_id: string }[]> {
+    if (runIds.length === 0) return [];
+    return db
+      .selectFrom('files')
+      .innerJoin('runs', 'runs.id', 'files.run_id')
+      .innerJoin('data_collections', 'data_collections.workflow_id', 'runs.workflow_id')
+      .select(['files.id as file_id', 'data_collections.id as data_collection_id'])
+      .where('files.run_id', 'in', [...runIds])
+      .where('data_collections.type', '=', 'image')
+      .execute();
+  },
+
   /** Of these upload keys, those a file still names. */
   async namedUploadKeys(db: Kysely<Tables>, keys: readonly string[]): Promise<string[]> {
     if (keys.length === 0) return [];

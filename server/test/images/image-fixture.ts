@@ -65,11 +65,14 @@ export async function imageFiles(): Promise<Map<string, Buffer>> {
 export const SAMPLES_CSV =
   'sample,group\nS01,control\nS02,control\nS03,treated\nS04,treated\nS05,treated\nS06,control\n';
 
-/** The project imported, every file uploaded and both collections upserted; ids by tag. */
-export async function imageProject(server: TestServer, token: string, files: Map<string, Buffer>) {
+/**
+ * The project imported (named `name`: an import of a name the caller already used updates that
+ * project), every file uploaded and both collections upserted; ids by tag.
+ */
+export async function imageProject(server: TestServer, token: string, files: Map<string, Buffer>, name = 'microscopy') {
   const imported = await call<{ project_id: string }>(server, 'POST', '/projects/import', {
     token,
-    json: { yaml: IMAGE_PROJECT_YAML },
+    json: { yaml: IMAGE_PROJECT_YAML.replace('name: microscopy', `name: ${name}`) },
   });
   if (imported.status !== 201) throw new Error(imported.text);
   const projectId = imported.body.project_id;
