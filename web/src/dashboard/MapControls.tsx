@@ -34,7 +34,7 @@ export function MapControls({
           onChange={(value) => onMoving(value === 'move')}
         />
       )}
-      <Button size="compact-xs" variant="default" aria-label={`Reset the view of ${name}`} onClick={onReset}>
+      <Button size="compact-xs" variant="default" aria-label={`Reset view of ${name}`} onClick={onReset}>
         Reset view
       </Button>
     </Group>
