@@ -41,6 +41,7 @@ export * from './queries.js';
 export * from './site-path.js';
 export * from './table-filters.js';
 export * from './table-scales.js';
+export * from './template-dashboards.js';
 export * from './templates.js';
 export * from './templates-apply.js';
 export * from './time-grain.js';

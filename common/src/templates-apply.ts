@@ -18,6 +18,8 @@ export interface TemplateFolder {
 }
 
 export interface AppliedTemplate {
+  /** The template applied. */
+  template_id: string;
   definition: ProjectDefinition;
   dashboards: DashboardYaml[];
   variables: Record<string, string>;
@@ -247,6 +249,7 @@ export async function applyTemplate(
     return rendered === null ? [] : [rendered];
   });
   return {
+    template_id: template.template_id,
     definition: {
       name: options.name,
       description: `${template.pipeline} ${template.version} results (template ${template.template_id}).`,

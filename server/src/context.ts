@@ -56,6 +56,7 @@ import type { ProjectsService } from './projects/service.js';
 import { RequestWork } from './rate-limit/request-work.js';
 import type { ObjectStorage } from './storage/storage.js';
 import { TemplateCatalog } from './templates/catalog.js';
+import { TemplateDashboardsService } from './templates/dashboards.js';
 import { TemplateProjects } from './templates/projects.js';
 import type { AccountDeletion } from './users/deletion.js';
 import type { UsersService } from './users/service.js';
@@ -133,6 +134,8 @@ export interface AppContext {
   live: LiveEvents;
   /** Projects made of a folder on the server with a template (`POST /projects/from-template`). */
   templateProjects: TemplateProjects;
+  /** A template's dashboards in a project: made, updated, or offered beside a person's edits. */
+  templateDashboards: TemplateDashboardsService;
   /** Deletes the storage of deleted rows. */
   purger: StoragePurger;
   vacuum: StorageVacuum;
@@ -177,10 +180,16 @@ export async function createContext(config: Config): Promise<AppContext> {
     const { locationGuard: _locationGuard, ...projectServices } = owned;
     const { copies } = engine;
     const templates = new TemplateCatalog();
+    const templateDashboards = new TemplateDashboardsService({
+      database,
+      dashboards: dashboards.dashboards,
+      files: dashboards.dashboardFiles,
+      projects: owned.projects,
+    });
     const templateProjects = new TemplateProjects({
       catalog: templates,
       definitions: owned.definitions,
-      dashboardFiles: dashboards.dashboardFiles,
+      templateDashboards,
       ingestion: work.ingestion,
       projects: owned.projects,
       locations: owned.locationGuard,
@@ -199,6 +208,7 @@ export async function createContext(config: Config): Promise<AppContext> {
       lifecycle: new Lifecycle(),
       templates,
       templateProjects,
+      templateDashboards,
       requestWork: new RequestWork(database, config.dataLimits),
       async close() {
         await openedLive.close();

@@ -4,8 +4,8 @@ import {
   type AppliedTemplate,
   applyTemplate,
   chooseTemplate,
-  type DashboardYaml,
   type Template,
+  type TemplateDashboards,
   type TemplateList,
   templateFiles,
 } from '@service/common';
@@ -127,81 +127,38 @@ export function applyToFolder(
   );
 }
 
-/** Component indexes a refused import names (`components[3].x`). */
-function brokenComponents(problems: readonly { path: string }[]): Set<number> {
-  return new Set(
-    problems.flatMap((problem) => {
-      const match = /^components\[(\d+)\]/.exec(problem.path);
-      return match ? [Number(match[1])] : [];
-    }),
-  );
-}
-
 /**
- * Imports a rendered dashboard; components the server refuses (a column the folder's file lacks,
- * a plot its report does not have) are left out and the rest imported, never a broken one.
- */
-export async function importDashboard(
-  api: TemplateApi,
-  projectId: string,
-  dashboard: DashboardYaml,
-  leftOut: string[],
-): Promise<{ dashboard_id: string }> {
-  let current = dashboard;
-  for (let attempt = 0; ; attempt++) {
-    try {
-      return await api.call<{ dashboard_id: string }>('POST', `/dashboards/import?project_id=${projectId}`, {
-        yaml: JSON.stringify(current),
-      });
-    } catch (error) {
-      const broken = error instanceof ApiError && error.status === 400 ? brokenComponents(error.problems) : new Set();
-      if (broken.size === 0 || attempt >= 5) throw error;
-      const components = current.components.filter((component, index) => {
-        if (broken.has(index)) leftOut.push(component.component_id);
-        return !broken.has(index);
-      });
-      const ids = new Set(components.map((component) => component.component_id));
-      current = { ...current, components, layout: current.layout.filter((item) => ids.has(item.component_id)) };
-    }
-  }
-}
-
-interface Made {
-  dashboard_id: string;
-  title: string;
-  description: string;
-  tabs: unknown[];
-  components: unknown[];
-  layout: unknown[];
-}
-
-/**
- * The template's dashboards in the project: each imported, then moved into the one an earlier run
- * made of the same title (so links stay). Answers the first one's id.
+ * The template's dashboards in the project, through `PUT /projects/{id}/template-dashboards`
+ * (the server's one place for it, docs/templates.md "Re-running"): made the first time; later an
+ * unedited one is updated, an edited one keeps its edits and is offered the new version. Says
+ * what became of each; answers the first one's id.
  */
 export async function ensureTemplateDashboards(
   api: TemplateApi,
   projectId: string,
   applied: AppliedTemplate,
-): Promise<{ dashboardId: string; created: boolean }> {
-  const existing = await api.call<{ items: { dashboard_id: string; title: string }[] }>(
-    'GET',
-    `/dashboards?project_id=${encodeURIComponent(projectId)}&limit=200`,
+  say: (line: string) => void,
+): Promise<{ dashboardId: string; created: boolean; outcome: string }> {
+  if (applied.dashboards.length === 0) throw new Error('the template made no dashboard of this folder');
+  const answer = await api.call<TemplateDashboards>(
+    'PUT',
+    `/projects/${encodeURIComponent(projectId)}/template-dashboards`,
+    {
+      template_id: applied.template_id,
+      dashboards: applied.dashboards,
+    },
   );
-  const made: { dashboardId: string; created: boolean }[] = [];
-  for (const dashboard of applied.dashboards) {
-    const imported = (await importDashboard(api, projectId, dashboard, applied.left_out.components)) as Made;
-    const mine = existing.items.filter((item) => item.title === imported.title).at(-1);
-    if (!mine) {
-      made.push({ dashboardId: imported.dashboard_id, created: true });
-      continue;
-    }
-    const { title, description, tabs, components, layout } = imported;
-    await api.call('PUT', `/dashboards/${mine.dashboard_id}`, { title, description, tabs, components, layout });
-    await api.call('DELETE', `/dashboards/${imported.dashboard_id}`);
-    made.push({ dashboardId: mine.dashboard_id, created: false });
+  applied.left_out.components.push(...answer.left_out);
+  if (answer.left_out.length > 0) say(`Left out (the data cannot answer them): ${answer.left_out.join(', ')}.`);
+  for (const item of answer.items) {
+    if (item.outcome === 'offered')
+      say(
+        `Dashboard ${item.dashboard_id} ("${item.title}") was edited since it was generated: kept as it is; the new generated version is offered on its page.`,
+      );
+    else if (item.outcome === 'unchanged') say(`Dashboard ${item.dashboard_id} ("${item.title}") is up to date.`);
   }
-  const first = made[0];
+  const first = answer.items[0];
   if (!first) throw new Error('the template made no dashboard of this folder');
-  return first;
+  const outcome = first.outcome === 'offered' ? 'kept (a new version is offered)' : first.outcome;
+  return { dashboardId: first.dashboard_id, created: first.outcome === 'created', outcome };
 }

@@ -138,11 +138,11 @@ async function linkTarget(
 ): Promise<string> {
   try {
     const dashboardYaml = await readFile(dashboardYamlPath, 'utf8').catch(() => null);
-    const dashboard =
+    const dashboard: { dashboardId: string; created: boolean; outcome?: string } =
       applied !== null && dashboardYaml === null
-        ? await ensureTemplateDashboards(api, projectId, applied)
+        ? await ensureTemplateDashboards(api, projectId, applied, say)
         : await ensureDashboard((method, path, body) => api.call(method, path, body), projectId, dashboardYaml);
-    say(`Dashboard ${dashboard.dashboardId} ${dashboard.created ? 'created' : 'updated'}.`);
+    say(`Dashboard ${dashboard.dashboardId} ${dashboard.outcome ?? (dashboard.created ? 'created' : 'updated')}.`);
     return `/dashboards/${dashboard.dashboardId}`;
   } catch (error) {
     const reason = error instanceof Error ? error.message : String(error);

@@ -141,7 +141,7 @@ export class DashboardFiles {
   }
 
   /** Components with collections named by tag turned into their ids. */
-  private async withIds(projectId: string, components: readonly DashboardComponent[]): Promise<DashboardComponent[]> {
+  async withIds(projectId: string, components: readonly DashboardComponent[]): Promise<DashboardComponent[]> {
     const ids = await this.idsByTag(projectId);
     return components.map((component) =>
       readsCollection(component)

@@ -122,6 +122,15 @@ export interface DashboardsTable {
   copy_of: string | null;
   /** 1: a copy made by someone who could not edit the project (migration 0014). */
   confined: Generated<number>;
+  /** `<pipeline>: <title>` of the template dashboard that generated it; null: made by a person (migration 0024). */
+  generated_from: Generated<string | null>;
+  /** SHA-256 of the content the generator last wrote: differs from the content once a person edits it. */
+  generated_fingerprint: Generated<string | null>;
+  /** A newer generated content (JSON `GeneratedContent`) offered instead of overwriting a person's edits. */
+  generated_offer: Generated<string | null>;
+  generated_offer_at: Generated<string | null>;
+  /** The template id the offer came from. */
+  generated_offer_template: Generated<string | null>;
 }
 
 export interface DashboardMembersTable {

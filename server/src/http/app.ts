@@ -45,6 +45,7 @@ import { joinRoutes } from '../projects/join-routes.js';
 import { projectsRoutes } from '../projects/routes.js';
 import { databaseRateLimitStore } from '../rate-limit/database-store.js';
 import type { TemplateCatalog } from '../templates/catalog.js';
+import { templateDashboardRoutes } from '../templates/dashboard-routes.js';
 import { templateProjectRoutes } from '../templates/project-routes.js';
 import { templatesRoutes } from '../templates/routes.js';
 import { usersRoutes } from '../users/routes.js';
@@ -124,7 +125,8 @@ export type AppDeps = {
   Parameters<typeof jobsRoutes>[0] &
   Parameters<typeof liveRoutes>[0] &
   Parameters<typeof internalRoutes>[0] &
-  MetricSources & { templates: TemplateCatalog } & Parameters<typeof templateProjectRoutes>[0];
+  MetricSources & { templates: TemplateCatalog } & Parameters<typeof templateProjectRoutes>[0] &
+  Parameters<typeof templateDashboardRoutes>[0];
 
 const defaultWebRoot = fileURLToPath(new URL('../../../web/dist', import.meta.url));
 
@@ -304,6 +306,7 @@ function apiRoutes(app: App, context: AppDeps, actorOf: ReturnType<typeof create
     await api.register(templatesRoutes(context.templates, actorOf));
     await api.register(liveRoutes(context, actorOf));
     await api.register(templateProjectRoutes(context, actorOf));
+    await api.register(templateDashboardRoutes(context, actorOf));
     // Without jobs there is no /jobs at all: 404, even without a token.
     if (config.jobs.enabled) await api.register(jobsRoutes(context, actorOf));
   };

@@ -81,6 +81,47 @@ export const dashboardRows = {
     return ids;
   },
 
+  /** The project's dashboard a template generated under this key (docs/templates.md "Re-running"), oldest first. */
+  findGenerated(db: Kysely<Tables>, projectId: string, key: string) {
+    return db
+      .selectFrom('dashboards')
+      .selectAll()
+      .where('project_id', '=', projectId)
+      .where('generated_from', '=', key)
+      .orderBy('created_at')
+      .limit(1)
+      .executeTakeFirst();
+  },
+
+  /** A dashboard of this title that no template generated (made before generation was recorded), oldest first. */
+  findUngeneratedByTitle(db: Kysely<Tables>, projectId: string, title: string) {
+    return db
+      .selectFrom('dashboards')
+      .selectAll()
+      .where('project_id', '=', projectId)
+      .where('title', '=', title)
+      .where('generated_from', 'is', null)
+      .where('copy_of', 'is', null)
+      .orderBy('created_at')
+      .limit(1)
+      .executeTakeFirst();
+  },
+
+  /**
+   * Writes what a generator records of a dashboard (its key, the fingerprint of what it wrote, an
+   * offer); not a save: the revision stays. Only the fields given change.
+   */
+  async setGenerated(
+    db: Kysely<Tables>,
+    id: string,
+    changes: Pick<
+      Updateable<DashboardsTable>,
+      'generated_from' | 'generated_fingerprint' | 'generated_offer' | 'generated_offer_at' | 'generated_offer_template'
+    >,
+  ): Promise<void> {
+    await db.updateTable('dashboards').set(changes).where('id', '=', id).execute();
+  },
+
   async insert(db: Kysely<Tables>, row: Insertable<DashboardsTable>): Promise<void> {
     await db.insertInto('dashboards').values(row).execute();
   },

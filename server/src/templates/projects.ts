@@ -2,7 +2,6 @@ import { open, realpath } from 'node:fs/promises';
 import {
   type AppliedTemplate,
   applyTemplate,
-  type DashboardYaml,
   type TemplateProject,
   TemplateVariablesError,
   templateFiles,
@@ -10,7 +9,6 @@ import {
 } from '@service/common';
 import { stringify } from 'yaml';
 import type { z } from 'zod';
-import type { DashboardFiles } from '../dashboards/yaml-files.js';
 import type { ProjectDefinitions } from '../definitions/service.js';
 import { DomainError } from '../errors.js';
 import { walkRun } from '../ingestion/scan-fs.js';
@@ -21,6 +19,7 @@ import { authorize } from '../policy/policy.js';
 import type { ProjectsService } from '../projects/service.js';
 import type { DataLocationGuard } from '../workflows/location-guard.js';
 import type { TemplateCatalog } from './catalog.js';
+import type { TemplateDashboardsService } from './dashboards.js';
 
 /** A folder read for a template is walked up to this many files; past it, the folder is refused. */
 export const MAX_TEMPLATE_FILES = 20_000;
@@ -28,7 +27,7 @@ export const MAX_TEMPLATE_FILES = 20_000;
 export interface TemplateProjectDeps {
   catalog: Pick<TemplateCatalog, 'get'>;
   definitions: Pick<ProjectDefinitions, 'import'>;
-  dashboardFiles: Pick<DashboardFiles, 'import'>;
+  templateDashboards: Pick<TemplateDashboardsService, 'apply'>;
   ingestion: Pick<IngestionService, 'trigger' | 'runNow'>;
   projects: Pick<ProjectsService, 'findOwnByName'>;
   locations: Pick<DataLocationGuard, 'authorizeDeclared'>;
@@ -74,9 +73,14 @@ export class TemplateProjects {
         : [],
     };
     const { project_id: projectId } = await this.deps.definitions.import(actor, stringify(definition));
-    const dashboardIds: string[] = [];
-    for (const dashboard of applied.dashboards)
-      dashboardIds.push(await this.importDashboard(actor, projectId, dashboard, plan.left_out.components));
+    const placed =
+      applied.dashboards.length === 0
+        ? null
+        : await this.deps.templateDashboards.apply(actor, projectId, {
+            template_id: template.template_id,
+            dashboards: applied.dashboards,
+          });
+    plan.left_out.components.push(...(placed?.left_out ?? []));
     const options = { overwrite: false, trigger: 'api' as const };
     const run = this.deps.jobsEnabled
       ? await this.deps.ingestion.trigger(actor, projectId, options)
@@ -84,7 +88,7 @@ export class TemplateProjects {
     return {
       ...plan,
       project_id: projectId,
-      dashboard_id: dashboardIds[0] ?? null,
+      dashboard_id: placed?.items[0]?.dashboard_id ?? null,
       job_id: run.job_id,
       run_id: run.run_id,
     };
@@ -134,36 +138,6 @@ export class TemplateProjects {
         })),
       ];
       throw new DomainError('validation_failed', error.message, problems);
-    }
-  }
-
-  /** A dashboard imported; components the server refuses are left out and the rest imported. */
-  private async importDashboard(
-    actor: UserActor,
-    projectId: string,
-    dashboard: DashboardYaml,
-    leftOut: string[],
-  ): Promise<string> {
-    let current = dashboard;
-    for (let attempt = 0; ; attempt++) {
-      try {
-        return (await this.deps.dashboardFiles.import(actor, JSON.stringify(current), projectId)).dashboard
-          .dashboard_id;
-      } catch (error) {
-        const broken = new Set(
-          (error instanceof DomainError ? (error.errors ?? []) : []).flatMap((problem) => {
-            const match = /^components\[(\d+)\]/.exec(problem.path);
-            return match ? [Number(match[1])] : [];
-          }),
-        );
-        if (broken.size === 0 || attempt >= 5) throw error;
-        const components = current.components.filter((component, index) => {
-          if (broken.has(index)) leftOut.push(component.component_id);
-          return !broken.has(index);
-        });
-        const ids = new Set(components.map((component) => component.component_id));
-        current = { ...current, components, layout: current.layout.filter((item) => ids.has(item.component_id)) };
-      }
     }
   }
 }

@@ -1,5 +1,20 @@
 import { randomUUID } from 'node:crypto';
-import { anyone, editors, onProject, type Row, readers, reading, signedIn } from './matrix-world.js';
+import { dashboardRows as dashboardTable } from '../../src/tables/dashboards.js';
+import { anyone, editors, onProject, type Row, readers, reading, signedIn, type World } from './matrix-world.js';
+
+/** Offers the dashboard's own content as a newly generated version (docs/templates.md "Re-running"). */
+async function offerGenerated(w: World): Promise<void> {
+  const { db } = w.server.context.database;
+  const row = await dashboardTable.find(db, w.p.dashboardId);
+  if (!row) throw new Error('the fixture dashboard is gone');
+  const { title, description } = row;
+  const [tabs, components, layout] = [row.tabs, row.components, row.layout].map((text) => JSON.parse(text));
+  await dashboardTable.setGenerated(db, w.p.dashboardId, {
+    generated_offer: JSON.stringify({ title, description, tabs, components, layout }),
+    generated_offer_at: new Date().toISOString(),
+    generated_offer_template: 'nf-core/matrix/1.0.0',
+  });
+}
 
 /** Dashboards, their data and their versions. */
 export const dashboardRows: Record<string, Row> = {
@@ -116,5 +131,24 @@ export const dashboardRows: Record<string, Row> = {
   'POST /service/api/v1/dashboards/{id}/revisions/{revision}/restore': {
     request: async (w) => ({ path: `/dashboards/${w.p.dashboardId}/revisions/1/restore` }),
     expected: onProject(200, editors),
+  },
+  // A generated version on offer: its editors look at it, apply it or dismiss it.
+  'GET /service/api/v1/dashboards/{id}/generated': {
+    request: async (w) => ({ path: `/dashboards/${w.p.dashboardId}/generated` }),
+    expected: onProject(200, editors),
+  },
+  'POST /service/api/v1/dashboards/{id}/generated/apply': {
+    request: async (w) => {
+      await offerGenerated(w);
+      return { path: `/dashboards/${w.p.dashboardId}/generated/apply` };
+    },
+    expected: onProject(200, editors),
+  },
+  'DELETE /service/api/v1/dashboards/{id}/generated/offer': {
+    request: async (w) => {
+      await offerGenerated(w);
+      return { path: `/dashboards/${w.p.dashboardId}/generated/offer` };
+    },
+    expected: onProject(204, editors),
   },
 };

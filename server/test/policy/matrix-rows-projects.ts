@@ -32,6 +32,24 @@ export const projectRows: Record<string, Row> = {
     },
     expected: (mode, actor) => (actor === 'temporary' && mode !== 'single_user' ? 403 : signedIn(200)(mode, actor)),
   },
+  // A template's rendered dashboards go into a project its editors may change.
+  'PUT /service/api/v1/projects/{id}/template-dashboards': {
+    request: async (w) => ({
+      path: `/projects/${w.p.projectId}/template-dashboards`,
+      options: {
+        json: {
+          template_id: 'nf-core/matrix/1.0.0',
+          dashboards: [
+            {
+              title: `generated-${randomUUID()}`,
+              components: [{ component_id: 't', type: 'table', data_collection_id: w.p.dataCollectionId }],
+            },
+          ],
+        },
+      },
+    }),
+    expected: onProject(200, editors),
+  },
   'POST /service/api/v1/projects/validate': {
     request: async () => ({ path: '/projects/validate', options: { json: { yaml: 'name: checked\n' } } }),
     expected: signedIn(200),

@@ -264,6 +264,7 @@ describeEachDialect('locations declared before declarers were recorded', (dialec
         '0019_dashboard_revisions',
         '0020_live_events',
         '0021_workflow_schedules',
+        '0024_generated_dashboards',
       ]);
       expect(await declarerOf(opened, eveWorkflow)).toBe(eve.user.user_id);
       expect(await declarerOf(opened, tempWorkflow)).toBe(temp.user.user_id);

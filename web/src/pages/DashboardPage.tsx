@@ -10,6 +10,7 @@ import { canEdit, DashboardActions } from '../dashboard/DashboardActions.js';
 import { DashboardMenu } from '../dashboard/DashboardMenu.js';
 import { DashboardView } from '../dashboard/DashboardView.js';
 import { DashboardEditor } from '../dashboard/edit/lazy.js';
+import { GeneratedOffer } from '../dashboard/GeneratedOffer.js';
 
 /** Below Mantine's `sm` breakpoint (768 px) the editor's grid and side panel do not fit. */
 const TOO_NARROW_TO_EDIT = '(max-width: 47.99em)';
@@ -85,6 +86,7 @@ export function DashboardPage() {
           <DashboardMenu dashboard={data} />
         </Group>
       </Group>
+      <GeneratedOffer dashboard={data} />
       <DashboardView dashboard={data} />
     </Stack>
   );
