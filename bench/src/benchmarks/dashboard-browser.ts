@@ -41,7 +41,15 @@ export const whenDrawn = (previous: string, started: string) => `new Promise((re
     return cells.every((cell) => cell.getAttribute('data-drawn-key') === key) ? key : null;
   };
   const settled = () => ${CHARTS_RENDERED};
-  const timer = setTimeout(() => { observer.disconnect(); reject(new Error('not drawn after ${PAGE_TIMEOUT_MS} ms')); }, ${PAGE_TIMEOUT_MS});
+  // On a timeout, name the cells that never got there, with what they hold, so the failure says why.
+  const laggards = () => {
+    const key = document.querySelector('[data-view-key]')?.getAttribute('data-view-key');
+    return [...document.querySelectorAll('[data-component-id]')]
+      .filter((cell) => cell.getAttribute('data-drawn-key') !== key || (cell.hasAttribute('data-total-rows') && !cell.querySelector('[data-chart-state="rendered"]')))
+      .map((cell) => cell.getAttribute('data-component-id') + ' (drawn ' + cell.getAttribute('data-drawn-key') + ', chart ' + (cell.querySelector('[data-chart-state]')?.getAttribute('data-chart-state') ?? 'none') + ': ' + (cell.textContent || '').trim().slice(0, 80) + ')')
+      .join('; ');
+  };
+  const timer = setTimeout(() => { observer.disconnect(); reject(new Error('not drawn after ${PAGE_TIMEOUT_MS} ms: ' + laggards())); }, ${PAGE_TIMEOUT_MS});
   const finish = (key) => requestAnimationFrame(() => {
     const ms = performance.now() - ${started};
     // A chart marks itself drawing in an effect after the commit: look from the next frame on.

@@ -1,6 +1,6 @@
 import type { BarSeriesOption, DatasetComponentOption, LineSeriesOption, ScatterSeriesOption } from 'echarts';
 import { GRAIN_DAYS } from '../time-grain.js';
-import { aggregateLabel, type ChartBody, type ChartInput, dimensionType, plural } from './body.js';
+import { aggregateLabel, type ChartBody, type ChartInput, dimensionType, MANY_POINTS, plural } from './body.js';
 import {
   type AxisKind,
   Categories,
@@ -83,6 +83,8 @@ export function scatter(input: ChartInput): ChartBody {
       itemStyle: { opacity: 0.75 },
       emphasis: { focus: 'series' },
       ...groupColor(input, groups, index),
+      // Sized points each need their own symbol.
+      ...(columns.has('size') ? {} : MANY_POINTS),
     }),
   );
   const sizes = input.data.rows.map((row) => columns.number(row, 'size')).filter((size) => size !== null);

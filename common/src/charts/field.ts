@@ -6,7 +6,7 @@ import {
   type FigureComponent,
 } from '../dashboard-components.js';
 import type { FigureData } from '../dashboard-data.js';
-import { type ChartBody, type ChartInput, plural } from './body.js';
+import { type ChartBody, type ChartInput, MANY_POINTS, plural } from './body.js';
 import { type Cell, cell } from './columns.js';
 
 /**
@@ -86,6 +86,7 @@ function classSeries(input: ChartInput, yRole: string, markLine: ScatterSeriesOp
       encode: { x: 'x', y: yRole, tooltip },
       symbolSize: name === 'ns' ? 4 : 6,
       itemStyle: { color: classColor(input, name), opacity: name === 'ns' ? 0.5 : 0.85 },
+      ...MANY_POINTS,
       ...(index === 0 ? { markLine } : {}),
     }),
   );
@@ -169,6 +170,7 @@ export function manhattan(input: ChartInput): ChartBody {
       encode: { x: 'genome_position', y: 'minus_log10_y', tooltip: ['chromosome', 'position', 'y'] },
       symbolSize: 4,
       itemStyle: { color: parity === 0 ? (palette.series[0] ?? '') : (palette.series[9] ?? '') },
+      ...MANY_POINTS,
       ...(parity === 0
         ? {
             markLine: {
@@ -239,6 +241,7 @@ export function qq(input: ChartInput): ChartBody {
     encode: { x: 'expected', y: 'observed', tooltip: ['expected', 'observed'] },
     symbolSize: 5,
     itemStyle: { color: palette.series[0] ?? '' },
+    ...MANY_POINTS,
     markLine: {
       silent: true,
       symbol: 'none',

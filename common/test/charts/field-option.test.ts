@@ -139,4 +139,24 @@ describe('the field charts’ options', () => {
     expect(option.title.subtext).toBe('λ = 1.234');
     expect(drawnCounts(qqFigure, qqData)).toEqual([2]);
   });
+
+  it('many points: drawn as a few paths, not an element a point; the named hits stay labelled', () => {
+    const many = Array.from({ length: 3_000 }, (_, at) => [at / 1_000 - 1.5, 0.5, 0.3, `g${at}`, 'ns']);
+    const data: FigureData = { ...volcanoData, rows: [...volcanoData.rows, ...many], total_rows: 3_004 };
+    const svg = renderedSvg(volcanoFigure, data);
+    expect((svg.match(/<path/g) ?? []).length).toBeLessThan(200);
+    expect(svg).toContain('>i<');
+    // Below ECharts' threshold each point is its own shape, as a tooltip or hover expects.
+    expect((renderedSvg(volcanoFigure, volcanoData).match(/<path/g) ?? []).length).toBeGreaterThanOrEqual(4);
+  });
 });
+
+function renderedSvg(component: FigureComponent, data: FigureData): string {
+  const chart = echarts.init(null, null, { renderer: 'svg', ssr: true, width: 480, height: 320, locale: 'EN' });
+  try {
+    chart.setOption({ ...(build(component, data) as echarts.EChartsOption), animation: false });
+    return chart.renderToSVGString();
+  } finally {
+    chart.dispose();
+  }
+}
