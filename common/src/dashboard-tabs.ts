@@ -10,15 +10,57 @@ import { tabIdSchema } from './dashboard-components.js';
 /** Tabs a dashboard may have. */
 export const MAX_DASHBOARD_TABS = 20;
 
+/**
+ * The icons a tab may have: names of Tabler icons (`@tabler/icons-react`), which the web app draws
+ * (web/src/dashboard/tab-icons.tsx). A fixed list, so a dashboard file names only icons that exist.
+ */
+export const TAB_ICONS = [
+  'home',
+  'layout-dashboard',
+  'report-analytics',
+  'chart-bar',
+  'chart-line',
+  'chart-pie',
+  'chart-dots',
+  'chart-area',
+  'table',
+  'list-details',
+  'checklist',
+  'filter',
+  'photo',
+  'map',
+  'world',
+  'dna',
+  'dna-2',
+  'microscope',
+  'flask',
+  'virus',
+  'leaf',
+  'binary-tree',
+  'hierarchy',
+  'users',
+  'calendar',
+  'clock',
+  'database',
+  'file-text',
+  'info-circle',
+  'alert-triangle',
+  'settings',
+  'star',
+] as const;
+export type TabIcon = (typeof TAB_ICONS)[number];
+
+/** Whether `name` is one of TAB_ICONS. */
+export function isTabIcon(name: unknown): name is TabIcon {
+  return typeof name === 'string' && (TAB_ICONS as readonly string[]).includes(name);
+}
+
 export const dashboardTabSchema = z
   .strictObject({
     tab_id: tabIdSchema,
     title: z.string().trim().min(1).max(100),
-    /** An icon's name from the web app's set (docs/dashboards.md "Tabs"); unknown names show none. */
-    icon: z
-      .string()
-      .regex(/^[a-z0-9-]{1,40}$/, 'an icon name: lowercase letters, digits and `-`')
-      .optional(),
+    /** An icon drawn before the title, one of TAB_ICONS (docs/dashboards.md "Tabs"). */
+    icon: z.enum(TAB_ICONS).optional(),
     /** An accent colour, `#rrggbb`. */
     color: z
       .string()
@@ -29,6 +71,19 @@ export const dashboardTabSchema = z
 export type DashboardTab = z.infer<typeof dashboardTabSchema>;
 
 export const dashboardTabsSchema = z.array(dashboardTabSchema).max(MAX_DASHBOARD_TABS);
+
+/**
+ * Tabs as a dashboard stored them (parsed JSON), each icon kept only when still one of TAB_ICONS:
+ * dashboards saved when any name was accepted show no icon for an unknown one, and still read.
+ */
+export function storedTabs(parsed: unknown): DashboardTab[] {
+  if (!Array.isArray(parsed)) return [];
+  return (parsed as DashboardTab[]).map((tab) => {
+    if (tab.icon === undefined || isTabIcon(tab.icon)) return tab;
+    const { icon: _unknown, ...rest } = tab;
+    return rest;
+  });
+}
 
 /** The id of the tab a component lives in: its own, else the first tab's (null: no tabs at all). */
 export function tabOf(component: { tab_id?: string | undefined }, tabs: readonly DashboardTab[]): string | null {

@@ -98,6 +98,14 @@ describe('tabs in edit mode', () => {
     expect(editorReducer(state, { type: 'tabs', change: { op: 'move', tabId: 'two', by: -1 } })).toBe(state);
   });
 
+  it("sets and clears a tab's icon, keeping its title", () => {
+    let state = editorReducer(tabbed(), { type: 'tabs', change: { op: 'icon', tabId: 'two', icon: 'microscope' } });
+    expect(state.present.tabs.find((tab) => tab.tab_id === 'two')).toMatchObject({ title: 'Two', icon: 'microscope' });
+    state = editorReducer(state, { type: 'tabs', change: { op: 'icon', tabId: 'two', icon: null } });
+    expect(state.present.tabs.find((tab) => tab.tab_id === 'two')).not.toHaveProperty('icon');
+    expect(state.present.tabs.find((tab) => tab.tab_id === 'one')).not.toHaveProperty('icon');
+  });
+
   it("moves a component to another tab, below that tab's components", () => {
     const state = editorReducer(tabbed(), {
       type: 'tabs',

@@ -19,8 +19,8 @@ import {
 import { counted, penguins } from './support/e2e-dashboards.js';
 
 /**
- * Tabs in the browser (docs/dashboards.md "Tabs"): the address bar names the open tab, only its
- * components are asked for, and a filter set on one tab narrows every tab. 30 penguins, species
+ * Tabs in the browser (docs/dashboards.md "Tabs"): each with its icon or colour, the address bar
+ * names the open tab, only its components are asked for, and a filter set on one tab narrows every tab. 30 penguins, species
  * in turn Adelie, Gentoo, Chinstrap: a species filter leaves 10.
  */
 
@@ -56,7 +56,7 @@ describeBrowser('dashboard tabs in a real browser', () => {
         is_public: true,
         tabs: [
           { tab_id: 'overview', title: 'Overview', color: '#2f9e44' },
-          { tab_id: 'masses', title: 'Masses' },
+          { tab_id: 'masses', title: 'Masses', icon: 'chart-bar', color: '#1971c2' },
         ],
         components: [
           {
@@ -99,6 +99,13 @@ describeBrowser('dashboard tabs in a real browser', () => {
     const tabs = page.getByRole('tablist', { name: 'Dashboard tabs' });
     expect(await tabs.getByRole('tab').allTextContents()).toEqual(['Overview', 'Masses']);
     expect(await tabs.getByRole('tab', { name: 'Overview' }).getAttribute('aria-selected')).toBe('true');
+    // A tab's icon is drawn before its title, in its colour; a tab with a colour and no icon has a dot.
+    const icon = tabs.getByRole('tab', { name: 'Masses' }).locator('svg[data-tab-icon="chart-bar"]');
+    expect(await icon.isVisible()).toBe(true);
+    expect(await icon.getAttribute('stroke')).toBe('#1971c2');
+    expect(await icon.getAttribute('aria-hidden')).toBe('true');
+    expect(await tabs.getByRole('tab', { name: 'Overview' }).locator('svg').count()).toBe(0);
+    expect(await tabs.getByRole('tab', { name: 'Overview' }).locator('.dashboard-tab-mark').isVisible()).toBe(true);
     await counted(page, 'Penguins counted', '30');
     expect(await page.getByRole('region', { name: 'Heaviest' }).count()).toBe(0);
 
@@ -161,6 +168,9 @@ describeBrowser('dashboard tabs in a real browser', () => {
     await page.getByText('This tab has no components yet').waitFor();
     await page.waitForURL((url) => url.searchParams.get('tab') === 'tab-2');
     await tabsGroup.getByRole('textbox', { name: 'Tab title' }).fill('Details');
+    await tabsGroup.getByLabel('Tab icon', { exact: true }).fill('micro');
+    await page.getByRole('option', { name: 'microscope' }).click();
+    await tabList.getByRole('tab', { name: 'Details' }).locator('svg[data-tab-icon="microscope"]').waitFor();
     await tabList.getByRole('tab', { name: 'Tab 1' }).click();
     await page.getByRole('button', { name: 'Move Notes to another tab' }).click();
     await page.getByRole('menuitem', { name: 'Details' }).click();
@@ -176,7 +186,7 @@ describeBrowser('dashboard tabs in a real browser', () => {
     );
     expect(saved.body.tabs).toEqual([
       { tab_id: 'tab-1', title: 'Tab 1' },
-      { tab_id: 'tab-2', title: 'Details' },
+      { tab_id: 'tab-2', title: 'Details', icon: 'microscope' },
     ]);
     expect(saved.body.components.map((component) => [component.component_id, component.tab_id])).toEqual([
       ['intro', 'tab-1'],

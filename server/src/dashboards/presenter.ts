@@ -1,4 +1,10 @@
-import type { Dashboard, DashboardComponent, DashboardTab, LayoutItem } from '@service/common';
+import {
+  type Dashboard,
+  type DashboardComponent,
+  type DashboardTab,
+  type LayoutItem,
+  storedTabs,
+} from '@service/common';
 import type { Actor } from '../policy/actor.js';
 import { roleOn, type SharedResource } from '../policy/policy.js';
 import { presentMembers } from '../sharing/members.js';
@@ -28,7 +34,7 @@ export function layoutOf(record: DashboardRecord): LayoutItem[] {
 }
 
 export function tabsOf(record: DashboardRecord): DashboardTab[] {
-  return JSON.parse(record.row.tabs) as DashboardTab[];
+  return storedTabs(JSON.parse(record.row.tabs));
 }
 
 export function colorsOf(record: DashboardRecord): string[] {

@@ -1,4 +1,4 @@
-import { type RevisionContent, summarizeChanges } from '@service/common';
+import { type RevisionContent, storedTabs, summarizeChanges } from '@service/common';
 import type { Kysely } from 'kysely';
 import type { Tables } from '../db/tables.js';
 import { dashboardRevisionRows } from '../tables/dashboard-revisions.js';
@@ -17,7 +17,7 @@ export function contentOf(stored: StoredContent): RevisionContent {
   return {
     title: stored.title,
     description: stored.description,
-    tabs: JSON.parse(stored.tabs),
+    tabs: storedTabs(JSON.parse(stored.tabs)),
     components: JSON.parse(stored.components),
     layout: JSON.parse(stored.layout),
     colors: JSON.parse(stored.colors),

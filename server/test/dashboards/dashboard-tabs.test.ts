@@ -196,6 +196,11 @@ describeEachDialect('dashboard tabs', (dialect) => {
     const badColor = await save({ ...base, tabs: [{ tab_id: 'overview', title: 'O', color: 'red' }, tabs[1]] });
     expect(badColor.status).toBe(400);
     expect(badColor.body.errors?.map((error) => error.path)).toContain('body.tabs[0].color');
+    // Icons come from a fixed set (TAB_ICONS), and the refusal lists it.
+    const badIcon = await save({ ...base, tabs: [{ ...tabs[0], icon: 'rocket-ship' }, tabs[1]] });
+    expect(badIcon.status).toBe(400);
+    const iconError = badIcon.body.errors?.find((error) => error.path === 'body.tabs[0].icon');
+    expect(iconError?.message).toContain('chart-bar');
     // Nothing of the refused saves stuck; a viewer may not save tabs at all.
     const forbidden = await call<Problem>(server, 'PUT', `/dashboards/${dashboardId}`, {
       token: bob.access_token,
@@ -257,5 +262,31 @@ describeEachDialect('dashboard tabs', (dialect) => {
     });
     expect(plainYaml.text).not.toContain('tabs');
     expect(plain.body.tabs).toEqual([]);
+  });
+
+  it('reads a tab saved with an icon the set lacks without it', async () => {
+    // Saved when any name was accepted: written behind the API's back.
+    const stored = [
+      { tab_id: 'overview', title: 'Overview', icon: 'rocket-ship' },
+      { ...tabs[1], icon: 'dna' },
+    ];
+    const created = await call<Dashboard>(server, 'POST', '/dashboards', {
+      token: ada.access_token,
+      json: { project_id: projectId, title: 'Old icons', tabs },
+    });
+    expect(created.status, created.text).toBe(201);
+    await server.context.database.db
+      .updateTable('dashboards')
+      .set({ tabs: JSON.stringify(stored) })
+      .where('id', '=', created.body.dashboard_id)
+      .execute();
+    const read = await call<Dashboard>(server, 'GET', `/dashboards/${created.body.dashboard_id}`, {
+      token: ada.access_token,
+    });
+    expect(read.status, read.text).toBe(200);
+    expect(read.body.tabs).toEqual([
+      { tab_id: 'overview', title: 'Overview' },
+      { ...tabs[1], icon: 'dna' },
+    ]);
   });
 });

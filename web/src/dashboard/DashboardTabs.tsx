@@ -1,6 +1,7 @@
 import { Tabs } from '@mantine/core';
 import type { DashboardTab } from '@service/common';
 import { useSearchParams } from 'react-router';
+import { TabIconMark } from './tab-icons.js';
 
 /**
  * The open tab, from `?tab=` in the address bar so a link opens it (the first tab when the
@@ -20,7 +21,10 @@ export function useOpenTab(tabs: readonly DashboardTab[]): [string | null, (tabI
   return [open, openTab];
 }
 
-/** The dashboard's tabs as a tab list (keyboard: arrow keys move between tabs). */
+/**
+ * The dashboard's tabs as a tab list (keyboard: arrow keys move between tabs), each with its icon
+ * (tab-icons.tsx) or, without one, a dot of its accent colour.
+ */
 export function DashboardTabs({
   tabs,
   open,
@@ -38,7 +42,13 @@ export function DashboardTabs({
             key={tab.tab_id}
             value={tab.tab_id}
             color={tab.color}
-            leftSection={tab.color ? <TabMark color={tab.color} /> : undefined}
+            leftSection={
+              tab.icon !== undefined ? (
+                <TabIconMark icon={tab.icon} color={tab.color} />
+              ) : tab.color ? (
+                <TabMark color={tab.color} />
+              ) : undefined
+            }
           >
             {tab.title}
           </Tabs.Tab>

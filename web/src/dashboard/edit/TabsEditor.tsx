@@ -1,12 +1,20 @@
-import { Button, Group, Modal, Radio, Stack, Text, TextInput } from '@mantine/core';
-import { componentsInTab, type DashboardComponent, type DashboardTab } from '@service/common';
+import { Button, Group, Modal, Radio, Select, Stack, Text, TextInput } from '@mantine/core';
+import {
+  componentsInTab,
+  type DashboardComponent,
+  type DashboardTab,
+  isTabIcon,
+  TAB_ICONS,
+  type TabIcon,
+} from '@service/common';
 import { useState } from 'react';
 import { DashboardTabs } from '../DashboardTabs.js';
+import { TabIconMark } from '../tab-icons.js';
 import { newTabId, type TabOp } from './editor-tabs.js';
 
 /**
  * Edit mode's tabs: the tab list (the open tab is the one the grid shows), and for the open tab a
- * title field, Move left / right and Delete; Add tab makes a new last tab and opens it. Deleting a
+ * title field, its icon, Move left / right and Delete; Add tab makes a new last tab and opens it. Deleting a
  * tab that holds components asks where they go.
  */
 export function TabsEditor({
@@ -47,6 +55,10 @@ export function TabsEditor({
               error={current.title.trim() === '' ? 'A tab needs a title' : undefined}
               w={220}
             />
+            <TabIconSelect
+              icon={current.icon}
+              onChange={(icon) => onChange({ op: 'icon', tabId: current.tab_id, icon })}
+            />
             <Button
               variant="default"
               disabled={index === 0}
@@ -83,6 +95,29 @@ export function TabsEditor({
         />
       )}
     </Stack>
+  );
+}
+
+/** The open tab's icon: one of TAB_ICONS, each drawn in the list, or none (cleared). */
+function TabIconSelect({ icon, onChange }: { icon: TabIcon | undefined; onChange: (icon: TabIcon | null) => void }) {
+  return (
+    <Select
+      label="Tab icon"
+      placeholder="None"
+      data={[...TAB_ICONS]}
+      value={icon ?? null}
+      onChange={(value) => onChange(isTabIcon(value) ? value : null)}
+      renderOption={({ option }) => (
+        <Group gap="xs" wrap="nowrap">
+          {isTabIcon(option.value) && <TabIconMark icon={option.value} />}
+          {option.label}
+        </Group>
+      )}
+      leftSection={icon !== undefined ? <TabIconMark icon={icon} /> : undefined}
+      clearable
+      searchable
+      w={200}
+    />
   );
 }
 

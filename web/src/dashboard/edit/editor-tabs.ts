@@ -1,4 +1,4 @@
-import { type DashboardComponent, type DashboardTab, type LayoutItem, tabOf } from '@service/common';
+import { type DashboardComponent, type DashboardTab, type LayoutItem, type TabIcon, tabOf } from '@service/common';
 
 /**
  * Edit mode's tab operations (docs/dashboards.md "Tabs"), pure functions of the draft. While tabs
@@ -15,6 +15,8 @@ export type TabOp =
   /** A new last tab (`newTabId` names it). */
   | { op: 'add'; tabId: string; title: string }
   | { op: 'rename'; tabId: string; title: string }
+  /** The tab's icon (one of TAB_ICONS), or none. */
+  | { op: 'icon'; tabId: string; icon: TabIcon | null }
   | { op: 'move'; tabId: string; by: -1 | 1 }
   /** Its components go to `moveTo`, or are removed with it when null. The last tab's stay, untabbed. */
   | { op: 'delete'; tabId: string; moveTo: string | null }
@@ -63,6 +65,15 @@ export function applyTabOp<Draft extends TabbedDraft>(draft: Draft, change: TabO
       return {
         ...draft,
         tabs: draft.tabs.map((tab) => (tab.tab_id === change.tabId ? { ...tab, title: change.title } : tab)),
+      };
+    case 'icon':
+      return {
+        ...draft,
+        tabs: draft.tabs.map((tab) => {
+          if (tab.tab_id !== change.tabId) return tab;
+          const { icon: _, ...rest } = tab;
+          return change.icon === null ? rest : { ...rest, icon: change.icon };
+        }),
       };
     case 'move': {
       const from = draft.tabs.findIndex((tab) => tab.tab_id === change.tabId);
