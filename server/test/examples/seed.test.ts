@@ -77,10 +77,12 @@ it('loads the example project once, public, with its tables built', async () => 
         ...CHART_TYPES.map((chart) => `figure:${chart}`),
         ...INTERACTIVE_WIDGETS.map((widget) => `interactive:${widget}`),
         'card',
+        'section',
         'table',
         'text',
       ].sort(),
     );
+    await expectTabsAndSections(server, visitor.access_token, glance);
     // Every component of each computes: none answers an error in its slot.
     for (const dashboard of [glance, field]) {
       const data = await call<{ components: Record<string, unknown> }>(
@@ -107,7 +109,7 @@ it('loads the example project once, public, with its tables built', async () => 
       }
       expect(Object.keys(data.body.components).sort()).toEqual(
         (dashboard?.components ?? [])
-          .filter((component) => component.type !== 'text')
+          .filter((component) => component.type !== 'text' && component.type !== 'section')
           .map((component) => component.component_id)
           .sort(),
       );
@@ -124,6 +126,46 @@ it('loads the example project once, public, with its tables built', async () => 
     await server.database.drop();
   }
 });
+
+/**
+ * "Penguins at a glance" is in two tabs, the key numbers, filters and counts on the first and the
+ * measurements in sections on the second; each tab's data holds its own components and every
+ * filter widget, and a filter set on the first narrows the second.
+ */
+async function expectTabsAndSections(server: TestServer, token: string, glance: Dashboard | undefined) {
+  expect(glance?.tabs.map((tab) => [tab.tab_id, tab.title])).toEqual([
+    ['overview', 'Overview'],
+    ['details', 'Details'],
+  ]);
+  const inTab = (tabId: string) => (glance?.components ?? []).filter((component) => component.tab_id === tabId);
+  expect(inTab('overview').length + inTab('details').length).toBe(glance?.components.length);
+  const sections = (tabId: string) =>
+    inTab(tabId)
+      .filter((component) => component.type === 'section')
+      .map((component) => component.title);
+  expect(sections('overview')).toEqual(['Islands and species']);
+  expect(sections('details')).toEqual(['Body measurements', 'Distributions', 'Samples']);
+  const filters = [{ component_id: 'species', value: ['Adelie'] }];
+  const details = await call<{ components: Record<string, { total?: number }> }>(
+    server,
+    'POST',
+    `/dashboards/${glance?.dashboard_id}/data`,
+    { token, json: { tab_id: 'details', filters } },
+  );
+  expect(details.status, details.text).toBe(200);
+  const widgets = (glance?.components ?? []).filter((component) => component.type === 'interactive');
+  const expected = [...inTab('details'), ...widgets]
+    .filter((component) => component.type !== 'section')
+    .map((component) => component.component_id);
+  expect(Object.keys(details.body.components).sort()).toEqual([...new Set(expected)].sort());
+  const all = await call<{ components: Record<string, { total?: number }> }>(
+    server,
+    'POST',
+    `/dashboards/${glance?.dashboard_id}/data`,
+    { token, json: { components: ['measures'] } },
+  );
+  expect(details.body.components.measures?.total).toBeLessThan(all.body.components.measures?.total ?? 0);
+}
 
 /**
  * Each run is its own version of the tables; at the first version of the measurements the sites

@@ -257,9 +257,10 @@ export function ComponentCell({
   const label = component.title || (component.type === 'text' ? 'Text' : componentLabel(component));
   // Figures draw their title inside the chart (common's option), widgets as their label; a card
   // shows what its number is ("mean body_mass_g") under this heading.
-  const titled = component.title && (component.type === 'table' || component.type === 'card');
-  // Tables show their own "Updating" next to their row count.
-  const updating = cell.waiting && cell.data !== undefined && component.type !== 'table';
+  const paged = component.type === 'table' || component.type === 'image';
+  const titled = component.title && (paged || component.type === 'card');
+  // Tables and galleries show their own "Updating" next to their count (Paging.tsx).
+  const updating = cell.waiting && cell.data !== undefined && !paged;
   return (
     <Card
       withBorder

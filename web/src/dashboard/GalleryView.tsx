@@ -1,4 +1,4 @@
-import { Alert, Button, Group, Loader, Modal, Pagination, Stack, Text, UnstyledButton } from '@mantine/core';
+import { Alert, Button, Group, Loader, Modal, Stack, Text, UnstyledButton } from '@mantine/core';
 import {
   type AsOf,
   type DashboardFilter,
@@ -8,10 +8,10 @@ import {
   previewAnswerSchema,
 } from '@service/common';
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
-import { useEffect, useState } from 'react';
+import { type CSSProperties, useEffect, useRef, useState } from 'react';
 import { errorMessage } from '../api/client.js';
 import { useApi } from '../auth/session.js';
-import { formatCount } from '../format/number.js';
+import { PagePicker, PagingHeader } from './Paging.js';
 
 /** Where an image's bytes come from: a saved gallery's route, or (the editor's preview) its collection's. */
 export interface ImageSource {
@@ -24,7 +24,7 @@ type Item = { id: string; path: string; caption: string; width: number | null; h
 /**
  * A gallery (docs/dashboards.md "Images"): a page of thumbnails under the dashboard's filters, the
  * first with the dashboard's data, the others from the rows route; a click opens the full image in
- * a viewer (fitted, or at its own size). Thumbnails and images are fetched with the session's
+ * a viewer (fitted, or zoomed). The count above and the page picker below are a table's (Paging.tsx). Thumbnails and images are fetched with the session's
  * token and shown from object URLs; a full image is fetched only when opened.
  */
 export function GalleryView({
@@ -75,17 +75,14 @@ export function GalleryView({
   }
   if (answer === undefined) return <Loader size="sm" role="status" aria-label={`Loading ${label}`} />;
   const items = itemsOf(answer, component);
-  const pages = Math.max(1, Math.ceil(answer.total / pageSize));
   return (
     <Stack gap="xs" style={{ minHeight: 0, flex: 1 }}>
-      <Group justify="space-between">
-        <Text size="sm" c="dimmed">
-          {formatCount(answer.total)} images
-        </Text>
-        {(updating || (page !== 1 && rows.isFetching)) && (
-          <Loader size="xs" role="status" aria-label={`Updating ${label}`} />
-        )}
-      </Group>
+      <PagingHeader
+        label={label}
+        total={answer.total}
+        noun="images"
+        updating={updating || (page !== 1 && rows.isFetching)}
+      />
       <ul className="image-gallery" aria-label={label}>
         {items.map((item) => (
           <li key={item.id}>
@@ -98,14 +95,28 @@ export function GalleryView({
           </li>
         ))}
       </ul>
-      {pages > 1 && !source.preview && (
-        <Pagination size="sm" total={pages} value={page} onChange={setPage} aria-label={`${label} pages`} />
+      {!source.preview && (
+        <PagePicker label={label} total={answer.total} pageSize={pageSize} page={page} onChange={setPage} />
       )}
       <Viewer source={source} component={component} item={open} onClose={() => setOpen(null)} />
     </Stack>
   );
 }
 
+/** The zoom steps of the viewer, as a share of the image's own size. */
+const ZOOMS = [0.125, 0.25, 0.5, 1, 2, 4, 8] as const;
+
+/** The next step in or out from `scale` (the one shown), or `scale` itself past the last step. */
+function nextZoom(scale: number, direction: 'in' | 'out'): number {
+  const near = (step: number) => Math.abs(step - scale) < 1e-6;
+  if (direction === 'in') return ZOOMS.find((step) => step > scale && !near(step)) ?? scale;
+  return [...ZOOMS].reverse().find((step) => step < scale && !near(step)) ?? scale;
+}
+
+/**
+ * The full image in a dialog (Escape closes it): fitted to the window, or zoomed in and out in
+ * steps from 1/8 to 8 times its own size (Actual size: 1), scrolled when larger than the window.
+ */
 function Viewer({
   source,
   component,
@@ -117,20 +128,52 @@ function Viewer({
   item: Item | null;
   onClose: () => void;
 }) {
-  const [actual, setActual] = useState(false);
+  // null: fitted to the window.
+  const [zoom, setZoom] = useState<number | null>(null);
+  const frame = useRef<HTMLDivElement>(null);
+  const close = () => {
+    setZoom(null);
+    onClose();
+  };
+  /** The scale shown now: the zoom, or what fitting made of the image. */
+  const shownScale = () => {
+    if (zoom !== null) return zoom;
+    const image = frame.current?.querySelector('img');
+    return image && image.naturalWidth > 0 ? image.clientWidth / image.naturalWidth : 1;
+  };
+  const width = item?.width ?? null;
   return (
-    <Modal opened={item !== null} onClose={onClose} title={item?.path ?? ''} size="xl" centered>
+    <Modal opened={item !== null} onClose={close} title={item?.path ?? ''} size="xl" centered>
       {item !== null && (
         <Stack gap="xs">
           <Group justify="space-between">
             <Text size="sm" c="dimmed">
               {item.width !== null && item.height !== null ? `${item.width} × ${item.height} px` : ''} {item.caption}
             </Text>
-            <Button size="xs" variant="default" onClick={() => setActual(!actual)} aria-pressed={actual}>
-              {actual ? 'Fit to window' : 'Actual size'}
-            </Button>
+            <Group gap={4}>
+              <Button size="xs" variant="default" onClick={() => setZoom(nextZoom(shownScale(), 'out'))}>
+                Zoom out
+              </Button>
+              <Text size="sm" role="status" aria-label="Zoom" miw="3.5rem" ta="center">
+                {zoom === null ? 'Fit' : `${Number((zoom * 100).toFixed(1))} %`}
+              </Text>
+              <Button size="xs" variant="default" onClick={() => setZoom(nextZoom(shownScale(), 'in'))}>
+                Zoom in
+              </Button>
+              <Button size="xs" variant="default" onClick={() => setZoom(zoom === null ? 1 : null)}>
+                {zoom === null ? 'Actual size' : 'Fit to window'}
+              </Button>
+            </Group>
           </Group>
-          <div className={actual ? 'image-viewer image-viewer-actual' : 'image-viewer'}>
+          <div
+            ref={frame}
+            className={zoom === null ? 'image-viewer' : 'image-viewer image-viewer-zoomed'}
+            style={
+              zoom === null || width === null
+                ? undefined
+                : ({ '--image-zoom-width': `${width * zoom}px` } as CSSProperties)
+            }
+          >
             <Picture source={source} component={component} item={item} size="full" />
           </div>
         </Stack>

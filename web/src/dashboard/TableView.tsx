@@ -1,4 +1,4 @@
-import { Alert, Loader, Pagination, Stack, Text } from '@mantine/core';
+import { Alert, Loader, Stack, Text } from '@mantine/core';
 import {
   type AsOf,
   type ColorRanges,
@@ -13,6 +13,7 @@ import type { ReactNode } from 'react';
 import { errorMessage } from '../api/client.js';
 import { type CellPainters, RowsTable } from '../components/RowsTable.js';
 import { nextSort } from '../explorer/sort.js';
+import { PagePicker } from './Paging.js';
 import { ColumnFilterButton, filterForm } from './table/ColumnFilter.js';
 import { shownColumns } from './table/ColumnsMenu.js';
 import { selectionColumn, useLatestSelection } from './table/selection.js';
@@ -83,7 +84,6 @@ function TablePage({
 }) {
   const { page, setPage } = shown;
   const { view, setView, reading } = table;
-  const pages = Math.max(1, Math.ceil(answer.total / component.page_size));
   // Every page's colours come from the first page's ranges: the whole table's, the same on each.
   const painters = cellPainters(component.color_scales, answer.color_ranges ?? firstPage.color_ranges);
   const values = answer.column_values ?? firstPage.column_values;
@@ -111,9 +111,7 @@ function TablePage({
           {...(reading === undefined ? {} : { headerControls: filterButtons(table, values) })}
         />
       </div>
-      {pages > 1 && (
-        <Pagination size="sm" total={pages} value={page} onChange={setPage} aria-label={`${label} pages`} />
-      )}
+      <PagePicker label={label} total={answer.total} pageSize={component.page_size} page={page} onChange={setPage} />
     </Stack>
   );
 }

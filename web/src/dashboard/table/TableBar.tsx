@@ -1,13 +1,14 @@
-import { Button, CloseButton, Group, Loader, Paper, Text } from '@mantine/core';
+import { Button, CloseButton, Group, Paper, Text } from '@mantine/core';
 import type { TableColumn } from '@service/common';
-import { formatCount } from '../../format/number.js';
+import { PagingHeader } from '../Paging.js';
 import { describeColumnFilter } from './ColumnFilter.js';
 import { ColumnsMenu } from './ColumnsMenu.js';
 import { type TableState, withColumnFilter } from './table-state.js';
 
 /**
- * Above a table's rows: how many rows match, the reader's header filters as removable chips (they
- * narrow this table only, so they are its own, not the dashboard's), "Columns", and "Updating".
+ * Above a table's rows (the paging header a gallery shares, Paging.tsx): how many rows match, the
+ * reader's header filters as removable chips (they narrow this table only, so they are its own,
+ * not the dashboard's), "Updating" and "Columns".
  */
 export function TableBar({
   label,
@@ -25,12 +26,13 @@ export function TableBar({
   const { view, setView, reading } = table;
   const filters = view.column_filters ?? [];
   return (
-    <Group justify="space-between" gap="xs" wrap="nowrap">
-      <Group gap="xs">
-        <Text size="sm" c="dimmed">
-          {formatCount(total)} rows
-        </Text>
-        {filters.length > 0 && (
+    <PagingHeader
+      label={label}
+      total={total}
+      noun="rows"
+      updating={updating}
+      start={
+        filters.length > 0 && (
           <Group gap={4} role="group" aria-label={`Column filters of ${label}`}>
             {filters.map((filter) => {
               const text = describeColumnFilter(filter);
@@ -55,11 +57,10 @@ export function TableBar({
               Clear column filters
             </Button>
           </Group>
-        )}
-      </Group>
-      <Group gap="xs" wrap="nowrap">
-        {updating && <Loader size="xs" role="status" aria-label={`Updating ${label}`} />}
-        {reading !== undefined && (
+        )
+      }
+      end={
+        reading !== undefined && (
           <ColumnsMenu
             label={label}
             all={all}
@@ -73,8 +74,8 @@ export function TableBar({
               })
             }
           />
-        )}
-      </Group>
-    </Group>
+        )
+      }
+    />
   );
 }
