@@ -1,5 +1,5 @@
 import { expect, it, vi } from 'vitest';
-import { describeBrowser, expectAccessible, openPage } from '../../test/support/browser.js';
+import { describeBrowser, expectAccessible, openPage, saveScreenshot } from '../../test/support/browser.js';
 import { call, createProjectWithUpload, createUser, uploadFile } from '../../test/support/test-server.js';
 import { useBrowserSuite } from './support/e2e-dashboards.js';
 
@@ -49,6 +49,7 @@ describeBrowser('a dashboard that updates itself, in a real browser', () => {
     await table.getByText('8881').waitFor({ timeout: 15_000 });
     expect(await page.getByTestId('updated-at').textContent()).toMatch(/^Updated \d\d:\d\d$/);
     await expectAccessible(page, 'live dashboard');
+    await saveScreenshot(page, 'live-dashboard-updated');
 
     await page.getByRole('switch', { name: 'Pin to this version' }).check();
     await addRow('run_3', 7772, 8882);
@@ -56,6 +57,7 @@ describeBrowser('a dashboard that updates itself, in a real browser', () => {
     await notice.waitFor({ timeout: 15_000 });
     expect(await table.getByText('8882').count()).toBe(0);
     await expectAccessible(page, 'live dashboard, pinned, new data');
+    await saveScreenshot(page, 'live-dashboard-new-data');
     await notice.getByRole('button', { name: 'Show' }).click();
     await table.getByText('8882').waitFor({ timeout: 15_000 });
     await notice.waitFor({ state: 'detached' });

@@ -1,26 +1,13 @@
-import type { Browser, Page } from 'playwright-core';
-import { afterAll, beforeAll, expect, it, vi } from 'vitest';
-import {
-  describeBrowser,
-  expectAccessible,
-  launchBrowser,
-  openPage,
-  saveScreenshot,
-  startWebServer,
-} from '../../test/support/browser.js';
-import {
-  ADMIN,
-  call,
-  createProjectWithUpload,
-  createUser,
-  login,
-  type TestServer,
-} from '../../test/support/test-server.js';
+import type { Page } from 'playwright-core';
+import { expect, it, vi } from 'vitest';
+import { describeBrowser, expectAccessible, openPage, saveScreenshot } from '../../test/support/browser.js';
+import { call, createProjectWithUpload, createUser } from '../../test/support/test-server.js';
+import { useBrowserSuite } from './support/e2e-dashboards.js';
 
 // A hang guard, not a speed check: on a loaded two-core machine the browser steps add up.
 vi.setConfig({ testTimeout: 120_000 });
 
-/** axe-core in the light theme, then in the dark one, and back. */
+/** axe-core in the light theme, then in the dark one, and back (this page draws no chart). */
 async function expectAccessibleBothThemes(page: Page, screen: string): Promise<void> {
   await expectAccessible(page, screen);
   await page.emulateMedia({ colorScheme: 'dark' });
@@ -29,20 +16,12 @@ async function expectAccessibleBothThemes(page: Page, screen: string): Promise<v
 }
 
 describeBrowser('the Tokens page in a real browser', () => {
-  let browser: Browser;
-  let server: TestServer;
-  beforeAll(async () => {
-    browser = await launchBrowser();
-    server = await startWebServer();
-  }, 180_000);
-  afterAll(async () => {
-    await browser?.close();
-    await server?.stop();
-  });
+  // Signed-in mode: tokens are made by signed-in users.
+  const suite = useBrowserSuite({});
 
   it('creates a project-limited token shown once, which then works, and revokes it', async () => {
-    const admin = await login(server, ADMIN.email, ADMIN.password);
-    const ada = await createUser(server, admin.access_token, 'ada@example.org');
+    const { browser, server } = suite;
+    const ada = await createUser(server, suite.token, 'ada@example.org');
     const kept = await createProjectWithUpload(server, ada.access_token, 'Penguins');
     const other = await createProjectWithUpload(server, ada.access_token, 'Puffins');
 

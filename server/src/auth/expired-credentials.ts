@@ -1,6 +1,7 @@
 import type { Kysely } from 'kysely';
 import type { Tables } from '../db/tables.js';
 import { isoNow } from '../db/time.js';
+import { accessTokenRows } from '../tables/access-tokens.js';
 import { oauthStateRows } from '../tables/oauth-states.js';
 import { refreshTokenRows, sessionRows } from '../tables/sessions.js';
 import { deleteExpiredLoginTickets } from './login-tickets.js';
@@ -10,11 +11,13 @@ export interface PurgedCredentials {
   login_tickets: number;
   sessions: number;
   refresh_tokens: number;
+  access_tokens: number;
 }
 
 /**
  * Deletes what can no longer sign anyone in: OAuth states and sign-in tickets past their expiry,
- * sessions that expired or were revoked, and those sessions' refresh tokens. A live session keeps
+ * sessions that expired or were revoked, those sessions' refresh tokens, and personal access tokens
+ * past their expiry (docs/auth.md "Personal access tokens"). A live session keeps
  * its spent refresh tokens, which reuse detection needs. Each deletion is one statement, so
  * replicas may run this at the same time.
  */
@@ -25,5 +28,12 @@ export async function purgeExpiredCredentials(db: Kysely<Tables>): Promise<Purge
   // The tokens first, while their sessions still say which ended.
   const tokens = await refreshTokenRows.deleteOfEndedSessions(db, now);
   const sessions = await sessionRows.deleteEnded(db, now);
-  return { oauth_states: states, login_tickets: tickets, sessions, refresh_tokens: tokens };
+  const accessTokens = await accessTokenRows.deleteExpired(db, now);
+  return {
+    oauth_states: states,
+    login_tickets: tickets,
+    sessions,
+    refresh_tokens: tokens,
+    access_tokens: accessTokens,
+  };
 }

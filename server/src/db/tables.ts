@@ -359,6 +359,15 @@ export interface LiveEventsTable {
   created_at: string;
 }
 
+/** One open event stream on some replica (migration 0023), counted for the per-user limit. */
+export interface LiveStreamLeasesTable {
+  lease_id: string;
+  /** `user:<id>`, or `address:<ip>` for anonymous callers. */
+  caller_key: string;
+  replica_id: string;
+  expires_at: string;
+}
+
 export interface Tables {
   users: UsersTable;
   sessions: SessionsTable;
@@ -387,6 +396,7 @@ export interface Tables {
   access_tokens: AccessTokensTable;
   dashboard_revisions: DashboardRevisionsTable;
   live_events: LiveEventsTable;
+  live_stream_leases: LiveStreamLeasesTable;
 }
 
 export type UserRow = Selectable<UsersTable>;

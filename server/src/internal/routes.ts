@@ -4,6 +4,7 @@ import { z } from 'zod';
 import { purgeExpiredCredentials } from '../auth/expired-credentials.js';
 import type { TemporaryUsers } from '../auth/temporary-users.js';
 import type { Database } from '../db/database.js';
+import { purgeStaleLiveRecords } from '../maintenance/live-retention.js';
 import type { StorageVacuum } from '../maintenance/storage-vacuum.js';
 import { requireInternalKey } from './key.js';
 
@@ -23,7 +24,7 @@ export function internalRoutes(context: InternalRoutesDeps, internalKey: string)
         schema: {
           tags: ['operations'],
           summary:
-            'Remove expired temporary users and what they own, and expired sign-in records, now (X-Internal-Key)',
+            'Remove expired temporary users and what they own, expired sign-in records and access tokens, and stale live events, now (X-Internal-Key)',
           response: {
             200: z.object({
               removed_temporary_users: z.number().int(),
@@ -32,7 +33,9 @@ export function internalRoutes(context: InternalRoutesDeps, internalKey: string)
                 login_tickets: z.number().int(),
                 sessions: z.number().int(),
                 refresh_tokens: z.number().int(),
+                access_tokens: z.number().int(),
               }),
+              live: z.object({ live_events: z.number().int(), live_stream_leases: z.number().int() }),
             }),
           },
         },
@@ -40,6 +43,7 @@ export function internalRoutes(context: InternalRoutesDeps, internalKey: string)
       async () => ({
         removed_temporary_users: await context.temporaryUsers.removeExpired(),
         purged: await purgeExpiredCredentials(context.database.db),
+        live: await purgeStaleLiveRecords(context.database.db),
       }),
     );
     app.post(

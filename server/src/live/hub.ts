@@ -2,11 +2,9 @@ import { sql } from 'kysely';
 import type { Database } from '../db/database.js';
 import { PostgresListener } from '../db/listener.js';
 import { isoNow } from '../db/time.js';
-import { type LiveEventRow, liveEventRows } from '../tables/live-events.js';
+import { LIVE_RETENTION_MS, type LiveEventRow, liveEventRows } from '../tables/live-events.js';
 
 const CHANNEL = 'service_live_events';
-/** How long events are kept for clients that reconnect (docs/live-data.md "Resume"). */
-export const LIVE_RETENTION_MS = 60 * 60 * 1000;
 /** At most this many events are replayed on a resume; beyond, the client is told to start over. */
 export const REPLAY_LIMIT = 1000;
 const PRUNE_EVERY_MS = 60 * 1000;

@@ -7,6 +7,7 @@ import { RetryLaterError } from '../errors.js';
 import type { Authenticator } from '../http/authentication.js';
 import type { Actor } from '../policy/actor.js';
 import type { LiveEvents } from './hub.js';
+import { StreamLeases } from './leases.js';
 import { resolveScope, type ScopeSources } from './scope.js';
 import { EventStream } from './stream.js';
 
@@ -25,21 +26,26 @@ function lastEventIdOf(request: FastifyRequest, fromQuery: string | undefined): 
 }
 
 /**
- * `GET /events`: the live stream (docs/live-data.md). Open streams are counted per caller on this
- * replica and ended when the server closes, so a shutdown never waits on a client.
+ * `GET /events`: the live stream (docs/live-data.md). Open streams are counted per caller across
+ * every replica (a lease each, `StreamLeases`) and ended when the server closes, so a shutdown
+ * never waits on a client.
  */
 export function liveRoutes(
   deps: ScopeSources & { live: LiveEvents; config: Pick<Config, 'events'> },
   actorOf: Authenticator,
 ): FastifyPluginAsyncZod {
   const { live, config } = deps;
-  const open = new Map<string, number>();
+  const leases = new StreamLeases(deps.database, {
+    maxPerCaller: config.events.maxStreamsPerUser,
+    heartbeatSeconds: config.events.heartbeatSeconds,
+  });
   const streams = new Set<EventStream>();
   return async (app) => {
     app.addHook('preClose', (done) => {
       for (const stream of streams) stream.end();
       done();
     });
+    app.addHook('onClose', async () => leases.close());
     app.get(
       '/events',
       {
@@ -49,11 +55,12 @@ export function liveRoutes(
           security: [{ bearerAuth: [] }],
           summary: 'Live events: new table versions and job changes, as server-sent events',
           description:
-            '`text/event-stream`. `dashboard_id`: versions of the collections it reads; `project_id`: its ' +
+            '`text/event-stream`. `dashboard_id`: versions of the collections it reads and of those joined to ' +
+            'them; `project_id`: its ' +
             "collections' versions and your jobs in it; neither: your jobs. Events `version` " +
             '`{data_collection_id, version}`, `job` `{job_id, kind, status, step, progress, project_id, ' +
             'updated_at}` and `reset` (events were missed: refetch). Resume with `Last-Event-ID`; ' +
-            'heartbeat comments; 429 beyond SERVICE_EVENTS_MAX_STREAMS_PER_USER open streams.',
+            'heartbeat comments; 429 beyond SERVICE_EVENTS_MAX_STREAMS_PER_USER open streams (on all replicas).',
           querystring: eventStreamQuerySchema,
           response: { 200: z.unknown().describe('the event stream'), ...errors },
         },
@@ -63,14 +70,12 @@ export function liveRoutes(
         const { dashboard_id, project_id, once, last_event_id } = request.query;
         const target = { dashboard_id, project_id };
         const scope = await resolveScope(actor, target, deps);
-        const key = callerKey(actor, request);
-        const count = open.get(key) ?? 0;
-        if (count >= config.events.maxStreamsPerUser)
+        const lease = await leases.acquire(callerKey(actor, request));
+        if (lease === null)
           throw new RetryLaterError(
             `at most ${config.events.maxStreamsPerUser} event streams may be open at once; close one`,
             config.events.heartbeatSeconds,
           );
-        open.set(key, count + 1);
         const stream: EventStream = new EventStream({
           hub: live,
           scope,
@@ -80,9 +85,7 @@ export function liveRoutes(
           recheck: async () => resolveScope(await actorOf.again(request), target, deps),
           onEnd: () => {
             streams.delete(stream);
-            const left = (open.get(key) ?? 1) - 1;
-            if (left > 0) open.set(key, left);
-            else open.delete(key);
+            leases.release(lease);
           },
         });
         streams.add(stream);

@@ -1,6 +1,8 @@
 import { type DashboardComponent, jobKindSchema } from '@service/common';
+import { projectJoins } from '../dashboards/data/joins.js';
 import { componentsOf } from '../dashboards/presenter.js';
 import type { DashboardsService } from '../dashboards/service.js';
+import type { Database } from '../db/database.js';
 import { DomainError } from '../errors.js';
 import type { Actor } from '../policy/actor.js';
 import { authorize, tokenProjects } from '../policy/policy.js';
@@ -21,6 +23,7 @@ export interface StreamScope {
 export interface ScopeSources {
   dashboards: Pick<DashboardsService, 'access'>;
   projects: Pick<ProjectsService, 'access'>;
+  database: Pick<Database, 'db'>;
 }
 
 /** The collections a dashboard's components read (a table, a figure, a card…). */
@@ -28,6 +31,25 @@ function collectionsRead(components: readonly DashboardComponent[]): Set<string>
   return new Set(
     components.flatMap((component) => ('data_collection_id' in component ? [component.data_collection_id] : [])),
   );
+}
+
+/**
+ * `read` and every collection joined to one of them, through the project's joins, however many
+ * joins away: a reader's filter on a joined collection narrows the components reading `read`, so a
+ * new version there changes what they show.
+ */
+function withJoined(read: Set<string>, joins: readonly { left: string; right: string }[]): Set<string> {
+  const followed = new Set(read);
+  let grew = true;
+  while (grew) {
+    grew = false;
+    for (const { left, right } of joins) {
+      if (followed.has(left) === followed.has(right)) continue;
+      followed.add(followed.has(left) ? right : left);
+      grew = true;
+    }
+  }
+  return followed;
 }
 
 /**
@@ -45,16 +67,16 @@ function seesJob(actor: Actor, event: LiveEventRow): boolean {
 /**
  * The events `actor` may receive on a stream of `target`, with the same answers as the resource's
  * own routes when they may not (401, 404): a dashboard's stream carries the versions of the
- * collections its components read; a project's the versions of its collections and the caller's
- * jobs in it; a stream of neither the caller's jobs (the Jobs page).
+ * collections its components read and of those joined to them; a project's the versions of its
+ * collections and the caller's jobs in it; a stream of neither the caller's jobs (the Jobs page).
  */
 export async function resolveScope(actor: Actor, target: StreamTarget, sources: ScopeSources): Promise<StreamScope> {
   if (target.dashboard_id !== undefined && target.project_id !== undefined)
     throw new DomainError('validation_failed', 'give dashboard_id or project_id, not both');
   if (target.dashboard_id !== undefined) {
     const { record } = await sources.dashboards.access(actor, target.dashboard_id, 'resource.read');
-    const read = collectionsRead(componentsOf(record));
     const projectId = record.row.project_id;
+    const read = withJoined(collectionsRead(componentsOf(record)), await projectJoins(sources.database.db, projectId));
     return {
       accepts: (event) =>
         event.kind === 'version' &&

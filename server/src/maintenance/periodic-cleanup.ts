@@ -2,6 +2,7 @@ import type { FastifyBaseLogger } from 'fastify';
 import { purgeExpiredCredentials } from '../auth/expired-credentials.js';
 import type { TemporaryUsers } from '../auth/temporary-users.js';
 import type { Database } from '../db/database.js';
+import { purgeStaleLiveRecords } from './live-retention.js';
 import type { StoragePurger } from './owned-storage.js';
 
 const EVERY_MS = 5 * 60_000;
@@ -14,7 +15,8 @@ export interface PeriodicCleanupDeps {
 
 /**
  * Every few minutes: removes expired temporary users (unless `temporaryUsers` is false), deletes
- * expired OAuth states, sign-in tickets and ended sessions with their refresh tokens, and drops
+ * expired OAuth states, sign-in tickets, ended sessions with their refresh tokens and expired
+ * personal access tokens, live events past the resume window and lapsed stream leases, and drops
  * this process's local copies of stored objects whose owner was deleted, wherever that happened.
  * Every replica and worker runs it; both are safe to run concurrently, and a random offset keeps
  * replicas from all waking at once.
@@ -38,6 +40,12 @@ export function startPeriodicCleanup(
         if (Object.values(purged).some((count) => count > 0)) log.info(purged, 'purged expired sign-in records');
       },
       (error: unknown) => log.error({ err: error }, 'purging expired sign-in records failed'),
+    );
+    purgeStaleLiveRecords(context.database.db).then(
+      (purged) => {
+        if (Object.values(purged).some((count) => count > 0)) log.info(purged, 'purged stale live events');
+      },
+      (error: unknown) => log.error({ err: error }, 'purging stale live events failed'),
     );
     context.purger.sweepLocalCopies(context.database.db).then(
       (dropped) => {

@@ -39,6 +39,12 @@ export const accessTokenRows = {
     await db.insertInto('access_tokens').values(row).execute();
   },
 
+  /** Deletes the tokens that expired before `now` (they can no longer sign anything in); answers how many. */
+  async deleteExpired(db: Kysely<Tables>, now: string): Promise<number> {
+    const result = await db.deleteFrom('access_tokens').where('expires_at', '<=', now).executeTakeFirst();
+    return Number(result.numDeletedRows);
+  },
+
   /** Deletes one of the user's tokens; false when the user has no such token. */
   async deleteOfUser(db: Kysely<Tables>, id: string, userId: string): Promise<boolean> {
     const result = await db

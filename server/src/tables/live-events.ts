@@ -1,6 +1,9 @@
 import type { Kysely } from 'kysely';
 import type { LiveEventsTable, Tables } from '../db/tables.js';
 
+/** How long events are kept for clients that reconnect (docs/live-data.md "Resume"). */
+export const LIVE_RETENTION_MS = 60 * 60 * 1000;
+
 /** A stored event, its number read as a number on both dialects. */
 export type LiveEventRow = Omit<LiveEventsTable, 'event_id'> & { event_id: number };
 
@@ -41,10 +44,15 @@ export const liveEventRows = {
     return { lowest: number(row.lowest), highest: number(row.highest) };
   },
 
-  /** Deletes events made before `before`, always keeping the newest (resume judges gaps by it). */
-  async deleteBefore(db: Kysely<Tables>, before: string): Promise<void> {
+  /** Deletes events made before `before`, always keeping the newest (resume judges gaps by it); answers how many. */
+  async deleteBefore(db: Kysely<Tables>, before: string): Promise<number> {
     const { highest } = await liveEventRows.bounds(db);
-    if (highest === null) return;
-    await db.deleteFrom('live_events').where('created_at', '<', before).where('event_id', '<', highest).execute();
+    if (highest === null) return 0;
+    const result = await db
+      .deleteFrom('live_events')
+      .where('created_at', '<', before)
+      .where('event_id', '<', highest)
+      .executeTakeFirst();
+    return Number(result.numDeletedRows);
   },
 };

@@ -24,6 +24,7 @@ const OWNERS: Record<string, string> = {
   ingestion_runs: 'server/src/tables/ingestion-runs.ts',
   jobs: 'server/src/jobs/queue.ts',
   live_events: 'server/src/tables/live-events.ts',
+  live_stream_leases: 'server/src/tables/live-stream-leases.ts',
   joins: 'server/src/tables/joins.ts',
   login_tickets: 'server/src/auth/login-tickets.ts',
   oauth_states: 'server/src/tables/oauth-states.ts',

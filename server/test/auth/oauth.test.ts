@@ -587,7 +587,13 @@ describeEachDialect('identity-provider sign-in upkeep', (dialect) => {
       headers: { 'x-internal-key': INTERNAL_KEY },
     });
     expect(cleanup.status).toBe(200);
-    expect(cleanup.body.purged).toEqual({ oauth_states: 2, login_tickets: 2, sessions: 1, refresh_tokens: 1 });
+    expect(cleanup.body.purged).toEqual({
+      oauth_states: 2,
+      login_tickets: 2,
+      sessions: 1,
+      refresh_tokens: 1,
+      access_tokens: 0,
+    });
     expect(await countRows(setup.server, 'oauth_states')).toBe(1);
     expect(await countRows(setup.server, 'login_tickets')).toBe(0);
     // What was not expired still works: the live session refreshes, the waiting sign-in finishes.

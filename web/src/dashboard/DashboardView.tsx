@@ -31,8 +31,10 @@ import { AsOfBanner, VersionPicker } from './VersionPicker.js';
  * A dashboard's components on its grid, with the filters and the version they show (both in the
  * address bar), the chips of the active filters, and the version picker. With tabs, the open tab's
  * components (its data alone is asked for); the filters are the dashboard's, on every tab.
+ * `atRevision`: `dashboard` is a past revision (History): its components are computed as saved
+ * then (`preview`), and it follows no new data.
  */
-export function DashboardView({ dashboard }: { dashboard: Dashboard }) {
+export function DashboardView({ dashboard, atRevision = false }: { dashboard: Dashboard; atRevision?: boolean }) {
   const { components: all, tabs } = dashboard;
   const [openTab, setOpenTab] = useOpenTab(tabs);
   const components = componentsInTab(all, tabs, openTab);
@@ -45,7 +47,8 @@ export function DashboardView({ dashboard }: { dashboard: Dashboard }) {
   const shownComponents = shown.map(({ component }) => component);
   const dataIds = shownComponents.filter(readsCollection).map(idOf);
   const only = hidden.size === 0 ? undefined : computedIds(all, components, hidden);
-  const live = useLiveDashboard(dashboard.dashboard_id, shownComponents, view.asOf === null);
+  const live = useLiveDashboard(dashboard.dashboard_id, shownComponents, view.asOf === null && !atRevision);
+  const preview = atRevision ? revisionPreview(all, components, hidden) : undefined;
   const data = useDashboardData(
     dashboard.dashboard_id,
     dataIds,
@@ -55,6 +58,7 @@ export function DashboardView({ dashboard }: { dashboard: Dashboard }) {
     only,
     view.contigs,
     live.refresh,
+    preview,
   );
   useStaleContigs(view.contigs, data, actions.setContig);
   const colors = useDashboardColors(dashboard, data, view.filters, view.asOf);
@@ -157,4 +161,14 @@ function computedIds(
     .filter((component) => tab.has(component.component_id) || component.type === 'interactive')
     .map(idOf)
     .filter((id) => !hidden.has(id));
+}
+
+/** A past revision's components the server computes (sent as `preview`), as that revision saved them. */
+function revisionPreview(
+  all: readonly DashboardComponent[],
+  inTab: readonly DashboardComponent[],
+  hidden: ReadonlySet<string>,
+): DashboardComponent[] {
+  const computed = new Set(computedIds(all, inTab, hidden));
+  return all.filter((component) => computed.has(component.component_id));
 }

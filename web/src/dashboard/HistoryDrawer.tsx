@@ -24,9 +24,11 @@ import {
 } from '@service/common';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
+import { useNavigate } from 'react-router';
 import { errorMessage } from '../api/client.js';
 import { useApi } from '../auth/session.js';
 import { formatDate } from '../format/date.js';
+import { revisionPath } from './AtRevision.js';
 import { componentLabel } from './chips.js';
 
 const revisionsKey = (dashboardId: string) => ['dashboard-revisions', dashboardId];
@@ -41,9 +43,17 @@ function useRevision(dashboardId: string, revision: number | null) {
   });
 }
 
-/** One revision as saved, read-only: its title, description, tabs and components in layout order. */
-function RevisionView({ saved }: { saved: DashboardAtRevision }) {
+/**
+ * One revision as saved, read-only: its title, description, tabs and components in layout order,
+ * and the way to see it with data, today's or as it was when it was saved (time travel).
+ */
+function RevisionView({ saved, onLeave }: { saved: DashboardAtRevision; onLeave: () => void }) {
   const tabs = new Map(saved.tabs.map((tab) => [tab.tab_id, tab.title]));
+  const navigate = useNavigate();
+  const open = (asOf: string | null) => {
+    onLeave();
+    void navigate(revisionPath(saved.dashboard_id, saved.revision.revision, asOf));
+  };
   return (
     <Stack gap="xs" aria-label={`Revision ${saved.revision.revision}, read-only`} role="region">
       <Title order={3}>
@@ -69,6 +79,14 @@ function RevisionView({ saved }: { saved: DashboardAtRevision }) {
           </List.Item>
         ))}
       </List>
+      <Group gap="xs">
+        <Button size="compact-sm" variant="light" onClick={() => open(null)}>
+          Show with today's data
+        </Button>
+        <Button size="compact-sm" variant="light" onClick={() => open(saved.revision.saved_at)}>
+          Show with the data as it was then
+        </Button>
+      </Group>
     </Stack>
   );
 }
@@ -177,8 +195,8 @@ function RevisionRows({
 
 /**
  * The dashboard's history (docs/dashboards.md "History"), for its editors: every saved revision
- * with who saved it and what changed, any one shown read-only, two compared, and a restore, which
- * saves that content as a new revision.
+ * with who saved it and what changed, any one shown read-only (and opened with data,
+ * `AtRevision.tsx`), two compared, and a restore, which saves that content as a new revision.
  */
 export function HistoryDrawer({
   dashboard,
@@ -232,7 +250,7 @@ export function HistoryDrawer({
             restoring={restore.isPending ? (restore.variables ?? null) : null}
           />
         )}
-        {shown.data && <RevisionView saved={shown.data} />}
+        {shown.data && <RevisionView saved={shown.data} onLeave={onClose} />}
         {revisions.data && revisions.data.items.length > 1 && (
           <Comparison dashboardId={id} revisions={revisions.data.items} />
         )}

@@ -47,7 +47,7 @@ export interface LiveDashboard {
 
 /**
  * A dashboard that updates itself (docs/live-data.md): on a new version of a collection it reads,
- * the components reading it are asked for again and "updated hh:mm" is said; pinned, a notice
+ * the components reading it are asked for again (all of them for a collection joined to theirs) and "updated hh:mm" is said; pinned, a notice
  * offers the new data instead. Nothing is followed while the dashboard shows a past version.
  */
 export function useLiveDashboard(
@@ -66,7 +66,10 @@ export function useLiveDashboard(
       .filter((component) => collections === null || collections.has(String(component.data_collection_id)))
       .map((component) => component.component_id);
   const update = (collections: ReadonlySet<string> | null) => {
-    setRefresh((previous) => ({ tick: previous.tick + 1, components: reading(collections) }));
+    // A collection none of them reads is joined to theirs (a filter on it narrows them): all are asked again.
+    const direct = reading(collections);
+    const components = direct.length > 0 ? direct : reading(null);
+    setRefresh((previous) => ({ tick: previous.tick + 1, components }));
     setUpdatedAt(new Date());
     void queries.invalidateQueries({ queryKey: ['dashboard-versions', dashboardId] });
   };

@@ -1,6 +1,7 @@
 import {
   type AsOf,
   type ComponentData,
+  type DashboardComponent,
   type DashboardDataRequestInput,
   type DashboardFilter,
   dashboardDataAnswerSchema,
@@ -84,7 +85,8 @@ export interface Refresh {
  * one request, streamed (NDJSON) so each component is drawn as soon as its line arrives. A change
  * of filters aborts the request still running and starts the next. `only`: the components the server
  * computes, when not all of the tab's (those of a folded section are not); `contigs`: the contig a
- * reader chose per coverage track.
+ * reader chose per coverage track; `preview`: components as a past revision saved them, computed
+ * instead of the saved ones (History's "show with data").
  */
 export function useDashboardData(
   dashboardId: string,
@@ -95,17 +97,27 @@ export function useDashboardData(
   only?: readonly string[],
   contigs: Readonly<Record<string, string>> = {},
   refresh?: Refresh,
+  preview?: readonly DashboardComponent[],
 ): DashboardData {
   const api = useApi();
   const [state, dispatch] = useReducer(dataReducer, EMPTY_DATA);
-  const body: DashboardDataRequestInput = {
-    filters: [...filters],
-    ...(asOf === null ? {} : { as_of: asOf }),
-    // One tab's components (and the filter widgets) are computed, not the whole dashboard's.
-    ...(tabId === null ? {} : { tab_id: tabId }),
-    ...(only === undefined || only.length === 0 ? {} : { components: [...only] }),
-    ...(Object.keys(contigs).length === 0 ? {} : { contigs: { ...contigs } }),
-  };
+  const body: DashboardDataRequestInput =
+    preview === undefined || preview.length === 0
+      ? {
+          filters: [...filters],
+          ...(asOf === null ? {} : { as_of: asOf }),
+          // One tab's components (and the filter widgets) are computed, not the whole dashboard's.
+          ...(tabId === null ? {} : { tab_id: tabId }),
+          ...(only === undefined || only.length === 0 ? {} : { components: [...only] }),
+          ...(Object.keys(contigs).length === 0 ? {} : { contigs: { ...contigs } }),
+        }
+      : {
+          // Components as saved in a past revision: exactly these are computed, standing in for the saved ones.
+          filters: [...filters],
+          ...(asOf === null ? {} : { as_of: asOf }),
+          preview: [...preview],
+          ...(Object.keys(contigs).length === 0 ? {} : { contigs: { ...contigs } }),
+        };
   // The effect runs again when what is asked changes, not when the same thing is rebuilt.
   const request = JSON.stringify(body);
   const ids = componentIds.join('\n');

@@ -6,6 +6,7 @@ import { Link, useParams, useSearchParams } from 'react-router';
 import { errorMessage, isApiError } from '../api/client.js';
 import { useApi } from '../auth/session.js';
 import { StandingBadges } from '../components/StandingBadges.js';
+import { DashboardAtRevision } from '../dashboard/AtRevision.js';
 import { canEdit, DashboardActions } from '../dashboard/DashboardActions.js';
 import { DashboardMenu } from '../dashboard/DashboardMenu.js';
 import { DashboardView } from '../dashboard/DashboardView.js';
@@ -45,6 +46,10 @@ export function DashboardPage() {
     queryKey: ['dashboard', dashboardId],
     queryFn: ({ signal }) => api.request(`/dashboards/${dashboardId}`, dashboardSchema, { signal }),
   });
+  // A past revision with data (History's "Show with data"): `?revision=N`.
+  const revision = Number(params.get('revision') ?? '');
+  if (Number.isInteger(revision) && revision > 0)
+    return <DashboardAtRevision dashboardId={dashboardId} revision={revision} />;
   if (dashboard.isPending) return <Loader aria-label="Loading dashboard" />;
   if (dashboard.isError) {
     const missing = isApiError(dashboard.error, 'not_found');

@@ -39,14 +39,24 @@ import { previewQuery } from '../explorer/queries.js';
 import { readExplorerState } from '../explorer/url-state.js';
 import { formatDate } from '../format/date.js';
 import { IngestionPanel } from '../projects/IngestionPanel.js';
+import { WorkflowTiming } from '../projects/WorkflowTiming.js';
 import { dataCollectionQuery, projectQuery } from './project-queries.js';
+
+/** Where a workflow's files come from; the server sends the paths only to those who may edit the project. */
+function locationText(workflow: Workflow): string {
+  if (!workflow.data_location) return 'Uploads only';
+  const { structure, locations } = workflow.data_location;
+  return [structure, locations?.join(', ')].filter((part) => part !== undefined).join(' · ');
+}
 
 function WorkflowCard({
   workflow,
+  canEdit,
   selected,
   onSelect,
 }: {
   workflow: Workflow;
+  canEdit: boolean;
   selected: string | null;
   onSelect: (collection: DataCollection) => void;
 }) {
@@ -74,13 +84,9 @@ function WorkflowCard({
           )}
         </Group>
         <Text size="xs" c="dimmed">
-          {workflow.data_location
-            ? // The server sends the paths only to those who may edit the project.
-              [workflow.data_location.structure, workflow.data_location.locations?.join(', ')]
-                .filter((part) => part !== undefined)
-                .join(' · ')
-            : 'Uploads only'}
+          {locationText(workflow)}
         </Text>
+        <WorkflowTiming workflow={workflow} canEdit={canEdit} />
         {collections.isPending && <Loader size="sm" aria-label="Loading data collections" />}
         {collections.isError && <Text c="red">{errorMessage(collections.error)}</Text>}
         {collections.data && collections.data.items.length === 0 && (
@@ -170,6 +176,7 @@ function WorkflowsSection({
             <WorkflowCard
               key={workflow.workflow_id}
               workflow={workflow}
+              canEdit={canEdit}
               selected={selectedId}
               onSelect={(collection) => setParams({ dc: collection.data_collection_id })}
             />
