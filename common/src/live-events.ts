@@ -41,6 +41,12 @@ export const jobEventSchema = z
   .meta({ id: 'JobEvent' });
 export type JobEvent = z.infer<typeof jobEventSchema>;
 
+/** `event: notification`: an alert of the caller's fired (docs/live-data.md "Alerts"); read `GET /notifications`. */
+export const notificationEventSchema = z
+  .object({ notification_id: z.string(), alert_id: z.string(), dashboard_id: z.string() })
+  .meta({ id: 'NotificationEvent' });
+export type NotificationEvent = z.infer<typeof notificationEventSchema>;
+
 /** The event names a stream sends; `reset`: events were missed, refetch everything shown. */
-export const LIVE_EVENT_NAMES = ['version', 'job', 'reset'] as const;
+export const LIVE_EVENT_NAMES = ['version', 'job', 'notification', 'reset'] as const;
 export type LiveEventName = (typeof LIVE_EVENT_NAMES)[number];

@@ -1,6 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import { rm } from 'node:fs/promises';
 import { join } from 'node:path';
+import { AlertsService } from './alerts/service.js';
+import { WebhookSender } from './alerts/webhooks.js';
 import type { AuditLog } from './audit/service.js';
 import type { AccessTokens } from './auth/access-tokens.js';
 import type { LoginTickets } from './auth/login-tickets.js';
@@ -59,6 +61,7 @@ import { TemplateCatalog } from './templates/catalog.js';
 import { TemplateDashboardsService } from './templates/dashboards.js';
 import { TemplateProjects } from './templates/projects.js';
 import type { AccountDeletion } from './users/deletion.js';
+import type { UsersRepository } from './users/repository.js';
 import type { UsersService } from './users/service.js';
 import type { WorkflowsService } from './workflows/service.js';
 
@@ -132,6 +135,8 @@ export interface AppContext {
   templates: TemplateCatalog;
   /** New table versions and job changes, for the live stream (`GET /events`, docs/live-data.md). */
   live: LiveEvents;
+  /** Alerts on dashboard cards, judged after each new table version, and their notifications. */
+  alerts: AlertsService;
   /** Projects made of a folder on the server with a template (`POST /projects/from-template`). */
   templateProjects: TemplateProjects;
   /** A template's dashboards in a project: made, updated, or offered beside a person's edits. */
@@ -143,6 +148,27 @@ export interface AppContext {
   tableOf(dataCollectionId: string): DeltaTable;
   /** Releases the database, DuckDB and the local file cache. */
   close(): Promise<void>;
+}
+
+/** Alerts (docs/live-data.md "Alerts"): webhooks wait 1 s, 2 s, then 4 s between their tries. */
+function wireAlerts(
+  config: Config,
+  database: Database,
+  users: Pick<UsersRepository, 'findById'>,
+  dashboards: Pick<AppContext, 'dashboards' | 'dashboardData'>,
+  live: LiveEvents,
+): AlertsService {
+  const allowedHosts = config.alerts.webhookAllowedHosts;
+  return new AlertsService({
+    database,
+    dashboards: dashboards.dashboards,
+    dashboardData: dashboards.dashboardData,
+    users,
+    webhooks: new WebhookSender(database, { allowedHosts, retryBaseMs: 1000 }),
+    allowedHosts,
+    publish: (event) => live.publish(event),
+    warn: (error, alertId) => process.stderr.write(`alert ${alertId} not evaluated (${String(error)})\n`),
+  });
 }
 
 /**
@@ -175,6 +201,8 @@ export async function createContext(config: Config): Promise<AppContext> {
     const openedLive = await LiveEvents.open(database, postgresUrl);
     live = openedLive;
     publishLiveEvents(openedLive, { database, upserts: work.upserts, jobs: work.jobs });
+    const alerts = wireAlerts(config, database, auth.users.repository, dashboards, openedLive);
+    work.upserts.onVersion((collection, version) => alerts.versionCommitted(collection.id, version));
     // The parts' services, without the collaborators only the wiring hands around.
     const { sessionCache: _sessionCache, ...authServices } = auth;
     const { locationGuard: _locationGuard, ...projectServices } = owned;
@@ -205,6 +233,7 @@ export async function createContext(config: Config): Promise<AppContext> {
       ...work,
       ...dashboards,
       live: openedLive,
+      alerts,
       lifecycle: new Lifecycle(),
       templates,
       templateProjects,

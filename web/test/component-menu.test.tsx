@@ -83,10 +83,12 @@ describe("a dashboard component's menu", () => {
       'Download CSV (disabled)',
       'Copy spec JSON',
     ]);
-    expect(await itemsOf('count', false)).toEqual(['Download CSV (disabled)', 'Copy spec JSON']);
+    // A card also offers its alerts to whoever is signed in (here the single-user admin).
+    expect(await itemsOf('count', false)).toEqual(['Download CSV (disabled)', 'Copy spec JSON', 'Alert me…']);
     expect(await itemsOf('count', false, { value: 3, unfiltered_value: 5 })).toEqual([
       'Download CSV',
       'Copy spec JSON',
+      'Alert me…',
     ]);
   });
 

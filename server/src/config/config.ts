@@ -76,6 +76,11 @@ export interface Config {
    * caller's session and rights are checked again too.
    */
   events: { maxStreamsPerUser: number; heartbeatSeconds: number };
+  /**
+   * Alerts (docs/live-data.md "Alerts"): the hosts (`name` or `name:port`) webhooks may be sent
+   * to; empty (the default) turns webhooks off.
+   */
+  alerts: { webhookAllowedHosts: string[] };
   /** `frameAncestors`: the CSP `frame-ancestors` sources of exported pages (the app's own refuse framing). */
   export: { frameAncestors: string[] };
   auth: AuthConfig;
@@ -194,7 +199,10 @@ function workOf(
   env: Env,
   dataDir: string,
   cwd: string,
-): Pick<Config, 'jobs' | 'vacuum' | 'ingestion' | 'uploadMaxBytes' | 'duckdb' | 'dashboards' | 'export' | 'events'> {
+): Pick<
+  Config,
+  'jobs' | 'vacuum' | 'ingestion' | 'uploadMaxBytes' | 'duckdb' | 'dashboards' | 'export' | 'events' | 'alerts'
+> {
   const jobsEnabled = env.SERVICE_JOBS_ENABLED ?? true;
   return {
     jobs: {
@@ -228,5 +236,6 @@ function workOf(
       heartbeatSeconds: env.SERVICE_EVENTS_HEARTBEAT_SECONDS ?? 15,
     },
     export: { frameAncestors: env.SERVICE_EXPORT_FRAME_ANCESTORS ?? ['*'] },
+    alerts: { webhookAllowedHosts: env.SERVICE_ALERTS_WEBHOOK_ALLOWED_HOSTS ?? [] },
   };
 }

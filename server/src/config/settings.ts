@@ -76,6 +76,7 @@ export const envSchema = z.object({
   SERVICE_DASHBOARD_REVISIONS_KEPT: envInteger(1, 100_000).optional(),
   SERVICE_EVENTS_MAX_STREAMS_PER_USER: envInteger(1, 10_000).optional(),
   SERVICE_EVENTS_HEARTBEAT_SECONDS: envInteger(1, 300).optional(),
+  SERVICE_ALERTS_WEBHOOK_ALLOWED_HOSTS: envAllowedHosts.optional(),
   SERVICE_EXPORT_FRAME_ANCESTORS: envFrameAncestors.optional(),
   SERVICE_AUTH_SINGLE_USER_MODE: envBoolean.optional(),
   SERVICE_AUTH_PUBLIC_MODE: envBoolean.optional(),

@@ -1,4 +1,7 @@
 import type { Generated, Insertable, Selectable } from 'kysely';
+import type { AlertDeliveriesTable, AlertEvaluationsTable, AlertsTable, NotificationsTable } from './alert-tables.js';
+
+export type { AlertDeliveriesTable, AlertEvaluationsTable, AlertsTable, NotificationsTable } from './alert-tables.js';
 
 /**
  * Column conventions that hold on both dialects: ids are UUIDv7 text, times are ISO-8601 UTC
@@ -350,7 +353,7 @@ export interface DashboardRevisionsTable {
 export interface LiveEventsTable {
   /** Numbered by the database (autoincrement, bigserial: a string from PostgreSQL). */
   event_id: Generated<number | string>;
-  kind: 'version' | 'job';
+  kind: 'version' | 'job' | 'notification';
   project_id: string | null;
   data_collection_id: string | null;
   user_id: string | null;
@@ -396,6 +399,10 @@ export interface Tables {
   access_tokens: AccessTokensTable;
   dashboard_revisions: DashboardRevisionsTable;
   live_events: LiveEventsTable;
+  alerts: AlertsTable;
+  alert_evaluations: AlertEvaluationsTable;
+  notifications: NotificationsTable;
+  alert_deliveries: AlertDeliveriesTable;
   live_stream_leases: LiveStreamLeasesTable;
 }
 

@@ -12,6 +12,7 @@ import {
   type ZodTypeProvider,
 } from 'fastify-type-provider-zod';
 import type { DestinationStream } from 'pino';
+import { alertRoutes } from '../alerts/routes.js';
 import { auditRoutes } from '../audit/routes.js';
 import { accessRoutes } from '../auth/access-routes.js';
 import type { OAuthSignIn } from '../auth/oauth.js';
@@ -124,6 +125,7 @@ export type AppDeps = {
   Parameters<typeof exportRoutes>[0] &
   Parameters<typeof jobsRoutes>[0] &
   Parameters<typeof liveRoutes>[0] &
+  Parameters<typeof alertRoutes>[0] &
   Parameters<typeof internalRoutes>[0] &
   MetricSources & { templates: TemplateCatalog } & Parameters<typeof templateProjectRoutes>[0] &
   Parameters<typeof templateDashboardRoutes>[0];
@@ -305,6 +307,7 @@ function apiRoutes(app: App, context: AppDeps, actorOf: ReturnType<typeof create
     await api.register(exportRoutes(context, actorOf, config.auth.mode));
     await api.register(templatesRoutes(context.templates, actorOf));
     await api.register(liveRoutes(context, actorOf));
+    await api.register(alertRoutes(context, actorOf));
     await api.register(templateProjectRoutes(context, actorOf));
     await api.register(templateDashboardRoutes(context, actorOf));
     // Without jobs there is no /jobs at all: 404, even without a token.

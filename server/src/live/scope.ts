@@ -64,6 +64,11 @@ function seesJob(actor: Actor, event: LiveEventRow): boolean {
   return actor.role === 'admin' || (event.user_id !== null && event.user_id === actor.userId);
 }
 
+/** A notification event goes to its own user's streams, whatever they follow (docs/live-data.md "Alerts"). */
+function isOwnNotification(actor: Actor, event: LiveEventRow): boolean {
+  return event.kind === 'notification' && actor.kind === 'user' && event.user_id === actor.userId;
+}
+
 /**
  * The events `actor` may receive on a stream of `target`, with the same answers as the resource's
  * own routes when they may not (401, 404): a dashboard's stream carries the versions of the
@@ -79,19 +84,22 @@ export async function resolveScope(actor: Actor, target: StreamTarget, sources: 
     const read = withJoined(collectionsRead(componentsOf(record)), await projectJoins(sources.database.db, projectId));
     return {
       accepts: (event) =>
-        event.kind === 'version' &&
-        event.project_id === projectId &&
-        event.data_collection_id !== null &&
-        read.has(event.data_collection_id),
+        isOwnNotification(actor, event) ||
+        (event.kind === 'version' &&
+          event.project_id === projectId &&
+          event.data_collection_id !== null &&
+          read.has(event.data_collection_id)),
     };
   }
   if (target.project_id !== undefined) {
     const project = await sources.projects.access(actor, target.project_id, 'resource.read');
     const projectId = project.row.id;
     return {
-      accepts: (event) => event.project_id === projectId && (event.kind === 'version' || seesJob(actor, event)),
+      accepts: (event) =>
+        isOwnNotification(actor, event) ||
+        (event.project_id === projectId && (event.kind === 'version' || seesJob(actor, event))),
     };
   }
   authorize(actor, 'session.read_own');
-  return { accepts: (event) => event.kind === 'job' && seesJob(actor, event) };
+  return { accepts: (event) => isOwnNotification(actor, event) || (event.kind === 'job' && seesJob(actor, event)) };
 }

@@ -12,6 +12,9 @@ const QUERY_METHODS = ['selectFrom', 'insertInto', 'updateTable', 'deleteFrom', 
  */
 const OWNERS: Record<string, string> = {
   access_tokens: 'server/src/tables/access-tokens.ts',
+  alert_deliveries: 'server/src/tables/notifications.ts',
+  alert_evaluations: 'server/src/tables/alerts.ts',
+  alerts: 'server/src/tables/alerts.ts',
   audit_events: 'server/src/audit/service.ts',
   dashboard_members: 'server/src/tables/dashboards.ts',
   dashboard_revisions: 'server/src/tables/dashboard-revisions.ts',
@@ -27,6 +30,7 @@ const OWNERS: Record<string, string> = {
   live_stream_leases: 'server/src/tables/live-stream-leases.ts',
   joins: 'server/src/tables/joins.ts',
   login_tickets: 'server/src/auth/login-tickets.ts',
+  notifications: 'server/src/tables/notifications.ts',
   oauth_states: 'server/src/tables/oauth-states.ts',
   project_members: 'server/src/tables/projects.ts',
   projects: 'server/src/tables/projects.ts',

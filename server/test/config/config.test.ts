@@ -69,6 +69,17 @@ describe('configuration', () => {
     expect(failure({ SERVICE_APP_NAME: 'x'.repeat(61) })).toMatch(/SERVICE_APP_NAME.*at most 60/);
   });
 
+  it('sends alert webhooks only to the hosts listed, none by default', () => {
+    expect(loadConfig({}).alerts.webhookAllowedHosts).toEqual([]);
+    expect(
+      loadConfig({ SERVICE_ALERTS_WEBHOOK_ALLOWED_HOSTS: 'Hooks.Example.org, 10.0.0.5:8443' }).alerts
+        .webhookAllowedHosts,
+    ).toEqual(['hooks.example.org', '10.0.0.5:8443']);
+    expect(failure({ SERVICE_ALERTS_WEBHOOK_ALLOWED_HOSTS: 'https://hooks.example.org/' })).toMatch(
+      /SERVICE_ALERTS_WEBHOOK_ALLOWED_HOSTS/,
+    );
+  });
+
   it('accepts fractional durations', () => {
     const config = loadConfig({
       SERVICE_AUTH_ACCESS_TOKEN_TTL_MINUTES: '0.5',

@@ -37,6 +37,7 @@ const WRONG: Record<string, { value: string; with?: Record<string, string> }> = 
   SERVICE_JOBS_ENABLED: { value: 'maybe' },
   SERVICE_EVENTS_MAX_STREAMS_PER_USER: { value: '0' },
   SERVICE_EVENTS_HEARTBEAT_SECONDS: { value: '301' },
+  SERVICE_ALERTS_WEBHOOK_ALLOWED_HOSTS: { value: 'hooks.example.org, http://10.0.0.1/' },
   SERVICE_JOBS_WORKERS: { value: '65' },
   SERVICE_JOBS_LEASE_SECONDS: { value: '2' },
   SERVICE_SCHEDULES_TICK_SECONDS: { value: '0' },

@@ -44,6 +44,7 @@ describeEachDialect('startup on a shared database', (dialect) => {
         '0019_dashboard_revisions',
         '0020_live_events',
         '0021_workflow_schedules',
+        '0022_alerts',
         '0023_live_stream_leases',
         '0024_generated_dashboards',
       ]);

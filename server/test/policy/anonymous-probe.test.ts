@@ -129,9 +129,16 @@ async function fixture(server: TestServer): Promise<Ids> {
       project_id: project.project_id,
       title: 'Overview',
       is_public: true,
-      components: [{ component_id: 'table', type: 'table', data_collection_id: collection.data_collection_id }],
+      components: [
+        { component_id: 'table', type: 'table', data_collection_id: collection.data_collection_id },
+        { component_id: 'count', type: 'card', data_collection_id: collection.data_collection_id, agg: 'count' },
+      ],
     }),
   );
+  const alert = await context.alerts.create(owner, dashboard.dashboard_id, {
+    component_id: 'count',
+    condition: { op: '>', value: 0 },
+  });
   const join = await context.joins.create(owner, project.project_id, {
     name: 'j',
     left: collection.data_collection_id,
@@ -169,6 +176,9 @@ async function fixture(server: TestServer): Promise<Ids> {
     embed_token_id: embedToken.embed_token_id,
     token_id: accessToken.token_id,
     revision: '1',
+    alert_id: alert.alert_id,
+    // No version was judged, so no notification exists: a made-up id (answered 401 before any lookup).
+    notification_id: randomUUID(),
     // The image routes: any registered file's id (they answer 401 before looking it up).
     image_id: file.file_id,
   };

@@ -13,6 +13,7 @@ import {
 import { API_PREFIX } from '../../src/http/prefix.js';
 import type { UserActor } from '../../src/policy/actor.js';
 import { accountRows } from './matrix-rows-accounts.js';
+import { alertRows } from './matrix-rows-alerts.js';
 import { dashboardRows } from './matrix-rows-dashboards.js';
 import { dataRows } from './matrix-rows-data.js';
 import { exportRows } from './matrix-rows-export.js';
@@ -36,7 +37,14 @@ import { contentState } from './state.js';
  * Actors on a private project P: its owner, an editor, a viewer, another user, a temporary user
  * (public and demo mode), an admin, and anonymous.
  */
-const rows: Record<string, Row> = { ...accountRows, ...projectRows, ...dataRows, ...dashboardRows, ...exportRows };
+const rows: Record<string, Row> = {
+  ...accountRows,
+  ...projectRows,
+  ...dataRows,
+  ...dashboardRows,
+  ...exportRows,
+  ...alertRows,
+};
 
 const modes: Record<AuthMode, Record<string, string>> = {
   auth: {},

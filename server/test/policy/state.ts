@@ -22,6 +22,7 @@ const CONTENT_TABLES: readonly (keyof Tables)[] = [
   'dashboards',
   'dashboard_members',
   'embed_tokens',
+  'alerts',
 ];
 
 /** Every content row, in an order that does not depend on the database, to compare before and after. */

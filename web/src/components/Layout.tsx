@@ -17,6 +17,7 @@ import {
 import { useDisclosure, useInterval } from '@mantine/hooks';
 import { useEffect, useState } from 'react';
 import { Link, Outlet, useLocation, useNavigate } from 'react-router';
+import { NotificationBell } from '../alerts/NotificationBell.js';
 import { formatRemaining } from '../auth/plan.js';
 import { useAuth } from '../auth/session.js';
 import { useDemoTour } from '../tour/useDemoTour.js';
@@ -89,6 +90,7 @@ function AccountArea() {
   const shownAs = user.is_temporary ? 'Temporary user' : user.email;
   return (
     <Group gap="xs" wrap="nowrap">
+      <NotificationBell />
       {remaining !== null && (
         <Badge color="orange" variant="light">
           <Text span inherit visibleFrom="sm">

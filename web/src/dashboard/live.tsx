@@ -2,6 +2,7 @@ import { Alert, Button, Group, Switch, Text } from '@mantine/core';
 import type { DashboardComponent } from '@service/common';
 import { useQueryClient } from '@tanstack/react-query';
 import { type ReactNode, useCallback, useState } from 'react';
+import { notificationsKey } from '../alerts/keys.js';
 import { useLiveEvents } from '../live/useLiveEvents.js';
 import type { Refresh } from './useDashboardData.js';
 
@@ -74,6 +75,8 @@ export function useLiveDashboard(
     void queries.invalidateQueries({ queryKey: ['dashboard-versions', dashboardId] });
   };
   const onEvent = (name: string, data: Record<string, unknown>) => {
+    // An alert of the reader's fired: the bell in the header asks again (docs/live-data.md "Alerts").
+    if (name === 'notification') void queries.invalidateQueries({ queryKey: notificationsKey });
     const collection = typeof data.data_collection_id === 'string' ? data.data_collection_id : null;
     if (name !== 'reset' && (name !== 'version' || collection === null)) return;
     if (pinned) setWaiting((previous) => new Set([...previous, collection ?? '*']));

@@ -20,6 +20,7 @@ import * as accessTokens from './0018_access_tokens.js';
 import * as dashboardRevisions from './0019_dashboard_revisions.js';
 import * as liveEvents from './0020_live_events.js';
 import * as workflowSchedules from './0021_workflow_schedules.js';
+import * as alerts from './0022_alerts.js';
 import * as liveStreamLeases from './0023_live_stream_leases.js';
 import * as generatedDashboards from './0024_generated_dashboards.js';
 
@@ -46,6 +47,7 @@ const migrations: Record<string, Migration> = {
   '0019_dashboard_revisions': dashboardRevisions,
   '0020_live_events': liveEvents,
   '0021_workflow_schedules': workflowSchedules,
+  '0022_alerts': alerts,
   '0023_live_stream_leases': liveStreamLeases,
   '0024_generated_dashboards': generatedDashboards,
 };

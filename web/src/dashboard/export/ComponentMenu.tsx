@@ -12,8 +12,9 @@ import {
 } from '@service/common';
 import { type RefObject, useRef, useState } from 'react';
 import { useSearchParams } from 'react-router';
+import { AlertDialog } from '../../alerts/lazy.js';
 import { errorMessage } from '../../api/client.js';
-import { useApi } from '../../auth/session.js';
+import { useApi, useAuth } from '../../auth/session.js';
 import { componentLabel } from '../chips.js';
 import { readTableViews, tableViewQuery } from '../table/table-state.js';
 import { cardCsv, exportFilename, figureCsv } from './csv.js';
@@ -120,6 +121,10 @@ export function ComponentMenu(props: ComponentMenuProps) {
   const { dashboardId, component, filters, asOf, components, canEmbed } = props;
   const anchor = useRef<HTMLButtonElement>(null);
   const [embedding, setEmbedding] = useState(false);
+  const [alerting, setAlerting] = useState(false);
+  // Any signed-in reader may be alerted about a card (docs/live-data.md "Alerts").
+  const { user } = useAuth();
+  const alertable = component.type === 'card' && user !== null;
   const actions = useExportActions(props, anchor);
   const { notice } = actions;
   const label = component.title || (component.type === 'text' ? 'Text' : componentLabel(component));
@@ -148,6 +153,7 @@ export function ComponentMenu(props: ComponentMenuProps) {
           {exportable && <ExportItems isFigure={component.type === 'figure'} actions={actions} />}
           {exportable && embeddable && <Menu.Divider />}
           {embeddable && <Menu.Item onClick={() => setEmbedding(true)}>Embed…</Menu.Item>}
+          {alertable && <Menu.Item onClick={() => setAlerting(true)}>Alert me…</Menu.Item>}
         </Menu.Dropdown>
       </Menu>
       {embedding && (
@@ -158,6 +164,14 @@ export function ComponentMenu(props: ComponentMenuProps) {
           filters={filters}
           asOf={asOf}
           onClose={() => setEmbedding(false)}
+        />
+      )}
+      {alerting && (
+        <AlertDialog
+          dashboardId={dashboardId}
+          componentId={component.component_id}
+          label={label}
+          onClose={() => setAlerting(false)}
         />
       )}
     </div>
