@@ -136,8 +136,8 @@ describe.each([
         expect(preview.body.total).toBe(3);
         if (!withDefinition) expect(collections.body.items.map((c) => c.tag).sort()).toEqual(['measures', 'notes']);
 
-        // The overview: the project's name in a text component, then per collection a row-count
-        // card, charts of its columns and a table.
+        // The overview: the project's name in a text component, then per collection a section, a
+        // row-count card, charts of its columns and a table.
         const project = await call<{ name: string }>(server, 'GET', `/projects/${projectId}`, {
           token: session.body.access_token,
         });
@@ -151,8 +151,10 @@ describe.each([
             .map((table) => table.data_collection_id)
             .sort(),
         ).toEqual(collectionIds);
+        // A row count per collection (and cards of its measures beside it).
         expect(
           ofType('card')
+            .filter((card) => card.component_id.endsWith('-rows'))
             .map((card) => card.data_collection_id)
             .sort(),
         ).toEqual(collectionIds);

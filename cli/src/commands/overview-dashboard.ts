@@ -7,6 +7,7 @@ interface Created {
   dashboard_id: string;
   title: string;
   description: string;
+  tabs: unknown[];
   components: unknown[];
   layout: unknown[];
 }
@@ -41,8 +42,8 @@ export async function ensureDashboard(
     .filter((item) => item.title === made.title && item.dashboard_id !== made.dashboard_id)
     .at(-1);
   if (!mine) return { dashboardId: made.dashboard_id, created: true };
-  const { title, description, components, layout } = made;
-  await call('PUT', `/dashboards/${mine.dashboard_id}`, { title, description, components, layout });
+  const { title, description, tabs, components, layout } = made;
+  await call('PUT', `/dashboards/${mine.dashboard_id}`, { title, description, tabs, components, layout });
   await call('DELETE', `/dashboards/${made.dashboard_id}`);
   return { dashboardId: mine.dashboard_id, created: false };
 }

@@ -37,4 +37,5 @@ export { Statement } from './sql/statement.js';
 export { WholeTableMemo } from './sql/whole-table.js';
 export { aggregate, distinctValues, summarize } from './table/aggregates.js';
 export { type Download, download, narrowedCsv } from './table/download.js';
+export { profile } from './table/profile.js';
 export { tableVersions } from './table/versions.js';

@@ -73,7 +73,7 @@ export class DashboardsService {
     private readonly projects: Pick<ProjectsService, 'access' | 'repository'>,
     private readonly queries: Pick<
       DataCollectionQueries,
-      'fitProblems' | 'dataProblems' | 'snapshotOf' | 'componentVersions' | 'summary'
+      'fitProblems' | 'dataProblems' | 'snapshotOf' | 'componentVersions' | 'summary' | 'profile'
     >,
     private readonly audit: AuditLog,
     /** MultiQC collections' plots, for the generated overview. */
@@ -186,11 +186,11 @@ export class DashboardsService {
       const { id, name, description } = project.row;
       Object.assign(
         content,
-        await projectOverview({ repository: this.repository, queries: this.queries, multiqc: this.multiqc }, actor, {
-          id,
-          name,
-          description,
-        }),
+        await projectOverview(
+          { database: this.database, repository: this.repository, queries: this.queries, multiqc: this.multiqc },
+          actor,
+          { id, name, description },
+        ),
       );
     }
     await checkCollections(this.checks(), request.project_id, content.components);

@@ -40,6 +40,7 @@ import {
   onlyColumns,
   type PageQuery,
   page,
+  profile,
   type SharedScalars,
   Statement,
   scalarNeeds,
@@ -232,6 +233,14 @@ export class DataCollectionQueries {
 
   async summary(actor: Actor, id: string, version?: number): Promise<SummaryAnswer> {
     return summarize(this.reader, await this.open(actor, id, version));
+  }
+
+  /**
+   * The generated overview's statistics beyond the summary (analytics `profile`): correlations of
+   * numeric pairs and samples of candidate join keys' values, computed in DuckDB.
+   */
+  async profile(actor: Actor, id: string, request: Parameters<typeof profile>[2]) {
+    return profile(this.reader, await this.open(actor, id, undefined), request);
   }
 
   /** Distinct values of a column with their counts; an unknown column is a 404 (it is in the path). */

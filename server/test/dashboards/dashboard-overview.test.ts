@@ -10,8 +10,9 @@ import { type DataAnswer, projectWithTable, serverWithPeople } from './analytics
 
 /**
  * `POST /dashboards` with `template: "overview"` (docs/dashboards.md "Overview dashboards"): from
- * the penguins table (analytics-table.ts) a row count, a histogram per numeric column, a bar per
- * low-cardinality text column, a table — every one of them answering the data route.
+ * the penguins table (analytics-table.ts) cards, filters, a time series, histograms, bars and a
+ * table — every one of them answering the data route. Folders of many shapes:
+ * cli/test/generic-dashboard.test.ts.
  */
 
 interface Dashboard {
@@ -50,15 +51,26 @@ describeEachDialect('overview dashboards', (dialect) => {
     const described = created.body.components.map(({ type, chart, x, agg }) =>
       [type, chart, x, agg].filter((part) => part !== undefined).join(' '),
     );
-    // mass and flipper are numeric; species (3 values) and island (2) are categories; sample (120
-    // values) is not; day and male are neither numbers nor text.
+    // In a section: the row count and the means of mass and flipper (numeric); filters on species
+    // (3 values), island (2) and male (a boolean), and on the dates of day; rows and mean mass by
+    // day; histograms of mass and flipper; bars of the categories. sample (120 values) is an id.
     expect(described).toEqual([
       'text',
+      'section',
       'card count',
+      'card mean',
+      'card mean',
+      'interactive',
+      'interactive',
+      'interactive',
+      'interactive',
+      'figure line day count',
+      'figure line day mean',
       'figure histogram mass',
       'figure histogram flipper',
       'figure bar species count',
       'figure bar island count',
+      'figure bar male count',
       'table',
     ]);
     expect(created.body.layout.map((item) => item.component_id)).toEqual(
@@ -76,6 +88,9 @@ describeEachDialect('overview dashboards', (dialect) => {
         rows: expect.any(Array),
       });
     }
+    for (const component of created.body.components.filter((c) => !['text', 'section'].includes(c.type))) {
+      expect(data.body.components[component.component_id], component.component_id).not.toHaveProperty('error');
+    }
   });
 
   it('makes a card and a table for a collection without data yet, and an empty dashboard by default', async () => {
@@ -85,7 +100,7 @@ describeEachDialect('overview dashboards', (dialect) => {
       json: { project_id: fresh.projectId, title: 'Overview', template: 'overview' },
     });
     expect(created.status, created.text).toBe(201);
-    expect(created.body.components.map((component) => component.type)).toEqual(['text', 'card', 'table']);
+    expect(created.body.components.map((component) => component.type)).toEqual(['text', 'section', 'card', 'table']);
     const empty = await create(ada.access_token, {});
     expect(empty.body.components).toEqual([]);
   });
