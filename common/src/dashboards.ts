@@ -16,7 +16,7 @@ import { multiqcComponentSchema } from './multiqc.js';
 import { listAnswerSchema, nameSearchSchema } from './pagination.js';
 import { membersSchema, nameSchema, projectRoleSchema, sharingRequestSchema } from './projects.js';
 import { columnNameSchema, sortKeySchema, sortParamSchema } from './queries.js';
-import { tableColumnFiltersParamSchema } from './table-filters.js';
+import { shownColumnsParamSchema, tableColumnFiltersParamSchema } from './table-filters.js';
 import { tableColorScaleSchema } from './table-scales.js';
 
 /**
@@ -378,11 +378,11 @@ export const dashboardDataRequestSchema = z
 export type DashboardDataRequest = z.infer<typeof dashboardDataRequestSchema>;
 export type DashboardDataRequestInput = z.input<typeof dashboardDataRequestSchema>;
 
-/** A table component's rows as CSV: all of them under the filters and its column filters, its columns, in its (or `sort`'s) order. */
-export const componentDownloadQuerySchema = componentRowsQuerySchema.pick({
-  sort: true,
-  filters: true,
-  as_of: true,
-  column_filters: true,
-});
+/**
+ * A table component's rows as CSV: all of them under the filters and its column filters, in its
+ * (or `sort`'s) order; its columns, or the reader's (`columns`: some of them, in the reader's order).
+ */
+export const componentDownloadQuerySchema = componentRowsQuerySchema
+  .pick({ sort: true, filters: true, as_of: true, column_filters: true })
+  .extend({ columns: shownColumnsParamSchema.optional() });
 export type ComponentDownloadQuery = z.infer<typeof componentDownloadQuerySchema>;

@@ -3,7 +3,8 @@ import { cardDataFields } from './card-fields.js';
 import { componentIdSchema } from './dashboard-components.js';
 import { asOfParamSchema, asOfSchema, dashboardFiltersParamSchema, dashboardFiltersSchema } from './dashboard-data.js';
 import { listAnswerSchema, listQuerySchema } from './pagination.js';
-import { queryRowSchema, tableColumnSchema } from './queries.js';
+import { queryRowSchema, sortParamSchema, tableColumnSchema } from './queries.js';
+import { shownColumnsParamSchema, tableColumnFiltersParamSchema } from './table-filters.js';
 
 /**
  * Export and embedding (docs/architecture.md "Export", docs/export.md): one dashboard component
@@ -102,6 +103,15 @@ export const exportQuerySchema = z.strictObject({
   as_of: asOfParamSchema.optional(),
   token: embedTokenSecretSchema.optional(),
   theme: exportThemeSchema.default('light'),
+  /**
+   * A table as its reader has it (the address bar's `?tables=`, docs/dashboards.md "Tables"): its
+   * header's filters (JSON), its order (`col:asc,…`) and the columns shown, in order (JSON).
+   */
+  column_filters: tableColumnFiltersParamSchema.optional(),
+  sort: sortParamSchema.optional(),
+  columns: shownColumnsParamSchema.optional(),
+  /** The contig a coverage track of contigs draws, as its reader picked it (the address bar's `?contigs=`). */
+  contig: z.string().trim().min(1).max(1000).optional(),
 });
 export type ExportQuery = z.infer<typeof exportQuerySchema>;
 export type ExportQueryInput = z.input<typeof exportQuerySchema>;

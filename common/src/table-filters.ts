@@ -60,6 +60,26 @@ export const tableColumnFiltersParamSchema = jsonParamSchema(
   'column_filters must be a JSON array of {column, op, value}',
 );
 
+/**
+ * The columns a reader shows of a dashboard table, in their order (the "Columns" menu, `columns` of
+ * the address bar's `?tables=`): names of the table's own columns, each once. The download and
+ * export routes take it as `columns`, a JSON list, to leave the others out.
+ */
+export const shownColumnsSchema = z
+  .array(columnNameSchema)
+  .min(1)
+  .max(1000)
+  .superRefine((columns, context) => {
+    const seen = new Set<string>();
+    columns.forEach((column, index) => {
+      if (seen.has(column)) context.addIssue({ code: 'custom', path: [index], message: 'this column is listed twice' });
+      seen.add(column);
+    });
+  });
+
+/** `columns` in a query string (the download and export routes): the list as JSON. */
+export const shownColumnsParamSchema = jsonParamSchema(shownColumnsSchema, 'columns must be a JSON array of names');
+
 /** What a column's filters treat it as, from its Delta type name (`long`, `decimal(10,2)`, `date`, …). */
 export type ColumnFilterKind = 'text' | 'boolean' | 'number' | 'temporal' | 'other';
 

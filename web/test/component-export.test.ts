@@ -1,4 +1,4 @@
-import type { FigureData } from '@service/common';
+import type { DashboardComponent, FigureData } from '@service/common';
 import { describe, expect, it } from 'vitest';
 import { cardCsv, csvField, exportFilename, figureCsv, toCsv } from '../src/dashboard/export/csv.js';
 import {
@@ -8,6 +8,7 @@ import {
   escapeAttribute,
   iframeSnippet,
 } from '../src/dashboard/export/embed-snippet.js';
+import { readerViewQuery } from '../src/dashboard/export/reader-view.js';
 
 describe('embed snippets', () => {
   const page = 'https://data.example.org/service/api/v1/export/components/d1/{component_id}?format=html&token=emb_abc';
@@ -25,6 +26,15 @@ describe('embed snippets', () => {
     expect(embedUrl('https://x.org/e?token=t', 'c', 'dark')).toBe('https://x.org/e?token=t&theme=dark');
     expect(embedUrl('https://x.org/e', 'c', 'dark')).toBe('https://x.org/e?theme=dark');
     expect(embedUrl('https://x.org/e?token=t', 'c', 'light')).toBe('https://x.org/e?token=t');
+  });
+
+  it("carries the reader's view of the component after the theme", () => {
+    expect(embedUrl('https://x.org/e?token=t', 'c', 'dark', { contig: 'chr 2' })).toBe(
+      'https://x.org/e?token=t&theme=dark&contig=chr+2',
+    );
+    expect(embedUrl('https://x.org/e', 'c', 'light', { sort: 'mass:desc', columns: '["mass"]' })).toBe(
+      'https://x.org/e?sort=mass%3Adesc&columns=%5B%22mass%22%5D',
+    );
   });
 
   it('builds an iframe whose attributes nothing in the title or address can leave', () => {
@@ -58,6 +68,67 @@ describe('embed snippets', () => {
         titles,
       ),
     ).toBe('By species (1 fixed filter, pinned version)');
+  });
+});
+
+describe("an export of the reader's view", () => {
+  const column = (name: string) => ({ name, type: 'string', nullable: true, description: null });
+  const table: DashboardComponent = {
+    component_id: 'rows',
+    type: 'table',
+    data_collection_id: 'dc',
+    page_size: 5,
+    sort: [],
+  };
+  const track: DashboardComponent = {
+    component_id: 'c',
+    type: 'figure',
+    data_collection_id: 'dc',
+    chart: 'coverage',
+    chromosome: 'contig',
+    position: 'pos',
+    y: 'depth',
+  } as DashboardComponent;
+  const components = [table, track];
+  const page = {
+    version: 1,
+    columns: ['sample', 'species', 'mass'].map(column),
+    rows: [],
+    total: 0,
+    limit: 5,
+    skip: 0,
+  };
+  const params = (tables: unknown, contigs?: unknown) =>
+    new URLSearchParams({
+      tables: JSON.stringify(tables),
+      ...(contigs === undefined ? {} : { contigs: JSON.stringify(contigs) }),
+    });
+
+  it("sends a table's header filters, order and shown columns (those it has), and no columns when its own", () => {
+    const gentoo = [{ column: 'species', op: 'in', value: ['Gentoo'] }];
+    const view = {
+      rows: {
+        column_filters: gentoo,
+        sort: [{ column: 'mass', direction: 'desc' }],
+        columns: ['mass', 'gone', 'sample'],
+      },
+    };
+    expect(readerViewQuery(table, page, params(view), components)).toEqual({
+      column_filters: JSON.stringify(gentoo),
+      sort: 'mass:desc',
+      columns: '["mass","sample"]',
+    });
+    expect(
+      readerViewQuery(table, page, params({ rows: { columns: ['sample', 'species', 'mass'] } }), components),
+    ).toEqual({});
+    // Before its answer, the columns it has are unknown: none are sent.
+    expect(readerViewQuery(table, undefined, params({ rows: { columns: ['mass'] } }), components)).toEqual({});
+  });
+
+  it("sends a coverage track's contig, and nothing for other components", () => {
+    expect(readerViewQuery(track, undefined, params({}, { c: 'chr2' }), components)).toEqual({ contig: 'chr2' });
+    expect(readerViewQuery(track, undefined, params({}), components)).toEqual({});
+    expect(readerViewQuery(table, page, params({}, { c: 'chr2', rows: 'x' }), components)).toEqual({});
   });
 });
 

@@ -28,6 +28,11 @@ async function tableRows(region: Locator): Promise<string[][]> {
   return all;
 }
 
+/** The address bar's `?tables=`, parsed. */
+function tablesOf(url: string): Record<string, { page?: number; columns?: string[] }> {
+  return JSON.parse(new URL(url).searchParams.get('tables') ?? '{}');
+}
+
 /** Opens the header filter of `column` in `region` and answers its form. */
 async function openFilter(page: Page, region: Locator, column: string): Promise<Locator> {
   await region.getByRole('button', { name: `Filter ${column}`, exact: true }).click();
@@ -161,6 +166,119 @@ describeBrowser('table column filters and row selection in a real browser', () =
     await reopened.keyboard.press('Escape');
     await reopened.getByRole('button', { name: 'Remove filter sample = P8 or P11' }).click();
     await counted(reopened, 'Penguins', '30');
+    await context.close();
+  }, 180_000);
+
+  it('keeps the page in the address bar, selects rows by a key not shown, and downloads the columns shown', async () => {
+    const project = await projectWithTable(suite, 'Paged table', penguins(30));
+    const dc = project.collectionId;
+    const table = (id: string, title: string, columns: string[]) => ({
+      component_id: id,
+      type: 'table',
+      title,
+      data_collection_id: dc,
+      columns,
+      page_size: 5,
+      select_by: 'sample',
+    });
+    const id = await createDashboard(
+      suite,
+      project.projectId,
+      'Table pages',
+      [
+        table('paged', 'Paged penguins', ['sample', 'species', 'mass']),
+        table('masses', 'Masses', ['mass']),
+        { component_id: 'count', type: 'card', title: 'Penguins', data_collection_id: dc, agg: 'count' },
+      ],
+      [
+        { component_id: 'paged', x: 0, y: 0, w: 6, h: 8 },
+        { component_id: 'masses', x: 6, y: 0, w: 3, h: 8 },
+        { component_id: 'count', x: 9, y: 0, w: 3, h: 2 },
+      ],
+    );
+    const { context, page } = await openPage(suite.browser, suite.server, `/dashboards/${id}`);
+    const paged = page.getByRole('region', { name: 'Paged penguins', exact: true });
+    const masses = page.getByRole('region', { name: 'Masses', exact: true });
+    await counted(page, 'Penguins', '30');
+
+    // Masses shows no sample, yet its rows are selected by it.
+    await masses.getByRole('checkbox', { name: 'Select sample P2' }).click();
+    await masses.getByRole('checkbox', { name: 'Select sample P4' }).click();
+    expect(await filterOf(page, 'masses')).toEqual(['P2', 'P4']);
+    await counted(page, 'Penguins', '2');
+    await page.getByRole('button', { name: 'Remove filter sample = P2 or P4' }).click();
+    await counted(page, 'Penguins', '30');
+
+    // Page 3 of the paged table: P11…P15, in the address bar.
+    await paged.getByRole('button', { name: '3', exact: true }).click();
+    await expect.poll(() => tablesOf(page.url())).toEqual({ paged: { page: 3 } });
+    const third = [
+      ['P11', 'Gentoo', '4000'],
+      ['P12', 'Chinstrap', '4100'],
+      ['P13', 'Adelie', '4200'],
+      ['P14', 'Gentoo', '4300'],
+      ['P15', 'Chinstrap', '4400'],
+    ];
+    await expect.poll(() => tableRows(paged)).toEqual(third);
+
+    // The reader hides sample, the key: the rows keep their boxes; the table keeps its page.
+    await paged.getByRole('button', { name: 'Columns of Paged penguins' }).click();
+    const menu = page.getByRole('dialog', { name: 'Columns of Paged penguins' });
+    await menu.getByRole('checkbox', { name: 'sample' }).click();
+    await menu.getByRole('button', { name: 'Move mass up' }).click();
+    await page.keyboard.press('Escape');
+    const shown = third.map(([, species, mass]) => [mass, species]);
+    await expect.poll(() => tableRows(paged)).toEqual(shown);
+    await paged.getByRole('checkbox', { name: 'Select sample P12' }).click();
+    expect(await filterOf(page, 'paged')).toEqual(['P12']);
+    await counted(page, 'Penguins', '1');
+    expect(tablesOf(page.url())).toEqual({ paged: { columns: ['mass', 'species'], page: 3 } });
+
+    // The CSV has the columns shown, in their order, and every row (its own selection narrows others only).
+    await page.getByRole('button', { name: 'Menu of Paged penguins' }).click();
+    const [download] = await Promise.all([
+      page.waitForEvent('download'),
+      page.getByRole('menuitem', { name: 'Download CSV' }).click(),
+    ]);
+    const lines = readFileSync(await download.path(), 'utf8')
+      .trim()
+      .split(/\r?\n/);
+    expect(lines.slice(0, 3)).toEqual(['mass,species', '3000,Adelie', '3100,Gentoo']);
+    expect(lines).toHaveLength(31);
+
+    // So does the spec it exports (its first page).
+    await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: suite.server.url });
+    await page.getByRole('button', { name: 'Menu of Paged penguins' }).click();
+    await page.getByRole('menuitem', { name: 'Copy spec JSON' }).click();
+    await page.getByText('Spec JSON copied').waitFor();
+    const copied = JSON.parse((await page.evaluate('navigator.clipboard.readText()')) as string) as {
+      spec: { columns: { name: string }[]; rows: unknown[] };
+    };
+    expect(copied.spec.columns.map((column) => column.name)).toEqual(['mass', 'species']);
+    expect(copied.spec.rows[1]).toEqual({ mass: 3100, species: 'Gentoo' });
+
+    // The link reopens page 3, its box checked; a header filter starts again at the first page.
+    const reopened = await context.newPage();
+    await reopened.goto(page.url());
+    const again = reopened.getByRole('region', { name: 'Paged penguins', exact: true });
+    await counted(reopened, 'Penguins', '1');
+    await expect.poll(() => tableRows(again)).toEqual(shown);
+    expect(await again.getByRole('checkbox', { name: 'Select sample P12' }).isChecked()).toBe(true);
+    expect(await again.getByRole('button', { name: '3', exact: true }).getAttribute('data-active')).toBe('true');
+    const species = await openFilter(reopened, again, 'species');
+    await species.getByRole('checkbox', { name: 'Gentoo' }).check();
+    await species.getByRole('button', { name: 'Apply' }).click();
+    await again.getByText('10 rows', { exact: true }).waitFor();
+    await expect.poll(() => tablesOf(reopened.url()).paged?.page).toBeUndefined();
+    await expect
+      .poll(() => tableRows(again))
+      .toEqual([
+        ['3100', 'Gentoo'],
+        ['3400', 'Gentoo'],
+        ['3700', 'Gentoo'],
+        ['4000', 'Gentoo'],
+        ['4300', 'Gentoo'],
+      ]);
     await context.close();
   }, 180_000);
 });

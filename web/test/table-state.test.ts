@@ -1,12 +1,15 @@
-import type { DashboardComponent, TableColumn } from '@service/common';
+import type { DashboardComponent, TableColumn, TableColumnFilter } from '@service/common';
 import { describe, expect, it } from 'vitest';
 import { filterChips } from '../src/dashboard/chips.js';
+import { changeDashboardView, withFilter } from '../src/dashboard/filter-state.js';
 import { describeColumnFilter, filterForm, formFilter } from '../src/dashboard/table/ColumnFilter.js';
 import { shownColumns } from '../src/dashboard/table/ColumnsMenu.js';
 import {
   readTableViews,
+  settledView,
   tableViewQuery,
   withColumnFilter,
+  withPagesReset,
   writeTableView,
 } from '../src/dashboard/table/table-state.js';
 
@@ -48,6 +51,53 @@ describe('a table view in the address bar', () => {
       sort: 'mass:desc',
     });
     expect(tableViewQuery(withColumnFilter(withColumnFilter(view, 'name', null), 'mass', null))).toEqual({});
+  });
+});
+
+describe("a table's page in the address bar", () => {
+  const tables = (params: URLSearchParams) => readTableViews(params.get('tables'));
+  const gentoo: TableColumnFilter = { column: 'species', op: 'in', value: ['Gentoo'] };
+
+  it('is kept past the first, and starts again when the filters or the order change, not the columns', () => {
+    let params = writeTableView(new URLSearchParams(), 'a', { page: 3 });
+    expect(params.get('tables')).toBe('{"a":{"page":3}}');
+    params = writeTableView(params, 'a', { page: 3, columns: ['mass'] });
+    expect(tables(params).a).toEqual({ columns: ['mass'], page: 3 });
+    params = writeTableView(params, 'a', { page: 3, columns: ['mass'], column_filters: [gentoo] });
+    expect(tables(params).a).toEqual({ columns: ['mass'], column_filters: [gentoo] });
+    params = writeTableView(params, 'a', { ...tables(params).a, page: 2 });
+    params = writeTableView(params, 'a', { ...tables(params).a, sort: [{ column: 'mass', direction: 'desc' }] });
+    expect(tables(params).a?.page).toBeUndefined();
+    expect(tables(writeTableView(new URLSearchParams(), 'a', { page: 1 }))).toEqual({});
+    expect(readTableViews('{"a":{"page":0},"b":{"page":2.5},"c":{"page":4}}')).toEqual({
+      a: {},
+      b: {},
+      c: { page: 4 },
+    });
+    expect(settledView({}, { page: 2 })).toEqual({ page: 2 });
+    expect(settledView({}, { page: 2, column_filters: [gentoo] })).toEqual({ column_filters: [gentoo] });
+  });
+
+  it("starts again when the dashboard's filters or version narrow the table otherwise, not for its own selection", () => {
+    const components: DashboardComponent[] = [
+      { component_id: 'a', type: 'table', data_collection_id: 'dc', page_size: 5, sort: [], select_by: 'sample' },
+      { component_id: 'b', type: 'table', data_collection_id: 'dc', page_size: 5, sort: [], select_by: 'sample' },
+    ];
+    let params = writeTableView(writeTableView(new URLSearchParams('tab=t1'), 'a', { page: 3 }), 'b', { page: 2 });
+    // Rows of a selected in a: b's rows change, a's do not.
+    params = changeDashboardView(params, components, (view) => ({
+      ...view,
+      filters: withFilter(view.filters, 'a', ['P1']),
+    }));
+    expect(tables(params)).toEqual({ a: { page: 3 } });
+    expect(params.get('tab')).toBe('t1');
+    params = changeDashboardView(params, components, (view) => ({ ...view, asOf: '2026-01-01T00:00:00Z' }));
+    expect(params.has('tables')).toBe(false);
+    // Nothing changed: nothing is reset.
+    params = writeTableView(params, 'b', { page: 2, columns: ['mass'] });
+    params = changeDashboardView(params, components, (view) => view);
+    expect(tables(params)).toEqual({ b: { columns: ['mass'], page: 2 } });
+    expect(withPagesReset(params, () => true).get('tables')).toBe('{"b":{"columns":["mass"]}}');
   });
 });
 

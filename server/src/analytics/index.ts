@@ -19,12 +19,13 @@ export {
 } from './components/fit.js';
 export { galleryPage } from './components/gallery.js';
 export { MAX_TREE_NODES, type ParsedTree, parseNewick, type TreeInput } from './components/newick.js';
-export { onlyColumns, type PageQuery, page } from './components/paging.js';
+export { onlyColumns, type PageQuery, page, readerColumns } from './components/paging.js';
 export { scalarNeeds, sharedPass } from './components/shared-scalars.js';
 export {
   columnFiltered,
   columnFilterMatches,
   selectByProblems,
+  selectionCarry,
   selectionColumn,
   tableExtras,
 } from './components/table-extras.js';

@@ -150,7 +150,8 @@ function tableRowsRoutes(
         summary: "A page of a table component's rows (readers of the dashboard)",
         description:
           "`limit` defaults to the component's `page_size`, `sort=col:asc,col2:desc` to its `sort`; only the " +
-          "component's columns are shown and sortable. `filters` (JSON) and `as_of` (an ISO time, or a JSON " +
+          "component's columns are shown and sortable (rows also carry its `select_by` column when it is not " +
+          'shown, so rows can be selected by it). `filters` (JSON) and `as_of` (an ISO time, or a JSON ' +
           'map of versions) narrow and time-travel the rows as in `POST /dashboards/{id}/data`; ' +
           '`column_filters` (JSON `[{column, op, value}]`: contains, between, in) narrow this table only. ' +
           'A component other than a table has no rows (400).',
@@ -177,7 +178,7 @@ function tableRowsRoutes(
         summary: "A table component's rows as CSV (readers of the dashboard)",
         description:
           "Every row under `filters`, `as_of` and `column_filters` (as for the rows route), the component's " +
-          'columns, in its ' +
+          'columns or `columns` (JSON: the ones a reader shows, in order; 400 for one it lacks), in its ' +
           '`sort` (or `sort=col:asc,…`). A component other than a table has no rows (400); 404 while there is ' +
           'no data yet.',
         params: componentParamsSchema,

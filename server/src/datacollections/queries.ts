@@ -41,10 +41,12 @@ import {
   type PageQuery,
   page,
   profile,
+  readerColumns,
   type SharedScalars,
   Statement,
   scalarNeeds,
   selectByProblems,
+  selectionCarry,
   sharedPass,
   summarize,
   TableReader,
@@ -131,8 +133,9 @@ export class DataCollectionQueries {
   ) {
     const shown = component.columns === undefined ? source : onlyColumns(source, component.columns);
     const matches = columnFilterMatches(shown, query.column_filters ?? [], 'querystring.column_filters');
+    const carry = selectionCarry(source, shown, component);
     const [answer, extras] = await Promise.all([
-      page(this.reader, shown, query, columnFiltered(narrowing, matches)),
+      page(this.reader, shown, { ...query, carry }, columnFiltered(narrowing, matches)),
       tableExtras(this.reader, source, shown, component, this.wholeTable),
     ]);
     return { ...answer, ...extras };
@@ -268,17 +271,24 @@ export class DataCollectionQueries {
 
   /**
    * A dashboard table component's rows as CSV (authorized by the dashboard, like `componentPage`):
-   * all of them under its filters, its `columns` only (those the table still has), in `sort`'s order.
+   * all of them under its filters, its `columns` only (those the table still has), in `sort`'s
+   * order; of those, the reader's (`query.columns`, in their order; 400 for one the table lacks).
    */
   componentCsv(
     source: TableSnapshot,
     columns: readonly string[] | undefined,
-    query: { sort: SortKey[]; column_filters?: readonly TableColumnFilter[] | undefined },
+    query: {
+      sort: SortKey[];
+      column_filters?: readonly TableColumnFilter[] | undefined;
+      columns?: readonly string[] | undefined;
+    },
     narrowing: Narrowing,
   ) {
     const shown = columns === undefined ? source : onlyColumns(source, columns);
     const matches = columnFilterMatches(shown, query.column_filters ?? [], 'querystring.column_filters');
-    return narrowedCsv(this.reader, shown, query.sort, columnFiltered(narrowing, matches), this.downloadDirectory);
+    const output = readerColumns(shown, query.columns, 'querystring.columns');
+    const narrowed = columnFiltered(narrowing, matches);
+    return narrowedCsv(this.reader, shown, query.sort, narrowed, this.downloadDirectory, output);
   }
 
   /** The table's commits, newest first. */

@@ -128,6 +128,8 @@ function exportRoute(
           "a table's first page `{columns, rows}`. `format=html`: one `text/html` page that draws the " +
           "component with no request to any other URL (CSP `default-src 'none'`), framable as " +
           '`SERVICE_EXPORT_FRAME_ANCESTORS` says; `theme=light|dark`. Text components export as HTML only. ' +
+          "A reader's view rides along: a table's `column_filters` (JSON), `sort` and `columns` (JSON, shown " +
+          "ones in order), a coverage track's `contig` (400 on a component without it). " +
           'Who: readers (bearer token), anyone for a public dashboard in public or demo mode, or an embed ' +
           'token in `token` (401 `token_invalid` when unknown, revoked, expired or for another component).',
         params: exportParamsSchema,

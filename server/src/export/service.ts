@@ -48,7 +48,7 @@ type Exportable = Exclude<DashboardComponent, { type: 'interactive' | 'text' | '
 export class ExportService {
   constructor(
     private readonly dashboards: Pick<DashboardsService, 'access' | 'repository'>,
-    private readonly data: Pick<DashboardDataService, 'prepareRead' | 'answer'>,
+    private readonly data: Pick<DashboardDataService, 'prepareRead' | 'answer' | 'rowsOf'>,
     private readonly colors: Pick<DashboardColors, 'assign'>,
     private readonly tokens: Pick<EmbedTokens, 'redeem'>,
     private readonly frameAncestors: readonly string[],
@@ -80,6 +80,7 @@ export class ExportService {
       }
       return this.page(title ?? 'Text', query, textHtml(title, component.markdown));
     }
+    checkReaderView(component, query);
     const data = await this.dataOf(record, component, grant, query, report);
     // The dashboard's stored palette: only the values this chart draws reach the page.
     const colors = component.type === 'figure' ? colorAssignment(await this.colors.assign(record, report)) : undefined;
@@ -157,11 +158,20 @@ export class ExportService {
     const filters = query.filters ?? [];
     if (grant !== null) checkCallerView(grant, filters, query);
     const asOf = readAsOf(grant, query);
+    const id = component.component_id;
+    const fixed = grant?.filters ?? [];
+    if (component.type === 'table' && (query.column_filters !== undefined || query.sort !== undefined)) {
+      // The reader's header filters and order: the first page as the rows route pages it.
+      const { column_filters, sort } = query;
+      const page = await this.data.rowsOf(record, id, { filters, fixed, as_of: asOf, skip: 0, column_filters, sort });
+      return { data: page, version: { [component.data_collection_id]: page.version } };
+    }
     const request = {
       filters,
-      fixed: grant?.filters ?? [],
-      components: [component.component_id],
+      fixed,
+      components: [id],
       ...(asOf === undefined ? {} : { as_of: asOf }),
+      ...(query.contig === undefined ? {} : { contigs: { [id]: query.contig } }),
     };
     const answer = await this.data.answer(await this.data.prepareRead(record, request, report));
     const data = answer.components[component.component_id];
@@ -202,6 +212,44 @@ function checkCallerView(grant: EmbedGrant, filters: readonly DashboardFilter[],
     );
 }
 
+/**
+ * A reader's view of the component (docs/export.md): a table's header filters, order and columns,
+ * a coverage track's contig; each only for a component that has it (else 400 at its parameter).
+ */
+function checkReaderView(component: Exportable | Extract<DashboardComponent, { type: 'image' }>, query: ExportQuery) {
+  const table = component.type === 'table';
+  const track = component.type === 'figure' && component.chart === 'coverage' && component.chromosome !== undefined;
+  const problems = [
+    ...(['column_filters', 'sort', 'columns'] as const).flatMap((name) =>
+      query[name] === undefined || table ? [] : [{ path: `querystring.${name}`, message: 'only a table has this' }],
+    ),
+    ...(query.contig === undefined || track
+      ? []
+      : [{ path: 'querystring.contig', message: 'only a coverage track with a chromosome column has a contig' }]),
+  ];
+  if (problems.length > 0) throw new DomainError('validation_failed', 'not a view this component has', problems);
+}
+
+/**
+ * A table's page as its reader shows it: `columns` (the reader's, in order; 400 for one the table
+ * does not show) or else the table's, each row with those alone (no selection key carried along).
+ */
+function shownPage(page: PreviewAnswer, columns: readonly string[] | undefined): TableSpec {
+  const byName = new Map(page.columns.map((column) => [column.name, column]));
+  const shown = (columns ?? page.columns.map((column) => column.name)).map((name, index) => {
+    const column = byName.get(name);
+    if (column !== undefined) return column;
+    throw new DomainError('validation_failed', `the table shows no column ${JSON.stringify(name)}`, [
+      { path: `querystring.columns[${index}]`, message: `the table shows no column ${JSON.stringify(name)}` },
+    ]);
+  });
+  return {
+    columns: shown,
+    rows: page.rows.map((row) => Object.fromEntries(shown.map((column) => [column.name, row[column.name]]))),
+    ...(page.color_ranges === undefined ? {} : { color_ranges: page.color_ranges }),
+  };
+}
+
 /** The component's spec and page; under a token (`tokened`) a card shows no whole-table number. */
 function specOf(
   component: Exportable,
@@ -234,12 +282,7 @@ function specOf(
       return { spec, html: cardHtml(title, spec, component), option: undefined, fallbackTitle: spec.label };
     }
     case 'table': {
-      const page = data as PreviewAnswer;
-      const spec: TableSpec = {
-        columns: page.columns,
-        rows: page.rows,
-        ...(page.color_ranges === undefined ? {} : { color_ranges: page.color_ranges }),
-      };
+      const spec = shownPage(data as PreviewAnswer, query.columns);
       return { spec, html: tableHtml(title, spec, component.color_scales), option: undefined, fallbackTitle: 'Table' };
     }
     case 'multiqc':

@@ -22,6 +22,8 @@ const components = (data_collection_id: string): DashboardComponentInput[] => [
   { component_id: 'unkeyed', type: 'table', data_collection_id },
   { component_id: 'count', type: 'card', agg: 'count', data_collection_id },
   { component_id: 'by_island', type: 'figure', chart: 'bar', x: 'island', agg: 'count', data_collection_id },
+  // Rows selected by a column it does not show.
+  { component_id: 'masses', type: 'table', columns: ['mass'], page_size: 2, select_by: 'sample', data_collection_id },
 ];
 
 describeEachDialect('column filters and row selection of dashboard tables', (dialect) => {
@@ -147,6 +149,63 @@ describeEachDialect('column filters and row selection of dashboard tables', (dia
       'S101,Chinstrap,Biscoe,4010,2024-01-12,false',
       'S100,Chinstrap,Dream,4000,2024-01-11,true',
     ]);
+  });
+
+  it("downloads only the reader's columns, in the reader's order, filtered and sorted by hidden ones", async () => {
+    const download = (query: Record<string, string>) =>
+      fetch(
+        `${server.url}/service/api/v1/dashboards/${dashboardId}/components/table/download?${new URLSearchParams(query)}`,
+        { headers: { authorization: `Bearer ${ada.access_token}` } },
+      );
+    const response = await download({
+      column_filters: JSON.stringify([{ column: 'species', op: 'in', value: ['Chinstrap'] }]),
+      sort: 'day:desc',
+      columns: JSON.stringify(['mass', 'sample']),
+    });
+    expect(response.status).toBe(200);
+    // Chinstrap (i ≥ 100) by day, latest first: day 30 is i = 119, 29 is 118, … (i mod 30).
+    const lines = (await response.text()).trim().split('\n');
+    expect(lines.slice(0, 4)).toEqual(['mass,sample', '4190,S119', '4180,S118', '4170,S117']);
+    expect(lines).toHaveLength(21);
+    for (const [columns, path] of [
+      [['sample', 'flipper'], 'querystring.columns[1]'],
+      [['mass', 'mass'], 'querystring.columns[1]'],
+      [[], 'querystring.columns'],
+    ] as const) {
+      const refused = await download({ columns: JSON.stringify(columns) });
+      expect(refused.status).toBe(400);
+      expect(((await refused.json()) as Problem).errors?.map((error) => error.path)).toEqual([path]);
+    }
+  });
+
+  it('carries the selection key with the rows of a table that does not show it, never as a column', async () => {
+    const first = await call<DataAnswer>(server, 'POST', `/dashboards/${dashboardId}/data`, {
+      token: ada.access_token,
+      json: {},
+    });
+    const page = first.body.components.masses as PreviewAnswer;
+    expect(page.select_by).toBe('sample');
+    expect(page.columns.map((column) => column.name)).toEqual(['mass']);
+    expect(page.rows).toEqual([
+      { mass: 3000, sample: 'S000' },
+      { mass: 3010, sample: 'S001' },
+    ]);
+    const later = await rows({ skip: '4', sort: 'mass:desc' }, 'masses');
+    expect(later.status, later.text).toBe(200);
+    expect(later.body.columns.map((column) => column.name)).toEqual(['mass']);
+    expect(later.body.rows).toEqual([
+      { mass: 4150, sample: 'S115' },
+      { mass: 4140, sample: 'S114' },
+    ]);
+    // Selected by that key, the rows narrow the others.
+    const selected = await call<DataAnswer>(server, 'POST', `/dashboards/${dashboardId}/data`, {
+      token: ada.access_token,
+      json: { filters: [{ component_id: 'masses', value: ['S115', 'S114'] }] },
+    });
+    expect(selected.body.components.count?.value).toBe(2);
+    // A table that shows its key carries nothing more.
+    const shown = await rows({}, 'table');
+    expect(Object.keys(shown.body.rows[0] ?? {})).toEqual(['sample', 'species', 'island', 'mass', 'day', 'male']);
   });
 
   it('narrows the other components to the selected rows, not the table itself', async () => {

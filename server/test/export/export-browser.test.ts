@@ -9,6 +9,8 @@ import { afterAll, beforeAll, expect, it } from 'vitest';
 import { describeBrowser, launchBrowser, watchPolicyViolations } from '../../../test/support/browser.js';
 import { call } from '../../../test/support/test-server.js';
 import { API_PREFIX } from '../../src/http/prefix.js';
+import { projectWithTable } from '../dashboards/analytics-table.js';
+import { CONTIGS_CSV, COVERAGE } from '../dashboards/contig-table.js';
 import { createToken, type ExportWorld, exportComponents, exportPath, exportWorld } from './export-fixture.js';
 
 /**
@@ -117,6 +119,58 @@ describeBrowser('exported components in Chromium', () => {
     } finally {
       await rm(folder, { recursive: true, force: true });
     }
+  });
+
+  it("shows a table's page as its reader had it: filtered, ordered, only the columns shown", async () => {
+    const token = await createToken(world, { component_id: 'rows' });
+    const view = {
+      format: 'html',
+      token: token.token,
+      column_filters: JSON.stringify([{ column: 'species', op: 'in', value: ['Gentoo'] }]),
+      sort: 'mass:desc',
+      columns: JSON.stringify(['mass', 'sample']),
+    };
+    const url = `${world.server.url}${API_PREFIX}${exportPath(world.dashboardId, 'rows', view)}`;
+    const { page, requests, errors } = await isolatedPage(url);
+    await page.goto(url);
+    await page.locator('table tbody tr').first().waitFor();
+    expect(await page.locator('thead th').allTextContents()).toEqual(['mass', 'sample']);
+    const rows = page.locator('tbody tr');
+    const cells: string[][] = [];
+    for (let index = 0; index < (await rows.count()); index++)
+      cells.push(await rows.nth(index).locator('td').allTextContents());
+    // The heaviest Gentoos (i < 100, mass 3000 + 10·i), five a page.
+    expect(cells).toEqual([99, 98, 97, 96, 95].map((i) => [String(3000 + 10 * i), `S0${i}`]));
+    expect(requests).toEqual([url]);
+    expect(errors).toEqual([]);
+  });
+
+  it('draws a coverage track at the contig its reader picked, from an embed URL that carries it', async () => {
+    const contigs = await projectWithTable(world.server, world.ada.access_token, 'contigs', CONTIGS_CSV);
+    const created = await call<{ dashboard_id: string }>(world.server, 'POST', '/dashboards', {
+      token: world.ada.access_token,
+      json: {
+        project_id: contigs.projectId,
+        title: 'Depth',
+        components: [{ ...COVERAGE, data_collection_id: contigs.collectionId }],
+      },
+    });
+    expect(created.status, created.text).toBe(201);
+    const token = await createToken(world, { component_id: 'c' }, created.body.dashboard_id);
+    const embed = new URL(token.html_url);
+    embed.searchParams.set('contig', 'chr2');
+    const url = `${world.server.url}${embed.pathname}${embed.search}`;
+    const { page, requests, errors } = await isolatedPage(url);
+    await page.goto(url);
+    await page.locator('html[data-drawn="true"]').waitFor();
+    expect(await page.locator('#chart').getAttribute('aria-label')).toMatch(/along pos on 2, 1 track, 2 buckets drawn/);
+    const option = JSON.parse((await page.locator('#export-spec').textContent()) ?? '{}') as {
+      xAxis: { name: string }[] | { name: string };
+    };
+    expect([option.xAxis].flat()[0]?.name).toBe('pos on 2');
+    expect(await page.locator('#chart canvas').count()).toBe(1);
+    expect(requests).toEqual([url]);
+    expect(errors).toEqual([]);
   });
 
   it('draws the format=spec option with plain ECharts in a blank page, as the dashboard draws it', async () => {

@@ -39,7 +39,7 @@ interface TableViewProps {
  */
 export function TableView({ dashboardId, component, firstPage, filters, asOf, updating, reading }: TableViewProps) {
   const [view, setView] = useTableViewState(component.component_id, reading !== undefined);
-  const shown = useTablePage(dashboardId, component, firstPage, { filters, asOf, view });
+  const shown = useTablePage(dashboardId, component, firstPage, { filters, asOf, view, setView });
   const { rows, answer, ownFirstPage } = shown;
   const label = component.title || 'Table';
   if (!ownFirstPage && rows.isError) {
@@ -111,7 +111,13 @@ function TablePage({
           {...(reading === undefined ? {} : { headerControls: filterButtons(table, values) })}
         />
       </div>
-      <PagePicker label={label} total={answer.total} pageSize={component.page_size} page={page} onChange={setPage} />
+      <PagePicker
+        label={label}
+        total={answer.total}
+        pageSize={component.page_size}
+        page={page}
+        onChange={(next) => setPage(next)}
+      />
     </Stack>
   );
 }

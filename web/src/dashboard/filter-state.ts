@@ -8,6 +8,8 @@ import {
   filterValueProblem,
 } from '@service/common';
 import { useSearchParams } from 'react-router';
+import type { HistoryMode } from './history-mode.js';
+import { withPagesReset } from './table/table-state.js';
 
 /**
  * What a dashboard shows, kept in the address bar so a reload or a shared link opens the same
@@ -126,11 +128,7 @@ export function withFilter(
   return next;
 }
 
-/**
- * How a change enters the browser's history: `push` for a committed choice (a click, a released
- * slider, a chosen option), so Back undoes it; `replace` for the steps on the way there.
- */
-export type HistoryMode = 'push' | 'replace';
+export type { HistoryMode } from './history-mode.js';
 
 export interface DashboardViewActions {
   setFilter(componentId: string, value: DashboardFilterValue | null, mode?: HistoryMode): void;
@@ -140,14 +138,30 @@ export interface DashboardViewActions {
   setContig(componentId: string, contig: string | null, mode?: HistoryMode): void;
 }
 
+/** What narrows a table's rows in the view: the filters but its own (its selection), and the version. */
+const rowsOf = (view: DashboardView, tableId: string) =>
+  JSON.stringify([view.filters.filter((filter) => filter.component_id !== tableId), view.asOf]);
+
+/**
+ * `params` with the view `update` makes of theirs; a table whose rows it narrows otherwise (not
+ * its own selection) goes back to its first page (table-state.ts).
+ */
+export function changeDashboardView(
+  params: URLSearchParams,
+  components: readonly DashboardComponent[],
+  update: (view: DashboardView) => DashboardView,
+): URLSearchParams {
+  const before = readDashboardView(params, components);
+  const after = update(before);
+  return withPagesReset(writeDashboardView(params, after), (id) => rowsOf(before, id) !== rowsOf(after, id));
+}
+
 /** The dashboard's view from the address bar, and the changes that write it back. */
 export function useDashboardView(components: readonly DashboardComponent[]): [DashboardView, DashboardViewActions] {
   const [params, setParams] = useSearchParams();
   // From the address as it stands when the change is made: two changes in one event both count.
   const change = (update: (view: DashboardView) => DashboardView, mode: HistoryMode = 'push') =>
-    setParams((current) => writeDashboardView(current, update(readDashboardView(current, components))), {
-      replace: mode === 'replace',
-    });
+    setParams((current) => changeDashboardView(current, components, update), { replace: mode === 'replace' });
   return [
     readDashboardView(params, components),
     {

@@ -9,7 +9,7 @@ import { type AnalyticComponent, type ComputeOptions, fitProblems } from './fit.
 import { galleryPage } from './gallery.js';
 import { interactiveData } from './options.js';
 import { onlyColumns, page } from './paging.js';
-import { tableExtras } from './table-extras.js';
+import { selectionCarry, tableExtras } from './table-extras.js';
 
 /** A component a dashboard computes from its collection's rows. */
 export type DataComponent = AnalyticComponent | TableComponent | ImageComponent;
@@ -35,7 +35,8 @@ export async function componentData(
 ): Promise<ComponentData> {
   if (component.type === 'table') {
     const shown = component.columns === undefined ? source : onlyColumns(source, component.columns);
-    const query = { limit: component.page_size, skip: 0, sort: usableSort(shown, component) };
+    const carry = selectionCarry(source, shown, component);
+    const query = { limit: component.page_size, skip: 0, sort: usableSort(shown, component), carry };
     const [answer, extras] = await Promise.all([
       page(reader, shown, query, narrowing, options.shared),
       tableExtras(reader, source, shown, component, options.memo),

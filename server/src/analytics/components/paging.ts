@@ -1,7 +1,7 @@
 import type { Filter, PreviewAnswer, SortKey } from '@service/common';
 import { conditions as filterConditions } from '../filters/filters.js';
 import { everyRow, type Narrowing } from '../filters/narrowing.js';
-import { columnOf, count, describe, type TableSnapshot, tableRow } from '../sql/columns.js';
+import { type Column, columnOf, count, describe, invalid, type TableSnapshot, tableRow } from '../sql/columns.js';
 import {
   type NarrowedRows,
   NOT_SHARED,
@@ -18,12 +18,30 @@ export interface PageQuery {
   limit: number;
   skip: number;
   sort?: SortKey[] | undefined;
+  /**
+   * Columns read with each row beyond the shown ones, not among the answer's `columns` (a
+   * dashboard table's selection key when it does not show it): in the rows, never drawn.
+   */
+  carry?: readonly Column[] | undefined;
 }
 
 /** The source showing only `columns` (in that order); names the table no longer has are left out. */
 export function onlyColumns(source: TableSnapshot, columns: readonly string[]): TableSnapshot {
   const shown = columns.flatMap((name) => source.byName.get(name) ?? []);
   return { ...source, columns: shown, byName: new Map(shown.map((column) => [column.name, column])) };
+}
+
+/**
+ * The columns a reader shows of a table (docs/dashboards.md "Tables"): `names`, in their order, each
+ * one of `shown`'s (else 400 at `path[i]`); all of `shown`'s when the reader chose none.
+ */
+export function readerColumns(shown: TableSnapshot, names: readonly string[] | undefined, path: string): Column[] {
+  if (names === undefined) return shown.columns;
+  return names.map((name, index) => {
+    const column = shown.byName.get(name);
+    if (column === undefined) throw invalid(`${path}[${index}]`, `the table shows no column ${JSON.stringify(name)}`);
+    return column;
+  });
 }
 
 /**
@@ -55,8 +73,13 @@ export async function page(
       ...tieBreakers.map((column) => `${column.sql} ASC NULLS LAST`),
     ].join(', ')}`;
   }
-  const selected = source.columns.length === 0 ? null : source.columns.map((column) => column.sql).join(', ');
-  const read = async (narrowed: NarrowedRows): Promise<PreviewAnswer> => {
+  const shownNames = new Set(source.columns.map((column) => column.name));
+  const read = {
+    ...source,
+    columns: [...source.columns, ...(query.carry ?? []).filter((c) => !shownNames.has(c.name))],
+  };
+  const selected = source.columns.length === 0 ? null : read.columns.map((column) => column.sql).join(', ');
+  const answer = async (narrowed: NarrowedRows): Promise<PreviewAnswer> => {
     const { connection, from, conditions, fileOrder } = narrowed;
     const where = whereOf(filtered, conditions);
     // Unsorted, a page shows the rows in the order of the table's files.
@@ -84,11 +107,11 @@ export async function page(
     return {
       version: source.snapshot?.version ?? null,
       columns: describe(source),
-      rows: rows.map((row) => tableRow(source, row)),
+      rows: rows.map((row) => tableRow(read, row)),
       total,
       limit,
       skip,
     };
   };
-  return withNarrowedRows(reader, source, narrowing, statement, read, shared);
+  return withNarrowedRows(reader, source, narrowing, statement, answer, shared);
 }

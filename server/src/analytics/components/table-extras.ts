@@ -48,6 +48,20 @@ export function selectionColumn(source: TableSnapshot, component: Pick<TableComp
   return Array.isArray(keys) && keys.length === 1 && typeof keys[0] === 'string' ? keys[0] : null;
 }
 
+/**
+ * The selection column when the table does not show it (its `columns` leave it out): read with
+ * each row all the same, so a row's checkbox knows its key (PageQuery's `carry`).
+ */
+export function selectionCarry(
+  source: TableSnapshot,
+  shown: TableSnapshot,
+  component: Pick<TableComponent, 'select_by'>,
+): Column[] {
+  const name = selectionColumn(source, component);
+  const column = name === null || shown.byName.has(name) ? undefined : source.byName.get(name);
+  return column === undefined ? [] : [column];
+}
+
 /** A table's `select_by` the table lacks (checked when saved). */
 export function selectByProblems(
   byName: ReadonlyMap<string, Column>,

@@ -62,8 +62,9 @@ export async function download(
 }
 
 /**
- * A dashboard table component's rows as CSV: every row its filters leave (`narrowing`), only the
- * source's columns (the component's), in `sort`'s order with the other columns breaking ties.
+ * A dashboard table component's rows as CSV: every row its filters leave (`narrowing`), in `sort`'s
+ * order with the source's other columns breaking ties; `output` of the source's columns (the
+ * reader's, in their order), all of them (the component's) unless told.
  */
 export async function narrowedCsv(
   reader: TableReader,
@@ -71,6 +72,7 @@ export async function narrowedCsv(
   sort: readonly SortKey[],
   narrowing: Narrowing,
   directory: string,
+  output: readonly Column[] = source.columns,
 ): Promise<Download> {
   if (source.snapshot === null) throw new DomainError('not_found', 'the data collection has no data yet');
   if (source.columns.length === 0) throw new DomainError('not_found', 'the component shows no columns');
@@ -89,7 +91,7 @@ export async function narrowedCsv(
             .filter((column) => !sorted.has(column.name) && column.kind !== 'nested')
             .map((column) => `${column.sql} ASC NULLS LAST`),
         ];
-  const selected = csvColumns(source.columns);
+  const selected = csvColumns(output);
   const statement = new Statement();
   return copyToFile(source, 'csv', directory, (path, options) =>
     withNarrowedRows(reader, source, narrowing, statement, async ({ connection, from, conditions, fileOrder }) => {

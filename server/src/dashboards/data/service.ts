@@ -10,11 +10,11 @@ import {
   type PreviewAnswer,
   readsCollection,
 } from '@service/common';
-import { componentError, FilterPlan, type Narrowing } from '../../analytics/index.js';
+import { componentError, FilterPlan } from '../../analytics/index.js';
 import type { DataCollectionQueries, Download, SharedScalars, TableSnapshot } from '../../datacollections/queries.js';
 import type { Database } from '../../db/database.js';
 import type { DataCollectionsTable } from '../../db/tables.js';
-import type { DuckDB, JsonValue } from '../../engine/duckdb.js';
+import type { DuckDB } from '../../engine/duckdb.js';
 import { DomainError, notFound } from '../../errors.js';
 import type { MultiqcService } from '../../multiqc/service.js';
 import type { Actor } from '../../policy/actor.js';
@@ -32,6 +32,7 @@ import { projectJoins } from './joins.js';
 import { type ComponentResult, type PreparedData, whole } from './prepared.js';
 import { rangeFilteredColumns } from './range-columns.js';
 import { checkRequestSize, type RequestSizeLimits, withinAnswerBudget } from './request-limits.js';
+import { shareScalars } from './shared-scalars.js';
 import { type TreeFiles, treeOrError } from './tree-files.js';
 
 export type { AnsweredComponent, ComponentResult, PreparedData } from './prepared.js';
@@ -117,7 +118,7 @@ export class DashboardDataService {
     const version = Object.fromEntries(
       [...plan.sources].map(([id, source]) => [id, source.snapshot?.version ?? null] as const),
     );
-    const shared = this.shareScalars(plan, wanted);
+    const shared = shareScalars(plan, wanted, { answers: this.deps.answers, queries: this.queries });
     // Components that wait for a shared pass go last: the others run meanwhile.
     const ordered = [
       ...wanted.filter((component) => !shared.lookups.has(component.component_id)),
@@ -200,7 +201,17 @@ export class DashboardDataService {
     componentId: string,
     query: ComponentRowsQuery,
   ): Promise<PreviewAnswer> {
-    const { plan, component, source } = await this.tableOf(actor, dashboardId, componentId, query);
+    const { record } = await this.dashboards.access(actor, dashboardId, 'resource.read');
+    return this.rowsOf(record, componentId, query);
+  }
+
+  /** `rows` of a dashboard the caller may already read (an export's: an embed token's filters in `fixed`). */
+  async rowsOf(
+    record: DashboardRecord,
+    componentId: string,
+    query: ComponentRowsQuery & { fixed?: readonly DashboardFilter[] },
+  ): Promise<PreviewAnswer> {
+    const { plan, component, source } = await this.tableOf(record, componentId, query);
     const { narrowing, key, collections } = plan.narrowings.of(component);
     if (component.type === 'image') {
       const at = { skip: query.skip, limit: query.limit };
@@ -223,8 +234,9 @@ export class DashboardDataService {
 
   /**
    * A table component's rows as CSV: every row under the dashboard's filters and its column
-   * filters (`filters`, `as_of`, `column_filters` as in `rows`), its columns, in its order; for the same readers as `rows`, who could page
-   * through them all there. Not cached: a file streamed once.
+   * filters (`filters`, `as_of`, `column_filters` as in `rows`), in its order, its columns or the
+   * reader's (`columns`); for the same readers as `rows`, who could page through them all there.
+   * Not cached: a file streamed once.
    */
   async download(
     actor: Actor,
@@ -232,16 +244,21 @@ export class DashboardDataService {
     componentId: string,
     query: ComponentDownloadQuery,
   ): Promise<Download> {
-    const { plan, component, source } = await this.tableOf(actor, dashboardId, componentId, query);
+    const { record } = await this.dashboards.access(actor, dashboardId, 'resource.read');
+    const { plan, component, source } = await this.tableOf(record, componentId, query);
     if (component.type !== 'table') throw noRows(component.type);
-    const csvQuery = { sort: query.sort ?? component.sort, column_filters: query.column_filters };
+    const { column_filters, columns } = query;
+    const csvQuery = { sort: query.sort ?? component.sort, column_filters, columns };
     return this.queries.componentCsv(source, component.columns, csvQuery, plan.narrowings.of(component).narrowing);
   }
 
-  /** A table component the caller may read, with what the query's filters and version read. */
-  private async tableOf(actor: Actor, dashboardId: string, componentId: string, query: ComponentDownloadQuery) {
+  /** A table component of the dashboard, with what the query's filters (and `fixed` ones) and version read. */
+  private async tableOf(
+    record: DashboardRecord,
+    componentId: string,
+    query: Omit<ComponentDownloadQuery, 'columns'> & { fixed?: readonly DashboardFilter[] },
+  ) {
     checkRequestSize(this.deps.limits, query);
-    const { record } = await this.dashboards.access(actor, dashboardId, 'resource.read');
     const components = componentsOf(record);
     const component = components.find((candidate) => candidate.component_id === componentId);
     if (!component) throw notFound('component');
@@ -309,53 +326,6 @@ export class DashboardDataService {
       }),
     );
     return new Map(read.map((source) => [source.row.id, source]));
-  }
-
-  /**
-   * The scalar aggregates (cards' numbers, counts, ranges) of the components a request will
-   * compute, one scan per collection and filter set rather than one per component. A pass starts
-   * with the answer; one that fails leaves each component to compute, and report, its own.
-   */
-  private shareScalars(plan: DataPlan, wanted: readonly ComputedComponent[]) {
-    const groups = new Map<
-      string,
-      { source: TableSnapshot; narrowing: Narrowing; ids: string[]; needs: Set<string> }
-    >();
-    for (const component of wanted) {
-      if (component.type === 'multiqc') continue;
-      const source = plan.sources.get(component.data_collection_id);
-      if (source === undefined || this.deps.answers.has(answerKey(plan, component))) continue;
-      const needs = this.queries.scalarNeeds(source, component);
-      if (needs.length === 0) continue;
-      const { narrowing, key } = plan.narrowings.of(component);
-      const id = `${component.data_collection_id}\u0000${key}`;
-      const group = groups.get(id) ?? { source, narrowing, ids: [], needs: new Set<string>() };
-      group.ids.push(component.component_id);
-      for (const need of needs) group.needs.add(need);
-      groups.set(id, group);
-    }
-    const lookups = new Map<string, SharedScalars>();
-    const starts: (() => void)[] = [];
-    for (const group of groups.values()) {
-      // Alone, a component computes its own numbers in the same one scan.
-      if (group.ids.length < 2) continue;
-      let pass: Promise<Map<string, JsonValue>> | undefined;
-      const values = () => {
-        pass ??= this.queries
-          .sharedScalars(group.source, group.narrowing, [...group.needs])
-          .catch(() => new Map<string, JsonValue>());
-        return pass;
-      };
-      starts.push(() => void values());
-      const lookup: SharedScalars = { get: async (expression) => (await values()).get(expression) };
-      for (const id of group.ids) lookups.set(id, lookup);
-    }
-    return {
-      lookups,
-      start: () => {
-        for (const start of starts) start();
-      },
-    };
   }
 
   /**

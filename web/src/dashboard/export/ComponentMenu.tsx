@@ -16,9 +16,9 @@ import { AlertDialog } from '../../alerts/lazy.js';
 import { errorMessage } from '../../api/client.js';
 import { useApi, useAuth } from '../../auth/session.js';
 import { componentLabel } from '../chips.js';
-import { readTableViews, tableViewQuery } from '../table/table-state.js';
 import { cardCsv, exportFilename, figureCsv } from './csv.js';
 import { EmbedDialog } from './lazy.js';
+import { readerViewQuery } from './reader-view.js';
 import { copyText, saveFile } from './save-file.js';
 
 export interface ComponentMenuProps {
@@ -52,7 +52,7 @@ function drawnSize(anchor: HTMLElement | null): { width: number; height: number 
  * under the filters and version shown.
  */
 function useExportActions(
-  { dashboardId, component, data, filters, asOf, colors }: ComponentMenuProps,
+  { dashboardId, component, data, filters, asOf, colors, components }: ComponentMenuProps,
   anchor: RefObject<HTMLButtonElement | null>,
 ) {
   const api = useApi();
@@ -64,6 +64,8 @@ function useExportActions(
     filters: filters.length === 0 ? undefined : JSON.stringify(filters),
     as_of: asOf === null ? undefined : typeof asOf === 'string' ? asOf : JSON.stringify(asOf),
   };
+  // As shown: a table's header filters, order and columns, a coverage track's contig (docs/export.md).
+  const shown = readerViewQuery(component, data, params, components);
 
   const run = (done: string, action: () => Promise<void> | void) => async () => {
     setNotice(null);
@@ -92,8 +94,7 @@ function useExportActions(
     } else if (component.type === 'card' && card?.success) {
       blob = new Blob([cardCsv(cardLabel(component), card.data)], { type: 'text/csv' });
     } else {
-      // As shown: the reader's header filters and order too (docs/dashboards.md "Tables").
-      const shown = tableViewQuery(readTableViews(params.get('tables'))[component.component_id] ?? {});
+      // As shown: the reader's header filters, order and columns too (docs/dashboards.md "Tables").
       blob = await api.requestBlob(`/dashboards/${dashboardId}/components/${component.component_id}/download`, {
         query: { ...query, ...shown },
         accept: 'text/csv',
@@ -103,14 +104,14 @@ function useExportActions(
   });
   const spec = run('Spec JSON copied', async () => {
     const answer = await api.request(`/export/components/${dashboardId}/${component.component_id}`, exportSpecSchema, {
-      query: { format: 'spec', ...query },
+      query: { format: 'spec', ...query, ...shown },
     });
     await copyText(JSON.stringify(answer, null, 2));
   });
 
   const figureReady = figure?.success === true;
   const hasData = figureReady || card?.success === true || component.type === 'table';
-  return { notice, clearNotice: () => setNotice(null), image, csv, spec, figureReady, hasData };
+  return { notice, clearNotice: () => setNotice(null), image, csv, spec, figureReady, hasData, shown };
 }
 
 /**
@@ -163,6 +164,7 @@ export function ComponentMenu(props: ComponentMenuProps) {
           components={components}
           filters={filters}
           asOf={asOf}
+          shown={actions.shown}
           onClose={() => setEmbedding(false)}
         />
       )}

@@ -37,6 +37,8 @@ export interface EmbedDialogProps {
   /** The filters and version the dashboard shows, which the token may pin. */
   filters: readonly DashboardFilter[];
   asOf: AsOf | null;
+  /** What the reader made of the component (a table's view, a track's contig): the addresses carry it. */
+  shown?: Readonly<Record<string, string>>;
   onClose: () => void;
 }
 
@@ -86,7 +88,15 @@ function useCreateEmbedToken(dashboardId: string, request: () => CreateEmbedToke
  * `<iframe>` snippet and address (shown once: the server keeps only a hash), and list and revoke
  * the dashboard's tokens.
  */
-export function EmbedDialog({ dashboardId, component, components, filters, asOf, onClose }: EmbedDialogProps) {
+export function EmbedDialog({
+  dashboardId,
+  component,
+  components,
+  filters,
+  asOf,
+  shown = {},
+  onClose,
+}: EmbedDialogProps) {
   const label = component.title || (component.type === 'text' ? 'Text' : componentLabel(component));
   const [scope, setScope] = useState<'component' | 'dashboard'>('component');
   const [hours, setHours] = useState(String(DEFAULT_EMBED_HOURS));
@@ -116,23 +126,7 @@ export function EmbedDialog({ dashboardId, component, components, filters, asOf,
             { value: 'dashboard', label: 'Every component' },
           ]}
         />
-        <Group grow align="flex-start">
-          <NativeSelect
-            label="Expires in"
-            value={hours}
-            onChange={(event) => setHours(event.currentTarget.value)}
-            data={EMBED_EXPIRIES.map((choice) => ({ value: String(choice.hours), label: choice.label }))}
-          />
-          <NativeSelect
-            label="Theme"
-            value={theme}
-            onChange={(event) => setTheme(event.currentTarget.value === 'dark' ? 'dark' : 'light')}
-            data={[
-              { value: 'light', label: 'Light' },
-              { value: 'dark', label: 'Dark' },
-            ]}
-          />
-        </Group>
+        <ExpiryAndTheme hours={hours} onHours={setHours} theme={theme} onTheme={setTheme} />
         {filters.length > 0 && (
           <Checkbox
             label={`Pin the current filters (${filters.length}): the embedded view always applies them`}
@@ -157,7 +151,9 @@ export function EmbedDialog({ dashboardId, component, components, filters, asOf,
             {errorMessage(create.error)}
           </Alert>
         )}
-        {created && <NewToken created={created} componentId={component.component_id} theme={theme} label={label} />}
+        {created && (
+          <NewToken created={created} componentId={component.component_id} theme={theme} label={label} shown={shown} />
+        )}
         <Title order={3} size="h5">
           Embed tokens of this dashboard
         </Title>
@@ -167,19 +163,54 @@ export function EmbedDialog({ dashboardId, component, components, filters, asOf,
   );
 }
 
+/** When the token expires, and the theme of the embedded page. */
+function ExpiryAndTheme({
+  hours,
+  onHours,
+  theme,
+  onTheme,
+}: {
+  hours: string;
+  onHours: (hours: string) => void;
+  theme: ExportTheme;
+  onTheme: (theme: ExportTheme) => void;
+}) {
+  return (
+    <Group grow align="flex-start">
+      <NativeSelect
+        label="Expires in"
+        value={hours}
+        onChange={(event) => onHours(event.currentTarget.value)}
+        data={EMBED_EXPIRIES.map((choice) => ({ value: String(choice.hours), label: choice.label }))}
+      />
+      <NativeSelect
+        label="Theme"
+        value={theme}
+        onChange={(event) => onTheme(event.currentTarget.value === 'dark' ? 'dark' : 'light')}
+        data={[
+          { value: 'light', label: 'Light' },
+          { value: 'dark', label: 'Dark' },
+        ]}
+      />
+    </Group>
+  );
+}
+
 /** The token just made, shown once: its snippet, its page's address and its spec's, each to copy. */
 function NewToken({
   created,
   componentId,
   theme,
   label,
+  shown,
 }: {
   created: CreatedEmbedToken;
   componentId: string;
   theme: ExportTheme;
   label: string;
+  shown: Readonly<Record<string, string>>;
 }) {
-  const pageUrl = embedUrl(created.html_url, componentId, theme);
+  const pageUrl = embedUrl(created.html_url, componentId, theme, shown);
   return (
     <Stack gap="sm" aria-label="New embed token" role="group">
       <Alert color="yellow" title="Copy it now">
@@ -187,7 +218,7 @@ function NewToken({
       </Alert>
       <Copyable label="Embed snippet" value={iframeSnippet({ src: pageUrl, title: label })} multiline />
       <Copyable label="Page URL" value={pageUrl} />
-      <Copyable label="Spec URL" value={embedUrl(created.url, componentId)} />
+      <Copyable label="Spec URL" value={embedUrl(created.url, componentId, 'light', shown)} />
     </Stack>
   );
 }

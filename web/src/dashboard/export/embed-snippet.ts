@@ -15,12 +15,19 @@ const PLACEHOLDER = /\{component_id\}|%7Bcomponent_id%7D/gi;
 /**
  * The address of one component under a token: a dashboard-wide token's URLs are templates with a
  * literal `{component_id}` (the server's answer), a component token's already name it. The theme
- * is added unless it is the pages' default (light).
+ * is added unless it is the pages' default (light), then `shown`: what the reader made of the
+ * component (a table's `column_filters`, `sort`, `columns`; a coverage track's `contig`).
  */
-export function embedUrl(template: string, componentId: string, theme: ExportTheme = 'light'): string {
+export function embedUrl(
+  template: string,
+  componentId: string,
+  theme: ExportTheme = 'light',
+  shown: Readonly<Record<string, string>> = {},
+): string {
   const url = template.replace(PLACEHOLDER, encodeURIComponent(componentId));
-  if (theme === 'light') return url;
-  return `${url}${url.includes('?') ? '&' : '?'}theme=${theme}`;
+  const added = new URLSearchParams({ ...(theme === 'light' ? {} : { theme }), ...shown }).toString();
+  if (added === '') return url;
+  return `${url}${url.includes('?') ? '&' : '?'}${added}`;
 }
 
 /** Text safe inside a double-quoted HTML attribute. */

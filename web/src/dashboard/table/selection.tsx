@@ -41,7 +41,8 @@ export function useLatestSelection(
  * The checkbox column of a table whose rows can be selected (docs/dashboards.md "Tables"): a row's
  * box adds its `select_by` value to the table's filter or takes it out; the header's box selects or
  * clears every row of the page. Selected rows narrow the other components, as a clicked bar does.
- * None when the table names no selection column, or does not show it.
+ * The key comes with each row whether or not the table or its reader shows its column. None when
+ * the table names no selection column.
  */
 export function selectionColumn(
   answer: Pick<PreviewAnswer, 'columns' | 'rows' | 'select_by'>,
@@ -49,7 +50,10 @@ export function selectionColumn(
   selection: ReturnType<typeof useLatestSelection>,
 ): LeadingColumn | undefined {
   const column = answer.select_by;
-  if (column === undefined || !answer.columns.some((each) => each.name === column)) return undefined;
+  if (column === undefined) return undefined;
+  if (!answer.columns.some((each) => each.name === column) && !answer.rows.some((row) => column in row)) {
+    return undefined;
+  }
   const selected = selectedKeys(selection.current());
   // A filter lists at most 1,000 values (common/src/dashboard-data.ts).
   const set = (keys: Key[]) => selection.set(keys.length === 0 ? null : keys.slice(0, 1000));

@@ -9,19 +9,21 @@ import {
 import { useSearchParams } from 'react-router';
 import { z } from 'zod';
 import { formatSort } from '../../explorer/sort.js';
-import type { HistoryMode } from '../filter-state.js';
+import type { HistoryMode } from '../history-mode.js';
 
 /**
  * What a reader has made of a dashboard's tables, kept in the address bar beside the dashboard's
  * filters so a reload or a shared link shows the same (docs/dashboards.md "Tables"):
- * `?tables=<JSON {component_id: {column_filters?, sort?, columns?}}>`. `column_filters` are the
- * header's filters (common/src/table-filters.ts), `sort` the order chosen by the headers (absent:
- * the table's own), `columns` the columns the reader shows, in order (absent: the table's own).
+ * `?tables=<JSON {component_id: {column_filters?, sort?, columns?, page?}}>`. `column_filters` are
+ * the header's filters (common/src/table-filters.ts), `sort` the order chosen by the headers
+ * (absent: the table's own), `columns` the columns the reader shows, in order (absent: the table's
+ * own), `page` the page shown (absent: the first; other filters or another order start it again).
  */
 export interface TableView {
   column_filters?: TableColumnFilter[];
   sort?: SortKey[];
   columns?: string[];
+  page?: number;
 }
 
 /** What a reader does with a dashboard's table (absent in the editor, whose tables only page and sort). */
@@ -42,6 +44,7 @@ const tableViewSchema = z.object({
   column_filters: tableColumnFiltersSchema.optional().catch(undefined),
   sort: z.array(sortKeySchema).max(20).optional().catch(undefined),
   columns: z.array(columnNameSchema).max(1000).optional().catch(undefined),
+  page: z.number().int().min(1).max(Number.MAX_SAFE_INTEGER).optional().catch(undefined),
 });
 
 const EMPTY: TableView = {};
@@ -72,19 +75,51 @@ function withoutEmpty(view: TableView): TableView {
   if (view.column_filters !== undefined && view.column_filters.length > 0) next.column_filters = view.column_filters;
   if (view.sort !== undefined) next.sort = view.sort;
   if (view.columns !== undefined && view.columns.length > 0) next.columns = view.columns;
+  if (view.page !== undefined && view.page > 1) next.page = view.page;
   return next;
 }
 
-/** `params` with one table's view written into `?tables=`; the other tables and parameters are kept. */
-export function writeTableView(params: URLSearchParams, componentId: string, view: TableView): URLSearchParams {
+/** `after`, back at its first page when it filters or orders the rows otherwise than `before`. */
+export function settledView(before: TableView, after: TableView): TableView {
+  const rows = (view: TableView) => JSON.stringify([view.column_filters ?? [], view.sort ?? null]);
+  if (rows(before) === rows(after) || after.page === undefined) return after;
+  const { page: _, ...rest } = after;
+  return rest;
+}
+
+function writeViews(params: URLSearchParams, views: Record<string, TableView>): URLSearchParams {
   const next = new URLSearchParams(params);
-  const views = readTableViews(params.get('tables'));
-  const kept = withoutEmpty(view);
-  if (Object.keys(kept).length === 0) delete views[componentId];
-  else views[componentId] = kept;
   if (Object.keys(views).length === 0) next.delete('tables');
   else next.set('tables', JSON.stringify(views));
   return next;
+}
+
+/**
+ * `params` with one table's view written into `?tables=` (at its first page if its filters or
+ * order changed); the other tables and parameters are kept.
+ */
+export function writeTableView(params: URLSearchParams, componentId: string, view: TableView): URLSearchParams {
+  const views = readTableViews(params.get('tables'));
+  const kept = withoutEmpty(settledView(views[componentId] ?? {}, view));
+  if (Object.keys(kept).length === 0) delete views[componentId];
+  else views[componentId] = kept;
+  return writeViews(params, views);
+}
+
+/**
+ * `params` with the tables that `reset` names back at their first page: those whose rows a change
+ * of the dashboard's filters or version narrows otherwise (filter-state.ts).
+ */
+export function withPagesReset(params: URLSearchParams, reset: (componentId: string) => boolean): URLSearchParams {
+  const views = readTableViews(params.get('tables'));
+  const paged = Object.keys(views).filter((id) => views[id]?.page !== undefined && reset(id));
+  if (paged.length === 0) return params;
+  for (const id of paged) {
+    const { page: _, ...rest } = views[id] ?? {};
+    if (Object.keys(rest).length === 0) delete views[id];
+    else views[id] = rest;
+  }
+  return writeViews(params, views);
 }
 
 /** One table's view from the address bar, and the change that writes it back. */
