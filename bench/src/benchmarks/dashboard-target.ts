@@ -96,6 +96,10 @@ async function serve(dataDir: string, uploadMaxBytes: string, webRoot: string | 
     // A loaded host took longer than the default 60 s for the first clustered heatmap of
     // field-charts: the benchmark reports the time it takes, not the limit's refusal.
     SERVICE_DATA_REQUEST_TIMEOUT_SECONDS: '900',
+    // ingest-folder runs `service ingest`, which provisions its user with this key.
+    ...(process.env.BENCH_PROVISIONING_KEY
+      ? { SERVICE_AUTH_PROVISIONING_API_KEY: process.env.BENCH_PROVISIONING_KEY }
+      : {}),
   };
   const server = await startServer(loadConfig(environment, dataDir), { webRoot });
   let recorded: RecordedStatement[] = [];

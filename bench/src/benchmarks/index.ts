@@ -36,9 +36,21 @@ export const benchmarks: readonly Benchmark[] = [
     run: async (args) => (await import('./field-charts.js')).run(args),
   },
   {
+    name: 'gallery',
+    summary:
+      'image gallery over 10,000 images in Chromium: first thumbnail painted vs. a static page of the same thumbnails, paging, no full image fetched',
+    run: async (args) => (await import('./gallery.js')).run(args),
+  },
+  {
     name: 'ingest',
     summary: 'upsert of a generated 10 M-row CSV vs. DuckDB COPY to Parquet, peak server memory, aggregate latency',
     run: async (args) => (await import('./ingest.js')).run(args),
+  },
+  {
+    name: 'ingest-folder',
+    summary:
+      'service ingest --template of the ampliseq results: each step to a dashboard drawn in Chromium, peak RSS, then an unchanged re-run (time, table versions)',
+    run: async (args) => (await import('./ingest-folder.js')).run(args),
   },
   {
     name: 'jobs',
@@ -47,15 +59,15 @@ export const benchmarks: readonly Benchmark[] = [
     run: async (args) => (await import('./jobs.js')).run(args),
   },
   {
+    name: 'live',
+    summary:
+      '1,000 event streams on 2 API replicas (PostgreSQL): commit-to-every-stream delivery p50/p95/max and memory per 1,000 streams; 100 schedules due at once on 2 workers, each started once',
+    run: async (args) => (await import('./live.js')).run(args),
+  },
+  {
     name: 'login-timing',
     summary: 'sign-in with an unknown email vs. a known one with a wrong password: the same argon2 work (ratio)',
     run: async (args) => (await import('./login-timing.js')).run(args),
-  },
-  {
-    name: 'maps',
-    summary:
-      'point map (density) and choropleth of 1 M sites: first answer and 50 filter changes vs. DuckDB alone (ratio), density counts checked',
-    run: async (args) => (await import('./maps.js')).run(args),
   },
   {
     name: 'multiqc',

@@ -16,9 +16,14 @@ export interface ReplicaProcess {
 
 /**
  * Starts `service serve` as an API-only replica (SERVICE_JOBS_WORKERS=0, as in the Helm chart and
- * compose) on a loopback port of its choosing, and waits for its "listening on" line.
+ * compose) on a loopback port of its choosing, and waits for its "listening on" line; `env` adds
+ * or overrides settings (the `live` benchmark's stream limit).
  */
-export function startReplica(databaseUrl: string, dataDir: string): Promise<ReplicaProcess> {
+export function startReplica(
+  databaseUrl: string,
+  dataDir: string,
+  env: Record<string, string> = {},
+): Promise<ReplicaProcess> {
   const child = spawn(process.execPath, [SERVICE_CLI, 'serve'], {
     env: {
       PATH: process.env.PATH,
@@ -33,6 +38,7 @@ export function startReplica(databaseUrl: string, dataDir: string): Promise<Repl
       SERVICE_LOG_LEVEL: 'silent',
       SERVICE_BOOTSTRAP_ADMIN_EMAIL: SCALE_ADMIN.email,
       SERVICE_BOOTSTRAP_ADMIN_PASSWORD: SCALE_ADMIN.password,
+      ...env,
     },
     stdio: ['ignore', 'ignore', 'pipe'],
   });
