@@ -10,27 +10,13 @@ import {
   renderedFigure,
   useBrowserSuite,
 } from './support/e2e-dashboards.js';
+import { MAP_SITES } from './support/map-sites.js';
 
 /**
  * Issue 29, maps in the chart builder: a choropleth and a point map made from a table's columns in
  * the dashboard editor (each field offering only the columns of a type it takes), drawn in the
  * live preview, saved, and drawn on the dashboard.
  */
-
-/** Nine sites: France three ways, the USA three times, Brazil, Japan and an unknown code. */
-const SITES = [
-  'site,country,reads,lat,lon',
-  'a,FRA,10,48.8,2.3',
-  'b,fr,20,45.7,4.8',
-  'c,France,30,43.3,5.4',
-  'd,USA,5,40.7,-74.0',
-  'e,US,7,34.0,-118.2',
-  'f,BR,1,-23.5,-46.6',
-  'g,JPN,4,35.7,139.7',
-  'h,XX,2,-33.9,151.2',
-  'i,USA,3,41.9,-87.6',
-  '',
-].join('\n');
 
 /** Opens "Add component" → "Chart" on the table's collection and waits for its side panel. */
 async function newChart(page: Page, chart: string) {
@@ -55,7 +41,7 @@ describeBrowser('maps made in the chart builder', () => {
 
   it('makes a choropleth and a point map from a table’s columns, previews, saves and draws them', async () => {
     const admin = await login(suite.server, ADMIN.email, ADMIN.password);
-    const { projectId } = await projectWithTable(suite, 'Map builder', SITES);
+    const { projectId } = await projectWithTable(suite, 'Map builder', MAP_SITES);
     const dashboardId = await createDashboard(suite, projectId, 'Maps built', [], []);
     const { context, page } = await openPage(suite.browser, suite.server, `/dashboards/${dashboardId}?edit=1`, {
       session: admin,

@@ -16,6 +16,7 @@ import {
   renderedFigure,
   useBrowserSuite,
 } from './support/e2e-dashboards.js';
+import { MAP_SITES } from './support/map-sites.js';
 
 /**
  * Issue 29, maps: a choropleth of country codes (mixed alpha-3, alpha-2 and names) and a point map
@@ -24,21 +25,6 @@ import {
  * whole world again on "Reset view"; a rectangle brushed on a zoomed point map filters in degrees.
  * A point map over its budget draws the server's density grid as a heatmap, and is brushed the same.
  */
-
-/** Nine sites: France three ways (3 rows), the USA two ways, Brazil, Japan, an unknown code. */
-const SITES = [
-  'site,country,reads,lat,lon',
-  'a,FRA,10,48.8,2.3',
-  'b,fr,20,45.7,4.8',
-  'c,France,30,43.3,5.4',
-  'd,USA,5,40.7,-74.0',
-  'e,US,7,34.0,-118.2',
-  'f,BR,1,-23.5,-46.6',
-  'g,JPN,4,35.7,139.7',
-  'h,XX,2,-33.9,151.2',
-  'i,USA,3,41.9,-87.6',
-  '',
-].join('\n');
 
 /** The sites of `csv` inside a brushed box `[west, east, south, north]`. */
 function inside(csv: string, [west = 0, east = 0, south = 0, north = 0]: number[]): number {
@@ -94,7 +80,7 @@ describeBrowser('maps in a real browser', () => {
 
   it('draws a choropleth and a point map; a click on a country narrows the others', async () => {
     const { projectId, workflowId } = await newWorkflow(suite, 'Field sites');
-    const sites = await addTable(suite, workflowId, 'sites', SITES);
+    const sites = await addTable(suite, workflowId, 'sites', MAP_SITES);
     const dashboardId = await createDashboard(
       suite,
       projectId,
@@ -165,7 +151,7 @@ describeBrowser('maps in a real browser', () => {
     const [west = 0, east = 0, south = 0, north = 0] = box;
     expect(west).toBeLessThan(east);
     expect(south).toBeLessThan(north);
-    const inside = SITES.split('\n')
+    const inside = MAP_SITES.split('\n')
       .slice(1, -1)
       .map((line) => line.split(',').map(Number))
       .filter(([, , , lat = 0, lon = 0]) => lon >= west && lon <= east && lat >= south && lat <= north).length;
@@ -175,7 +161,7 @@ describeBrowser('maps in a real browser', () => {
   }, 180_000);
   it('zooms and moves both maps, resets their view; a brush on a zoomed point map filters in degrees', async () => {
     const { projectId, workflowId } = await newWorkflow(suite, 'Zoomed sites');
-    const sites = await addTable(suite, workflowId, 'sites', SITES);
+    const sites = await addTable(suite, workflowId, 'sites', MAP_SITES);
     const dashboardId = await createDashboard(
       suite,
       projectId,
@@ -204,7 +190,7 @@ describeBrowser('maps in a real browser', () => {
     const zoom = await zoomIn(page, points);
     await dragOver(page, points, from, to);
     const zoomed = (await filterOf(page, 'p')) as number[];
-    await counted(page, 'Sites', inside(SITES, zoomed));
+    await counted(page, 'Sites', inside(MAP_SITES, zoomed));
     // Reset: the whole world again; the filter stays.
     await points.getByRole('button', { name: 'Reset view of Site places' }).click();
     await expect.poll(() => zoomOf(points)).toBe(1);
@@ -216,7 +202,7 @@ describeBrowser('maps in a real browser', () => {
     // The same pixels spanned `zoom` times fewer degrees, both ways.
     expect(span(zoomed, 0)).toBeCloseTo(span(whole, 0) / zoom, 0);
     expect(span(zoomed, 2)).toBeCloseTo(span(whole, 2) / zoom, 0);
-    await counted(page, 'Sites', inside(SITES, whole));
+    await counted(page, 'Sites', inside(MAP_SITES, whole));
 
     // "Move": a drag (above the rectangle) moves the map and sets no filter; once the filter is
     // cleared, the same pixels show places further west.
@@ -233,7 +219,7 @@ describeBrowser('maps in a real browser', () => {
     const moved = (await filterOf(page, 'p')) as number[];
     expect(moved[0] ?? 0).toBeLessThan((whole[0] ?? 0) - 20);
     expect(span(moved, 0)).toBeCloseTo(span(whole, 0), 0);
-    await counted(page, 'Sites', inside(SITES, moved));
+    await counted(page, 'Sites', inside(MAP_SITES, moved));
 
     // The choropleth zooms, moves with a drag and resets too.
     const map = await renderedFigure(page, 'Sites by country');
