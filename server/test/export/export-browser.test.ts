@@ -9,9 +9,14 @@ import { afterAll, beforeAll, expect, it } from 'vitest';
 import { describeBrowser, launchBrowser, watchPolicyViolations } from '../../../test/support/browser.js';
 import { call } from '../../../test/support/test-server.js';
 import { API_PREFIX } from '../../src/http/prefix.js';
-import { projectWithTable } from '../dashboards/analytics-table.js';
-import { CONTIGS_CSV, COVERAGE } from '../dashboards/contig-table.js';
-import { createToken, type ExportWorld, exportComponents, exportPath, exportWorld } from './export-fixture.js';
+import {
+  coverageDashboard,
+  createToken,
+  type ExportWorld,
+  exportComponents,
+  exportPath,
+  exportWorld,
+} from './export-fixture.js';
 
 /**
  * Exported components in Chromium: the self-contained page draws its chart with every other
@@ -146,17 +151,8 @@ describeBrowser('exported components in Chromium', () => {
   });
 
   it('draws a coverage track at the contig its reader picked, from an embed URL that carries it', async () => {
-    const contigs = await projectWithTable(world.server, world.ada.access_token, 'contigs', CONTIGS_CSV);
-    const created = await call<{ dashboard_id: string }>(world.server, 'POST', '/dashboards', {
-      token: world.ada.access_token,
-      json: {
-        project_id: contigs.projectId,
-        title: 'Depth',
-        components: [{ ...COVERAGE, data_collection_id: contigs.collectionId }],
-      },
-    });
-    expect(created.status, created.text).toBe(201);
-    const token = await createToken(world, { component_id: 'c' }, created.body.dashboard_id);
+    const dashboardId = await coverageDashboard(world);
+    const token = await createToken(world, { component_id: 'c' }, dashboardId);
     const embed = new URL(token.html_url);
     embed.searchParams.set('contig', 'chr2');
     const url = `${world.server.url}${embed.pathname}${embed.search}`;

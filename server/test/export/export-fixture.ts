@@ -1,6 +1,7 @@
 import type { DashboardComponentInput } from '@service/common';
 import { call, type Session, type TestServer } from '../../../test/support/test-server.js';
 import { PENGUINS, projectWithTable, serverWithPeople } from '../dashboards/analytics-table.js';
+import { CONTIGS_CSV, COVERAGE } from '../dashboards/contig-table.js';
 
 /** A title and a text that try to end the page's script and run their own. */
 export const HOSTILE = '</script><script>alert(1)</script><!--';
@@ -148,4 +149,19 @@ export async function createToken(
   });
   if (created.status !== 201) throw new Error(created.text);
   return created.body;
+}
+
+/** A dashboard "Depth" of ada's, one coverage track (`c`) over the contig table; answers its id. */
+export async function coverageDashboard(world: ExportWorld): Promise<string> {
+  const contigs = await projectWithTable(world.server, world.ada.access_token, 'contigs', CONTIGS_CSV);
+  const created = await call<{ dashboard_id: string }>(world.server, 'POST', '/dashboards', {
+    token: world.ada.access_token,
+    json: {
+      project_id: contigs.projectId,
+      title: 'Depth',
+      components: [{ ...COVERAGE, data_collection_id: contigs.collectionId }],
+    },
+  });
+  if (created.status !== 201) throw new Error(`the coverage dashboard was not made: ${created.status} ${created.text}`);
+  return created.body.dashboard_id;
 }

@@ -2,9 +2,7 @@ import type { Problem } from '@service/common';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { call, describeEachDialect } from '../../../test/support/test-server.js';
 import { API_PREFIX } from '../../src/http/prefix.js';
-import { projectWithTable } from '../dashboards/analytics-table.js';
-import { CONTIGS_CSV, COVERAGE } from '../dashboards/contig-table.js';
-import { createToken, type ExportWorld, exportPath, exportWorld } from './export-fixture.js';
+import { coverageDashboard, createToken, type ExportWorld, exportPath, exportWorld } from './export-fixture.js';
 
 /**
  * Issues 28 and 29: an export takes the reader's view of its component (docs/export.md) — a table's
@@ -40,17 +38,7 @@ describeEachDialect('an export of the reader’s view', (dialect) => {
   let tracks: string;
   beforeAll(async () => {
     world = await exportWorld(dialect);
-    const contigs = await projectWithTable(world.server, world.ada.access_token, 'contigs', CONTIGS_CSV);
-    const created = await call<{ dashboard_id: string }>(world.server, 'POST', '/dashboards', {
-      token: world.ada.access_token,
-      json: {
-        project_id: contigs.projectId,
-        title: 'Depth',
-        components: [{ ...COVERAGE, data_collection_id: contigs.collectionId }],
-      },
-    });
-    expect(created.status, created.text).toBe(201);
-    tracks = created.body.dashboard_id;
+    tracks = await coverageDashboard(world);
   });
   afterAll(async () => {
     await world.server.stop();
