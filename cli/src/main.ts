@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-import { serviceVersion } from '@service/server';
+import { serviceVersion } from '@service/server/basics';
 import { Command } from 'commander';
 import { configCommand } from './commands/config.js';
 import { dashboardCommand } from './commands/dashboard.js';

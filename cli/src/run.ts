@@ -1,4 +1,4 @@
-import { ConfigErrors } from '@service/server';
+import { ConfigErrors } from '@service/server/basics';
 import { CommanderError } from 'commander';
 
 /** Exit codes: 1 for a failure, 2 for bad configuration or usage. */

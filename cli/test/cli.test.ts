@@ -1,4 +1,7 @@
+import { mkdtemp, readFile } from 'node:fs/promises';
 import { request } from 'node:http';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { migrationProvider } from '../../server/src/db/migrations/index.js';
 import {
@@ -11,7 +14,7 @@ import {
   startTestServer,
   type TestDatabase,
 } from '../../test/support/test-server.js';
-import { exitOf, runCli, startCliServer } from './run-cli.js';
+import { exitOf, runCli, runCliRecordingModules, startCliServer } from './run-cli.js';
 
 // A hang guard, not a speed check: a case here starts up to five Node processes that each load the
 // server and DuckDB, which on a loaded two-core machine has taken more than the default 30 s.
@@ -44,6 +47,22 @@ describe('service --help', () => {
     expect(result.code).toBe(0);
     for (const text of expected) expect(result.stdout).toContain(text);
   });
+
+  it.each([[['--help']], [['ingest', '--help']], [['config', 'check']]])(
+    'runs %j without loading the server (Fastify, DuckDB, the drivers)',
+    async (args) => {
+      const listing = join(await mkdtemp(join(tmpdir(), 'cli-modules-')), 'loaded.txt');
+      const result = await runCliRecordingModules(args, listing);
+      expect(result.code, result.stderr).toBe(0);
+      const loaded = (await readFile(listing, 'utf8')).split('\n');
+      expect(loaded.some((url) => url.endsWith('/server/dist/basics.js'))).toBe(true);
+      expect(
+        loaded.filter((url) =>
+          /\/server\/dist\/index\.js$|\/node_modules\/(fastify|@duckdb|pg|better-sqlite3)\//.test(url),
+        ),
+      ).toEqual([]);
+    },
+  );
 
   it('rejects an unknown command with a hint', async () => {
     const result = await runCli(['serv']);

@@ -16,9 +16,20 @@ function cliEnv(env: Record<string, string>): NodeJS.ProcessEnv {
   return { PATH: process.env.PATH, ...env };
 }
 
+const RECORD_LOADED_MODULES = fileURLToPath(new URL('./support/record-loaded-modules.mjs', import.meta.url));
+
 export function runCli(args: string[], env: Record<string, string> = {}, stdin?: string): Promise<CliResult> {
+  return runNode([CLI, ...args], env, stdin);
+}
+
+/** `runCli`, writing the URL of every module the CLI loads to `listing`, one per line. */
+export function runCliRecordingModules(args: string[], listing: string): Promise<CliResult> {
+  return runNode(['--import', RECORD_LOADED_MODULES, CLI, ...args], { SERVICE_TEST_LOADED_MODULES: listing });
+}
+
+function runNode(nodeArgs: string[], env: Record<string, string>, stdin?: string): Promise<CliResult> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [CLI, ...args], { env: cliEnv(env), stdio: ['pipe', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, nodeArgs, { env: cliEnv(env), stdio: ['pipe', 'pipe', 'pipe'] });
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (chunk) => {

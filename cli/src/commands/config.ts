@@ -1,4 +1,4 @@
-import { describeConfig, loadConfig } from '@service/server';
+import { describeConfig, loadConfig } from '@service/server/basics';
 import { Command } from 'commander';
 
 export function configCommand(): Command {

@@ -1,5 +1,5 @@
 import { readFile, writeFile } from 'node:fs/promises';
-import { API_PREFIX } from '@service/server';
+import { API_PREFIX } from '@service/server/basics';
 import { Command } from 'commander';
 import { formatProblems, type Problem, type ServerOptions, serverOf } from './api-client.js';
 

@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import { createReadStream, openAsBlob } from 'node:fs';
 import { stat } from 'node:fs/promises';
 import { basename } from 'node:path';
-import { API_PREFIX } from '@service/server';
+import { API_PREFIX } from '@service/server/basics';
 import { progress } from '../progress.js';
 
 /** A file of the results folder, as `service ingest` uploads it. */

@@ -1,7 +1,7 @@
 import { open, readdir, readFile, stat } from 'node:fs/promises';
 import { basename, join, relative, sep } from 'node:path';
 import { type AppliedTemplate, compileFilePattern } from '@service/common';
-import { API_PREFIX } from '@service/server';
+import { API_PREFIX } from '@service/server/basics';
 import { Command } from 'commander';
 import { parse, stringify } from 'yaml';
 import { progress } from '../progress.js';

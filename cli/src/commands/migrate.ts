@@ -1,4 +1,4 @@
-import { loadConfig, migrateToLatest, openDatabase } from '@service/server';
+import { loadConfig } from '@service/server/basics';
 import { Command } from 'commander';
 
 export function migrateCommand(): Command {
@@ -7,6 +7,7 @@ export function migrateCommand(): Command {
       'Bring the database schema up to date (serve and worker also do at startup unless SERVICE_DATABASE_AUTO_MIGRATE=false); safe to run from several processes at once.',
     )
     .action(async () => {
+      const { migrateToLatest, openDatabase } = await import('@service/server');
       const config = loadConfig();
       const database = openDatabase(config.database);
       try {

@@ -1,5 +1,5 @@
 import { readFile } from 'node:fs/promises';
-import { API_PREFIX, DomainError, loadConfig, validateProjectDefinition } from '@service/server';
+import { API_PREFIX, DomainError, loadConfig, validateProjectDefinition } from '@service/server/basics';
 import { Command } from 'commander';
 import { formatProblems, type Problem, serverOf } from './api-client.js';
 

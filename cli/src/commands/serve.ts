@@ -1,4 +1,4 @@
-import { API_PREFIX, loadConfig, seedExampleData, startServer } from '@service/server';
+import { API_PREFIX, loadConfig } from '@service/server/basics';
 import { Command } from 'commander';
 
 export function serveCommand(): Command {
@@ -12,6 +12,7 @@ export function serveCommand(): Command {
       '\nWith no settings it runs on embedded defaults: SQLite and files under ./data, no external service.\nStops gracefully on SIGTERM or SIGINT: in-flight requests finish first.',
     )
     .action(async (options: { port?: string; host?: string; exampleData: boolean }) => {
+      const { seedExampleData, startServer } = await import('@service/server');
       const config = loadConfig({
         ...process.env,
         ...(options.port === undefined ? {} : { SERVICE_PORT: options.port }),

@@ -1,6 +1,7 @@
 import type { UserDeletionSummary } from '@service/common';
 import { createUserRequestSchema } from '@service/common';
-import { type AppContext, createContext, DomainError, loadConfig, randomSecret } from '@service/server';
+import type { AppContext } from '@service/server';
+import { DomainError, loadConfig } from '@service/server/basics';
 import { Command } from 'commander';
 
 async function readStdin(): Promise<string> {
@@ -23,6 +24,7 @@ export function userCommand(): Command {
     )
     .action(async (email: string, options: { admin: boolean; passwordStdin?: boolean }) => {
       const config = loadConfig();
+      const { createContext, randomSecret } = await import('@service/server');
       const password = options.passwordStdin ? await readStdin() : randomSecret();
       const request = createUserRequestSchema.safeParse({ email, password, role: options.admin ? 'admin' : 'user' });
       if (!request.success) {
@@ -74,6 +76,7 @@ async function deleteAccount(account: string, options: DeleteOptions): Promise<v
   if (options.deleteOwned === (options.transferTo !== undefined) && !options.dryRun) {
     throw new Error('give --transfer-to ADMIN or --delete-owned (one of them)');
   }
+  const { createContext } = await import('@service/server');
   const context = await createContext(loadConfig());
   try {
     const row = await findAccount(context, account);

@@ -1,4 +1,4 @@
-import { createContext, createWorkerPool, loadConfig, startPeriodicCleanup, startSchedules } from '@service/server';
+import { loadConfig } from '@service/server/basics';
 import { Command } from 'commander';
 import pino from 'pino';
 
@@ -18,6 +18,7 @@ export function workerCommand(): Command {
         options.concurrency === undefined ? Math.max(1, config.jobs.workers) : Number(options.concurrency);
       if (!Number.isInteger(concurrency) || concurrency < 1 || concurrency > 64)
         throw new Error('--concurrency must be an integer from 1 to 64');
+      const { createContext, createWorkerPool, startPeriodicCleanup, startSchedules } = await import('@service/server');
       const context = await createContext(config);
       const log = pino({ level: config.logLevel });
       const pool = createWorkerPool(context, log, concurrency);
