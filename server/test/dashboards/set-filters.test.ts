@@ -23,6 +23,9 @@ const ONCO_CSV = [
   '',
 ].join('\n');
 
+/** Rows in sets a, b, c (0/1 columns): row 4 in none. */
+const SETS_CSV = ['id,a,b,c', '1,1,0,0', '2,1,1,0', '3,1,1,0', '4,0,0,0', '5,0,1,1', ''].join('\n');
+
 const UPSET = { component_id: 'u', type: 'figure', chart: 'upset', item: 'gene', set: 'pathway' };
 const ROWS = { component_id: 'rows', type: 'card', agg: 'count' };
 const PICK = { component_id: 'pick', type: 'interactive', widget: 'multiselect', column: 'pathway' };
@@ -62,6 +65,27 @@ describeEachDialect('set filters', (dialect) => {
       { sets: ['a'], count: 1 },
       { sets: ['c'], count: 1 },
     ]);
+  });
+
+  it('counts an UpSet plot of set columns over the filtered rows only, and none when no row is left', async () => {
+    const columns = { component_id: 'u', type: 'figure', chart: 'upset', sets: ['a', 'b', 'c'] };
+    const range = { component_id: 'ids', type: 'interactive', widget: 'range', column: 'id' };
+    const data = await dashboardOf(SETS_CSV, [columns, range]);
+    // Rows 2–5: a {2, 3}, b {2, 3, 5}, c {5}; row 4 is in no set.
+    const some = await data([{ component_id: 'ids', value: [2, 5] }]);
+    expect(some.status, some.text).toBe(200);
+    expect(some.body.components.u).toMatchObject({
+      total_rows: 4,
+      set_sizes: { a: 2, b: 3, c: 1 },
+      intersections: [
+        { sets: ['a', 'b'], count: 2 },
+        { sets: ['b', 'c'], count: 1 },
+      ],
+    });
+    const none = await data([{ component_id: 'ids', value: [100, 200] }]);
+    expect(none.status, none.text).toBe(200);
+    expect(none.body.components.u).toMatchObject({ total_rows: 0, set_sizes: { a: 0, b: 0, c: 0 }, intersections: [] });
+    expect(none.body.components.u?.left_out).toBeUndefined();
   });
 
   it('refuses an intersection that is not a list of distinct set names', async () => {

@@ -45,7 +45,10 @@ const largestSql = (grouped: string, order: string, budget: number) =>
   `SELECT *, count(*) OVER () AS "groups", sum("n") OVER () AS "counted" FROM (${grouped}) ` +
   `ORDER BY "n" DESC, ${order} LIMIT ${budget}`;
 
-/** Set columns: each row's sets as the bits of one integer, counted per integer. */
+/**
+ * Set columns: each row's sets as the bits of one integer, counted per integer, in one scan of the
+ * rows: the set sizes and the total are sums over those few counts, not a second pass.
+ */
 async function columnIntersections(
   rows: NarrowedRows,
   source: TableSnapshot,
@@ -57,27 +60,24 @@ async function columnIntersections(
   const members = names.map((name, index) => memberSql(columnOf(source, name, `sets[${index}]`)));
   const mask = members.map((member, bit) => `CASE WHEN ${member} THEN ${2 ** bit} ELSE 0 END`).join(' + ');
   const masks = `SELECT CAST(${mask} AS BIGINT) AS "key" FROM ${rows.from}${whereOf(rows.conditions)}`;
-  const [sizes = {}] = await rows.connection.query(
-    `SELECT count(*) AS "total", ${members.map((member, i) => `count(*) FILTER (WHERE ${member}) AS "s${i}"`).join(', ')} ` +
-      `FROM ${rows.from}${whereOf(rows.conditions)}`,
+  const sizes = names.map((_, bit) => `sum("n") FILTER (WHERE ("key" & ${2 ** bit}) <> 0) AS "s${bit}"`);
+  const largest = largestSql('SELECT "key", "n" FROM "counts" WHERE "key" <> 0', 'bit_count("key"), "key"', budget);
+  const answer = await rows.connection.query(
+    `WITH "counts" AS MATERIALIZED (SELECT "key", count(*) AS "n" FROM (${masks}) GROUP BY 1) ` +
+      `SELECT "largest".*, "sizes".* FROM (SELECT sum("n") AS "total", ${sizes.join(', ')} FROM "counts") AS "sizes" ` +
+      `LEFT JOIN (${largest}) AS "largest" ON true ORDER BY "n" DESC, bit_count("key"), "key"`,
     statement.params,
   );
-  const largest = await rows.connection.query(
-    largestSql(
-      `SELECT "key", count(*) AS "n" FROM (${masks}) WHERE "key" <> 0 GROUP BY 1`,
-      'bit_count("key"), "key"',
-      budget,
-    ),
-    statement.params,
-  );
+  const kept = answer.filter((row) => row.key !== null && row.key !== undefined);
+  const [totals = {}] = answer;
   return {
-    intersections: largest.map((row) => {
+    intersections: kept.map((row) => {
       const bits = count(row.key);
       return { sets: names.filter((_, bit) => Math.floor(bits / 2 ** bit) % 2 === 1), count: count(row.n) };
     }),
-    setSizes: Object.fromEntries(names.map((name, i) => [name, count(sizes[`s${i}`])])),
-    total: count(sizes.total),
-    ...totalsOf(largest),
+    setSizes: Object.fromEntries(names.map((name, i) => [name, count(totals[`s${i}`])])),
+    total: count(totals.total),
+    ...totalsOf(kept),
   };
 }
 
