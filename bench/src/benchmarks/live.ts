@@ -1,6 +1,7 @@
 /**
  * `live`: the live stream and schedules at scale, on one PostgreSQL database (docs/performance.md
- * "Live data"). 1,000 event streams spread over 2 API replicas, then upserts through one replica:
+ * "Live data"). 1,000 event streams through a round-robin proxy (scale-proxy.ts, as deploy/nginx.conf)
+ * to 2 API replicas, then upserts through one replica:
  * the time from an event's commit until every stream has it (p50, p95, max), and what the streams
  * cost each replica in memory; then 100 schedules due in the same minute, looked for by 2 worker
  * processes: each must start exactly once.
@@ -13,6 +14,7 @@ import { cpus, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import pg from 'pg';
+import { type RunningTarget, startTarget } from '../lib/child-target.js';
 import { CpuSpan, printMachine, printVerdicts } from '../lib/report.js';
 import { percentile } from '../lib/stats.js';
 import { UsageError } from '../lib/usage-error.js';
@@ -20,6 +22,7 @@ import { adminUrl, createDatabase } from './jobs-setup.js';
 import { type ReplicaProcess, SCALE_ADMIN, startReplica } from './scale-replica.js';
 
 const API_PREFIX = '/service/api/v1';
+const PROXY_SCRIPT = fileURLToPath(new URL('./scale-proxy.js', import.meta.url));
 const SERVICE_CLI = fileURLToPath(new URL('../../../cli/dist/main.js', import.meta.url));
 const STREAMS = 1_000;
 const UPSERTS = 5;
@@ -138,7 +141,12 @@ interface StreamFigures {
   mibPer1000: number[];
 }
 
-async function measureStreams(replicas: ReplicaProcess[], client: pg.Client, out: Out): Promise<StreamFigures> {
+async function measureStreams(
+  replicas: ReplicaProcess[],
+  proxyUrl: string,
+  client: pg.Client,
+  out: Out,
+): Promise<StreamFigures> {
   const [first] = replicas as [ReplicaProcess];
   const token = (await api<{ access_token: string }>(first.url, 'POST', '/auth/login', null, SCALE_ADMIN)).access_token;
   const project = await api<{ project_id: string }>(first.url, 'POST', '/projects', token, { name: 'live bench' });
@@ -162,9 +170,8 @@ async function measureStreams(replicas: ReplicaProcess[], client: pg.Client, out
 
   const before = replicas.map((replica) => rssMiB(replica.pid));
   out(`opening ${STREAMS} streams ...`);
-  const listeners = Array.from({ length: STREAMS }, (_, i) =>
-    listen(replicas[i % replicas.length]!.url, token, project.project_id),
-  );
+  // Through the proxy, which hands the connections to the replicas in turn.
+  const listeners = Array.from({ length: STREAMS }, () => listen(proxyUrl, token, project.project_id));
   await Promise.all(listeners.map((listener) => listener.ready));
   // Let the replicas settle (heartbeats, GC) before reading their memory.
   await new Promise((resolve) => setTimeout(resolve, 3_000));
@@ -265,7 +272,7 @@ export async function run(args: string[]): Promise<void> {
   out(`live benchmark, ${new Date().toISOString()}`);
   await printMachine(out);
   out(
-    `${STREAMS} GET /events streams (one user, one project) spread over 2 \`service serve\` replicas ` +
+    `${STREAMS} GET /events streams (one user, one project) through a round-robin proxy to 2 \`service serve\` replicas ` +
       `(SERVICE_JOBS_WORKERS=0) on one fresh PostgreSQL database; ${UPSERTS} upserts through the first replica, each ` +
       "timed from its event's commit (live_events.created_at) until each stream read it; then " +
       `${SCHEDULES} schedules due in the same minute with 2 \`service worker\` processes looking every second`,
@@ -277,6 +284,7 @@ export async function run(args: string[]): Promise<void> {
   const database = openDatabase({ kind: 'postgres', url: target.url });
   const client = new pg.Client({ connectionString: target.url });
   const replicas: ReplicaProcess[] = [];
+  let proxy: RunningTarget | null = null;
   const span = new CpuSpan();
   try {
     await migrateToLatest(database);
@@ -286,7 +294,11 @@ export async function run(args: string[]): Promise<void> {
     const env = { SERVICE_EVENTS_MAX_STREAMS_PER_USER: String(STREAMS), SERVICE_INGESTION_ALLOWED_ROOTS: roots };
     // One at a time: the first one bootstraps the admin.
     for (const name of ['api-1', 'api-2']) replicas.push(await startReplica(target.url, join(dataDir, name), env));
-    const streams = await measureStreams(replicas, client, out);
+    proxy = await startTarget(
+      PROXY_SCRIPT,
+      replicas.map((replica) => replica.url),
+    );
+    const streams = await measureStreams(replicas, proxy.url, client, out);
     const schedules = await measureSchedules(replicas[0]!.url, client, target.url, dataDir, out);
     span.end();
 
@@ -317,6 +329,7 @@ export async function run(args: string[]): Promise<void> {
       [once === SCHEDULES, `each of ${SCHEDULES} schedules started exactly once`],
     ]);
   } finally {
+    await proxy?.stop();
     await Promise.all(replicas.map((replica) => replica.stop()));
     await client.end().catch(() => undefined);
     await database.close();

@@ -14,7 +14,9 @@ if (upstreams.length === 0) {
   process.stderr.write('usage: scale-proxy.js <upstream URL>...\n');
   process.exit(2);
 }
-const agent = new Agent({ keepAlive: true, maxSockets: 64 });
+// As nginx's `keepalive 64`: up to 64 idle upstream connections kept for reuse, and no cap on
+// those in use, so long-lived requests (the `live` benchmark's event streams) never queue.
+const agent = new Agent({ keepAlive: true, maxFreeSockets: 64 });
 let next = 0;
 
 const server = createServer((incoming, outgoing) => {
