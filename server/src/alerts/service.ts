@@ -2,7 +2,6 @@ import type {
   Alert,
   AlertDeliveryList,
   AlertNotification,
-  AlertWebhookBody,
   CreateAlertRequest,
   CreatedAlert,
   NotificationList,
@@ -20,7 +19,7 @@ import { admit, authorize, authorizeOwned } from '../policy/policy.js';
 import { alertRows } from '../tables/alerts.js';
 import { notificationRows } from '../tables/notifications.js';
 import { cardValueAt, type EvaluationSources, holds, ownerOf } from './evaluation.js';
-import { checkWebhookUrl, newWebhookSecret, type WebhookSender } from './webhooks.js';
+import { checkWebhookUrl, newWebhookSecret, type WebhookSender, webhookBody } from './webhooks.js';
 
 function presentAlert(row: AlertsTable): Alert {
   return {
@@ -75,6 +74,11 @@ export class AlertsService {
     const work = this.evaluateVersion(dataCollectionId, version).catch((error: unknown) => this.deps.warn(error, ''));
     this.evaluating.add(work);
     void work.finally(() => this.evaluating.delete(work));
+  }
+
+  /** Takes over webhook deliveries a stopped process left between tries (the periodic cleanup). */
+  resumeStaleWebhooks(): Promise<number> {
+    return this.deps.webhooks.resumeStale();
   }
 
   /** Resolves once every evaluation started here and every webhook delivery it started have ended. */
@@ -250,18 +254,7 @@ export class AlertsService {
       data: JSON.stringify(announced),
     });
     if (url === null || secret === null) return;
-    const body: AlertWebhookBody = {
-      alert_id: alert.id,
-      notification_id: notification.id,
-      dashboard_id: alert.dashboard_id,
-      component_id: alert.component_id,
-      data_collection_id: alert.data_collection_id,
-      version,
-      value,
-      previous_value: previous,
-      condition: { op: alert.op, value: Number(alert.value) },
-      created_at: now,
-    };
+    const body = webhookBody(notification, alert);
     this.deps.webhooks.send({ deliveryId, url, secret, body });
   }
 }

@@ -1,6 +1,7 @@
 import { createHmac, randomBytes } from 'node:crypto';
 import type { AlertWebhookBody } from '@service/common';
 import type { Database } from '../db/database.js';
+import type { AlertsTable, NotificationsTable } from '../db/tables.js';
 import { isoNow } from '../db/time.js';
 import { DomainError } from '../errors.js';
 import { notificationRows } from '../tables/notifications.js';
@@ -13,6 +14,13 @@ export const WEBHOOK_RETRIES = 3;
 const ATTEMPT_TIMEOUT_MS = 10_000;
 /** The most of a receiver's error kept in the delivery log. */
 const ERROR_MAX = 300;
+/**
+ * A pending delivery not written for this long was left by a process that stopped between tries
+ * (a live one writes after every try: at most one attempt's timeout plus the longest wait apart).
+ */
+export const STALE_DELIVERY_MS = 2 * 60_000;
+/** Stale deliveries taken over per look. */
+const RESUME_BATCH = 100;
 
 export function newWebhookSecret(): string {
   return `${WEBHOOK_SECRET_PREFIX}${randomBytes(32).toString('base64url')}`;
@@ -58,6 +66,25 @@ export function checkWebhookUrl(url: string, allowedHosts: readonly string[]): v
     ]);
 }
 
+/** The JSON a webhook posts: the notification and the rule that fired it. */
+export function webhookBody(
+  notification: NotificationsTable,
+  alert: Pick<AlertsTable, 'op' | 'value'>,
+): AlertWebhookBody {
+  return {
+    alert_id: notification.alert_id,
+    notification_id: notification.id,
+    dashboard_id: notification.dashboard_id,
+    component_id: notification.component_id,
+    data_collection_id: notification.data_collection_id,
+    version: notification.version,
+    value: notification.value,
+    previous_value: notification.previous_value,
+    condition: { op: alert.op, value: Number(alert.value) },
+    created_at: notification.created_at,
+  };
+}
+
 export interface WebhookTarget {
   deliveryId: string;
   url: string;
@@ -85,24 +112,49 @@ export class WebhookSender {
   ) {}
 
   /** Starts a delivery in the background; `settled` waits for all of them (tests, shutdown). */
-  send(target: WebhookTarget): void {
-    const work = this.deliver(target).catch(() => undefined);
+  send(target: WebhookTarget, firstAttempt = 1): void {
+    const work = this.deliver(target, firstAttempt).catch(() => undefined);
     this.pending.add(work);
     void work.finally(() => this.pending.delete(work));
+  }
+
+  /**
+   * Takes over the deliveries a stopped process left pending (the periodic cleanup calls this on
+   * every replica and worker): each is claimed by one process and goes on from its next try. Answers
+   * how many this process took.
+   */
+  async resumeStale(now = Date.now()): Promise<number> {
+    const before = new Date(now - STALE_DELIVERY_MS).toISOString();
+    const stale = await notificationRows.stalePendingDeliveries(this.database.db, before, RESUME_BATCH);
+    let resumed = 0;
+    for (const { delivery, notification, alert } of stale) {
+      if (!(await notificationRows.claimDelivery(this.database.db, delivery.id, delivery.updated_at, isoNow())))
+        continue;
+      resumed += 1;
+      const target = { deliveryId: delivery.id, url: delivery.url, body: webhookBody(notification, alert) };
+      if (alert.webhook_secret === null)
+        await this.giveUp(target.deliveryId, delivery.attempts, 'the alert no longer has a webhook');
+      else this.send({ ...target, secret: alert.webhook_secret }, delivery.attempts + 1);
+    }
+    return resumed;
   }
 
   async settled(): Promise<void> {
     while (this.pending.size > 0) await Promise.all([...this.pending]);
   }
 
-  private async deliver(target: WebhookTarget): Promise<void> {
+  private async deliver(target: WebhookTarget, firstAttempt: number): Promise<void> {
+    if (firstAttempt > WEBHOOK_RETRIES + 1) {
+      await this.giveUp(target.deliveryId, firstAttempt - 1, 'no try left when it was resumed');
+      return;
+    }
     const text = JSON.stringify(target.body);
     const headers = {
       'content-type': 'application/json',
       'user-agent': 'service-alerts',
       'x-signature-256': signature(target.secret, text),
     };
-    for (let attempt = 1; attempt <= WEBHOOK_RETRIES + 1; attempt += 1) {
+    for (let attempt = firstAttempt; attempt <= WEBHOOK_RETRIES + 1; attempt += 1) {
       // The list is read at each attempt: an operator who removed a host stops its deliveries.
       const refusal = webhookRefusal(target.url, this.options.allowedHosts);
       const outcome: Attempt =
@@ -118,6 +170,16 @@ export class WebhookSender {
       if (last) return;
       await new Promise((resolve) => setTimeout(resolve, this.options.retryBaseMs * 2 ** (attempt - 1)));
     }
+  }
+
+  private async giveUp(deliveryId: string, attempts: number, reason: string): Promise<void> {
+    await notificationRows.updateDelivery(this.database.db, deliveryId, {
+      status: 'failed',
+      attempts,
+      response_status: null,
+      last_error: reason,
+      updated_at: isoNow(),
+    });
   }
 
   private async attempt(url: string, headers: Record<string, string>, body: string): Promise<Attempt> {

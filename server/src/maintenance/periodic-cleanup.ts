@@ -1,4 +1,5 @@
 import type { FastifyBaseLogger } from 'fastify';
+import type { AlertsService } from '../alerts/service.js';
 import { purgeExpiredCredentials } from '../auth/expired-credentials.js';
 import type { TemporaryUsers } from '../auth/temporary-users.js';
 import type { Database } from '../db/database.js';
@@ -11,13 +12,15 @@ export interface PeriodicCleanupDeps {
   database: Pick<Database, 'db'>;
   temporaryUsers: Pick<TemporaryUsers, 'removeExpired'>;
   purger: Pick<StoragePurger, 'sweepLocalCopies'>;
+  alerts: Pick<AlertsService, 'resumeStaleWebhooks'>;
 }
 
 /**
  * Every few minutes: removes expired temporary users (unless `temporaryUsers` is false), deletes
  * expired OAuth states, sign-in tickets, ended sessions with their refresh tokens and expired
  * personal access tokens, live events past the resume window and lapsed stream leases, and drops
- * this process's local copies of stored objects whose owner was deleted, wherever that happened.
+ * this process's local copies of stored objects whose owner was deleted, wherever that happened;
+ * and takes over the alert webhooks a stopped process left between their tries.
  * Every replica and worker runs it; both are safe to run concurrently, and a random offset keeps
  * replicas from all waking at once.
  */
@@ -46,6 +49,12 @@ export function startPeriodicCleanup(
         if (Object.values(purged).some((count) => count > 0)) log.info(purged, 'purged stale live events');
       },
       (error: unknown) => log.error({ err: error }, 'purging stale live events failed'),
+    );
+    context.alerts.resumeStaleWebhooks().then(
+      (resumed) => {
+        if (resumed > 0) log.info({ resumed }, 'resumed alert webhooks left pending by a stopped process');
+      },
+      (error: unknown) => log.error({ err: error }, 'resuming alert webhooks failed'),
     );
     context.purger.sweepLocalCopies(context.database.db).then(
       (dropped) => {

@@ -1,5 +1,12 @@
 import type { Kysely } from 'kysely';
-import type { AlertDeliveriesTable, NotificationsTable, Tables } from '../db/tables.js';
+import type { AlertDeliveriesTable, AlertsTable, NotificationsTable, Tables } from '../db/tables.js';
+
+/** A delivery left pending, with what its next try needs: the notification and the alert's rule and secret. */
+export interface StaleDelivery {
+  delivery: Pick<AlertDeliveriesTable, 'id' | 'url' | 'attempts' | 'updated_at'>;
+  notification: NotificationsTable;
+  alert: Pick<AlertsTable, 'op' | 'value' | 'webhook_secret'>;
+}
 
 /**
  * Every query on `notifications` and `alert_deliveries` (docs/architecture.md "Table owners").
@@ -53,6 +60,63 @@ export const notificationRows = {
     change: Pick<AlertDeliveriesTable, 'status' | 'attempts' | 'response_status' | 'last_error' | 'updated_at'>,
   ): Promise<void> {
     await db.updateTable('alert_deliveries').set(change).where('id', '=', id).execute();
+  },
+
+  /**
+   * Deliveries still `pending` whose row was last written before `before`, oldest first: a live
+   * delivery writes its row after every try, so these belong to a process that stopped between tries.
+   */
+  async stalePendingDeliveries(db: Kysely<Tables>, before: string, limit: number): Promise<StaleDelivery[]> {
+    const rows = await db
+      .selectFrom('alert_deliveries as d')
+      .innerJoin('notifications as n', 'n.id', 'd.notification_id')
+      .innerJoin('alerts as a', 'a.id', 'd.alert_id')
+      .selectAll('n')
+      .select([
+        'd.id as delivery_id',
+        'd.url as delivery_url',
+        'd.attempts as delivery_attempts',
+        'd.updated_at as delivery_updated_at',
+        'a.op as alert_op',
+        'a.value as alert_value',
+        'a.webhook_secret as alert_webhook_secret',
+      ])
+      .where('d.status', '=', 'pending')
+      .where('d.updated_at', '<', before)
+      .orderBy('d.created_at')
+      .limit(limit)
+      .execute();
+    return rows.map(
+      ({
+        delivery_id,
+        delivery_url,
+        delivery_attempts,
+        delivery_updated_at,
+        alert_op,
+        alert_value,
+        alert_webhook_secret,
+        ...notification
+      }) => ({
+        delivery: { id: delivery_id, url: delivery_url, attempts: delivery_attempts, updated_at: delivery_updated_at },
+        notification,
+        alert: { op: alert_op, value: alert_value, webhook_secret: alert_webhook_secret },
+      }),
+    );
+  },
+
+  /**
+   * Takes a stale delivery over: true for the one process whose write found the row as it read it
+   * (still pending, not written since), so each is resumed once however many processes look.
+   */
+  async claimDelivery(db: Kysely<Tables>, id: string, seenUpdatedAt: string, at: string): Promise<boolean> {
+    const result = await db
+      .updateTable('alert_deliveries')
+      .set({ updated_at: at })
+      .where('id', '=', id)
+      .where('status', '=', 'pending')
+      .where('updated_at', '=', seenUpdatedAt)
+      .executeTakeFirst();
+    return Number(result.numUpdatedRows) === 1;
   },
 
   /** One alert's deliveries, filtered only: `paginate` adds the order and the page. */

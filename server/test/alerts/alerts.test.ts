@@ -272,6 +272,67 @@ describeEachDialect('alerts', (dialect) => {
     }
   });
 
+  it('resumes a delivery a stopped process left between tries, on one replica only, from its next try', async () => {
+    const b = await board();
+    const hook = await receiver();
+    try {
+      const created = await createAlert(owner.access_token, b, {
+        component_id: 'total',
+        condition: { op: '>=', value: 10 },
+        webhook_url: hook.url,
+      });
+      expect(created.status, created.text).toBe(201);
+      const alertId = created.body.alert_id;
+      await addRows(b, [6]);
+      expect(hook.received).toHaveLength(1);
+      // As a process that made its first try, then stopped during the wait before the second.
+      const deliveries = server.context.database.db.updateTable('alert_deliveries').where('alert_id', '=', alertId);
+      const longAgo = new Date(Date.now() - 10 * 60_000).toISOString();
+      await deliveries.set({ status: 'pending', attempts: 1, response_status: 503, updated_at: longAgo }).execute();
+
+      const replica = await startTestServer(server.database, { SERVICE_ALERTS_WEBHOOK_ALLOWED_HOSTS: '127.0.0.1' });
+      try {
+        const resumed = await Promise.all([
+          replica.context.alerts.resumeStaleWebhooks(),
+          server.context.alerts.resumeStaleWebhooks(),
+          replica.context.alerts.resumeStaleWebhooks(),
+        ]);
+        await replica.context.alerts.settled();
+        await server.context.alerts.settled();
+        expect(resumed.reduce((sum, count) => sum + count, 0)).toBe(1);
+      } finally {
+        await replica.stop();
+      }
+      // The same body, signed with the alert's secret, sent once more.
+      expect(hook.received).toHaveLength(2);
+      expect(hook.received[1]?.body).toBe(hook.received[0]?.body);
+      const signed = createHmac('sha256', created.body.webhook_secret as string).update(hook.received[1]?.body ?? '');
+      expect(hook.received[1]?.headers['x-signature-256']).toBe(`sha256=${signed.digest('hex')}`);
+      const log = await call<{ items: Record<string, unknown>[] }>(server, 'GET', `/alerts/${alertId}/deliveries`, {
+        token: owner.access_token,
+      });
+      expect(log.body.items).toEqual([
+        expect.objectContaining({ status: 'delivered', attempts: 2, response_status: 200, last_error: null }),
+      ]);
+
+      // A recent pending row is someone's live delivery: left alone. One with no try left fails.
+      await deliveries.set({ status: 'pending', attempts: 2, updated_at: new Date().toISOString() }).execute();
+      expect(await server.context.alerts.resumeStaleWebhooks()).toBe(0);
+      await deliveries.set({ status: 'pending', attempts: 4, updated_at: longAgo }).execute();
+      expect(await server.context.alerts.resumeStaleWebhooks()).toBe(1);
+      await server.context.alerts.settled();
+      expect(hook.received).toHaveLength(2);
+      const spent = await call<{ items: Record<string, unknown>[] }>(server, 'GET', `/alerts/${alertId}/deliveries`, {
+        token: owner.access_token,
+      });
+      expect(spent.body.items).toEqual([
+        expect.objectContaining({ status: 'failed', attempts: 4, last_error: 'no try left when it was resumed' }),
+      ]);
+    } finally {
+      await hook.close();
+    }
+  });
+
   it('compares change_pct with the previous version', async () => {
     const b = await board();
     const created = await createAlert(owner.access_token, b, {
