@@ -1,5 +1,4 @@
 import type { FastifyBaseLogger } from 'fastify';
-import type { AlertsService } from '../alerts/service.js';
 import { purgeExpiredCredentials } from '../auth/expired-credentials.js';
 import type { TemporaryUsers } from '../auth/temporary-users.js';
 import type { Database } from '../db/database.js';
@@ -12,7 +11,8 @@ export interface PeriodicCleanupDeps {
   database: Pick<Database, 'db'>;
   temporaryUsers: Pick<TemporaryUsers, 'removeExpired'>;
   purger: Pick<StoragePurger, 'sweepLocalCopies'>;
-  alerts: Pick<AlertsService, 'resumeStaleWebhooks'>;
+  /** Alerts (alerts/service.ts), described here: maintenance sits below the services. */
+  alerts: { resumeStaleWebhooks(): Promise<number> };
 }
 
 /**
