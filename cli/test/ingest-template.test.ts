@@ -248,7 +248,7 @@ describe('service ingest --template nf-core/ampliseq/2.16.0', () => {
 });
 
 describe('the metadata filters of the ampliseq dashboard', () => {
-  it('narrow every tab but the differential abundance, through sample and sample_id alike', async () => {
+  it('narrow every tab, through sample and sample_id alike', async () => {
     const metadata = await tsv('input/Metadata_full.tsv');
     const soil = new Set(metadata.filter((row) => row.habitat === 'Soil').map((row) => row.sample));
     const bySample = (rows: Row[], column = 'sample_id') => rows.filter((row) => soil.has(row[column] as string));
@@ -271,16 +271,56 @@ describe('the metadata filters of the ampliseq dashboard', () => {
     expect((await tab('ordination', habitat)).ordination_samples?.value).toBe(
       bySample(await tsv('embedding_pcoa.tsv')).length,
     );
-    // The tree through its dominant habitat; the contrasts have neither sample nor habitat.
+    // The tree through its dominant habitat.
     const tips = await tsv('phylogenetic_tree_metadata_canonical.tsv');
     expect((await tab('phylogeny', habitat)).asv_count?.value).toBe(
       tips.filter((row) => row.dominant_habitat === 'Soil').length,
     );
-    expect((await tab('differential', habitat)).taxa_analysed?.value).toBe((await tsv('ancombc_results.tsv')).length);
     // One sample chosen by its id on the metadata narrows the tables keyed by sample_id to it.
     const one = await tab('alpha', [{ component_id: 'sample', value: ['SRR10070130'] }]);
     expect(one.alpha_samples?.value).toBe(1);
     expect(one.median_shannon?.value).toBeCloseTo(6.5218, 4);
+  });
+});
+
+describe('the habitat filter on the differential abundance results', () => {
+  it('keeps the contrasts of the habitat chosen, read from their name (habitatSoil)', async () => {
+    const soil = (await tsv('ancombc_results.tsv')).filter((row) => row.contrast === 'habitatSoil');
+    expect(soil).toHaveLength(32);
+    const answers = await tab('differential', [{ component_id: 'habitat', value: ['Soil'] }]);
+    expect(answers.ancombc_table?.total).toBe(32);
+    expect(answers.taxa_analysed?.value).toBe(32);
+    expect(answers.phyla_tested?.value).toBe(distinct(soil, 'Phylum'));
+    expect(answers.median_lfc?.value).toBeCloseTo(median(numbers(soil, 'lfc')), 12);
+    const significant = soil.filter((row) => Number(row.q_val) < 0.05);
+    expect(answers.volcano_chart?.counts).toEqual({
+      up: significant.filter((row) => Number(row.lfc) >= 0).length,
+      down: significant.filter((row) => Number(row.lfc) <= 0).length,
+      ns: soil.length - significant.length,
+    });
+    const contrasts = (answers.contrast?.options ?? []).map((option) => option.value);
+    expect(contrasts).toEqual(['habitatSoil']);
+    // The MA plot's table names its contrasts alike.
+    const ma = (await tsv('ma_canonical.tsv')).filter((row) => row.contrast === 'habitatSoil');
+    expect(answers.ma_chart?.total_rows).toBe(ma.length);
+    // A join reaches one hop either way: the Contrast filter narrows the sample metadata to Soil.
+    const metadata = await tsv('input/Metadata_full.tsv');
+    const byContrast = await tab('qc', [{ component_id: 'contrast', value: ['habitatSoil'] }]);
+    expect(byContrast.qc_samples?.value).toBe(metadata.filter((row) => row.habitat === 'Soil').length);
+  });
+
+  it('leaves the tab empty for the reference level, which no contrast names (Groundwater)', async () => {
+    const answers = await tab('differential', [{ component_id: 'habitat', value: ['Groundwater'] }]);
+    expect(answers.ancombc_table?.total).toBe(0);
+    expect(answers.taxa_analysed?.value).toBe(0);
+    expect(answers.ma_chart?.total_rows).toBe(0);
+    for (const [id, answer] of Object.entries(answers)) expect([id, answer.error]).toEqual([id, undefined]);
+  });
+
+  it('gives the results the habitat column the join is on, as text', async () => {
+    const answers = await tab('differential');
+    const columns = (answers.ancombc_table?.columns ?? []) as { name: string; type: string }[];
+    expect(columns.find((column) => column.name === 'habitat')?.type).toBe('string');
   });
 });
 

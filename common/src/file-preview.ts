@@ -8,7 +8,9 @@ export const FILE_PREVIEW_MAX_ROWS = 200;
 export const filePreviewRequestSchema = z.strictObject({
   /** Unset: taken from the file's name (`.csv`, `.tsv`/`.tab`/`.txt`, `.parquet`, `.json`, `.ndjson`/`.jsonl`). */
   format: formatSchema.optional(),
-  read_options: readOptionsSchema.pick({ delimiter: true, header: true, null_values: true, columns: true }).optional(),
+  read_options: readOptionsSchema
+    .pick({ delimiter: true, header: true, null_values: true, columns: true, derive: true })
+    .optional(),
   limit: z.number().int().min(1).max(FILE_PREVIEW_MAX_ROWS).default(20),
 });
 export type FilePreviewRequest = z.input<typeof filePreviewRequestSchema>;

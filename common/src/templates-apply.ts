@@ -1,3 +1,4 @@
+import { RE2JS } from 're2js';
 import type { DashboardYaml } from './dashboards.js';
 import { compileFilePattern } from './file-pattern.js';
 import type { ProjectDefinition } from './project-definition.js';
@@ -170,6 +171,29 @@ function substitute<T>(
   return unresolved ? null : result;
 }
 
+type TemplateCollection = Template['collections'][number];
+
+/**
+ * A collection with the variables of its derived columns filled in: a value is matched literally
+ * in `regex` (escaped). A derived column naming a variable without a value is left out, as are
+ * the joins on it.
+ */
+function renderCollection(
+  collection: TemplateCollection,
+  variables: Readonly<Record<string, string>>,
+): TemplateCollection {
+  if (collection.read_options?.derive === undefined) return collection;
+  const { derive, ...options } = collection.read_options;
+  const literal = Object.fromEntries(Object.entries(variables).map(([name, value]) => [name, RE2JS.quote(value)]));
+  const rendered = derive.flatMap((column) => {
+    const name = substitute(column.name, variables);
+    const from = substitute(column.from, variables);
+    const regex = substitute(column.regex, literal);
+    return name === null || from === null || regex === null ? [] : [{ name, from, regex }];
+  });
+  return { ...collection, read_options: rendered.length > 0 ? { ...options, derive: rendered } : options };
+}
+
 /** One dashboard with what the folder cannot fill left out. */
 function renderDashboard(
   dashboard: DashboardYaml,
@@ -232,7 +256,9 @@ export async function applyTemplate(
   const files = templateFiles(template, folder.files);
   const present = new Set(Object.keys(files));
   const variables = await resolveVariables(template, options.variables ?? {}, present, folder);
-  const collections = template.collections.filter((collection) => present.has(collection.tag));
+  const collections = template.collections
+    .filter((collection) => present.has(collection.tag))
+    .map((collection) => renderCollection(collection, variables));
   // A join goes with either of its collections, or with a variable of its keys that has no value.
   const joins = template.joins.flatMap((join) => {
     const rendered = present.has(join.left) && present.has(join.right) ? substitute(join, variables) : null;

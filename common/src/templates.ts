@@ -87,9 +87,15 @@ function checkTemplate(template: z.output<typeof templateObject>, context: z.Ref
   if (template.template_id !== `${template.pipeline}/${template.version}`)
     issue(['template_id'], `must be pipeline/version: ${template.pipeline}/${template.version}`);
   const tags = new Set<string>();
+  const names = new Set(template.variables.map((variable) => variable.name));
   template.collections.forEach((collection, index) => {
     if (tags.has(collection.tag)) issue(['collections', index, 'tag'], 'another collection has this tag');
     tags.add(collection.tag);
+    // A derived column may name a variable (`from: "\${group_by}"`), nothing else of a collection.
+    const derive = collection.read_options?.derive ?? [];
+    for (const [text, path] of strings(derive, ['collections', index, 'read_options', 'derive']))
+      for (const name of variableReferences(text))
+        if (!names.has(name)) issue(path, `\${${name}} names no variable of the template`);
   });
   for (const [index, pattern] of (template.detect?.files ?? []).entries()) {
     try {
@@ -99,10 +105,10 @@ function checkTemplate(template: z.output<typeof templateObject>, context: z.Ref
       issue(['detect', 'files', index], `not a valid pattern: ${error.message}`);
     }
   }
-  const names = new Set<string>();
+  const seen = new Set<string>();
   template.variables.forEach((variable, index) => {
-    if (names.has(variable.name)) issue(['variables', index, 'name'], 'another variable has this name');
-    names.add(variable.name);
+    if (seen.has(variable.name)) issue(['variables', index, 'name'], 'another variable has this name');
+    seen.add(variable.name);
     if (variable.detect && !tags.has(variable.detect.collection))
       issue(['variables', index, 'detect', 'collection'], `no collection has the tag ${variable.detect.collection}`);
   });

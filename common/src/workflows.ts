@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { derivedColumnsSchema } from './derived-columns.js';
 import { checkJoinColumns, joinColumnFields } from './join-columns.js';
 import { listAnswerSchema } from './pagination.js';
 import { nameSchema, tagSchema } from './projects.js';
@@ -128,6 +129,7 @@ export const readOptionsSchema = z.strictObject({
   skip: z.number().int().min(0).max(1000).optional(),
   null_values: z.array(z.string().max(100)).max(50).optional(),
   columns: z.record(z.string(), z.string().max(100)).optional(),
+  derive: derivedColumnsSchema.optional(),
 });
 
 export const dataCollectionSchema = z

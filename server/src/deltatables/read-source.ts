@@ -1,4 +1,4 @@
-import { COLUMN_TYPES, type ColumnType, type DataFormat } from '@service/common';
+import { COLUMN_TYPES, type ColumnType, type DataFormat, type DerivedColumn } from '@service/common';
 import { quoteString } from '../engine/sql.js';
 import { DomainError } from '../errors.js';
 
@@ -9,6 +9,8 @@ export interface ReadOptions {
   skip?: number;
   null_values?: string[];
   columns?: Record<string, string>;
+  /** Added to the file's columns after reading (derived-columns.ts); `readFunction` leaves them. */
+  derive?: DerivedColumn[];
 }
 
 const SQL_TYPE = /^[A-Za-z][A-Za-z0-9_ ]*(\(\d+(,\s*\d+)?\))?$/;

@@ -9,6 +9,7 @@ import { realPathInsideRoots } from '../locations/allowed-roots.js';
 import { compilePattern } from '../locations/patterns.js';
 import { generalStatsRelation } from '../multiqc/report-file.js';
 import { misfitMessage, misfitValue, type RaggedLine, raggedLine, raggedMessage } from './csv-diagnosis.js';
+import { withDerivedColumns } from './derived-columns.js';
 import { type ReadOptions, readFunction } from './read-source.js';
 
 export const RUN_ID = '_run_id';
@@ -43,7 +44,7 @@ export interface SourceReading {
 
 /**
  * Makes each file a temporary DuckDB view (read lazily, so nothing is held in memory) with its
- * run, file and pattern columns. Empty files hold no rows (and no columns): they get no view.
+ * derived, run, file and pattern columns. Empty files hold no rows (and no columns): they get no view.
  */
 export async function readSources(reading: SourceReading, files: SourceFile[]): Promise<FileView[]> {
   const { connection, collection, names, signal } = reading;
@@ -78,7 +79,12 @@ export async function readSources(reading: SourceReading, files: SourceFile[]): 
           `${file.path}: the file has a column ${clash.name}, which the pattern or the table already provides`,
         );
       }
-      await connection.run(`CREATE TEMP VIEW ${name} AS SELECT *, ${extra.join(', ')} FROM ${read}`);
+      const derived = withDerivedColumns(read, options.derive, {
+        name: file.path,
+        columns: columns.map((column) => column.name),
+        taken: [RUN_ID, FILE_ID, ...groups],
+      });
+      await connection.run(`CREATE TEMP VIEW ${name} AS SELECT *, ${extra.join(', ')} FROM ${derived}`);
       sources.push({ file, table: name, columns: await connection.describe(`SELECT * FROM ${name}`) });
     } catch (error) {
       if (error instanceof DomainError) throw error;

@@ -12,6 +12,7 @@ import {
   filePreviewRequestSchema,
 } from '@service/common';
 import { misfitMessage, misfitValue, raggedLine, raggedMessage } from '../deltatables/csv-diagnosis.js';
+import { withDerivedColumns } from '../deltatables/derived-columns.js';
 import { type ReadOptions, readFunction } from '../deltatables/read-source.js';
 import { sqlTypeText } from '../deltatables/schema-merge.js';
 import { localPathOf } from '../deltatables/sources.js';
@@ -142,7 +143,12 @@ export class FilePreviews {
     return this.deps.duckdb.withConnection(async (connection) => {
       const options = await dialectOf(connection, format, localPath, request.read_options ?? {});
       try {
-        const read = readFunction(format, localPath, options);
+        const fileRead = readFunction(format, localPath, options);
+        const fileColumns = await connection.describe(`SELECT * FROM ${fileRead}`);
+        const read = withDerivedColumns(fileRead, options.derive, {
+          name: file.name,
+          columns: fileColumns.map((column) => column.name),
+        });
         const columns = await connection.describe(`SELECT * FROM ${read}`);
         const rows = await connection.query(`SELECT * FROM ${read} LIMIT ${request.limit}`);
         return {

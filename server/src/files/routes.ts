@@ -92,7 +92,8 @@ function previewRoutes(app: App, filePreviews: FilePreviews, actorOf: Authentica
         summary: 'The first rows of a file with its detected dialect and column types',
         description:
           'Reads a registered file as a collection would (before any table is built): `format` and ' +
-          '`read_options` (delimiter, header, null_values, columns: {name: string|integer|double|boolean|date|timestamp}) ' +
+          '`read_options` (delimiter, header, null_values, ' +
+          'columns: {name: string|integer|double|boolean|date|timestamp}, derive: [{name, from, regex}]) ' +
           'override what is detected. Readers of the project may preview; `limit` is at most 200 rows.',
         params: idParamsSchema,
         body: filePreviewRequestSchema,

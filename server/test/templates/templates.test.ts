@@ -49,9 +49,10 @@ describe('a template file with errors', () => {
     expect(all.map((problem) => problem.path).sort()).toEqual([
       'collections[13].tag',
       'dashboards[0].components[0].column',
-      // The MA plot reads `ma`, which the renamed collection no longer is.
+      // The MA plot and the join metadata_ma read `ma`, which the renamed collection no longer is.
       'dashboards[0].components[57].data_collection_id',
       'joins[10].right',
+      'joins[11].right',
       'template_id',
     ]);
     for (const problem of all) expect(problem.line).toBeGreaterThan(0);
@@ -169,6 +170,60 @@ dashboards:
   it('names a variable the template does not have, at its place', () => {
     const problems = checkTemplateFile(source('grop'), 'test/join/1.0') as { path: string }[];
     expect(problems.map((problem) => problem.path)).toEqual(['joins[1].left_on[0]']);
+  });
+});
+
+describe('a template collection with a derived column', () => {
+  const source = (key: string) => `
+template_id: test/derive/1.0
+pipeline: test/derive
+version: "1.0"
+description: A test template.
+variables:
+  - { name: group, description: The group column, detect: { collection: rows, columns: [habitat, "site.name"] } }
+collections:
+  - { tag: rows, pattern: "rows\\\\.tsv", format: tsv }
+  - tag: results
+    pattern: "results\\\\.tsv"
+    format: tsv
+    read_options:
+      null_values: [NA]
+      derive: [{ name: "\${${key}}", from: contrast, regex: "^\${${key}}(.+)$" }]
+joins:
+  - { name: by_group, left: rows, right: results, on: ["\${${key}}"] }
+dashboards:
+  - title: Rows
+    components: [{ component_id: n, type: card, data_collection_id: rows, agg: count }]
+`;
+  const folder = (columns: string[]) => ({ files: ['rows.tsv', 'results.tsv'], columnsOf: async () => columns });
+
+  it('takes the variable in its name, its column and its expression, where the value is matched literally', async () => {
+    const template = templateSchema.parse(parse(source('group')));
+    const applied = await applyTemplate(template, folder(['sample', 'habitat']), { name: 'p' });
+    const results = applied.definition.workflows[0]?.data_collections.find((c) => c.tag === 'results');
+    expect(results?.read_options).toEqual({
+      null_values: ['NA'],
+      derive: [{ name: 'habitat', from: 'contrast', regex: '^habitat(.+)$' }],
+    });
+    const dotted = await applyTemplate(template, folder(['site.name']), { name: 'p' });
+    const derived = dotted.definition.workflows[0]?.data_collections.find((c) => c.tag === 'results');
+    expect(derived?.read_options?.derive).toEqual([
+      { name: 'site.name', from: 'contrast', regex: '^site\\.name(.+)$' },
+    ]);
+    // Without a value, the derived column goes, and the join on it.
+    const without = await applyTemplate(template, folder(['sample']), { name: 'p' });
+    const kept = without.definition.workflows[0]?.data_collections.find((c) => c.tag === 'results');
+    expect(kept?.read_options).toEqual({ null_values: ['NA'] });
+    expect(without.definition.joins ?? []).toEqual([]);
+  });
+
+  it('names a variable the template does not have, at its place', () => {
+    const problems = checkTemplateFile(source('grop'), 'test/derive/1.0') as { path: string }[];
+    expect(problems.map((problem) => problem.path)).toEqual([
+      'collections[1].read_options.derive[0].name',
+      'collections[1].read_options.derive[0].regex',
+      'joins[0].on[0]',
+    ]);
   });
 });
 

@@ -63,7 +63,7 @@ function FixTypesForm({ collection, onDone }: { collection: DataCollection; onDo
     null_values: nullMarkersOf(markersText, emptyIsMissing),
     ...(Object.keys(types).length === 0 ? {} : { columns: types }),
   };
-  const preview = useNewestFilePreview(collection.data_collection_id, readOptions);
+  const preview = useNewestFilePreview(collection.data_collection_id, fileReadOptions(readOptions));
   const rebuild = useRebuild(collection, readOptions);
   return (
     <Stack gap="sm">
@@ -121,6 +121,11 @@ function FixTypesForm({ collection, onDone }: { collection: DataCollection; onDo
       </Group>
     </Stack>
   );
+}
+
+/** The options that read the file's own columns: derived ones (docs/project-yaml.md "Rules") have no type to choose. */
+function fileReadOptions(options: Record<string, unknown>): Record<string, unknown> {
+  return Object.fromEntries(Object.entries(options).filter(([key]) => key !== 'derive'));
 }
 
 /** The newest file of the collection, read as it would be with `readOptions` (before any rebuild). */
