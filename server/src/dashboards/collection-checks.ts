@@ -61,11 +61,13 @@ export async function collectionProblems(
     // A table reads any of its columns; only those it colours must hold numbers, and its select_by exist.
     if (component.type === 'table' && component.color_scales === undefined && component.select_by === undefined)
       continue;
+    // A collection not yet ingested has neither a table nor files: its columns and its tree are
+    // checked once it has (POST /projects/from-template places its dashboards before ingesting).
+    const snapshot = await snapshotOf(row);
+    if (snapshot.snapshot === null) continue;
     if (component.type === 'figure' && component.chart === 'tree') {
       problems.push(...(await treeProblems(checks.trees, row, component, at)));
     }
-    const snapshot = await snapshotOf(row);
-    if (snapshot.snapshot === null) continue;
     const fit = checks.queries.fitProblems(snapshot, component);
     // The table is read only for components whose columns fit.
     const found =

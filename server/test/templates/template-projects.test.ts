@@ -88,6 +88,8 @@ describeEachDialect('projects from a template', (dialect) => {
   it('makes the project reading the folder in place, its dashboard, and ingests it', async () => {
     const made = await make({});
     expect(made.status, made.text).toBe(201);
+    // Placed before the ingestion, the dashboard keeps every component, the ASV tree too.
+    expect(made.body.left_out).toEqual({ collections: [], components: [] });
     const { project_id: projectId, dashboard_id: dashboardId, run_id: runId } = made.body;
     const token = ada.access_token;
     const workflows = await call<{ items: { data_location: unknown }[] }>(
