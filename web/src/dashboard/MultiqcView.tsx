@@ -138,7 +138,13 @@ function TableBody({ data }: { data: MultiqcTableData }) {
   const rows = data.rows.slice((shown - 1) * TABLE_PAGE_ROWS, shown * TABLE_PAGE_ROWS);
   return (
     <>
-      <div style={{ minHeight: 0, flex: 1, overflow: 'auto' }} data-plot-type="table" data-samples={data.rows.length}>
+      <div
+        style={{ minHeight: 0, flex: 1, overflow: 'auto' }}
+        // biome-ignore lint/a11y/noNoninteractiveTabindex: a keyboard scrolls it only if it takes the focus; its cells hold nothing else that could (axe's scrollable-region-focusable).
+        tabIndex={0}
+        data-plot-type="table"
+        data-samples={data.rows.length}
+      >
         <TableRows data={data} rows={rows} bars={bars} />
       </div>
       {pages > 1 && (

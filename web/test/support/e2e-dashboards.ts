@@ -224,9 +224,9 @@ const DRAWN = `(() => {
     document.querySelector('.mantine-Loader-root') === null;
 })()`;
 
-export async function drawn(page: Page): Promise<void> {
+export async function drawn(page: Page, timeout = 15_000): Promise<void> {
   // Polled through evaluate: waitForFunction evaluates a string in the page, which its CSP refuses.
-  await expect.poll(() => page.evaluate(DRAWN), { timeout: 15_000 }).toBe(true);
+  await expect.poll(() => page.evaluate(DRAWN), { timeout }).toBe(true);
 }
 
 /** axe-core on the page in the light theme, then in the dark one (every chart redrawn in it), and back. */
