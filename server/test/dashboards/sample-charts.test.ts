@@ -147,6 +147,22 @@ describeEachDialect('the charts of samples', (dialect) => {
     expect(h).toMatchObject({ total_rows: 4, sampled: false });
   });
 
+  it('breaks ties between equally close pairs by input order', async () => {
+    // a = 0, b = 1, c = 2, d = 3: a–b, b–c and c–d all 1 apart. a and b join first (met first),
+    // then c and d at 1 (below d({a,b}, c) = 1.5), then the two at the mean of 2, 3, 1, 2 = 2.
+    const { t } = await draw(['name,x', 'a,0', 'b,1', 'c,2', 'd,3', ''].join('\n'), [
+      { component_id: 't', type: 'figure', chart: 'clustered_heatmap', row: 'name', matrix_columns: ['x'] },
+    ]);
+    expect((t as { matrix: unknown }).matrix).toMatchObject({
+      rows: ['a', 'b', 'c', 'd'],
+      row_tree: [
+        [0, 1, 1],
+        [2, 3, 1],
+        [4, 5, 2],
+      ],
+    });
+  });
+
   it('reads the same matrix from a long table, averaging a cell given twice', async () => {
     const { h } = await draw(LONG_CSV, [
       { component_id: 'h', type: 'figure', chart: 'clustered_heatmap', row: 'name', column: 'sample', value: 'value' },

@@ -11,7 +11,7 @@ import { type NarrowedRows, whereOf } from '../sql/narrowed.js';
 import type { Statement } from '../sql/statement.js';
 import { averageLinkage, type Clustering, inDrawingOrder, type Matrix, transposed, zScores } from './clustering.js';
 import { doubleSql } from './field-points.js';
-import { figureAnswer, numberRole, type Role } from './figure-rows.js';
+import { answerColumns, numberRole, type Role } from './figure-rows.js';
 
 /**
  * A clustered heatmap (docs/dashboards.md "Clustered heatmaps"): DuckDB turns a wide table (a row
@@ -79,10 +79,12 @@ async function wideCells(
       'ORDER BY "row"',
     statement.params,
   );
+  // The keys made once: a key built per cell (200,000 of them) cost more than reading the cells.
+  const keys = columns.map((_, index) => `m${index}`);
   return {
     rows: kept.map((line) => String(line.row)),
     columns,
-    matrix: kept.map((line) => columns.map((_, index) => numberOrNull(line[`m${index}`]))),
+    matrix: kept.map((line) => keys.map((key) => numberOrNull(line[key]))),
     totalRows: count(kept[0]?.total),
     totalColumns: columns.length,
   };
@@ -147,21 +149,17 @@ export async function clusteredHeatmapData(
   const columnClusters = clusterColumns
     ? averageLinkage(transposed(drawn, cells.columns.length))
     : unclustered(cells.columns.length);
-  const answerRows = rowClusters.order.flatMap((r) =>
-    columnClusters.order.flatMap((c) => {
-      const value = drawn[r]?.[c] ?? null;
-      if (value === null) return [];
-      const cell = { row: cells.rows[r], column: cells.columns[c], value };
-      return [scaled ? { ...cell, raw: raw[r]?.[c] ?? null } : cell];
-    }),
-  );
+  const answerRows = cellsInDrawingOrder(cells, rowClusters.order, columnClusters.order, scaled ? raw : null, drawn);
   const [total = {}] = await rows.connection.query(
     `SELECT count(*) AS "n" FROM ${rows.from}${whereOf(rows.conditions)}`,
     statement.params,
   );
   const drawnRows = rowClusters.order.map((r) => cells.rows[r] ?? '');
   return {
-    ...figureAnswer(cellRoles(source, figure), answerRows, cells.totalRows > cells.rows.length, count(total.n)),
+    columns: answerColumns(cellRoles(source, figure)),
+    rows: answerRows,
+    sampled: cells.totalRows > cells.rows.length,
+    total_rows: count(total.n),
     matrix: {
       rows: drawnRows,
       columns: columnClusters.order.map((c) => cells.columns[c] ?? ''),
@@ -172,6 +170,31 @@ export async function clusteredHeatmapData(
       total_columns: cells.totalColumns,
     },
   };
+}
+
+/**
+ * The answer's rows, `[row, column, value]` (and `raw` when scaled) per cell with a value, row by
+ * row in drawing order: made as arrays directly, a few hundred thousand of them at full size.
+ */
+function cellsInDrawingOrder(
+  cells: Cells,
+  rowOrder: readonly number[],
+  columnOrder: readonly number[],
+  raw: Matrix | null,
+  drawn: Matrix,
+): JsonValue[][] {
+  const answer: JsonValue[][] = [];
+  for (const r of rowOrder) {
+    const label = cells.rows[r] ?? '';
+    const [values, raws] = [drawn[r] ?? [], raw?.[r] ?? []];
+    for (const c of columnOrder) {
+      const value = values[c] ?? null;
+      if (value === null) continue;
+      const column = cells.columns[c] ?? '';
+      answer.push(raw === null ? [label, column, value] : [label, column, value, raws[c] ?? null]);
+    }
+  }
+  return answer;
 }
 
 function cellRoles(source: TableSnapshot, figure: FigureComponent): Role[] {

@@ -24,6 +24,10 @@ export const numberRole = (name: string, column: Column | null, type = 'double')
   output: type === 'long' ? 'integer' : type === 'timestamp' ? 'timestamp' : 'plain',
 });
 
+/** The answer's columns: each role's name, type and the table column it shows. */
+export const answerColumns = (roles: readonly Role[]) =>
+  roles.map(({ name, type, column }) => ({ name, type, column }));
+
 /** The answer: one array per row in the order of `roles`, read from SQL rows keyed by role name. */
 export function figureAnswer(
   roles: readonly Role[],
@@ -32,7 +36,7 @@ export function figureAnswer(
   total: number,
 ): FigureData {
   return {
-    columns: roles.map(({ name, type, column }) => ({ name, type, column })),
+    columns: answerColumns(roles),
     rows: rows.map((row) => roles.map((role) => jsonValue(row[role.name], role.output))),
     sampled,
     total_rows: total,

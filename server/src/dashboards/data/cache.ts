@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import type { ComponentData } from '@service/common';
 import type { TableSnapshot } from '../../analytics/index.js';
+import { answerJson } from './answer-json.js';
 
 /** What a component's answer was computed from. */
 export interface AnswerKey {
@@ -78,7 +79,7 @@ export class AnswerCache {
   }
 
   private keep(id: string, data: ComponentData): void {
-    const bytes = Buffer.byteLength(JSON.stringify(data)) + id.length;
+    const bytes = Buffer.byteLength(answerJson(data)) + id.length;
     if (bytes > this.limits.bytes / 4) return;
     this.entries.set(id, { data, bytes });
     this.bytes += bytes;

@@ -3,6 +3,7 @@ import { componentError } from '../../analytics/index.js';
 import type { DataLimits } from '../../config/data-limits.js';
 import { currentBounds } from '../../engine/bounded-work.js';
 import { DomainError } from '../../errors.js';
+import { answerJson } from './answer-json.js';
 
 /** A component's result as the data service yields it (`ComponentResult`), as far as the budget reads it. */
 interface BudgetedResult {
@@ -56,7 +57,7 @@ export async function* withinAnswerBudget<T extends BudgetedResult>(
   let over: DomainError | undefined;
   for await (const result of results) {
     if (over === undefined) {
-      const json = JSON.stringify(result.data);
+      const json = answerJson(result.data);
       used += json.length;
       if (used <= maxBytes) {
         yield { ...result, json };
