@@ -14,7 +14,28 @@ import type { DashboardFilter } from '@service/common';
 import type { Browser } from 'playwright-core';
 
 export const CHROMIUM = process.env.BENCH_CHROMIUM ?? process.env.SERVICE_TEST_CHROMIUM ?? '/usr/bin/chromium';
-const PAGE_TIMEOUT_MS = 120_000;
+export const PAGE_TIMEOUT_MS = 120_000;
+
+/** Headless Chromium as the benchmark runs it. */
+export async function launchChromium(): Promise<Browser> {
+  const { chromium } = await import('playwright-core');
+  return chromium.launch({
+    executablePath: CHROMIUM,
+    args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--no-first-run'],
+  });
+}
+
+/** A browser context signed in as `session` (the app reads it from sessionStorage), at the bench's viewport. */
+export async function signedInContext(browser: Browser, session: Record<string, unknown>) {
+  const stored = JSON.stringify({
+    access_token: session.access_token,
+    refresh_token: session.refresh_token,
+    user: session.user,
+  });
+  const context = await browser.newContext({ viewport: { width: 1440, height: 1400 } });
+  await context.addInitScript(`sessionStorage.setItem('service.session', ${JSON.stringify(stored)})`);
+  return context;
+}
 
 /**
  * Whether every figure cell (those whose data has `total_rows`) holds a chart that ECharts says it
@@ -108,14 +129,8 @@ export async function measureDashboardInBrowser(
   /** How many of the first changes only warm up (not counted). */
   warmups: number,
 ): Promise<BrowserFigures> {
-  const stored = JSON.stringify({
-    access_token: session.access_token,
-    refresh_token: session.refresh_token,
-    user: session.user,
-  });
-  const context = await browser.newContext({ viewport: { width: 1440, height: 1400 } });
+  const context = await signedInContext(browser, session);
   try {
-    await context.addInitScript(`sessionStorage.setItem('service.session', ${JSON.stringify(stored)})`);
     const page = await context.newPage();
     await page.goto(`${appUrl}/dashboards/${dashboardId}`);
     const first = (await page.evaluate(whenDrawn('\u0000', '0'))) as Drawn;

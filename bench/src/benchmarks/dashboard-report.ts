@@ -102,6 +102,8 @@ export function verdicts(
   browserMs: number[],
   peakBytes: number | null,
   withBrowser: boolean,
+  /** More lines, judged with these (the tabbed dashboard's). */
+  more: [boolean, string][] = [],
 ): void {
   const p95 = percentile(figures.allMs, 0.95);
   const baselineP95 = percentile(figures.baselineMs, 0.95);
@@ -128,5 +130,5 @@ export function verdicts(
       `browser p95 filter change to every component redrawn < ${TARGET_BROWSER_P95_MS} ms: ${fixed(browserP95, 0)} ms`,
     ]);
   }
-  printVerdicts(out, list);
+  printVerdicts(out, [...list, ...more]);
 }

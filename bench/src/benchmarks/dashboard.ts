@@ -1,7 +1,8 @@
 /**
  * `dashboard`: the analytic dashboard of Depictio's performance report on a table of 12 M rows
  * (`BENCH_DASHBOARD_ROWS` for fewer): 4 figures, 3 cards, 3 interactive components and 1 table
- * (dashboard-data.ts), against the real server in a child process, measured in one run:
+ * (dashboard-data.ts), and a dashboard of 6 tabs of 15 components each on the same table
+ * (dashboard-tabs-data.ts), against the real server in a child process, measured in one run:
  *
  * 1. the first whole `POST /dashboards/{id}/data` after the server started (cold), then the same
  *    request again (warm: the server's answer cache);
@@ -9,9 +10,15 @@
  *    app asks (NDJSON): to the first component, to the last, failures. Baseline, taking turns with
  *    it: DuckDB alone, in another process, running back to back the very statements the server's
  *    DuckDB ran for that request (noted in the server's process, dashboard-target.ts);
- * 3. in Chromium, `BENCH_DASHBOARD_BROWSER_CHANGES` (50) filter changes, each from the change to
- *    every component redrawn (dashboard-browser.ts; needs `npm run build`; 0 skips it);
- * 4. the server's peak resident memory (VmHWM) over all of it.
+ * 3. the tabbed dashboard (issue 29, dashboard-tabs.ts): its first `POST /data {tab_id}` (cold),
+ *    then `BENCH_DASHBOARD_TAB_REQUESTS` (60) requests of one tab, the tabs in turn, each with the
+ *    walk's next filters, set beside 2's requests; and the whole 90 components once in one request;
+ * 4. in Chromium, `BENCH_DASHBOARD_BROWSER_CHANGES` (50) filter changes, each from the change to
+ *    every component redrawn (dashboard-browser.ts; needs `npm run build`; 0 skips 4 and 5);
+ * 5. in Chromium, the tabbed dashboard opened on its first tab (first paint), then
+ *    `BENCH_DASHBOARD_TAB_SWITCHES` (30) clicks on another tab, each to every component of that tab
+ *    drawn (dashboard-tabs-browser.ts);
+ * 6. the server's peak resident memory (VmHWM) over all of it.
  *
  * The table is written as Parquet by DuckDB, uploaded into a Parquet collection and upserted, as
  * a user would (not timed). `BENCH_DASHBOARD_DATA=<dir>` keeps it there for later runs.
@@ -29,10 +36,13 @@ import { CpuSpan, printMachine } from '../lib/report.js';
 import { UsageError } from '../lib/usage-error.js';
 import { BENCH_ADMIN_EMAIL, BENCH_ADMIN_PASSWORD } from './api-fixture.js';
 import { createBenchCollection, field, keptFixture, uploadAndUpsert } from './collection-fixture.js';
-import { CHROMIUM, measureDashboardInBrowser } from './dashboard-browser.js';
+import { CHROMIUM, launchChromium, measureDashboardInBrowser } from './dashboard-browser.js';
 import { benchDashboard, filterWalk } from './dashboard-data.js';
 import { type Fixture, report, type ServerFigures, verdicts } from './dashboard-report.js';
 import { dataClient } from './dashboard-requests.js';
+import { createTabbedDashboard, measureTabRequests } from './dashboard-tabs.js';
+import { measureTabsInBrowser, tabOrder } from './dashboard-tabs-browser.js';
+import { reportTabs, tabVerdicts } from './dashboard-tabs-report.js';
 import type { DashboardTargetMessage, RecordedStatement } from './dashboard-target.js';
 import { closeConnections, requestJson } from './ingest-http.js';
 import { peakResidentBytes } from './ingest-memory.js';
@@ -44,6 +54,8 @@ const FIXTURE_FILE = 'bench-dashboard.json';
 const DEFAULT_ROWS = 12_000_000;
 const DEFAULT_CHANGES = 300;
 const DEFAULT_BROWSER_CHANGES = 50;
+const DEFAULT_TAB_REQUESTS = 60;
+const DEFAULT_TAB_SWITCHES = 30;
 const WARM_REQUESTS = 5;
 const PROGRESS_EVERY = 25;
 const BROWSER_WARMUPS = 3;
@@ -207,6 +219,7 @@ async function measureServer(
   return figures;
 }
 
+type TabbedDashboard = Awaited<ReturnType<typeof createTabbedDashboard>>;
 type Worker = Awaited<ReturnType<typeof startWorker<DashboardTargetMessage>>>;
 
 interface MeasureSetup {
@@ -216,10 +229,16 @@ interface MeasureSetup {
   rows: number;
   changeCount: number;
   browserChanges: number;
+  tabRequests: number;
+  tabSwitches: number;
 }
 
-/** The bench dashboard over HTTP against DuckDB alone, then (when asked) in Chromium; with the server's peak memory. */
-async function measureAll(out: Out, { server, baseline, fixture, rows, changeCount, browserChanges }: MeasureSetup) {
+/**
+ * The bench dashboard over HTTP against DuckDB alone, the tabbed one over HTTP, then (when asked)
+ * both in Chromium; with the server's peak memory.
+ */
+async function measureAll(out: Out, setup: MeasureSetup) {
+  const { server, baseline, fixture, rows, changeCount, browserChanges, tabRequests, tabSwitches } = setup;
   const api = `${server.url}${API_PREFIX}`;
   const { session, token, dashboardId, expected } = await createBenchDashboard(api, fixture, rows);
   const client = dataClient(`${api}/dashboards/${dashboardId}/data`, token, expected);
@@ -229,11 +248,20 @@ async function measureAll(out: Out, { server, baseline, fixture, rows, changeCou
   } finally {
     client.close();
   }
+  const tabbed = await createTabbedDashboard(api, token, fixture, `Dashboard benchmark in tabs, ${grouped(rows)} rows`);
+  const tabChanges = filterChanges(tabRequests + 1, SEED + 2);
+  const tabFigures = await measureTabRequests(
+    `${api}/dashboards/${tabbed.dashboardId}/data`,
+    token,
+    tabbed,
+    tabChanges,
+    out,
+  );
   const browser =
     browserChanges > 0
-      ? await measureInChromium(out, server.url, session, dashboardId, browserChanges)
-      : { changeMs: [], settledMs: [], firstPaintMs: Number.NaN };
-  return { figures, browser, peakBytes: peakResidentBytes(server.pid) };
+      ? await measureInChromium(out, server.url, session, { dashboardId, browserChanges, tabbed, tabSwitches })
+      : null;
+  return { figures, tabFigures, browser, peakBytes: peakResidentBytes(server.pid) };
 }
 
 async function createBenchDashboard(api: string, fixture: Fixture, rows: number) {
@@ -256,17 +284,13 @@ async function measureInChromium(
   out: Out,
   serverUrl: string,
   session: Record<string, unknown>,
-  dashboardId: string,
-  browserChanges: number,
+  asked: { dashboardId: string; browserChanges: number; tabbed: TabbedDashboard; tabSwitches: number },
 ) {
+  const { dashboardId, browserChanges, tabbed, tabSwitches } = asked;
   out(`${browserChanges} filter changes in Chromium ...`);
-  const { chromium } = await import('playwright-core');
-  const browser = await chromium.launch({
-    executablePath: CHROMIUM,
-    args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--no-first-run'],
-  });
+  const browser = await launchChromium();
   try {
-    return await measureDashboardInBrowser(
+    const filters = await measureDashboardInBrowser(
       browser,
       serverUrl,
       session,
@@ -274,6 +298,10 @@ async function measureInChromium(
       filterChanges(BROWSER_WARMUPS + browserChanges, SEED + 1),
       BROWSER_WARMUPS,
     );
+    out(`${tabSwitches} tab switches in Chromium ...`);
+    const order = tabOrder(tabbed.tabs.length, tabSwitches, SEED + 3);
+    const tabs = await measureTabsInBrowser(browser, serverUrl, session, tabbed.dashboardId, tabbed.tabs, order);
+    return { filters, tabs };
   } finally {
     await browser.close();
   }
@@ -284,6 +312,8 @@ export async function run(args: string[]): Promise<void> {
   const rows = wholeFromEnv('BENCH_DASHBOARD_ROWS', DEFAULT_ROWS, 1000);
   const changeCount = wholeFromEnv('BENCH_DASHBOARD_CHANGES', DEFAULT_CHANGES, 1);
   const browserChanges = wholeFromEnv('BENCH_DASHBOARD_BROWSER_CHANGES', DEFAULT_BROWSER_CHANGES, 0);
+  const tabRequests = wholeFromEnv('BENCH_DASHBOARD_TAB_REQUESTS', DEFAULT_TAB_REQUESTS, 1);
+  const tabSwitches = wholeFromEnv('BENCH_DASHBOARD_TAB_SWITCHES', DEFAULT_TAB_SWITCHES, 1);
   const keptDir = process.env.BENCH_DASHBOARD_DATA;
   const withBrowser = browserChanges > 0;
   if (withBrowser && !(await webBuilt())) {
@@ -295,7 +325,8 @@ export async function run(args: string[]): Promise<void> {
   out(`dashboard benchmark, ${new Date().toISOString()}`);
   out(
     `rows: ${grouped(rows)}${rows === DEFAULT_ROWS ? '' : ' (BENCH_DASHBOARD_ROWS)'}; ${changeCount} filter changes ` +
-      `over HTTP; ${withBrowser ? `${browserChanges} in ${CHROMIUM} (headless)` : 'no browser part'}`,
+      `over HTTP; ${withBrowser ? `${browserChanges} in ${CHROMIUM} (headless)` : 'no browser part'}; ` +
+      `6 tabs x 15 components: ${tabRequests} tab requests${withBrowser ? `, ${tabSwitches} tab switches` : ''}`,
   );
   await printMachine(out);
   out();
@@ -320,17 +351,28 @@ export async function run(args: string[]): Promise<void> {
     const endedBefore = endedChildrenCpuSeconds() ?? 0;
     let measured: Awaited<ReturnType<typeof measureAll>>;
     try {
-      measured = await measureAll(out, { server, baseline, fixture, rows, changeCount, browserChanges });
+      measured = await measureAll(out, {
+        server,
+        baseline,
+        fixture,
+        rows,
+        changeCount,
+        browserChanges,
+        tabRequests,
+        tabSwitches,
+      });
     } finally {
       await baseline.stop();
       await server.stop();
     }
-    const { figures, browser, peakBytes } = measured;
-    const { changeMs: browserMs, settledMs: browserSettledMs, firstPaintMs: browserFirstMs } = browser;
+    const { figures, tabFigures, browser, peakBytes } = measured;
+    const filtered = browser?.filters ?? { changeMs: [], settledMs: [], firstPaintMs: Number.NaN };
+    const { changeMs: browserMs, settledMs: browserSettledMs, firstPaintMs: browserFirstMs } = filtered;
     span.end();
     report(out, { rows, fixture, figures, browserMs, browserSettledMs, browserFirstMs, peakBytes, withBrowser });
+    reportTabs(out, tabFigures, figures.allMs, browser?.tabs ?? null);
     span.print(out, (endedChildrenCpuSeconds() ?? 0) - endedBefore, cpus().length);
-    verdicts(out, figures, browserMs, peakBytes, withBrowser);
+    verdicts(out, figures, browserMs, peakBytes, withBrowser, tabVerdicts(tabFigures, browser?.tabs ?? null));
   } finally {
     await rm(workDir, { recursive: true, force: true });
   }

@@ -20,7 +20,7 @@ export const benchmarks: readonly Benchmark[] = [
   {
     name: 'dashboard',
     summary:
-      'dashboard of 11 components on 12 M rows: POST /data cold, warm and on 300 filter changes vs. DuckDB alone, browser redraw, peak RSS',
+      'dashboard of 11 components on 12 M rows: POST /data cold, warm and on 300 filter changes vs. DuckDB alone, browser redraw, peak RSS; one of 6 tabs x 15: POST /data of a tab, tab switches in the browser',
     run: async (args) => (await import('./dashboard.js')).run(args),
   },
   {
