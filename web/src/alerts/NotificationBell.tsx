@@ -1,5 +1,6 @@
 import { ActionIcon, Alert, Anchor, Button, Group, Indicator, Loader, Popover, Stack, Text } from '@mantine/core';
 import { type AlertNotification, notificationListSchema } from '@service/common';
+import { IconBell } from '@tabler/icons-react';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { Link } from 'react-router';
 import { errorMessage } from '../api/client.js';
@@ -34,7 +35,8 @@ export function NotificationBell() {
         {/* The button, not the indicator around it, carries the popover's aria-expanded. */}
         <Popover.Target>
           <ActionIcon variant="default" size="lg" aria-label={label}>
-            <span aria-hidden="true">🔔</span>
+            {/* A drawn icon: the bell emoji needs an emoji font, which many Linux machines lack. */}
+            <IconBell size={18} stroke={1.6} aria-hidden="true" />
           </ActionIcon>
         </Popover.Target>
       </Indicator>
