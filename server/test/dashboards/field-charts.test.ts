@@ -51,6 +51,22 @@ const MANY_CSV = [
   '',
 ].join('\n');
 
+/**
+ * 2,000 genes, four in five significant (q from 1e-2 down to 1e-12) with fold changes spread over
+ * [−4, 4) and means over [0, 10): far more `up` and `down` points than a budget of 100.
+ */
+const SIGNIFICANT = Array.from({ length: 2000 }, (_, i) => ({
+  gene: `g${i}`,
+  lfc: ((i * 37) % 800) / 100 - 4,
+  q: i % 5 === 0 ? 0.5 : 10 ** -(2 + ((i * 7919) % 1000) / 100),
+  mean: ((i * 13) % 1000) / 100,
+}));
+const SIGNIFICANT_CSV = [
+  'gene,lfc,q,mean',
+  ...SIGNIFICANT.map(({ gene, lfc, q, mean }) => `${gene},${lfc},${q},${mean}`),
+  '',
+].join('\n');
+
 /** Five p values, an empty one and one above 1 (left out). */
 const QQ_CSV = ['p', '0.1', '0.2', '0.3', '0.4', '0.5', '', '1.5', ''].join('\n');
 
@@ -166,6 +182,36 @@ describeEachDialect('the field charts', (dialect) => {
     // The non-significant mass keeps one point per occupied cell of the grid.
     expect(rows.length).toBeGreaterThan(80);
     expect(rows.filter((row) => (row.y as number) < 5e-8)).toHaveLength(50);
+  });
+
+  it('thins every class of a volcano plot to a grid when the significant points exceed the budget', async () => {
+    const volcano = { type: 'figure', x: 'lfc', y: 'q', label: 'gene', max_points: 100 };
+    const answer = await draw(SIGNIFICANT_CSV, [
+      { ...volcano, component_id: 'v', chart: 'volcano' },
+      { ...volcano, component_id: 'm', chart: 'ma', x: 'mean', y: 'lfc', p: 'q' },
+    ]);
+    const classOf = ({ lfc, q }: { lfc: number; q: number }) =>
+      q < 0.05 && lfc >= 1 ? 'up' : q < 0.05 && lfc <= -1 ? 'down' : 'ns';
+    const counts = { up: 0, down: 0, ns: 0 };
+    for (const gene of SIGNIFICANT) counts[classOf(gene)] += 1;
+    const hits = SIGNIFICANT.filter((gene) => classOf(gene) !== 'ns')
+      .sort((a, b) => a.q - b.q)
+      .slice(0, 10)
+      .map((gene) => gene.gene);
+    for (const id of ['v', 'm']) {
+      expect(answer[id], id).toMatchObject({ counts, total_rows: 2000, sampled: true });
+      const rows = rowsOf(answer[id] as Record<string, unknown>);
+      // One point per class and cell of a 7 × 7 grid, and the ten hits the chart names.
+      expect(rows.length, id).toBeLessThanOrEqual(3 * 49 + 10);
+      expect(rows.length, id).toBeGreaterThan(30);
+      expect(new Set(rows.map((row) => row.class)), id).toEqual(new Set(['up', 'down', 'ns']));
+      expect(
+        rows.map((row) => row.label),
+        id,
+      ).toEqual(expect.arrayContaining(hits));
+      const byGene = new Map(SIGNIFICANT.map((gene) => [gene.gene, gene]));
+      for (const row of rows) expect(row.class, id).toBe(classOf(byGene.get(String(row.label)) ?? { lfc: 0, q: 1 }));
+    }
   });
 
   it('draws a QQ plot’s expected quantiles and its inflation factor λ', async () => {

@@ -14,9 +14,15 @@ import { figureAnswer, numberRole, type Role, roleOf } from './figure-rows.js';
 /**
  * The field's point charts of a differential test (docs/dashboards.md "Volcano, MA, Manhattan and QQ plots"):
  * each point classed `up`, `down` or `ns` by its p value and fold change. Every `up` and `down`
- * point is sent; beyond the point budget the `ns` ones are a uniform sample (by hash of their
- * values, the same every time).
+ * point is sent while they fit in the point budget, and beyond it the `ns` ones are a uniform
+ * sample (by hash of their values, the same every time). When the `up` and `down` points alone
+ * are more than the budget, every class is thinned to one point per cell of a grid over the plot
+ * (`gridSql`): hundreds of thousands of points took the browser 10–25 s to draw, and a pixel shows
+ * one of them anyway.
  */
+
+/** Points named beside them by the chart (common/src/charts/field.ts): always sent. */
+const LABELLED_HITS = 10;
 
 /** −log10 p is drawn for 0 ≤ p ≤ 1; other p values (and null, NaN) leave the row out. */
 export const validPSql = (p: string) => `${p} IS NOT NULL AND ${p} >= 0 AND ${p} <= 1`;
@@ -39,6 +45,8 @@ interface ClassedPoints {
   p: string | null;
   /** Columns sent besides `class`, by role name. */
   shown: { role: Role; sql: string }[];
+  /** The role drawn along y (volcano: −log10 p, MA: the fold change). */
+  plotY: 'minus_log10_y' | 'y';
   /** Rows left out (a coordinate missing). */
   drawable: string[];
 }
@@ -59,7 +67,8 @@ export function volcanoData(
     { role: numberRole('minus_log10_y', y), sql: minusLog10Sql(p) },
     ...labelShown(source, figure),
   ];
-  return classedPoints(rows, figure, statement, { fold, p, shown, drawable: [`${fold} IS NOT NULL`, validPSql(p)] });
+  const drawable = [`${fold} IS NOT NULL`, validPSql(p)];
+  return classedPoints(rows, figure, statement, { fold, p, shown, plotY: 'minus_log10_y', drawable });
 }
 
 export function maData(
@@ -81,7 +90,7 @@ export function maData(
     ...labelShown(source, figure),
   ];
   const drawable = [`${mean} IS NOT NULL`, `${fold} IS NOT NULL`, ...(p === null ? [] : [validPSql(p)])];
-  return classedPoints(rows, figure, statement, { fold, p, shown, drawable });
+  return classedPoints(rows, figure, statement, { fold, p, shown, plotY: 'y', drawable });
 }
 
 function labelShown(source: TableSnapshot, figure: FigureComponent): { role: Role; sql: string }[] {
@@ -113,31 +122,76 @@ async function classedPoints(
   const top = points.shown.some(({ role }) => role.name === 'minus_log10_y') ? 'max("minus_log10_y")' : 'NULL';
   const selects = points.shown.map(({ role, sql }) => `${sql} AS "${role.name}"`);
   const classed =
-    `SELECT ${selects.join(', ')}, ${classSql(points, figure)} AS "class", ` +
+    `SELECT ${selects.join(', ')}, ${classSql(points, figure)} AS "class", ${points.p ?? 'NULL'} AS "rank_p", ` +
     `hash(${points.shown.map(({ sql }) => sql).join(', ')}) AS "hash" FROM ${from}${whereOf(conditions, points.drawable)}`;
   const [stats = {}] = await connection.query(
     `SELECT count(*) FILTER (WHERE "class" = 'up') AS "up", count(*) FILTER (WHERE "class" = 'down') AS "down", ` +
       `count(*) FILTER (WHERE "class" = 'ns') AS "ns", ${top} AS "top", ` +
+      `min("x") AS "x_min", max("x") AS "x_max", min("${points.plotY}") AS "y_min", max("${points.plotY}") AS "y_max", ` +
       `(SELECT count(*) FROM ${from}${whereOf(conditions)}) AS "n" FROM (${classed})`,
     statement.params,
   );
   const counts = { up: count(stats.up), down: count(stats.down), ns: count(stats.ns) };
+  const highest = stats.top === null || stats.top === undefined ? 1 : Number(stats.top);
+  const gridded = counts.up + counts.down > budget;
   const nsKept = Math.max(0, budget - counts.up - counts.down);
   const drawn = await connection.query(
-    `SELECT * FROM (SELECT *, row_number() OVER (ORDER BY "hash", "x", "y") AS "sample" FROM (${classed}) ` +
-      `WHERE "class" = 'ns') WHERE "sample" <= ${nsKept} UNION ALL BY NAME ` +
-      `SELECT * FROM (${classed}) WHERE "class" <> 'ns' ORDER BY "x", "y"`,
+    gridded
+      ? gridSql(classed, points.plotY, { budget, highest, ...extentOf(stats) })
+      : `SELECT * FROM (SELECT *, row_number() OVER (ORDER BY "hash", "x", "y") AS "sample" FROM (${classed}) ` +
+          `WHERE "class" = 'ns') WHERE "sample" <= ${nsKept} UNION ALL BY NAME ` +
+          `SELECT * FROM (${classed}) WHERE "class" <> 'ns' ORDER BY "x", "y"`,
     statement.params,
   );
   const roles = [...points.shown.map(({ role }) => role), classRole];
-  const highest = stats.top === null || stats.top === undefined ? 1 : Number(stats.top);
   const capped = drawn.filter((row) => row.minus_log10_y === null).length;
   const withCap = drawn.map((row) => (row.minus_log10_y === null ? { ...row, minus_log10_y: highest } : row));
   return {
-    ...figureAnswer(roles, withCap, counts.ns > nsKept, count(stats.n)),
+    ...figureAnswer(roles, withCap, gridded || counts.ns > nsKept, count(stats.n)),
     counts,
     ...(capped > 0 ? { capped } : {}),
   };
+}
+
+interface Extent {
+  xMin: number;
+  xMax: number;
+  yMin: number;
+  yMax: number;
+}
+
+function extentOf(stats: Record<string, unknown>): Extent {
+  const numberOr = (value: unknown, fallback: number) =>
+    value === null || value === undefined || !Number.isFinite(Number(value)) ? fallback : Number(value);
+  return {
+    xMin: numberOr(stats.x_min, 0),
+    xMax: numberOr(stats.x_max, 0),
+    yMin: numberOr(stats.y_min, 0),
+    yMax: numberOr(stats.y_max, 0),
+  };
+}
+
+/**
+ * One point of each class per cell of a grid of √(budget / 2) cells a side over the plot, the one of
+ * lowest p (then x, y: the same every time), and the `LABELLED_HITS` most significant `up` and
+ * `down` points wherever they are, so the chart names the same hits as over every point. A cell
+ * is a few pixels wide: the shape of each class, its extremes and the thresholds' edges stay.
+ */
+function gridSql(classed: string, plotY: string, grid: Extent & { budget: number; highest: number }): string {
+  // `ns` points fill most cells and `up`/`down` ones a share of them again: half the budget's
+  // cells keep the whole answer near the budget.
+  const side = Math.max(1, Math.floor(Math.sqrt(grid.budget / 2)));
+  // The last cell holds the highest value itself (`floor` of exactly it would open one more).
+  const width = (Math.max(grid.xMax - grid.xMin, 1e-12) * (1 + 1e-9)) / side;
+  const height = (Math.max(Math.max(grid.yMax, grid.highest) - grid.yMin, 1e-12) * (1 + 1e-9)) / side;
+  const y = plotY === 'minus_log10_y' ? `coalesce("minus_log10_y", ${grid.highest})` : `"${plotY}"`;
+  const cell = `"class", floor(("x" - ${grid.xMin}) / ${width}), floor((${y} - ${grid.yMin}) / ${height})`;
+  const order = `"rank_p", "x", "y"`;
+  return (
+    `SELECT * FROM (SELECT *, row_number() OVER (PARTITION BY ${cell} ORDER BY ${order}) AS "in_cell", ` +
+    `CASE WHEN "class" <> 'ns' THEN row_number() OVER (PARTITION BY "class" <> 'ns' ORDER BY ${order}) END AS "hit" ` +
+    `FROM (${classed})) WHERE "in_cell" = 1 OR "hit" <= ${LABELLED_HITS} ORDER BY "x", "y"`
+  );
 }
 
 const classRole: Role = { name: 'class', type: 'string', column: null, output: 'plain' };
