@@ -115,6 +115,7 @@ workflows:
       - tag: images
         type: image
         pattern: "(?P<group>G\\\\d+)_\\\\d+\\\\.png"
+        format: csv # required by the schema, not read for images
 `;
 
 interface Setup {
