@@ -214,6 +214,26 @@ describeEachDialect('the field charts', (dialect) => {
     }
   });
 
+  it('sends every row of a Manhattan plot within its budget, close or repeated', async () => {
+    // Two identical significant rows, and non-significant rows closer than a cell of the grid.
+    const csv = ['chrom,pos,p', '1,10,1e-9', '1,10,1e-9', '1,11,0.5', '1,12,0.5', '1,12,0.45', '2,5,0.3', ''].join(
+      '\n',
+    );
+    const { g } = await draw(csv, [
+      { component_id: 'g', type: 'figure', chart: 'manhattan', chromosome: 'chrom', position: 'pos', y: 'p' },
+    ]);
+    expect(g).toMatchObject({ total_rows: 6, significant: 2, sampled: false });
+    const rows = rowsOf(g as Record<string, unknown>);
+    expect(rows.map((row) => [row.chromosome, row.position, row.genome_position, row.y])).toEqual([
+      ['1', 10, 10, 1e-9],
+      ['1', 10, 10, 1e-9],
+      ['1', 11, 11, 0.5],
+      ['1', 12, 12, 0.45],
+      ['1', 12, 12, 0.5],
+      ['2', 5, 17, 0.3],
+    ]);
+  });
+
   it('draws a QQ plot’s expected quantiles and its inflation factor λ', async () => {
     const { q } = await draw(QQ_CSV, [{ component_id: 'q', type: 'figure', chart: 'qq', y: 'p' }]);
     expect(q).toMatchObject({ total_rows: 7, sampled: false });

@@ -4,15 +4,15 @@ import {
   type FigureComponent,
   type FigureData,
 } from '@service/common';
-import type { JsonValue, SqlConnection } from '../../engine/duckdb.js';
+import type { JsonValue, SqlConnection, SqlRow } from '../../engine/duckdb.js';
 import { quoteString } from '../../engine/sql.js';
 import { chromosomeRank, drawnChromosomeName, MAX_CHROMOSOMES, tooManyChromosomes } from '../sql/chromosomes.js';
-import { columnOf, count, type TableSnapshot } from '../sql/columns.js';
+import { type Column, columnOf, count, type TableSnapshot } from '../sql/columns.js';
 import { type NarrowedRows, whereOf } from '../sql/narrowed.js';
 import type { Statement } from '../sql/statement.js';
 import { UnsuitableData } from './data-problems.js';
 import { doubleSql, literalSql, minusLog10Sql, validPSql } from './field-points.js';
-import { figureAnswer, numberOf, numberRole, type Role } from './figure-rows.js';
+import { figureAnswer, numberRole, type Role } from './figure-rows.js';
 import type { ComputeOptions } from './fit.js';
 
 /**
@@ -24,6 +24,12 @@ import type { ComputeOptions } from './fit.js';
 
 /** Rows of −log10 p in the grid on which non-significant points are thinned (its columns: the rest of the budget). */
 const THIN_ROWS = 20;
+/**
+ * The one pass groups on a grid of this many times the columns an answer may keep: once it has
+ * counted the significant rows, runs of whole columns are merged until the grid fits the rest of
+ * the budget, so each merged cell still keeps its own lowest p.
+ */
+const FINE_COLUMNS = 4;
 
 export async function manhattanData(
   rows: NarrowedRows,
@@ -36,7 +42,7 @@ export async function manhattanData(
   const chromosome = columnOf(source, figure.chromosome ?? '', 'chromosome');
   const position = doubleSql(columnOf(source, figure.position ?? '', 'position'));
   const y = columnOf(source, figure.y ?? '', 'y');
-  const threshold = literalSql(figure.threshold ?? DEFAULT_GENOME_THRESHOLD);
+  const threshold = figure.threshold ?? DEFAULT_GENOME_THRESHOLD;
   const raw = `CAST(${chromosome.sql} AS VARCHAR)`;
   const p = doubleSql(y);
   const memoKey = options.memo.keyOf(source, `manhattan-lengths\u0000${chromosome.sql}\u0000${position}\u0000${p}`);
@@ -44,27 +50,37 @@ export async function manhattanData(
   const chromosomes = laidOut(lengths);
   if (chromosomes.length > MAX_CHROMOSOMES || lengths.length > MAX_CHROMOSOMES * 4)
     throw new UnsuitableData('chromosome', tooManyChromosomes(chromosome.name));
-  const placed = placedSql(chromosomes, { from, where: whereOf(conditions), raw, position, p });
-  const [stats = {}] = await connection.query(
-    `SELECT count(*) FILTER (WHERE "y" < ${threshold}) AS "significant", count(*) AS "drawable", ` +
-      `max("minus_log10_y") AS "top", max("minus_log10_y") FILTER (WHERE "y" >= ${threshold}) AS "ns_top", ` +
-      `(SELECT count(*) FROM ${from}${whereOf(conditions)}) AS "n" FROM (${placed})`,
-    statement.params,
-  );
+  const classed = classedSql(chromosomes, { from, where: whereOf(conditions), raw, position, p }, threshold);
   const budget = figure.max_points ?? DEFAULT_FIELD_POINT_BUDGET;
-  const thinned = count(stats.drawable) - count(stats.significant) > Math.max(0, budget - count(stats.significant));
-  const top = stats.top === null || stats.top === undefined ? 1 : Number(stats.top);
   const last = chromosomes.at(-1);
-  const drawn = await connection.query(
-    thinned
-      ? thinnedSql(placed, threshold, {
-          cells: Math.max(THIN_ROWS, budget - count(stats.significant)),
-          length: last === undefined ? 0 : last.offset + last.length,
-          top: numberOf(stats.ns_top) ?? top,
-        })
-      : `SELECT * FROM (${placed}) ORDER BY "genome_position", "y"`,
-    statement.params,
-  );
+  const grid = { budget, length: last === undefined ? 0 : last.offset + last.length, threshold };
+  const kept = await connection.query(keptSql(classed, grid), statement.params);
+  const totals = totalsOf(kept);
+  const thinned = totals.others > Math.max(0, budget - totals.significant);
+  // Unthinned, a cell of several rows stands for them all: then the rows themselves are read.
+  const drawn =
+    thinned || kept.every((row) => row.kind !== 2 || count(row.rows) === 1)
+      ? placedRows(kept)
+      : await connection.query(
+          `SELECT ${PLACED_COLUMNS} FROM (${classed}) WHERE "kind" > 0 ORDER BY "genome_position", "y"`,
+          statement.params,
+        );
+  return manhattanAnswer(figure, { chromosome, y, chromosomes, drawn, thinned, totals });
+}
+
+/** The answer's rows (their chromosome by name), the cap of −log10 0, and the layout. */
+function manhattanAnswer(
+  figure: FigureComponent,
+  answer: {
+    chromosome: Column;
+    y: Column;
+    chromosomes: readonly Chromosome[];
+    drawn: readonly SqlRow[];
+    thinned: boolean;
+    totals: Totals;
+  },
+): FigureData {
+  const { chromosome, y, chromosomes, drawn, thinned, totals } = answer;
   const roles: Role[] = [
     { name: 'chromosome', type: 'string', column: chromosome.name, output: 'plain' },
     { ...numberRole('position', null), column: figure.position ?? null },
@@ -72,15 +88,21 @@ export async function manhattanData(
     numberRole('y', y),
     numberRole('minus_log10_y', y),
   ];
+  // Every cell keeps its lowest p: the highest finite −log10 p of the rows is among those drawn.
+  const top =
+    drawn.reduce<number | null>((highest, row) => {
+      const value = row.minus_log10_y === null ? null : Number(row.minus_log10_y);
+      return value === null || (highest !== null && highest >= value) ? highest : value;
+    }, null) ?? 1;
   const capped = drawn.filter((row) => row.minus_log10_y === null).length;
+  const named = drawn.map((row) => ({
+    ...row,
+    chromosome: chromosomes[Number(row.index)]?.name ?? '',
+    minus_log10_y: row.minus_log10_y ?? top,
+  }));
   return {
-    ...figureAnswer(
-      roles,
-      drawn.map((row) => (row.minus_log10_y === null ? { ...row, minus_log10_y: top } : row)),
-      thinned,
-      count(stats.n),
-    ),
-    significant: count(stats.significant),
+    ...figureAnswer(roles, named, thinned, totals.n),
+    significant: totals.significant,
     chromosomes: chromosomes.map(({ name, offset, length }) => ({ name, offset, length })),
     ...(capped > 0 ? { capped } : {}),
   };
@@ -144,48 +166,93 @@ function laidOut(lengths: Lengths): Chromosome[] {
   return ordered;
 }
 
+/** What a row of `classedSql` becomes in the answer (its chromosome by index in the layout). */
+const PLACED_COLUMNS = `"index", "position", "y", ${minusLog10Sql('"y"')} AS "minus_log10_y", "genome_position"`;
+
 /**
- * The narrowed rows that have a place, with their drawn chromosome, genome-wide position and
- * −log10 p: the chromosome value as written is joined to the few laid out (a hash join, no
- * per-row string work).
+ * Every narrowed row with its chromosome's index in the layout, genome-wide position, p and
+ * `kind`: 0 without a place (a chromosome not laid out, a negative position, an invalid p), 1
+ * significant (below the threshold), 2 the others. The chromosome value as written is joined to
+ * the few laid out (a hash join, no per-row string work); rows without one stay, to be counted.
  */
-function placedSql(
+function classedSql(
   chromosomes: readonly Chromosome[],
   table: { from: string; where: string; raw: string; position: string; p: string },
+  threshold: number,
 ): string {
-  const values = chromosomes.flatMap(({ name, raws, offset }) =>
-    raws.map((raw) => `(${quoteString(raw)}, ${quoteString(name)}, CAST(${offset} AS DOUBLE))`),
+  const values = chromosomes.flatMap(({ raws, offset }, index) =>
+    raws.map((raw) => `(${quoteString(raw)}, ${index}, CAST(${offset} AS DOUBLE))`),
   );
-  if (values.length === 0) values.push("(NULL, '', 0.0)");
+  if (values.length === 0) values.push("('', CAST(NULL AS INTEGER), 0.0)");
+  const placed = `"placing"."index" IS NOT NULL AND "position" >= 0 AND ${validPSql('"y"')}`;
   return (
-    `SELECT "placing"."chromosome", "position", "y", ${minusLog10Sql('"y"')} AS "minus_log10_y", ` +
-    `"placing"."offset" + "position" AS "genome_position" FROM (SELECT ${table.raw} AS "raw", ` +
-    `${table.position} AS "position", ${table.p} AS "y" FROM ${table.from}${table.where}) AS "points" ` +
-    `JOIN (VALUES ${values.join(', ')}) AS "placing"("raw", "chromosome", "offset") ON "points"."raw" = "placing"."raw" ` +
-    `WHERE "position" >= 0 AND ${validPSql('"y"')}`
+    `SELECT "placing"."index" AS "index", "position", "y", "placing"."offset" + "position" AS "genome_position", ` +
+    `CASE WHEN ${placed} THEN CASE WHEN "y" < ${literalSql(threshold)} THEN 1 ELSE 2 END ELSE 0 END AS "kind" ` +
+    `FROM (SELECT ${table.raw} AS "raw", ${table.position} AS "position", ${table.p} AS "y" FROM ${table.from}${table.where}) AS "points" ` +
+    `LEFT JOIN (VALUES ${values.join(', ')}) AS "placing"("raw", "index", "offset") ON "points"."raw" = "placing"."raw"`
   );
 }
 
+/** The grid's extent: the genome's length and the budget of points; its height −log10 of the threshold. */
+interface Grid {
+  budget: number;
+  length: number;
+  threshold: number;
+}
+
 /**
- * Every significant point, and of the others one per cell of a grid of at most `cells` cells over
- * the genome-wide x and −log10 p (`THIN_ROWS` rows): the one of lowest p (then leftmost), so the
- * shape stays. One aggregate per cell, not a window over every row.
+ * In one pass over the rows: every significant row (identical ones as one, with their number in
+ * `rows`), and of the others one per cell of a grid over the genome-wide position and −log10 p
+ * (`THIN_ROWS` rows up to −log10 of the threshold, which no other row passes): the one of lowest p
+ * (then leftmost), so the shape stays. The grid has `FINE_COLUMNS` times the columns; once the
+ * significant rows are counted (a window over the cells), runs of them are merged to leave at most
+ * `budget − significant` cells, and only when the others do not all fit. The row of kind 0 counts
+ * the rows without a place; every row carries the totals (`totalsOf`).
  */
-function thinnedSql(placedPoints: string, threshold: string, grid: { cells: number; length: number; top: number }) {
-  const { length, top } = grid;
-  const width = (Math.max(length, 1) * (1 + 1e-9)) / Math.max(1, Math.floor(grid.cells / THIN_ROWS));
-  // The last cell holds the highest value itself (`floor` of exactly it would open one more).
-  const height = (Math.max(top, 1) * (1 + 1e-9)) / THIN_ROWS;
-  const cell = `floor("genome_position" / ${width}), floor(least(coalesce("minus_log10_y", ${top}), ${top}) / ${height})`;
-  const columns = ['chromosome', 'position', 'y', 'minus_log10_y', 'genome_position'];
-  const kept = columns.map((name) => `"kept"."${name}" AS "${name}"`).join(', ');
+function keptSql(classed: string, grid: Grid): string {
+  const columns = Math.max(1, Math.floor(grid.budget / THIN_ROWS)) * FINE_COLUMNS;
+  const width = (Math.max(grid.length, 1) * (1 + 1e-9)) / columns;
+  // The last row holds the threshold itself (`floor` of exactly it would open one more).
+  const height = (Math.max(-Math.log10(grid.threshold), 1) * (1 + 1e-9)) / THIN_ROWS;
+  // The lowest struct is the row of lowest p, then leftmost: one aggregate for the whole row.
+  const lowest = `{${['y', 'genome_position', 'index', 'position'].map((name) => `'${name}': "${name}"`).join(', ')}}`;
+  const fine =
+    'SELECT "kind", CASE "kind" WHEN 1 THEN "index" END AS "a", ' +
+    `CASE "kind" WHEN 1 THEN "position" WHEN 2 THEN floor("genome_position" / ${width}) END AS "b", ` +
+    `CASE "kind" WHEN 1 THEN "y" WHEN 2 THEN least(floor(-log10("y") / ${height}), ${THIN_ROWS - 1}) END AS "c", ` +
+    `count(*) AS "rows", min(${lowest}) AS "kept" FROM (${classed}) GROUP BY 1, 2, 3, 4`;
+  const sumOf = (kind: string) => `sum(CASE WHEN ${kind} THEN "rows" ELSE 0 END) OVER ()`;
+  const counted = `SELECT *, ${sumOf('"kind" = 1')} AS "significant", ${sumOf('"kind" = 2')} AS "others", ${sumOf('true')} AS "n" FROM (${fine})`;
+  const rest = `greatest(0, ${grid.budget} - "significant")`;
+  const merged = `CASE WHEN "others" > ${rest} THEN ceil(${columns} / greatest(1, floor(greatest(${THIN_ROWS}, ${rest}) / ${THIN_ROWS}))) ELSE 1 END`;
+  const unpacked = ['y', 'genome_position', 'index', 'position'].map((name) => `"kept"."${name}" AS "${name}"`);
   return (
-    `WITH "placed" AS (${placedPoints}) ` +
-    `SELECT * FROM "placed" WHERE "y" < ${threshold} UNION ALL ` +
-    `SELECT ${kept} FROM (SELECT arg_min({${columns.map((name) => `'${name}': "${name}"`).join(', ')}}, ` +
-    `("y", "genome_position")) AS "kept" FROM "placed" WHERE "y" >= ${threshold} GROUP BY ${cell}) ` +
-    'ORDER BY "genome_position", "y"'
+    `SELECT "kind", "rows", ${PLACED_COLUMNS}, "significant", "others", "n" FROM (` +
+    `SELECT "kind", "rows", ${unpacked.join(', ')}, "significant", "others", "n" FROM (` +
+    `SELECT "kind", "a", CASE WHEN "kind" = 2 THEN floor("b" / ${merged}) ELSE "b" END AS "b", "c", "significant", "others", "n", ` +
+    `sum("rows") AS "rows", min("kept") AS "kept" FROM (${counted}) GROUP BY ALL)) ORDER BY "genome_position", "y"`
   );
+}
+
+/** The totals every row of `keptSql` carries: significant rows, the others, and all narrowed rows. */
+interface Totals {
+  significant: number;
+  others: number;
+  n: number;
+}
+
+function totalsOf(kept: readonly SqlRow[]): Totals {
+  const [first] = kept;
+  if (first === undefined) return { significant: 0, others: 0, n: 0 };
+  return { significant: count(first.significant), others: count(first.others), n: count(first.n) };
+}
+
+/** The rows of `keptSql` that are drawn: each significant row as many times as it was found. */
+function placedRows(kept: readonly SqlRow[]): SqlRow[] {
+  return kept.flatMap((row) => {
+    if (row.kind === 0) return [];
+    return row.kind === 1 ? Array.from({ length: count(row.rows) }, () => row) : [row];
+  });
 }
 
 /** χ² with one degree of freedom at its median: the denominator of the genomic inflation factor λ. */
