@@ -186,6 +186,19 @@ async function setUp(out: Out, url: string, folder: string, images: number): Pro
   return { api, token, session, dashboardId, ingestSeconds };
 }
 
+/**
+ * Empty files where the baseline page and its thumbnails go, written before the server starts: it
+ * serves the files its web root holds at start-up (`wildcard: false`), and a path it did not see
+ * then answers with the web app, which shows the sign-in page. `writeBaseline` fills them.
+ */
+async function reserveBaseline(webRoot: string): Promise<void> {
+  await mkdir(join(webRoot, 'bench-gallery'), { recursive: true });
+  await writeFile(join(webRoot, BASELINE_PAGE), '');
+  for (let index = 0; index < PAGE_SIZE; index++) {
+    await writeFile(join(webRoot, 'bench-gallery', `${index}.webp`), '');
+  }
+}
+
 /** The gallery's first page of thumbnails as static files beside the web app, and a page of them. */
 async function writeBaseline(setup: Setup, webRoot: string): Promise<void> {
   const data = await requestJson('POST', `${setup.api}/dashboards/${setup.dashboardId}/data`, {
@@ -289,6 +302,7 @@ export async function run(args: string[]): Promise<void> {
     await cp(WEB_DIST, webRoot, { recursive: true }).catch(() => {
       throw new UsageError(`${WEB_DIST} is missing: run \`npm run build\` first`);
     });
+    await reserveBaseline(webRoot);
     const dataDir = join(workDir, 'service');
     // Inside the server's default allowed root, `<data dir>/imports`.
     const folder = join(dataDir, 'imports', 'gallery');
