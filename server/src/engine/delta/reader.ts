@@ -60,18 +60,18 @@ export async function openScan(
       group.paths.push(lease.paths[index]!);
       groups.set(id, group);
     });
+    if (groups.size > MAX_SCAN_GROUPS) {
+      return {
+        sql: await oneSourceScan(connection, snapshot, lease.paths, memo),
+        snapshot,
+        localFiles: snapshot.files.map((file, index) => ({ file, localPath: lease.paths[index]! })),
+        release: () => lease.release(),
+      };
+    }
     const selects: string[] = [];
     for (const { file, paths } of groups.values()) {
       const source = parquetSource(paths);
-      const present =
-        memo?.get(source) ??
-        new Map(
-          (await connection.describe(`SELECT * FROM ${source}`)).map((column) => [
-            column.name.toLowerCase(),
-            column.name,
-          ]),
-        );
-      memo?.set(source, present);
+      const present = await presentColumns(connection, source, memo);
       const columns = fields.map((field) => {
         const name = quoteIdentifier(field.name);
         if (partitionColumns.has(field.name)) {
@@ -95,6 +95,60 @@ export async function openScan(
     lease.release();
     throw error;
   }
+}
+
+/**
+ * Partition groups above which a scan reads every file with one `read_parquet`. DuckDB keeps each
+ * `read_parquet` of a query open while it runs, so a table of one file per partition value (an
+ * image collection: one file per image) with thousands of files ran out of file descriptors
+ * ("Too many open files", a 500 for its preview at 10,000 images).
+ */
+export const MAX_SCAN_GROUPS = 256;
+
+/** The columns a `read_parquet` source has, lower-cased name to name (from `memo` when it has them). */
+async function presentColumns(
+  connection: SqlConnection,
+  source: string,
+  memo: ParquetColumnsMemo | undefined,
+): Promise<Map<string, string>> {
+  const present =
+    memo?.get(source) ??
+    new Map(
+      (await connection.describe(`SELECT * FROM ${source}`)).map((column) => [column.name.toLowerCase(), column.name]),
+    );
+  memo?.set(source, present);
+  return present;
+}
+
+/**
+ * The scan of a table of many partition groups as one `read_parquet` over every file (in the
+ * snapshot's order), each row's partition values picked from a list by its `file_index`. A filter
+ * on a partition column no longer drops whole files here; the files are read in one pass.
+ */
+async function oneSourceScan(
+  connection: SqlConnection,
+  snapshot: DeltaSnapshot,
+  paths: readonly string[],
+  memo: ParquetColumnsMemo | undefined,
+): Promise<string> {
+  const source = parquetSource(paths);
+  const present = await presentColumns(connection, source, memo);
+  const partitionColumns = new Set(snapshot.partitionColumns);
+  const columns = snapshot.schema.fields.map((field) => {
+    const name = quoteIdentifier(field.name);
+    const type = sqlTypeOf(field.type);
+    if (partitionColumns.has(field.name)) {
+      const values = snapshot.files.map((file) =>
+        partitionValueSql(file.partitionValues[field.name], field.type, field.name),
+      );
+      return `CAST([${values.join(', ')}][CAST(file_index AS BIGINT) + 1] AS ${type}) AS ${name}`;
+    }
+    const physical = present.get(field.name.toLowerCase());
+    return physical === undefined
+      ? `CAST(NULL AS ${type}) AS ${name}`
+      : `CAST(${quoteIdentifier(physical)} AS ${type}) AS ${name}`;
+  });
+  return `SELECT ${columns.join(', ')} FROM ${source}`;
 }
 
 /**
