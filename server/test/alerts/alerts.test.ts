@@ -160,6 +160,15 @@ describeEachDialect('alerts', (dialect) => {
     return answer.body.items.filter((item) => item.alert_id === alertId);
   }
 
+  /** The owner's delivery log of an alert. */
+  async function deliveriesOf(alertId: string): Promise<Record<string, unknown>[]> {
+    const log = await call<{ items: Record<string, unknown>[] }>(server, 'GET', `/alerts/${alertId}/deliveries`, {
+      token: owner.access_token,
+    });
+    expect(log.status, log.text).toBe(200);
+    return log.body.items;
+  }
+
   it('fires once per version with a signed webhook, even when two replicas judge it at once', async () => {
     const b = await board();
     const hook = await receiver();
@@ -212,10 +221,7 @@ describeEachDialect('alerts', (dialect) => {
         value: 3,
         condition: { op: '>', value: 2 },
       });
-      const log = await call<{ items: Record<string, unknown>[] }>(server, 'GET', `/alerts/${alertId}/deliveries`, {
-        token: owner.access_token,
-      });
-      expect(log.body.items).toEqual([
+      expect(await deliveriesOf(alertId)).toEqual([
         expect.objectContaining({ status: 'delivered', attempts: 1, response_status: 200 }),
       ]);
       // The viewer sees neither the owner's alert, its deliveries nor its notifications.
@@ -258,13 +264,7 @@ describeEachDialect('alerts', (dialect) => {
       expect(hook.received).toHaveLength(3);
       const bodies = new Set(hook.received.map((request) => request.body));
       expect(bodies.size).toBe(1);
-      const log = await call<{ items: Record<string, unknown>[] }>(
-        server,
-        'GET',
-        `/alerts/${created.body.alert_id}/deliveries`,
-        { token: owner.access_token },
-      );
-      expect(log.body.items).toEqual([
+      expect(await deliveriesOf(created.body.alert_id)).toEqual([
         expect.objectContaining({ status: 'delivered', attempts: 3, response_status: 200, last_error: null }),
       ]);
     } finally {
@@ -308,10 +308,7 @@ describeEachDialect('alerts', (dialect) => {
       expect(hook.received[1]?.body).toBe(hook.received[0]?.body);
       const signed = createHmac('sha256', created.body.webhook_secret as string).update(hook.received[1]?.body ?? '');
       expect(hook.received[1]?.headers['x-signature-256']).toBe(`sha256=${signed.digest('hex')}`);
-      const log = await call<{ items: Record<string, unknown>[] }>(server, 'GET', `/alerts/${alertId}/deliveries`, {
-        token: owner.access_token,
-      });
-      expect(log.body.items).toEqual([
+      expect(await deliveriesOf(alertId)).toEqual([
         expect.objectContaining({ status: 'delivered', attempts: 2, response_status: 200, last_error: null }),
       ]);
 
@@ -322,10 +319,7 @@ describeEachDialect('alerts', (dialect) => {
       expect(await server.context.alerts.resumeStaleWebhooks()).toBe(1);
       await server.context.alerts.settled();
       expect(hook.received).toHaveLength(2);
-      const spent = await call<{ items: Record<string, unknown>[] }>(server, 'GET', `/alerts/${alertId}/deliveries`, {
-        token: owner.access_token,
-      });
-      expect(spent.body.items).toEqual([
+      expect(await deliveriesOf(alertId)).toEqual([
         expect.objectContaining({ status: 'failed', attempts: 4, last_error: 'no try left when it was resumed' }),
       ]);
     } finally {
