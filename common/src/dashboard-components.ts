@@ -80,6 +80,8 @@ export const DEFAULT_CATEGORY_BUDGET = 20;
 export const DEFAULT_BINS = 30;
 /** The field's charts (volcano, MA, QQ, Manhattan): points sent before the least significant are thinned. */
 export const DEFAULT_FIELD_POINT_BUDGET = 20_000;
+/** Volcano and MA: the most significant up and down points named beside them, always sent. */
+export const LABELLED_HITS = 10;
 /** Volcano and MA: significant below this p (or q) value… */
 export const DEFAULT_P_THRESHOLD = 0.05;
 /** …and at least this far from 0 in fold change. */

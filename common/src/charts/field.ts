@@ -4,6 +4,7 @@ import {
   DEFAULT_GENOME_THRESHOLD,
   DEFAULT_P_THRESHOLD,
   type FigureComponent,
+  LABELLED_HITS,
 } from '../dashboard-components.js';
 import type { FigureData } from '../dashboard-data.js';
 import { type ChartBody, type ChartInput, MANY_POINTS, plural } from './body.js';
@@ -16,8 +17,6 @@ import { type Cell, cell } from './columns.js';
 
 const CLASSES = ['up', 'down', 'ns'] as const;
 const CLASS_NAMES: Record<(typeof CLASSES)[number], string> = { up: 'up', down: 'down', ns: 'not significant' };
-/** Points named beside them: the most significant of the up and down ones. */
-const LABELLED_HITS = 10;
 
 function dimensionsOf(data: FigureData): DatasetComponentOption['dimensions'] {
   return data.columns.map((column) => ({

@@ -4,6 +4,7 @@ import {
   DEFAULT_P_THRESHOLD,
   type FigureComponent,
   type FigureData,
+  LABELLED_HITS,
 } from '@service/common';
 import { type Column, columnOf, count, type TableSnapshot } from '../sql/columns.js';
 import { measuredSql } from '../sql/finite.js';
@@ -20,9 +21,6 @@ import { figureAnswer, numberRole, type Role, roleOf } from './figure-rows.js';
  * (`gridSql`): hundreds of thousands of points took the browser 10–25 s to draw, and a pixel shows
  * one of them anyway.
  */
-
-/** Points named beside them by the chart (common/src/charts/field.ts): always sent. */
-const LABELLED_HITS = 10;
 
 /** −log10 p is drawn for 0 ≤ p ≤ 1; other p values (and null, NaN) leave the row out. */
 export const validPSql = (p: string) => `${p} IS NOT NULL AND ${p} >= 0 AND ${p} <= 1`;
