@@ -8,6 +8,7 @@ import {
   formatFieldError,
   jobEnded,
   jobProgress,
+  jobRefetchInterval,
   jobStepText,
   pollInterval,
   statusColor,
@@ -57,6 +58,13 @@ describe('polling', () => {
     expect(pollInterval({ status: 'success', poll_after_seconds: null })).toBe(false);
     expect(pollInterval({ status: 'cancelled', poll_after_seconds: 5 })).toBe(false);
     expect(pollInterval({ status: 'running', poll_after_seconds: null })).toBe(false);
+  });
+
+  it('asks for an unfinished job every 15 s while the page’s stream is open, never for an ended one', () => {
+    expect(jobRefetchInterval({ status: 'running', poll_after_seconds: 2 }, true)).toBe(15_000);
+    expect(jobRefetchInterval(undefined, true)).toBe(15_000);
+    expect(jobRefetchInterval({ status: 'success', poll_after_seconds: null }, true)).toBe(false);
+    expect(jobRefetchInterval({ status: 'running', poll_after_seconds: 2 }, false)).toBe(2000);
   });
   it('knows which states are final', () => {
     expect(['pending', 'running', 'success', 'failed', 'cancelled'].map((s) => jobEnded(s as never))).toEqual([

@@ -62,6 +62,23 @@ export function pollInterval(job: Pick<Job, 'poll_after_seconds' | 'status'> | u
   return Math.max(250, job.poll_after_seconds * 1000);
 }
 
+/**
+ * While the page's stream is open, an unfinished job is still asked for this seldom: the stream
+ * refetches it on each of its changes, and this only makes sure that an event the page never got
+ * (a reconnect past the resume window, a process that stopped before publishing) cannot leave a
+ * job shown running for ever.
+ */
+export const CHECK_WHILE_LIVE_MS = 15_000;
+
+/** How often a page asks for a job: `pollInterval`, or while its stream is open (`live`) at most every 15 s. */
+export function jobRefetchInterval(
+  job: Pick<Job, 'poll_after_seconds' | 'status'> | undefined,
+  live: boolean,
+): number | false {
+  const interval = pollInterval(job);
+  return live && interval !== false ? Math.max(interval, CHECK_WHILE_LIVE_MS) : interval;
+}
+
 /** One line of a step or status: "step — detail". */
 export function jobStepText(job: Pick<Job, 'step' | 'detail'>): string {
   return [job.step, job.detail].filter((part): part is string => part !== null && part !== '').join(' — ');

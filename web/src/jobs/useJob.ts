@@ -1,11 +1,11 @@
 import { type Job, jobSchema } from '@service/common';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useApi } from '../auth/session.js';
-import { pollInterval } from './format.js';
+import { jobRefetchInterval } from './format.js';
 
 /**
- * One job, polled every `poll_after_seconds` until it ends; not polled while `live` (the page's
- * event stream is open and refetches it on each of its changes, docs/live-data.md).
+ * One job, polled every `poll_after_seconds` until it ends; while `live` (the page's event stream
+ * is open and refetches it on each of its changes, docs/live-data.md), only every 15 s.
  */
 export function useJob(jobId: string | null, live = false) {
   const api = useApi();
@@ -13,7 +13,7 @@ export function useJob(jobId: string | null, live = false) {
     queryKey: ['job', jobId],
     queryFn: ({ signal }) => api.request(`/jobs/${jobId}`, jobSchema, { signal }),
     enabled: jobId !== null,
-    refetchInterval: (query) => (live ? false : pollInterval(query.state.data)),
+    refetchInterval: (query) => jobRefetchInterval(query.state.data, live),
   });
 }
 
