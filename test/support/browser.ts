@@ -100,6 +100,26 @@ export async function expectAccessible(page: Page, screen: string): Promise<void
   expect(violations, `accessibility of ${screen}`).toBe('');
 }
 
+/**
+ * Switches the browser's colour preference and waits until the app follows it. Mantine learns of
+ * the change from a media-query event a frame later; judged before, colours would still be moving
+ * from one theme to the other while no transition had started yet.
+ */
+export async function preferColorScheme(page: Page, scheme: 'light' | 'dark'): Promise<void> {
+  await page.emulateMedia({ colorScheme: scheme });
+  await expect
+    .poll(() => page.evaluate("document.documentElement.getAttribute('data-mantine-color-scheme')"), { timeout: 5_000 })
+    .toBe(scheme);
+}
+
+/** axe-core in the light theme, then in the dark one, and back (for pages that draw no chart). */
+export async function expectAccessibleInBothThemes(page: Page, screen: string): Promise<void> {
+  await expectAccessible(page, `${screen}, light`);
+  await preferColorScheme(page, 'dark');
+  await expectAccessible(page, `${screen}, dark`);
+  await preferColorScheme(page, 'light');
+}
+
 const SCREENSHOTS = join(REPO_ROOT, 'docs', 'screenshots');
 
 /** Whether browser tests write the README's screenshots: only with SERVICE_TEST_SCREENSHOTS=1. */

@@ -1,8 +1,8 @@
-import type { Browser, Page } from 'playwright-core';
+import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import {
   describeBrowser,
-  expectAccessible,
+  expectAccessibleInBothThemes,
   launchBrowser,
   openPage,
   saveScreenshot,
@@ -37,14 +37,6 @@ const SAMPLES = [
 /** A second export of the same survey, where someone wrote a word in a count. */
 const MORE_SAMPLES = ['sample,plot,site,count,ph,sampled_on', 'S5,105,Dream,many,7.0,2024-03-05', ''].join('\n');
 
-/** axe-core in the light theme, then in the dark one, and back. */
-async function accessibleInBothThemes(page: Page, screen: string): Promise<void> {
-  await expectAccessible(page, `${screen}, light`);
-  await page.emulateMedia({ colorScheme: 'dark' });
-  await expectAccessible(page, `${screen}, dark`);
-  await page.emulateMedia({ colorScheme: 'light' });
-}
-
 describeBrowser('adding data from the browser', () => {
   beforeAll(async () => {
     browser = await launchBrowser();
@@ -74,7 +66,7 @@ describeBrowser('adding data from the browser', () => {
     const addData = page.getByRole('region', { name: 'Add data' });
     await addData.getByText(/Drop CSV, TSV, Parquet or JSON files here/).waitFor();
     expect(await page.getByText('This project has no workflows yet.').count()).toBe(0);
-    await accessibleInBothThemes(page, 'add data, empty project');
+    await expectAccessibleInBothThemes(page, 'add data, empty project');
 
     const [chooser] = await Promise.all([
       page.waitForEvent('filechooser'),
@@ -105,7 +97,7 @@ describeBrowser('adding data from the browser', () => {
     ]);
     await addData.locator('table[aria-busy="false"]').waitFor();
     await saveScreenshot(page, 'add-data');
-    await accessibleInBothThemes(page, 'add data, preview');
+    await expectAccessibleInBothThemes(page, 'add data, preview');
 
     // Counts as decimals: the first file fits, the second does not. Every file is read, so the
     // second says why before anything is made, and its rows can be looked at.
@@ -121,7 +113,7 @@ describeBrowser('adding data from the browser', () => {
     const ready = addData.getByRole('status').filter({ hasText: 'The table is ready' });
     await ready.waitFor({ timeout: 60_000 });
     await ready.getByText('soil-samples: 5 rows.').waitFor();
-    await accessibleInBothThemes(page, 'add data, done');
+    await expectAccessibleInBothThemes(page, 'add data, done');
 
     // The chosen type and the null markers are in the collection's definition, and in project.yaml.
     const session = await login(server, EMAIL, PASSWORD);
@@ -285,7 +277,7 @@ describeBrowser('adding data from the browser', () => {
       .waitFor();
     await rain.getByRole('table', { name: 'Preview of the first rows' }).getByRole('cell', { name: '12' }).waitFor();
     expect(await rain.getByRole('combobox', { name: 'Rows of' }).count()).toBe(0);
-    await accessibleInBothThemes(page, 'add data, two collections');
+    await expectAccessibleInBothThemes(page, 'add data, two collections');
     await saveScreenshot(page, 'add-data-collections');
 
     for (const [section, text] of [

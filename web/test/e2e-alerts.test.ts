@@ -1,19 +1,10 @@
-import type { Page } from 'playwright-core';
 import { expect, it, vi } from 'vitest';
-import { describeBrowser, expectAccessible, openPage } from '../../test/support/browser.js';
+import { describeBrowser, expectAccessibleInBothThemes, openPage } from '../../test/support/browser.js';
 import { call, createProjectWithUpload, createUser, uploadFile } from '../../test/support/test-server.js';
 import { useBrowserSuite } from './support/e2e-dashboards.js';
 
 // A hang guard, not a speed check: on a loaded two-core machine the browser steps add up.
 vi.setConfig({ testTimeout: 120_000 });
-
-/** axe-core in the light theme, then in the dark one, and back. */
-async function expectAccessibleBothThemes(page: Page, screen: string): Promise<void> {
-  await expectAccessible(page, screen);
-  await page.emulateMedia({ colorScheme: 'dark' });
-  await expectAccessible(page, `${screen}, dark`);
-  await page.emulateMedia({ colorScheme: 'light' });
-}
 
 /** "Alert me…" on a card, then the bell in the header (docs/live-data.md "Alerts"). */
 describeBrowser('alerts on a card, in a real browser', () => {
@@ -50,7 +41,7 @@ describeBrowser('alerts on a card, in a real browser', () => {
     await dialog.getByRole('textbox', { name: 'Value' }).fill('1');
     await dialog.getByRole('button', { name: 'Create alert' }).click();
     await dialog.getByText('When it is above 1').waitFor();
-    await expectAccessibleBothThemes(page, 'alert dialog');
+    await expectAccessibleInBothThemes(page, 'alert dialog');
     await page.keyboard.press('Escape');
     await dialog.waitFor({ state: 'detached' });
 
@@ -68,7 +59,7 @@ describeBrowser('alerts on a card, in a real browser', () => {
     await bell.click();
     const list = page.getByRole('region', { name: 'Notifications' });
     await list.getByRole('link', { name: 'rows: 2' }).waitFor();
-    await expectAccessibleBothThemes(page, 'notifications');
+    await expectAccessibleInBothThemes(page, 'notifications');
     await list.getByRole('button', { name: 'Mark read' }).click();
     await page.getByRole('button', { name: 'Notifications', exact: true }).waitFor();
   });

@@ -1,8 +1,8 @@
-import type { Browser, Page } from 'playwright-core';
+import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import {
   describeBrowser,
-  expectAccessible,
+  expectAccessibleInBothThemes,
   launchBrowser,
   openPage,
   saveScreenshot,
@@ -16,13 +16,6 @@ let server: TestServer;
 
 /** Counts that came out as text: the collection reads `count` as a string, NA is missing. */
 const SAMPLES = ['sample,site,count', 'S1,Biscoe,3', 'S2,Dream,NA', 'S3,Biscoe,12', 'S4,Torgersen,5', ''].join('\n');
-
-async function accessibleInBothThemes(page: Page, screen: string): Promise<void> {
-  await expectAccessible(page, `${screen}, light`);
-  await page.emulateMedia({ colorScheme: 'dark' });
-  await expectAccessible(page, `${screen}, dark`);
-  await page.emulateMedia({ colorScheme: 'light' });
-}
 
 /** A new account's project with one collection made by Add data's layout (`soil/…`), its count read as text. */
 async function projectWithTextCounts(token: string): Promise<{ projectId: string; collectionId: string }> {
@@ -105,7 +98,7 @@ describeBrowser('fixing a table from the browser', () => {
     await dialog.getByRole('alert').filter({ hasText: 'column count holds "NA", which is not an integer' }).waitFor();
     await dialog.getByRole('textbox', { name: /Missing values/ }).fill('NA');
     await dialog.locator('table[aria-busy="false"]').waitFor();
-    await accessibleInBothThemes(page, 'fix types');
+    await expectAccessibleInBothThemes(page, 'fix types');
     await saveScreenshot(page, 'fix-types');
     await dialog.getByRole('button', { name: 'Save and rebuild the table' }).click();
     await dialog.getByText('Version 1, 4 rows.').waitFor({ timeout: 60_000 });
@@ -135,7 +128,7 @@ describeBrowser('fixing a table from the browser', () => {
     expect(new URL(page.url()).searchParams.get('filters')).toBe(
       JSON.stringify([{ column: 'count', op: 'ge', value: '5' }]),
     );
-    await accessibleInBothThemes(page, 'row filter');
+    await expectAccessibleInBothThemes(page, 'row filter');
     await saveScreenshot(page, 'row-filter');
     await page.reload();
     await page.getByText(/^2 rows match the filters · version 1/).waitFor();
@@ -153,7 +146,7 @@ describeBrowser('fixing a table from the browser', () => {
     await upload.getByRole('button', { name: 'Upload', exact: true }).click();
     const offer = upload.getByRole('alert').filter({ hasText: 'does not fit the collection' });
     await offer.waitFor();
-    await accessibleInBothThemes(page, 'upload name offer');
+    await expectAccessibleInBothThemes(page, 'upload name offer');
     await saveScreenshot(page, 'upload-name-offer');
     await offer.getByRole('button', { name: 'Upload as soil/more samples.csv' }).click();
     await upload.getByText(/Uploaded soil\/more samples\.csv/).waitFor();

@@ -3,7 +3,7 @@ import type { Browser, Download, Page } from 'playwright-core';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import {
   describeBrowser,
-  expectAccessible,
+  expectAccessibleInBothThemes,
   launchBrowser,
   openPage,
   saveScreenshot,
@@ -26,14 +26,6 @@ let server: TestServer;
 async function menuItem(page: Page, item: string): Promise<void> {
   await page.getByRole('button', { name: 'Dashboard ▾' }).click();
   await page.getByRole('menuitem', { name: item }).click();
-}
-
-/** axe-core on the open dialog's page in the light theme, then in the dark one, and back. */
-async function accessibleInBothThemes(page: Page, screen: string): Promise<void> {
-  await expectAccessible(page, `${screen}, light`);
-  await page.emulateMedia({ colorScheme: 'dark' });
-  await expectAccessible(page, `${screen}, dark`);
-  await page.emulateMedia({ colorScheme: 'light' });
 }
 
 describeBrowser('managing dashboards from their menu', () => {
@@ -74,7 +66,7 @@ describeBrowser('managing dashboards from their menu', () => {
     await menuItem(page, 'Rename…');
     const rename = page.getByRole('dialog', { name: 'Rename the dashboard' });
     await rename.getByRole('textbox', { name: 'Title' }).fill('Soil pH');
-    await accessibleInBothThemes(page, 'rename dialog');
+    await expectAccessibleInBothThemes(page, 'rename dialog');
     await rename.getByRole('button', { name: 'Save' }).click();
     await page.getByRole('heading', { level: 1, name: 'Soil pH' }).waitFor();
     const renamed = await call<{ title: string; components: unknown[] }>(server, 'GET', `/dashboards/${id}`, {
@@ -90,7 +82,7 @@ describeBrowser('managing dashboards from their menu', () => {
     await share.getByRole('textbox', { name: 'Add a person by email' }).fill(omar.user.email);
     await share.getByRole('button', { name: 'Add', exact: true }).click();
     await saveScreenshot(page, 'dashboard-share');
-    await accessibleInBothThemes(page, 'share dialog');
+    await expectAccessibleInBothThemes(page, 'share dialog');
     await share.getByRole('button', { name: 'Save sharing' }).click();
     await share.getByRole('status').getByText('Sharing saved.').waitFor();
     expect((await call(server, 'GET', `/dashboards/${id}`, { token: omar.access_token })).status).toBe(200);
@@ -114,7 +106,7 @@ describeBrowser('managing dashboards from their menu', () => {
     await menuItem(page, 'Delete…');
     const confirm = page.getByRole('dialog', { name: 'Delete the dashboard?' });
     await confirm.getByText(/are deleted for everyone it is shared with/).waitFor();
-    await accessibleInBothThemes(page, 'delete dialog');
+    await expectAccessibleInBothThemes(page, 'delete dialog');
     await saveScreenshot(page, 'dashboard-delete');
     await confirm.getByRole('button', { name: 'Delete dashboard' }).click();
     await page.waitForURL((url) => url.pathname === `/projects/${project.projectId}`);
@@ -257,7 +249,7 @@ describeBrowser('managing dashboards from their menu', () => {
       .getByText('Rows of t')
       .waitFor();
     await collectionDialog.getByText(/Its 1 file stay with the runs/).waitFor();
-    await accessibleInBothThemes(page, 'delete collection dialog');
+    await expectAccessibleInBothThemes(page, 'delete collection dialog');
     await saveScreenshot(page, 'delete-collection');
     await collectionDialog.getByRole('button', { name: 'Delete collection' }).click();
     await page.waitForURL((url) => url.pathname === `/projects/${project.projectId}` && !url.searchParams.has('dc'));
@@ -271,7 +263,7 @@ describeBrowser('managing dashboards from their menu', () => {
     await goes.getByText('1 workflow', { exact: true }).waitFor();
     await goes.getByText('0 data collections and their tables, every version').waitFor();
     await goes.getByText('1 dashboard, also for the people they are shared with').waitFor();
-    await accessibleInBothThemes(page, 'delete project dialog');
+    await expectAccessibleInBothThemes(page, 'delete project dialog');
     await saveScreenshot(page, 'delete-project');
     await projectDialog.getByRole('button', { name: 'Delete project' }).click();
     await page.waitForURL((url) => url.pathname === '/projects');

@@ -3,7 +3,13 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Page } from 'playwright-core';
 import { expect, it, vi } from 'vitest';
-import { describeBrowser, expectAccessible, openPage, saveScreenshot } from '../../test/support/browser.js';
+import {
+  describeBrowser,
+  expectAccessible,
+  expectAccessibleInBothThemes,
+  openPage,
+  saveScreenshot,
+} from '../../test/support/browser.js';
 import { ADMIN, call, login } from '../../test/support/test-server.js';
 import { counted, drawn, useBrowserSuite } from './support/e2e-dashboards.js';
 
@@ -113,10 +119,7 @@ describeBrowser('a new project from a template in a real browser', () => {
     expect(await dialog.getByLabel(/^group_by/).getAttribute('placeholder')).toBe('habitat');
     await saveScreenshot(dialog, 'template-new-project');
     // The form in the light theme and the dark one (no chart on it to wait for).
-    await expectAccessible(page, 'new project from a template');
-    await page.emulateMedia({ colorScheme: 'dark' });
-    await expectAccessible(page, 'new project from a template, dark');
-    await page.emulateMedia({ colorScheme: 'light' });
+    await expectAccessibleInBothThemes(page, 'new project from a template');
 
     await dialog.getByRole('button', { name: 'Create' }).click();
     await page.waitForURL(/\/dashboards\/[^/?]+/);

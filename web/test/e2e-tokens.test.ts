@@ -1,19 +1,10 @@
-import type { Page } from 'playwright-core';
 import { expect, it, vi } from 'vitest';
-import { describeBrowser, expectAccessible, openPage, saveScreenshot } from '../../test/support/browser.js';
+import { describeBrowser, expectAccessibleInBothThemes, openPage, saveScreenshot } from '../../test/support/browser.js';
 import { call, createProjectWithUpload, createUser } from '../../test/support/test-server.js';
 import { useBrowserSuite } from './support/e2e-dashboards.js';
 
 // A hang guard, not a speed check: on a loaded two-core machine the browser steps add up.
 vi.setConfig({ testTimeout: 120_000 });
-
-/** axe-core in the light theme, then in the dark one, and back (this page draws no chart). */
-async function expectAccessibleBothThemes(page: Page, screen: string): Promise<void> {
-  await expectAccessible(page, screen);
-  await page.emulateMedia({ colorScheme: 'dark' });
-  await expectAccessible(page, `${screen}, dark`);
-  await page.emulateMedia({ colorScheme: 'light' });
-}
 
 describeBrowser('the Tokens page in a real browser', () => {
   // Signed-in mode: tokens are made by signed-in users.
@@ -30,7 +21,7 @@ describeBrowser('the Tokens page in a real browser', () => {
     await page.getByRole('menuitem', { name: 'Access tokens' }).click();
     await page.waitForURL((url) => url.pathname === '/settings/tokens');
     await page.getByText('No tokens yet.').waitFor();
-    await expectAccessibleBothThemes(page, 'tokens page');
+    await expectAccessibleInBothThemes(page, 'tokens page');
 
     const form = page.getByRole('form', { name: 'Create a token' });
     await form.getByRole('textbox', { name: 'Name' }).fill('nightly pipeline');
@@ -47,7 +38,7 @@ describeBrowser('the Tokens page in a real browser', () => {
     const row = page.getByRole('table', { name: 'Your tokens' }).getByRole('row', { name: /nightly pipeline/ });
     await row.getByText('Read and write').waitFor();
     await saveScreenshot(page, 'access-tokens');
-    await expectAccessibleBothThemes(page, 'tokens page with a new token');
+    await expectAccessibleInBothThemes(page, 'tokens page with a new token');
 
     // The token works within its project, and nowhere else.
     const token = secret ?? '';

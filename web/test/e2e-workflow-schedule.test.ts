@@ -1,22 +1,13 @@
 import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { Scheduler } from '@service/server';
-import type { Page } from 'playwright-core';
 import { expect, it, vi } from 'vitest';
-import { describeBrowser, expectAccessible, openPage, saveScreenshot } from '../../test/support/browser.js';
+import { describeBrowser, expectAccessibleInBothThemes, openPage, saveScreenshot } from '../../test/support/browser.js';
 import { call, createUser } from '../../test/support/test-server.js';
 import { useBrowserSuite } from './support/e2e-dashboards.js';
 
 // A hang guard, not a speed check: on a loaded two-core machine the browser steps add up.
 vi.setConfig({ testTimeout: 120_000 });
-
-/** axe-core in the light theme, then in the dark one, and back (the page draws no chart). */
-async function expectAccessibleLightAndDark(page: Page, screen: string): Promise<void> {
-  await expectAccessible(page, screen);
-  await page.emulateMedia({ colorScheme: 'dark' });
-  await expectAccessible(page, `${screen}, dark`);
-  await page.emulateMedia({ colorScheme: 'light' });
-}
 
 interface Workflow {
   workflow_id: string;
@@ -82,7 +73,7 @@ describeBrowser('schedules and watches on the project page, in a real browser', 
     await dialog.getByRole('checkbox', { name: 'Watch the data folders' }).check();
     await dialog.getByRole('textbox', { name: 'Look every (seconds)' }).fill('60');
     await dialog.getByText('every 1 min').waitFor();
-    await expectAccessibleLightAndDark(page, 'workflow schedule dialog');
+    await expectAccessibleInBothThemes(page, 'workflow schedule dialog');
     await saveScreenshot(dialog, 'workflow-schedule');
     await dialog.getByRole('button', { name: 'Save' }).click();
     await dialog.waitFor({ state: 'detached' });

@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import type { Browser, Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, expect } from 'vitest';
-import { expectAccessible, launchBrowser, startWebServer } from '../../../test/support/browser.js';
+import { expectAccessible, launchBrowser, preferColorScheme, startWebServer } from '../../../test/support/browser.js';
 import {
   ADMIN,
   call,
@@ -231,11 +231,11 @@ export async function drawn(page: Page, timeout = 15_000): Promise<void> {
 
 /** axe-core on the page in the light theme, then in the dark one (every chart redrawn in it), and back. */
 export async function expectAccessibleLightAndDark(page: Page, screen: string): Promise<void> {
-  await page.emulateMedia({ colorScheme: 'light' });
+  await preferColorScheme(page, 'light');
   await expectAccessible(page, screen);
-  await page.emulateMedia({ colorScheme: 'dark' });
+  await preferColorScheme(page, 'dark');
   await expect.poll(() => page.locator('[data-chart-theme="light"]').count(), { timeout: 15_000 }).toBe(0);
   await drawn(page);
   await expectAccessible(page, `${screen}, dark`);
-  await page.emulateMedia({ colorScheme: 'light' });
+  await preferColorScheme(page, 'light');
 }
