@@ -283,6 +283,31 @@ describe('the metadata filters of the ampliseq dashboard', () => {
   });
 });
 
+describe('the taxonomy filters of the ampliseq dashboard', () => {
+  it('narrow every tab: the taxa chosen, and the samples they were found in', async () => {
+    // Fusobacteria was found in 3 of the 12 samples: a phylum that narrows the per-sample tabs.
+    const abundance = await tsv('taxonomy_rel_abundance.tsv');
+    const found = new Set(abundance.filter((row) => row.Phylum === 'Fusobacteria').map((row) => row.sample));
+    expect(found.size).toBe(3);
+    const bySample = (rows: Row[], column = 'sample_id') => rows.filter((row) => found.has(row[column] as string));
+    const phylum = [{ component_id: 'phylum', value: ['Fusobacteria'] }];
+    // Sample-level tabs, through the metadata: two joins away.
+    expect((await tab('qc', phylum)).qc_samples?.value).toBe(3);
+    expect((await tab('alpha', phylum)).alpha_samples?.value).toBe(
+      bySample(await tsv('alpha_diversity_multi_canonical.tsv')).length,
+    );
+    expect((await tab('ordination', phylum)).ordination_samples?.value).toBe(
+      bySample(await tsv('embedding_pcoa.tsv')).length,
+    );
+    // Taxon-level tabs, on the phylum.
+    expect((await tab('community', phylum)).phyla_count?.value).toBe(1);
+    const results = (await tsv('ancombc_results.tsv')).filter((row) => row.Phylum === 'Fusobacteria');
+    expect((await tab('differential', phylum)).taxa_analysed?.value).toBe(results.length);
+    const tips = (await tsv('phylogenetic_tree_metadata_canonical.tsv')).filter((row) => row.Phylum === 'Fusobacteria');
+    expect((await tab('phylogeny', phylum)).asv_count?.value).toBe(tips.length);
+  });
+});
+
 describe('the habitat filter on the differential abundance results', () => {
   it('keeps the contrasts of the habitat chosen, read from their name (habitatSoil)', async () => {
     const soil = (await tsv('ancombc_results.tsv')).filter((row) => row.contrast === 'habitatSoil');
@@ -303,7 +328,7 @@ describe('the habitat filter on the differential abundance results', () => {
     // The MA plot's table names its contrasts alike.
     const ma = (await tsv('ma_canonical.tsv')).filter((row) => row.contrast === 'habitatSoil');
     expect(answers.ma_chart?.total_rows).toBe(ma.length);
-    // A join reaches one hop either way: the Contrast filter narrows the sample metadata to Soil.
+    // Joins carry filters either way: the Contrast filter narrows the sample metadata to Soil.
     const metadata = await tsv('input/Metadata_full.tsv');
     const byContrast = await tab('qc', [{ component_id: 'contrast', value: ['habitatSoil'] }]);
     expect(byContrast.qc_samples?.value).toBe(metadata.filter((row) => row.habitat === 'Soil').length);

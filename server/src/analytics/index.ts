@@ -29,7 +29,8 @@ export {
   selectionColumn,
   tableExtras,
 } from './components/table-extras.js';
-export { type FilterJoin, FilterPlan } from './filters/filter-plan.js';
+export { FilterPlan } from './filters/filter-plan.js';
+export { collectionsBetween, type FilterJoin } from './filters/join-chains.js';
 export { everyRow, type Narrowing } from './filters/narrowing.js';
 export { describe, invalid, type TableSnapshot } from './sql/columns.js';
 export { type SharedScalars, whereOf, withNarrowedRows } from './sql/narrowed.js';

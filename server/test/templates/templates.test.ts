@@ -49,10 +49,12 @@ describe('a template file with errors', () => {
     expect(all.map((problem) => problem.path).sort()).toEqual([
       'collections[13].tag',
       'dashboards[0].components[0].column',
-      // The MA plot and the join metadata_ma read `ma`, which the renamed collection no longer is.
+      // The MA plot and the joins metadata_ma and rel_abundance_ma read `ma`, which the renamed
+      // collection no longer is.
       'dashboards[0].components[57].data_collection_id',
       'joins[10].right',
       'joins[11].right',
+      'joins[16].right',
       'template_id',
     ]);
     for (const problem of all) expect(problem.line).toBeGreaterThan(0);

@@ -12,7 +12,6 @@ import {
   type InteractiveComponent,
   isHierarchySetChart,
   isMapChart,
-  type JoinColumnPair,
   MULTIQC_SAMPLE_COLUMN,
   type MultiqcComponent,
   type RankedDistributionChart,
@@ -29,16 +28,15 @@ import { Statement } from '../sql/statement.js';
 import { embeddingMatch } from './embedding-filters.js';
 import { type Match, type MatchContext, matchSql, narrows, readsRows } from './filter-sql.js';
 import { hierarchySetMatches } from './hierarchy-set-filters.js';
+import { type FilterJoin, type JoinStep, shortestChains } from './join-chains.js';
 import { mapMatch } from './map-filters.js';
 import type { Narrowing } from './narrowing.js';
 
-/** A join the project declares between two of its collections: what carries filters across. */
-export interface FilterJoin {
-  name: string;
-  left: string;
-  right: string;
-  /** The key columns, a pair each: the left collection's, then the right one's. */
-  on: readonly JoinColumnPair[];
+/** One join of a chain as SQL: the key columns of the collection before it, and of `collection`. */
+interface JoinHop {
+  collection: string;
+  ours: string;
+  theirs: string;
 }
 
 /** A request's filter, checked and tied to the column it constrains. */
@@ -85,9 +83,10 @@ export interface FilterPlanInput {
 /**
  * The dashboard's filters as one narrowing per component (docs/architecture.md "Dashboards"). A filter narrows
  * every component on its collection except the one that set it (a select keeps listing its other
- * options; a clicked chart stays whole), and components on a collection joined to its own by a
- * declared join of the project, one hop, in either direction, whatever the join's `how`: their
- * rows whose join keys some row of the filter's collection matching the filter has. Every
+ * options; a clicked chart stays whole), and components on a collection linked to its own by a
+ * chain of the project's joins, in either direction, whatever their `how`: their rows whose keys
+ * some row of the next collection has, and so on to a row matching the filter; along every
+ * shortest chain at once (join-chains.ts). Every
  * filter is checked before any data is read: an unknown component, a second filter for one
  * component, a value of the wrong shape or not of its column's type → 400 at its place.
  */
@@ -124,19 +123,26 @@ export class FilterPlan {
     const { own, joined } = this.reachOf(component);
     const key = JSON.stringify([
       own.map(canonical).sort(),
-      joined.map(({ join, filters }) => [join.collection, join.theirs, join.ours, filters.map(canonical).sort()]),
+      joined.map(({ chains, filters }) => [
+        chains.map((chain) => chain.map((hop) => [hop.collection, hop.ours, hop.theirs])),
+        filters.map(canonical).sort(),
+      ]),
     ]);
     const target = this.input.sources.get(component.data_collection_id);
     const narrowing: Narrowing = async (connection, statement) => {
       const conditions: string[] = [];
       const scans: DeltaScan[] = [];
-      /** A scan of a collection's rows for the matches that read them, kept until the statement is done. */
-      const rowsOf = async (source: TableSnapshot, filters: readonly BoundFilter[]) => {
-        if (source.snapshot == null || !filters.some((filter) => readsRows(filter.match))) return '';
+      /** A scan of a collection's table, kept until the statement is done. */
+      const scanOf = async (source: TableSnapshot & { snapshot: NonNullable<TableSnapshot['snapshot']> }) => {
         const scan = await source.table.scan(connection, source.snapshot, source.version?.columns);
         scans.push(scan);
-        return `(${scan.sql})`;
+        return { sql: `(${scan.sql})`, alias: quoteIdentifier(`dashboard_join_${scans.length}`) };
       };
+      /** The rows of a collection for the matches that read them. */
+      const rowsOf = async (source: TableSnapshot, filters: readonly BoundFilter[]) =>
+        source.snapshot == null || !filters.some((filter) => readsRows(filter.match))
+          ? ''
+          : (await scanOf({ ...source, snapshot: source.snapshot })).sql;
       try {
         const ownRows = target === undefined ? '' : await rowsOf(target, own);
         for (const filter of own) {
@@ -145,9 +151,10 @@ export class FilterPlan {
           const sql = matchSql(filter.match, filterColumn(target, filter), statement, filter.at, context);
           if (sql !== null) conditions.push(sql);
         }
-        for (const { join, filters } of joined) {
-          const other = this.input.sources.get(join.collection);
-          if (other?.snapshot == null) {
+        for (const { collection, chains, filters } of joined) {
+          const other = this.input.sources.get(collection);
+          const tables = chains.map((chain) => chain.map((hop) => this.input.sources.get(hop.collection)));
+          if (other?.snapshot == null || tables.some((chain) => chain.some((source) => source?.snapshot == null))) {
             // Nothing in a collection without a table matches a filter that narrows at all.
             if (filters.some((filter) => narrows(filter.match))) conditions.push('(FALSE)');
             continue;
@@ -164,12 +171,12 @@ export class FilterPlan {
               ) ?? [],
           );
           if (inner.length === 0) continue;
-          const scan = await other.table.scan(connection, other.snapshot, other.version?.columns);
-          scans.push(scan);
-          const alias = quoteIdentifier(`dashboard_join_${scans.length}`);
-          conditions.push(
-            `(${join.ours} IN (SELECT ${join.theirs} FROM (${scan.sql}) AS ${alias} WHERE ${inner.join(' AND ')}))`,
-          );
+          for (const [index, chain] of chains.entries()) {
+            const sources = (tables[index] ?? []).flatMap((source) =>
+              source?.snapshot == null ? [] : [{ ...source, snapshot: source.snapshot }],
+            );
+            conditions.push(await semiJoin(chain, inner, () => Promise.all(sources.map(scanOf))));
+          }
         }
       } catch (error) {
         for (const scan of scans) scan.release();
@@ -182,10 +189,14 @@ export class FilterPlan {
         },
       };
     };
-    return { narrowing, key, collections: [...new Set(joined.map(({ join }) => join.collection))].sort() };
+    const collections = joined.flatMap(({ chains }) => chains.flatMap((chain) => chain.map((hop) => hop.collection)));
+    return { narrowing, key, collections: [...new Set(collections)].sort() };
   }
 
-  /** The filters reaching a component: on its collection, and through joins, grouped by collection. */
+  /**
+   * The filters reaching a component: on its collection, and through chains of joins, grouped by
+   * collection. A filter on a collection no chain of joins links to the component's leaves it be.
+   */
   private reachOf(component: CollectionComponent) {
     const collection = component.data_collection_id;
     const others = this.filters.filter((filter) => filter.fixed || filter.componentId !== component.component_id);
@@ -198,28 +209,22 @@ export class FilterPlan {
     const joined = [...byCollection]
       .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
       .flatMap(([other, filters]) => {
-        const join = this.joinBetween(collection, other, filters[0]!);
-        return join === null ? [] : [{ join, filters }];
+        const chains = shortestChains(this.input.joins, collection, other).map((chain) =>
+          chain.map((step) => this.hopOf(step, filters[0]!)),
+        );
+        return chains.length === 0 ? [] : [{ collection: other, chains, filters }];
       });
     return { own, joined };
   }
 
   /**
-   * The key columns of the first join (by name) between two collections, as SQL lists of ours
-   * and theirs; key columns of different types compare as text.
+   * One join of a chain as SQL lists of the key columns of the collection it starts from and of
+   * the one it goes to; key columns of different types compare as text.
    */
-  private joinBetween(ours: string, theirs: string, filter: BoundFilter) {
-    const join = [...this.input.joins]
-      .sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0))
-      .find(
-        (candidate) =>
-          (candidate.left === ours && candidate.right === theirs) ||
-          (candidate.left === theirs && candidate.right === ours),
-      );
-    if (join === undefined) return null;
-    const ourSource = this.input.sources.get(ours);
-    const theirSource = this.input.sources.get(theirs);
-    const oursIsLeft = join.left === ours;
+  private hopOf({ from, to, join }: JoinStep, filter: BoundFilter): JoinHop {
+    const ourSource = this.input.sources.get(from);
+    const theirSource = this.input.sources.get(to);
+    const oursIsLeft = join.left === from;
     const pairs = join.on.map(([left, right]) => {
       const names = oursIsLeft ? [left, right] : [right, left];
       const [a, b] = [ourSource, theirSource].map((source, side) => {
@@ -243,8 +248,28 @@ export class FilterPlan {
       const items = pairs.map((pair) => pair[side]);
       return items.length === 1 ? items[0]! : `(${items.join(', ')})`;
     };
-    return { collection: theirs, ours: list(0), theirs: list(1) };
+    return { collection: to, ours: list(0), theirs: list(1) };
   }
+}
+
+/**
+ * A chain of joins as nested semi-joins, innermost the filter's collection with its conditions:
+ * the component's rows whose keys some row of the next collection has, whose keys some row of the
+ * one after has, and so on to a row matching the filters. `scans` scans the chain's tables in order.
+ */
+async function semiJoin(
+  chain: readonly JoinHop[],
+  inner: readonly string[],
+  scans: () => Promise<{ sql: string; alias: string }[]>,
+): Promise<string> {
+  const tables = await scans();
+  let where = inner.join(' AND ');
+  for (let index = chain.length - 1; index >= 0; index -= 1) {
+    const hop = chain[index]!;
+    const table = tables[index]!;
+    where = `${hop.ours} IN (SELECT ${hop.theirs} FROM ${table.sql} AS ${table.alias} WHERE ${where})`;
+  }
+  return `(${where})`;
 }
 
 /** Each filter with its component, the column it constrains and what it asks. */

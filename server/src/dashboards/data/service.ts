@@ -10,7 +10,7 @@ import {
   type PreviewAnswer,
   readsCollection,
 } from '@service/common';
-import { componentError, FilterPlan } from '../../analytics/index.js';
+import { collectionsBetween, componentError, FilterPlan } from '../../analytics/index.js';
 import type { DataCollectionQueries, Download, SharedScalars, TableSnapshot } from '../../datacollections/queries.js';
 import type { Database } from '../../db/database.js';
 import type { DataCollectionsTable } from '../../db/tables.js';
@@ -284,13 +284,23 @@ export class DashboardDataService {
     where: 'body' | 'querystring',
   ): Promise<DataPlan> {
     const filters = [...caller, ...fixed];
-    // The collections read: the components' own, and those of the filters (joined collections).
+    // The collections read: the components' own, those of the filters, and those between them on
+    // the chains of joins that carry the filters across.
     const filtering = new Set(filters.map((filter) => filter.component_id));
     const wantedIds = new Set(wanted.map((component) => component.component_id));
-    const reading = (id: string) => wantedIds.has(id) || filtering.has(id);
-    const read = new Set(
-      components.filter(readsCollection).flatMap((c) => (reading(c.component_id) ? [c.data_collection_id] : [])),
-    );
+    const collectionOf = (keep: (id: string) => boolean) =>
+      components.filter(readsCollection).flatMap((c) => (keep(c.component_id) ? [c.data_collection_id] : []));
+    const joins = await projectJoins(this.deps.database.db, record.row.project_id);
+    const filtered = collectionOf((id) => filtering.has(id));
+    const read = new Set([
+      ...collectionOf((id) => wantedIds.has(id)),
+      ...filtered,
+      ...collectionsBetween(
+        joins,
+        collectionOf((id) => wantedIds.has(id)),
+        filtered,
+      ),
+    ]);
     const versions = await versionsAsOf(this.deps, asOf, [...read], `${where}.as_of`, readBy(components));
     const collections = await this.dashboards.repository.collectionRowsOfProject(record.row.project_id, [...read]);
     const sources = await this.snapshots(collections, versions, components);
@@ -299,7 +309,7 @@ export class DashboardDataService {
         components,
         filters: caller,
         fixed,
-        joins: await projectJoins(this.deps.database.db, record.row.project_id),
+        joins,
         sources,
         path: `${where}.filters`,
       },
