@@ -30,7 +30,7 @@ export {
   tableExtras,
 } from './components/table-extras.js';
 export { FilterPlan } from './filters/filter-plan.js';
-export { collectionsBetween, type FilterJoin } from './filters/join-chains.js';
+export { collectionsBetween, type FilterJoin, MAX_CHAINS, shortestChains } from './filters/join-chains.js';
 export { everyRow, type Narrowing } from './filters/narrowing.js';
 export { describe, invalid, type TableSnapshot } from './sql/columns.js';
 export { type SharedScalars, whereOf, withNarrowedRows } from './sql/narrowed.js';

@@ -1,6 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import { MAX_CHAINS, shortestChains } from '../../../server/src/analytics/filters/join-chains.js';
-import { collectionsBetween, type FilterJoin } from '../../../server/src/analytics/index.js';
+import {
+  collectionsBetween,
+  type FilterJoin,
+  MAX_CHAINS,
+  shortestChains,
+} from '../../../server/src/analytics/index.js';
 
 const join = (name: string, left: string, right: string): FilterJoin => ({ name, left, right, on: [['k', 'k']] });
 

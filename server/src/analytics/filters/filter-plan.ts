@@ -28,16 +28,9 @@ import { Statement } from '../sql/statement.js';
 import { embeddingMatch } from './embedding-filters.js';
 import { type Match, type MatchContext, matchSql, narrows, readsRows } from './filter-sql.js';
 import { hierarchySetMatches } from './hierarchy-set-filters.js';
-import { type FilterJoin, type JoinStep, shortestChains } from './join-chains.js';
+import { type FilterJoin, hopOf, semiJoin, shortestChains } from './join-chains.js';
 import { mapMatch } from './map-filters.js';
 import type { Narrowing } from './narrowing.js';
-
-/** One join of a chain as SQL: the key columns of the collection before it, and of `collection`. */
-interface JoinHop {
-  collection: string;
-  ours: string;
-  theirs: string;
-}
 
 /** A request's filter, checked and tied to the column it constrains. */
 interface BoundFilter {
@@ -210,66 +203,12 @@ export class FilterPlan {
       .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
       .flatMap(([other, filters]) => {
         const chains = shortestChains(this.input.joins, collection, other).map((chain) =>
-          chain.map((step) => this.hopOf(step, filters[0]!)),
+          chain.map((step) => hopOf(step, this.input.sources, filters[0]!.at)),
         );
         return chains.length === 0 ? [] : [{ collection: other, chains, filters }];
       });
     return { own, joined };
   }
-
-  /**
-   * One join of a chain as SQL lists of the key columns of the collection it starts from and of
-   * the one it goes to; key columns of different types compare as text.
-   */
-  private hopOf({ from, to, join }: JoinStep, filter: BoundFilter): JoinHop {
-    const ourSource = this.input.sources.get(from);
-    const theirSource = this.input.sources.get(to);
-    const oursIsLeft = join.left === from;
-    const pairs = join.on.map(([left, right]) => {
-      const names = oursIsLeft ? [left, right] : [right, left];
-      const [a, b] = [ourSource, theirSource].map((source, side) => {
-        const name = names[side]!;
-        if (source?.snapshot == null) return null;
-        const column = source.byName.get(name);
-        if (column === undefined) {
-          throw invalid(
-            `${filter.at}.component_id`,
-            `the join ${JSON.stringify(join.name)} that carries this filter to other collections is on ${JSON.stringify(name)}, which the table of data collection ${source.row.id} no longer has`,
-          );
-        }
-        return column;
-      });
-      const sameType = a == null || b == null || a.sqlType === b.sqlType;
-      const sql = (column: Column | null | undefined, name: string) =>
-        sameType ? quoteIdentifier(name) : `CAST(${column?.sql ?? quoteIdentifier(name)} AS VARCHAR)`;
-      return [sql(a, names[0]!), sql(b, names[1]!)] as const;
-    });
-    const list = (side: 0 | 1) => {
-      const items = pairs.map((pair) => pair[side]);
-      return items.length === 1 ? items[0]! : `(${items.join(', ')})`;
-    };
-    return { collection: to, ours: list(0), theirs: list(1) };
-  }
-}
-
-/**
- * A chain of joins as nested semi-joins, innermost the filter's collection with its conditions:
- * the component's rows whose keys some row of the next collection has, whose keys some row of the
- * one after has, and so on to a row matching the filters. `scans` scans the chain's tables in order.
- */
-async function semiJoin(
-  chain: readonly JoinHop[],
-  inner: readonly string[],
-  scans: () => Promise<{ sql: string; alias: string }[]>,
-): Promise<string> {
-  const tables = await scans();
-  let where = inner.join(' AND ');
-  for (let index = chain.length - 1; index >= 0; index -= 1) {
-    const hop = chain[index]!;
-    const table = tables[index]!;
-    where = `${hop.ours} IN (SELECT ${hop.theirs} FROM ${table.sql} AS ${table.alias} WHERE ${where})`;
-  }
-  return `(${where})`;
 }
 
 /** Each filter with its component, the column it constrains and what it asks. */

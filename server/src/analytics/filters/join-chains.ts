@@ -1,4 +1,6 @@
 import type { JoinColumnPair } from '@service/common';
+import { quoteIdentifier } from '../../engine/sql.js';
+import { type Column, invalid, type TableSnapshot } from '../sql/columns.js';
 
 /** A join the project declares between two of its collections: what carries filters across. */
 export interface FilterJoin {
@@ -103,4 +105,66 @@ export function collectionsBetween(
     }
   }
   return between;
+}
+
+/** One join of a chain as SQL: the key columns of the collection before it, and of `collection`. */
+export interface JoinHop {
+  collection: string;
+  ours: string;
+  theirs: string;
+}
+
+/**
+ * One join of a chain as SQL lists of the key columns of the collection it starts from and of
+ * the one it goes to; key columns of different types compare as text. A key column a table no
+ * longer has is refused at the filter's place (`at`).
+ */
+export function hopOf({ from, to, join }: JoinStep, sources: ReadonlyMap<string, TableSnapshot>, at: string): JoinHop {
+  const ourSource = sources.get(from);
+  const theirSource = sources.get(to);
+  const oursIsLeft = join.left === from;
+  const pairs = join.on.map(([left, right]) => {
+    const names = oursIsLeft ? [left, right] : [right, left];
+    const [a, b] = [ourSource, theirSource].map((source, side) => {
+      const name = names[side]!;
+      if (source?.snapshot == null) return null;
+      const column = source.byName.get(name);
+      if (column === undefined) {
+        throw invalid(
+          `${at}.component_id`,
+          `the join ${JSON.stringify(join.name)} that carries this filter to other collections is on ${JSON.stringify(name)}, which the table of data collection ${source.row.id} no longer has`,
+        );
+      }
+      return column;
+    });
+    const sameType = a == null || b == null || a.sqlType === b.sqlType;
+    const sql = (column: Column | null | undefined, name: string) =>
+      sameType ? quoteIdentifier(name) : `CAST(${column?.sql ?? quoteIdentifier(name)} AS VARCHAR)`;
+    return [sql(a, names[0]!), sql(b, names[1]!)] as const;
+  });
+  const list = (side: 0 | 1) => {
+    const items = pairs.map((pair) => pair[side]);
+    return items.length === 1 ? items[0]! : `(${items.join(', ')})`;
+  };
+  return { collection: to, ours: list(0), theirs: list(1) };
+}
+
+/**
+ * A chain of joins as nested semi-joins, innermost the filter's collection with its conditions:
+ * the component's rows whose keys some row of the next collection has, whose keys some row of the
+ * one after has, and so on to a row matching the filters. `scans` scans the chain's tables in order.
+ */
+export async function semiJoin(
+  chain: readonly JoinHop[],
+  inner: readonly string[],
+  scans: () => Promise<{ sql: string; alias: string }[]>,
+): Promise<string> {
+  const tables = await scans();
+  let where = inner.join(' AND ');
+  for (let index = chain.length - 1; index >= 0; index -= 1) {
+    const hop = chain[index]!;
+    const table = tables[index]!;
+    where = `${hop.ours} IN (SELECT ${hop.theirs} FROM ${table.sql} AS ${table.alias} WHERE ${where})`;
+  }
+  return `(${where})`;
 }
