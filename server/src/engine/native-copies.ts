@@ -1,6 +1,7 @@
 import { mkdir, readdir, rename, rm } from 'node:fs/promises';
 import { hostname } from 'node:os';
 import { join } from 'node:path';
+import { MAX_SCAN_GROUPS } from './delta/reader.js';
 import { DuckDB, type SqlConnection } from './duckdb.js';
 import { quoteIdentifier, quoteString } from './sql.js';
 
@@ -16,6 +17,18 @@ export interface NativeCopiesOptions {
   /** Copies kept at once, least recently read first out; 0 turns copies off. */
   maxCopies: number;
 }
+
+/** What decides whether a version is worth a copy: its rows (null when unknown) and its files. */
+export interface VersionSize {
+  rows: number | null;
+  files: number;
+}
+
+/**
+ * Files above which a version gets a copy whatever its rows: beyond this a scan reads every file
+ * with one `read_parquet` (engine/delta/reader.ts), opening each of them at every read.
+ */
+export const MANY_FILES = MAX_SCAN_GROUPS;
 
 /** A copy being read: its relation, until `release`. */
 export interface CopyLease {
@@ -93,7 +106,7 @@ export class NativeCopies {
 
   /**
    * The copy of the version `key` names, when built; otherwise starts building it (for versions
-   * of at least `minRows` rows) and answers null: the caller reads the Parquet files meanwhile.
+   * of at least `minRows` rows or more than `MANY_FILES` files) and answers null: the caller reads the Parquet files meanwhile.
    * `cluster` are numeric SQL expressions over the rows (at most three used) to cluster a new copy
    * by: rows close in them are stored together, so that DuckDB skips the row groups a range filter
    * on them excludes. A copy built unclustered is built once more, clustered, for the first reader
@@ -101,14 +114,14 @@ export class NativeCopies {
    */
   acquire(
     key: string,
-    rows: number | null,
+    size: VersionSize,
     cluster: readonly string[],
     source: (connection: SqlConnection) => Promise<CopySource>,
   ): CopyLease | null {
     const copy = this.copies.get(key);
     if (copy !== undefined) {
       // Built for readers that filter by no range: built again, clustered, for one that does.
-      if (copy.fileOrder === '' && cluster.length > 0 && this.wanted(key, rows)) {
+      if (copy.fileOrder === '' && cluster.length > 0 && this.wanted(key, size)) {
         this.build(key, cluster.slice(0, 3), source);
       }
       // Most recently read last: eviction takes the first.
@@ -128,7 +141,7 @@ export class NativeCopies {
         },
       };
     }
-    if (this.wanted(key, rows)) this.build(key, cluster.slice(0, 3), source);
+    if (this.wanted(key, size)) this.build(key, cluster.slice(0, 3), source);
     return null;
   }
 
@@ -153,15 +166,11 @@ export class NativeCopies {
     await rm(this.options.directory, { recursive: true, force: true });
   }
 
-  private wanted(key: string, rows: number | null): boolean {
-    return (
-      !this.closed &&
-      this.options.maxCopies > 0 &&
-      rows !== null &&
-      rows >= this.options.minRows &&
-      !this.building.has(key) &&
-      !this.failed.has(key)
-    );
+  private wanted(key: string, { rows, files }: VersionSize): boolean {
+    // Many files cost their opening at every read, however few rows they hold (an image
+    // collection: a file per image); one copy reads them once.
+    const large = (rows !== null && rows >= this.options.minRows) || files > MANY_FILES;
+    return !this.closed && this.options.maxCopies > 0 && large && !this.building.has(key) && !this.failed.has(key);
   }
 
   private build(

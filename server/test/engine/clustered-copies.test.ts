@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DuckDB } from '../../src/engine/duckdb.js';
-import { NativeCopies } from '../../src/engine/native-copies.js';
+import { MANY_FILES, NativeCopies } from '../../src/engine/native-copies.js';
 
 let duckdb: DuckDB;
 let directory: string;
@@ -32,10 +32,10 @@ describe('a clustered native copy', () => {
     try {
       const source = async () => ({ sql: 'SELECT * FROM memory.main."rows"', release: () => {} });
       const cluster = ['"x"', 'CASE WHEN isfinite("day") THEN epoch("day") END', '"same"'];
-      expect(copies.acquire('version', 5000, cluster, source)).toBeNull();
+      expect(copies.acquire('version', { rows: 5000, files: 1 }, cluster, source)).toBeNull();
       await copies.idle();
       expect(copies.counts).toMatchObject({ built: 1, clustered: 1, failed: 0 });
-      const lease = copies.acquire('version', 5000, cluster, source);
+      const lease = copies.acquire('version', { rows: 5000, files: 1 }, cluster, source);
       if (lease === null) throw new Error('no copy');
       try {
         expect(lease.fileOrder).not.toBe('');
@@ -49,6 +49,32 @@ describe('a clustered native copy', () => {
         expect([...ids].sort((a, b) => a - b)).toEqual(Array.from({ length: 5000 }, (_, index) => index));
         expect(ids).not.toEqual([...ids].sort((a, b) => a - b));
         expect(inFileOrder.map((row) => Number(row.id))).toEqual(Array.from({ length: 5000 }, (_, index) => index));
+      } finally {
+        lease.release();
+      }
+    } finally {
+      await copies.close();
+    }
+  });
+});
+
+describe('a native copy of a version of many files', () => {
+  it('is built however few rows they hold, and not for as few rows in few files', async () => {
+    const copies = await NativeCopies.open(duckdb, { directory, minRows: 1_000_000, maxCopies: 2 });
+    try {
+      const source = async () => ({ sql: 'SELECT * FROM memory.main."rows"', release: () => {} });
+      expect(copies.acquire('few files', { rows: 5000, files: MANY_FILES }, [], source)).toBeNull();
+      expect(copies.acquire('many files', { rows: 5000, files: MANY_FILES + 1 }, [], source)).toBeNull();
+      await copies.idle();
+      expect(copies.counts).toMatchObject({ built: 1, failed: 0 });
+      expect(copies.acquire('few files', { rows: 5000, files: MANY_FILES }, [], source)).toBeNull();
+      const lease = copies.acquire('many files', { rows: 5000, files: MANY_FILES + 1 }, [], source);
+      if (lease === null) throw new Error('no copy');
+      try {
+        const [counted] = await duckdb.withConnection((connection) =>
+          connection.query(`SELECT count(*) AS "n" FROM ${lease.relation}`),
+        );
+        expect(Number(counted?.n)).toBe(5000);
       } finally {
         lease.release();
       }

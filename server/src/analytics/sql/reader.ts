@@ -76,7 +76,7 @@ export class TableReader {
     if (snapshot === null) throw new Error('no snapshot to query');
     const copy = this.deps.copies?.acquire(
       copyKey(snapshot),
-      source.version?.rows ?? null,
+      { rows: source.version?.rows ?? null, files: snapshot.files.length },
       clusterExpressions(source),
       (connection) => source.table.scan(connection, snapshot, source.version?.columns),
     );
