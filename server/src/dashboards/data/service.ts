@@ -291,16 +291,9 @@ export class DashboardDataService {
     const collectionOf = (keep: (id: string) => boolean) =>
       components.filter(readsCollection).flatMap((c) => (keep(c.component_id) ? [c.data_collection_id] : []));
     const joins = await projectJoins(this.deps.database.db, record.row.project_id);
+    const own = collectionOf((id) => wantedIds.has(id));
     const filtered = collectionOf((id) => filtering.has(id));
-    const read = new Set([
-      ...collectionOf((id) => wantedIds.has(id)),
-      ...filtered,
-      ...collectionsBetween(
-        joins,
-        collectionOf((id) => wantedIds.has(id)),
-        filtered,
-      ),
-    ]);
+    const read = new Set([...own, ...filtered, ...collectionsBetween(joins, own, filtered)]);
     const versions = await versionsAsOf(this.deps, asOf, [...read], `${where}.as_of`, readBy(components));
     const collections = await this.dashboards.repository.collectionRowsOfProject(record.row.project_id, [...read]);
     const sources = await this.snapshots(collections, versions, components);
