@@ -187,3 +187,11 @@ export type MultiqcTableData = z.infer<typeof multiqcTableDataSchema>;
 
 /** The column of a MultiQC collection's table that names the sample (its general statistics' rows). */
 export const MULTIQC_SAMPLE_COLUMN = 'sample';
+
+/** A read or lane suffix MultiQC's modules add to a sample's name: `_1`, `_R2`, `.1`, `_L001`. */
+const READ_SUFFIX = /[_.-](?:R?[12]|L\d{3})$/;
+
+/** The sample a read or lane belongs to (`SRR1_1` → `SRR1`), or null when the name has no such suffix. */
+export function sampleOfRead(name: string): string | null {
+  return READ_SUFFIX.test(name) ? name.replace(READ_SUFFIX, '') : null;
+}

@@ -1,4 +1,4 @@
-import type { MultiqcTableColumn, MultiqcTableData } from '@service/common';
+import { type MultiqcTableColumn, type MultiqcTableData, sampleOfRead } from '@service/common';
 import {
   asArray,
   asObject,
@@ -24,6 +24,9 @@ export function tableData(input: JsonObject, anchor: string, options: PlotOption
   const rows = new Map<string, Record<string, number | string | null>>();
   const rowsKeyedBySample = objectAt(input, 'pconfig').rows_are_samples !== false;
   const modified = new Set<string>();
+  // Each sample's rows together, its reads' (FastQC's SRR1_1 and SRR1_2) after its own
+  // (cutadapt's SRR1), samples in the order they first come: as MultiQC groups them.
+  const groups = new Map<string, Set<string>>();
   for (const [sectionId, sectionJson] of Object.entries(sections)) {
     const section = asObject(sectionJson);
     const prefix = Object.keys(sections).length > 1 || anchor === 'general_stats_table' ? `${sectionId}-` : '';
@@ -34,6 +37,8 @@ export function tableData(input: JsonObject, anchor: string, options: PlotOption
       for (const entry of asArray(group).map(asObject)) {
         const sample = stringAt(entry, 'sample');
         if (sample === null || (rowsKeyedBySample && !options.shown(sample))) continue;
+        const base = sampleOfRead(sample) ?? sample;
+        groups.set(base, (groups.get(base) ?? new Set()).add(sample));
         const values = rows.get(sample) ?? {};
         for (const [metric, cell] of Object.entries(objectAt(entry, 'data'))) {
           const { raw, mod } = asObject(cell);
@@ -45,7 +50,9 @@ export function tableData(input: JsonObject, anchor: string, options: PlotOption
       }
     }
   }
-  const samples = [...rows.keys()];
+  const samples = [...groups].flatMap(([base, group]) =>
+    [...group].sort((a, b) => Number(b === base) - Number(a === base)),
+  );
   const all = rowsKeyedBySample ? countSamples(sections) : samples.length;
   return {
     plot_type: 'table',

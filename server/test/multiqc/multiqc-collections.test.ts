@@ -183,6 +183,16 @@ describeEachDialect('MultiQC collections', (dialect) => {
     expect(general.columns.map((column) => column.key)).toContain('fastqc-percent_gc');
     expect(general.columns.find((column) => column.key === 'cutadapt-percent_trimmed')?.title).toBe('Trimmed bases');
     expect(general.rows.find((row) => row.sample === 'SRR10070130_1')?.values['fastqc-total_sequences']).toBe(99321);
+    // As MultiQC shows them: each sample's row, then its reads' rows.
+    expect(general.rows.slice(0, 6).map((row) => row.sample)).toEqual([
+      'SRR10070130',
+      'SRR10070130_1',
+      'SRR10070130_2',
+      'SRR10070131',
+      'SRR10070131_1',
+      'SRR10070131_2',
+    ]);
+    expect(general.rows).toHaveLength(36);
   });
 
   it('narrows every plot to the samples a filter on joined metadata leaves, reads included', async () => {

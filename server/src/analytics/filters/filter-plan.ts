@@ -17,6 +17,7 @@ import {
   type RankedDistributionChart,
   rankedDistributionFilterColumn,
   readsCollection,
+  sampleOfRead,
   type TableComponent,
 } from '@service/common';
 import type { DeltaScan } from '../../engine/delta/index.js';
@@ -327,13 +328,11 @@ function matchOf(
   return { column: column ?? '', match: { kind: 'range', low: list[0] ?? null, high: list[1] ?? null } };
 }
 
-/** A read or lane suffix MultiQC's modules add to a sample's name: `_1`, `_R2`, `.1`, `_L001`. */
-const READ_SUFFIX = /[_.-](?:R?[12]|L\d{3})$/;
-
 function withSampleOfReads(values: readonly Scalar[]): Scalar[] {
-  const bases = values.flatMap((value) =>
-    typeof value === 'string' && READ_SUFFIX.test(value) ? [value.replace(READ_SUFFIX, '')] : [],
-  );
+  const bases = values.flatMap((value) => {
+    const sample = typeof value === 'string' ? sampleOfRead(value) : null;
+    return sample === null ? [] : [sample];
+  });
   return [...new Set([...values, ...bases])];
 }
 
