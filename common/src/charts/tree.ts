@@ -1,7 +1,8 @@
-import type { TreeSeriesOption } from 'echarts';
+import type { PieSeriesOption, TreeSeriesOption } from 'echarts';
 import type { DashboardFilterValue, FigureData } from '../dashboard-data.js';
 import { type ChartBody, type ChartInput, plural } from './body.js';
 import { categoryLabel, FigureColumns } from './columns.js';
+import { headerHeight } from './parts.js';
 
 /**
  * Phylogenetic trees (docs/dashboards.md "Phylogenetic trees"): the server sends every node in
@@ -65,18 +66,50 @@ function nested(input: ChartInput): TreeNode | null {
   return nodes[0] ?? null;
 }
 
+/** The colour values of the tips drawn in colour, in the order they first come. */
+function tipColours(input: ChartInput): string[] {
+  const { columns, data } = input;
+  if (!columns.has('color')) return [];
+  const values = new Set<string>();
+  data.rows.forEach((row, index) => {
+    const isTip = columns.number(row, 'tips') === 1 && columns.number(data.rows[index + 1] ?? [], 'parent') !== index;
+    if (isTip && columns.value(row, 'matched') === true) values.add(categoryLabel(columns.value(row, 'color')));
+  });
+  return [...values];
+}
+
+/**
+ * The legend's key for the tips' colours. ECharts' legend lists series and the items of pie-like
+ * series, never a tree's nodes: an empty-radius pie names each colour value, drawn nowhere.
+ */
+function colourKey(input: ChartInput, values: readonly string[]): PieSeriesOption {
+  return {
+    type: 'pie',
+    name: input.columns.label('color'),
+    radius: [0, 0],
+    silent: true,
+    label: { show: false },
+    labelLine: { show: false },
+    tooltip: { show: false },
+    legendHoverLink: false,
+    data: values.map((value) => ({ name: value, value: 1, itemStyle: { color: input.colors.of(value) } })),
+  };
+}
+
 export function tree(input: ChartInput): ChartBody {
   const { columns, data, palette, component } = input;
   const root = nested(input);
   const tips = columns.number(data.rows[0] ?? [], 'tips') ?? 0;
   const radial = component.layout === 'radial';
+  const colours = tipColours(input);
+  const legend = colours.length > 0;
   const series: TreeSeriesOption = {
     type: 'tree',
     data: root === null ? [] : [root],
     layout: radial ? 'radial' : 'orthogonal',
     orient: 'LR',
     edgeShape: radial ? 'curve' : 'polyline',
-    top: 50,
+    top: headerHeight({ title: component.title ?? '', legend, subtitle: 'x' }) + 8,
     bottom: 20,
     left: radial ? 20 : 30,
     right: radial ? 20 : tips > NAMED_TIPS ? 30 : 120,
@@ -94,8 +127,8 @@ export function tree(input: ChartInput): ChartBody {
   };
   return {
     dataset: [],
-    series: [series],
-    legend: false,
+    series: legend ? [series, colourKey(input, colours)] : [series],
+    legend,
     trigger: 'item',
     zoom: false,
     description: `${radial ? 'Radial' : 'Rectangular'} tree of ${plural(tips, 'tip')}${columns.has('color') ? `, tips coloured by ${columns.label('color')}` : ''}.`,

@@ -127,8 +127,14 @@ describe('the genome tracks’ options', () => {
     expect([a?.name, a?.value, b?.name, b?.value]).toEqual(['A', 'river', 'B', 'not in the table']);
     expect(a?.itemStyle.color).not.toBe(b?.itemStyle.color);
     expect(option.title.subtext).toBe('1 tip not in the table, uncoloured');
-    // Five nodes, and the virtual root ECharts' tree puts above the data's.
-    expect(drawnCounts(treeFigure, treeData)).toEqual([6]);
+    // The legend names the colours of the tips drawn in colour, each in its tip's colour.
+    const key = option.series[1] as { type: string; data: { name: string; itemStyle: { color: string } }[] };
+    expect(key.type).toBe('pie');
+    expect(key.data.map((item) => item.name)).toEqual(['river', 'soil']);
+    expect(key.data[0]?.itemStyle.color).toBe(a?.itemStyle.color);
+    expect((option as { legend?: { show?: boolean } }).legend?.show).toBe(true);
+    // Five nodes, and the virtual root ECharts' tree puts above the data's; the key's two items.
+    expect(drawnCounts(treeFigure, treeData)).toEqual([6, 2]);
     expect((build({ ...treeFigure, layout: 'radial' }, treeData).series[0] as { layout: string }).layout).toBe(
       'radial',
     );
