@@ -2,6 +2,8 @@ import type { ComponentData } from '@service/common';
 import { describe, expect, it } from 'vitest';
 import type { TableSnapshot } from '../../../server/src/analytics/index.js';
 import { AnswerCache, type AnswerKey } from '../../../server/src/dashboards/data/cache.js';
+import { type WorkBounds, withinBounds } from '../../../server/src/engine/bounded-work.js';
+import { DomainError } from '../../../server/src/errors.js';
 
 /** A snapshot as the key sees it: the Delta table's id and the version read (null: no table). */
 function source(tableId: string | null, version = 0): TableSnapshot {
@@ -58,6 +60,43 @@ describe('the dashboard answer cache', () => {
 
     await expect(cache.answer(key('broken'), () => Promise.reject(new Error('boom')))).rejects.toThrow('boom');
     expect(await cache.answer(key('broken'), async () => card(1))).toEqual(card(1));
+  });
+
+  it('computes anew for a request that joined a computation its own request stopped', async () => {
+    const cache = new AnswerCache();
+    const bounds = (): WorkBounds => {
+      const controller = new AbortController();
+      return {
+        signal: controller.signal,
+        statementTimeoutMs: 0,
+        maxCells: 0,
+        cellsRead: 0,
+        stop: (error) => controller.abort(error),
+      };
+    };
+    const first = bounds();
+    let fail: (error: unknown) => void = () => {};
+    const stoppedWork = new Promise<ComponentData>((_, reject) => {
+      fail = reject;
+    });
+    const owner = withinBounds(first, () => cache.answer(key('n'), () => stoppedWork));
+    // Another request asks for the same answer while the first computes it, then the first stops.
+    const joiner = withinBounds(bounds(), () => cache.answer(key('n'), async () => card(7)));
+    const tooLarge = new DomainError('request_too_large', 'the answer grew beyond 0 MiB');
+    first.stop(tooLarge);
+    fail(tooLarge);
+    await expect(owner).rejects.toBe(tooLarge);
+    expect(await joiner).toEqual(card(7));
+    // A failure of a computation whose request was not stopped is every joiner's.
+    let failOwn: (error: unknown) => void = () => {};
+    const failing = withinBounds(bounds(), () =>
+      cache.answer(key('m'), () => new Promise<ComponentData>((_, reject) => (failOwn = reject))),
+    );
+    const sharing = withinBounds(bounds(), () => cache.answer(key('m'), async () => card(8)));
+    const broken = new Error('the table could not be read');
+    failOwn(broken);
+    await expect(failing).rejects.toBe(broken);
+    await expect(sharing).rejects.toBe(broken);
   });
 
   it('keeps at most its entries and bytes, dropping the least recently used first', async () => {

@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import type { ComponentData } from '@service/common';
 import type { TableSnapshot } from '../../analytics/index.js';
+import { currentBounds } from '../../engine/bounded-work.js';
 import { answerJson } from './answer-json.js';
 
 /** What a component's answer was computed from. */
@@ -34,7 +35,8 @@ export interface AnswerCacheLimits {
  */
 export class AnswerCache {
   private readonly entries = new Map<string, Entry>();
-  private readonly pending = new Map<string, Promise<ComponentData>>();
+  /** Computations running, with the signal of the request that started each. */
+  private readonly pending = new Map<string, { computing: Promise<ComponentData>; owner: AbortSignal | undefined }>();
   private bytes = 0;
   private counts = { hits: 0, misses: 0 };
 
@@ -53,17 +55,40 @@ export class AnswerCache {
     const running = this.pending.get(id);
     if (running !== undefined) {
       this.counts.hits++;
-      return running;
+      return this.joined(key, running, compute);
     }
     this.counts.misses++;
     const computing = compute();
-    this.pending.set(id, computing);
+    const started = { computing, owner: currentBounds()?.signal };
+    this.pending.set(id, started);
     try {
       const data = await computing;
       this.keep(id, data);
       return data;
     } finally {
-      this.pending.delete(id);
+      if (this.pending.get(id) === started) this.pending.delete(id);
+    }
+  }
+
+  /**
+   * The answer of a computation another request started. When that request was stopped (its
+   * client gone, its answer grown too large, its time up), the computation fails with that
+   * request's reason, which is not this one's: this request then computes the answer itself.
+   */
+  private async joined(
+    key: AnswerKey,
+    running: { computing: Promise<ComponentData>; owner: AbortSignal | undefined },
+    compute: () => Promise<ComponentData>,
+  ): Promise<ComponentData> {
+    try {
+      return await running.computing;
+    } catch (error) {
+      const ownerStopped = running.owner?.aborted === true;
+      const stopped = currentBounds()?.signal.aborted === true;
+      if (!ownerStopped || stopped) throw error;
+      const id = keyOf(key);
+      if (this.pending.get(id) === running) this.pending.delete(id);
+      return this.answer(key, compute);
     }
   }
 
