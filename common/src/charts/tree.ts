@@ -16,6 +16,11 @@ export const MAX_CLADE_TIPS = 1000;
 /** Beyond this many tips their names are not written beside them (the tooltip still says them). */
 const NAMED_TIPS = 60;
 
+/** Whether the node of row `index` is a tip: one tip under it, and no child (preorder: the next row's parent is not it). */
+function isTipRow(columns: FigureColumns, rows: FigureData['rows'], index: number): boolean {
+  return columns.number(rows[index] ?? [], 'tips') === 1 && columns.number(rows[index + 1] ?? [], 'parent') !== index;
+}
+
 interface TreeNode {
   name: string;
   /** The node's index in the answer's rows (a click reads it back). */
@@ -32,7 +37,7 @@ function nested(input: ChartInput): TreeNode | null {
     const tips = columns.number(row, 'tips') ?? 0;
     const support = columns.number(row, 'support');
     const name = columns.value(row, 'name');
-    const isTip = tips === 1 && columns.number(data.rows[index + 1] ?? [], 'parent') !== index;
+    const isTip = isTipRow(columns, data.rows, index);
     const matched = columns.value(row, 'matched') === true;
     const colour = columns.has('color') ? categoryLabel(columns.value(row, 'color')) : '';
     return {
@@ -154,9 +159,8 @@ export function cladeTips(data: FigureData, clicked: unknown): string[] | undefi
   for (let index = node; index < data.rows.length; index++) {
     const row = data.rows[index] ?? [];
     if (index > node && (columns.number(row, 'parent') ?? -1) < node) break;
-    const isTip = columns.number(row, 'tips') === 1 && columns.number(data.rows[index + 1] ?? [], 'parent') !== index;
     const name = columns.value(row, 'name');
-    if (isTip && typeof name === 'string') names.push(name);
+    if (isTipRow(columns, data.rows, index) && typeof name === 'string') names.push(name);
     if (names.length > MAX_CLADE_TIPS) return undefined;
   }
   return names.length === 0 ? undefined : names;

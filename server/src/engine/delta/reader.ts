@@ -77,11 +77,7 @@ export async function openScan(
         if (partitionColumns.has(field.name)) {
           return `${partitionValueSql(file.partitionValues[field.name], field.type, field.name)} AS ${name}`;
         }
-        const physical = present.get(field.name.toLowerCase());
-        const type = sqlTypeOf(field.type);
-        return physical === undefined
-          ? `CAST(NULL AS ${type}) AS ${name}`
-          : `CAST(${quoteIdentifier(physical)} AS ${type}) AS ${name}`;
+        return storedColumnSql(field, present);
       });
       selects.push(`SELECT ${columns.join(', ')} FROM ${source}`);
     }
@@ -104,6 +100,19 @@ export async function openScan(
  * ("Too many open files", a 500 for its preview at 10,000 images).
  */
 export const MAX_SCAN_GROUPS = 256;
+
+/**
+ * A column the Parquet files store, as the table's type under the table's name (files may spell
+ * it in another case); NULL where the files lack it (a column added after they were written).
+ */
+function storedColumnSql(field: DeltaSnapshot['schema']['fields'][number], present: Map<string, string>): string {
+  const name = quoteIdentifier(field.name);
+  const type = sqlTypeOf(field.type);
+  const physical = present.get(field.name.toLowerCase());
+  return physical === undefined
+    ? `CAST(NULL AS ${type}) AS ${name}`
+    : `CAST(${quoteIdentifier(physical)} AS ${type}) AS ${name}`;
+}
 
 /** The columns a `read_parquet` source has, lower-cased name to name (from `memo` when it has them). */
 async function presentColumns(
@@ -143,10 +152,7 @@ async function oneSourceScan(
       );
       return `CAST([${values.join(', ')}][CAST(file_index AS BIGINT) + 1] AS ${type}) AS ${name}`;
     }
-    const physical = present.get(field.name.toLowerCase());
-    return physical === undefined
-      ? `CAST(NULL AS ${type}) AS ${name}`
-      : `CAST(${quoteIdentifier(physical)} AS ${type}) AS ${name}`;
+    return storedColumnSql(field, present);
   });
   return `SELECT ${columns.join(', ')} FROM ${source}`;
 }
