@@ -15,8 +15,9 @@ import { isoNow } from '../db/time.js';
 import { DomainError, notFound } from '../errors.js';
 import type { NewLiveEvent } from '../live/hub.js';
 import type { Actor } from '../policy/actor.js';
-import { admit, authorize, authorizeOwned } from '../policy/policy.js';
+import { admit, authorize, authorizeOwned, tokenProjects } from '../policy/policy.js';
 import { alertRows } from '../tables/alerts.js';
+import { dashboardRows } from '../tables/dashboards.js';
 import { notificationRows } from '../tables/notifications.js';
 import { cardValueAt, type EvaluationSources, holds, ownerOf } from './evaluation.js';
 import { checkWebhookUrl, newWebhookSecret, type WebhookSender, webhookBody } from './webhooks.js';
@@ -127,9 +128,16 @@ export class AlertsService {
   /** An alert, for its owner and admins; absent (404) for everyone else. */
   private async owned(actor: Actor, alertId: string): Promise<AlertsTable> {
     const row = await alertRows.find(this.deps.database.db, alertId);
-    authorizeOwned(actor, row?.user_id ?? null, 'alert');
+    // Looked up only for a project-limited token, whose limits `authorizeOwned` judges by it.
+    const projectId = row && tokenProjects(actor) !== null ? await this.projectOf(row.dashboard_id) : null;
+    authorizeOwned(actor, row?.user_id ?? null, 'alert', projectId);
     if (!row) throw notFound('alert');
     return row;
+  }
+
+  /** The project of an alert's dashboard (null once the dashboard is gone). */
+  private async projectOf(dashboardId: string): Promise<string | null> {
+    return (await dashboardRows.find(this.deps.database.db, dashboardId))?.project_id ?? null;
   }
 
   async delete(actor: Actor, alertId: string): Promise<void> {
@@ -165,14 +173,15 @@ export class AlertsService {
     admit(actor, 'read');
     authorize(actor, 'session.read_own');
     const { db } = this.deps.database;
+    const projectIds = tokenProjects(actor);
     const [listed, unread] = await Promise.all([
       paginate(
-        notificationRows.ofUserFiltered(db, actor.userId),
+        notificationRows.ofUserFiltered(db, actor.userId, projectIds),
         (rows) => rows.selectAll().orderBy('created_at', 'desc').orderBy('id', 'desc'),
         page,
         presentNotification,
       ),
-      notificationRows.unreadCount(db, actor.userId),
+      notificationRows.unreadCount(db, actor.userId, projectIds),
     ]);
     return { ...listed, unread };
   }
@@ -180,7 +189,8 @@ export class AlertsService {
   async markRead(actor: Actor, notificationId: string): Promise<void> {
     admit(actor, 'write');
     authorize(actor, 'session.read_own');
-    if (!(await notificationRows.markRead(this.deps.database.db, notificationId, actor.userId, isoNow())))
+    const owner = { userId: actor.userId, projectIds: tokenProjects(actor) };
+    if (!(await notificationRows.markRead(this.deps.database.db, notificationId, owner, isoNow())))
       throw notFound('notification');
   }
 
@@ -248,7 +258,8 @@ export class AlertsService {
     const announced = { notification_id: notification.id, alert_id: alert.id, dashboard_id: alert.dashboard_id };
     await this.deps.publish({
       kind: 'notification',
-      project_id: null,
+      // So that a stream opened with a project-limited token hears only of its projects.
+      project_id: await this.projectOf(alert.dashboard_id),
       data_collection_id: null,
       user_id: alert.user_id,
       data: JSON.stringify(announced),

@@ -64,9 +64,14 @@ function seesJob(actor: Actor, event: LiveEventRow): boolean {
   return actor.role === 'admin' || (event.user_id !== null && event.user_id === actor.userId);
 }
 
-/** A notification event goes to its own user's streams, whatever they follow (docs/live-data.md "Alerts"). */
+/**
+ * A notification event goes to its own user's streams, whatever they follow, within an access
+ * token's projects (docs/live-data.md "Alerts").
+ */
 function isOwnNotification(actor: Actor, event: LiveEventRow): boolean {
-  return event.kind === 'notification' && actor.kind === 'user' && event.user_id === actor.userId;
+  if (event.kind !== 'notification' || actor.kind !== 'user' || event.user_id !== actor.userId) return false;
+  const limit = tokenProjects(actor);
+  return limit === null || (event.project_id !== null && limit.includes(event.project_id));
 }
 
 /**

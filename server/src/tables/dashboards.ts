@@ -24,6 +24,14 @@ export const dashboardRows = {
     return db.selectFrom('dashboards').selectAll().where('id', '=', id).executeTakeFirst();
   },
 
+  /** The ids of these projects' dashboards, as a subquery for `where … in` (a token's few projects). */
+  idsInProjectsQuery(db: Kysely<Tables>, projectIds: readonly string[]) {
+    return db
+      .selectFrom('dashboards')
+      .select('id')
+      .where('project_id', 'in', [...projectIds]);
+  },
+
   /**
    * The dashboards a caller may read, filtered only (`pageRows` adds the order and the page): the
    * policy's rule in SQL. All for admins; otherwise those they are a member of, those of projects

@@ -1,5 +1,6 @@
 import type { Kysely } from 'kysely';
 import type { AlertDeliveriesTable, AlertsTable, NotificationsTable, Tables } from '../db/tables.js';
+import { dashboardRows } from './dashboards.js';
 
 /** A delivery left pending, with what its next try needs: the notification and the alert's rule and secret. */
 export interface StaleDelivery {
@@ -17,28 +18,37 @@ export const notificationRows = {
     await db.insertInto('notifications').values(row).execute();
   },
 
-  /** One user's notifications, filtered only: `paginate` adds the order and the page. */
-  ofUserFiltered(db: Kysely<Tables>, userId: string) {
-    return db.selectFrom('notifications').where('user_id', '=', userId);
+  /**
+   * One user's notifications, filtered only: `paginate` adds the order and the page. With
+   * `projectIds` (a project-limited access token's), only those about these projects' dashboards.
+   */
+  ofUserFiltered(db: Kysely<Tables>, userId: string, projectIds: readonly string[] | null) {
+    const own = db.selectFrom('notifications').where('user_id', '=', userId);
+    return projectIds === null
+      ? own
+      : own.where('dashboard_id', 'in', dashboardRows.idsInProjectsQuery(db, projectIds));
   },
 
-  async unreadCount(db: Kysely<Tables>, userId: string): Promise<number> {
-    const row = await db
-      .selectFrom('notifications')
+  async unreadCount(db: Kysely<Tables>, userId: string, projectIds: readonly string[] | null): Promise<number> {
+    const row = await notificationRows
+      .ofUserFiltered(db, userId, projectIds)
       .select((eb) => eb.fn.countAll<number | string>().as('count'))
-      .where('user_id', '=', userId)
       .where('read_at', 'is', null)
       .executeTakeFirst();
     return Number(row?.count ?? 0);
   },
 
   /** Marks one of the user's notifications read (kept as first read); false when it has none such. */
-  async markRead(db: Kysely<Tables>, id: string, userId: string, at: string): Promise<boolean> {
-    const found = await db
-      .selectFrom('notifications')
+  async markRead(
+    db: Kysely<Tables>,
+    id: string,
+    owner: { userId: string; projectIds: readonly string[] | null },
+    at: string,
+  ): Promise<boolean> {
+    const found = await notificationRows
+      .ofUserFiltered(db, owner.userId, owner.projectIds)
       .select('id')
       .where('id', '=', id)
-      .where('user_id', '=', userId)
       .executeTakeFirst();
     if (!found) return false;
     await db
