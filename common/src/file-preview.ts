@@ -1,5 +1,6 @@
 import { z } from 'zod';
-import { columnTypeSchema, formatSchema, readOptionsSchema } from './workflows.js';
+import { formatSchema } from './data-collections.js';
+import { columnTypeSchema, readOptionsSchema } from './workflows.js';
 
 /** At most this many rows in a preview: enough to judge the columns, never the whole file. */
 export const FILE_PREVIEW_MAX_ROWS = 200;

@@ -14,6 +14,7 @@ export * from './dashboard-revisions.js';
 export * from './dashboard-sections.js';
 export * from './dashboard-tabs.js';
 export * from './dashboards.js';
+export * from './data-collections.js';
 export * from './derived-columns.js';
 export * from './export.js';
 export * from './figure-fields/genome-tracks.js';

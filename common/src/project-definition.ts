@@ -1,11 +1,10 @@
 import { z } from 'zod';
+import { collectionTypeSchema, formatSchema } from './data-collections.js';
 import { checkJoinColumns, joinColumnFields } from './join-columns.js';
 import { nameSchema, tagSchema } from './projects.js';
 import {
-  collectionTypeSchema,
   dataLocationSchema,
   engineSchema,
-  formatSchema,
   multiqcFormatRule,
   readOptionsSchema,
   scheduleSchema,

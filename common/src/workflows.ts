@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { type CollectionType, collectionTypeSchema, type DataFormat, formatSchema } from './data-collections.js';
 import { derivedColumnsSchema } from './derived-columns.js';
 import { checkJoinColumns, joinColumnFields } from './join-columns.js';
 import { listAnswerSchema } from './pagination.js';
@@ -73,30 +74,6 @@ export const updateWorkflowRequestSchema = createWorkflowRequestSchema
   .partial()
   .refine((body) => Object.keys(body).length > 0, { message: 'give at least one field to change' });
 
-export const formatSchema = z.enum(['csv', 'tsv', 'parquet', 'json', 'ndjson']);
-export type DataFormat = z.infer<typeof formatSchema>;
-
-/** The format a file's extension means (the server's preview and the web app's Add data read the same names; docs/data.md). */
-export const FORMAT_OF_EXTENSION: Readonly<Record<string, DataFormat>> = {
-  csv: 'csv',
-  tsv: 'tsv',
-  tab: 'tsv',
-  txt: 'tsv',
-  parquet: 'parquet',
-  json: 'json',
-  ndjson: 'ndjson',
-  jsonl: 'ndjson',
-};
-
-/**
- * `table`: rows read from files of one structure. `multiqc`: each run's MultiQC report
- * (`multiqc.parquet`, format `parquet`); its table holds the report's general statistics, and its
- * plots are read from the reports themselves (docs/data.md, "MultiQC reports"). `image`: each file one
- * image (PNG, JPEG, WebP, TIFF, SVG…), its table one row per image (images.ts; `format` is not read).
- */
-export const collectionTypeSchema = z.enum(['table', 'multiqc', 'image']);
-export type CollectionType = z.infer<typeof collectionTypeSchema>;
-
 /** A MultiQC collection reads MultiQC's parquet form of the report (`multiqc.parquet`, MultiQC ≥ 1.25). */
 export const multiqcFormatRule = {
   check: (body: { type?: CollectionType; format?: DataFormat }) =>
@@ -131,25 +108,6 @@ export const readOptionsSchema = z.strictObject({
   columns: z.record(z.string(), z.string().max(100)).optional(),
   derive: derivedColumnsSchema.optional(),
 });
-
-export const dataCollectionSchema = z
-  .object({
-    data_collection_id: z.string(),
-    workflow_id: z.string(),
-    project_id: z.string(),
-    tag: z.string(),
-    type: collectionTypeSchema,
-    pattern: z.string(),
-    format: formatSchema,
-    read_options: z.record(z.string(), z.unknown()),
-    keys: z.array(z.string()).nullable(),
-    columns: z.record(z.string(), z.string()),
-    created_at: z.string(),
-    updated_at: z.string(),
-  })
-  .meta({ id: 'DataCollection' });
-export type DataCollection = z.infer<typeof dataCollectionSchema>;
-export const dataCollectionListSchema = listAnswerSchema(dataCollectionSchema).meta({ id: 'DataCollectionList' });
 
 const dataCollectionRequestShape = {
   tag: tagSchema,
