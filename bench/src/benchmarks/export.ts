@@ -27,7 +27,7 @@ import { UsageError } from '../lib/usage-error.js';
 import { BENCH_ADMIN_EMAIL, BENCH_ADMIN_PASSWORD } from './api-fixture.js';
 import { keptFixture } from './collection-fixture.js';
 import { buildTable } from './dashboard.js';
-import { CHROMIUM } from './dashboard-browser.js';
+import { CHROMIUM, launchChromium } from './dashboard-browser.js';
 import type { Fixture } from './dashboard-report.js';
 import type { DashboardTargetMessage } from './dashboard-target.js';
 
@@ -118,11 +118,7 @@ async function setUp(server: Server, fixture: Fixture): Promise<Setup> {
 }
 
 async function drawnInBrowser(url: string, loads: number): Promise<number[]> {
-  const { chromium } = await import('playwright-core');
-  const browser = await chromium.launch({
-    executablePath: CHROMIUM,
-    args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--no-first-run'],
-  });
+  const browser = await launchChromium();
   try {
     const drawn: number[] = [];
     for (let load = 0; load < loads; load++) {

@@ -31,7 +31,7 @@ import { wholeFromEnv } from '../lib/env.js';
 import { printMachine } from '../lib/report.js';
 import { UsageError } from '../lib/usage-error.js';
 import { type BenchCollection, createBenchCollection, field, uploadAndUpsert } from './collection-fixture.js';
-import { CHROMIUM, measureDashboardInBrowser } from './dashboard-browser.js';
+import { launchChromium, measureDashboardInBrowser } from './dashboard-browser.js';
 import { dataClient } from './dashboard-requests.js';
 import type { DashboardTargetMessage, RecordedStatement } from './dashboard-target.js';
 import {
@@ -207,11 +207,7 @@ async function checkManhattan(api: string, token: string, m: Measured, gwas: str
 
 async function inBrowser(server: Server, collection: BenchCollection, api: string, changes: number): Promise<number[]> {
   const dashboardId = await dashboardOf(api, collection, 'every new kind', everyKindComponents());
-  const { chromium } = await import('playwright-core');
-  const browser = await chromium.launch({
-    executablePath: CHROMIUM,
-    args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--no-first-run'],
-  });
+  const browser = await launchChromium();
   try {
     const walk = rangeWalk('score', 0, 1, 23);
     const filters = Array.from({ length: BROWSER_WARMUPS + changes }, walk);

@@ -30,7 +30,7 @@ import { formatTable } from '../lib/table.js';
 import { UsageError } from '../lib/usage-error.js';
 import { BENCH_ADMIN_EMAIL, BENCH_ADMIN_PASSWORD } from './api-fixture.js';
 import { field } from './collection-fixture.js';
-import { CHROMIUM } from './dashboard-browser.js';
+import { CHROMIUM, launchChromium } from './dashboard-browser.js';
 import type { DashboardTargetMessage } from './dashboard-target.js';
 import { closeConnections, requestJson } from './ingest-http.js';
 
@@ -328,8 +328,7 @@ async function measure(
     String(1024 ** 2),
     options.webRoot,
   ]);
-  const { chromium } = await import('playwright-core');
-  const browser = await chromium.launch({ executablePath: CHROMIUM, args: ['--no-sandbox', '--disable-gpu'] });
+  const browser = await launchChromium();
   try {
     const setup = await setUp(out, server.url, options.folder, options.images);
     out(

@@ -20,11 +20,10 @@ import { access, cp, mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { chromium } from 'playwright-core';
 import { startWorker } from '../lib/child-worker.js';
 import { CpuSpan, printMachine, printVerdicts } from '../lib/report.js';
 import { UsageError } from '../lib/usage-error.js';
-import { CHROMIUM, measureDashboardInBrowser } from './dashboard-browser.js';
+import { launchChromium, measureDashboardInBrowser } from './dashboard-browser.js';
 import type { DashboardTargetMessage } from './dashboard-target.js';
 import { requestJson } from './ingest-http.js';
 import { peakResidentBytes, resetPeak } from './ingest-memory.js';
@@ -182,7 +181,7 @@ export async function run(_args: string[]): Promise<void> {
     String(1024 ** 3),
     WEB_DIST,
   ]);
-  const browser = await chromium.launch({ executablePath: CHROMIUM });
+  const browser = await launchChromium();
   try {
     await printMachine(out);
     out(`folder: ${FOLDER}`);

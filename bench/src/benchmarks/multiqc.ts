@@ -30,7 +30,7 @@ import { printMachine, printVerdicts } from '../lib/report.js';
 import { median, percentile } from '../lib/stats.js';
 import { UsageError } from '../lib/usage-error.js';
 import { BENCH_ADMIN_EMAIL, BENCH_ADMIN_PASSWORD } from './api-fixture.js';
-import { CHROMIUM, measureDashboardInBrowser } from './dashboard-browser.js';
+import { launchChromium, measureDashboardInBrowser } from './dashboard-browser.js';
 import { dataClient } from './dashboard-requests.js';
 import type { DashboardTargetMessage } from './dashboard-target.js';
 import { requestJson, uploadFile } from './ingest-http.js';
@@ -264,11 +264,7 @@ async function inBrowser(
   changes: number,
   sampleFilter: () => DashboardFilter[],
 ): Promise<number[]> {
-  const { chromium } = await import('playwright-core');
-  const browser = await chromium.launch({
-    executablePath: CHROMIUM,
-    args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--no-first-run'],
-  });
+  const browser = await launchChromium();
   try {
     const filters = Array.from({ length: BROWSER_WARMUPS + changes }, sampleFilter);
     const measured = await measureDashboardInBrowser(browser, appUrl, session, dashboardId, filters, BROWSER_WARMUPS);

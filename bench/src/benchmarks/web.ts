@@ -38,6 +38,7 @@ import { percentile } from '../lib/stats.js';
 import { formatTable } from '../lib/table.js';
 import { UsageError } from '../lib/usage-error.js';
 import { createBenchCollection, field } from './collection-fixture.js';
+import { CHROMIUM, launchChromium } from './dashboard-browser.js';
 import { generateCsv } from './ingest-data.js';
 import { closeConnections, requestJson, uploadFile } from './ingest-http.js';
 import type { FirstPageReport } from './ingest-target.js';
@@ -57,7 +58,6 @@ import {
 const API_PREFIX = '/service/api/v1';
 const TARGET_SCRIPT = fileURLToPath(new URL('./ingest-target.js', import.meta.url));
 const WEB_DIST = resolve(fileURLToPath(new URL('.', import.meta.url)), '../../../web/dist');
-const CHROMIUM = process.env.BENCH_CHROMIUM ?? process.env.SERVICE_TEST_CHROMIUM ?? '/usr/bin/chromium';
 
 const DEFAULT_ROWS = 10_000_000;
 const DEFAULT_RUNS = 7;
@@ -84,7 +84,6 @@ export async function run(args: string[]): Promise<void> {
   const rows = wholeFromEnv('BENCH_WEB_ROWS', DEFAULT_ROWS, 1000);
   const runs = wholeFromEnv('BENCH_WEB_RUNS', DEFAULT_RUNS, 1);
   const distIndex = await readDistIndex();
-  const { chromium } = await import('playwright-core');
   const out: Out = (line = '') => process.stdout.write(`${line}\n`);
   await printHeader(out, rows, runs);
 
@@ -105,7 +104,6 @@ export async function run(args: string[]): Promise<void> {
       csvBytes: generated.bytes,
       rows,
       runs,
-      chromium,
     });
     const firstPage = await measureDuckdbFirstPage(out, dataDir, rows, runs);
     span.end();
@@ -156,7 +154,6 @@ interface Setup {
   csvBytes: number;
   rows: number;
   runs: number;
-  chromium: typeof import('playwright-core')['chromium'];
 }
 
 /**
@@ -221,16 +218,7 @@ async function measureInChromium(
   setup: Setup,
   addDataCsv: string,
 ): Promise<{ measured: Measured; addData: AddDataMeasured }> {
-  const browser = await setup.chromium.launch({
-    executablePath: CHROMIUM,
-    args: [
-      '--no-sandbox',
-      '--disable-gpu',
-      '--disable-background-networking',
-      '--disable-component-update',
-      '--no-first-run',
-    ],
-  });
+  const browser = await launchChromium();
   const duckdbAlone = await startBaseline(setup.dataDir, join(setup.workDir, 'baseline'));
   try {
     const measured = await measureBrowser(
