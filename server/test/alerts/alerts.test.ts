@@ -12,9 +12,9 @@ import {
   type Session,
   startTestServer,
   type TestServer,
-  uploadFile,
 } from '../../../test/support/test-server.js';
 import { webhookRefusal } from '../../src/alerts/webhooks.js';
+import { addRowsAndUpsert } from './alert-fixture.js';
 
 /**
  * Alerts over real HTTP (docs/live-data.md "Alerts"): a rule on a card judged once per new table
@@ -119,20 +119,7 @@ describeEachDialect('alerts', (dialect) => {
   /** Adds a run whose file holds these values of `a`, and updates the table: answers the new version. */
   async function addRows(b: Board, values: number[]): Promise<number> {
     uploads += 1;
-    const content = `a,b\n${values.map((value) => `${value},0`).join('\n')}\n`;
-    const status = await uploadFile(server, owner.access_token, b.collectionId, {
-      path: 't.csv',
-      run: `run_${uploads}`,
-      content,
-    });
-    expect(status).toBe(201);
-    const upsert = await call<{ version: number }>(server, 'POST', '/deltatables/upsert', {
-      token: owner.access_token,
-      json: { data_collection_id: b.collectionId },
-    });
-    expect(upsert.status, upsert.text).toBe(200);
-    await server.context.alerts.settled();
-    return upsert.body.version;
+    return addRowsAndUpsert(server, owner.access_token, b.collectionId, `run_${uploads}`, values);
   }
 
   async function createAlert(token: string, b: Board, body: Record<string, unknown>) {

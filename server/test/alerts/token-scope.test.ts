@@ -9,9 +9,9 @@ import {
   type Session,
   startTestServer,
   type TestServer,
-  uploadFile,
 } from '../../../test/support/test-server.js';
 import { openStream } from '../live/sse-client.js';
+import { addRowsAndUpsert } from './alert-fixture.js';
 
 /**
  * A personal access token limited to some projects sees only their alerts' notifications,
@@ -85,13 +85,7 @@ describeEachDialect('alerts seen through a project-limited token', (dialect) => 
   /** A new run of rows and a new table version: the board's alert fires. */
   async function fire(b: Board): Promise<void> {
     runs += 1;
-    const status = await uploadFile(server, owner.access_token, b.collectionId, {
-      path: 't.csv',
-      run: `run_${runs}`,
-      content: 'a,b\n5,0\n',
-    });
-    expect(status).toBe(201);
-    await upsert(b.collectionId);
+    await addRowsAndUpsert(server, owner.access_token, b.collectionId, `run_${runs}`, [5]);
   }
 
   async function notifications(token: string): Promise<NotificationList> {
