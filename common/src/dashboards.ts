@@ -350,10 +350,7 @@ export const MAX_PREVIEW_COMPONENTS = 100;
 export const dashboardDataRequestSchema = z
   .strictObject({
     filters: dashboardFiltersSchema.default([]),
-    /**
-     * Only this tab's components, plus every filter widget's (their options, for the dashboard-wide
-     * filters); an id no tab has is a 400.
-     */
+    /** Only this tab's components (the filters still apply whatever tab set them); an id no tab has is a 400. */
     tab_id: tabIdSchema.optional(),
     /** Only these components (default: every component that reads a collection; with `preview`, the previewed ones). */
     components: z.array(componentIdSchema).min(1).max(100).optional(),

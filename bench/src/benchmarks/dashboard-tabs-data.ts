@@ -4,8 +4,7 @@
  * with their ids, so the filter walk's filters name components of this dashboard too, plus 2 cards
  * and 2 figures; every other tab has 1 filter widget, 5 cards, 8 figures (histograms, a scatter,
  * bars, box plots) and 1 table over its own columns and aggregates, so no two tabs run the same
- * statements. Every tab's request also computes the filter widgets of the other tabs (their
- * options serve the dashboard-wide filters; docs/dashboards.md "Tabs").
+ * statements. A tab's request computes its own 15 components (docs/dashboards.md "Tabs").
  */
 import type { CardAgg, ComponentAgg, DashboardComponentInput, DashboardTab, LayoutItem } from '@service/common';
 import { benchDashboard } from './dashboard-data.js';

@@ -4,8 +4,8 @@ import { type DataAnswer, projectWithTable, serverWithPeople } from './analytics
 
 /**
  * Tabs (docs/dashboards.md "Tabs"): ordered, each component in one (absent = the first), saved,
- * duplicated and written to YAML; `POST /data {tab_id}` computes that tab's components and every
- * filter widget, and the filters are dashboard-wide. Numbers from analytics-table.ts's rules:
+ * duplicated and written to YAML; `POST /data {tab_id}` computes that tab's components alone, and
+ * the filters are dashboard-wide. Numbers from analytics-table.ts's rules:
  * 60 Adelie of 120 penguins; Dream holds the even i, so 30 Adelie on Dream.
  */
 
@@ -105,11 +105,11 @@ describeEachDialect('dashboard tabs', (dialect) => {
     ]);
   });
 
-  it("computes one tab's components and every filter widget; filters apply on every tab", async () => {
+  it("computes one tab's components alone; filters apply on every tab", async () => {
     const overview = await data(bob.access_token, { tab_id: 'overview' });
     expect(overview.status, overview.text).toBe(200);
-    // `island` lives on the details tab: its options come along for the dashboard-wide filters.
-    expect(Object.keys(overview.body.components).sort()).toEqual(['count', 'island', 'species']);
+    // `island` lives on the details tab: its options are computed when that tab opens.
+    expect(Object.keys(overview.body.components).sort()).toEqual(['count', 'species']);
     expect(overview.body.components.count).toMatchObject({ value: 120 });
 
     // A filter set on the overview's widget narrows the details tab's card…
@@ -118,7 +118,7 @@ describeEachDialect('dashboard tabs', (dialect) => {
       filters: [{ component_id: 'species', value: ['Adelie'] }],
     });
     expect(details.status, details.text).toBe(200);
-    expect(Object.keys(details.body.components).sort()).toEqual(['by-island', 'details-count', 'island', 'species']);
+    expect(Object.keys(details.body.components).sort()).toEqual(['by-island', 'details-count', 'island']);
     expect(details.body.components['details-count']).toMatchObject({ value: 60 });
     // …and one set on the details tab's widget narrows the overview's.
     const both = await data(bob.access_token, {

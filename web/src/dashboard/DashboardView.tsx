@@ -46,9 +46,9 @@ export function DashboardView({ dashboard, atRevision = false }: { dashboard: Da
   const hidden = new Set([...folded].flatMap((sectionId) => members.get(sectionId) ?? []));
   const shownComponents = shown.map(({ component }) => component);
   const dataIds = shownComponents.filter(readsCollection).map(idOf);
-  const only = hidden.size === 0 ? undefined : computedIds(all, components, hidden);
+  const only = hidden.size === 0 ? undefined : computedIds(components, hidden);
   const live = useLiveDashboard(dashboard.dashboard_id, shownComponents, view.asOf === null && !atRevision);
-  const preview = atRevision ? revisionPreview(all, components, hidden) : undefined;
+  const preview = atRevision ? revisionPreview(components, hidden) : undefined;
   const data = useDashboardData(
     dashboard.dashboard_id,
     dataIds,
@@ -146,29 +146,15 @@ function FilterBar({
 
 const idOf = (component: DashboardComponent) => component.component_id;
 
-/**
- * What the server computes while sections are folded: the open tab's components that show, and the
- * filter widgets of every tab (their options serve the dashboard-wide filters), less the folded ones.
- */
-function computedIds(
-  all: readonly DashboardComponent[],
-  inTab: readonly DashboardComponent[],
-  hidden: ReadonlySet<string>,
-): string[] {
-  const tab = new Set(inTab.map(idOf));
-  return all
+/** What the server computes while sections are folded: the open tab's components that show. */
+function computedIds(inTab: readonly DashboardComponent[], hidden: ReadonlySet<string>): string[] {
+  return inTab
     .filter(readsCollection)
-    .filter((component) => tab.has(component.component_id) || component.type === 'interactive')
     .map(idOf)
     .filter((id) => !hidden.has(id));
 }
 
 /** A past revision's components the server computes (sent as `preview`), as that revision saved them. */
-function revisionPreview(
-  all: readonly DashboardComponent[],
-  inTab: readonly DashboardComponent[],
-  hidden: ReadonlySet<string>,
-): DashboardComponent[] {
-  const computed = new Set(computedIds(all, inTab, hidden));
-  return all.filter((component) => computed.has(component.component_id));
+function revisionPreview(inTab: readonly DashboardComponent[], hidden: ReadonlySet<string>): DashboardComponent[] {
+  return inTab.filter((component) => readsCollection(component) && !hidden.has(component.component_id));
 }

@@ -12,8 +12,8 @@ import { DomainError, type FieldProblem } from '../../errors.js';
 export type ComputedComponent = DataComponent | MultiqcComponent;
 
 /**
- * The components asked for (all that read a collection when none are named), in `tab` when one is named (plus
- * every filter widget: the filters are dashboard-wide); an unknown id or tab is a 400.
+ * The components asked for (all that read a collection when none are named), in `tab` when one is named; an
+ * unknown id or tab is a 400.
  */
 export function chosen(
   components: readonly DashboardComponent[],
@@ -36,7 +36,11 @@ export function readBy(components: readonly DashboardComponent[]): string[] {
   return components.filter(readsCollection).map((component) => component.data_collection_id);
 }
 
-/** The components of the named tab, and the filter widgets of every tab; all of them without a tab. */
+/**
+ * The components of the named tab; all of them without a tab. Another tab's filter widgets are not
+ * computed: their filters apply on every tab from the request's `filters`, and their chips need no
+ * options; the widget's options come with its own tab.
+ */
 function inTab(
   components: readonly DashboardComponent[],
   tab: { tabs: readonly DashboardTab[]; tab_id: string | undefined } | undefined,
@@ -50,5 +54,5 @@ function inTab(
       { path: 'body.tab_id', message: `the dashboard has no tab ${tab_id} (${names})` },
     ]);
   }
-  return components.filter((component) => component.type === 'interactive' || tabOf(component, tabs) === tab_id);
+  return components.filter((component) => tabOf(component, tabs) === tab_id);
 }
