@@ -16,7 +16,7 @@ import {
   type TestServer,
   uploadFile,
 } from '../../test/support/test-server.js';
-import { counted, penguins } from './support/e2e-dashboards.js';
+import { counted, penguins, renderedFigure } from './support/e2e-dashboards.js';
 
 /**
  * Tabs in the browser (docs/dashboards.md "Tabs"): each with its icon or colour, the address bar
@@ -140,6 +140,103 @@ describeBrowser('dashboard tabs in a real browser', () => {
     await page.keyboard.press('ArrowLeft');
     await page.keyboard.press('Enter');
     await counted(page, 'Penguins counted', '10');
+    await context.close();
+  });
+
+  it("keeps an opened tab's charts drawn: opening it again draws only what changed", async () => {
+    const project = await createProjectWithUpload(server, token, 'Tabs kept drawn', penguins(30));
+    const built = await call(server, 'POST', '/deltatables/upsert', {
+      token,
+      json: { data_collection_id: project.collectionId },
+    });
+    expect(built.status, built.text).toBe(200);
+    const figure = { type: 'figure', data_collection_id: project.collectionId } as const;
+    const dashboard = await call<{ dashboard_id: string }>(server, 'POST', '/dashboards', {
+      token,
+      json: {
+        project_id: project.projectId,
+        title: 'Kept drawn',
+        is_public: true,
+        tabs: [
+          { tab_id: 'kinds', title: 'Kinds' },
+          { tab_id: 'weights', title: 'Weights' },
+        ],
+        components: [
+          { ...figure, component_id: 'by-species', title: 'By species', chart: 'bar', x: 'species' },
+          { ...figure, component_id: 'by-mass', title: 'By mass', chart: 'scatter', x: 'mass', y: 'mass' },
+          {
+            ...figure,
+            component_id: 'mass-hist',
+            title: 'Mass histogram',
+            tab_id: 'weights',
+            chart: 'histogram',
+            x: 'mass',
+          },
+          {
+            component_id: 'species',
+            type: 'interactive',
+            title: 'Species',
+            tab_id: 'weights',
+            data_collection_id: project.collectionId,
+            widget: 'select',
+            column: 'species',
+          },
+        ],
+      },
+    });
+    expect(dashboard.status, dashboard.text).toBe(201);
+    const path = `/dashboards/${dashboard.body.dashboard_id}`;
+    const { context, page } = await openPage(browser, server, path);
+    // Each chart's draws, counted from here on: `data-chart-state` leaves "drawing" once a draw ends.
+    await page.evaluate(`(() => {
+      window.__draws = {};
+      new MutationObserver((records) => {
+        for (const record of records) {
+          if (record.oldValue !== 'drawing') continue;
+          const id = record.target.closest('[data-component-id]')?.getAttribute('data-component-id');
+          window.__draws[id] = (window.__draws[id] ?? 0) + 1;
+        }
+      }).observe(document, { subtree: true, attributes: true, attributeOldValue: true, attributeFilter: ['data-chart-state'] });
+    })()`);
+    await renderedFigure(page, 'By species');
+    await renderedFigure(page, 'By mass');
+    const tabs = page.getByRole('tablist', { name: 'Dashboard tabs' });
+    const draws = async () => (await page.evaluate('JSON.stringify(window.__draws)')) as string;
+    const openTab = async (title: string, tabId: string) => {
+      const answered = page.waitForResponse(
+        (response) =>
+          response.url().endsWith(`${path}/data`) &&
+          (response.request().postDataJSON() as { tab_id?: string } | null)?.tab_id === tabId,
+      );
+      await tabs.getByRole('tab', { name: title }).click();
+      await (await answered).finished();
+      // Every cell of the tab has its answer, and a frame has been drawn since.
+      await expect.poll(() => page.locator('.dashboard-grid:not([hidden]) [data-state="loading"]').count()).toBe(0);
+      await page.evaluate('new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve)))');
+    };
+
+    await openTab('Weights', 'weights');
+    await renderedFigure(page, 'Mass histogram');
+    await page.evaluate('window.__draws = {}');
+    // Back on the first tab, with the same filters: the same answers, and no chart draws again.
+    await openTab('Kinds', 'kinds');
+    expect(await page.getByRole('region', { name: 'By species', exact: true }).locator('canvas').count()).toBe(1);
+    expect(await draws()).toBe('{}');
+    await openTab('Weights', 'weights');
+    expect(await draws()).toBe('{}');
+
+    // A filter set on the second tab: the first tab's charts draw the narrowed rows when it opens again.
+    await page.getByRole('region', { name: 'Species', exact: true }).locator('input:not([type=hidden])').click();
+    await page.getByRole('option', { name: 'Gentoo' }).click();
+    const rows = (name: string) =>
+      page.getByRole('region', { name, exact: true }).locator('[data-chart-rows]').getAttribute('data-chart-rows');
+    await expect.poll(() => rows('Mass histogram')).toBe('10');
+    await openTab('Kinds', 'kinds');
+    await expect.poll(() => rows('By species')).toBe('10');
+    await expect.poll(() => rows('By mass')).toBe('10');
+    const drawnOf = async (id: string) => (JSON.parse(await draws()) as Record<string, number>)[id] ?? 0;
+    await expect.poll(() => drawnOf('by-species')).toBeGreaterThan(0);
+    await expect.poll(() => drawnOf('by-mass')).toBeGreaterThan(0);
     await context.close();
   });
 

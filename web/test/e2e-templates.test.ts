@@ -55,8 +55,8 @@ interface TemplateDashboard {
 
 const VIEWPORT = { width: 1280, height: 800 };
 
-/** The page's cells, by component id, each with its state and, when it failed, what it says. */
-const CELLS = `[...document.querySelectorAll('[data-component-id]')].map((cell) => ({
+/** The open tab's cells, by component id, each with its state and, when it failed, what it says. */
+const CELLS = `[...document.querySelectorAll('.dashboard-grid:not([hidden]) [data-component-id]')].map((cell) => ({
   id: cell.getAttribute('data-component-id'),
   state: cell.getAttribute('data-state'),
   text: cell.getAttribute('data-state') === 'error' ? (cell.textContent ?? '').trim() : '',

@@ -35,7 +35,8 @@ const NOTE_WAITS = `(() => {
  */
 const whenTabDrawn = (ids: readonly string[], started: string) => `new Promise((resolve, reject) => {
   const wanted = new Set(${JSON.stringify(ids)});
-  const cells = () => [...document.querySelectorAll('[data-component-id]')];
+  // Tabs opened before keep their grids, hidden: the open tab's cells are those of the shown grid.
+  const cells = () => [...document.querySelectorAll('.dashboard-grid:not([hidden]) [data-component-id]')];
   const done = (cell) => {
     const key = document.querySelector('[data-view-key]')?.getAttribute('data-view-key');
     const id = cell.getAttribute('data-component-id');

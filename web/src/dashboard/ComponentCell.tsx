@@ -26,6 +26,7 @@ import { GalleryView } from './GalleryView.js';
 import { InteractiveView } from './InteractiveView.js';
 import { gridCellStyle } from './layout.js';
 import { FigureView, MultiqcView } from './lazy.js';
+import { parseOnce } from './parse-once.js';
 import { TableView } from './TableView.js';
 import type { TableReading } from './table/table-state.js';
 
@@ -141,14 +142,14 @@ function PagedBody({
   cell: CellData;
   view: CellFilters;
 }) {
-  const page = previewAnswerSchema.safeParse(data);
-  if (!page.success) return <Text c="dimmed">No data yet.</Text>;
+  const page = parseOnce(previewAnswerSchema, data);
+  if (page === undefined) return <Text c="dimmed">No data yet.</Text>;
   if (component.type === 'table') {
     return (
       <TableView
         dashboardId={dashboardId}
         component={component}
-        firstPage={page.data}
+        firstPage={page}
         filters={view.filters}
         asOf={view.asOf}
         updating={cell.waiting}
@@ -160,7 +161,7 @@ function PagedBody({
     <GalleryView
       source={{ dashboardId, preview: view.viewKey === 'preview' }}
       component={component}
-      firstPage={page.data}
+      firstPage={page}
       filters={view.filters}
       asOf={view.asOf}
       updating={cell.waiting}
@@ -193,24 +194,24 @@ function ChartBody({
     case 'interactive':
       return <InteractiveView component={component} data={data} value={filterValue} onFilter={onFilter} />;
     case 'figure': {
-      const figure = figureDataSchema.safeParse(data);
-      if (!figure.success) return <Text c="dimmed">No data yet.</Text>;
+      const figure = parseOnce(figureDataSchema, data);
+      if (figure === undefined) return <Text c="dimmed">No data yet.</Text>;
       const { onContig } = view;
       const chart = (
         <FigureView
           component={component}
-          data={figure.data}
+          data={figure}
           filterValue={filterValue}
           onFilter={onFilter}
           colors={view.colors}
         />
       );
-      if (onContig === undefined || figure.data.contigs === undefined) return chart;
+      if (onContig === undefined || figure.contigs === undefined) return chart;
       return (
         <>
           <ContigPicker
             component={component}
-            data={figure.data}
+            data={figure}
             onContig={(contig, mode) => onContig(component.component_id, contig, mode)}
           />
           <div style={{ flex: 1, minHeight: 0 }}>{chart}</div>
@@ -218,14 +219,14 @@ function ChartBody({
       );
     }
     case 'card': {
-      const card = cardDataSchema.safeParse(data);
-      if (!card.success) return <Text c="dimmed">No data yet.</Text>;
-      return <CardView component={component} data={card.data} />;
+      const card = parseOnce(cardDataSchema, data);
+      if (card === undefined) return <Text c="dimmed">No data yet.</Text>;
+      return <CardView component={component} data={card} />;
     }
     case 'multiqc': {
-      const plot = multiqcDataSchema.safeParse(data);
-      if (!plot.success) return <Text c="dimmed">No data yet.</Text>;
-      return <MultiqcView component={component} data={plot.data} filterValue={filterValue} onFilter={onFilter} />;
+      const plot = parseOnce(multiqcDataSchema, data);
+      if (plot === undefined) return <Text c="dimmed">No data yet.</Text>;
+      return <MultiqcView component={component} data={plot} filterValue={filterValue} onFilter={onFilter} />;
     }
   }
 }

@@ -8,9 +8,9 @@ import {
   readsCollection,
   sectionMembers,
 } from '@service/common';
-import { type CSSProperties, useEffect } from 'react';
+import { type CSSProperties, memo, useEffect, useState } from 'react';
 import { mayEmbed } from '../permissions/embedding.js';
-import { ComponentCell } from './ComponentCell.js';
+import { type CellFilters, type CellMenu, ComponentCell } from './ComponentCell.js';
 import { useStaleContigs } from './ContigPicker.js';
 import { DashboardTabs, useOpenTab } from './DashboardTabs.js';
 import { FilterChips } from './FilterChips.js';
@@ -24,7 +24,7 @@ import { FigureView } from './lazy.js';
 import { LiveControls, type LiveDashboard, NewDataNotice, useLiveDashboard } from './live.js';
 import { SectionHeader, useFoldedSections } from './sections.js';
 import { useDashboardColors } from './useDashboardColors.js';
-import { useDashboardData } from './useDashboardData.js';
+import { type DashboardData, useDashboardData } from './useDashboardData.js';
 import { AsOfBanner, VersionPicker } from './VersionPicker.js';
 
 /**
@@ -37,14 +37,12 @@ import { AsOfBanner, VersionPicker } from './VersionPicker.js';
 export function DashboardView({ dashboard, atRevision = false }: { dashboard: Dashboard; atRevision?: boolean }) {
   const { components: all, tabs } = dashboard;
   const [openTab, setOpenTab] = useOpenTab(tabs);
-  const components = componentsInTab(all, tabs, openTab);
+  const opened = useOpenedTabs(dashboard, openTab);
   const [view, actions] = useDashboardView(all);
-  const [folded, toggleSection] = useFoldedSections(dashboard.dashboard_id, components);
-  const placed = placeComponents({ components, layout: dashboard.layout });
-  const shown = foldSections(placed, folded);
-  const members = sectionMembers(placed);
-  const hidden = new Set([...folded].flatMap((sectionId) => members.get(sectionId) ?? []));
-  const shownComponents = shown.map(({ component }) => component);
+  const [folded, toggleSection] = useFoldedSections(dashboard.dashboard_id, all);
+  const grid = tabGrid(dashboard, openTab, folded);
+  const { components, hidden } = grid;
+  const shownComponents = grid.shown.map(({ component }) => component);
   const dataIds = shownComponents.filter(readsCollection).map(idOf);
   const only = hidden.size === 0 ? undefined : computedIds(components, hidden);
   const live = useLiveDashboard(dashboard.dashboard_id, shownComponents, view.asOf === null && !atRevision);
@@ -83,7 +81,78 @@ export function DashboardView({ dashboard, atRevision = false }: { dashboard: Da
         <AsOfBanner dashboardId={dashboard.dashboard_id} asOf={view.asOf} onLive={() => actions.setAsOf(null)} />
       )}
       {components.length === 0 && <Text c="dimmed">This tab has no components yet.</Text>}
-      <div className="dashboard-grid" style={{ '--dashboard-columns': DASHBOARD_GRID_COLUMNS } as CSSProperties}>
+      {opened.map((tabId) => (
+        <TabGrid
+          key={tabId ?? ''}
+          dashboardId={dashboard.dashboard_id}
+          grid={tabId === openTab ? grid : tabGrid(dashboard, tabId, folded)}
+          hidden={tabId !== openTab}
+          data={data}
+          view={cellView}
+          menu={menu}
+          onToggleSection={toggleSection}
+        />
+      ))}
+    </Stack>
+  );
+}
+
+/** A tab's components as placed on its grid, those shown with the reader's folded sections, and those folded away. */
+interface TabGridLayout {
+  components: DashboardComponent[];
+  shown: ReturnType<typeof placeComponents>;
+  members: Map<string, string[]>;
+  folded: ReadonlySet<string>;
+  hidden: Set<string>;
+}
+
+function tabGrid(dashboard: Dashboard, tabId: string | null, folded: ReadonlySet<string>): TabGridLayout {
+  const components = componentsInTab(dashboard.components, dashboard.tabs, tabId);
+  const placed = placeComponents({ components, layout: dashboard.layout });
+  const members = sectionMembers(placed);
+  const hidden = new Set([...folded].flatMap((sectionId) => members.get(sectionId) ?? []));
+  return { components, shown: foldSections(placed, folded), members, folded, hidden };
+}
+
+/**
+ * The tabs opened so far, the open one among them, in the order they were opened. Their grids stay
+ * mounted (hidden while another tab is open), so opening a tab again redraws no chart whose data
+ * has not changed: a tab switch then costs its data request.
+ */
+function useOpenedTabs(dashboard: Dashboard, open: string | null): (string | null)[] {
+  const { dashboard_id: dashboardId, tabs } = dashboard;
+  const [opened, setOpened] = useState<{ dashboardId: string; tabs: (string | null)[] }>({ dashboardId, tabs: [] });
+  const known = (tabId: string | null) =>
+    tabs.length === 0 ? tabId === null : tabs.some((tab) => tab.tab_id === tabId);
+  const before = opened.dashboardId === dashboardId ? opened.tabs.filter(known) : [];
+  const now = before.includes(open) ? before : [...before, open];
+  const changed = opened.dashboardId !== dashboardId || JSON.stringify(now) !== JSON.stringify(opened.tabs);
+  // Kept for the next render (React renders again at once, before painting).
+  if (changed) setOpened({ dashboardId, tabs: now });
+  return now;
+}
+
+interface TabGridProps {
+  dashboardId: string;
+  grid: TabGridLayout;
+  /** Another tab is open: the grid keeps what it drew, and is not rendered again until it opens. */
+  hidden: boolean;
+  data: DashboardData;
+  view: CellFilters;
+  menu: CellMenu;
+  onToggleSection: (sectionId: string) => void;
+}
+
+/** One tab's grid: its section headers and component cells in their places. */
+const TabGrid = memo(
+  function TabGrid({ dashboardId, grid, hidden, data, view, menu, onToggleSection }: TabGridProps) {
+    const { shown, members, folded } = grid;
+    return (
+      <div
+        className="dashboard-grid"
+        hidden={hidden}
+        style={{ '--dashboard-columns': DASHBOARD_GRID_COLUMNS } as CSSProperties}
+      >
         {shown.map(({ component, item }) =>
           component.type === 'section' ? (
             <SectionHeader
@@ -92,12 +161,12 @@ export function DashboardView({ dashboard, atRevision = false }: { dashboard: Da
               item={item}
               folded={folded.has(component.component_id)}
               hiddenCount={members.get(component.component_id)?.length ?? 0}
-              onToggle={() => toggleSection(component.component_id)}
+              onToggle={() => onToggleSection(component.component_id)}
             />
           ) : (
             <ComponentCell
               key={component.component_id}
-              dashboardId={dashboard.dashboard_id}
+              dashboardId={dashboardId}
               component={component}
               item={item}
               cell={{
@@ -105,15 +174,17 @@ export function DashboardView({ dashboard, atRevision = false }: { dashboard: Da
                 waiting: data.waiting.has(component.component_id),
                 error: data.error,
               }}
-              view={cellView}
+              view={view}
               menu={menu}
             />
           ),
         )}
       </div>
-    </Stack>
-  );
-}
+    );
+  },
+  // A hidden grid shows nothing new: rendering it with each answer of the open tab would only cost time.
+  (before, after) => before.hidden && after.hidden,
+);
 
 /** The active filters' chips, and the version picker. */
 function FilterBar({

@@ -170,7 +170,11 @@ function useDrawing(
       if (instance.isDisposed()) return;
       const isMap = isMapChart(latest.current.component.chart);
       const view = isMap && !resetting ? mapView(instance) : undefined;
-      instance.setOption(atMapView(option, view), { notMerge: true });
+      // A chart appears at once: a grow-in animation of each chart of a tab would hold the CPU for
+      // every frame of it while the next charts wait to draw. Changes still animate.
+      const first = instance.getOption() === undefined;
+      const drawn = atMapView(option, view);
+      instance.setOption(first ? { ...drawn, animation: false } : drawn, { notMerge: true });
       if (isMap) target.dataset.mapZoom = String(mapZoom(instance));
       select(instance, latest.current);
       if (brushable) takeBrush(instance, latest.current);
@@ -241,8 +245,13 @@ function useChart(
     instance.on('georoam', () => {
       target.dataset.mapZoom = String(mapZoom(instance));
     });
-    // The cell's size changes with the grid and the window.
-    const observer = new ResizeObserver(() => instance.resize());
+    // The cell's size changes with the grid and the window. A hidden tab's chart measures 0 and
+    // keeps its drawing; shown again at the size it had, it has nothing to lay out again.
+    const observer = new ResizeObserver(() => {
+      const { clientWidth: width, clientHeight: height } = target;
+      if (width === 0 || height === 0) return;
+      if (width !== instance.getWidth() || height !== instance.getHeight()) instance.resize();
+    });
     observer.observe(target);
     return () => {
       observer.disconnect();

@@ -12,6 +12,7 @@ import { useState } from 'react';
 import { formatCount } from '../format/number.js';
 import { componentLabel, formatNumber } from './chips.js';
 import type { HistoryMode } from './filter-state.js';
+import { parseOnce } from './parse-once.js';
 import {
   chosenKeys,
   chosenValues,
@@ -230,23 +231,23 @@ export function InteractiveView({
     case 'select':
     case 'multiselect':
     case 'switch': {
-      const options = optionsDataSchema.safeParse(data);
-      if (!options.success) return none;
-      if (component.widget === 'switch') return <SwitchWidget {...props} data={options.data} />;
-      return <ChoiceWidget {...props} data={options.data} multiple={component.widget === 'multiselect'} />;
+      const options = parseOnce(optionsDataSchema, data);
+      if (options === undefined) return none;
+      if (component.widget === 'switch') return <SwitchWidget {...props} data={options} />;
+      return <ChoiceWidget {...props} data={options} multiple={component.widget === 'multiselect'} />;
     }
     case 'search':
       return <SearchWidget {...props} />;
     case 'range': {
-      const range = rangeDataSchema.safeParse(data);
-      const bounds = range.success ? numericBounds(range.data) : null;
+      const range = parseOnce(rangeDataSchema, data);
+      const bounds = range === undefined ? null : numericBounds(range);
       if (bounds === null) return none;
       return <RangeWidget {...props} bounds={bounds} />;
     }
     case 'date_range': {
-      const range = rangeDataSchema.safeParse(data);
-      if (!range.success) return none;
-      return <DateRangeWidget {...props} min={dateInputValue(range.data.min)} max={dateInputValue(range.data.max)} />;
+      const range = parseOnce(rangeDataSchema, data);
+      if (range === undefined) return none;
+      return <DateRangeWidget {...props} min={dateInputValue(range.min)} max={dateInputValue(range.max)} />;
     }
   }
 }

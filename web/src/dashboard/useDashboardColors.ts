@@ -13,6 +13,7 @@ import {
 import { useQuery } from '@tanstack/react-query';
 import { useMemo, useRef } from 'react';
 import { useApi } from '../auth/session.js';
+import { parseOnce } from './parse-once.js';
 import type { DashboardData } from './useDashboardData.js';
 
 /** The figures among the components, each with its answer when it is a figure's data. */
@@ -22,8 +23,8 @@ function figureAnswers(
 ): FigureAnswer[] {
   return components.flatMap((component) => {
     if (component.type !== 'figure') return [];
-    const data = figureDataSchema.safeParse(answers.get(component.component_id));
-    return data.success ? [{ component, data: data.data }] : [];
+    const data = parseOnce(figureDataSchema, answers.get(component.component_id));
+    return data === undefined ? [] : [{ component, data }];
   });
 }
 

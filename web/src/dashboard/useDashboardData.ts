@@ -7,6 +7,7 @@ import {
   dashboardDataAnswerSchema,
   dashboardDataLineSchema,
 } from '@service/common';
+import { replaceEqualDeep } from '@tanstack/react-query';
 import { useEffect, useReducer } from 'react';
 import { ApiError } from '../api/client.js';
 import { useApi } from '../auth/session.js';
@@ -43,7 +44,10 @@ export function dataReducer(state: DashboardData, action: Action): DashboardData
     case 'version':
       return { ...state, version: action.merge ? { ...state.version, ...action.version } : action.version };
     case 'component': {
-      const components = new Map(state.components).set(action.id, action.data);
+      // The same answer again (a tab opened again, the same filters) keeps the object drawn, so
+      // nothing is drawn again; a changed one shares its unchanged parts.
+      const data = replaceEqualDeep(state.components.get(action.id), action.data);
+      const components = new Map(state.components).set(action.id, data);
       const waiting = new Set(state.waiting);
       waiting.delete(action.id);
       return { ...state, components, waiting };
@@ -106,7 +110,7 @@ export function useDashboardData(
       ? {
           filters: [...filters],
           ...(asOf === null ? {} : { as_of: asOf }),
-          // One tab's components (and the filter widgets) are computed, not the whole dashboard's.
+          // One tab's components are computed, not the whole dashboard's.
           ...(tabId === null ? {} : { tab_id: tabId }),
           ...(only === undefined || only.length === 0 ? {} : { components: [...only] }),
           ...(Object.keys(contigs).length === 0 ? {} : { contigs: { ...contigs } }),

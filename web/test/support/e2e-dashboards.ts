@@ -217,11 +217,13 @@ export async function brushAcross(page: Page, figure: Locator, from: number, to:
 
 /** Waits until every cell has drawn the filters now in the address bar (the attributes the bench reads too), charts finished, no loader left. */
 const DRAWN = `(() => {
+  // Tabs opened before keep their grids, hidden, as they were: what counts is what shows.
+  const shown = (selector) => [...document.querySelectorAll(selector)].filter((element) => element.closest('[hidden]') === null);
   const key = document.querySelector('[data-view-key]')?.getAttribute('data-view-key');
-  const cells = [...document.querySelectorAll('[data-component-id]')];
+  const cells = shown('[data-component-id]');
   return key != null && cells.length > 0 && cells.every((cell) => cell.getAttribute('data-drawn-key') === key) &&
-    [...document.querySelectorAll('[data-chart-state]')].every((chart) => chart.getAttribute('data-chart-state') === 'rendered') &&
-    document.querySelector('.mantine-Loader-root') === null;
+    shown('[data-chart-state]').every((chart) => chart.getAttribute('data-chart-state') === 'rendered') &&
+    shown('.mantine-Loader-root').length === 0;
 })()`;
 
 export async function drawn(page: Page, timeout = 15_000): Promise<void> {
@@ -234,7 +236,8 @@ export async function expectAccessibleLightAndDark(page: Page, screen: string): 
   await preferColorScheme(page, 'light');
   await expectAccessible(page, screen);
   await preferColorScheme(page, 'dark');
-  await expect.poll(() => page.locator('[data-chart-theme="light"]').count(), { timeout: 15_000 }).toBe(0);
+  // Another tab's charts, hidden, draw in the new theme when it opens.
+  await expect.poll(() => page.locator('[data-chart-theme="light"]:visible').count(), { timeout: 15_000 }).toBe(0);
   await drawn(page);
   await expectAccessible(page, `${screen}, dark`);
   await preferColorScheme(page, 'light');
