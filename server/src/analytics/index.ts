@@ -6,6 +6,13 @@
  * outside this folder imports anything but this file (server/test/architecture/import-graph.test.ts).
  */
 
+export {
+  averageLinkage,
+  type Clustering,
+  type DenseMatrix,
+  transposed,
+  zScores,
+} from './components/clustering.js';
 export { colorRanges, colorScaleProblems } from './components/color-ranges.js';
 export { componentData, componentError, type DataComponent } from './components/components.js';
 export { dataProblems } from './components/data-problems.js';

@@ -9,7 +9,14 @@ import { quoteString } from '../../engine/sql.js';
 import { columnOf, count, type TableSnapshot } from '../sql/columns.js';
 import { type NarrowedRows, whereOf } from '../sql/narrowed.js';
 import type { Statement } from '../sql/statement.js';
-import { averageLinkage, type Clustering, inDrawingOrder, type Matrix, transposed, zScores } from './clustering.js';
+import {
+  averageLinkage,
+  type Clustering,
+  type DenseMatrix,
+  inDrawingOrder,
+  transposed,
+  zScores,
+} from './clustering.js';
 import { doubleSql } from './field-points.js';
 import { answerColumns, numberRole, type Role } from './figure-rows.js';
 
@@ -41,12 +48,10 @@ interface Cells {
   rows: string[];
   columns: string[];
   /** The kept rows' values, in `rows` and `columns` order. */
-  matrix: Matrix;
+  matrix: DenseMatrix;
   totalRows: number;
   totalColumns: number;
 }
-
-const cellKey = (row: string, column: string) => `${row}\u0000${column}`;
 
 /** The cells of the kept rows and columns, with how many there were before the budgets. */
 function keptCells(rows: NarrowedRows, source: TableSnapshot, figure: FigureComponent, statement: Statement) {
@@ -81,10 +86,16 @@ async function wideCells(
   );
   // The keys made once: a key built per cell (200,000 of them) cost more than reading the cells.
   const keys = columns.map((_, index) => `m${index}`);
+  const values = new Float64Array(kept.length * columns.length);
+  kept.forEach((line, row) => {
+    keys.forEach((key, column) => {
+      values[row * columns.length + column] = cellValue(line[key]);
+    });
+  });
   return {
     rows: kept.map((line) => String(line.row)),
     columns,
-    matrix: kept.map((line) => keys.map((key) => numberOrNull(line[key]))),
+    matrix: { values, rows: kept.length, columns: columns.length },
     totalRows: count(kept[0]?.total),
     totalColumns: columns.length,
   };
@@ -114,21 +125,29 @@ async function longCells(
       `SELECT "cells".*, "total" FROM "cells" JOIN "ranked" USING ("row") WHERE "rank" <= ${budget}`,
     statement.params,
   );
-  const values = new Map<string, number | null>();
-  for (const cell of cells) values.set(cellKey(String(cell.row), String(cell.column)), numberOrNull(cell.value));
   const kept = [...new Set(cells.map((cell) => String(cell.row)))].sort();
+  const [rowAt, columnAt] = [positions(kept), positions(columns)];
+  const values = new Float64Array(kept.length * columns.length).fill(Number.NaN);
+  for (const cell of cells) {
+    const [row, column] = [rowAt.get(String(cell.row)), columnAt.get(String(cell.column))];
+    if (row !== undefined && column !== undefined) values[row * columns.length + column] = cellValue(cell.value);
+  }
   return {
     rows: kept,
     columns,
-    matrix: kept.map((label) => columns.map((column) => values.get(cellKey(label, column)) ?? null)),
+    matrix: { values, rows: kept.length, columns: columns.length },
     totalRows: count(cells[0]?.total),
     totalColumns: count(columnList[0]?.total),
   };
 }
 
-function numberOrNull(value: JsonValue | undefined): number | null {
-  return typeof value === 'number' && Number.isFinite(value) ? value : null;
+/** A cell's value, NaN when it has none (or none finite). */
+function cellValue(value: JsonValue | undefined): number {
+  return typeof value === 'number' && Number.isFinite(value) ? value : Number.NaN;
 }
+
+/** Each label's index. */
+const positions = (labels: readonly string[]) => new Map(labels.map((label, at) => [label, at]));
 
 /** Identity order, without a tree, for what is not clustered (or too little to cluster). */
 const unclustered = (size: number): Clustering => ({ merges: [], order: Array.from({ length: size }, (_, i) => i) });
@@ -146,9 +165,7 @@ export async function clusteredHeatmapData(
   const clusterRows = figure.cluster_rows !== false && cells.rows.length > 1;
   const clusterColumns = figure.cluster_columns !== false && cells.columns.length > 1;
   const rowClusters = clusterRows ? averageLinkage(drawn) : unclustered(cells.rows.length);
-  const columnClusters = clusterColumns
-    ? averageLinkage(transposed(drawn, cells.columns.length))
-    : unclustered(cells.columns.length);
+  const columnClusters = clusterColumns ? averageLinkage(transposed(drawn)) : unclustered(cells.columns.length);
   const answerRows = cellsInDrawingOrder(cells, rowClusters.order, columnClusters.order, scaled ? raw : null, drawn);
   const [total = {}] = await rows.connection.query(
     `SELECT count(*) AS "n" FROM ${rows.from}${whereOf(rows.conditions)}`,
@@ -180,18 +197,18 @@ function cellsInDrawingOrder(
   cells: Cells,
   rowOrder: readonly number[],
   columnOrder: readonly number[],
-  raw: Matrix | null,
-  drawn: Matrix,
+  raw: DenseMatrix | null,
+  drawn: DenseMatrix,
 ): JsonValue[][] {
   const answer: JsonValue[][] = [];
+  const width = drawn.columns;
   for (const r of rowOrder) {
     const label = cells.rows[r] ?? '';
-    const [values, raws] = [drawn[r] ?? [], raw?.[r] ?? []];
     for (const c of columnOrder) {
-      const value = values[c] ?? null;
-      if (value === null) continue;
+      const value = drawn.values[r * width + c] as number;
+      if (Number.isNaN(value)) continue;
       const column = cells.columns[c] ?? '';
-      answer.push(raw === null ? [label, column, value] : [label, column, value, raws[c] ?? null]);
+      answer.push(raw === null ? [label, column, value] : [label, column, value, raw.values[r * width + c] as number]);
     }
   }
   return answer;
