@@ -30,6 +30,7 @@ export const MODULE_LOADERS: Record<PreloadableModule, () => Promise<unknown>> =
   projects: ProjectsPage.preload,
   project: ProjectDetailPage.preload,
   explorer: DataExplorer.preload,
+  dashboard: DashboardPage.preload,
 };
 
 /** In auth mode nothing but the sign-in pages is visible without a user. */

@@ -131,6 +131,30 @@ describeBrowser('start-up with a stored session', () => {
     await context.close();
   });
 
+  it("opens a dashboard's link with its definition asked for once, by the boot script", async () => {
+    const created = await call<{ dashboard_id: string }>(server, 'POST', '/dashboards', {
+      token: session.access_token,
+      json: {
+        project_id: ids.projectId,
+        title: 'Start-up dashboard',
+        components: [
+          { component_id: 'rows', type: 'card', title: 'Rows', data_collection_id: ids.collectionId, agg: 'count' },
+        ],
+      },
+    });
+    expect(created.status, created.text).toBe(201);
+    const id = created.body.dashboard_id;
+    const { context, page, sent } = await openSignedIn(server, `/dashboards/${id}`, session);
+    await page.getByRole('heading', { level: 1, name: 'Start-up dashboard' }).waitFor();
+    await page.locator('[data-component-id="rows"][data-state="ready"]').waitFor();
+    const gets = sent.filter((request) => request.method === 'GET');
+    const byBoot = gets.filter((request) => request.initiator === 'boot script').map((request) => request.path);
+    expect(byBoot).toEqual(['/utils/capabilities', '/auth/me', `/dashboards/${id}`]);
+    const paths = gets.map((request) => request.path);
+    expect(paths.filter((path, index) => paths.indexOf(path) !== index)).toEqual([]);
+    await context.close();
+  });
+
   it("runs under the pages' Content-Security-Policy: the boot script admitted by its hash, an injected one refused", async () => {
     const { context, page, sent } = await openSignedIn(
       server,

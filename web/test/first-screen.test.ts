@@ -40,6 +40,18 @@ describe("the boot script's plan of the first screen", () => {
     expect(firstScreenModules({ pathname: '/jobs', search: '' })).toEqual([]);
   });
 
+  it("asks a dashboard's link for the dashboard, and preloads its page", () => {
+    expect(urls('/dashboards/d1', '?tab=t2')).toEqual([
+      'anonymous /service/api/v1/utils/capabilities',
+      '/service/api/v1/auth/me',
+      '/service/api/v1/dashboards/d1',
+    ]);
+    expect(firstScreenModules({ pathname: '/dashboards/d1', search: '?edit=1' })).toEqual(['dashboard']);
+    expect(urls('/dashboards/d1', '', false)).toEqual(['anonymous /service/api/v1/utils/capabilities']);
+    expect(urls('/dashboards/d1/other')).toHaveLength(2);
+    expect(firstScreenModules({ pathname: '/dashboards', search: '' })).toEqual([]);
+  });
+
   it('decodes the project id as the router does, and leaves deeper paths alone', () => {
     expect(urls('/projects/a%20b').at(2)).toBe('/service/api/v1/projects/a b');
     expect(urls('/projects/p1/other')).toHaveLength(2);

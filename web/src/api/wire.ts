@@ -52,6 +52,8 @@ export const currentUserGet = (singleUser = false): ApiGet => ({ path: '/auth/me
 
 export const projectGet = (projectId: string): ApiGet => ({ path: `/projects/${projectId}` });
 
+export const dashboardGet = (dashboardId: string): ApiGet => ({ path: `/dashboards/${dashboardId}` });
+
 export const projectWorkflowsGet = (projectId: string): ApiGet => ({
   path: `/projects/${projectId}/workflows`,
   query: { limit: 200 },

@@ -4,6 +4,7 @@ import { dashboardSchema } from '@service/common';
 import { useQuery } from '@tanstack/react-query';
 import { Link, useParams, useSearchParams } from 'react-router';
 import { errorMessage, isApiError } from '../api/client.js';
+import { dashboardGet } from '../api/wire.js';
 import { useApi } from '../auth/session.js';
 import { StandingBadges } from '../components/StandingBadges.js';
 import { DashboardAtRevision } from '../dashboard/AtRevision.js';
@@ -44,7 +45,7 @@ export function DashboardPage() {
   const [params, setParams] = useSearchParams();
   const dashboard = useQuery({
     queryKey: ['dashboard', dashboardId],
-    queryFn: ({ signal }) => api.request(`/dashboards/${dashboardId}`, dashboardSchema, { signal }),
+    queryFn: ({ signal }) => api.get(dashboardGet(dashboardId), dashboardSchema, signal),
   });
   // A past revision with data (History's "Show with data"): `?revision=N`.
   const revision = Number(params.get('revision') ?? '');
