@@ -14,7 +14,7 @@ import {
   previewAnswerSchema,
   readsCollection,
 } from '@service/common';
-import type { ReactNode } from 'react';
+import { memo, type ReactNode } from 'react';
 import { errorMessage } from '../api/client.js';
 import { Markdown } from '../components/Markdown.js';
 import { CardView } from './CardView.js';
@@ -237,22 +237,34 @@ export interface CellMenu {
   canEmbed: boolean;
 }
 
-/** One component in its place on the grid: its title, then its content, loader or error; its menu in the corner. */
-export function ComponentCell({
-  dashboardId,
-  component,
-  item,
-  cell,
-  view,
-  menu,
-}: {
+interface ComponentCellProps {
   dashboardId: string;
   component: DashboardComponent;
   item: LayoutItem;
   cell: CellData;
   view: CellFilters;
   menu?: CellMenu;
-}) {
+}
+
+/**
+ * One component in its place on the grid, rendered again only when what it shows changed: each
+ * streamed line renders the dashboard, and the other cells have nothing new to show.
+ */
+export const ComponentCell = memo(
+  ComponentCellContent,
+  (before: ComponentCellProps, after: ComponentCellProps) =>
+    before.dashboardId === after.dashboardId &&
+    before.component === after.component &&
+    before.item === after.item &&
+    before.cell.data === after.cell.data &&
+    before.cell.waiting === after.cell.waiting &&
+    before.cell.error === after.cell.error &&
+    before.view === after.view &&
+    before.menu === after.menu,
+);
+
+/** A cell's title, then its content, loader or error; its menu in the corner. */
+function ComponentCellContent({ dashboardId, component, item, cell, view, menu }: ComponentCellProps) {
   const style = gridCellStyle(item);
   const state = cellState(component, cell);
   const label = component.title || (component.type === 'text' ? 'Text' : componentLabel(component));

@@ -1,5 +1,6 @@
 import { Group, Stack, Text } from '@mantine/core';
 import {
+  type ColorAssignment,
   componentsInTab,
   DASHBOARD_GRID_COLUMNS,
   type Dashboard,
@@ -8,7 +9,7 @@ import {
   readsCollection,
   sectionMembers,
 } from '@service/common';
-import { type CSSProperties, memo, useEffect, useState } from 'react';
+import { type CSSProperties, memo, useEffect, useMemo, useRef, useState } from 'react';
 import { mayEmbed } from '../permissions/embedding.js';
 import { type CellFilters, type CellMenu, ComponentCell } from './ComponentCell.js';
 import { useStaleContigs } from './ContigPicker.js';
@@ -65,11 +66,12 @@ export function DashboardView({ dashboard, atRevision = false }: { dashboard: Da
     // The chart library loads while the data is computed, not after it has arrived.
     if (hasFigures) void FigureView.preload();
   }, [hasFigures]);
+  const viewKey = JSON.stringify([view.filters, view.asOf, view.contigs]);
+  const cellView = useCellView(view, viewKey, actions, colors);
+  const canEmbed = mayEmbed(dashboard);
+  const menu = useMemo(() => ({ components: all, canEmbed }), [all, canEmbed]);
   const tabBar = tabs.length > 0 && <DashboardTabs tabs={tabs} open={openTab} onOpen={setOpenTab} />;
   if (all.length === 0) return <Text c="dimmed">This dashboard has no components yet.</Text>;
-  const viewKey = JSON.stringify([view.filters, view.asOf, view.contigs]);
-  const cellView = { ...view, viewKey, onFilter: actions.setFilter, onContig: actions.setContig, colors, reader: true };
-  const menu = { components: all, canEmbed: mayEmbed(dashboard) };
   return (
     <Stack gap="sm" data-view-key={viewKey}>
       {tabBar}
@@ -94,6 +96,34 @@ export function DashboardView({ dashboard, atRevision = false }: { dashboard: Da
         />
       ))}
     </Stack>
+  );
+}
+
+/**
+ * What the cells are given of the view: the same object while the view is the same, so that cells
+ * with nothing new skip rendering. Its callbacks call the latest actions: an action kept from an
+ * earlier render would change the address as it was then (React Router's setter reads the search
+ * params of its render), undoing what changed since (the open tab, a table's page).
+ */
+function useCellView(
+  view: DashboardViewState,
+  viewKey: string,
+  actions: DashboardViewActions,
+  colors: ColorAssignment,
+): CellFilters {
+  const latest = useRef(actions);
+  latest.current = actions;
+  // biome-ignore lint/correctness/useExhaustiveDependencies: `viewKey` stands for `view`.
+  return useMemo(
+    () => ({
+      ...view,
+      viewKey,
+      onFilter: (...change: Parameters<DashboardViewActions['setFilter']>) => latest.current.setFilter(...change),
+      onContig: (...change: Parameters<DashboardViewActions['setContig']>) => latest.current.setContig(...change),
+      colors,
+      reader: true,
+    }),
+    [viewKey, colors],
   );
 }
 
