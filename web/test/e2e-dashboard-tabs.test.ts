@@ -209,10 +209,14 @@ describeBrowser('dashboard tabs in a real browser', () => {
           (response.request().postDataJSON() as { tab_id?: string } | null)?.tab_id === tabId,
       );
       await tabs.getByRole('tab', { name: title }).click();
-      await (await answered).finished();
-      // Every cell of the tab has its answer, and a frame has been drawn since.
-      await expect.poll(() => page.locator('.dashboard-grid:not([hidden]) [data-state="loading"]').count()).toBe(0);
-      await page.evaluate('new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve)))');
+      // The request has started (the cells wait for it from then on)…
+      await answered;
+      // …and every cell of the tab has its answer, and the page's tasks queued by then (React's
+      // effects, where a chart draws) have run. Not an animation frame: a page out of sight gets none.
+      await expect
+        .poll(() => page.locator('.dashboard-grid:not([hidden]) [data-state="loading"]').count(), { timeout: 10_000 })
+        .toBe(0);
+      await page.evaluate('new Promise((resolve) => setTimeout(() => setTimeout(resolve, 0), 0))');
     };
 
     await openTab('Weights', 'weights');
