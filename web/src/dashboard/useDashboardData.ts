@@ -7,7 +7,7 @@ import {
   dashboardDataAnswerSchema,
   dashboardDataLineSchema,
 } from '@service/common';
-import { replaceEqualDeep } from '@tanstack/react-query';
+import { dequal } from 'dequal/lite';
 import { useEffect, useReducer } from 'react';
 import { ApiError } from '../api/client.js';
 import { useApi } from '../auth/session.js';
@@ -45,8 +45,10 @@ export function dataReducer(state: DashboardData, action: Action): DashboardData
       return { ...state, version: action.merge ? { ...state.version, ...action.version } : action.version };
     case 'component': {
       // The same answer again (a tab opened again, the same filters) keeps the object drawn, so
-      // nothing is drawn again; a changed one shares its unchanged parts.
-      const data = replaceEqualDeep(state.components.get(action.id), action.data);
+      // nothing is drawn again. A changed answer usually differs early (its row count, its first
+      // rows), where the comparison stops.
+      const held = state.components.get(action.id);
+      const data = held !== undefined && dequal(held, action.data) ? held : action.data;
       const components = new Map(state.components).set(action.id, data);
       const waiting = new Set(state.waiting);
       waiting.delete(action.id);
