@@ -8,7 +8,7 @@ import {
   dashboardDataLineSchema,
 } from '@service/common';
 import { dequal } from 'dequal/lite';
-import { useEffect, useReducer } from 'react';
+import { useEffect, useMemo, useReducer } from 'react';
 import { ApiError } from '../api/client.js';
 import { useApi } from '../auth/session.js';
 
@@ -26,10 +26,12 @@ export interface DashboardData {
   version: Versions | null;
   /** The current request failed as a whole (its components keep nothing of an earlier answer). */
   error: unknown;
+  /** What the current request asks for (its body and components), once it has started. */
+  asked?: string;
 }
 
 type Action =
-  | { type: 'start'; ids: readonly string[] }
+  | { type: 'start'; ids: readonly string[]; asked?: string }
   | { type: 'version'; version: Versions; merge?: boolean }
   | { type: 'component'; id: string; data: ComponentData }
   | { type: 'done' }
@@ -40,7 +42,7 @@ export const EMPTY_DATA: DashboardData = { components: new Map(), waiting: new S
 export function dataReducer(state: DashboardData, action: Action): DashboardData {
   switch (action.type) {
     case 'start':
-      return { ...state, waiting: new Set(action.ids), error: null };
+      return { ...state, waiting: new Set(action.ids), error: null, asked: action.asked };
     case 'version':
       return { ...state, version: action.merge ? { ...state.version, ...action.version } : action.version };
     case 'component': {
@@ -127,11 +129,12 @@ export function useDashboardData(
   // The effect runs again when what is asked changes, not when the same thing is rebuilt.
   const request = JSON.stringify(body);
   const ids = componentIds.join('\n');
+  const asked = `${request}\n${ids}`;
   useEffect(() => {
     const wanted = ids === '' ? [] : ids.split('\n');
     if (wanted.length === 0) return;
     const controller = new AbortController();
-    dispatch({ type: 'start', ids: wanted });
+    dispatch({ type: 'start', ids: wanted, asked: `${request}\n${ids}` });
     api
       .stream(
         `/dashboards/${dashboardId}/data`,
@@ -152,7 +155,18 @@ export function useDashboardData(
     return () => controller.abort();
   }, [api, dashboardId, ids, request]);
   useRefresh(dashboardId, request, dispatch, refresh);
-  return state;
+  return useMemo(() => waitingUntilAsked(state, asked, ids), [state, asked, ids]);
+}
+
+/**
+ * The data as the view must show it: from the render where the view asks for something new (a
+ * filter changed) until its request has started, every component asked for is waiting, since what
+ * it holds answers the previous view. Otherwise a cell would say, for a moment, that it shows the
+ * new filters (`data-drawn-key`, `aria-busy`) while it still shows the old ones.
+ */
+function waitingUntilAsked(state: DashboardData, asked: string, ids: string): DashboardData {
+  if (ids === '' || state.asked === asked) return state;
+  return { ...state, waiting: new Set(ids.split('\n')), error: null };
 }
 
 /**
