@@ -173,7 +173,7 @@ describe('service ingest --template nf-core/ampliseq/2.16.0', () => {
       const answers = await tab(tab_id);
       const expected = dashboard.components
         .filter((component) => component.type !== 'text')
-        .filter((component) => component.tab_id === tab_id || component.type === 'interactive')
+        .filter((component) => component.tab_id === tab_id)
         .map((component) => component.component_id);
       expect(Object.keys(answers).sort()).toEqual(expected.sort());
       for (const [id, answer] of Object.entries(answers)) expect([id, answer.error]).toEqual([id, undefined]);
