@@ -87,7 +87,7 @@ export function DashboardView({ dashboard, atRevision = false }: { dashboard: Da
         <TabGrid
           key={tabId ?? ''}
           dashboardId={dashboard.dashboard_id}
-          grid={tabId === openTab ? grid : tabGrid(dashboard, tabId, folded)}
+          layout={tabId === openTab ? () => grid : () => tabGrid(dashboard, tabId, folded)}
           hidden={tabId !== openTab}
           data={data}
           view={cellView}
@@ -164,7 +164,11 @@ function useOpenedTabs(dashboard: Dashboard, open: string | null): (string | nul
 
 interface TabGridProps {
   dashboardId: string;
-  grid: TabGridLayout;
+  /**
+   * The tab's layout, placed when the grid renders: a hidden grid does not render again, and the
+   * open tab's is the one placed already.
+   */
+  layout: () => TabGridLayout;
   /** Another tab is open: the grid keeps what it drew, and is not rendered again until it opens. */
   hidden: boolean;
   data: DashboardData;
@@ -175,8 +179,8 @@ interface TabGridProps {
 
 /** One tab's grid: its section headers and component cells in their places. */
 const TabGrid = memo(
-  function TabGrid({ dashboardId, grid, hidden, data, view, menu, onToggleSection }: TabGridProps) {
-    const { shown, members, folded } = grid;
+  function TabGrid({ dashboardId, layout, hidden, data, view, menu, onToggleSection }: TabGridProps) {
+    const { shown, members, folded } = layout();
     return (
       <div
         className="dashboard-grid"

@@ -134,7 +134,7 @@ export function useDashboardData(
     const wanted = ids === '' ? [] : ids.split('\n');
     if (wanted.length === 0) return;
     const controller = new AbortController();
-    dispatch({ type: 'start', ids: wanted, asked: `${request}\n${ids}` });
+    dispatch({ type: 'start', ids: wanted, asked });
     api
       .stream(
         `/dashboards/${dashboardId}/data`,
@@ -153,7 +153,7 @@ export function useDashboardData(
         },
       );
     return () => controller.abort();
-  }, [api, dashboardId, ids, request]);
+  }, [api, dashboardId, ids, request, asked]);
   useRefresh(dashboardId, request, dispatch, refresh);
   return useMemo(() => waitingUntilAsked(state, asked, ids), [state, asked, ids]);
 }
