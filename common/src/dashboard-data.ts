@@ -222,7 +222,8 @@ export type FigureColumn = z.infer<typeof figureColumnSchema>;
  * - point_map: `x` (longitude), `y` (latitude), `color?`, `size?` (with `off_map`); beyond
  *   `max_points`, a density grid: `x`, `y` (a cell's centre), `n` (its rows) (with `density`)
  *
- * - clustered_heatmap: `row`, `column`, `value` (z-scores with `scale: row`), `raw?` (with `matrix`)
+ * - clustered_heatmap: no rows; `columns` names the roles of its cells, `row`, `column`, `value`
+ *   (z-scores with `scale: row`), `raw?`, which `matrix` holds as flat lists (figure-fields/samples.ts)
  * - embedding: `x`, `y`, `color?`, `label?` (PCA: `x`, `y` are PC1, PC2; with `explained_variance`)
  * - rarefaction: `color?`, `x`, `mean`, `low`, `high`, `n` (ordered by curve, then x)
  * - oncoplot: `x` (sample), `y` (gene), `color` (alteration, `multiple` for several; with `oncoplot`)

@@ -218,6 +218,35 @@ describe('CSV of what a component shows', () => {
     expect(figureCsv({ chart: 'scatter' }, scatter)).toBe('bill,mass\r\n40,3800\r\n');
   });
 
+  it("writes a clustered heatmap's matrix a drawn cell per line, in drawing order", () => {
+    const heatmap: FigureData = {
+      columns: [
+        { name: 'row', type: 'string', column: 'Phylum' },
+        { name: 'column', type: 'string', column: null },
+        { name: 'value', type: 'double', column: null },
+        { name: 'raw', type: 'double', column: null },
+      ],
+      rows: [],
+      sampled: false,
+      total_rows: 2,
+      matrix: {
+        rows: ['Firmicutes', 'Chloroflexi'],
+        columns: ['s2', 's1'],
+        values: [Math.SQRT1_2, -Math.SQRT1_2, null, 0],
+        raw: [4, 3, null, 1],
+        row_tree: [[0, 1, 2.5]],
+        column_tree: [[0, 1, 1]],
+        annotations: [],
+        total_rows: 2,
+        total_columns: 2,
+      },
+    };
+    expect(figureCsv({ chart: 'clustered_heatmap', scale: 'row' }, heatmap)).toBe(
+      'Phylum,column,z_score,raw\r\n' +
+        'Firmicutes,s2,0.7071067811865476,4\r\nFirmicutes,s1,-0.7071067811865476,3\r\nChloroflexi,s1,0,1\r\n',
+    );
+  });
+
   it("writes a card's number beside the unfiltered one", () => {
     expect(cardCsv('mean mass', { value: 4201.5, unfiltered_value: 4300 })).toBe(
       'label,value,unfiltered_value\r\nmean mass,4201.5,4300\r\n',

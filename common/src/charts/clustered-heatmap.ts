@@ -18,6 +18,7 @@ type Merges = Matrix['row_tree'];
 const EMPTY: Matrix = {
   rows: [],
   columns: [],
+  values: [],
   row_tree: null,
   column_tree: null,
   annotations: [],
@@ -198,13 +199,43 @@ function frameOf(input: ChartInput, matrix: Matrix) {
 
 const treeTop = (merges: Merges) => Math.max(0, ...(merges ?? []).map(([, , height]) => height)) || 1;
 
+/**
+ * The drawn cells (those with a value) as the dataset's rows, `[row, column, value, raw?]` with
+ * numbers rounded for display, and their range (null without any).
+ */
+function cellSource(matrix: Matrix, scaled: boolean) {
+  const source: (string | number | null)[][] = [];
+  let [low, high] = [Number.POSITIVE_INFINITY, Number.NEGATIVE_INFINITY];
+  forEachCell(matrix, (row, column, at) => {
+    const value = rounded(matrix.values[at]);
+    if (value === null) return;
+    const [rowLabel, columnLabel] = [matrix.rows[row] ?? '', matrix.columns[column] ?? ''];
+    source.push(scaled ? [rowLabel, columnLabel, value, rounded(matrix.raw?.[at])] : [rowLabel, columnLabel, value]);
+    low = Math.min(low, value);
+    high = Math.max(high, value);
+  });
+  return { source, range: source.length === 0 ? null : { min: low, max: high } };
+}
+
+/** Visits each cell of the matrix with a value, row by row in drawing order. */
+function forEachCell(matrix: Matrix, visit: (row: number, column: number, at: number) => void): void {
+  const width = matrix.columns.length;
+  for (let row = 0; row < matrix.rows.length; row++) {
+    for (let column = 0; column < width; column++) {
+      const at = row * width + column;
+      const value = matrix.values[at];
+      if (value !== null && value !== undefined && Number.isFinite(value)) visit(row, column, at);
+    }
+  }
+}
+
 export function clusteredHeatmap(input: ChartInput): ChartBody {
   const { columns, data, palette, component } = input;
   const matrix = data.matrix ?? EMPTY;
   const scaled = component.scale === 'row';
-  const values = data.rows.map((row) => rounded(columns.value(row, 'value')));
-  const finite = values.filter((value) => value !== null);
-  const extreme = Math.max(0, ...finite.map(Math.abs));
+  const { source, range } = cellSource(matrix, scaled);
+  // A z-score scale is symmetric around 0.
+  const extreme = range === null ? 0 : Math.max(Math.abs(range.min), Math.abs(range.max));
   const valueName = scaled
     ? 'z-score'
     : columns.has('value') && columns.label('value') !== 'value'
@@ -228,12 +259,7 @@ export function clusteredHeatmap(input: ChartInput): ChartBody {
           { name: 'value', displayName: valueName, type: 'float' },
           ...(scaled ? [{ name: 'raw', displayName: 'value', type: 'float' as const }] : []),
         ],
-        source: data.rows.map((row, index) => [
-          String(columns.value(row, 'row')),
-          String(columns.value(row, 'column')),
-          values[index] ?? null,
-          ...(scaled ? [rounded(columns.value(row, 'raw'))] : []),
-        ]),
+        source,
       },
     ],
     series: [
@@ -247,7 +273,7 @@ export function clusteredHeatmap(input: ChartInput): ChartBody {
     trigger: 'item',
     visualMap: colorScale(
       palette,
-      finite,
+      [],
       scaled
         ? {
             seriesIndex: 0,
@@ -255,7 +281,7 @@ export function clusteredHeatmap(input: ChartInput): ChartBody {
             range: { min: -extreme, max: extreme },
             colors: [palette.series[0] ?? '', palette.splitLine, palette.series[4] ?? ''],
           }
-        : { seriesIndex: 0, dimension: 2 },
+        : { seriesIndex: 0, dimension: 2, range: range ?? { min: 0, max: 1 } },
     ),
     zoom: false,
     description: heatmapSentence(input, matrix),
@@ -273,15 +299,51 @@ function heatmapSentence(input: ChartInput, matrix: Matrix): string {
   return `Clustered heatmap of ${shape}${how}${scaled}${bars}.`;
 }
 
-/** The row label of a clicked cell (the cells' series only: dendrograms and bars filter nothing). */
-export function clickedHeatmapRow(data: FigureData, click: { seriesIndex?: number; dataIndex?: number }): unknown {
-  if (click.seriesIndex !== 0 || click.dataIndex === undefined) return undefined;
-  const at = data.columns.findIndex((column) => column.name === 'row');
-  return data.rows[click.dataIndex]?.[at];
+/** How many cells the heatmap draws: those with a value. */
+export function heatmapCellCount(matrix: Matrix): number {
+  let count = 0;
+  forEachCell(matrix, () => {
+    count++;
+  });
+  return count;
 }
 
-/** The cells of the rows a click filter selects. */
+/**
+ * The drawn cells as the answer's columns order them, `[row, column, value, raw?]`, row by row in
+ * drawing order: what a row per cell would have been (the CSV export).
+ */
+export function heatmapCellRows(data: FigureData): (string | number | null)[][] {
+  const matrix = data.matrix ?? EMPTY;
+  const withRaw = data.columns.some((column) => column.name === 'raw');
+  const rows: (string | number | null)[][] = [];
+  forEachCell(matrix, (row, column, at) => {
+    const cell = [matrix.rows[row] ?? '', matrix.columns[column] ?? '', matrix.values[at] ?? null];
+    rows.push(withRaw ? [...cell, matrix.raw?.[at] ?? null] : cell);
+  });
+  return rows;
+}
+
+/** The row label of a clicked cell (the cells' series only: dendrograms and bars filter nothing). */
+export function clickedHeatmapRow(data: FigureData, click: { seriesIndex?: number; dataIndex?: number }): unknown {
+  if (click.seriesIndex !== 0 || click.dataIndex === undefined || data.matrix === undefined) return undefined;
+  // The series' items are the drawn cells only: the clicked one is the dataIndex-th of them.
+  const { matrix } = data;
+  let label: string | undefined;
+  let item = 0;
+  forEachCell(matrix, (row) => {
+    if (item++ === click.dataIndex) label = matrix.rows[row];
+  });
+  return label;
+}
+
+/** The cells (the series' items) of the rows a click filter selects. */
 export function selectedHeatmapCells(data: FigureData, chosen: (value: unknown) => boolean): number[] {
-  const at = data.columns.findIndex((column) => column.name === 'row');
-  return data.rows.flatMap((row, index) => (chosen(row[at]) ? [index] : []));
+  const matrix = data.matrix ?? EMPTY;
+  const selected: number[] = [];
+  let item = 0;
+  forEachCell(matrix, (row) => {
+    if (chosen(matrix.rows[row])) selected.push(item);
+    item++;
+  });
+  return selected;
 }

@@ -9,7 +9,7 @@ import {
 } from '../figure-fields/ranked-distributions.js';
 import { type ChartBody, type ChartInput, chartInput, plural } from './body.js';
 import { bar, histogram, line, scatter } from './cartesian.js';
-import { clusteredHeatmap } from './clustered-heatmap.js';
+import { clusteredHeatmap, heatmapCellCount } from './clustered-heatmap.js';
 import type { ColorAssignment } from './colors.js';
 import { FigureColumns } from './columns.js';
 import { box, violin } from './distribution.js';
@@ -39,6 +39,7 @@ import { sampleSubtitle } from './sample-subtitle.js';
 import { densityContour, ecdf, spreadSubtitle, strip } from './spreads.js';
 import { tree, treeSubtitle } from './tree.js';
 
+export { heatmapCellCount, heatmapCellRows } from './clustered-heatmap.js';
 export { assignColors, type ColorAssignment, colorAssignment, extendColors, type FigureAnswer } from './colors.js';
 export { MISSING_LABEL, OTHER_LABEL } from './columns.js';
 export {
@@ -111,7 +112,9 @@ const FIELD_CHARTS: ReadonlySet<ChartType> = new Set(['volcano', 'ma', 'manhatta
 function subtitle(component: FigureComponent, data: FigureData): string | undefined {
   // No columns: the server found no table at all (before its first version, or never built).
   if (data.columns.length === 0) return 'no data yet at this time';
-  if (data.rows.length === 0) return 'no rows match the filters';
+  // A clustered heatmap's cells are its matrix's, not rows.
+  const items = data.matrix === undefined ? data.rows.length : heatmapCellCount(data.matrix);
+  if (items === 0) return 'no rows match the filters';
   if (FIELD_CHARTS.has(component.chart)) return fieldSubtitle(component, data);
   if (component.chart === 'coverage') return coverageSubtitle(data);
   if (isHierarchySetChart(component.chart)) return hierarchySetSubtitle(data);

@@ -97,8 +97,10 @@ const mergeSchema = z.tuple([z.number().int(), z.number().int(), z.number()]);
 
 /**
  * The data of these charts besides `columns` and `rows` (dashboard-data.ts):
- * - clustered_heatmap: `matrix`. A dendrogram is its merges in order; a merge joins `[a, b, height]`
- *   where an index below n (the leaves) is a row (or column) in drawing order and n + k the k-th merge.
+ * - clustered_heatmap: `matrix`, the cells as flat lists (`rows` is empty; `columns` names the cells'
+ *   roles: `row`, `column`, `value`, `raw?`). A dendrogram is its merges in order; a merge joins
+ *   `[a, b, height]` where an index below n (the leaves) is a row (or column) in drawing order and
+ *   n + k the k-th merge.
  * - embedding: `explained_variance` with computed PCA (one share per component drawn); rows have
  *   `x`, `y`, `z` (3-D), `color` and `label` (the point's id, which a brush selects).
  * - rarefaction: `total_curves`.
@@ -110,6 +112,14 @@ export const sampleFigureDataFields = {
       /** Row and column labels in drawing order (the dendrograms' leaf order). */
       rows: z.array(z.string()),
       columns: z.array(z.string()),
+      /**
+       * The cells, row by row in drawing order (`rows.length × columns.length` of them): the value
+       * drawn (z-scores with `scale: row`), null where a cell has none. One flat list, labels once:
+       * a row per cell repeated both labels, 9 MB of JSON for 1,000 × 200 cells.
+       */
+      values: z.array(z.number().nullable()),
+      /** With `scale: row`: each cell's value before scaling, laid out as `values` (else absent: the same). */
+      raw: z.array(z.number().nullable()).optional(),
       row_tree: z.array(mergeSchema).nullable(),
       column_tree: z.array(mergeSchema).nullable(),
       /** Each annotation's value per row, in drawing order. */

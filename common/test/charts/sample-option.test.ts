@@ -7,6 +7,7 @@ import {
   clickedCategory,
   type FigureComponent,
   type FigureData,
+  heatmapCellRows,
   selectedIndices,
 } from '../../src/index.js';
 
@@ -25,19 +26,13 @@ const heatmapFigure: FigureComponent = {
 /** Rows r2, r1, r3 drawn in that order; r1 and r3 joined first, then r2 with them. */
 const heatmapData: FigureData = {
   columns: [text('row', 'name'), text('column', null), double('value', null)],
-  rows: [
-    ['r2', 's2', 5],
-    ['r2', 's1', 0],
-    ['r1', 's2', 1],
-    ['r1', 's1', 0],
-    ['r3', 's2', 1],
-    ['r3', 's1', 1],
-  ],
+  rows: [],
   sampled: true,
   total_rows: 3,
   matrix: {
     rows: ['r2', 'r1', 'r3'],
     columns: ['s2', 's1'],
+    values: [5, 0, 1, 0, 1, 1],
     row_tree: [
       [1, 2, 1],
       [0, 3, 4.5],
@@ -112,6 +107,57 @@ describe('the charts of samples: options', () => {
     expect(clickedCategory(heatmapFigure, heatmapData, { seriesIndex: 0, dataIndex: 2 })).toEqual({ value: 'r1' });
     expect(clickedCategory(heatmapFigure, heatmapData, { seriesIndex: 1, dataIndex: 2 })).toBeUndefined();
     expect(selectedIndices(heatmapFigure, heatmapData, ['r1'])).toEqual([2, 3]);
+  });
+
+  it('clustered heatmap: the matrix drawn cell by cell, a missing cell left out of the items', () => {
+    const matrix = {
+      ...(heatmapData.matrix as NonNullable<FigureData['matrix']>),
+      values: [5, null, 1, 0.1234567, 1, 1],
+    };
+    const data = { ...heatmapData, matrix };
+    const option = build(heatmapFigure, data) as unknown as { dataset: { source: unknown[][] }[] };
+    expect(option.dataset[0]?.source).toEqual([
+      ['r2', 's2', 5],
+      ['r1', 's2', 1],
+      ['r1', 's1', 0.123457],
+      ['r3', 's2', 1],
+      ['r3', 's1', 1],
+    ]);
+    // Items are the drawn cells: r2 has one, so the second item is r1's first.
+    expect(clickedCategory(heatmapFigure, data, { seriesIndex: 0, dataIndex: 1 })).toEqual({ value: 'r1' });
+    expect(selectedIndices(heatmapFigure, data, ['r1', 'r3'])).toEqual([1, 2, 3, 4]);
+    expect(heatmapCellRows(data)).toEqual([
+      ['r2', 's2', 5],
+      ['r1', 's2', 1],
+      ['r1', 's1', 0.1234567],
+      ['r3', 's2', 1],
+      ['r3', 's1', 1],
+    ]);
+    const empty = { ...heatmapData, matrix: { ...matrix, values: [null, null, null, null, null, null] } };
+    expect(build(heatmapFigure, empty).title.subtext).toBe('no rows match the filters');
+  });
+
+  it('clustered heatmap: z-scores beside the raw values, on a scale symmetric around 0', () => {
+    const figure: FigureComponent = { ...heatmapFigure, scale: 'row' };
+    const matrix = {
+      ...(heatmapData.matrix as NonNullable<FigureData['matrix']>),
+      values: [0.123456789, -0.987654321, -2, 0, null, 0],
+      raw: [5, 0, 1, 0, null, 1],
+    };
+    const data: FigureData = {
+      ...heatmapData,
+      columns: [...heatmapData.columns, double('raw', null)],
+      matrix,
+    };
+    const option = build(figure, data) as unknown as { dataset: { source: unknown[][] }[]; visualMap: unknown[] };
+    expect(option.dataset[0]?.source.slice(0, 3)).toEqual([
+      ['r2', 's2', 0.123457, 5],
+      ['r2', 's1', -0.987654, 0],
+      ['r1', 's2', -2, 1],
+    ]);
+    expect(option.visualMap).toContainEqual(expect.objectContaining({ min: -2, max: 2 }));
+    expect(heatmapCellRows(data)[0]).toEqual(['r2', 's2', 0.123456789, 5]);
+    expect(heatmapCellRows(data)).toHaveLength(5);
   });
 
   it('embedding: computed PCA names its axes with the variance they explain; a brush selects x', () => {

@@ -136,15 +136,45 @@ describeEachDialect('the charts of samples', (dialect) => {
     for (const [at, [, , height]] of columnTree.entries()) {
       expect(height).toBeCloseTo(columnHeights[at] ?? Number.NaN, 12);
     }
-    // The cells in drawing order, row by row.
-    const rows = rowsOf(h as Record<string, unknown>);
-    expect(rows.slice(0, 4)).toEqual([
-      { row: 'r1', column: 's1', value: 0 },
-      { row: 'r1', column: 's3', value: 0 },
-      { row: 'r1', column: 's2', value: 1 },
-      { row: 'r1', column: 's4', value: 2 },
+    // The cells once, row by row in drawing order (r1, r3, r2, r4 × s1, s3, s2, s4); no row per cell.
+    expect(matrix.values).toEqual([0, 0, 1, 2, 1, 0, 1, 2, 5, 4, 0, 0, 5, 4, 0, 3]);
+    expect(matrix).not.toHaveProperty('raw');
+    expect(h).toMatchObject({ rows: [], total_rows: 4, sampled: false });
+    expect((h as { columns: { name: string }[] }).columns.map((column) => column.name)).toEqual([
+      'row',
+      'column',
+      'value',
     ]);
-    expect(h).toMatchObject({ total_rows: 4, sampled: false });
+  });
+
+  it('sends a missing cell as null in its place, and the raw values beside z-scores', async () => {
+    // a: 1 and nothing (a constant row: z-score 0); b: 3 and 4, mean 3.5, sd √0.5: ∓0.5/√0.5 = ∓√0.5.
+    const { m, s } = await draw(['name,x,y', 'a,1,', 'b,3,4', ''].join('\n'), [
+      { component_id: 'm', type: 'figure', chart: 'clustered_heatmap', row: 'name', matrix_columns: ['x', 'y'] },
+      {
+        component_id: 's',
+        type: 'figure',
+        chart: 'clustered_heatmap',
+        row: 'name',
+        matrix_columns: ['x', 'y'],
+        scale: 'row',
+        cluster_rows: false,
+        cluster_columns: false,
+      },
+    ]);
+    expect((m as { matrix: unknown }).matrix).toMatchObject({ rows: ['a', 'b'], columns: ['x', 'y'] });
+    expect((m as { matrix: { values: unknown } }).matrix.values).toEqual([1, null, 3, 4]);
+    const scaled = (s as { matrix: { values: (number | null)[]; raw: unknown } }).matrix;
+    expect(scaled.raw).toEqual([1, null, 3, 4]);
+    expect(scaled.values.slice(0, 2)).toEqual([0, null]);
+    expect(scaled.values[2]).toBeCloseTo(-Math.sqrt(0.5), 12);
+    expect(scaled.values[3]).toBeCloseTo(Math.sqrt(0.5), 12);
+    expect((s as { columns: { name: string }[] }).columns.map((column) => column.name)).toEqual([
+      'row',
+      'column',
+      'value',
+      'raw',
+    ]);
   });
 
   it('breaks ties between equally close pairs by input order', async () => {
@@ -170,6 +200,7 @@ describeEachDialect('the charts of samples', (dialect) => {
     expect((h as { matrix: unknown }).matrix).toMatchObject({
       rows: ['r1', 'r3', 'r2', 'r4'],
       columns: ['s1', 's3', 's2', 's4'],
+      values: [0, 0, 1, 2, 1, 0, 1, 2, 5, 4, 0, 0, 5, 4, 0, 3],
       total_rows: 4,
       total_columns: 4,
     });
@@ -181,16 +212,17 @@ describeEachDialect('the charts of samples', (dialect) => {
       { component_id: 'z', ...WIDE, scale: 'row', cluster_rows: false, cluster_columns: false },
       { component_id: 'top', ...WIDE, max_rows: 2 },
     ]);
-    const cells = rowsOf(z as Record<string, unknown>);
-    const r1s4 = cells.find((cell) => cell.row === 'r1' && cell.column === 's4');
-    expect(r1s4?.raw).toBe(2);
-    expect(r1s4?.value as number).toBeCloseTo(1.25 / Math.sqrt(2.75 / 3), 12);
-    expect((z as { matrix: unknown }).matrix).toMatchObject({
+    const scaled = (z as { matrix: { values: number[]; raw: number[] } }).matrix;
+    expect(scaled).toMatchObject({
       rows: ['r1', 'r2', 'r3', 'r4'],
       columns: ['s1', 's2', 's3', 's4'],
       row_tree: null,
       column_tree: null,
     });
+    // In input order (nothing clustered): r1's s4 is the fourth cell.
+    expect(scaled.raw).toEqual([0, 1, 0, 2, 5, 0, 4, 0, 1, 1, 0, 2, 5, 0, 4, 3]);
+    expect(scaled.values).toHaveLength(16);
+    expect(scaled.values[3]).toBeCloseTo(1.25 / Math.sqrt(2.75 / 3), 12);
     expect(top).toMatchObject({ sampled: true, matrix: { rows: ['r2', 'r4'], total_rows: 4 } });
     expect((top as { matrix: { row_tree: number[][] } }).matrix.row_tree).toEqual([[0, 1, 3]]);
   });
@@ -219,7 +251,7 @@ describeEachDialect('the charts of samples', (dialect) => {
     }));
     // 32 lines, 31 phyla: "Unclassified" is a line of Archaea and one of Bacteria, one row (averaged).
     expect(p).toMatchObject({ total_rows: 32, matrix: { total_rows: 31, total_columns: 12 } });
-    expect((p as { rows: unknown[] }).rows).toHaveLength(31 * 12);
+    expect((p as { matrix: { values: unknown[] } }).matrix.values).toHaveLength(31 * 12);
     // A distance matrix is symmetric: its rows and columns cluster alike.
     const distances = (d as { matrix: { rows: string[]; columns: string[] } }).matrix;
     expect(distances.rows).toEqual(distances.columns);

@@ -2,6 +2,7 @@ import {
   type CardData,
   type FigureComponent,
   type FigureData,
+  heatmapCellRows,
   isRankedDistributionChart,
   neutraliseCsvCell,
 } from '@service/common';
@@ -103,7 +104,8 @@ export function figureCsv(
     if (name === 'y') return `${component.agg ?? 'count'}_${column}`;
     return name;
   });
-  return toCsv(header, data.rows);
+  // A clustered heatmap sends its cells as a matrix: a row per drawn cell, as the columns name them.
+  return toCsv(header, component.chart === 'clustered_heatmap' ? heatmapCellRows(data) : data.rows);
 }
 
 /** A card's number beside the same on the unfiltered table. */
