@@ -86,6 +86,20 @@ describeEachDialect('the genome tracks', (dialect) => {
     ]);
   });
 
+  it('keeps the first samples by their order, numbers as numbers and a missing sample last', async () => {
+    // Lanes 10, 9, 2 and none: by number 2, 9, 10, then the missing one; two kept, 2 and 9 (not 10,
+    // which sorts before 9 as text), and the lane 9's own positions 1 and 3 (nothing between).
+    const csv = ['lane,pos,depth', '10,1,5', '9,1,6', '9,3,8', '2,2,7', ',1,4', ''].join('\n');
+    const { c } = await draw(csv, [{ component_id: 'c', ...track, color: 'lane', max_categories: 2 }]);
+    expect(c).toMatchObject({ total_rows: 5, sampled: true, bucket_width: 0, left_out_series: 2 });
+    const rows = rowsOf(c as Record<string, unknown>).map((row) => [row.color, row.x_low, row.min, row.max]);
+    expect(rows).toEqual([
+      [2, 2, 7, 7],
+      [9, 1, 6, 6],
+      [9, 3, 8, 8],
+    ]);
+  });
+
   it('narrows a card by a brushed range of positions', async () => {
     const answer = await draw(
       COVERAGE_CSV,
