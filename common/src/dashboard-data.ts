@@ -326,6 +326,20 @@ export const dashboardDataLineSchema = z.union([
 ]);
 export type DashboardDataLine = z.infer<typeof dashboardDataLineSchema>;
 
+/**
+ * The same answer and lines with each component's data left unread: a client narrows each by its
+ * component's kind (the web app's parseOnce). Reading every answer against every shape of
+ * componentDataSchema cost ~50 ms per 20,000-row figure: a union tries its members in turn, and
+ * the MultiQC and preview shapes read each row before they fail.
+ */
+export const dashboardDataEnvelopeSchema = dashboardDataAnswerSchema.extend({
+  components: z.record(z.string(), z.unknown()),
+});
+export const dashboardDataLineEnvelopeSchema = z.union([
+  dashboardDataLineSchema.options[0],
+  z.object({ component_id: z.string(), data: z.unknown() }),
+]);
+
 /** `GET /dashboards/{id}/versions`: the commits of every collection the dashboard reads (the version picker). */
 export const dashboardVersionsSchema = z
   .object({

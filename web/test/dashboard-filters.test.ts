@@ -264,4 +264,15 @@ describe("the data route's answer", () => {
     expect(state.components.size).toBe(0);
     expect(() => actionsOfAnswer({ nonsense: true })).toThrow(/unexpected shape/);
   });
+
+  it("leaves each component's data unread for its cell to narrow, line by line or whole", () => {
+    // Read against every shape of a component's answer, a 20,000-row figure cost ~50 ms a line.
+    const figure = { columns: [], rows: [[1, 2]], sampled: false, total_rows: 1 };
+    const [line] = actionsOfAnswer({ component_id: 'f', data: figure });
+    expect(line).toEqual({ type: 'component', id: 'f', data: figure });
+    expect(line?.type === 'component' && line.data).toBe(figure);
+    const whole = actionsOfAnswer({ version: {}, components: { f: figure } });
+    expect(whole[1]?.type === 'component' && whole[1].data).toBe(figure);
+    expect(() => actionsOfAnswer({ component_id: 7, data: figure })).toThrow(/unexpected shape/);
+  });
 });

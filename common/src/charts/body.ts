@@ -88,6 +88,9 @@ export function dimensionType(kind: AxisKind): 'float' | 'time' | 'ordinal' {
   return kind === 'value' ? 'float' : kind === 'time' ? 'time' : 'ordinal';
 }
 
+/** One formatter for every count: `toLocaleString('en-US')` builds one per call (traced in Chromium). */
+const COUNT_FORMAT = new Intl.NumberFormat('en-US');
+
 export function plural(count: number, one: string, many = `${one}s`): string {
-  return `${count.toLocaleString('en-US')} ${count === 1 ? one : many}`;
+  return `${COUNT_FORMAT.format(count)} ${count === 1 ? one : many}`;
 }

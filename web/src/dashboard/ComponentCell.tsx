@@ -2,7 +2,6 @@ import { Alert, Card, Group, Loader, Text, Title } from '@mantine/core';
 import {
   type AsOf,
   type ColorAssignment,
-  type ComponentData,
   cardDataSchema,
   componentErrorSchema,
   type DashboardComponent,
@@ -32,7 +31,7 @@ import type { TableReading } from './table/table-state.js';
 
 export interface CellData {
   /** The component's latest data (possibly for the previous filters while `waiting`). */
-  data: ComponentData | undefined;
+  data: unknown;
   waiting: boolean;
   /** The dashboard's data request failed as a whole. */
   error: unknown;
@@ -61,6 +60,12 @@ function cellState(component: DashboardComponent, cell: CellData): 'loading' | '
 
 /** A component that reads a collection (not text, not a section). */
 type DataComponent = Exclude<DashboardComponent, { type: 'section' | 'text' }>;
+
+/** The rows of the table a figure's answer was computed from (`total_rows`), when it has them. */
+function totalRowsOf(data: unknown): number | undefined {
+  if (typeof data !== 'object' || data === null || !('total_rows' in data)) return undefined;
+  return typeof data.total_rows === 'number' ? data.total_rows : undefined;
+}
 
 /** A cell's content: its text, or its data drawn, or why there is none yet. */
 export function CellBody({
@@ -138,7 +143,7 @@ function PagedBody({
 }: {
   dashboardId: string;
   component: Extract<DashboardComponent, { type: 'table' | 'image' }>;
-  data: ComponentData;
+  data: unknown;
   cell: CellData;
   view: CellFilters;
 }) {
@@ -184,7 +189,7 @@ function ChartBody({
   view,
 }: {
   component: Exclude<DataComponent, { type: 'table' | 'image' }>;
-  data: ComponentData;
+  data: unknown;
   view: CellFilters;
 }): ReactNode {
   const filterValue = view.filters.find((filter) => filter.component_id === component.component_id)?.value;
@@ -287,7 +292,7 @@ function ComponentCellContent({ dashboardId, component, item, cell, view, menu }
       data-state={state}
       data-drawn-key={state === 'loading' ? undefined : view.viewKey}
       // What a figure's rows were computed from: the rows matching the filters (tests, the bench).
-      data-total-rows={cell.data !== undefined && 'total_rows' in cell.data ? cell.data.total_rows : undefined}
+      data-total-rows={totalRowsOf(cell.data)}
     >
       {menu && (
         <ComponentMenu

@@ -1,5 +1,5 @@
 import { Group, Select } from '@mantine/core';
-import { type ComponentData, componentErrorSchema, type FigureComponent, type FigureData } from '@service/common';
+import { componentErrorSchema, type FigureComponent, type FigureData } from '@service/common';
 import { useEffect } from 'react';
 import type { HistoryMode } from './filter-state.js';
 
@@ -56,7 +56,7 @@ export function ContigPicker({
  */
 export function useStaleContigs(
   contigs: Readonly<Record<string, string>>,
-  answers: { components: ReadonlyMap<string, ComponentData>; waiting: ReadonlySet<string> },
+  answers: { components: ReadonlyMap<string, unknown>; waiting: ReadonlySet<string> },
   setContig: (componentId: string, contig: string | null, mode?: HistoryMode) => void,
 ): void {
   useEffect(() => {

@@ -174,10 +174,12 @@ function useDrawing(
       // every frame of it while the next charts wait to draw. Changes still animate.
       const first = instance.getOption() === undefined;
       const drawn = atMapView(option, view);
-      instance.setOption(first ? { ...drawn, animation: false } : drawn, { notMerge: true });
+      // A new option makes a new brush, which must take the cursor again: set lazily, the option is
+      // laid out and drawn once, with the cursor, instead of once for each (a whole update each).
+      instance.setOption(first ? { ...drawn, animation: false } : drawn, { notMerge: true, lazyUpdate: brushable });
+      if (brushable) takeBrush(instance, latest.current, { fresh: true });
       if (isMap) target.dataset.mapZoom = String(mapZoom(instance));
       select(instance, latest.current);
-      if (brushable) takeBrush(instance, latest.current);
     };
     // A map draws once the world's countries are registered (their own chunk, loaded once).
     if (isMapChart(latest.current.component.chart)) void worldMapReady().then(draw);
@@ -210,16 +212,18 @@ function isBrushable(component: FigureComponent): boolean {
 
 /**
  * A drag brushes (no toolbox button to press first), and the active range stays drawn; on a point
- * map the reader moves, the brush lets go of the drag, which then moves the map.
+ * map the reader moves, the brush lets go of the drag, which then moves the map. `fresh`: the
+ * option was just set, so no range is drawn yet and none needs clearing.
  */
-function takeBrush(instance: EChartsType, latest: Latest) {
+function takeBrush(instance: EChartsType, latest: Latest, { fresh = false } = {}) {
   const shape = isIdBrush(latest.component) || isBoxBrush(latest.component) ? 'rect' : 'lineX';
   instance.dispatchAction({
     type: 'takeGlobalCursor',
     key: 'brush',
     brushOption: { brushType: latest.moving ? false : shape, brushMode: 'single' },
   });
-  drawBrush(instance, brushedPositions(latest));
+  const range = brushedPositions(latest);
+  if (!(fresh && range === null)) drawBrush(instance, range);
 }
 
 /**

@@ -1,7 +1,6 @@
 import { Group, MultiSelect, NumberInput, RangeSlider, Select, Stack, Switch, Text, TextInput } from '@mantine/core';
 import { useDebouncedCallback } from '@mantine/hooks';
 import {
-  type ComponentData,
   type DashboardFilterValue,
   type InteractiveComponent,
   type OptionsData,
@@ -221,7 +220,7 @@ export function InteractiveView({
   onFilter,
 }: {
   component: InteractiveComponent;
-  data: ComponentData;
+  data: unknown;
   value: DashboardFilterValue | undefined;
   onFilter: OnFilter;
 }) {

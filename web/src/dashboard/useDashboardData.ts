@@ -1,11 +1,10 @@
 import {
   type AsOf,
-  type ComponentData,
   type DashboardComponent,
   type DashboardDataRequestInput,
   type DashboardFilter,
-  dashboardDataAnswerSchema,
-  dashboardDataLineSchema,
+  dashboardDataEnvelopeSchema,
+  dashboardDataLineEnvelopeSchema,
 } from '@service/common';
 import { dequal } from 'dequal/lite';
 import { useEffect, useMemo, useReducer } from 'react';
@@ -19,7 +18,7 @@ export interface DashboardData {
    * Each component's latest data: from the current request once its line has arrived, until then
    * from the previous one, so a filter change redraws components in place instead of blanking them.
    */
-  components: ReadonlyMap<string, ComponentData>;
+  components: ReadonlyMap<string, unknown>;
   /** Components whose data for the current filters is still on its way. */
   waiting: ReadonlySet<string>;
   /** The table version read per collection, by the current request once it said so. */
@@ -33,7 +32,7 @@ export interface DashboardData {
 type Action =
   | { type: 'start'; ids: readonly string[]; asked?: string }
   | { type: 'version'; version: Versions; merge?: boolean }
-  | { type: 'component'; id: string; data: ComponentData }
+  | { type: 'component'; id: string; data: unknown }
   | { type: 'done' }
   | { type: 'failed'; error: unknown };
 
@@ -63,17 +62,20 @@ export function dataReducer(state: DashboardData, action: Action): DashboardData
   }
 }
 
-/** The actions one value of the data route's answer stands for: an NDJSON line, or the whole JSON answer. */
+/**
+ * The actions one value of the data route's answer stands for: an NDJSON line, or the whole JSON
+ * answer. Each component's data stays unread here: its cell narrows it by the component's kind.
+ */
 export function actionsOfAnswer(value: unknown): Action[] {
   // The whole answer first: its `version` alone would pass for the first line.
-  const whole = dashboardDataAnswerSchema.safeParse(value);
+  const whole = dashboardDataEnvelopeSchema.safeParse(value);
   if (whole.success) {
     return [
       { type: 'version', version: whole.data.version },
       ...Object.entries(whole.data.components).map(([id, data]): Action => ({ type: 'component', id, data })),
     ];
   }
-  const line = dashboardDataLineSchema.safeParse(value);
+  const line = dashboardDataLineEnvelopeSchema.safeParse(value);
   if (line.success) {
     return 'component_id' in line.data
       ? [{ type: 'component', id: line.data.component_id, data: line.data.data }]

@@ -1,13 +1,7 @@
 import 'react-grid-layout/css/styles.css';
 import 'react-resizable/css/styles.css';
 import { ActionIcon, Card, Group, Menu, Text, Tooltip } from '@mantine/core';
-import {
-  type ComponentData,
-  DASHBOARD_GRID_COLUMNS,
-  type DashboardComponent,
-  type DashboardTab,
-  type LayoutItem,
-} from '@service/common';
+import { DASHBOARD_GRID_COLUMNS, type DashboardComponent, type DashboardTab, type LayoutItem } from '@service/common';
 import { useEffect } from 'react';
 import ReactGridLayout, { type EventCallback, type Layout, useContainerWidth } from 'react-grid-layout';
 import { CellBody } from '../ComponentCell.js';
@@ -30,7 +24,7 @@ const DRAG_CONFIG = { enabled: true, handle: '.dashboard-drag-handle', bounded: 
 const RESIZE_CONFIG = { enabled: true, handles: ['se' as const] };
 
 export interface EditCellData {
-  data: ComponentData | undefined;
+  data: unknown;
   waiting: boolean;
   /** Why there is no data (the preview failed, or the server draws it only once saved). */
   note: string | null;

@@ -2,7 +2,6 @@ import { ActionIcon, Menu, Text, useComputedColorScheme } from '@mantine/core';
 import {
   type AsOf,
   type ColorAssignment,
-  type ComponentData,
   cardDataSchema,
   cardLabel,
   type DashboardComponent,
@@ -16,6 +15,7 @@ import { AlertDialog } from '../../alerts/lazy.js';
 import { errorMessage } from '../../api/client.js';
 import { useApi, useAuth } from '../../auth/session.js';
 import { componentLabel } from '../chips.js';
+import { parseOnce } from '../parse-once.js';
 import { cardCsv, exportFilename, figureCsv } from './csv.js';
 import { EmbedDialog } from './lazy.js';
 import { readerViewQuery } from './reader-view.js';
@@ -25,7 +25,7 @@ export interface ComponentMenuProps {
   dashboardId: string;
   component: DashboardComponent;
   /** The component's data as shown (undefined while none has arrived, or for text). */
-  data: ComponentData | undefined;
+  data: unknown;
   filters: readonly DashboardFilter[];
   asOf: AsOf | null;
   /** Every component of the dashboard (the embed dialog names a token's component by its title). */
@@ -77,22 +77,23 @@ function useExportActions(
     }
   };
 
-  const figure = component.type === 'figure' ? figureDataSchema.safeParse(data) : null;
-  const card = component.type === 'card' ? cardDataSchema.safeParse(data) : null;
+  // The cell's own reading of its answer (parseOnce): this menu renders with each line streamed.
+  const figure = component.type === 'figure' ? parseOnce(figureDataSchema, data) : undefined;
+  const card = component.type === 'card' ? parseOnce(cardDataSchema, data) : undefined;
   const image = (format: 'png' | 'svg') =>
     run(`${format.toUpperCase()} downloaded`, async () => {
-      if (component.type !== 'figure' || !figure?.success) return;
+      if (component.type !== 'figure' || figure === undefined) return;
       const images = await import('./chart-image.js');
       const draw = format === 'png' ? images.figurePng : images.figureSvg;
       const look = { theme, colors };
-      saveFile(draw(component, figure.data, look, drawnSize(anchor.current)), exportFilename(name, format));
+      saveFile(draw(component, figure, look, drawnSize(anchor.current)), exportFilename(name, format));
     });
   const csv = run('CSV downloaded', async () => {
     let blob: Blob;
-    if (component.type === 'figure' && figure?.success) {
-      blob = new Blob([figureCsv(component, figure.data)], { type: 'text/csv' });
-    } else if (component.type === 'card' && card?.success) {
-      blob = new Blob([cardCsv(cardLabel(component), card.data)], { type: 'text/csv' });
+    if (component.type === 'figure' && figure !== undefined) {
+      blob = new Blob([figureCsv(component, figure)], { type: 'text/csv' });
+    } else if (component.type === 'card' && card !== undefined) {
+      blob = new Blob([cardCsv(cardLabel(component), card)], { type: 'text/csv' });
     } else {
       // As shown: the reader's header filters, order and columns too (docs/dashboards.md "Tables").
       blob = await api.requestBlob(`/dashboards/${dashboardId}/components/${component.component_id}/download`, {
@@ -109,8 +110,8 @@ function useExportActions(
     await copyText(JSON.stringify(answer, null, 2));
   });
 
-  const figureReady = figure?.success === true;
-  const hasData = figureReady || card?.success === true || component.type === 'table';
+  const figureReady = figure !== undefined;
+  const hasData = figureReady || card !== undefined || component.type === 'table';
   return { notice, clearNotice: () => setNotice(null), image, csv, spec, figureReady, hasData, shown };
 }
 

@@ -1,5 +1,6 @@
-import { type ComponentData, type DashboardComponent, previewAnswerSchema } from '@service/common';
+import { type DashboardComponent, previewAnswerSchema } from '@service/common';
 import { readContigs } from '../filter-state.js';
+import { parseOnce } from '../parse-once.js';
 import { shownColumns } from '../table/ColumnsMenu.js';
 import { readTableViews, tableViewQuery } from '../table/table-state.js';
 
@@ -11,7 +12,7 @@ import { readTableViews, tableViewQuery } from '../table/table-state.js';
  */
 export function readerViewQuery(
   component: DashboardComponent,
-  data: ComponentData | undefined,
+  data: unknown,
   params: URLSearchParams,
   components: readonly DashboardComponent[],
 ): Record<string, string> {
@@ -22,16 +23,16 @@ export function readerViewQuery(
   }
   if (component.type !== 'table') return {};
   const view = readTableViews(params.get('tables'))[id] ?? {};
-  const answer = previewAnswerSchema.safeParse(data);
+  const answer = parseOnce(previewAnswerSchema, data);
   const columns =
-    view.columns === undefined || !answer.success
+    view.columns === undefined || answer === undefined
       ? undefined
-      : shownColumns(answer.data.columns, view.columns).map((column) => column.name);
+      : shownColumns(answer.columns, view.columns).map((column) => column.name);
   const own =
-    answer.success &&
+    answer !== undefined &&
     sameNames(
       columns,
-      answer.data.columns.map((column) => column.name),
+      answer.columns.map((column) => column.name),
     );
   return { ...tableViewQuery(view), ...(columns === undefined || own ? {} : { columns: JSON.stringify(columns) }) };
 }
