@@ -10,8 +10,10 @@
  * (`data-component-id`) carries the same key in `data-drawn-key` once it has drawn their data;
  * the time is taken at the next animation frame after the last cell got there.
  */
+import { writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
 import type { DashboardFilter } from '@service/common';
-import type { Browser } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
 
 export const CHROMIUM = process.env.BENCH_CHROMIUM ?? process.env.SERVICE_TEST_CHROMIUM ?? '/usr/bin/chromium';
 export const PAGE_TIMEOUT_MS = 120_000;
@@ -136,6 +138,28 @@ const changeFilters = (filters: DashboardFilter[], previous: string) => `(() => 
   return ${whenDrawn(previous, 'started')};
 })()`;
 
+/** A V8 CPU profile of the page's measured changes, when `BENCH_BROWSER_CPU_PROF` names a folder. */
+interface PageProfiler {
+  stop(): Promise<void>;
+}
+
+async function startProfiler(page: Page): Promise<PageProfiler | null> {
+  const dir = process.env.BENCH_BROWSER_CPU_PROF;
+  if (dir === undefined || dir === '') return null;
+  const session = await page.context().newCDPSession(page);
+  await session.send('Profiler.enable');
+  await session.send('Profiler.setSamplingInterval', { interval: 200 });
+  await session.send('Profiler.start');
+  return {
+    async stop() {
+      const { profile } = await session.send('Profiler.stop');
+      const path = join(dir, `page-${Date.now()}.cpuprofile`);
+      await writeFile(path, JSON.stringify(profile));
+      process.stdout.write(`  the page's CPU profile: ${path}\n`);
+    },
+  };
+}
+
 interface Drawn {
   ms: number;
   settledMs: number;
@@ -169,13 +193,16 @@ export async function measureDashboardInBrowser(
     let key = first.key;
     const changeMs: number[] = [];
     const settledMs: number[] = [];
+    let profiler: PageProfiler | null = null;
     for (const [index, filters] of changes.entries()) {
+      if (index === warmups) profiler = await startProfiler(page);
       const drawn = (await page.evaluate(changeFilters(filters, key))) as Drawn;
       key = drawn.key;
       if (index < warmups) continue;
       changeMs.push(drawn.ms);
       settledMs.push(drawn.settledMs);
     }
+    await profiler?.stop();
     return { firstPaintMs: first.ms, changeMs, settledMs };
   } finally {
     await context.close();

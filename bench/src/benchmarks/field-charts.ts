@@ -26,9 +26,11 @@ import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { DuckDBInstance } from '@duckdb/node-api';
 import type { DashboardFilter } from '@service/common';
+import type { Browser } from 'playwright-core';
 import { type ChildWorker, startWorker } from '../lib/child-worker.js';
 import { wholeFromEnv } from '../lib/env.js';
 import { printMachine } from '../lib/report.js';
+import { median } from '../lib/stats.js';
 import { UsageError } from '../lib/usage-error.js';
 import { type BenchCollection, createBenchCollection, field, uploadAndUpsert } from './collection-fixture.js';
 import { launchChromium, measureDashboardInBrowser } from './dashboard-browser.js';
@@ -206,22 +208,84 @@ async function checkManhattan(api: string, token: string, m: Measured, gwas: str
 }
 
 async function inBrowser(server: Server, collection: BenchCollection, api: string, changes: number): Promise<number[]> {
-  const dashboardId = await dashboardOf(api, collection, 'every new kind', everyKindComponents());
   const browser = await launchChromium();
   try {
-    const walk = rangeWalk('score', 0, 1, 23);
-    const filters = Array.from({ length: BROWSER_WARMUPS + changes }, walk);
-    const measured = await measureDashboardInBrowser(
-      browser,
-      server.url,
-      collection.session,
-      dashboardId,
-      filters,
-      BROWSER_WARMUPS,
+    const redraws = async (components: object[], title: string) => {
+      const dashboardId = await dashboardOf(api, collection, title, components);
+      const answered = await answersAlone(api, collection, dashboardId, components, changes);
+      const redrawn = await redrawsOf(browser, server, collection, dashboardId, changes);
+      return { redrawn, answered };
+    };
+    if (process.env.BENCH_FIELD_PER_KIND === '1') await perKind(redraws);
+    const { redrawn, answered } = await redraws(everyKindComponents(), 'every new kind');
+    process.stdout.write(
+      `  the same dashboard's answers alone (other filters, from Node): p50 ${median(answered).toFixed(0)} ms\n`,
     );
-    return measured.changeMs;
+    return redrawn;
   } finally {
     await browser.close();
+  }
+}
+
+async function redrawsOf(
+  browser: Browser,
+  server: Server,
+  collection: BenchCollection,
+  dashboardId: string,
+  changes: number,
+): Promise<number[]> {
+  const walk = rangeWalk('score', 0, 1, 23);
+  const filters = Array.from({ length: BROWSER_WARMUPS + changes }, walk);
+  const measured = await measureDashboardInBrowser(
+    browser,
+    server.url,
+    collection.session,
+    dashboardId,
+    filters,
+    BROWSER_WARMUPS,
+  );
+  return measured.changeMs;
+}
+
+/**
+ * The server alone: the dashboard's streamed answer to as many other filter changes (another walk,
+ * so that neither run finds the other's answers cached), from Node: the part of a redraw that is
+ * not the browser's.
+ */
+async function answersAlone(
+  api: string,
+  collection: BenchCollection,
+  dashboardId: string,
+  components: object[],
+  changes: number,
+): Promise<number[]> {
+  const ids = components.map((component) => (component as { component_id: string }).component_id);
+  const client = dataClient(`${api}/dashboards/${dashboardId}/data`, collection.token, ids);
+  const walk = rangeWalk('score', 0, 1, 29);
+  try {
+    const ms: number[] = [];
+    for (let index = 0; index < BROWSER_WARMUPS + changes; index += 1) {
+      const timing = await client.ndjson(walk());
+      if (timing.failure !== null) throw new Error(`POST /data: ${timing.failure}`);
+      if (index >= BROWSER_WARMUPS) ms.push(timing.ms);
+    }
+    return ms;
+  } finally {
+    client.close();
+  }
+}
+
+type Redraws = (components: object[], title: string) => Promise<{ redrawn: number[]; answered: number[] }>;
+
+/** `BENCH_FIELD_PER_KIND=1`: each kind alone on a dashboard (with the range filter), its redraws printed: which kind costs what. */
+async function perKind(redraws: Redraws) {
+  const components = everyKindComponents();
+  const filter = components.filter((component) => !('chart' in component));
+  for (const component of components.filter((candidate) => 'chart' in candidate)) {
+    const { redrawn, answered } = await redraws([component, ...filter], component.component_id);
+    process.stdout.write(
+      `  ${component.component_id} alone: redraw p50 ${median(redrawn).toFixed(0)} ms, max ${Math.max(...redrawn).toFixed(0)} ms; its answer alone p50 ${median(answered).toFixed(0)} ms\n`,
+    );
   }
 }
 
