@@ -138,6 +138,9 @@ function Framed({ controls, notice, children }: { controls: ReactNode; notice: s
   );
 }
 
+/** The charts that have drawn an option (ECharts' `getOption()` would say, by copying the whole option, data included). */
+const drawnCharts = new WeakSet<EChartsType>();
+
 /**
  * Draws the option once the element's width is known and each time it changes (a map where the
  * reader took it, unless "Reset view" asked for the whole world); lets a point map's drag brush
@@ -172,11 +175,12 @@ function useDrawing(
       const view = isMap && !resetting ? mapView(instance) : undefined;
       // A chart appears at once: a grow-in animation of each chart of a tab would hold the CPU for
       // every frame of it while the next charts wait to draw. Changes still animate.
-      const first = instance.getOption() === undefined;
+      const first = !drawnCharts.has(instance);
       const drawn = atMapView(option, view);
       // A new option makes a new brush, which must take the cursor again: set lazily, the option is
       // laid out and drawn once, with the cursor, instead of once for each (a whole update each).
       instance.setOption(first ? { ...drawn, animation: false } : drawn, { notMerge: true, lazyUpdate: brushable });
+      drawnCharts.add(instance);
       if (brushable) takeBrush(instance, latest.current, { fresh: true });
       if (isMap) target.dataset.mapZoom = String(mapZoom(instance));
       select(instance, latest.current);
@@ -189,7 +193,7 @@ function useDrawing(
   // biome-ignore lint/correctness/useExhaustiveDependencies: `takeBrush` reads `moving` from `latest`.
   useEffect(() => {
     const instance = chart.current;
-    if (instance === null || !brushable || instance.getOption() === undefined) return;
+    if (instance === null || !brushable || !drawnCharts.has(instance)) return;
     takeBrush(instance, latest.current);
   }, [moving, brushable]);
 
@@ -282,7 +286,7 @@ function markRendered(instance: EChartsType, target: HTMLDivElement, latest: Lat
   ];
   if (targets.length > 0) target.dataset.chartTargets = JSON.stringify(targets);
   else delete target.dataset.chartTargets;
-  target.dataset.chartColors = JSON.stringify(drawnColors(instance));
+  target.dataset.chartColors = JSON.stringify(drawnColors(option));
   target.dataset.chartState = 'rendered';
   target.dispatchEvent(new CustomEvent(CHART_RENDERED_EVENT, { bubbles: true }));
 }

@@ -167,12 +167,14 @@ function pieTargets(option: EChartsOption, size: { width: number; height: number
 }
 
 /**
- * The colour of each named series or pie slice, as ECharts holds the option it draws: the
- * element's `data-chart-colors` (JSON `{name: colour}`), so a test sees one value's colour across charts.
+ * The colour of each named series or pie slice in the option drawn: the element's
+ * `data-chart-colors` (JSON `{name: colour}`), so a test sees one value's colour across charts.
+ * Read from the option given to ECharts, which holds every colour set: its `getOption()` copies
+ * the whole option, every data point included, and ran after each draw.
  */
-export function drawnColors(instance: EChartsType): Record<string, string> {
+export function drawnColors(option: EChartsOption): Record<string, string> {
   const colors: Record<string, string> = {};
-  for (const series of asList(record(instance.getOption()).series).map(record)) {
+  for (const series of asList(record(option).series).map(record)) {
     for (const item of asList(series.data).map(record)) {
       const color = record(item.itemStyle).color;
       if (typeof item.name === 'string' && typeof color === 'string') colors[item.name] = color;
