@@ -244,6 +244,65 @@ describeBrowser('dashboard tabs in a real browser', () => {
     await context.close();
   });
 
+  it('keeps each chart in place while new filters are on their way', async () => {
+    const project = await createProjectWithUpload(server, token, 'Charts in place', penguins(30));
+    const built = await call(server, 'POST', '/deltatables/upsert', {
+      token,
+      json: { data_collection_id: project.collectionId },
+    });
+    expect(built.status, built.text).toBe(200);
+    const dashboard = await call<{ dashboard_id: string }>(server, 'POST', '/dashboards', {
+      token,
+      json: {
+        project_id: project.projectId,
+        title: 'In place',
+        is_public: true,
+        components: [
+          {
+            component_id: 'by-species',
+            type: 'figure',
+            title: 'By species',
+            data_collection_id: project.collectionId,
+            chart: 'bar',
+            x: 'species',
+          },
+          {
+            component_id: 'species',
+            type: 'interactive',
+            title: 'Species',
+            data_collection_id: project.collectionId,
+            widget: 'select',
+            column: 'species',
+          },
+        ],
+      },
+    });
+    expect(dashboard.status, dashboard.text).toBe(201);
+    const path = `/dashboards/${dashboard.body.dashboard_id}`;
+    const { context, page } = await openPage(browser, server, path);
+    await renderedFigure(page, 'By species');
+    const chart = page.getByRole('region', { name: 'By species', exact: true }).locator('.figure-chart');
+    const before = await chart.boundingBox();
+    // The next answer is held until the cell has shown that it is updating.
+    let release = () => {};
+    const held = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    await page.route(`**${path}/data`, async (route) => {
+      await held;
+      await route.continue();
+    });
+    await page.getByRole('region', { name: 'Species', exact: true }).locator('input:not([type=hidden])').click();
+    await page.getByRole('option', { name: 'Gentoo' }).click();
+    await page.getByRole('status', { name: 'Updating By species' }).waitFor();
+    // A spinner above the chart shrank it, then let it grow back: two layouts and drawings of it each time.
+    expect(await chart.boundingBox()).toEqual(before);
+    release();
+    await expect.poll(() => chart.getAttribute('data-chart-rows')).toBe('10');
+    expect(await chart.boundingBox()).toEqual(before);
+    await context.close();
+  });
+
   it('adds, renames, moves into and deletes tabs in edit mode, and saves them', async () => {
     const project = await createProjectWithUpload(server, token, 'Tab editing', penguins(3));
     const created = await call<{ dashboard_id: string }>(server, 'POST', '/dashboards', {

@@ -306,18 +306,25 @@ function ComponentCellContent({ dashboardId, component, item, cell, view, menu }
           colors={view.colors}
         />
       )}
-      {(titled || updating) && (
+      {titled ? (
         // Room on the right for the menu.
         <Group justify="space-between" wrap="nowrap" mb="xs" pr={menu ? 28 : 0}>
-          {titled ? (
-            <Title order={2} size="h4">
-              {component.title}
-            </Title>
-          ) : (
-            <span />
-          )}
+          <Title order={2} size="h4">
+            {component.title}
+          </Title>
           {updating && <Loader size="xs" role="status" aria-label={`Updating ${label}`} />}
         </Group>
+      ) : (
+        // Over the content's corner, not above it: a line that came and went with each filter change
+        // resized every chart twice (each a whole layout and drawing of it) and moved it on screen.
+        updating && (
+          <Loader
+            className={menu ? 'cell-updating cell-updating-by-menu' : 'cell-updating'}
+            size="xs"
+            role="status"
+            aria-label={`Updating ${label}`}
+          />
+        )
       )}
       <CellBody dashboardId={dashboardId} component={component} cell={cell} view={view} />
     </Card>
