@@ -7,6 +7,7 @@ import type {
 } from 'echarts';
 import type { FigureComponent } from '../dashboard-components.js';
 import type { FigureData } from '../dashboard-data.js';
+import { formatCount } from '../format/number.js';
 import { assignColors, type ColorAssignment, SeriesColors } from './colors.js';
 import { type AxisKind, FigureColumns } from './columns.js';
 import type { ChartPalette } from './palette.js';
@@ -88,9 +89,8 @@ export function dimensionType(kind: AxisKind): 'float' | 'time' | 'ordinal' {
   return kind === 'value' ? 'float' : kind === 'time' ? 'time' : 'ordinal';
 }
 
-/** One formatter for every count: `toLocaleString('en-US')` builds one per call (traced in Chromium). */
-const COUNT_FORMAT = new Intl.NumberFormat('en-US');
-
+/** A count and its noun; grouped by hand, as the app's counts are (`format/number.ts`: an `Intl` formatter is slow to make). */
 export function plural(count: number, one: string, many = `${one}s`): string {
-  return `${COUNT_FORMAT.format(count)} ${count === 1 ? one : many}`;
+  const shown = Number.isSafeInteger(count) ? formatCount(count) : count.toLocaleString('en-US');
+  return `${shown} ${count === 1 ? one : many}`;
 }
