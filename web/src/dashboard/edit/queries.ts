@@ -1,6 +1,6 @@
 import {
   type DashboardComponent,
-  dashboardDataAnswerSchema,
+  dashboardDataEnvelopeSchema,
   dataCollectionListSchema,
   tableSchemaAnswerSchema,
   workflowListSchema,
@@ -66,7 +66,7 @@ export function usePreviewData(dashboardId: string, components: readonly Dashboa
     retry: false,
     queryFn: async ({ signal }) => {
       try {
-        const answer = await api.request(`/dashboards/${dashboardId}/data`, dashboardDataAnswerSchema, {
+        const answer = await api.request(`/dashboards/${dashboardId}/data`, dashboardDataEnvelopeSchema, {
           method: 'POST',
           json: body,
           signal,
