@@ -91,6 +91,8 @@ describeBrowser('the charts of samples in a real browser', () => {
     const heatmapFigure = page.getByRole('region', { name: 'Phyla by sample', exact: true });
     const described = () => heatmapFigure.locator('[role="img"]').first().getAttribute('aria-label');
     await expect.poll(described).toMatch(/31 rows by 12 columns, rows and columns clustered/);
+    // The element counts the cells drawn (the answer's matrix), not the answer's rows (none).
+    expect(Number(await heatmapFigure.locator('[data-chart-items]').getAttribute('data-chart-items'))).toBe(31 * 12);
     const pcoaLabel = await page
       .getByRole('region', { name: 'PCoA (Bray–Curtis)', exact: true })
       .locator('[role="img"]')

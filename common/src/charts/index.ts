@@ -105,6 +105,11 @@ const BUILDERS: Record<ChartType, (input: ChartInput) => ChartBody> = {
 
 const FIELD_CHARTS: ReadonlySet<ChartType> = new Set(['volcano', 'ma', 'manhattan', 'qq']);
 
+/** The marks a figure's answer draws: its rows, or a clustered heatmap's cells (its matrix's, not rows). */
+export function drawnItems(data: FigureData): number {
+  return data.matrix === undefined ? data.rows.length : heatmapCellCount(data.matrix);
+}
+
 /**
  * The line under the title: a sample says how much of the table it shows; no rows say so. Box
  * plots and medians are "sampled" in their statistics, not in what is drawn: they say that.
@@ -112,9 +117,7 @@ const FIELD_CHARTS: ReadonlySet<ChartType> = new Set(['volcano', 'ma', 'manhatta
 function subtitle(component: FigureComponent, data: FigureData): string | undefined {
   // No columns: the server found no table at all (before its first version, or never built).
   if (data.columns.length === 0) return 'no data yet at this time';
-  // A clustered heatmap's cells are its matrix's, not rows.
-  const items = data.matrix === undefined ? data.rows.length : heatmapCellCount(data.matrix);
-  if (items === 0) return 'no rows match the filters';
+  if (drawnItems(data) === 0) return 'no rows match the filters';
   if (FIELD_CHARTS.has(component.chart)) return fieldSubtitle(component, data);
   if (component.chart === 'coverage') return coverageSubtitle(data);
   if (isHierarchySetChart(component.chart)) return hierarchySetSubtitle(data);

@@ -13,6 +13,7 @@ import {
   clickedCategory,
   clickedItemFilter,
   type DashboardFilterValue,
+  drawnItems,
   type FigureComponent,
   type FigureData,
   fitLegend,
@@ -95,7 +96,7 @@ export function FigureView({ component, data, onFilter, filterValue, withTitle =
       ref={element}
       role="img"
       aria-label={description}
-      data-chart-items={data.rows.length}
+      data-chart-items={drawnItems(data)}
       data-chart-rows={data.total_rows}
       data-chart-theme={theme}
       data-legend-rows={rows}
