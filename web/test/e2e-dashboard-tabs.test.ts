@@ -28,6 +28,28 @@ let browser: Browser;
 let server: TestServer;
 let token: string;
 
+/** A project of 30 penguins with its table built. */
+async function builtPenguins(title: string) {
+  const project = await createProjectWithUpload(server, token, title, penguins(30));
+  const built = await call(server, 'POST', '/deltatables/upsert', {
+    token,
+    json: { data_collection_id: project.collectionId },
+  });
+  expect(built.status, built.text).toBe(200);
+  return project;
+}
+
+/** A select widget on the species. */
+const speciesSelect = (collectionId: string) =>
+  ({
+    component_id: 'species',
+    type: 'interactive',
+    title: 'Species',
+    data_collection_id: collectionId,
+    widget: 'select',
+    column: 'species',
+  }) as const;
+
 describeBrowser('dashboard tabs in a real browser', () => {
   beforeAll(async () => {
     browser = await launchBrowser();
@@ -144,12 +166,7 @@ describeBrowser('dashboard tabs in a real browser', () => {
   });
 
   it("keeps an opened tab's charts drawn: opening it again draws only what changed", async () => {
-    const project = await createProjectWithUpload(server, token, 'Tabs kept drawn', penguins(30));
-    const built = await call(server, 'POST', '/deltatables/upsert', {
-      token,
-      json: { data_collection_id: project.collectionId },
-    });
-    expect(built.status, built.text).toBe(200);
+    const project = await builtPenguins('Tabs kept drawn');
     const figure = { type: 'figure', data_collection_id: project.collectionId } as const;
     const dashboard = await call<{ dashboard_id: string }>(server, 'POST', '/dashboards', {
       token,
@@ -172,15 +189,7 @@ describeBrowser('dashboard tabs in a real browser', () => {
             chart: 'histogram',
             x: 'mass',
           },
-          {
-            component_id: 'species',
-            type: 'interactive',
-            title: 'Species',
-            tab_id: 'weights',
-            data_collection_id: project.collectionId,
-            widget: 'select',
-            column: 'species',
-          },
+          { ...speciesSelect(project.collectionId), tab_id: 'weights' },
         ],
       },
     });
@@ -245,12 +254,7 @@ describeBrowser('dashboard tabs in a real browser', () => {
   });
 
   it('keeps each chart in place while new filters are on their way', async () => {
-    const project = await createProjectWithUpload(server, token, 'Charts in place', penguins(30));
-    const built = await call(server, 'POST', '/deltatables/upsert', {
-      token,
-      json: { data_collection_id: project.collectionId },
-    });
-    expect(built.status, built.text).toBe(200);
+    const project = await builtPenguins('Charts in place');
     const dashboard = await call<{ dashboard_id: string }>(server, 'POST', '/dashboards', {
       token,
       json: {
@@ -266,14 +270,7 @@ describeBrowser('dashboard tabs in a real browser', () => {
             chart: 'bar',
             x: 'species',
           },
-          {
-            component_id: 'species',
-            type: 'interactive',
-            title: 'Species',
-            data_collection_id: project.collectionId,
-            widget: 'select',
-            column: 'species',
-          },
+          speciesSelect(project.collectionId),
         ],
       },
     });
