@@ -207,10 +207,13 @@ async function checkManhattan(api: string, token: string, m: Measured, gwas: str
   return problems;
 }
 
+/** A component as the benchmark's dashboards list them (field-charts-data.ts). */
+type BenchComponent = { component_id: string };
+
 async function inBrowser(server: Server, collection: BenchCollection, api: string, changes: number): Promise<number[]> {
   const browser = await launchChromium();
   try {
-    const redraws = async (components: object[], title: string) => {
+    const redraws = async (components: BenchComponent[], title: string) => {
       const dashboardId = await dashboardOf(api, collection, title, components);
       const answered = await answersAlone(api, collection, dashboardId, components, changes);
       const redrawn = await redrawsOf(browser, server, collection, dashboardId, changes);
@@ -256,10 +259,10 @@ async function answersAlone(
   api: string,
   collection: BenchCollection,
   dashboardId: string,
-  components: object[],
+  components: BenchComponent[],
   changes: number,
 ): Promise<number[]> {
-  const ids = components.map((component) => (component as { component_id: string }).component_id);
+  const ids = components.map((component) => component.component_id);
   const client = dataClient(`${api}/dashboards/${dashboardId}/data`, collection.token, ids);
   const walk = rangeWalk('score', 0, 1, 29);
   try {
@@ -275,7 +278,7 @@ async function answersAlone(
   }
 }
 
-type Redraws = (components: object[], title: string) => Promise<{ redrawn: number[]; answered: number[] }>;
+type Redraws = (components: BenchComponent[], title: string) => Promise<{ redrawn: number[]; answered: number[] }>;
 
 /** `BENCH_FIELD_PER_KIND=1`: each kind alone on a dashboard (with the range filter), its redraws printed: which kind costs what. */
 async function perKind(redraws: Redraws) {
