@@ -18,7 +18,6 @@ import {
   type FigureData,
   fitLegend,
   type ItemClick,
-  intervalPositions,
   isHierarchySetChart,
   isMapChart,
   legendRows,
@@ -31,6 +30,7 @@ import { type EChartsType, init } from '@service/common/echarts-registry';
 import { worldMapReady } from '@service/common/world-map-loader';
 import type { EChartsOption } from 'echarts';
 import { type ReactNode, type RefObject, useEffect, useMemo, useRef, useState } from 'react';
+import { brushedPositions } from './brush-range.js';
 import { brushedBox, brushedIds, isBoxBrush, isIdBrush } from './brushed-ids.js';
 import { chartTargets, drawnColors, selectableItems, showSelection } from './chart-marks.js';
 import { MapControls } from './MapControls.js';
@@ -372,18 +372,6 @@ function select(
   );
 }
 
-/** Where a brush filter sits along x: a genomic interval through the chromosomes' offsets, else its range. */
-function brushedPositions({
-  component,
-  data,
-  filterValue,
-}: Pick<FigureViewProps, 'component' | 'data' | 'filterValue'>): [number, number] | null | undefined {
-  // Ids and rectangles are no range along x to draw back: the reader's rectangle stays until the filter goes.
-  if (isIdBrush(component) || isBoxBrush(component))
-    return filterValue === null || filterValue === undefined ? null : undefined;
-  return brushesGenome(component) ? intervalPositions(data, filterValue) : brushRangeOf(filterValue);
-}
-
 /** Shows a brush filter's range on the chart (dispatched brushes fire no `brushEnd`: no loop). */
 function drawBrush(instance: EChartsType, range: [number, number] | null | undefined): void {
   if (range === undefined) return;
@@ -391,22 +379,4 @@ function drawBrush(instance: EChartsType, range: [number, number] | null | undef
     type: 'brush',
     areas: range === null ? [] : [{ brushType: 'lineX', xAxisIndex: 0, coordRange: range }],
   });
-}
-
-const DAY = /^(\d{4})-(\d{2})-(\d{2})$/;
-
-/** A time axis position as ECharts parses it: a bare date is local midnight, other text an ISO time. */
-function axisPosition(bound: unknown): unknown {
-  if (typeof bound !== 'string') return bound;
-  const day = DAY.exec(bound);
-  return day ? new Date(Number(day[1]), Number(day[2]) - 1, Number(day[3])).getTime() : Date.parse(bound);
-}
-
-/** A brush filter's [low, high] as positions on a value or time axis; null when it has none. */
-function brushRangeOf(value: DashboardFilterValue | null | undefined): [number, number] | null {
-  if (!Array.isArray(value) || value.length !== 2) return null;
-  const [low, high] = value.map(axisPosition);
-  return typeof low === 'number' && typeof high === 'number' && Number.isFinite(low) && Number.isFinite(high)
-    ? [low, high]
-    : null;
 }
