@@ -96,3 +96,21 @@ export async function keptFixture<T>(
   await writeFile(join(dir, file), JSON.stringify(fixture));
   return { fixture, reused: false };
 }
+
+/** A dashboard of `components` on the collection (each given its collection id), made by its owner. */
+export async function createBenchDashboard(
+  api: string,
+  collection: BenchCollection,
+  title: string,
+  components: object[],
+) {
+  const dashboard = await requestJson('POST', `${api}/dashboards`, {
+    token: collection.token,
+    body: {
+      project_id: collection.projectId,
+      title,
+      components: components.map((component) => ({ ...component, data_collection_id: collection.collectionId })),
+    },
+  });
+  return field<string>(dashboard, 'dashboard_id', 'POST /dashboards');
+}

@@ -1,0 +1,108 @@
+/**
+ * The browser part of `field-charts` (field-charts.ts): a dashboard of one chart of each new kind
+ * over the items, its filter changes redrawn in Chromium, beside the same dashboard's answers
+ * timed from Node (the server's part); `BENCH_FIELD_PER_KIND=1` also each kind alone.
+ */
+import type { Browser } from 'playwright-core';
+import type { ChildWorker } from '../lib/child-worker.js';
+import { median } from '../lib/stats.js';
+import { type BenchCollection, createBenchDashboard } from './collection-fixture.js';
+import { launchChromium, measureDashboardInBrowser } from './dashboard-browser.js';
+import { dataClient } from './dashboard-requests.js';
+import type { DashboardTargetMessage } from './dashboard-target.js';
+import { everyKindComponents, rangeWalk } from './field-charts-data.js';
+
+const BROWSER_WARMUPS = 3;
+
+type Server = ChildWorker<DashboardTargetMessage>;
+
+/** A component as the benchmark's dashboards list them (field-charts-data.ts). */
+type BenchComponent = { component_id: string };
+
+/** Each filter change of the 22-kind dashboard in Chromium, to every chart redrawn (ms). */
+export async function inBrowser(
+  server: Server,
+  collection: BenchCollection,
+  api: string,
+  changes: number,
+): Promise<number[]> {
+  const browser = await launchChromium();
+  try {
+    const redraws = async (components: BenchComponent[], title: string) => {
+      const dashboardId = await createBenchDashboard(api, collection, title, components);
+      const answered = await answersAlone(api, collection, dashboardId, components, changes);
+      const redrawn = await redrawsOf(browser, server, collection, dashboardId, changes);
+      return { redrawn, answered };
+    };
+    if (process.env.BENCH_FIELD_PER_KIND === '1') await perKind(redraws);
+    const { redrawn, answered } = await redraws(everyKindComponents(), 'every new kind');
+    process.stdout.write(
+      `  the same dashboard's answers alone (other filters, from Node): p50 ${median(answered).toFixed(0)} ms\n`,
+    );
+    return redrawn;
+  } finally {
+    await browser.close();
+  }
+}
+
+async function redrawsOf(
+  browser: Browser,
+  server: Server,
+  collection: BenchCollection,
+  dashboardId: string,
+  changes: number,
+): Promise<number[]> {
+  const walk = rangeWalk('score', 0, 1, 23);
+  const filters = Array.from({ length: BROWSER_WARMUPS + changes }, walk);
+  const measured = await measureDashboardInBrowser(
+    browser,
+    server.url,
+    collection.session,
+    dashboardId,
+    filters,
+    BROWSER_WARMUPS,
+  );
+  return measured.changeMs;
+}
+
+/**
+ * The server alone: the dashboard's streamed answer to as many other filter changes (another walk,
+ * so that neither run finds the other's answers cached), from Node: the part of a redraw that is
+ * not the browser's.
+ */
+async function answersAlone(
+  api: string,
+  collection: BenchCollection,
+  dashboardId: string,
+  components: BenchComponent[],
+  changes: number,
+): Promise<number[]> {
+  const ids = components.map((component) => component.component_id);
+  const client = dataClient(`${api}/dashboards/${dashboardId}/data`, collection.token, ids);
+  const walk = rangeWalk('score', 0, 1, 29);
+  try {
+    const ms: number[] = [];
+    for (let index = 0; index < BROWSER_WARMUPS + changes; index += 1) {
+      const timing = await client.ndjson(walk());
+      if (timing.failure !== null) throw new Error(`POST /data: ${timing.failure}`);
+      if (index >= BROWSER_WARMUPS) ms.push(timing.ms);
+    }
+    return ms;
+  } finally {
+    client.close();
+  }
+}
+
+type Redraws = (components: BenchComponent[], title: string) => Promise<{ redrawn: number[]; answered: number[] }>;
+
+/** `BENCH_FIELD_PER_KIND=1`: each kind alone on a dashboard (with the range filter), its redraws printed: which kind costs what. */
+async function perKind(redraws: Redraws) {
+  const components = everyKindComponents();
+  const filter = components.filter((component) => !('chart' in component));
+  for (const component of components.filter((candidate) => 'chart' in candidate)) {
+    const { redrawn, answered } = await redraws([component, ...filter], component.component_id);
+    process.stdout.write(
+      `  ${component.component_id} alone: redraw p50 ${median(redrawn).toFixed(0)} ms, max ${Math.max(...redrawn).toFixed(0)} ms; its answer alone p50 ${median(answered).toFixed(0)} ms\n`,
+    );
+  }
+}
