@@ -315,16 +315,10 @@ function ComponentCellContent({ dashboardId, component, item, cell, view, menu }
           {updating && <Loader size="xs" role="status" aria-label={`Updating ${label}`} />}
         </Group>
       ) : (
-        // Over the content's corner, not above it: a line that came and went with each filter change
-        // resized every chart twice (each a whole layout and drawing of it) and moved it on screen.
-        updating && (
-          <Loader
-            className={menu ? 'cell-updating cell-updating-by-menu' : 'cell-updating'}
-            size="xs"
-            role="status"
-            aria-label={`Updating ${label}`}
-          />
-        )
+        // A bar along the cell's top edge, over it: a line that came and went with each filter change
+        // resized every chart twice (each a whole layout and drawing of it) and moved it on screen,
+        // and a spinner in the corner covered the end of a long chart title.
+        updating && <div className="cell-updating" role="status" aria-label={`Updating ${label}`} />
       )}
       <CellBody dashboardId={dashboardId} component={component} cell={cell} view={view} />
     </Card>
