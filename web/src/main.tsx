@@ -11,7 +11,7 @@ import { ApiClient, isApiError, TokenStore } from './api/client.js';
 import { EarlyAnswers } from './api/early-answers.js';
 import { ApiProvider } from './auth/session.js';
 import { firstScreenModules } from './boot/first-screen.js';
-import { takeEarlyGets } from './boot/handoff.js';
+import { takeEarlyRequests } from './boot/handoff.js';
 import { prefetchFirstScreen } from './first-screen-queries.js';
 import { cssVariablesResolver, theme } from './theme.js';
 
@@ -38,7 +38,7 @@ tokens.followOtherTabs(window);
 const api = new ApiClient({
   tokens,
   // What the boot script in index.html already asked for: adopted, not asked again.
-  early: new EarlyAnswers(takeEarlyGets(window)),
+  early: new EarlyAnswers(takeEarlyRequests(window)),
   onSessionLost: () => queryClient.removeQueries({ predicate: (query) => query.queryKey[0] !== 'capabilities' }),
 });
 

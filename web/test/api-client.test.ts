@@ -3,7 +3,7 @@ import { describe, expect, it, vi } from 'vitest';
 import { z } from 'zod';
 import { ApiClient, ApiError, errorMessage, TokenStore } from '../src/api/client.js';
 import { EarlyAnswers } from '../src/api/early-answers.js';
-import type { EarlyGet } from '../src/boot/handoff.js';
+import type { EarlyGet, EarlyPost } from '../src/boot/handoff.js';
 
 const USER = {
   user_id: 'u1',
@@ -264,10 +264,13 @@ describe('API client', () => {
       tokens.set(session('at', 'rt'));
       const { fetch, calls } = fakeFetch(() => json(200, { ...USER, email: 'fetched@example.org' }));
       const answers = new EarlyAnswers(
-        [
-          early('/service/api/v1/auth/me', 'at', json(200, USER)),
-          early('/service/api/v1/utils/capabilities', 'at', json(200, {})),
-        ],
+        {
+          gets: [
+            early('/service/api/v1/auth/me', 'at', json(200, USER)),
+            early('/service/api/v1/utils/capabilities', 'at', json(200, {})),
+          ],
+          posts: [],
+        },
         () => 5,
       );
       const api = new ApiClient({ tokens, fetch, early: answers });
@@ -295,7 +298,7 @@ describe('API client', () => {
           : json(200, USER),
       );
       const answers = new EarlyAnswers(
-        [early('/service/api/v1/auth/me', 'expired-at', problem(401, 'token_invalid', 'expired'))],
+        { gets: [early('/service/api/v1/auth/me', 'expired-at', problem(401, 'token_invalid', 'expired'))], posts: [] },
         () => 5,
       );
       const api = new ApiClient({ tokens, fetch, early: answers });
@@ -316,7 +319,11 @@ describe('API client', () => {
       failed.response.catch(() => {});
       const never: EarlyGet = { url: '/service/api/v1/x', token: null, response: new Promise(() => {}) };
       const { fetch } = fakeFetch(() => json(200, {}));
-      const api = new ApiClient({ tokens, fetch, early: new EarlyAnswers([failed, never], () => 0) });
+      const api = new ApiClient({
+        tokens,
+        fetch,
+        early: new EarlyAnswers({ gets: [failed, never], posts: [] }, () => 0),
+      });
       await expect(api.request('/utils/capabilities', z.object({}), { auth: false })).rejects.toMatchObject({
         code: 'network_error',
       });
@@ -330,7 +337,10 @@ describe('API client', () => {
       const tokens = new TokenStore(null);
       const { fetch, calls } = fakeFetch(() => json(200, {}));
       const answers = new EarlyAnswers(
-        [early('/service/api/v1/a', null, json(200, {})), early('/service/api/v1/b', null, json(200, {}))],
+        {
+          gets: [early('/service/api/v1/a', null, json(200, {})), early('/service/api/v1/b', null, json(200, {}))],
+          posts: [],
+        },
         () => 0,
       );
       const api = new ApiClient({ tokens, fetch, early: answers });
@@ -341,13 +351,67 @@ describe('API client', () => {
       expect(calls.map((call) => call.url)).toEqual(['/service/api/v1/w', '/service/api/v1/b']);
     });
 
+    const earlyPost = (url: string, body: string | null, response: Response): EarlyPost => ({
+      url,
+      token: 'at',
+      sent: Promise.resolve(body === null ? null : { body, response: Promise.resolve(response) }),
+    });
+    const from = z.object({ from: z.string() });
+
+    it('adopts the early answer to a read sent as a POST with the very same body, and keeps the GETs', async () => {
+      const tokens = new TokenStore(null);
+      tokens.set(session('at', 'rt'));
+      const { fetch, calls } = fakeFetch(() => json(200, { from: 'server' }));
+      const answers = new EarlyAnswers(
+        {
+          gets: [early('/service/api/v1/a', 'at', json(200, { from: 'boot' }))],
+          posts: [earlyPost('/service/api/v1/d/data', '{"filters":[],"tab_id":"t"}', json(200, { from: 'boot' }))],
+        },
+        () => 0,
+      );
+      const api = new ApiClient({ tokens, fetch, early: answers });
+      const read = { method: 'POST' as const, json: { filters: [], tab_id: 't' }, reads: true };
+      expect(await api.request('/d/data', from, read)).toEqual({ from: 'boot' });
+      // A read writes nothing: the early GETs stay adoptable.
+      expect(await api.request('/a', from)).toEqual({ from: 'boot' });
+      expect(await api.request('/d/data', from, read)).toEqual({ from: 'server' });
+      expect(calls.map((call) => `${call.method} ${call.url}`)).toEqual(['POST /service/api/v1/d/data']);
+    });
+
+    it('asks itself when the early POST had another body, or none was sent', async () => {
+      const tokens = new TokenStore(null);
+      tokens.set(session('at', 'rt'));
+      const { fetch, calls } = fakeFetch(() => json(200, { from: 'server' }));
+      const answers = new EarlyAnswers(
+        {
+          gets: [],
+          posts: [
+            earlyPost('/service/api/v1/d/data', '{"filters":[]}', json(200, { from: 'boot' })),
+            earlyPost('/service/api/v1/e/data', null, json(200, { from: 'boot' })),
+          ],
+        },
+        () => 0,
+      );
+      const api = new ApiClient({ tokens, fetch, early: answers });
+      const read = (json: unknown) => ({ method: 'POST' as const, json, reads: true });
+      expect(await api.request('/d/data', from, read({ filters: [], tab_id: 't' }))).toEqual({ from: 'server' });
+      expect(await api.request('/e/data', from, read({ filters: [] }))).toEqual({ from: 'server' });
+      expect(calls.map((call) => `${call.method} ${call.url} ${call.body ?? ''}`)).toEqual([
+        'POST /service/api/v1/d/data {"filters":[],"tab_id":"t"}',
+        'POST /service/api/v1/e/data {"filters":[]}',
+      ]);
+    });
+
     it("adopts answers for 10 s from the app's start, however long its code took to arrive", async () => {
       const tokens = new TokenStore(null);
       const { fetch, calls } = fakeFetch(() => json(200, {}));
       // The clock of the page: the boot script sent these at 0, and the app started 30 s later.
       let now = 30_000;
       const answers = new EarlyAnswers(
-        [early('/service/api/v1/a', null, json(200, {})), early('/service/api/v1/b', null, json(200, {}))],
+        {
+          gets: [early('/service/api/v1/a', null, json(200, {})), early('/service/api/v1/b', null, json(200, {}))],
+          posts: [],
+        },
         () => now,
       );
       const api = new ApiClient({ tokens, fetch, early: answers });

@@ -18,6 +18,8 @@ interface SentRequest {
   path: string;
   /** The script that called fetch: the page itself (the inline boot script) or a bundle. */
   initiator: 'boot script' | 'app bundle' | 'other';
+  /** A POST's body. */
+  body?: string;
 }
 
 let browser: Browser;
@@ -74,6 +76,7 @@ async function openSignedIn(
       method: request.method,
       path: `${url.pathname.slice(API.length - 1)}${url.search}`,
       initiator: caller.includes('/assets/') ? 'app bundle' : caller.startsWith(server.url) ? 'boot script' : 'other',
+      ...(request.method === 'POST' && request.postData !== undefined ? { body: request.postData } : {}),
     });
   });
   await cdp.send('Network.enable');
@@ -131,28 +134,59 @@ describeBrowser('start-up with a stored session', () => {
     await context.close();
   });
 
-  it("opens a dashboard's link with its definition asked for once, by the boot script", async () => {
+  it("opens a dashboard's link with its definition and its open tab's data asked for once, by the boot script", async () => {
     const created = await call<{ dashboard_id: string }>(server, 'POST', '/dashboards', {
       token: session.access_token,
       json: {
         project_id: ids.projectId,
         title: 'Start-up dashboard',
+        tabs: [
+          { tab_id: 'intro', title: 'Intro' },
+          { tab_id: 'numbers', title: 'Numbers' },
+        ],
         components: [
-          { component_id: 'rows', type: 'card', title: 'Rows', data_collection_id: ids.collectionId, agg: 'count' },
+          { component_id: 'hello', type: 'text', tab_id: 'intro', markdown: 'Hello' },
+          {
+            component_id: 'rows',
+            type: 'card',
+            tab_id: 'numbers',
+            title: 'Rows',
+            data_collection_id: ids.collectionId,
+            agg: 'count',
+          },
         ],
       },
     });
     expect(created.status, created.text).toBe(201);
     const id = created.body.dashboard_id;
-    const { context, page, sent } = await openSignedIn(server, `/dashboards/${id}`, session);
+    const { context, page, sent } = await openSignedIn(server, `/dashboards/${id}?tab=numbers`, session);
     await page.getByRole('heading', { level: 1, name: 'Start-up dashboard' }).waitFor();
-    await page.locator('[data-component-id="rows"][data-state="ready"]').waitFor();
+    await page.locator('[data-component-id="rows"][data-state="ready"]').getByText('2', { exact: true }).waitFor();
     const gets = sent.filter((request) => request.method === 'GET');
     const byBoot = gets.filter((request) => request.initiator === 'boot script').map((request) => request.path);
     expect(byBoot).toEqual(['/utils/capabilities', '/auth/me', `/dashboards/${id}`]);
     const paths = gets.map((request) => request.path);
     expect(paths.filter((path, index) => paths.indexOf(path) !== index)).toEqual([]);
+    // The open tab's data: sent by the boot script once the definition was in, adopted by the app.
+    const posts = sent.filter((request) => request.method === 'POST');
+    expect(posts).toEqual([
+      {
+        method: 'POST',
+        path: `/dashboards/${id}/data`,
+        initiator: 'boot script',
+        body: '{"filters":[],"tab_id":"numbers"}',
+      },
+    ]);
     await context.close();
+
+    // With filters in the address the boot script plans nothing: the app asks, once.
+    const filters = encodeURIComponent(JSON.stringify([{ component_id: 'rows', value: 'x' }]));
+    const filtered = await openSignedIn(server, `/dashboards/${id}?tab=numbers&filters=${filters}`, session);
+    await filtered.page.locator('[data-component-id="rows"][data-state]:not([data-state="loading"])').waitFor();
+    expect(filtered.sent.filter((request) => request.method === 'POST').map((request) => request.initiator)).toEqual([
+      'app bundle',
+    ]);
+    await filtered.context.close();
   });
 
   it("runs under the pages' Content-Security-Policy: the boot script admitted by its hash, an injected one refused", async () => {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { API_BASE, apiUrl } from '../src/api/wire.js';
-import { firstScreenGets, firstScreenModules } from '../src/boot/first-screen.js';
+import { firstDashboardDataBody, firstScreenGets, firstScreenModules } from '../src/boot/first-screen.js';
 
 const urls = (pathname: string, search = '', signedIn = true) =>
   firstScreenGets({ pathname, search }, signedIn).map(
@@ -56,5 +56,43 @@ describe("the boot script's plan of the first screen", () => {
     expect(urls('/projects/a%20b').at(2)).toBe('/service/api/v1/projects/a b');
     expect(urls('/projects/p1/other')).toHaveLength(2);
     expect(urls('/projects/%E0%A4%A')).toHaveLength(2);
+  });
+
+  describe("a dashboard's first data request", () => {
+    const definition = {
+      dashboard_id: 'd1',
+      tabs: [{ tab_id: 'first' }, { tab_id: 'second' }],
+      components: [
+        { component_id: 'intro', type: 'text' },
+        { component_id: 'rows', type: 'card', tab_id: 'second' },
+        { component_id: 'part', type: 'section', tab_id: 'second' },
+      ],
+    };
+    const none = () => ({});
+    const body = (search: string, shown: unknown = definition, choices = none) =>
+      firstDashboardDataBody({ pathname: '/dashboards/d1', search }, shown, choices);
+
+    it('asks for the open tab unfiltered, with the body the app writes', () => {
+      expect(body('')).toBe('{"filters":[],"tab_id":"first"}');
+      expect(body('?tab=second')).toBe('{"filters":[],"tab_id":"second"}');
+      // A tab the dashboard lacks opens the first, as the app does.
+      expect(body('?tab=gone')).toBe('{"filters":[],"tab_id":"first"}');
+      expect(body('', { ...definition, tabs: [] })).toBe('{"filters":[]}');
+    });
+
+    it('plans nothing for an address that says more, a folded section or another shape', () => {
+      for (const search of ['?filters=[]', '?as_of=2026-01-01T00:00:00Z', '?contigs={}', '?edit=1', '?revision=2']) {
+        expect(body(search), search).toBeNull();
+      }
+      expect(body('', definition, () => ({ part: true }))).toBeNull();
+      expect(body('', definition, () => ({ part: false }))).toBe('{"filters":[],"tab_id":"first"}');
+      const collapsed = { ...definition, components: [{ component_id: 'part', type: 'section', collapsed: true }] };
+      expect(body('', collapsed)).toBeNull();
+      expect(body('', collapsed, () => ({ part: false }))).toBe('{"filters":[],"tab_id":"first"}');
+      for (const shown of [null, 'x', { tabs: [] }, { tabs: [{}], components: [] }, { tabs: [], components: [1] }]) {
+        expect(body('', shown)).toBeNull();
+      }
+      expect(firstDashboardDataBody({ pathname: '/projects/p1', search: '' }, definition, none)).toBeNull();
+    });
   });
 });

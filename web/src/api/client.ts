@@ -1,6 +1,6 @@
 import { type Problem, problemSchema, sessionAnswerSchema } from '@service/common';
 import type { z } from 'zod';
-import type { EarlyAnswers } from './early-answers.js';
+import type { Adopted, EarlyAnswers } from './early-answers.js';
 import { NDJSON, readJsonLines } from './json-lines.js';
 import type { StoredSession, TokenStore } from './tokens.js';
 import { API_BASE, type ApiGet, apiHeaders, apiUrl, type QueryParams } from './wire.js';
@@ -55,6 +55,11 @@ export interface RequestOptions {
   accept?: string;
   /** A precondition (`If-Match`: the ETag of the version the change was made on). */
   ifMatch?: string;
+  /**
+   * A POST that only reads (a query too rich for a URL: a dashboard's data): it keeps the boot
+   * script's early answers, and may adopt one sent with the same body.
+   */
+  reads?: boolean;
 }
 
 /** A parsed answer with the version tag the server gave it (`ETag`; null when it sent none). */
@@ -190,9 +195,8 @@ export class ApiClient {
     const hasBody = options.json !== undefined || options.form !== undefined;
     const method = options.method ?? (hasBody ? 'POST' : 'GET');
     try {
-      if (method !== 'GET') this.early?.forgetAll();
-      const early = method === 'GET' ? (this.early?.take(url, token) ?? null) : null;
-      if (early !== null) return await abortable(early, options.signal);
+      const early = await this.adopt(method, url, token, options);
+      if (early !== null) return await abortable(early.response, options.signal);
       return await this.fetchImpl(url, {
         method,
         headers: {
@@ -207,6 +211,22 @@ export class ApiClient {
       if (options.signal?.aborted) throw error;
       throw new ApiError(0, 'network_error', 'The server could not be reached. Check your connection and try again.');
     }
+  }
+
+  /** The boot script's answer to this very request, if it sent it; a write drops them all. */
+  private async adopt(
+    method: string,
+    url: string,
+    token: string | null,
+    options: RequestOptions,
+  ): Promise<Adopted | null> {
+    if (this.early === undefined) return null;
+    if (method === 'GET') return this.early.take(url, token);
+    if (options.reads !== true) {
+      this.early.forgetAll();
+      return null;
+    }
+    return options.json === undefined ? null : this.early.takePost(url, token, JSON.stringify(options.json));
   }
 
   /**

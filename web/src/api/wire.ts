@@ -54,6 +54,9 @@ export const projectGet = (projectId: string): ApiGet => ({ path: `/projects/${p
 
 export const dashboardGet = (dashboardId: string): ApiGet => ({ path: `/dashboards/${dashboardId}` });
 
+/** Where a dashboard's data is asked for (`POST`, a read: the body says which view). */
+export const dashboardDataPath = (dashboardId: string) => `/dashboards/${dashboardId}/data`;
+
 export const projectWorkflowsGet = (projectId: string): ApiGet => ({
   path: `/projects/${projectId}/workflows`,
   query: { limit: 200 },

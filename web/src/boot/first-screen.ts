@@ -12,6 +12,8 @@ import {
   projectWorkflowsGet,
 } from '../api/wire.js';
 import { pageOf } from '../components/page-param.js';
+import { openTabId } from '../dashboard/open-tab.js';
+import { isFolded, type SectionChoices } from '../dashboard/section-choices.js';
 import { readExplorerAddress } from '../explorer/address.js';
 
 /**
@@ -103,4 +105,56 @@ export function firstScreenGets(address: Address, signedIn: boolean): ApiGet[] {
     );
   }
   return gets;
+}
+
+/**
+ * The body of the data request (`dashboardDataPath`) a dashboard opened at `address` makes first (`useDashboardData` in
+ * DashboardView), once its definition is known, so the boot script can send it while the app's
+ * code is still on its way: the open tab's data, no filters (a tab of text alone, which the app asks
+ * nothing for, costs the server an empty answer). Only for the plain view: an address
+ * that says more than the tab (filters, a version, a contig, edit mode, a past revision), a folded
+ * section (the app then asks for some components only) or a definition of another shape plans
+ * nothing, and the app asks itself. A plan that differs from the app's request is never adopted.
+ */
+export function firstDashboardDataBody(
+  address: Address,
+  definition: unknown,
+  choices: (dashboardId: string) => SectionChoices,
+): string | null {
+  const dashboardId = dashboardIdOf(address.pathname);
+  const params = new URLSearchParams(address.search);
+  if (dashboardId === null || [...params.keys()].some((key) => key !== 'tab')) return null;
+  const shape = dashboardShape(definition);
+  if (shape === null) return null;
+  const folded = choices(dashboardId);
+  if (shape.components.some((component) => component.type === 'section' && isFolded(folded, component))) return null;
+  const tabId = openTabId(shape.tabs, params.get('tab'));
+  // The key order of the app's body (useDashboardData): `filters`, then `tab_id`.
+  const body = tabId === null ? { filters: [] } : { filters: [], tab_id: tabId };
+  return JSON.stringify(body);
+}
+
+interface DefinitionShape {
+  tabs: { tab_id: string }[];
+  components: { component_id: string; type: string; collapsed?: boolean }[];
+}
+
+/** What the plan reads of a dashboard's definition, or null when it is not shaped so. */
+function dashboardShape(definition: unknown): DefinitionShape | null {
+  if (typeof definition !== 'object' || definition === null) return null;
+  const { tabs, components } = definition as Record<string, unknown>;
+  if (!Array.isArray(tabs) || !Array.isArray(components)) return null;
+  const isTab = (tab: unknown) =>
+    typeof tab === 'object' && tab !== null && typeof (tab as { tab_id?: unknown }).tab_id === 'string';
+  const isComponent = (component: unknown) => {
+    if (typeof component !== 'object' || component === null) return false;
+    const { component_id, type, collapsed } = component as Record<string, unknown>;
+    return (
+      typeof component_id === 'string' &&
+      typeof type === 'string' &&
+      (collapsed === undefined || typeof collapsed === 'boolean')
+    );
+  };
+  if (!tabs.every(isTab) || !components.every(isComponent)) return null;
+  return { tabs, components } as DefinitionShape;
 }

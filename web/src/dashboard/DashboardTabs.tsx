@@ -1,6 +1,7 @@
 import { Tabs } from '@mantine/core';
 import type { DashboardTab } from '@service/common';
 import { useSearchParams } from 'react-router';
+import { openTabId } from './open-tab.js';
 import { TabIconMark } from './tab-icons.js';
 
 /**
@@ -11,7 +12,7 @@ import { TabIconMark } from './tab-icons.js';
 export function useOpenTab(tabs: readonly DashboardTab[]): [string | null, (tabId: string) => void] {
   const [params, setParams] = useSearchParams();
   const asked = params.get('tab');
-  const open = tabs.find((tab) => tab.tab_id === asked)?.tab_id ?? tabs[0]?.tab_id ?? null;
+  const open = openTabId(tabs, asked);
   const openTab = (tabId: string) =>
     setParams((current) => {
       const next = new URLSearchParams(current);

@@ -2,50 +2,28 @@ import { Group, Text, Title, UnstyledButton } from '@mantine/core';
 import type { DashboardComponent, LayoutItem, SectionComponent } from '@service/common';
 import { useState } from 'react';
 import { gridCellStyle } from './layout.js';
+import { isFolded, storedSectionChoices, storeSectionChoices } from './section-choices.js';
 
 /**
  * Sections a reader folds (docs/dashboards.md "Sections"). The choice is the reader's, kept in this
  * browser per dashboard: a section the reader never touched shows as its author set it (`collapsed`).
  */
 
-type Choices = Record<string, boolean>;
-
-const storageKey = (dashboardId: string) => `service.sections.${dashboardId}`;
-
-function storedChoices(dashboardId: string): Choices {
-  try {
-    const parsed: unknown = JSON.parse(localStorage.getItem(storageKey(dashboardId)) ?? '{}');
-    if (parsed === null || typeof parsed !== 'object') return {};
-    return Object.fromEntries(Object.entries(parsed).filter(([, folded]) => typeof folded === 'boolean'));
-  } catch {
-    // Storage refused (private mode) or a value not ours: the author's defaults.
-    return {};
-  }
-}
-
-function storeChoices(dashboardId: string, choices: Choices) {
-  try {
-    localStorage.setItem(storageKey(dashboardId), JSON.stringify(choices));
-  } catch {
-    // Not remembered across visits, still folded for this one.
-  }
-}
-
 /** The ids of the sections folded now, and the toggle of one. */
 export function useFoldedSections(
   dashboardId: string,
   components: readonly DashboardComponent[],
 ): [ReadonlySet<string>, (sectionId: string) => void] {
-  const [choices, setChoices] = useState(() => storedChoices(dashboardId));
+  const [choices, setChoices] = useState(() => storedSectionChoices(dashboardId));
   const folded = new Set(
     components
       .filter((component): component is SectionComponent => component.type === 'section')
-      .filter((section) => choices[section.component_id] ?? section.collapsed ?? false)
+      .filter((section) => isFolded(choices, section))
       .map((section) => section.component_id),
   );
   const toggle = (sectionId: string) => {
-    const next = { ...storedChoices(dashboardId), [sectionId]: !folded.has(sectionId) };
-    storeChoices(dashboardId, next);
+    const next = { ...storedSectionChoices(dashboardId), [sectionId]: !folded.has(sectionId) };
+    storeSectionChoices(dashboardId, next);
     setChoices(next);
   };
   return [folded, toggle];

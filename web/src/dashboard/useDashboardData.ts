@@ -9,6 +9,7 @@ import {
 import { dequal } from 'dequal/lite';
 import { useEffect, useMemo, useReducer } from 'react';
 import { ApiError } from '../api/client.js';
+import { dashboardDataPath } from '../api/wire.js';
 import { useApi } from '../auth/session.js';
 
 type Versions = Record<string, number | null>;
@@ -139,8 +140,8 @@ export function useDashboardData(
     dispatch({ type: 'start', ids: wanted, asked });
     api
       .stream(
-        `/dashboards/${dashboardId}/data`,
-        { method: 'POST', json: JSON.parse(request), signal: controller.signal },
+        dashboardDataPath(dashboardId),
+        { method: 'POST', json: JSON.parse(request), reads: true, signal: controller.signal },
         (value) => {
           if (controller.signal.aborted) return;
           for (const action of actionsOfAnswer(value)) dispatch(action);
@@ -191,11 +192,15 @@ function useRefresh(
     const controller = new AbortController();
     const body = { ...(JSON.parse(request) as Record<string, unknown>), components };
     api
-      .stream(`/dashboards/${dashboardId}/data`, { method: 'POST', json: body, signal: controller.signal }, (value) => {
-        if (controller.signal.aborted) return;
-        for (const action of actionsOfAnswer(value))
-          dispatch(action.type === 'version' ? { ...action, merge: true } : action);
-      })
+      .stream(
+        dashboardDataPath(dashboardId),
+        { method: 'POST', json: body, reads: true, signal: controller.signal },
+        (value) => {
+          if (controller.signal.aborted) return;
+          for (const action of actionsOfAnswer(value))
+            dispatch(action.type === 'version' ? { ...action, merge: true } : action);
+        },
+      )
       .catch(() => undefined);
     return () => controller.abort();
   }, [api, dashboardId, tick]);

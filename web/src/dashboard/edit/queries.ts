@@ -7,7 +7,7 @@ import {
 } from '@service/common';
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { isApiError } from '../../api/client.js';
-import { projectWorkflowsGet } from '../../api/wire.js';
+import { dashboardDataPath, projectWorkflowsGet } from '../../api/wire.js';
 import { useApi } from '../../auth/session.js';
 
 export interface CollectionChoice {
@@ -66,9 +66,10 @@ export function usePreviewData(dashboardId: string, components: readonly Dashboa
     retry: false,
     queryFn: async ({ signal }) => {
       try {
-        const answer = await api.request(`/dashboards/${dashboardId}/data`, dashboardDataEnvelopeSchema, {
+        const answer = await api.request(dashboardDataPath(dashboardId), dashboardDataEnvelopeSchema, {
           method: 'POST',
           json: body,
+          reads: true,
           signal,
         });
         return { unsupported: false, components: answer.components };
