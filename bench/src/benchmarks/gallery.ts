@@ -229,7 +229,34 @@ ${tiles.join('\n')}</ul></body></html>\n`,
 interface Load {
   first: number;
   last: number;
+  /** The gallery's page load only: when its requests went and came back (ms from navigation start). */
+  steps?: Steps;
 }
+
+/** Resource Timing of a gallery load: where the time before the first thumbnail went. */
+interface Steps {
+  appScript: number;
+  dataAsked: number;
+  dataAnswered: number;
+  thumbnailAsked: number;
+  thumbnailAnswered: number;
+}
+
+/** The page's Resource Timing as `Steps` (NaN for what it lacks). */
+const STEPS = `(() => {
+  const entries = performance.getEntriesByType('resource');
+  const first = (match) => entries.filter((entry) => match(new URL(entry.name))).sort((a, b) => a.startTime - b.startTime)[0];
+  const script = first((url) => /^\\/assets\\/index-.*\\.js$/.test(url.pathname));
+  const data = first((url) => url.pathname.endsWith('/data'));
+  const thumbnail = first((url) => url.searchParams.get('size') === 'thumbnail');
+  return {
+    appScript: script?.responseEnd ?? NaN,
+    dataAsked: data?.startTime ?? NaN,
+    dataAnswered: data?.responseEnd ?? NaN,
+    thumbnailAsked: thumbnail?.startTime ?? NaN,
+    thumbnailAnswered: thumbnail?.responseEnd ?? NaN,
+  };
+})()`;
 
 /** One page load in a fresh context: navigation start to the first and the last of 24 thumbnails painted. */
 async function loadOnce(browser: Browser, url: string, session: string | null, requests: string[]): Promise<Load> {
@@ -244,7 +271,8 @@ async function loadOnce(browser: Browser, url: string, session: string | null, r
     });
     await page.goto(url);
     const watch = await painted(page, PAGE_SIZE);
-    return { first: watch.first ?? 0, last: watch.last ?? 0 };
+    const load = { first: watch.first ?? 0, last: watch.last ?? 0 };
+    return session === null ? load : { ...load, steps: (await page.evaluate(STEPS)) as Steps };
   } finally {
     await context.close();
   }
@@ -394,6 +422,11 @@ function report(
   );
   out(
     `next page to its ${PAGE_SIZE} thumbnails painted: median ${fixed(median(paging))} ms, slowest ${fixed(Math.max(...paging))} ms (${paging.length} pages)`,
+  );
+  const step = (name: keyof Steps) => fixed(median(appLoads.map((load) => load.steps?.[name] ?? Number.NaN)));
+  out(
+    `the gallery's loads, medians in ms from navigation: app script in ${step('appScript')}, data asked ${step('dataAsked')} ` +
+      `and answered ${step('dataAnswered')}, first thumbnail asked ${step('thumbnailAsked')} and answered ${step('thumbnailAnswered')}`,
   );
   const thumbnails = requests.filter((url) => url.includes('size=thumbnail')).length;
   const full = requests.filter((url) => url.includes('size=full')).length;
