@@ -5,7 +5,6 @@ import {
   type FigureData,
 } from '@service/common';
 import type { JsonValue, SqlConnection, SqlRow } from '../../engine/duckdb.js';
-import { quoteString } from '../../engine/sql.js';
 import { chromosomeRank, drawnChromosomeName, MAX_CHROMOSOMES, tooManyChromosomes } from '../sql/chromosomes.js';
 import { type Column, columnOf, count, type TableSnapshot } from '../sql/columns.js';
 import { type NarrowedRows, whereOf } from '../sql/narrowed.js';
@@ -14,6 +13,21 @@ import { UnsuitableData } from './data-problems.js';
 import { doubleSql, literalSql, minusLog10Sql, validPSql } from './field-points.js';
 import { figureAnswer, numberRole, type Role } from './figure-rows.js';
 import type { ComputeOptions } from './fit.js';
+import {
+  type CellsOf,
+  type Chromosome,
+  cellColumns,
+  cellSizes,
+  cellsCopySql,
+  cellsKeptSql,
+  countedSql,
+  type Grid,
+  mergedColumnsSql,
+  PLACED_COLUMNS,
+  type Placing,
+  placingSql,
+  THIN_ROWS,
+} from './manhattan-cells.js';
 
 /**
  * Manhattan plots (docs/dashboards.md "Volcano, MA, Manhattan and QQ plots"): chromosomes end to end in
@@ -22,15 +36,6 @@ import type { ComputeOptions } from './fit.js';
  * genome-wide positions mean the same chromosome and position on every answer).
  */
 
-/** Rows of −log10 p in the grid on which non-significant points are thinned (its columns: the rest of the budget). */
-const THIN_ROWS = 20;
-/**
- * The one pass groups on a grid of this many times the columns an answer may keep: once it has
- * counted the significant rows, runs of whole columns are merged until the grid fits the rest of
- * the budget, so each merged cell still keeps its own lowest p.
- */
-const FINE_COLUMNS = 4;
-
 export async function manhattanData(
   rows: NarrowedRows,
   source: TableSnapshot,
@@ -38,34 +43,57 @@ export async function manhattanData(
   statement: Statement,
   options: Pick<ComputeOptions, 'memo'>,
 ): Promise<FigureData> {
-  const { connection, from, conditions } = rows;
   const chromosome = columnOf(source, figure.chromosome ?? '', 'chromosome');
-  const position = doubleSql(columnOf(source, figure.position ?? '', 'position'));
   const y = columnOf(source, figure.y ?? '', 'y');
-  const threshold = figure.threshold ?? DEFAULT_GENOME_THRESHOLD;
-  const raw = `CAST(${chromosome.sql} AS VARCHAR)`;
-  const p = doubleSql(y);
-  const memoKey = options.memo.keyOf(source, `manhattan-lengths\u0000${chromosome.sql}\u0000${position}\u0000${p}`);
-  const lengths = await wholeTableLengths(connection, options, memoKey, { from, raw, position, p });
+  const position = doubleSql(columnOf(source, figure.position ?? '', 'position'));
+  const placing = { raw: `CAST(${chromosome.sql} AS VARCHAR)`, position, p: doubleSql(y) };
+  const memoKey = options.memo.keyOf(
+    source,
+    `manhattan-lengths\u0000${chromosome.sql}\u0000${position}\u0000${placing.p}`,
+  );
+  const lengths = await wholeTableLengths(rows.connection, options, memoKey, { from: rows.from, ...placing });
   const chromosomes = laidOut(lengths);
   if (chromosomes.length > MAX_CHROMOSOMES || lengths.length > MAX_CHROMOSOMES * 4)
     throw new UnsuitableData('chromosome', tooManyChromosomes(chromosome.name));
-  const classed = classedSql(chromosomes, { from, where: whereOf(conditions), raw, position, p }, threshold);
-  const budget = figure.max_points ?? DEFAULT_FIELD_POINT_BUDGET;
   const last = chromosomes.at(-1);
-  const grid = { budget, length: last === undefined ? 0 : last.offset + last.length, threshold };
-  const kept = await connection.query(keptSql(classed, grid), statement.params);
-  const totals = totalsOf(kept);
-  const thinned = totals.others > Math.max(0, budget - totals.significant);
-  // Unthinned, a cell of several rows stands for them all: then the rows themselves are read.
-  const drawn =
-    thinned || kept.every((row) => row.kind !== 2 || count(row.rows) === 1)
-      ? placedRows(kept)
-      : await connection.query(
-          `SELECT ${PLACED_COLUMNS} FROM (${classed}) WHERE "kind" > 0 ORDER BY "genome_position", "y"`,
-          statement.params,
-        );
+  const grid = {
+    budget: figure.max_points ?? DEFAULT_FIELD_POINT_BUDGET,
+    length: last === undefined ? 0 : last.offset + last.length,
+    threshold: figure.threshold ?? DEFAULT_GENOME_THRESHOLD,
+  };
+  const cells: CellsOf = { chromosomes, placing, grid, names: cellColumns(new Set(source.byName.keys())) };
+  const { drawn, thinned, totals } = await drawnRows(rows, cells, statement);
   return manhattanAnswer(figure, { chromosome, y, chromosomes, drawn, thinned, totals });
+}
+
+/**
+ * The rows drawn and the totals: from the version's copy holding each row's cell
+ * (manhattan-cells.ts) once it is built, else from the rows themselves; the same answer either way.
+ */
+async function drawnRows(rows: NarrowedRows, cells: CellsOf, statement: Statement) {
+  const { connection, conditions } = rows;
+  const { chromosomes, placing, grid } = cells;
+  const copy = rows.derivedCopy(cellsCopySql(cells));
+  try {
+    const from = copy?.from ?? rows.from;
+    const where = whereOf(conditions);
+    const classed = classedSql(chromosomes, { from, where, ...placing }, grid.threshold);
+    const keptStatement = copy === null ? keptSql(classed, grid) : cellsKeptSql(cells, from, where);
+    const kept = await connection.query(keptStatement, statement.params);
+    const totals = totalsOf(kept);
+    const thinned = totals.others > Math.max(0, grid.budget - totals.significant);
+    // Unthinned, a cell of several rows stands for them all: then the rows themselves are read.
+    const drawn =
+      thinned || kept.every((row) => row.kind !== 2 || count(row.rows) === 1)
+        ? placedRows(kept)
+        : await connection.query(
+            `SELECT ${PLACED_COLUMNS} FROM (${classed}) WHERE "kind" > 0 ORDER BY "genome_position", "y"`,
+            statement.params,
+          );
+    return { drawn, thinned, totals };
+  } finally {
+    copy?.release();
+  }
 }
 
 /** The answer's rows (their chromosome by name), the cap of −log10 0, and the layout. */
@@ -134,14 +162,6 @@ async function wholeTableLengths(
   return lengths;
 }
 
-/** A chromosome as laid out: its drawn name, the values that write it, its length and offset. */
-interface Chromosome {
-  name: string;
-  raws: string[];
-  length: number;
-  offset: number;
-}
-
 /** Chromosomes in natural order (sql/chromosomes.ts), each as long as its highest position, end to end. */
 function laidOut(lengths: Lengths): Chromosome[] {
   const byName = new Map<string, Chromosome>();
@@ -166,9 +186,6 @@ function laidOut(lengths: Lengths): Chromosome[] {
   return ordered;
 }
 
-/** What a row of `classedSql` becomes in the answer (its chromosome by index in the layout). */
-const PLACED_COLUMNS = `"index", "position", "y", ${minusLog10Sql('"y"')} AS "minus_log10_y", "genome_position"`;
-
 /**
  * Every narrowed row with its chromosome's index in the layout, genome-wide position, p and
  * `kind`: 0 without a place (a chromosome not laid out, a negative position, an invalid p), 1
@@ -177,27 +194,16 @@ const PLACED_COLUMNS = `"index", "position", "y", ${minusLog10Sql('"y"')} AS "mi
  */
 function classedSql(
   chromosomes: readonly Chromosome[],
-  table: { from: string; where: string; raw: string; position: string; p: string },
+  table: Placing & { from: string; where: string },
   threshold: number,
 ): string {
-  const values = chromosomes.flatMap(({ raws, offset }, index) =>
-    raws.map((raw) => `(${quoteString(raw)}, ${index}, CAST(${offset} AS DOUBLE))`),
-  );
-  if (values.length === 0) values.push("('', CAST(NULL AS INTEGER), 0.0)");
   const placed = `"placing"."index" IS NOT NULL AND "position" >= 0 AND ${validPSql('"y"')}`;
   return (
     `SELECT "placing"."index" AS "index", "position", "y", "placing"."offset" + "position" AS "genome_position", ` +
     `CASE WHEN ${placed} THEN CASE WHEN "y" < ${literalSql(threshold)} THEN 1 ELSE 2 END ELSE 0 END AS "kind" ` +
     `FROM (SELECT ${table.raw} AS "raw", ${table.position} AS "position", ${table.p} AS "y" FROM ${table.from}${table.where}) AS "points" ` +
-    `LEFT JOIN (VALUES ${values.join(', ')}) AS "placing"("raw", "index", "offset") ON "points"."raw" = "placing"."raw"`
+    `LEFT JOIN ${placingSql(chromosomes)} ON "points"."raw" = "placing"."raw"`
   );
-}
-
-/** The grid's extent: the genome's length and the budget of points; its height −log10 of the threshold. */
-interface Grid {
-  budget: number;
-  length: number;
-  threshold: number;
 }
 
 /**
@@ -210,10 +216,7 @@ interface Grid {
  * the rows without a place; every row carries the totals (`totalsOf`).
  */
 function keptSql(classed: string, grid: Grid): string {
-  const columns = Math.max(1, Math.floor(grid.budget / THIN_ROWS)) * FINE_COLUMNS;
-  const width = (Math.max(grid.length, 1) * (1 + 1e-9)) / columns;
-  // The last row holds the threshold itself (`floor` of exactly it would open one more).
-  const height = (Math.max(-Math.log10(grid.threshold), 1) * (1 + 1e-9)) / THIN_ROWS;
+  const { width, height } = cellSizes(grid);
   // The lowest struct is the row of lowest p, then leftmost: one aggregate for the whole row.
   const lowest = `{${['y', 'genome_position', 'index', 'position'].map((name) => `'${name}': "${name}"`).join(', ')}}`;
   const fine =
@@ -221,16 +224,12 @@ function keptSql(classed: string, grid: Grid): string {
     `CASE "kind" WHEN 1 THEN "position" WHEN 2 THEN floor("genome_position" / ${width}) END AS "b", ` +
     `CASE "kind" WHEN 1 THEN "y" WHEN 2 THEN least(floor(-log10("y") / ${height}), ${THIN_ROWS - 1}) END AS "c", ` +
     `count(*) AS "rows", min(${lowest}) AS "kept" FROM (${classed}) GROUP BY 1, 2, 3, 4`;
-  const sumOf = (kind: string) => `sum(CASE WHEN ${kind} THEN "rows" ELSE 0 END) OVER ()`;
-  const counted = `SELECT *, ${sumOf('"kind" = 1')} AS "significant", ${sumOf('"kind" = 2')} AS "others", ${sumOf('true')} AS "n" FROM (${fine})`;
-  const rest = `greatest(0, ${grid.budget} - "significant")`;
-  const merged = `CASE WHEN "others" > ${rest} THEN ceil(${columns} / greatest(1, floor(greatest(${THIN_ROWS}, ${rest}) / ${THIN_ROWS}))) ELSE 1 END`;
   const unpacked = ['y', 'genome_position', 'index', 'position'].map((name) => `"kept"."${name}" AS "${name}"`);
   return (
     `SELECT "kind", "rows", ${PLACED_COLUMNS}, "significant", "others", "n" FROM (` +
     `SELECT "kind", "rows", ${unpacked.join(', ')}, "significant", "others", "n" FROM (` +
-    `SELECT "kind", "a", CASE WHEN "kind" = 2 THEN floor("b" / ${merged}) ELSE "b" END AS "b", "c", "significant", "others", "n", ` +
-    `sum("rows") AS "rows", min("kept") AS "kept" FROM (${counted}) GROUP BY ALL)) ORDER BY "genome_position", "y"`
+    `SELECT "kind", "a", CASE WHEN "kind" = 2 THEN floor("b" / ${mergedColumnsSql(grid)}) ELSE "b" END AS "b", "c", "significant", "others", "n", ` +
+    `sum("rows") AS "rows", min("kept") AS "kept" FROM (${countedSql(fine)}) GROUP BY ALL)) ORDER BY "genome_position", "y"`
   );
 }
 

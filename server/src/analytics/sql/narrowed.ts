@@ -1,7 +1,7 @@
 import type { JsonValue, SqlConnection, SqlValue } from '../../engine/duckdb.js';
 import type { Narrowing } from '../filters/narrowing.js';
 import type { TableSnapshot } from './columns.js';
-import type { TableReader } from './reader.js';
+import type { DerivedCopy, TableReader } from './reader.js';
 import type { Statement } from './statement.js';
 
 /** What a component query sees of its rows once the dashboard's filters are applied. */
@@ -15,6 +15,8 @@ export interface NarrowedRows {
   fileOrder: string;
   /** Aggregates over these rows the request computed for several components at once. */
   shared: SharedScalars;
+  /** The snapshot's copy that `derivation` makes (TableReader.derivedCopy), read in place of `from` once built. */
+  derivedCopy(derivation: string): DerivedCopy | null;
 }
 
 /**
@@ -34,7 +36,8 @@ export function withNarrowedRows<T>(
     const narrowed = await narrowing(connection, statement);
     try {
       await statement.validate(connection);
-      return await work({ connection, from, conditions: narrowed.conditions, fileOrder, shared });
+      const derivedCopy = (derivation: string) => reader.derivedCopy(source, derivation);
+      return await work({ connection, from, conditions: narrowed.conditions, fileOrder, shared, derivedCopy });
     } finally {
       narrowed.release();
     }

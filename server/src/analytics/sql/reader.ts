@@ -108,6 +108,35 @@ export class TableReader {
       );
     }
   }
+
+  /**
+   * The copy of the snapshot's rows that `derivation` (a SELECT over them as "dc_rows", keeping
+   * their columns) makes, once built; null meanwhile, or for versions that get no native copy.
+   * The first ask builds it in the background, as a native copy of its own (evicted with the
+   * others): a component reads it for per-row values computed once per version instead of at
+   * every filter change. The derivation is part of the key, so a copy only serves what made it.
+   */
+  derivedCopy(source: TableSnapshot, derivation: string): DerivedCopy | null {
+    const snapshot = source.snapshot;
+    if (snapshot === null || this.deps.copies === undefined) return null;
+    const copy = this.deps.copies.acquire(
+      `${copyKey(snapshot)}\u0000${derivation}`,
+      { rows: source.version?.rows ?? null, files: snapshot.files.length },
+      [],
+      async (connection) => {
+        const scan = await source.table.scan(connection, snapshot, source.version?.columns);
+        return { sql: `WITH ${ROWS} AS (${scan.sql}) ${derivation}`, release: () => scan.release() };
+      },
+    );
+    return copy === null ? null : { from: `${copy.relation} AS ${ROWS}`, release: () => copy.release() };
+  }
+}
+
+/** A copy of a version's rows with columns of a reader's own, read as `from` until released. */
+export interface DerivedCopy {
+  /** The copy's table as the rows' subquery would be (aliased as it). */
+  from: string;
+  release(): void;
 }
 
 /** The source's clustering columns as numbers (times as epoch seconds); other kinds are left out. */
