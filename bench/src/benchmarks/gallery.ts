@@ -19,7 +19,6 @@ import { cp, mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { cpus, tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import type { Browser, Page } from 'playwright-core';
 import sharp from 'sharp';
 import { startWorker } from '../lib/child-worker.js';
 import { wholeFromEnv } from '../lib/env.js';
@@ -32,6 +31,7 @@ import { BENCH_ADMIN_EMAIL, BENCH_ADMIN_PASSWORD } from './api-fixture.js';
 import { field } from './collection-fixture.js';
 import { CHROMIUM, launchChromium } from './dashboard-browser.js';
 import type { DashboardTargetMessage } from './dashboard-target.js';
+import { type Load, loadOnce, PAGE_SIZE, PAGES_ON, type Steps, scrollAndPage } from './gallery-browser.js';
 import { closeConnections, requestJson } from './ingest-http.js';
 
 const HERE = fileURLToPath(new URL('.', import.meta.url));
@@ -40,8 +40,6 @@ const WEB_DIST = resolve(HERE, '../../../web/dist');
 const API_PREFIX = '/service/api/v1';
 const DEFAULT_IMAGES = 10_000;
 const DEFAULT_RUNS = 5;
-const PAGE_SIZE = 24;
-const PAGES_ON = 5;
 const GROUPS = 10;
 const TARGET_FIRST_THUMBNAIL_MS = 500;
 const BASELINE_PAGE = 'bench-gallery.html';
@@ -49,41 +47,6 @@ const BASELINE_PAGE = 'bench-gallery.html';
 type Out = (line?: string) => void;
 const fixed = (value: number, digits = 0) => value.toFixed(digits);
 const grouped = (value: number) => value.toLocaleString('en-US').replaceAll(',', ' ');
-
-/**
- * Set in every page before its scripts: each gallery image's `load` counted, and the frame after
- * the first and the last one timed (ms from navigation start). Full images are left out.
- */
-const PAINT_WATCH = `window.__gallery = { loads: 0, first: null, last: null, clickAt: null };
-document.addEventListener('load', (event) => {
-  const image = event.target;
-  if (!(image instanceof HTMLImageElement) || image.dataset.imageSize !== 'thumbnail') return;
-  const watch = window.__gallery;
-  watch.loads += 1;
-  requestAnimationFrame(() => {
-    const now = performance.now();
-    if (watch.first === null) watch.first = now;
-    watch.last = now;
-  });
-}, true);`;
-
-interface Watch {
-  loads: number;
-  first: number | null;
-  last: number | null;
-  clickAt: number | null;
-}
-
-/** Waits until `count` thumbnails have loaded and been painted; answers the page's watch. */
-async function painted(page: Page, count: number): Promise<Watch> {
-  const deadline = Date.now() + 60_000;
-  for (;;) {
-    const watch = (await page.evaluate('window.__gallery')) as Watch;
-    if (watch.loads >= count && watch.last !== null) return watch;
-    if (Date.now() > deadline) throw new Error(`${watch.loads} of ${count} thumbnails painted after 60 s`);
-    await new Promise((done) => setTimeout(done, 20));
-  }
-}
 
 /** Ten groups of colours, each image a slightly different shade: small, distinct PNGs. */
 async function writeImages(folder: string, count: number): Promise<number> {
@@ -224,94 +187,6 @@ async function writeBaseline(setup: Setup, webRoot: string): Promise<void> {
 <body><ul style="display: grid; grid-template-columns: repeat(auto-fill, minmax(140px, 1fr)); list-style: none">
 ${tiles.join('\n')}</ul></body></html>\n`,
   );
-}
-
-interface Load {
-  first: number;
-  last: number;
-  /** The gallery's page load only: when its requests went and came back (ms from navigation start). */
-  steps?: Steps;
-}
-
-/** Resource Timing of a gallery load: where the time before the first thumbnail went. */
-interface Steps {
-  appScript: number;
-  dataAsked: number;
-  dataAnswered: number;
-  thumbnailAsked: number;
-  thumbnailAnswered: number;
-}
-
-/** The page's Resource Timing as `Steps` (NaN for what it lacks). */
-const STEPS = `(() => {
-  const entries = performance.getEntriesByType('resource');
-  const first = (match) => entries.filter((entry) => match(new URL(entry.name))).sort((a, b) => a.startTime - b.startTime)[0];
-  const script = first((url) => /^\\/assets\\/index-.*\\.js$/.test(url.pathname));
-  const data = first((url) => url.pathname.endsWith('/data'));
-  const thumbnail = first((url) => url.searchParams.get('size') === 'thumbnail');
-  return {
-    appScript: script?.responseEnd ?? NaN,
-    dataAsked: data?.startTime ?? NaN,
-    dataAnswered: data?.responseEnd ?? NaN,
-    thumbnailAsked: thumbnail?.startTime ?? NaN,
-    thumbnailAnswered: thumbnail?.responseEnd ?? NaN,
-  };
-})()`;
-
-/** One page load in a fresh context: navigation start to the first and the last of 24 thumbnails painted. */
-async function loadOnce(browser: Browser, url: string, session: string | null, requests: string[]): Promise<Load> {
-  const context = await browser.newContext({ viewport: { width: 1440, height: 1000 } });
-  try {
-    if (session !== null)
-      await context.addInitScript(`sessionStorage.setItem('service.session', ${JSON.stringify(session)})`);
-    await context.addInitScript(PAINT_WATCH);
-    const page = await context.newPage();
-    page.on('request', (request) => {
-      if (request.url().includes('/images/')) requests.push(request.url());
-    });
-    await page.goto(url);
-    const watch = await painted(page, PAGE_SIZE);
-    const load = { first: watch.first ?? 0, last: watch.last ?? 0 };
-    return session === null ? load : { ...load, steps: (await page.evaluate(STEPS)) as Steps };
-  } finally {
-    await context.close();
-  }
-}
-
-/** Scrolls the gallery and the page to the bottom, then pages on five times: each click to its page painted (ms). */
-async function scrollAndPage(browser: Browser, url: string, session: string, requests: string[]): Promise<number[]> {
-  const context = await browser.newContext({ viewport: { width: 1440, height: 1000 } });
-  try {
-    await context.addInitScript(`sessionStorage.setItem('service.session', ${JSON.stringify(session)})`);
-    await context.addInitScript(PAINT_WATCH);
-    const page = await context.newPage();
-    page.on('request', (request) => {
-      if (request.url().includes('/images/')) requests.push(request.url());
-    });
-    await page.goto(url);
-    await painted(page, PAGE_SIZE);
-    await page.evaluate(`(() => {
-      const list = document.querySelector('ul.image-gallery');
-      if (list) list.scrollTop = list.scrollHeight;
-      window.scrollTo(0, document.body.scrollHeight);
-    })()`);
-    const times: number[] = [];
-    for (let next = 2; next <= PAGES_ON + 1; next++) {
-      await page.evaluate(`(() => {
-        const watch = window.__gallery;
-        watch.loads = 0; watch.first = null; watch.last = null; watch.clickAt = performance.now();
-        const picker = document.querySelector('[aria-label="Gallery pages"]');
-        const button = [...(picker?.querySelectorAll('button') ?? [])].find((each) => each.textContent === '${next}');
-        if (!button) throw new Error('no button for page ${next}');
-        button.click();
-      })()`);
-      const watch = await painted(page, PAGE_SIZE);
-      times.push((watch.last ?? 0) - (watch.clickAt ?? 0));
-    }
-    return times;
-  } finally {
-    await context.close();
-  }
 }
 
 export async function run(args: string[]): Promise<void> {
