@@ -67,6 +67,14 @@ const SIGNIFICANT_CSV = [
   '',
 ].join('\n');
 
+/** 3,000 genes, every 150th significant (20 hits: up and down in turn), the rest not. */
+const MOSTLY_NS = Array.from({ length: 3000 }, (_, i) => ({
+  gene: `n${i}`,
+  lfc: i % 150 === 0 ? ((i / 150) % 2 === 0 ? 2 : -2) : ((i * 37) % 300) / 100 - 1.5,
+  q: i % 150 === 0 ? 1e-6 : 0.06 + ((i * 7919) % 900) / 1000,
+}));
+const MOSTLY_NS_CSV = ['gene,lfc,q', ...MOSTLY_NS.map(({ gene, lfc, q }) => `${gene},${lfc},${q}`), ''].join('\n');
+
 /** Five p values, an empty one and one above 1 (left out). */
 const QQ_CSV = ['p', '0.1', '0.2', '0.3', '0.4', '0.5', '', '1.5', ''].join('\n');
 
@@ -182,6 +190,35 @@ describeEachDialect('the field charts', (dialect) => {
     // The non-significant mass keeps one point per occupied cell of the grid.
     expect(rows.length).toBeGreaterThan(80);
     expect(rows.filter((row) => (row.y as number) < 5e-8)).toHaveLength(50);
+  });
+
+  it('samples a volcano plot’s non-significant points the same way whatever the budget, every hit kept', async () => {
+    const volcano = { type: 'figure', chart: 'volcano', x: 'lfc', y: 'q', label: 'gene' };
+    const answer = await draw(MOSTLY_NS_CSV, [
+      { ...volcano, component_id: 'small', max_points: 100 },
+      { ...volcano, component_id: 'large', max_points: 300 },
+    ]);
+    const hits = MOSTLY_NS.filter((gene) => gene.q < 0.05).map((gene) => gene.gene);
+    const kept = (id: string) => {
+      expect(answer[id], id).toMatchObject({ counts: { up: 10, down: 10, ns: 2980 }, total_rows: 3000, sampled: true });
+      const rows = rowsOf(answer[id] as Record<string, unknown>);
+      expect(
+        rows
+          .filter((row) => row.class !== 'ns')
+          .map((row) => row.label)
+          .sort(),
+        id,
+      ).toEqual([...hits].sort());
+      const ordered = rows.map((row) => [Number(row.x), Number(row.y)]);
+      const sorted = [...ordered].sort((a, b) => (a[0] ?? 0) - (b[0] ?? 0) || (a[1] ?? 0) - (b[1] ?? 0));
+      expect(ordered, id).toEqual(sorted);
+      return new Set(rows.filter((row) => row.class === 'ns').map((row) => String(row.label)));
+    };
+    const small = kept('small');
+    const large = kept('large');
+    expect([small.size, large.size]).toEqual([80, 280]);
+    // The first points by hash: a larger budget keeps the smaller one's and more.
+    expect([...small].filter((gene) => !large.has(gene))).toEqual([]);
   });
 
   it('thins every class of a volcano plot to a grid when the significant points exceed the budget', async () => {

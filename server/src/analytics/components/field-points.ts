@@ -6,8 +6,10 @@ import {
   type FigureData,
   LABELLED_HITS,
 } from '@service/common';
+import type { SqlRow } from '../../engine/duckdb.js';
 import { type Column, columnOf, count, type TableSnapshot } from '../sql/columns.js';
 import { measuredSql } from '../sql/finite.js';
+import { hashBound, underHashBound } from '../sql/hash-sample.js';
 import { type NarrowedRows, whereOf } from '../sql/narrowed.js';
 import type { Statement } from '../sql/statement.js';
 import { figureAnswer, numberRole, type Role, roleOf } from './figure-rows.js';
@@ -133,14 +135,9 @@ async function classedPoints(
   const highest = stats.top === null || stats.top === undefined ? 1 : Number(stats.top);
   const gridded = counts.up + counts.down > budget;
   const nsKept = Math.max(0, budget - counts.up - counts.down);
-  const drawn = await connection.query(
-    gridded
-      ? gridSql(classed, points.plotY, { budget, highest, ...extentOf(stats) })
-      : `SELECT * FROM (SELECT *, row_number() OVER (ORDER BY "hash", "x", "y") AS "sample" FROM (${classed}) ` +
-          `WHERE "class" = 'ns') WHERE "sample" <= ${nsKept} UNION ALL BY NAME ` +
-          `SELECT * FROM (${classed}) WHERE "class" <> 'ns' ORDER BY "x", "y"`,
-    statement.params,
-  );
+  const drawn = gridded
+    ? await connection.query(gridSql(classed, points.plotY, { budget, highest, ...extentOf(stats) }), statement.params)
+    : await sampledPoints(rows, classed, statement, { kept: nsKept, ns: counts.ns });
   const roles = [...points.shown.map(({ role }) => role), classRole];
   const capped = drawn.filter((row) => row.minus_log10_y === null).length;
   const withCap = drawn.map((row) => (row.minus_log10_y === null ? { ...row, minus_log10_y: highest } : row));
@@ -149,6 +146,32 @@ async function classedPoints(
     counts,
     ...(capped > 0 ? { capped } : {}),
   };
+}
+
+/**
+ * Every `up` and `down` point and the `kept` first `ns` points by (hash, x, y), ordered by x and y,
+ * in one pass over the rows: only the `ns` rows under a hash bound are numbered (sql/hash-sample.ts);
+ * when fewer than `kept` fall under it, every `ns` row is.
+ */
+async function sampledPoints(
+  rows: NarrowedRows,
+  classed: string,
+  statement: Statement,
+  sample: { kept: number; ns: number },
+): Promise<SqlRow[]> {
+  const numbered = (under: string) =>
+    `SELECT * FROM (SELECT *, CASE WHEN "class" = 'ns' THEN row_number() OVER (PARTITION BY "class" = 'ns' ` +
+    `ORDER BY "hash", "x", "y") END AS "sample" FROM (${classed})${under}) ` +
+    `WHERE "sample" IS NULL OR "sample" <= ${sample.kept} ORDER BY "x", "y"`;
+  const bound = sample.kept < sample.ns ? hashBound(sample.kept, sample.ns) : null;
+  if (bound !== null) {
+    const drawn = await rows.connection.query(
+      numbered(` WHERE "class" <> 'ns' OR ${underHashBound('"hash"', bound)}`),
+      statement.params,
+    );
+    if (drawn.filter((row) => row.class === 'ns').length >= sample.kept) return drawn;
+  }
+  return rows.connection.query(numbered(''), statement.params);
 }
 
 interface Extent {

@@ -2,6 +2,7 @@ import { DEFAULT_POINT_BUDGET, type FigureComponent, type FigureData, type TimeG
 import type { Narrowing } from '../filters/narrowing.js';
 import { type Column, columnOf, count, isNumeric, type TableSnapshot } from '../sql/columns.js';
 import { measuredSql, placeableSql } from '../sql/finite.js';
+import { hashBound, underHashBound } from '../sql/hash-sample.js';
 import { type NarrowedRows, scalarRow, whereOf, withNarrowedRows } from '../sql/narrowed.js';
 import type { TableReader } from '../sql/reader.js';
 import { Statement } from '../sql/statement.js';
@@ -154,10 +155,9 @@ async function scatterData(
         `LIMIT ${budget}) ORDER BY 1, 2`,
       statement.params,
     );
-  // Only rows whose hash is under a bound expected to keep half again the budget are sorted:
-  // holding at least `budget` rows, they hold the `budget` first ones of all rows (else: all rows).
+  // Only rows whose hash is under a bound are sorted (sql/hash-sample.ts), else all rows.
   const bound = sampled ? hashBound(budget, count(counts.drawable)) : null;
-  let points = await pointsUnder(bound === null ? [] : [`${hash} < CAST(${bound} AS UBIGINT)`]);
+  let points = await pointsUnder(bound === null ? [] : [underHashBound(hash, bound)]);
   if (bound !== null && points.length < budget) points = await pointsUnder([]);
   return figureAnswer(
     shown.map(({ role }) => role),
@@ -173,14 +173,6 @@ function embeddingRoles(source: TableSnapshot, figure: FigureComponent): { z: Co
     z: figure.z === undefined ? null : columnOf(source, figure.z, 'z'),
     label: figure.label === undefined ? null : columnOf(source, figure.label, 'label'),
   };
-}
-
-/** A 64-bit hash bound under which about 1.5 × `budget` + 100 of `rows` uniformly hashed rows fall. */
-function hashBound(budget: number, rows: number): bigint | null {
-  const millionths = Math.ceil(((1.5 * budget + 100) / rows) * 1_000_000);
-  // All of them, or so nearly that sorting every row costs the same.
-  if (millionths >= 1_000_000) return null;
-  return (BigInt(millionths) * 2n ** 64n) / 1_000_000n;
 }
 
 /**
