@@ -158,14 +158,18 @@ export function cellsKeptSql(of: CellsOf, from: string, where: string): string {
   );
 }
 
-/** The rows whose rank "manhattan_cells" kept, as `classedSql` (genome.ts) places them. */
+/**
+ * The rows whose rank "manhattan_cells" kept, as `classedSql` (genome.ts) places them: read by
+ * rank first, then joined to the layout (joined first, every row read was: 0.17 s more on 10 M).
+ */
 function keptRowsSql({ chromosomes, placing, names }: CellsOf, from: string): string {
   const { raw, position, p } = placing;
   const at = (column: 'index' | 'offset') => `"placing".${names.placing[column]}`;
+  const kept =
+    `SELECT ${names.rank} AS "r", ${raw} AS "raw", ${position} AS "position", ${p} AS "y" ` +
+    `FROM ${from} WHERE ${names.rank} IN (SELECT "r" FROM "manhattan_cells")`;
   return (
-    `SELECT ${names.rank} AS "r", ${at('index')} AS "index", ${position} AS "position", ${p} AS "y", ` +
-    `${at('offset')} + ${position} AS "genome_position" ` +
-    `FROM ${from} LEFT JOIN ${placingSql(chromosomes, names.placing)} ON ${raw} = "placing".${names.placing.raw} ` +
-    `WHERE ${names.rank} IN (SELECT "r" FROM "manhattan_cells")`
+    `SELECT "r", ${at('index')} AS "index", "position", "y", ${at('offset')} + "position" AS "genome_position" ` +
+    `FROM (${kept}) AS "kept" LEFT JOIN ${placingSql(chromosomes, names.placing)} ON "kept"."raw" = "placing".${names.placing.raw}`
   );
 }
