@@ -31,30 +31,39 @@ function levelsOf(source: TableSnapshot, figure: FigureComponent): Levels {
 }
 
 /**
- * `WITH` the rows as `"folded"` (`"l0"`, `"o0"`, … `"v"`: each level's value, null when folded
- * and then `"o<i>"` true) and `"r<i>"` (each level's values ranked by their total). A sankey
- * leaves nulls out of the ranking: they are never drawn.
+ * `WITH` the rows as `"folded"` (`"l0"`, `"o0"`, … `"v"`, `"n"`: each level's value, null when
+ * folded and then `"o<i>"` true; the sum of `value` and the count of rows) and `"r<i>"` (each
+ * level's values ranked by their total). The rows are first grouped by their whole path
+ * (`"paths"`): sums and counts add up, so ranking, folding and the totals read those groups, a few
+ * thousand where the table has millions of rows. A sankey leaves nulls out of the ranking: they
+ * are never drawn.
  */
 function foldedSql(rows: NarrowedRows, levels: Levels, rankNulls: boolean): string {
   const { columns, value, budget } = levels;
   const v = value === null ? '1' : `CAST(${measuredSql(value)} AS DOUBLE)`;
-  const base = `SELECT ${columns.map((column, i) => `${column.sql} AS "l${i}"`).join(', ')}, ${v} AS "v" FROM ${rows.from}${whereOf(rows.conditions)}`;
+  const names = columns.map((_, i) => `"l${i}"`);
+  const paths =
+    `SELECT ${columns.map((column, i) => `${column.sql} AS "l${i}"`).join(', ')}, sum(${v}) AS "v", count(*) AS "n" ` +
+    `FROM ${rows.from}${whereOf(rows.conditions)} GROUP BY ${names.join(', ')}`;
   const ranks = columns.map(
     (_, i) =>
-      `"r${i}" AS (SELECT "l${i}" AS "k", row_number() OVER (ORDER BY sum("v") DESC NULLS LAST, count(*) DESC, ` +
-      `"l${i}" NULLS LAST) AS "rank" FROM "base"${rankNulls ? '' : ` WHERE "l${i}" IS NOT NULL`} GROUP BY "l${i}")`,
+      `"r${i}" AS (SELECT "l${i}" AS "k", row_number() OVER (ORDER BY sum("v") DESC NULLS LAST, sum("n") DESC, ` +
+      `"l${i}" NULLS LAST) AS "rank" FROM "paths"${rankNulls ? '' : ` WHERE "l${i}" IS NOT NULL`} GROUP BY "l${i}")`,
   );
   const select = columns.map(
     (_, i) =>
-      `CASE WHEN "r${i}"."rank" > ${budget} THEN NULL ELSE "base"."l${i}" END AS "l${i}", ` +
+      `CASE WHEN "r${i}"."rank" > ${budget} THEN NULL ELSE "paths"."l${i}" END AS "l${i}", ` +
       `coalesce("r${i}"."rank" > ${budget}, false) AS "o${i}"`,
   );
-  const joins = columns.map((_, i) => ` LEFT JOIN "r${i}" ON "base"."l${i}" IS NOT DISTINCT FROM "r${i}"."k"`);
+  const joins = columns.map((_, i) => ` LEFT JOIN "r${i}" ON "paths"."l${i}" IS NOT DISTINCT FROM "r${i}"."k"`);
   return (
-    `WITH "base" AS (${base}), ${ranks.join(', ')}, ` +
-    `"folded" AS (SELECT ${select.join(', ')}, "base"."v" FROM "base"${joins.join('')}) `
+    `WITH "paths" AS (${paths}), ${ranks.join(', ')}, ` +
+    `"folded" AS (SELECT ${select.join(', ')}, "paths"."v", "paths"."n" FROM "paths"${joins.join('')}) `
   );
 }
+
+/** The rows a `"folded"` group stands for. */
+const ROWS_SQL = 'CAST(coalesce(sum("n"), 0) AS BIGINT)';
 
 /** The values folded per level (those ranked beyond the budget), as a row `f0`, `f1`, …. */
 const foldedCountsSql = (levels: Levels) =>
@@ -89,7 +98,7 @@ export async function hierarchyData(
   const sets = keys.map((_, depth) => `(${keys.slice(0, depth + 1).join(', ')})`);
   const grouped = await rows.connection.query(
     `${foldedSql(rows, levels, true)}SELECT "g".*, "f".* FROM (SELECT ${keys.join(', ')}, ` +
-      `CAST(coalesce(sum("v"), 0) AS DOUBLE) AS "value", count(*) AS "n", ` +
+      `CAST(coalesce(sum("v"), 0) AS DOUBLE) AS "value", ${ROWS_SQL} AS "n", ` +
       `${levels.columns.map((_, i) => `grouping("l${i}") AS "g${i}"`).join(', ')} FROM "folded" ` +
       `GROUP BY GROUPING SETS (${sets.join(', ')})) AS "g", (${foldedCountsSql(levels)}) AS "f"`,
     statement.params,
@@ -161,7 +170,7 @@ export async function sankeyData(
     }
   }
   const [stats = {}] = await rows.connection.query(
-    `${cte}SELECT (SELECT count(*) FROM "base") AS "n", "f".* FROM (${foldedCountsSql(levels)}) AS "f"`,
+    `${cte}SELECT (SELECT ${ROWS_SQL} FROM "paths") AS "n", "f".* FROM (${foldedCountsSql(levels)}) AS "f"`,
     statement.params,
   );
   const folded = foldedOf(levels, stats);
