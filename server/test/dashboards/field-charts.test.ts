@@ -286,6 +286,26 @@ describeEachDialect('the field charts', (dialect) => {
     expect((q as { lambda: number }).lambda).toBeCloseTo(1.0364333894937898 ** 2 / 0.4549, 7);
   });
 
+  it('thins a QQ plot of many p values and still takes λ from the middle ones', async () => {
+    // 3,001 p values in scrambled order: 1,500 below 0.3, the middle one (rank 1,501: not a drawn rank) 0.3, 1,500 above.
+    const values = [
+      ...Array.from({ length: 1500 }, (_, i) => 0.0001 + (i * 0.29) / 1500),
+      0.3,
+      ...Array.from({ length: 1500 }, (_, i) => 0.31 + (i * 0.69) / 1500),
+    ];
+    const scrambled = values.map((_, i) => values[(i * 7919) % values.length]);
+    const csv = ['p', ...scrambled.map(String), ''].join('\n');
+    const { q } = await draw(csv, [{ component_id: 'q', type: 'figure', chart: 'qq', y: 'p', max_points: 200 }]);
+    expect(q).toMatchObject({ total_rows: 3001, sampled: true });
+    const rows = rowsOf(q as Record<string, unknown>);
+    expect(rows.length).toBeLessThanOrEqual(200);
+    expect(rows.map((row) => row.observed)).not.toContain(-Math.log10(0.3));
+    // Most significant last: the smallest p at its expected quantile (1 − 0.5) / 3001.
+    expect(rows.at(-1)?.expected as number).toBeCloseTo(-Math.log10(0.5 / 3001), 12);
+    expect(rows.at(-1)?.observed as number).toBeCloseTo(-Math.log10(0.0001), 12);
+    expect((q as { lambda: number }).lambda).toBeCloseTo(1.0364333894937898 ** 2 / 0.4549, 7);
+  });
+
   it('exports each kind as a complete ECharts option, its points in the datasets', async () => {
     const { dashboardId } = await dashboardOf(GENOME_CSV, [
       { component_id: 'v', type: 'figure', chart: 'volcano', x: 'pos', y: 'p' },
