@@ -298,7 +298,14 @@ function report(
   out(
     `next page to its ${PAGE_SIZE} thumbnails painted: median ${fixed(median(paging))} ms, slowest ${fixed(Math.max(...paging))} ms (${paging.length} pages)`,
   );
-  const step = (name: keyof Steps) => fixed(median(appLoads.map((load) => load.steps?.[name] ?? Number.NaN)));
+  // A request still open when the thumbnails were painted (the data's stream ends with its last
+  // component) has no Resource Timing entry yet: the median is of the loads that had one.
+  const step = (name: keyof Steps) => {
+    const known = appLoads.map((load) => load.steps?.[name] ?? Number.NaN).filter(Number.isFinite);
+    return known.length === 0
+      ? 'n/a'
+      : `${fixed(median(known))}${known.length < appLoads.length ? ` (${known.length} loads)` : ''}`;
+  };
   out(
     `the gallery's loads, medians in ms from navigation: app script in ${step('appScript')}, data asked ${step('dataAsked')} ` +
       `and answered ${step('dataAnswered')}, first thumbnail asked ${step('thumbnailAsked')} and answered ${step('thumbnailAnswered')}`,
