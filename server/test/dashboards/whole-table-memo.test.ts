@@ -1,6 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { TableSnapshot } from '../../../server/src/analytics/index.js';
-import { WholeTableMemo } from '../../../server/src/analytics/sql/whole-table.js';
+import { type TableSnapshot, WholeTableMemo } from '../../../server/src/analytics/index.js';
 
 /** A collection's snapshot as the memo sees it: the collection, the Delta table's id and the version read. */
 function source(tableId: string | null, version = 0, collection = 'dc'): TableSnapshot {
