@@ -77,13 +77,11 @@ const STEPS = `(() => {
   };
 })()`;
 
-/** One page load in a fresh context: navigation start to the first and the last of 24 thumbnails painted. */
-export async function loadOnce(
-  browser: Browser,
-  url: string,
-  session: string | null,
-  requests: string[],
-): Promise<Load> {
+/**
+ * `url` opened in a fresh context (empty cache) with the session stored (none: signed out), the
+ * thumbnails watched (`PAINT_WATCH`) and every image request noted in `requests`.
+ */
+async function openWatched(browser: Browser, url: string, session: string | null, requests: string[]) {
   const context = await browser.newContext({ viewport: { width: 1440, height: 1000 } });
   try {
     if (session !== null)
@@ -94,6 +92,22 @@ export async function loadOnce(
       if (request.url().includes('/images/')) requests.push(request.url());
     });
     await page.goto(url);
+    return { context, page };
+  } catch (error) {
+    await context.close();
+    throw error;
+  }
+}
+
+/** One page load in a fresh context: navigation start to the first and the last of 24 thumbnails painted. */
+export async function loadOnce(
+  browser: Browser,
+  url: string,
+  session: string | null,
+  requests: string[],
+): Promise<Load> {
+  const { context, page } = await openWatched(browser, url, session, requests);
+  try {
     const watch = await painted(page, PAGE_SIZE);
     const load = { first: watch.first ?? 0, last: watch.last ?? 0 };
     return session === null ? load : { ...load, steps: (await page.evaluate(STEPS)) as Steps };
@@ -109,15 +123,8 @@ export async function scrollAndPage(
   session: string,
   requests: string[],
 ): Promise<number[]> {
-  const context = await browser.newContext({ viewport: { width: 1440, height: 1000 } });
+  const { context, page } = await openWatched(browser, url, session, requests);
   try {
-    await context.addInitScript(`sessionStorage.setItem('service.session', ${JSON.stringify(session)})`);
-    await context.addInitScript(PAINT_WATCH);
-    const page = await context.newPage();
-    page.on('request', (request) => {
-      if (request.url().includes('/images/')) requests.push(request.url());
-    });
-    await page.goto(url);
     await painted(page, PAGE_SIZE);
     await page.evaluate(`(() => {
       const list = document.querySelector('ul.image-gallery');
