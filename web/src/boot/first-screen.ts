@@ -108,13 +108,14 @@ export function firstScreenGets(address: Address, signedIn: boolean): ApiGet[] {
 }
 
 /**
- * The body of the data request (`dashboardDataPath`) a dashboard opened at `address` makes first (`useDashboardData` in
- * DashboardView), once its definition is known, so the boot script can send it while the app's
- * code is still on its way: the open tab's data, no filters (a tab of text alone, which the app asks
- * nothing for, costs the server an empty answer). Only for the plain view: an address
- * that says more than the tab (filters, a version, a contig, edit mode, a past revision), a folded
- * section (the app then asks for some components only) or a definition of another shape plans
- * nothing, and the app asks itself. A plan that differs from the app's request is never adopted.
+ * The body of the data request (`dashboardDataPath`) that a dashboard opened at `address` makes
+ * first (`useDashboardData` in DashboardView), once its definition is known, so that the boot
+ * script can send it while the app's code is still on its way: the open tab's data, no filters (a
+ * tab of text alone, which the app asks nothing for, costs the server an empty answer). Only for
+ * the plain view: an address that says more than the tab (filters, a version, a contig, edit mode,
+ * a past revision), a folded section (the app then asks for some components only) or a definition
+ * of another shape plans nothing, and the app asks itself. A plan that differs from the app's
+ * request is never adopted.
  */
 export function firstDashboardDataBody(
   address: Address,
