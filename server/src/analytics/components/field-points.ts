@@ -9,7 +9,7 @@ import {
 import type { SqlRow } from '../../engine/duckdb.js';
 import { type Column, columnOf, count, type TableSnapshot } from '../sql/columns.js';
 import { measuredSql } from '../sql/finite.js';
-import { hashBound, underHashBound } from '../sql/hash-sample.js';
+import { firstByHash } from '../sql/hash-sample.js';
 import { type NarrowedRows, whereOf } from '../sql/narrowed.js';
 import type { Statement } from '../sql/statement.js';
 import { figureAnswer, numberRole, type Role, roleOf } from './figure-rows.js';
@@ -159,19 +159,17 @@ async function sampledPoints(
   statement: Statement,
   sample: { kept: number; ns: number },
 ): Promise<SqlRow[]> {
-  const numbered = (under: string) =>
-    `SELECT * FROM (SELECT *, CASE WHEN "class" = 'ns' THEN row_number() OVER (PARTITION BY "class" = 'ns' ` +
-    `ORDER BY "hash", "x", "y") END AS "sample" FROM (${classed})${under}) ` +
-    `WHERE "sample" IS NULL OR "sample" <= ${sample.kept} ORDER BY "x", "y"`;
-  const bound = sample.kept < sample.ns ? hashBound(sample.kept, sample.ns) : null;
-  if (bound !== null) {
-    const drawn = await rows.connection.query(
-      numbered(` WHERE "class" <> 'ns' OR ${underHashBound('"hash"', bound)}`),
+  const numbered = (under: string | null) =>
+    rows.connection.query(
+      `SELECT * FROM (SELECT *, CASE WHEN "class" = 'ns' THEN row_number() OVER (PARTITION BY "class" = 'ns' ` +
+        `ORDER BY "hash", "x", "y") END AS "sample" FROM (${classed})` +
+        `${under === null ? '' : ` WHERE "class" <> 'ns' OR ${under}`}) ` +
+        `WHERE "sample" IS NULL OR "sample" <= ${sample.kept} ORDER BY "x", "y"`,
       statement.params,
     );
-    if (drawn.filter((row) => row.class === 'ns').length >= sample.kept) return drawn;
-  }
-  return rows.connection.query(numbered(''), statement.params);
+  if (sample.kept >= sample.ns) return numbered(null);
+  const nsOf = (answer: readonly SqlRow[]) => answer.filter((row) => row.class === 'ns').length;
+  return firstByHash({ hash: '"hash"', budget: sample.kept, rows: sample.ns }, numbered, nsOf);
 }
 
 interface Extent {

@@ -2,7 +2,7 @@ import { DEFAULT_POINT_BUDGET, type FigureComponent, type FigureData, type TimeG
 import type { Narrowing } from '../filters/narrowing.js';
 import { type Column, columnOf, count, isNumeric, type TableSnapshot } from '../sql/columns.js';
 import { measuredSql, placeableSql } from '../sql/finite.js';
-import { hashBound, underHashBound } from '../sql/hash-sample.js';
+import { firstByHash } from '../sql/hash-sample.js';
 import { type NarrowedRows, scalarRow, whereOf, withNarrowedRows } from '../sql/narrowed.js';
 import type { TableReader } from '../sql/reader.js';
 import { Statement } from '../sql/statement.js';
@@ -155,10 +155,12 @@ async function scatterData(
         `LIMIT ${budget}) ORDER BY 1, 2`,
       statement.params,
     );
-  // Only rows whose hash is under a bound are sorted (sql/hash-sample.ts), else all rows.
-  const bound = sampled ? hashBound(budget, count(counts.drawable)) : null;
-  let points = await pointsUnder(bound === null ? [] : [underHashBound(hash, bound)]);
-  if (bound !== null && points.length < budget) points = await pointsUnder([]);
+  // Sampled, only rows whose hash is under a bound are sorted (sql/hash-sample.ts).
+  const points = sampled
+    ? await firstByHash({ hash, budget, rows: count(counts.drawable) }, (under) =>
+        pointsUnder(under === null ? [] : [under]),
+      )
+    : await pointsUnder([]);
   return figureAnswer(
     shown.map(({ role }) => role),
     points,
