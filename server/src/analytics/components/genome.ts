@@ -283,18 +283,17 @@ export async function qqData(
   const ranked = `SELECT "p", row_number() OVER (ORDER BY "p") AS "i" FROM (${valid})`;
   const head = Math.min(1000, Math.floor(budget / 2));
   const step = Math.ceil(n / (budget - head));
-  const drawnRank = (i: number) => n <= budget || i <= head || i % step === 0 || i === n;
+  const drawnRank = n > budget ? `"i" <= ${head} OR "i" % ${step} = 0 OR "i" = ${n}` : 'true';
   // The one or two middle p values (λ) come with the drawn points: one sort of the p values, not two.
-  const middles = [Math.floor((n + 1) / 2), Math.floor(n / 2) + 1];
-  const thin =
-    n > budget ? ` WHERE "i" <= ${head} OR "i" % ${step} = 0 OR "i" = ${n} OR "i" IN (${middles.join(', ')})` : '';
+  const middleRank = `"i" IN (${Math.floor((n + 1) / 2)}, ${Math.floor(n / 2) + 1})`;
   const read = await connection.query(
-    `SELECT -log10(("i" - 0.5) / ${n}) AS "expected", ${minusLog10Sql('"p"')} AS "observed", "p", "i" ` +
-      `FROM (${ranked})${thin} ORDER BY "i" DESC`,
+    `SELECT -log10(("i" - 0.5) / ${n}) AS "expected", ${minusLog10Sql('"p"')} AS "observed", "p", ` +
+      `(${drawnRank}) AS "drawn", ${middleRank} AS "middle" ` +
+      `FROM (${ranked}) WHERE (${drawnRank}) OR ${middleRank} ORDER BY "i" DESC`,
     statement.params,
   );
-  const middle = read.filter((row) => middles.includes(Number(row.i)));
-  const drawn = read.filter((row) => drawnRank(Number(row.i)));
+  const middle = read.filter((row) => row.middle === true);
+  const drawn = read.filter((row) => row.drawn === true);
   const roles = [numberRole('expected', null), numberRole('observed', y)];
   const capped = drawn.filter((row) => row.observed === null).length;
   return {
