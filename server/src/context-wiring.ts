@@ -14,6 +14,7 @@ import type { Config } from './config/config.js';
 import { DashboardColors } from './dashboards/colors.js';
 import { AnswerCache } from './dashboards/data/cache.js';
 import { DashboardDataService } from './dashboards/data/service.js';
+import { TabWarmer } from './dashboards/data/tab-warmer.js';
 import { TreeFiles } from './dashboards/data/tree-files.js';
 import { DashboardHistory } from './dashboards/history.js';
 import { DashboardsService } from './dashboards/service.js';
@@ -45,6 +46,7 @@ import { MultiqcReports, reportFilesIn } from './multiqc/reports.js';
 import { MultiqcService } from './multiqc/service.js';
 import { JoinsService } from './projects/joins.js';
 import { ProjectsService } from './projects/service.js';
+import { RequestWork } from './rate-limit/request-work.js';
 import { openStorage } from './storage/index.js';
 import { tableRoot } from './storage/layout.js';
 import { dashboardRows } from './tables/dashboards.js';
@@ -235,17 +237,11 @@ export function wireDashboards(config: Config, database: Database, audit: AuditL
     await dashboardRows.deleteSolelyOwnedBy(trx, userId);
     return undefined;
   });
-  const dashboardAnswers = new AnswerCache();
-  const dashboardData = new DashboardDataService(dashboards, queries, {
-    database,
-    duckdb,
-    tableOf,
-    snapshots,
-    storage: delta.storage,
-    answers: dashboardAnswers,
+  const { requestWork, dashboardAnswers, tabWarmer, dashboardData } = wireDashboardData(config, database, engine, {
+    dashboards,
+    queries,
     multiqc,
     trees,
-    limits: config.dataLimits,
   });
   const dashboardColors = new DashboardColors(dashboards, dashboardData);
   const apiUrl = `${config.publicUrl}${API_PREFIX}`;
@@ -269,10 +265,49 @@ export function wireDashboards(config: Config, database: Database, audit: AuditL
     dashboards,
     dashboardData,
     dashboardColors,
+    requestWork,
     dashboardAnswers,
+    tabWarmer,
     embedTokens,
     dashboardFiles: new DashboardFiles(dashboards, projects, history),
     dashboardHistory: history,
     exports: new ExportService(dashboards, dashboardData, dashboardColors, embedTokens, frameAncestors, store),
   };
+}
+
+/**
+ * Dashboards' data: the answer cache, the data service, the admission of data requests and the
+ * tabs computed ahead in the idle time it sees.
+ */
+function wireDashboardData(
+  config: Config,
+  database: Database,
+  engine: Engine,
+  services: {
+    dashboards: DashboardsService;
+    queries: DataCollectionQueries;
+    multiqc: MultiqcService;
+    trees: TreeFiles;
+  },
+) {
+  const { dashboards, queries, multiqc, trees } = services;
+  const { duckdb, delta, tableOf, snapshots } = engine;
+  const requestWork = new RequestWork(database, config.dataLimits);
+  const dashboardAnswers = new AnswerCache();
+  const tabWarmer = new TabWarmer(requestWork, config.dashboards.warmTabs, (error) =>
+    process.stderr.write(`a dashboard's tabs were not computed ahead (${String(error)})\n`),
+  );
+  const dashboardData = new DashboardDataService(dashboards, queries, {
+    database,
+    duckdb,
+    tableOf,
+    snapshots,
+    storage: delta.storage,
+    answers: dashboardAnswers,
+    multiqc,
+    trees,
+    limits: config.dataLimits,
+    warmer: tabWarmer,
+  });
+  return { requestWork, dashboardAnswers, tabWarmer, dashboardData };
 }

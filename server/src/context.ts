@@ -25,6 +25,7 @@ import {
 import type { DashboardColors } from './dashboards/colors.js';
 import type { AnswerCache } from './dashboards/data/cache.js';
 import type { DashboardDataService } from './dashboards/data/service.js';
+import type { TabWarmer } from './dashboards/data/tab-warmer.js';
 import type { DashboardHistory } from './dashboards/history.js';
 import type { DashboardsService } from './dashboards/service.js';
 import type { DashboardFiles } from './dashboards/yaml-files.js';
@@ -55,7 +56,7 @@ import type { StorageVacuum } from './maintenance/storage-vacuum.js';
 import type { MultiqcService } from './multiqc/service.js';
 import type { JoinsService } from './projects/joins.js';
 import type { ProjectsService } from './projects/service.js';
-import { RequestWork } from './rate-limit/request-work.js';
+import type { RequestWork } from './rate-limit/request-work.js';
 import type { ObjectStorage } from './storage/storage.js';
 import { TemplateCatalog } from './templates/catalog.js';
 import { TemplateDashboardsService } from './templates/dashboards.js';
@@ -125,6 +126,8 @@ export interface AppContext {
   dashboardColors: DashboardColors;
   /** Dashboard components' answers, keyed by table versions (hits and misses on /metrics). */
   dashboardAnswers: AnswerCache;
+  /** Computes a dashboard's other tabs ahead, in idle time, once one is opened unfiltered. */
+  tabWarmer: TabWarmer;
   /** Read-only links to a dashboard or component, for other websites. */
   embedTokens: EmbedTokens;
   /** One component as an ECharts spec or a self-contained page. */
@@ -238,8 +241,8 @@ export async function createContext(config: Config): Promise<AppContext> {
       templates,
       templateProjects,
       templateDashboards,
-      requestWork: new RequestWork(database, config.dataLimits),
       async close() {
+        await dashboards.tabWarmer.close();
         await openedLive.close();
         await invalidations?.close();
         await copies.close();

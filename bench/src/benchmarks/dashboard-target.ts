@@ -6,8 +6,8 @@
  *   (embedded SQLite, local storage) and reports `{type: 'ready', url}`. It notes every statement
  *   the server's DuckDB runs (SQL, parameters, connection) and answers `{type: 'take'}` with those
  *   noted since the last take: the statements one `POST /data` ran, for the baseline to replay.
- *   `{type: 'settle'}` waits until the native copies asked for are built and answers `{type:
- *   'settled', copies}`. The server closes when the parent disconnects.
+ *   `{type: 'settle'}` waits until the native copies asked for are built and the tabs computed
+ *   ahead are computed, and answers `{type: 'settled', copies}`. The server closes when the parent disconnects.
  * - `dashboard-target.js example <data dir> <web root>` runs the real server with the example
  *   project loaded (as `service serve --example-data` does) and the web app, for screenshots.
  * - `dashboard-target.js generate <scratch dir> <parquet> <rows>` writes the benchmark's table
@@ -107,9 +107,10 @@ async function serve(dataDir: string, uploadMaxBytes: string, webRoot: string | 
   recordStatements(server.context.duckdb as unknown as Engine, into);
   process.on('message', (message: { type?: string }) => {
     if (message.type === 'settle') {
-      // The native copies the first request asked for: the filter changes are measured on them.
-      const copies = server.context.copies;
-      void copies.idle().then(() => send({ type: 'settled', copies: copies.size }));
+      // The native copies the first request asked for (the filter changes are measured on them),
+      // and the other tabs a tab opened unfiltered has computed ahead.
+      const { copies, tabWarmer } = server.context;
+      void Promise.all([copies.idle(), tabWarmer.idle()]).then(() => send({ type: 'settled', copies: copies.size }));
       return;
     }
     if (message.type !== 'take') return;

@@ -256,6 +256,10 @@ async function measureAll(out: Out, setup: MeasureSetup) {
     tabbed,
     tabChanges,
     out,
+    async () => {
+      const settled = await server.ask({ type: 'settle' });
+      if (settled.type !== 'settled') throw new Error(`server: unexpected ${settled.type}`);
+    },
   );
   const browser =
     browserChanges > 0

@@ -69,6 +69,8 @@ export interface Config {
     exactBoxValues: number;
     /** How many revisions of each dashboard its history keeps (the newest; older ones are deleted). */
     revisionsKept: number;
+    /** Whether a tab opened unfiltered has the dashboard's other tabs computed ahead, in idle time. */
+    warmTabs: boolean;
   };
   /**
    * The live event stream (docs/live-data.md): how many streams one user (an anonymous caller: one
@@ -230,6 +232,7 @@ function workOf(
       exactQuantileRows: env.SERVICE_DASHBOARD_EXACT_QUANTILE_ROWS ?? 20_000_000,
       exactBoxValues: env.SERVICE_DASHBOARD_EXACT_BOX_VALUES ?? 1_000_000,
       revisionsKept: env.SERVICE_DASHBOARD_REVISIONS_KEPT ?? 100,
+      warmTabs: env.SERVICE_DASHBOARD_WARM_TABS ?? true,
     },
     events: {
       maxStreamsPerUser: env.SERVICE_EVENTS_MAX_STREAMS_PER_USER ?? 10,

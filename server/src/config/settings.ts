@@ -74,6 +74,7 @@ export const envSchema = z.object({
   SERVICE_DASHBOARD_EXACT_QUANTILE_ROWS: envInteger(1, Number.MAX_SAFE_INTEGER).optional(),
   SERVICE_DASHBOARD_EXACT_BOX_VALUES: envInteger(1, Number.MAX_SAFE_INTEGER).optional(),
   SERVICE_DASHBOARD_REVISIONS_KEPT: envInteger(1, 100_000).optional(),
+  SERVICE_DASHBOARD_WARM_TABS: envBoolean.optional(),
   SERVICE_EVENTS_MAX_STREAMS_PER_USER: envInteger(1, 10_000).optional(),
   SERVICE_EVENTS_HEARTBEAT_SECONDS: envInteger(1, 300).optional(),
   SERVICE_ALERTS_WEBHOOK_ALLOWED_HOSTS: envAllowedHosts.optional(),

@@ -28,6 +28,8 @@ export interface AdmittedWork {
 export class RequestWork {
   private readonly runningByCaller = new Map<string, number>();
   private readonly shutdown = new AbortController();
+  /** Background work waiting for no admitted request to run (`idle`). */
+  private idleWaiters: (() => void)[] = [];
   /** Work admitted and not yet finished, and how earlier work ended (tests and metrics read these). */
   readonly stats = {
     running: 0,
@@ -43,6 +45,40 @@ export class RequestWork {
   /** Stops all running work and refuses new work (the shutdown deadline passed). */
   stopAll(): void {
     this.shutdown.abort(new DomainError('service_unavailable', 'the server is shutting down; try again'));
+  }
+
+  /** Resolves once no admitted request runs on this replica (at once when none does). */
+  idle(): Promise<void> {
+    if (this.stats.running === 0) return Promise.resolve();
+    return new Promise((resolve) => this.idleWaiters.push(resolve));
+  }
+
+  /**
+   * Bounds for work no request waits for (answers computed ahead, `TabWarmer`): its statements
+   * limited as a request's, stopped by `signal` or at shutdown, reading no more than a request may.
+   * `release` once the work has ended.
+   */
+  background(signal: AbortSignal): { bounds: WorkBounds; release(): void } {
+    const controller = new AbortController();
+    const stop = (reason: unknown) => {
+      if (!controller.signal.aborted) controller.abort(reason);
+    };
+    const watched = [signal, this.shutdown.signal].map((source) => ({ source, listener: () => stop(source.reason) }));
+    for (const { source, listener } of watched) {
+      if (source.aborted) listener();
+      else source.addEventListener('abort', listener, { once: true });
+    }
+    const bounds: WorkBounds = {
+      signal: controller.signal,
+      statementTimeoutMs: this.limits.statementTimeoutMs,
+      maxCells: this.limits.maxAnswerCells,
+      cellsRead: 0,
+      stop,
+    };
+    const release = () => {
+      for (const { source, listener } of watched) source.removeEventListener('abort', listener);
+    };
+    return { bounds, release };
   }
 
   /** Admits one request of `caller` (`user:<id>`, `address:<ip>`) or refuses it with a 429. */
@@ -66,6 +102,12 @@ export class RequestWork {
     this.runningByCaller.set(caller, running + 1);
     this.stats.running++;
     return this.bounded(caller);
+  }
+
+  private wakeIdleWaiters(): void {
+    const waiters = this.idleWaiters;
+    this.idleWaiters = [];
+    for (const wake of waiters) wake();
   }
 
   private bounded(caller: string): AdmittedWork {
@@ -100,6 +142,7 @@ export class RequestWork {
         clearTimeout(timer);
         this.shutdown.signal.removeEventListener('abort', onShutdown);
         this.stats.running--;
+        if (this.stats.running === 0) this.wakeIdleWaiters();
         const left = (this.runningByCaller.get(caller) ?? 1) - 1;
         if (left > 0) this.runningByCaller.set(caller, left);
         else this.runningByCaller.delete(caller);

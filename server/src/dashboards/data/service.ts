@@ -33,6 +33,7 @@ import { type ComponentResult, type PreparedData, whole } from './prepared.js';
 import { rangeFilteredColumns } from './range-columns.js';
 import { checkRequestSize, type RequestSizeLimits, withinAnswerBudget } from './request-limits.js';
 import { shareScalars } from './shared-scalars.js';
+import { type IdleGate, opensTabUnfiltered, type TabWarmer, warmingOf } from './tab-warmer.js';
 import { type TreeFiles, treeOrError } from './tree-files.js';
 
 export type { AnsweredComponent, ComponentResult, PreparedData } from './prepared.js';
@@ -63,6 +64,8 @@ export interface DashboardDataDeps extends AsOfDeps {
   trees: Pick<TreeFiles, 'treeOf'>;
   /** What one request may carry and answer (SERVICE_DATA_*). */
   limits: RequestSizeLimits & { maxAnswerBytes: number };
+  /** Computes a dashboard's other tabs ahead once one is read unfiltered. */
+  warmer: Pick<TabWarmer, 'schedule'>;
 }
 
 /** Failures a component could not recover from, for the caller's log (the answer says only that it failed). */
@@ -111,6 +114,31 @@ export class DashboardDataService {
     report: FailureReport,
     components: readonly DashboardComponent[] = componentsOf(record),
   ): Promise<PreparedData> {
+    const prepared = await this.prepareComponents(record, request, report, components);
+    if (!opensTabUnfiltered(request)) return prepared;
+    // Once this tab is answered (not when its reader left first), the other tabs ahead.
+    const others = tabsOf(record).filter((tab) => tab.tab_id !== request.tab_id);
+    const warm = warmingOf(others, (tab_id, gate) =>
+      this.prepareComponents(record, { filters: [], tab_id }, report, components, gate),
+    );
+    const { warmer } = this.deps;
+    return {
+      version: prepared.version,
+      async *components() {
+        yield* prepared.components();
+        warmer.schedule(record.row.id, warm);
+      },
+    };
+  }
+
+  /** `prepareRead`'s plan; with a `gate`, each component first waits for it (background work). */
+  private async prepareComponents(
+    record: DashboardRecord,
+    request: DashboardDataRequest & { fixed?: readonly DashboardFilter[] },
+    report: FailureReport,
+    components: readonly DashboardComponent[],
+    gate?: IdleGate,
+  ): Promise<PreparedData> {
     checkRequestSize(this.deps.limits, { filters: request.filters });
     const drawn = withReaderContigs(components, request.contigs);
     const wanted = chosen(drawn, request.components, { tabs: tabsOf(record), tab_id: request.tab_id });
@@ -124,8 +152,10 @@ export class DashboardDataService {
       ...wanted.filter((component) => !shared.lookups.has(component.component_id)),
       ...wanted.filter((component) => shared.lookups.has(component.component_id)),
     ];
-    const tasks = ordered.map(
-      (component) => () => this.settle(plan, component, report, shared.lookups.get(component.component_id)),
+    const settle = (component: ComputedComponent) => () =>
+      this.settle(plan, component, report, shared.lookups.get(component.component_id));
+    const tasks = ordered.map((component) =>
+      gate === undefined ? settle(component) : () => gate().then(settle(component)),
     );
     return {
       version,
