@@ -53,6 +53,11 @@ export const theme = createTheme({
     // A dialog's header is not the page's banner landmark, which `<header>` would be.
     Modal: { defaultProps: { closeButtonProps: { 'aria-label': 'Close' }, attributes: { header: { role: 'none' } } } },
     Drawer: { defaultProps: { closeButtonProps: { 'aria-label': 'Close' }, attributes: { header: { role: 'none' } } } },
+    // Mantine 9 keeps every Select's and MultiSelect's dropdown in the page while closed, with all
+    // its options, and positions it on mount: on a dashboard's first render that was a hidden list
+    // per filter widget and the version picker, each laid out and rendered twice (floating-ui's
+    // flushSync). A dropdown is made when it opens; the input names it (aria-controls) only then.
+    Combobox: { defaultProps: { keepMounted: false } },
     // A spinner is named ("Loading dashboards"); a name on a bare span is prohibited, on a status it is announced.
     Loader: { defaultProps: { role: 'status' } },
     FileInput: { defaultProps: { clearButtonProps: { 'aria-label': 'Clear the chosen files' } } },
