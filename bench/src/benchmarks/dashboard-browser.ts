@@ -139,11 +139,11 @@ const changeFilters = (filters: DashboardFilter[], previous: string) => `(() => 
 })()`;
 
 /** A V8 CPU profile of the page's measured changes, when `BENCH_BROWSER_CPU_PROF` names a folder. */
-interface PageProfiler {
+export interface PageProfiler {
   stop(): Promise<void>;
 }
 
-async function startProfiler(page: Page): Promise<PageProfiler | null> {
+export async function startProfiler(page: Page): Promise<PageProfiler | null> {
   const dir = process.env.BENCH_BROWSER_CPU_PROF;
   if (dir === undefined || dir === '') return null;
   const session = await page.context().newCDPSession(page);

@@ -3,7 +3,8 @@
  * the page's first script (each `load`, the frame after the first and the last), Resource Timing of
  * what came before them, and paging on (gallery.ts runs them and reports).
  */
-import type { Browser, Page } from 'playwright-core';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { type PageProfiler, startProfiler } from './dashboard-browser.js';
 
 /** Thumbnails a gallery page shows. */
 export const PAGE_SIZE = 24;
@@ -81,7 +82,13 @@ const STEPS = `(() => {
  * `url` opened in a fresh context (empty cache) with the session stored (none: signed out), the
  * thumbnails watched (`PAINT_WATCH`) and every image request noted in `requests`.
  */
-async function openWatched(browser: Browser, url: string, session: string | null, requests: string[]) {
+async function openWatched(
+  browser: Browser,
+  url: string,
+  session: string | null,
+  requests: string[],
+  profiled = false,
+): Promise<{ context: BrowserContext; page: Page; profiler: PageProfiler | null }> {
   const context = await browser.newContext({ viewport: { width: 1440, height: 1000 } });
   try {
     if (session !== null)
@@ -91,24 +98,30 @@ async function openWatched(browser: Browser, url: string, session: string | null
     page.on('request', (request) => {
       if (request.url().includes('/images/')) requests.push(request.url());
     });
+    const profiler = profiled ? await startProfiler(page) : null;
     await page.goto(url);
-    return { context, page };
+    return { context, page, profiler };
   } catch (error) {
     await context.close();
     throw error;
   }
 }
 
-/** One page load in a fresh context: navigation start to the first and the last of 24 thumbnails painted. */
+/**
+ * One page load in a fresh context: navigation start to the first and the last of 24 thumbnails
+ * painted. `profiled`: the page's V8 CPU profile of the load, when `BENCH_BROWSER_CPU_PROF` names a folder.
+ */
 export async function loadOnce(
   browser: Browser,
   url: string,
   session: string | null,
   requests: string[],
+  profiled = false,
 ): Promise<Load> {
-  const { context, page } = await openWatched(browser, url, session, requests);
+  const { context, page, profiler } = await openWatched(browser, url, session, requests, profiled);
   try {
     const watch = await painted(page, PAGE_SIZE);
+    await profiler?.stop();
     const load = { first: watch.first ?? 0, last: watch.last ?? 0 };
     return session === null ? load : { ...load, steps: (await page.evaluate(STEPS)) as Steps };
   } finally {

@@ -261,7 +261,7 @@ async function measure(
     const appLoads: Load[] = [];
     const baseLoads: Load[] = [];
     for (let at = 0; at < options.runs; at++) {
-      appLoads.push(await loadOnce(browser, app, setup.session, requests));
+      appLoads.push(await loadOnce(browser, app, setup.session, requests, at === 0));
       baseLoads.push(await loadOnce(browser, baseline, null, []));
     }
     const paging = await scrollAndPage(browser, app, setup.session, requests);
