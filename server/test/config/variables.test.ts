@@ -53,6 +53,7 @@ const WRONG: Record<string, { value: string; with?: Record<string, string> }> = 
   SERVICE_DUCKDB_COPY_MIN_ROWS: { value: 'many' },
   SERVICE_DASHBOARD_EXACT_QUANTILE_ROWS: { value: '0' },
   SERVICE_DASHBOARD_REVISIONS_KEPT: { value: '0' },
+  SERVICE_DASHBOARD_WARM_TABS: { value: 'maybe' },
   SERVICE_EXPORT_FRAME_ANCESTORS: { value: "https://a.example; script-src 'unsafe-inline'" },
   SERVICE_AUTH_SINGLE_USER_MODE: { value: 'maybe' },
   SERVICE_AUTH_PUBLIC_MODE: { value: 'maybe' },
