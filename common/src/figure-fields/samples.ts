@@ -114,8 +114,8 @@ export const sampleFigureDataFields = {
       columns: z.array(z.string()),
       /**
        * The cells, row by row in drawing order (`rows.length × columns.length` of them): the value
-       * drawn (z-scores with `scale: row`), null where a cell has none. One flat list, labels once:
-       * a row per cell repeated both labels, 9 MB of JSON for 1,000 × 200 cells.
+       * drawn (z-scores to four decimals with `scale: row`), null where a cell has none. One flat
+       * list, labels once: a row per cell repeated both labels, 9 MB of JSON for 1,000 × 200 cells.
        */
       values: z.array(z.number().nullable()),
       /** With `scale: row`: each cell's value before scaling, laid out as `values` (else absent: the same). */

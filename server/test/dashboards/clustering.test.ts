@@ -6,7 +6,7 @@ import { averageLinkage, type Clustering, type DenseMatrix, transposed, zScores 
  * The clustered heatmap's numbers (analytics/components/clustering.ts) against a reference written
  * the plain way here: every distance over the positions two rows share, then at every step a scan
  * of every pair of clusters for the closest (the first pair in input order on a tie) and a fresh
- * mean for the new cluster. The server's code reaches the same merges by other means (eight
+ * mean for the new cluster. The server's code reaches the same merges by other means (twelve
  * distances at once, a nearest neighbour remembered per row): they must agree to the last bit.
  */
 
@@ -87,7 +87,7 @@ const rowsOf = ({ values, rows, columns }: DenseMatrix): Rows =>
 
 /**
  * Matrices of 1–30 rows × 1–9 columns: small integers (ties everywhere) or doubles, some rows
- * with gaps and some without, so that the eight-at-a-time distances meet complete and
+ * with gaps and some without, so that the twelve-at-a-time distances meet complete and
  * incomplete rows.
  */
 const matrices = fc
@@ -109,6 +109,24 @@ describe('average-linkage clustering', () => {
         expect(averageLinkage(dense(rows))).toEqual(referenceLinkage(rows));
       }),
       { seed: 28, numRuns: 300 },
+    );
+  });
+
+  it('joins larger matrices as the reference does', () => {
+    // Enough rows for many blocks of twelve distances and joins deep into the active-slot list.
+    const larger = fc.integer({ min: 31, max: 90 }).chain((rows) =>
+      fc.array(fc.array(fc.integer({ min: 0, max: 4 }), { minLength: 5, maxLength: 5 }), {
+        minLength: rows,
+        maxLength: rows,
+      }),
+    );
+    fc.assert(
+      fc.property(larger, (rows) => {
+        expect(averageLinkage(dense(rows))).toEqual(referenceLinkage(rows));
+        const scaled = zScores(dense(rows));
+        expect(averageLinkage(scaled)).toEqual(referenceLinkage(rowsOf(scaled)));
+      }),
+      { seed: 30, numRuns: 30 },
     );
   });
 

@@ -167,8 +167,9 @@ describeEachDialect('the charts of samples', (dialect) => {
     const scaled = (s as { matrix: { values: (number | null)[]; raw: unknown } }).matrix;
     expect(scaled.raw).toEqual([1, null, 3, 4]);
     expect(scaled.values.slice(0, 2)).toEqual([0, null]);
-    expect(scaled.values[2]).toBeCloseTo(-Math.sqrt(0.5), 12);
-    expect(scaled.values[3]).toBeCloseTo(Math.sqrt(0.5), 12);
+    // z-scores are sent to four decimals (±√0.5 = ±0.70710678…).
+    // biome-ignore lint/suspicious/noApproximativeNumericConstant: √0.5 to four decimals, as sent
+    expect(scaled.values.slice(2)).toEqual([-0.7071, 0.7071]);
     expect((s as { columns: { name: string }[] }).columns.map((column) => column.name)).toEqual([
       'row',
       'column',
@@ -222,7 +223,8 @@ describeEachDialect('the charts of samples', (dialect) => {
     // In input order (nothing clustered): r1's s4 is the fourth cell.
     expect(scaled.raw).toEqual([0, 1, 0, 2, 5, 0, 4, 0, 1, 1, 0, 2, 5, 0, 4, 3]);
     expect(scaled.values).toHaveLength(16);
-    expect(scaled.values[3]).toBeCloseTo(1.25 / Math.sqrt(2.75 / 3), 12);
+    // 1.25 / √(2.75 / 3) = 1.30558…, sent to four decimals.
+    expect(scaled.values[3]).toBe(1.3056);
     expect(top).toMatchObject({ sampled: true, matrix: { rows: ['r2', 'r4'], total_rows: 4 } });
     expect((top as { matrix: { row_tree: number[][] } }).matrix.row_tree).toEqual([[0, 1, 3]]);
   });

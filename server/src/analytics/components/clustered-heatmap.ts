@@ -14,6 +14,7 @@ import {
   type Clustering,
   type DenseMatrix,
   inDrawingOrder,
+  rounded,
   transposed,
   zScores,
 } from './clustering.js';
@@ -142,6 +143,13 @@ function cellValue(value: JsonValue | undefined): number {
   return typeof value === 'number' && Number.isFinite(value) ? value : Number.NaN;
 }
 
+/**
+ * Decimals of the z-scores sent: a ten-thousandth of a standard deviation is far below a colour
+ * step and what a tooltip needs, and full-precision doubles (~19 characters each) were most of
+ * the answer's 5 MB and a third of its JSON time. The clustering uses them unrounded.
+ */
+const Z_DECIMALS = 4;
+
 /** Each label's index. */
 const positions = (labels: readonly string[]) => new Map(labels.map((label, at) => [label, at]));
 
@@ -175,7 +183,7 @@ export async function clusteredHeatmapData(
     matrix: {
       rows: drawnRows,
       columns: columnClusters.order.map((c) => cells.columns[c] ?? ''),
-      values: inDrawingOrderFlat(drawn, rowClusters.order, columnClusters.order),
+      values: inDrawingOrderFlat(scaled ? rounded(drawn, Z_DECIMALS) : raw, rowClusters.order, columnClusters.order),
       ...(scaled ? { raw: inDrawingOrderFlat(raw, rowClusters.order, columnClusters.order) } : {}),
       row_tree: clusterRows ? inDrawingOrder(rowClusters) : null,
       column_tree: clusterColumns ? inDrawingOrder(columnClusters) : null,
