@@ -178,6 +178,19 @@ describeEachDialect('the charts of samples', (dialect) => {
     ]);
   });
 
+  it('reads a wide table line by line when no label repeats, and averages a label on two lines', async () => {
+    // A line without a label counts in total_rows but is no row; "a" on two lines is one row of
+    // the means of what it has (x: 1 and 3, y: 2 only).
+    const plain = { type: 'figure', chart: 'clustered_heatmap', row: 'name', matrix_columns: ['x', 'y'] };
+    const fixed = { ...plain, cluster_rows: false, cluster_columns: false };
+    const { u } = await draw(['name,x,y', 'b,3,5', 'a,1,2', ',7,8', ''].join('\n'), [{ component_id: 'u', ...fixed }]);
+    expect(u).toMatchObject({ total_rows: 3, matrix: { rows: ['a', 'b'], total_rows: 2, values: [1, 2, 3, 5] } });
+    const { g } = await draw(['name,x,y', 'a,1,2', 'b,3,5', 'a,3,', ',7,8', ''].join('\n'), [
+      { component_id: 'g', ...fixed },
+    ]);
+    expect(g).toMatchObject({ total_rows: 4, matrix: { rows: ['a', 'b'], total_rows: 2, values: [2, 2, 3, 5] } });
+  });
+
   it('breaks ties between equally close pairs by input order', async () => {
     // a = 0, b = 1, c = 2, d = 3: a–b, b–c and c–d all 1 apart. a and b join first (met first),
     // then c and d at 1 (below d({a,b}, c) = 1.5), then the two at the mean of 2, 3, 1, 2 = 2.

@@ -52,6 +52,8 @@ interface Cells {
   matrix: DenseMatrix;
   totalRows: number;
   totalColumns: number;
+  /** The table's rows under the filters (the figure's `total_rows`). */
+  filteredRows: number;
 }
 
 /** The cells of the kept rows and columns, with how many there were before the budgets. */
@@ -62,9 +64,12 @@ function keptCells(rows: NarrowedRows, source: TableSnapshot, figure: FigureComp
 }
 
 /**
- * A wide table in one scan: per row label the mean of each column, as one list, the `max_rows`
- * labels of highest variance across their columns kept by DuckDB; Node reads one line per kept
- * row. The list, not a column per mean: a line of 200 named values cost twice as much to read.
+ * A wide table: per row label the mean of each column, as one list, the `max_rows` labels of
+ * highest variance across their columns kept by DuckDB; Node reads one line per kept row. The
+ * list, not a column per mean: a line of 200 named values cost twice as much to read. A first
+ * statement counts the rows, the labels and the distinct labels: when no label is on two lines
+ * (the usual case), each line's values are its means (the mean of one value is that value) and
+ * the lines are read without grouping, half of the second statement's time for 5,000 × 200.
  */
 async function wideCells(
   { connection, from, conditions }: NarrowedRows,
@@ -74,27 +79,39 @@ async function wideCells(
   columns: string[],
 ): Promise<Cells> {
   const row = columnOf(source, figure.row ?? '', 'row');
-  const means = columns.map((name, index) => `avg(${doubleSql(columnOf(source, name, `matrix_columns[${index}]`))})`);
+  const label = labelSql(row.sql);
+  const [counts = {}] = await connection.query(
+    `SELECT count(*) AS "n", count(${label}) AS "labelled", count(DISTINCT ${label}) AS "labels" ` +
+      `FROM ${from}${whereOf(conditions)}`,
+    statement.params,
+  );
+  const labels = count(counts.labels);
+  const unique = count(counts.labelled) === labels;
+  const means = columns.map((name, index) => {
+    const value = doubleSql(columnOf(source, name, `matrix_columns[${index}]`));
+    return unique ? value : `avg(${value})`;
+  });
   const budget = figure.max_rows ?? DEFAULT_MATRIX_ROW_BUDGET;
   const kept = await connection.query(
-    `SELECT "row", "means", count(*) OVER () AS "total" FROM (SELECT ${labelSql(row.sql)} AS "row", ` +
-      `[${means.join(', ')}] AS "means" FROM ${from}${whereOf(conditions, `${row.sql} IS NOT NULL`)} GROUP BY 1) ` +
+    `SELECT "row", "means" FROM (SELECT ${label} AS "row", [${means.join(', ')}] AS "means" FROM ${from}` +
+      `${whereOf(conditions, `${row.sql} IS NOT NULL`)}${unique ? '' : ' GROUP BY 1'}) ` +
       `QUALIFY row_number() OVER (ORDER BY list_aggregate("means", 'var_samp') DESC NULLS LAST, "row") <= ${budget} ` +
       'ORDER BY "row"',
     statement.params,
   );
   const width = columns.length;
-  const values = new Float64Array(kept.length * width);
-  kept.forEach((line, row) => {
+  const matrix = new Float64Array(kept.length * width);
+  kept.forEach((line, at) => {
     const means = Array.isArray(line.means) ? line.means : [];
-    for (let column = 0; column < width; column++) values[row * width + column] = cellValue(means[column]);
+    for (let column = 0; column < width; column++) matrix[at * width + column] = cellValue(means[column]);
   });
   return {
     rows: kept.map((line) => String(line.row)),
     columns,
-    matrix: { values, rows: kept.length, columns: width },
-    totalRows: count(kept[0]?.total),
+    matrix: { values: matrix, rows: kept.length, columns: width },
+    totalRows: labels,
     totalColumns: width,
+    filteredRows: count(counts.n),
   };
 }
 
@@ -129,12 +146,17 @@ async function longCells(
     const [row, column] = [rowAt.get(String(cell.row)), columnAt.get(String(cell.column))];
     if (row !== undefined && column !== undefined) values[row * columns.length + column] = cellValue(cell.value);
   }
+  const [total = {}] = await connection.query(
+    `SELECT count(*) AS "n" FROM ${rows.from}${whereOf(rows.conditions)}`,
+    statement.params,
+  );
   return {
     rows: kept,
     columns,
     matrix: { values, rows: kept.length, columns: columns.length },
     totalRows: count(cells[0]?.total),
     totalColumns: count(columnList[0]?.total),
+    filteredRows: count(total.n),
   };
 }
 
@@ -170,16 +192,12 @@ export async function clusteredHeatmapData(
   const clusterColumns = figure.cluster_columns !== false && cells.columns.length > 1;
   const rowClusters = clusterRows ? averageLinkage(drawn) : unclustered(cells.rows.length);
   const columnClusters = clusterColumns ? averageLinkage(transposed(drawn)) : unclustered(cells.columns.length);
-  const [total = {}] = await rows.connection.query(
-    `SELECT count(*) AS "n" FROM ${rows.from}${whereOf(rows.conditions)}`,
-    statement.params,
-  );
   const drawnRows = rowClusters.order.map((r) => cells.rows[r] ?? '');
   return {
     columns: answerColumns(cellRoles(source, figure)),
     rows: [],
     sampled: cells.totalRows > cells.rows.length,
-    total_rows: count(total.n),
+    total_rows: cells.filteredRows,
     matrix: {
       rows: drawnRows,
       columns: columnClusters.order.map((c) => cells.columns[c] ?? ''),
