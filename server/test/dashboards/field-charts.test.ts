@@ -248,6 +248,12 @@ describeEachDialect('the field charts', (dialect) => {
       ).toEqual(expect.arrayContaining(hits));
       const byGene = new Map(SIGNIFICANT.map((gene) => [gene.gene, gene]));
       for (const row of rows) expect(row.class, id).toBe(classOf(byGene.get(String(row.label)) ?? { lfc: 0, q: 1 }));
+      // Each cell keeps its point of lowest q: the lowest of all the non-significant ones among them.
+      const [lowestNs] = SIGNIFICANT.filter((gene) => classOf(gene) === 'ns').sort((a, b) => a.q - b.q);
+      expect(
+        rows.map((row) => row.label),
+        id,
+      ).toContain(lowestNs?.gene);
     }
   });
 
