@@ -7,7 +7,7 @@ import {
   LABELLED_HITS,
 } from '../dashboard-components.js';
 import type { FigureData } from '../dashboard-data.js';
-import { type ChartBody, type ChartInput, MANY_POINTS, plural } from './body.js';
+import { type ChartBody, type ChartInput, MANY_POINTS, manyPoints, plural } from './body.js';
 import { type Cell, cell } from './columns.js';
 
 /**
@@ -85,7 +85,7 @@ function classSeries(input: ChartInput, yRole: string, markLine: ScatterSeriesOp
       encode: { x: 'x', y: yRole, tooltip },
       symbolSize: name === 'ns' ? 4 : 6,
       itemStyle: { color: classColor(input, name), opacity: name === 'ns' ? 0.5 : 0.85 },
-      ...MANY_POINTS,
+      ...manyPoints(input.data.rows.length),
       ...(index === 0 ? { markLine } : {}),
     }),
   );
@@ -169,7 +169,7 @@ export function manhattan(input: ChartInput): ChartBody {
       encode: { x: 'genome_position', y: 'minus_log10_y', tooltip: ['chromosome', 'position', 'y'] },
       symbolSize: 4,
       itemStyle: { color: parity === 0 ? (palette.series[0] ?? '') : (palette.series[9] ?? '') },
-      ...MANY_POINTS,
+      ...manyPoints(input.data.rows.length),
       ...(parity === 0
         ? {
             markLine: {

@@ -1,7 +1,7 @@
 import type { LineSeriesOption, ScatterSeriesOption } from 'echarts';
 import type { FigureComponent } from '../dashboard-components.js';
 import type { FigureData } from '../dashboard-data.js';
-import { type ChartBody, type ChartInput, MANY_POINTS, plural } from './body.js';
+import { type ChartBody, type ChartInput, manyPoints, plural } from './body.js';
 import { Categories, categoryLabel, rounded } from './columns.js';
 
 /**
@@ -29,7 +29,7 @@ export function strip(input: ChartInput): ChartBody {
       data: byGroup[index] ?? [],
       symbolSize: 6,
       itemStyle: { color: hasColor ? input.colors.of(label) : (palette.series[0] ?? ''), opacity: 0.7 },
-      ...MANY_POINTS,
+      ...manyPoints(input.data.rows.length),
     }),
   );
   return {

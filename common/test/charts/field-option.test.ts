@@ -149,6 +149,15 @@ describe('the field charts’ options', () => {
     // Below ECharts' threshold each point is its own shape, as a tooltip or hover expects.
     expect((renderedSvg(volcanoFigure, volcanoData).match(/<path/g) ?? []).length).toBeGreaterThanOrEqual(4);
   });
+
+  it('many points in all: each class one path, also one of fewer than 2,000 points', () => {
+    // A thinned volcano: about as many points of each class, none over ECharts' threshold alone.
+    const classes = ['up', 'down', 'ns'].flatMap((name, k) =>
+      Array.from({ length: 1_500 }, (_, at) => [k - 1 + at / 10_000, 0.01, 2, `${name}${at}`, name]),
+    );
+    const svg = renderedSvg(volcanoFigure, { ...volcanoData, rows: classes, total_rows: 4_500 });
+    expect((svg.match(/<path/g) ?? []).length).toBeLessThan(200);
+  });
 });
 
 function renderedSvg(component: FigureComponent, data: FigureData): string {
