@@ -144,6 +144,8 @@ export interface PageProfiler {
 }
 
 export async function startProfiler(page: Page): Promise<PageProfiler | null> {
+  const traceDir = process.env.BENCH_BROWSER_TRACE;
+  if (traceDir !== undefined && traceDir !== '') return startTrace(page, traceDir);
   const dir = process.env.BENCH_BROWSER_CPU_PROF;
   if (dir === undefined || dir === '') return null;
   const session = await page.context().newCDPSession(page);
@@ -156,6 +158,26 @@ export async function startProfiler(page: Page): Promise<PageProfiler | null> {
       const path = join(dir, `page-${Date.now()}.cpuprofile`);
       await writeFile(path, JSON.stringify(profile));
       process.stdout.write(`  the page's CPU profile: ${path}\n`);
+    },
+  };
+}
+
+/**
+ * `BENCH_BROWSER_TRACE=<dir>`: a Chrome trace (the DevTools performance panel's categories) of the
+ * measured changes instead, for the time a CPU profile shows only as "(program)": style, layout,
+ * paint and raster. Open it in DevTools or sum its events by name.
+ */
+async function startTrace(page: Page, dir: string): Promise<PageProfiler> {
+  const browser = page.context().browser();
+  if (browser === null) throw new Error('BENCH_BROWSER_TRACE needs a launched browser');
+  const categories = ['devtools.timeline', 'disabled-by-default-devtools.timeline', 'v8.execute', 'blink', 'cc', 'gpu'];
+  await browser.startTracing(page, { categories });
+  return {
+    async stop() {
+      const trace = await browser.stopTracing();
+      const path = join(dir, `page-${Date.now()}.trace.json`);
+      await writeFile(path, trace);
+      process.stdout.write(`  the page's trace: ${path}\n`);
     },
   };
 }
