@@ -6,7 +6,9 @@ import {
   DOUBLE,
   type DuckDBConnection,
   type DuckDBDataChunk,
+  DuckDBDoubleVector,
   DuckDBInstance,
+  DuckDBListVector,
   type DuckDBType,
   DuckDBTypeId,
   HUGEINT,
@@ -24,6 +26,16 @@ export type SqlValue = string | number | boolean | bigint | null;
 export type JsonValue = null | boolean | number | string | JsonValue[] | { [key: string]: JsonValue };
 
 export type SqlRow = Record<string, JsonValue>;
+
+/** A result whose last column is a list of doubles, that column as one matrix (see `queryMatrix`). */
+export interface MatrixRows {
+  /** Each row's other columns, as `query` gives them. */
+  rows: SqlRow[];
+  /** The lists row by row, `width` values each: NaN where an item is null, not finite or missing. */
+  values: Float64Array;
+  /** The longest list's length. */
+  width: number;
+}
 
 /** A column type as DuckDB reports it, without DuckDB's classes. */
 export type SqlType =
@@ -128,6 +140,32 @@ export class SqlConnection {
     return rows;
   }
 
+  /**
+   * `query` for a result whose last column is a list of doubles (a heatmap's rows): that column
+   * is read from DuckDB's vectors into one Float64Array, not converted to an array of numbers per
+   * row (for 1,000 lists of 200, a quarter of the statement's time and most of its garbage).
+   */
+  async queryMatrix(sql: string, params?: SqlValue[]): Promise<MatrixRows> {
+    const result = await boundedStatement(this.connection, () => this.connection.run(sql, params, paramTypes(params)));
+    const names = result.deduplicatedColumnNames().slice(0, -1);
+    const rows: SqlRow[] = [];
+    const lists: Float64Array[] = [];
+    for (
+      let chunk = await result.fetchChunk();
+      chunk !== null && chunk.rowCount > 0;
+      chunk = await result.fetchChunk()
+    ) {
+      if (rows.length > 0) await nextTurn();
+      readCells(chunk.rowCount * (names.length + 1));
+      rows.push(...rowObjectsOf(chunk, names));
+      lists.push(...listsOf(chunk, names.length));
+    }
+    const width = lists.reduce((longest, list) => Math.max(longest, list.length), 0);
+    const values = new Float64Array(lists.length * width).fill(Number.NaN);
+    for (const [row, list] of lists.entries()) values.set(list, row * width);
+    return { rows, values, width };
+  }
+
   /** Result columns of a query, without running it to completion. */
   async describe(sql: string, params?: SqlValue[]): Promise<SqlColumn[]> {
     const reader = await boundedStatement(this.connection, () =>
@@ -142,17 +180,45 @@ export class SqlConnection {
   }
 }
 
-/** A chunk's rows as JSON-safe objects, as DuckDB's own `getRowObjectsJson` makes them. */
+/**
+ * A chunk's rows as JSON-safe objects, as DuckDB's own `getRowObjectsJson` makes them: the first
+ * `names.length` columns (all of them for `query`, all but the last for `queryMatrix`).
+ */
 function rowObjectsOf(chunk: DuckDBDataChunk, names: readonly string[]): SqlRow[] {
+  const vectors = names.map((_, column) => chunk.getColumnVector(column));
   const rows: SqlRow[] = [];
   for (let index = 0; index < chunk.rowCount; index++) {
     const row: SqlRow = {};
-    chunk.visitRowValues(index, (value, _row, column, type) => {
-      row[names[column]!] = JsonDuckDBValueConverter(value, type, JsonDuckDBValueConverter) as JsonValue;
-    });
+    for (const [column, vector] of vectors.entries()) {
+      row[names[column]!] = JsonDuckDBValueConverter(
+        vector.getItem(index),
+        vector.type,
+        JsonDuckDBValueConverter,
+      ) as JsonValue;
+    }
     rows.push(row);
   }
   return rows;
+}
+
+/** Column `index` of a chunk, a list of doubles, as one array per row (NaN for null or not finite). */
+function listsOf(chunk: DuckDBDataChunk, index: number): Float64Array[] {
+  const vector = chunk.getColumnVector(index);
+  if (!(vector instanceof DuckDBListVector) || !(vector.childVector instanceof DuckDBDoubleVector)) {
+    throw new Error(`column ${index + 1} is not a list of doubles`);
+  }
+  const lists: Float64Array[] = [];
+  for (let row = 0; row < chunk.rowCount; row++) {
+    // The row's items (a copy), null for a null list.
+    const items = vector.getItemVector(row);
+    const list = new Float64Array(items?.itemCount ?? 0);
+    for (let at = 0; at < list.length; at++) {
+      const value = items?.getItem(at);
+      list[at] = typeof value === 'number' && Number.isFinite(value) ? value : Number.NaN;
+    }
+    lists.push(list);
+  }
+  return lists;
 }
 
 /** Whether a number is an integer BIGINT cannot hold (a filter bound of 1e300). */

@@ -1,0 +1,63 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { DuckDB } from '../../src/engine/duckdb.js';
+
+/** SqlConnection.queryMatrix: a last column of double lists read into one typed array. */
+
+let duckdb: DuckDB;
+
+beforeAll(async () => {
+  duckdb = await DuckDB.open({ threads: 1 });
+});
+
+afterAll(() => {
+  duckdb?.close();
+});
+
+describe('queryMatrix', () => {
+  it('reads the lists row by row, NaN for a null, non-finite or missing item', async () => {
+    const { rows, values, width } = await duckdb.withConnection((connection) =>
+      connection.queryMatrix(
+        "SELECT * FROM (VALUES (1, $1, [1.5, NULL, 3.0]), (2, NULL, [CAST('NaN' AS DOUBLE), -2.25]), " +
+          "(3, 'c', NULL), (4, 'd', [CAST('inf' AS DOUBLE), 0.0, 1e300])) AS t(i, label, means) ORDER BY i",
+        ['a'],
+      ),
+    );
+    expect(rows).toEqual([
+      { i: 1, label: 'a' },
+      { i: 2, label: null },
+      { i: 3, label: 'c' },
+      { i: 4, label: 'd' },
+    ]);
+    expect(width).toBe(3);
+    expect([...values]).toEqual([
+      1.5,
+      Number.NaN,
+      3,
+      Number.NaN,
+      -2.25,
+      Number.NaN,
+      ...Array(3).fill(Number.NaN),
+      Number.NaN,
+      0,
+      1e300,
+    ]);
+  });
+
+  it('reads rows beyond one chunk in order, and no rows as an empty matrix', async () => {
+    const { rows, values, width } = await duckdb.withConnection((connection) =>
+      connection.queryMatrix('SELECT i, [i, i / 4] AS pair FROM range(5000) AS t(i) ORDER BY i'),
+    );
+    expect(rows).toHaveLength(5000);
+    expect(width).toBe(2);
+    expect(values[2 * 4999]).toBe(4999);
+    expect(values[2 * 2049 + 1]).toBe(2049 / 4);
+    const empty = await duckdb.withConnection((connection) => connection.queryMatrix('SELECT [1.0] AS x LIMIT 0'));
+    expect(empty).toEqual({ rows: [], values: new Float64Array(0), width: 0 });
+  });
+
+  it('refuses a last column that is not a list of doubles', async () => {
+    await expect(duckdb.withConnection((connection) => connection.queryMatrix("SELECT ['a'] AS x"))).rejects.toThrow(
+      /not a list of doubles/,
+    );
+  });
+});
