@@ -14,7 +14,6 @@ import {
   type Clustering,
   type DenseMatrix,
   inDrawingOrder,
-  rounded,
   transposed,
   zScores,
 } from './clustering.js';
@@ -197,7 +196,7 @@ export async function clusteredHeatmapData(
     matrix: {
       rows: drawnRows,
       columns: columnClusters.order.map((c) => cells.columns[c] ?? ''),
-      values: inDrawingOrderFlat(scaled ? rounded(drawn, Z_DECIMALS) : raw, rowClusters.order, columnClusters.order),
+      values: inDrawingOrderFlat(drawn, rowClusters.order, columnClusters.order, scaled ? Z_DECIMALS : undefined),
       ...(scaled ? { raw: inDrawingOrderFlat(raw, rowClusters.order, columnClusters.order) } : {}),
       row_tree: clusterRows ? inDrawingOrder(rowClusters) : null,
       column_tree: clusterColumns ? inDrawingOrder(columnClusters) : null,
@@ -209,15 +208,18 @@ export async function clusteredHeatmapData(
 }
 
 /**
- * A matrix's values row by row in drawing order, null where a cell has none: one flat list of
- * plain numbers, which JSON.stringify writes faster than anything built by hand (a row per cell,
- * labels repeated, was 9 MB at 1,000 × 200 and most of the answer's time).
+ * A matrix's values row by row in drawing order, null where a cell has none, rounded to
+ * `decimals` places when given: one flat list of plain numbers, which JSON.stringify writes
+ * faster than anything built by hand (a row per cell, labels repeated, was 9 MB at 1,000 × 200
+ * and most of the answer's time). Rounding here spares a copy of the matrix.
  */
 function inDrawingOrderFlat(
   matrix: DenseMatrix,
   rowOrder: readonly number[],
   columnOrder: readonly number[],
+  decimals?: number,
 ): (number | null)[] {
+  const scale = 10 ** (decimals ?? 0);
   // Made at its length, of numbers: V8 keeps the list unboxed until a null arrives (growing it by
   // push copied it over and over).
   const flat = new Array<number | null>(rowOrder.length * columnOrder.length).fill(0);
@@ -226,7 +228,7 @@ function inDrawingOrderFlat(
     const start = r * matrix.columns;
     for (const c of columnOrder) {
       const value = matrix.values[start + c] as number;
-      flat[at++] = Number.isNaN(value) ? null : value;
+      flat[at++] = Number.isNaN(value) ? null : decimals === undefined ? value : Math.round(value * scale) / scale;
     }
   }
   return flat;

@@ -320,14 +320,6 @@ export function zScores({ values, rows, columns }: DenseMatrix): DenseMatrix {
   return { values: scaled, rows, columns };
 }
 
-/** A matrix's values rounded to `decimals` places (NaN stays NaN). */
-export function rounded({ values, rows, columns }: DenseMatrix, decimals: number): DenseMatrix {
-  const scale = 10 ** decimals;
-  const kept = new Float64Array(values.length);
-  for (let at = 0; at < values.length; at++) kept[at] = Math.round((values[at] as number) * scale) / scale;
-  return { values: kept, rows, columns };
-}
-
 /** The columns of a matrix as rows. */
 export function transposed({ values, rows, columns }: DenseMatrix): DenseMatrix {
   const flipped = new Float64Array(values.length);
