@@ -29,7 +29,7 @@ export const MANY_POINTS = { large: true, largeThreshold: 2_000 } as const;
  * change (~0.5 s of the page's CPU for one chart).
  */
 export const manyPoints = (total: number) =>
-  ({ large: true, largeThreshold: total > MANY_POINTS.largeThreshold ? 0 : MANY_POINTS.largeThreshold }) as const;
+  ({ ...MANY_POINTS, largeThreshold: total > MANY_POINTS.largeThreshold ? 0 : MANY_POINTS.largeThreshold }) as const;
 
 /** What one chart type contributes to the option; `chartOption` adds the frame around it. */
 export interface ChartBody {

@@ -127,6 +127,28 @@ export async function hierarchyData(
   };
 }
 
+/**
+ * The sankey's statement: each pair of successive levels (`level`: the first), its values (`"l<i>"`,
+ * `"o<i>"` of the pair; the other levels null) and their `value`, largest first per pair; with the
+ * rows (`n`) and the folded counts (`f<i>`) on every line.
+ */
+function sankeySql(rows: NarrowedRows, levels: Levels): string {
+  const indices = levels.columns.map((_, i) => i);
+  const pairs = indices.slice(1).map((i) => i - 1);
+  const present = (i: number) => `("l${i}" IS NOT NULL OR "o${i}")`;
+  const grouped = (i: number) => `grouping("l${i}") = 0`;
+  const level = `CASE ${pairs.map((i) => `WHEN ${grouped(i)} AND ${grouped(i + 1)} THEN ${i}`).join(' ')} END`;
+  const flows =
+    `SELECT ${indices.map((i) => `"l${i}", "o${i}"`).join(', ')}, ${level} AS "level", ` +
+    `CAST(coalesce(sum("v"), 0) AS DOUBLE) AS "value" FROM "folded" ` +
+    `GROUP BY GROUPING SETS (${pairs.map((i) => `("l${i}", "o${i}", "l${i + 1}", "o${i + 1}")`).join(', ')}) ` +
+    `HAVING ${pairs.map((i) => `(${grouped(i)} AND ${grouped(i + 1)} AND ${present(i)} AND ${present(i + 1)})`).join(' OR ')}`;
+  const counts = `SELECT (SELECT ${ROWS_SQL} FROM "paths") AS "n", "c".* FROM (${foldedCountsSql(levels)}) AS "c"`;
+  // Within a pair the other levels are null: ordering by every level orders by the pair's two.
+  const order = ['"level"', '"value" DESC', ...indices.map((i) => `"l${i}"`)].join(', ');
+  return `${foldedSql(rows, levels, false)}SELECT * FROM (${counts}) AS "f" LEFT JOIN (${flows}) AS "p" ON true ORDER BY ${order}`;
+}
+
 /** Paths in a stable order (nulls last) where values tie. */
 function comparePaths(a: readonly Scalar[], b: readonly Scalar[]): number {
   const left = JSON.stringify(a);
@@ -134,7 +156,11 @@ function comparePaths(a: readonly Scalar[], b: readonly Scalar[]): number {
   return left < right ? -1 : left > right ? 1 : 0;
 }
 
-/** The flows between each pair of successive levels; rows with a null in either level are left out. */
+/**
+ * The flows between each pair of successive levels; rows with a null in either level are left out.
+ * One statement: the pairs are grouping sets of the grouped paths, and the counts come on each line
+ * (and on a line of their own when no flow is left), where a statement a pair read every row again.
+ */
 export async function sankeyData(
   rows: NarrowedRows,
   source: TableSnapshot,
@@ -142,37 +168,21 @@ export async function sankeyData(
   statement: Statement,
 ): Promise<FigureData> {
   const levels = levelsOf(source, figure);
-  const cte = foldedSql(rows, levels, false);
-  const present = (i: number) => `("l${i}" IS NOT NULL OR "o${i}")`;
-  const pairs = levels.columns
-    .slice(1)
-    .map(
-      (_, i) =>
-        `SELECT ${i} AS "level", "l${i}" AS "from_value", "o${i}" AS "from_other", "l${i + 1}" AS "to_value", ` +
-        `"o${i + 1}" AS "to_other", CAST(coalesce(sum("v"), 0) AS DOUBLE) AS "value" FROM "folded" ` +
-        `WHERE ${present(i)} AND ${present(i + 1)} GROUP BY ALL ORDER BY "value" DESC, 2, 4`,
-    );
+  const answer = await rows.connection.query(sankeySql(rows, levels), statement.params);
   const links: NonNullable<FigureData['links']> = [];
-  for (const pair of pairs) {
-    const flows = await rows.connection.query(`${cte}${pair}`, statement.params);
-    for (const flow of flows) {
-      const level = count(flow.level);
-      const end = (side: 'from' | 'to', at: number) =>
-        levelValue(levels, { [`l${at}`]: flow[`${side}_value`], [`o${at}`]: flow[`${side}_other`] }, at);
-      const other = flow.from_other === true || flow.to_other === true;
-      links.push({
-        level,
-        from: end('from', level),
-        to: end('to', level + 1),
-        value: Number(flow.value),
-        ...(other ? { other: true } : {}),
-      });
-    }
+  for (const flow of answer) {
+    if (flow.level === null || flow.level === undefined) continue;
+    const level = count(flow.level);
+    const other = flow[`o${level}`] === true || flow[`o${level + 1}`] === true;
+    links.push({
+      level,
+      from: levelValue(levels, flow, level),
+      to: levelValue(levels, flow, level + 1),
+      value: Number(flow.value),
+      ...(other ? { other: true } : {}),
+    });
   }
-  const [stats = {}] = await rows.connection.query(
-    `${cte}SELECT (SELECT ${ROWS_SQL} FROM "paths") AS "n", "f".* FROM (${foldedCountsSql(levels)}) AS "f"`,
-    statement.params,
-  );
+  const stats = answer[0] ?? {};
   const folded = foldedOf(levels, stats);
   const roles: Role[] = [
     numberRole('level', null, 'long'),
