@@ -15,11 +15,13 @@ import type { AxisOption, AxisSpec } from './parts.js';
 
 /**
  * For a scatter series of many points of one colour and size (volcano, MA, Manhattan, QQ, strips,
- * plain scatters): ECharts draws them as one path from 2,000 points on instead of one element each,
- * progressively over many frames. Ten volcano plots of 10,000 points each took ~20 s to finish
- * drawing on a busy 2-CPU host, and ~2 s this way; a point's own hover style is what is given up.
+ * plain scatters): ECharts draws them as one path from 2,000 points on instead of one element each.
+ * Ten volcano plots of 10,000 points each took ~20 s to finish drawing on a busy 2-CPU host, and
+ * ~2 s this way; a point's own hover style is what is given up. Drawn at once, not progressively
+ * (ECharts' default from 3,000 points: 400 a frame, so 50 frames for 20,000 points, each frame a
+ * canvas committed again while the other charts of a filter change wait for the CPU).
  */
-export const MANY_POINTS = { large: true, largeThreshold: 2_000 } as const;
+export const MANY_POINTS = { large: true, largeThreshold: 2_000, progressive: 0 } as const;
 
 /**
  * `MANY_POINTS` for one of several series of a chart of `total` points (a volcano's classes, a

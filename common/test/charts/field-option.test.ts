@@ -155,8 +155,12 @@ describe('the field charts’ options', () => {
     const classes = ['up', 'down', 'ns'].flatMap((name, k) =>
       Array.from({ length: 1_500 }, (_, at) => [k - 1 + at / 10_000, 0.01, 2, `${name}${at}`, name]),
     );
-    const svg = renderedSvg(volcanoFigure, { ...volcanoData, rows: classes, total_rows: 4_500 });
+    const data = { ...volcanoData, rows: classes, total_rows: 4_500 };
+    const svg = renderedSvg(volcanoFigure, data);
     expect((svg.match(/<path/g) ?? []).length).toBeLessThan(200);
+    // Drawn in one frame, not 400 points a frame (a canvas's progressive drawing).
+    const { series } = build(volcanoFigure, data);
+    expect(series.slice(0, 3).map((one) => one.progressive)).toEqual([0, 0, 0]);
   });
 });
 
