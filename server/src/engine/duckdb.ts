@@ -125,18 +125,8 @@ export class SqlConnection {
    * values read count against its limit (`readCells`) before each chunk is converted.
    */
   async query(sql: string, params?: SqlValue[]): Promise<SqlRow[]> {
-    const result = await boundedStatement(this.connection, () => this.connection.run(sql, params, paramTypes(params)));
-    const names = result.deduplicatedColumnNames();
     const rows: SqlRow[] = [];
-    for (
-      let chunk = await result.fetchChunk();
-      chunk !== null && chunk.rowCount > 0;
-      chunk = await result.fetchChunk()
-    ) {
-      if (rows.length > 0) await nextTurn();
-      readCells(chunk.rowCount * names.length);
-      rows.push(...rowObjectsOf(chunk, names));
-    }
+    for await (const { chunk, names } of this.chunks(sql, params)) rows.push(...rowObjectsOf(chunk, names));
     return rows;
   }
 
@@ -146,24 +136,38 @@ export class SqlConnection {
    * row (for 1,000 lists of 200, a quarter of the statement's time and most of its garbage).
    */
   async queryMatrix(sql: string, params?: SqlValue[]): Promise<MatrixRows> {
-    const result = await boundedStatement(this.connection, () => this.connection.run(sql, params, paramTypes(params)));
-    const names = result.deduplicatedColumnNames().slice(0, -1);
     const rows: SqlRow[] = [];
     const lists: Float64Array[] = [];
-    for (
-      let chunk = await result.fetchChunk();
-      chunk !== null && chunk.rowCount > 0;
-      chunk = await result.fetchChunk()
-    ) {
-      if (rows.length > 0) await nextTurn();
-      readCells(chunk.rowCount * (names.length + 1));
-      rows.push(...rowObjectsOf(chunk, names));
-      lists.push(...listsOf(chunk, names.length));
+    for await (const { chunk, names } of this.chunks(sql, params)) {
+      const others = names.slice(0, -1);
+      rows.push(...rowObjectsOf(chunk, others));
+      lists.push(...listsOf(chunk, others.length));
     }
     const width = lists.reduce((longest, list) => Math.max(longest, list.length), 0);
     const values = new Float64Array(lists.length * width).fill(Number.NaN);
     for (const [row, list] of lists.entries()) values.set(list, row * width);
     return { rows, values, width };
+  }
+
+  /**
+   * The result's chunks (2048 rows each) with its column names, for `query` and `queryMatrix` to
+   * convert: from the second on, each after a turn of the event loop, and each chunk's values
+   * counted against the request's limit (`readCells`) before it is handed over.
+   */
+  private async *chunks(sql: string, params?: SqlValue[]) {
+    const result = await boundedStatement(this.connection, () => this.connection.run(sql, params, paramTypes(params)));
+    const names = result.deduplicatedColumnNames();
+    let first = true;
+    for (
+      let chunk = await result.fetchChunk();
+      chunk !== null && chunk.rowCount > 0;
+      chunk = await result.fetchChunk()
+    ) {
+      if (!first) await nextTurn();
+      first = false;
+      readCells(chunk.rowCount * names.length);
+      yield { chunk, names };
+    }
   }
 
   /** Result columns of a query, without running it to completion. */
