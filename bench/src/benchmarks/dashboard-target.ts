@@ -23,8 +23,8 @@ import { serviceEnvironment } from './api-fixture.js';
 import { generateTableSql } from './dashboard-data.js';
 
 type SqlValue = string | number | boolean | bigint | null;
-type Method = 'run' | 'query' | 'queryMatrix' | 'describe';
-const METHODS: readonly string[] = ['run', 'query', 'queryMatrix', 'describe'] satisfies Method[];
+type Method = 'run' | 'query' | 'queryMatrix' | 'queryLists' | 'describe';
+const METHODS: readonly string[] = ['run', 'query', 'queryMatrix', 'queryLists', 'describe'] satisfies Method[];
 
 /** One statement the server ran: which of its connections, which method, the SQL and its parameters. */
 export interface RecordedStatement {

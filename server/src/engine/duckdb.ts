@@ -37,6 +37,14 @@ export interface MatrixRows {
   width: number;
 }
 
+/** A result's lists of doubles each as one typed array per row (see `queryLists`). */
+export interface ListRows {
+  /** Each row's columns that are not lists of doubles, as `query` gives them. */
+  rows: SqlRow[];
+  /** Each row's lists of doubles by column name: NaN where an item is null or not finite (a null list: empty). */
+  lists: Record<string, Float64Array>[];
+}
+
 /** A column type as DuckDB reports it, without DuckDB's classes. */
 export type SqlType =
   | { kind: 'scalar'; name: string }
@@ -139,14 +147,34 @@ export class SqlConnection {
     const rows: SqlRow[] = [];
     const lists: Float64Array[] = [];
     for await (const { chunk, names } of this.chunks(sql, params)) {
-      const others = names.slice(0, -1);
-      rows.push(...rowObjectsOf(chunk, others));
-      lists.push(...listsOf(chunk, others.length));
+      rows.push(...rowObjectsOf(chunk, names, (column) => column < names.length - 1));
+      lists.push(...listsOf(chunk, names.length - 1));
     }
     const width = lists.reduce((longest, list) => Math.max(longest, list.length), 0);
     const values = new Float64Array(lists.length * width).fill(Number.NaN);
     for (const [row, list] of lists.entries()) values.set(list, row * width);
     return { rows, values, width };
+  }
+
+  /**
+   * `query` for a result with columns that are lists of doubles (a coverage track's buckets per
+   * sample): those are read from DuckDB's vectors into one Float64Array per row and column, not
+   * converted to an array of numbers each (40,000 buckets: about a third of the answer's time).
+   */
+  async queryLists(sql: string, params?: SqlValue[]): Promise<ListRows> {
+    const rows: SqlRow[] = [];
+    const lists: Record<string, Float64Array>[] = [];
+    for await (const { chunk, names } of this.chunks(sql, params)) {
+      const listed = names.map((_, column) => isDoubleList(chunk, column));
+      rows.push(...rowObjectsOf(chunk, names, (column) => !listed[column]));
+      const columns = names.flatMap((name, column) =>
+        listed[column] ? [[name, listsOf(chunk, column)] as const] : [],
+      );
+      for (let row = 0; row < chunk.rowCount; row++) {
+        lists.push(Object.fromEntries(columns.map(([name, values]) => [name, values[row]!])));
+      }
+    }
+    return { rows, lists };
   }
 
   /**
@@ -185,24 +213,32 @@ export class SqlConnection {
 }
 
 /**
- * A chunk's rows as JSON-safe objects, as DuckDB's own `getRowObjectsJson` makes them: the first
- * `names.length` columns (all of them for `query`, all but the last for `queryMatrix`).
+ * A chunk's rows as JSON-safe objects, as DuckDB's own `getRowObjectsJson` makes them: the
+ * columns `kept` keeps (all of them for `query`; not the lists `queryMatrix` and `queryLists` read apart).
  */
-function rowObjectsOf(chunk: DuckDBDataChunk, names: readonly string[]): SqlRow[] {
-  const vectors = names.map((_, column) => chunk.getColumnVector(column));
+function rowObjectsOf(
+  chunk: DuckDBDataChunk,
+  names: readonly string[],
+  kept: (column: number) => boolean = () => true,
+): SqlRow[] {
+  const vectors = names.flatMap((name, column) =>
+    kept(column) ? [{ name, vector: chunk.getColumnVector(column) }] : [],
+  );
   const rows: SqlRow[] = [];
   for (let index = 0; index < chunk.rowCount; index++) {
     const row: SqlRow = {};
-    for (const [column, vector] of vectors.entries()) {
-      row[names[column]!] = JsonDuckDBValueConverter(
-        vector.getItem(index),
-        vector.type,
-        JsonDuckDBValueConverter,
-      ) as JsonValue;
+    for (const { name, vector } of vectors) {
+      row[name] = JsonDuckDBValueConverter(vector.getItem(index), vector.type, JsonDuckDBValueConverter) as JsonValue;
     }
     rows.push(row);
   }
   return rows;
+}
+
+/** Whether column `index` of a chunk is a list of doubles. */
+function isDoubleList(chunk: DuckDBDataChunk, index: number): boolean {
+  const vector = chunk.getColumnVector(index);
+  return vector instanceof DuckDBListVector && vector.childVector instanceof DuckDBDoubleVector;
 }
 
 /** Column `index` of a chunk, a list of doubles, as one array per row (NaN for null or not finite). */

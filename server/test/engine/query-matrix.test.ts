@@ -1,7 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DuckDB } from '../../src/engine/duckdb.js';
 
-/** SqlConnection.queryMatrix: a last column of double lists read into one typed array. */
+/**
+ * SqlConnection.queryMatrix: a last column of double lists read into one typed array; queryLists:
+ * every column of double lists read into a typed array per row.
+ */
 
 let duckdb: DuckDB;
 
@@ -59,5 +62,38 @@ describe('queryMatrix', () => {
     await expect(duckdb.withConnection((connection) => connection.queryMatrix("SELECT ['a'] AS x"))).rejects.toThrow(
       /not a list of doubles/,
     );
+  });
+});
+
+describe('queryLists', () => {
+  it('reads each column of double lists per row, NaN for a null or non-finite item, the rest as query does', async () => {
+    const { rows, lists } = await duckdb.withConnection((connection) =>
+      connection.queryLists(
+        "SELECT * FROM (VALUES (1, 'a', [1.5::DOUBLE, NULL], [CAST('inf' AS DOUBLE)]), (2, NULL, NULL, [0.0::DOUBLE, 2.0, -1e300])) " +
+          'AS t(i, label, lows, highs) ORDER BY i',
+      ),
+    );
+    expect(rows).toEqual([
+      { i: 1, label: 'a' },
+      { i: 2, label: null },
+    ]);
+    expect(
+      lists.map((row) => Object.fromEntries(Object.entries(row).map(([name, list]) => [name, [...list]]))),
+    ).toEqual([
+      { lows: [1.5, Number.NaN], highs: [Number.NaN] },
+      { lows: [], highs: [0, 2, -1e300] },
+    ]);
+  });
+
+  it('reads rows beyond one chunk in order, and leaves other lists to query', async () => {
+    const { rows, lists } = await duckdb.withConnection((connection) =>
+      connection.queryLists(
+        "SELECT CAST(i AS INTEGER) AS i, ['x'] AS words, [i / 1, i / 2] AS pair FROM range(5000) AS t(i) ORDER BY i",
+      ),
+    );
+    expect(rows).toHaveLength(5000);
+    expect(rows[4999]).toEqual({ i: 4999, words: ['x'] });
+    expect([...(lists[2049]?.pair ?? [])]).toEqual([2049, 2049 / 2]);
+    expect(lists[4999]?.words).toBeUndefined();
   });
 });
