@@ -1,6 +1,7 @@
 import type { ComponentData } from '@service/common';
 import { describe, expect, it } from 'vitest';
 import type { TableSnapshot } from '../../../server/src/analytics/index.js';
+import { answerJson } from '../../../server/src/dashboards/data/answer-json.js';
 import { AnswerCache, type AnswerKey } from '../../../server/src/dashboards/data/cache.js';
 import { type WorkBounds, withinBounds } from '../../../server/src/engine/bounded-work.js';
 import { DomainError } from '../../../server/src/errors.js';
@@ -37,6 +38,18 @@ describe('the dashboard answer cache', () => {
     expect(await cache.answer(key('n', 0, '[]', null), compute(6))).toEqual(card(6));
     expect(computed).toBe(5);
     expect(cache.stats()).toMatchObject({ hits: 1, misses: 5, entries: 5 });
+  });
+
+  it('keeps an answer as the JSON it is sent as: a hit is a parsed copy, with that JSON remembered', async () => {
+    const cache = new AnswerCache();
+    const computed = { value: 3, unfiltered_value: Number.NaN };
+    expect(await cache.answer(key('n'), async () => computed)).toBe(computed);
+    computed.value = 4;
+    const hit = await cache.answer(key('n'), async () => card(5));
+    // What the client got: the value before the change, NaN as JSON writes it.
+    expect(hit).toEqual({ value: 3, unfiltered_value: null });
+    expect(hit).not.toBe(computed);
+    expect(answerJson(hit)).toBe('{"value":3,"unfiltered_value":null}');
   });
 
   it('shares one computation between concurrent requests, and keeps no failure', async () => {

@@ -13,3 +13,10 @@ export function answerJson(data: unknown): string {
   made.set(data, json);
   return json;
 }
+
+/** The answer a JSON text of `answerJson` holds, its JSON remembered: sending it writes that text again. */
+export function answerOfJson<T extends object>(json: string): T {
+  const data: T = JSON.parse(json);
+  made.set(data, json);
+  return data;
+}

@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import type { ComponentData } from '@service/common';
 import type { TableSnapshot } from '../../analytics/index.js';
 import { currentBounds } from '../../engine/bounded-work.js';
-import { answerJson } from './answer-json.js';
+import { answerJson, answerOfJson } from './answer-json.js';
 
 /** What a component's answer was computed from. */
 export interface AnswerKey {
@@ -16,8 +16,14 @@ export interface AnswerKey {
   extra?: unknown;
 }
 
+/**
+ * A kept answer as its JSON text, not as the answer object: a big answer's object (a coverage
+ * track's 40,000 rows of arrays) kept alive in the old generation made every garbage collection
+ * walk it, which cost the server more than the answer's statements (docs/performance.md
+ * `field-charts`). A string is one object to the collector; a hit parses it again.
+ */
 interface Entry {
-  data: ComponentData;
+  json: string;
   bytes: number;
 }
 
@@ -50,7 +56,7 @@ export class AnswerCache {
       this.counts.hits++;
       this.entries.delete(id);
       this.entries.set(id, entry);
-      return entry.data;
+      return answerOfJson<ComponentData>(entry.json);
     }
     const running = this.pending.get(id);
     if (running !== undefined) {
@@ -106,9 +112,10 @@ export class AnswerCache {
   private keep(id: string, data: ComponentData): void {
     // UTF-16 units, as the request's answer budget counts (request-limits.ts): the same as bytes
     // for the ASCII most answers are, and counting the bytes of a 10 MB heatmap answer took 10 ms.
-    const bytes = answerJson(data).length + id.length;
+    const json = answerJson(data);
+    const bytes = json.length + id.length;
     if (bytes > this.limits.bytes / 4) return;
-    this.entries.set(id, { data, bytes });
+    this.entries.set(id, { json, bytes });
     this.bytes += bytes;
     for (const [oldest, evicted] of this.entries) {
       if (this.entries.size <= this.limits.entries && this.bytes <= this.limits.bytes) break;
