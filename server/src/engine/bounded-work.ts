@@ -30,6 +30,15 @@ export function withinBounds<T>(bounds: WorkBounds, work: () => T): T {
   return current.run(bounds, work);
 }
 
+/**
+ * Runs `work` (and everything it starts) outside any work's bounds: work a request only set off,
+ * which must outlive it (a native copy's build), neither stopped with the request nor held to
+ * its statement time limit.
+ */
+export function outsideBounds<T>(work: () => T): T {
+  return current.exit(work);
+}
+
 /** The bounds of the work running now, if any. */
 export function currentBounds(): WorkBounds | undefined {
   return current.getStore();

@@ -1,6 +1,7 @@
 import { mkdir, readdir, rename, rm } from 'node:fs/promises';
 import { hostname } from 'node:os';
 import { join } from 'node:path';
+import { outsideBounds } from './bounded-work.js';
 import { MAX_SCAN_GROUPS } from './delta/reader.js';
 import { DuckDB, type SqlConnection } from './duckdb.js';
 import { quoteIdentifier, quoteString } from './sql.js';
@@ -202,7 +203,10 @@ export class NativeCopies {
         await removeFiles(file);
       }
     };
-    const built = this.queue.then(run);
+    // Built for every later reader, not for the request that asked: outside that request's bounds
+    // (a build under them was refused once the request was stopped, or cut at its 30 s statement
+    // limit, and never tried again).
+    const built = this.queue.then(() => outsideBounds(run));
     this.queue = built;
     this.building.set(key, built);
     void built.finally(() => this.building.delete(key));

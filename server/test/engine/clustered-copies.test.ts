@@ -2,8 +2,10 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type WorkBounds, withinBounds } from '../../src/engine/bounded-work.js';
 import { DuckDB } from '../../src/engine/duckdb.js';
 import { MANY_FILES, NativeCopies } from '../../src/engine/native-copies.js';
+import { DomainError } from '../../src/errors.js';
 
 let duckdb: DuckDB;
 let directory: string;
@@ -78,6 +80,32 @@ describe('a native copy of a version of many files', () => {
       } finally {
         lease.release();
       }
+    } finally {
+      await copies.close();
+    }
+  });
+});
+
+describe('a native copy asked for by a request', () => {
+  it('is built outside that request’s bounds: neither stopped with it nor held to its statement limit', async () => {
+    const copies = await NativeCopies.open(duckdb, { directory, minRows: 0, maxCopies: 2 });
+    try {
+      const source = async () => ({ sql: 'SELECT * FROM memory.main."rows"', release: () => {} });
+      const request = new AbortController();
+      const bounds: WorkBounds = {
+        signal: request.signal,
+        statementTimeoutMs: 1,
+        maxCells: 1,
+        cellsRead: 0,
+        stop: (error) => request.abort(error),
+      };
+      expect(
+        withinBounds(bounds, () => copies.acquire('version', { rows: 5000, files: 1 }, ['"x"'], source)),
+      ).toBeNull();
+      // The request ends stopped (its client gone) before the build has begun.
+      request.abort(new DomainError('request_timeout', 'the client went away'));
+      await copies.idle();
+      expect(copies.counts).toMatchObject({ built: 1, failed: 0 });
     } finally {
       await copies.close();
     }
