@@ -79,7 +79,8 @@ const Z_BITS = 30;
  */
 export class NativeCopies {
   private readonly copies = new Map<string, Copy>();
-  private readonly building = new Map<string, Promise<void>>();
+  /** Builds queued or running, by version: the latest asked for, and whether it clusters. */
+  private readonly building = new Map<string, { built: Promise<void>; clustered: boolean }>();
   /** Versions whose copy failed: read from Parquet from then on (bounded, oldest out). */
   private readonly failed = new Set<string>();
   /** One build at a time: each uses every DuckDB thread. */
@@ -110,8 +111,8 @@ export class NativeCopies {
    * of at least `minRows` rows or more than `MANY_FILES` files) and answers null: the caller reads the Parquet files meanwhile.
    * `cluster` are numeric SQL expressions over the rows (at most three used) to cluster a new copy
    * by: rows close in them are stored together, so that DuckDB skips the row groups a range filter
-   * on them excludes. A copy built unclustered is built once more, clustered, for the first reader
-   * asking for clustering; it replaces the first once ready.
+   * on them excludes. A copy built (or being built) unclustered is built once more, clustered, for
+   * the first reader asking for clustering; it replaces the first once ready.
    */
   acquire(
     key: string,
@@ -122,7 +123,7 @@ export class NativeCopies {
     const copy = this.copies.get(key);
     if (copy !== undefined) {
       // Built for readers that filter by no range: built again, clustered, for one that does.
-      if (copy.fileOrder === '' && cluster.length > 0 && this.wanted(key, size)) {
+      if (copy.fileOrder === '' && cluster.length > 0 && !this.building.has(key) && this.wanted(key, size)) {
         this.build(key, cluster.slice(0, 3), source);
       }
       // Most recently read last: eviction takes the first.
@@ -142,14 +143,19 @@ export class NativeCopies {
         },
       };
     }
-    if (this.wanted(key, size)) this.build(key, cluster.slice(0, 3), source);
+    // Being built unclustered (for a check of the columns when a dashboard was saved): the
+    // clustered build is queued now, not at the first read after that build, so that it is ready
+    // before the dashboard's filter changes rather than competing with them.
+    const pending = this.building.get(key);
+    const asked = pending === undefined || (!pending.clustered && cluster.length > 0);
+    if (asked && this.wanted(key, size)) this.build(key, cluster.slice(0, 3), source);
     return null;
   }
 
   /** Settles when every copy asked for so far is built or has failed, and evicted ones are gone (for tests and benchmarks). */
   async idle(): Promise<void> {
     while (this.building.size > 0 || this.detaching.size > 0) {
-      await Promise.allSettled([...this.building.values(), ...this.detaching]);
+      await Promise.allSettled([...[...this.building.values()].map(({ built }) => built), ...this.detaching]);
     }
   }
 
@@ -171,7 +177,7 @@ export class NativeCopies {
     // Many files cost their opening at every read, however few rows they hold (an image
     // collection: a file per image); one copy reads them once.
     const large = (rows !== null && rows >= this.options.minRows) || files > MANY_FILES;
-    return !this.closed && this.options.maxCopies > 0 && large && !this.building.has(key) && !this.failed.has(key);
+    return !this.closed && this.options.maxCopies > 0 && large && !this.failed.has(key);
   }
 
   private build(
@@ -208,8 +214,11 @@ export class NativeCopies {
     // limit, and never tried again).
     const built = this.queue.then(() => outsideBounds(run));
     this.queue = built;
-    this.building.set(key, built);
-    void built.finally(() => this.building.delete(key));
+    const entry = { built, clustered: cluster.length > 0 };
+    this.building.set(key, entry);
+    void built.finally(() => {
+      if (this.building.get(key) === entry) this.building.delete(key);
+    });
   }
 
   /**

@@ -60,6 +60,27 @@ describe('a clustered native copy', () => {
   });
 });
 
+describe('a native copy being built unclustered', () => {
+  it('is built once more, clustered, as soon as a reader asks for clustering, not at its next read', async () => {
+    const copies = await NativeCopies.open(duckdb, { directory, minRows: 0, maxCopies: 2 });
+    try {
+      const source = async () => ({ sql: 'SELECT * FROM memory.main."rows"', release: () => {} });
+      expect(copies.acquire('version', { rows: 5000, files: 1 }, [], source)).toBeNull();
+      expect(copies.acquire('version', { rows: 5000, files: 1 }, ['"x"'], source)).toBeNull();
+      expect(copies.acquire('version', { rows: 5000, files: 1 }, ['"x"'], source)).toBeNull();
+      await copies.idle();
+      expect(copies.counts).toMatchObject({ built: 2, clustered: 1, failed: 0 });
+      const lease = copies.acquire('version', { rows: 5000, files: 1 }, ['"x"'], source);
+      expect(lease?.fileOrder).not.toBe('');
+      lease?.release();
+      await copies.idle();
+      expect(copies.counts).toMatchObject({ built: 2 });
+    } finally {
+      await copies.close();
+    }
+  });
+});
+
 describe('a native copy of a version of many files', () => {
   it('is built however few rows they hold, and not for as few rows in few files', async () => {
     const copies = await NativeCopies.open(duckdb, { directory, minRows: 1_000_000, maxCopies: 2 });
