@@ -36,6 +36,7 @@ import { CpuSpan, printMachine } from '../lib/report.js';
 import { UsageError } from '../lib/usage-error.js';
 import { BENCH_ADMIN_EMAIL, BENCH_ADMIN_PASSWORD } from './api-fixture.js';
 import { createBenchCollection, field, keptFixture, uploadAndUpsert } from './collection-fixture.js';
+import { buildsCopy, copyAttaches } from './copy-statements.js';
 import { CHROMIUM, launchChromium, measureDashboardInBrowser } from './dashboard-browser.js';
 import { benchDashboard, filterWalk } from './dashboard-data.js';
 import { type Fixture, report, type ServerFigures, verdicts } from './dashboard-report.js';
@@ -136,13 +137,6 @@ function filterChanges(count: number, seed: number): DashboardFilter[][] {
   return changes;
 }
 
-/** The statement that makes a built native copy readable (the baseline runs it once, untimed). */
-const attachesCopy = (statement: RecordedStatement) => /^ATTACH .* \(READ_ONLY\)$/.test(statement.sql);
-
-/** Statements that build, attach or drop a native copy: not part of answering a request. */
-const buildsCopy = (statement: RecordedStatement) =>
-  /^(ATTACH|DETACH)\b/.test(statement.sql) || /^CREATE TABLE "native_\d+_build"/.test(statement.sql);
-
 /** A statement's kind: its first words, spaces collapsed and file lists cut (the filters come later). */
 function statementKind(sql: string): string {
   return sql
@@ -199,12 +193,12 @@ async function measureServer(
   if (settled.type !== 'settled') throw new Error(`server: unexpected ${settled.type}`);
   figures.copies = { count: settled.copies, ms: performance.now() - settling };
   // DuckDB alone reads the server's native copies too (attached read-only by both processes).
-  await replay((await take()).filter(attachesCopy), false);
+  await replay(copyAttaches(await take()), false);
   out(`${changes.length} filter changes, each then DuckDB alone on its statements ...`);
   for (const [index, filters] of changes.entries()) {
     const timing = await client.ndjson(filters);
     const taken = await take();
-    await replay(taken.filter(attachesCopy), false);
+    await replay(copyAttaches(taken), false);
     const statements = taken.filter((statement) => !buildsCopy(statement));
     if (timing.failure !== null) {
       figures.failures.push(`change ${index + 1} ${JSON.stringify(filters)}: ${timing.failure}`);

@@ -36,6 +36,7 @@ import {
   createBenchDashboard,
   uploadAndUpsert,
 } from './collection-fixture.js';
+import { buildsCopy, copyAttaches } from './copy-statements.js';
 import { dataClient } from './dashboard-requests.js';
 import type { DashboardTargetMessage, RecordedStatement } from './dashboard-target.js';
 import { inBrowser } from './field-charts-browser.js';
@@ -73,11 +74,6 @@ const GENERA = 2000;
 const CHECKED_FILTERS = 5;
 
 type Server = ChildWorker<DashboardTargetMessage>;
-
-/** Statements that build, attach or drop a native copy: not part of answering a request. */
-const buildsCopy = (statement: RecordedStatement) =>
-  /^(ATTACH|DETACH)\b/.test(statement.sql) || /^CREATE TABLE "native_\d+_build"/.test(statement.sql);
-const attachesCopy = (statement: RecordedStatement) => /^ATTACH .* \(READ_ONLY\)$/.test(statement.sql);
 
 export async function writeParquet(path: string, sql: string): Promise<number> {
   const instance = await DuckDBInstance.create(':memory:', { threads: '2' });
@@ -149,14 +145,14 @@ export async function measure(
     if (first.failure !== null) throw new Error(`the first POST /data failed: ${first.failure}`);
     const settled = await server.ask({ type: 'settle' });
     if (settled.type !== 'settled') throw new Error(`server: unexpected ${settled.type}`);
-    await replay((await take()).filter(attachesCopy));
+    await replay(copyAttaches(await take()));
     const changeMs: number[] = [];
     const baselineMs: number[] = [];
     for (const change of filters) {
       const timing = await client.ndjson(change);
       if (timing.failure !== null) throw new Error(`POST /data ${JSON.stringify(change)}: ${timing.failure}`);
       const taken = await take();
-      await replay(taken.filter(attachesCopy));
+      await replay(copyAttaches(taken));
       changeMs.push(timing.ms);
       baselineMs.push(await replay(taken.filter((statement) => !buildsCopy(statement))));
     }

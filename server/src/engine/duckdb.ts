@@ -178,7 +178,7 @@ export class SqlConnection {
   }
 
   /**
-   * The result's chunks (2048 rows each) with its column names, for `query` and `queryMatrix` to
+   * The result's chunks (2048 rows each) with its column names, for `query`, `queryMatrix` and `queryLists` to
    * convert: from the second on, each after a turn of the event loop, and each chunk's values
    * counted against the request's limit (`readCells`) before it is handed over.
    */
