@@ -148,7 +148,9 @@ export class SqlConnection {
     const lists: Float64Array[] = [];
     for await (const { chunk, names } of this.chunks(sql, params)) {
       rows.push(...rowObjectsOf(chunk, names, (column) => column < names.length - 1));
-      lists.push(...listsOf(chunk, names.length - 1));
+      const read = listsOf(chunk, names.length - 1);
+      readListItems([read]);
+      lists.push(...read);
     }
     const width = lists.reduce((longest, list) => Math.max(longest, list.length), 0);
     const values = new Float64Array(lists.length * width).fill(Number.NaN);
@@ -170,6 +172,7 @@ export class SqlConnection {
       const columns = names.flatMap((name, column) =>
         listed[column] ? [[name, listsOf(chunk, column)] as const] : [],
       );
+      readListItems(columns.map(([, read]) => read));
       for (let row = 0; row < chunk.rowCount; row++) {
         lists.push(Object.fromEntries(columns.map(([name, values]) => [name, values[row]!])));
       }
@@ -233,6 +236,16 @@ function rowObjectsOf(
     rows.push(row);
   }
   return rows;
+}
+
+/**
+ * Counts the items of lists read into typed arrays against the request's limit (`readCells`),
+ * beyond the one value per list `chunks` counted: a list of 200 means is 200 values read.
+ */
+function readListItems(columns: readonly Float64Array[][]): void {
+  let beyond = 0;
+  for (const lists of columns) for (const list of lists) beyond += Math.max(0, list.length - 1);
+  readCells(beyond);
 }
 
 /** Whether column `index` of a chunk is a list of doubles. */

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { DuckDB } from '../../src/engine/duckdb.js';
+import { type WorkBounds, withinBounds } from '../../src/engine/bounded-work.js';
+import { DuckDB, type SqlConnection } from '../../src/engine/duckdb.js';
 
 /**
  * SqlConnection.queryMatrix: a last column of double lists read into one typed array; queryLists:
@@ -95,5 +96,35 @@ describe('queryLists', () => {
     expect(rows[4999]).toEqual({ i: 4999, words: ['x'] });
     expect([...(lists[2049]?.pair ?? [])]).toEqual([2049, 2049 / 2]);
     expect(lists[4999]?.words).toBeUndefined();
+  });
+});
+
+describe('the values a request reads', () => {
+  const bounded = (maxCells: number): WorkBounds => {
+    const controller = new AbortController();
+    return {
+      signal: controller.signal,
+      statementTimeoutMs: 0,
+      maxCells,
+      cellsRead: 0,
+      stop: (error) => controller.abort(error),
+    };
+  };
+  const lists = 'SELECT i, list_transform(range(200), lambda j: j / 1) AS means FROM range(10) AS t(i)';
+
+  it('count each item of a list read into a typed array', async () => {
+    const reads: ((connection: SqlConnection) => Promise<unknown>)[] = [
+      (connection: SqlConnection) => connection.queryMatrix(lists),
+      (connection: SqlConnection) => connection.queryLists(lists),
+    ];
+    for (const read of reads) {
+      const bounds = bounded(1000);
+      await expect(
+        duckdb.withConnection((connection) => withinBounds(bounds, () => read(connection))),
+      ).rejects.toMatchObject({ code: 'request_too_large' });
+    }
+    const bounds = bounded(3000);
+    await duckdb.withConnection((connection) => withinBounds(bounds, () => connection.queryLists(lists)));
+    expect(bounds.cellsRead).toBe(10 + 10 * 200);
   });
 });
