@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { currentBounds, type WorkBounds, withinBounds } from '../../src/engine/bounded-work.js';
 import { DuckDB } from '../../src/engine/duckdb.js';
 import { DomainError } from '../../src/errors.js';
+import { workBounds } from './support.js';
 
 /** A statement that would run for hours: DuckDB cannot fold it, and checks for interrupts as it goes. */
 const ENDLESS = 'SELECT count(*) AS n FROM range(10000000000000) AS t(i) WHERE hash(i) % 7 = 3';
@@ -17,14 +18,7 @@ afterAll(() => {
 });
 
 function bounds(statementTimeoutMs: number, maxCells = 0) {
-  const controller = new AbortController();
-  const value: WorkBounds = {
-    signal: controller.signal,
-    statementTimeoutMs,
-    maxCells,
-    cellsRead: 0,
-    stop: (error) => controller.abort(error),
-  };
+  const { bounds: value, controller } = workBounds({ statementTimeoutMs, maxCells });
   return { value, controller };
 }
 

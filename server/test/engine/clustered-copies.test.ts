@@ -2,10 +2,11 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type WorkBounds, withinBounds } from '../../src/engine/bounded-work.js';
+import { withinBounds } from '../../src/engine/bounded-work.js';
 import { DuckDB } from '../../src/engine/duckdb.js';
 import { MANY_FILES, NativeCopies } from '../../src/engine/native-copies.js';
 import { DomainError } from '../../src/errors.js';
+import { workBounds } from './support.js';
 
 let duckdb: DuckDB;
 let directory: string;
@@ -112,14 +113,7 @@ describe('a native copy asked for by a request', () => {
     const copies = await NativeCopies.open(duckdb, { directory, minRows: 0, maxCopies: 2 });
     try {
       const source = async () => ({ sql: 'SELECT * FROM memory.main."rows"', release: () => {} });
-      const request = new AbortController();
-      const bounds: WorkBounds = {
-        signal: request.signal,
-        statementTimeoutMs: 1,
-        maxCells: 1,
-        cellsRead: 0,
-        stop: (error) => request.abort(error),
-      };
+      const { bounds, controller: request } = workBounds({ statementTimeoutMs: 1, maxCells: 1 });
       expect(
         withinBounds(bounds, () => copies.acquire('version', { rows: 5000, files: 1 }, ['"x"'], source)),
       ).toBeNull();

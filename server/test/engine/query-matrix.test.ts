@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type WorkBounds, withinBounds } from '../../src/engine/bounded-work.js';
+import { withinBounds } from '../../src/engine/bounded-work.js';
 import { DuckDB, type SqlConnection } from '../../src/engine/duckdb.js';
+import { workBounds } from './support.js';
 
 /**
  * SqlConnection.queryMatrix: a last column of double lists read into one typed array; queryLists:
@@ -100,16 +101,7 @@ describe('queryLists', () => {
 });
 
 describe('the values a request reads', () => {
-  const bounded = (maxCells: number): WorkBounds => {
-    const controller = new AbortController();
-    return {
-      signal: controller.signal,
-      statementTimeoutMs: 0,
-      maxCells,
-      cellsRead: 0,
-      stop: (error) => controller.abort(error),
-    };
-  };
+  const bounded = (maxCells: number) => workBounds({ maxCells }).bounds;
   const lists = 'SELECT i, list_transform(range(200), lambda j: j / 1) AS means FROM range(10) AS t(i)';
 
   it('count each item of a list read into a typed array', async () => {

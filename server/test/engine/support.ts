@@ -1,3 +1,4 @@
+import type { WorkBounds } from '../../src/engine/bounded-work.js';
 import type { JsonValue, SqlConnection } from '../../src/engine/duckdb.js';
 import { quoteString } from '../../src/engine/sql.js';
 
@@ -20,4 +21,17 @@ export function sortedRows(rows: Record<string, JsonValue>[]): Record<string, Js
 
 export function parquetGlob(path: string): string {
   return `SELECT * FROM read_parquet(${quoteString(path)}, hive_partitioning = false)`;
+}
+
+/** Bounds of a piece of request work for a test (no limits unless given), and the controller that stops it. */
+export function workBounds(limits: { statementTimeoutMs?: number; maxCells?: number } = {}) {
+  const controller = new AbortController();
+  const bounds: WorkBounds = {
+    signal: controller.signal,
+    statementTimeoutMs: limits.statementTimeoutMs ?? 0,
+    maxCells: limits.maxCells ?? 0,
+    cellsRead: 0,
+    stop: (error) => controller.abort(error),
+  };
+  return { bounds, controller };
 }
