@@ -46,7 +46,7 @@ describeBrowser('a dashboard that updates itself, in a real browser', () => {
     // The stream is open once the server counts it; then the upload is certain to be heard.
     await expect.poll(() => server.context.live.openStreams, { timeout: 20_000 }).toBeGreaterThan(0);
     await addRow('run_2', 7771, 8881);
-    await table.getByText('8881').waitFor({ timeout: 15_000 });
+    await table.getByText('8881', { exact: true }).waitFor({ timeout: 15_000 });
     expect(await page.getByTestId('updated-at').textContent()).toMatch(/^Updated \d\d:\d\d$/);
     await expectAccessible(page, 'live dashboard');
     await saveScreenshot(page, 'live-dashboard-updated');
@@ -55,11 +55,11 @@ describeBrowser('a dashboard that updates itself, in a real browser', () => {
     await addRow('run_3', 7772, 8882);
     const notice = page.getByRole('status', { name: 'New data' });
     await notice.waitFor({ timeout: 15_000 });
-    expect(await table.getByText('8882').count()).toBe(0);
+    expect(await table.getByText('8882', { exact: true }).count()).toBe(0);
     await expectAccessible(page, 'live dashboard, pinned, new data');
     await saveScreenshot(page, 'live-dashboard-new-data');
     await notice.getByRole('button', { name: 'Show' }).click();
-    await table.getByText('8882').waitFor({ timeout: 15_000 });
+    await table.getByText('8882', { exact: true }).waitFor({ timeout: 15_000 });
     await notice.waitFor({ state: 'detached' });
   });
 });
