@@ -147,10 +147,10 @@ export class SqlConnection {
     const rows: SqlRow[] = [];
     const lists: Float64Array[] = [];
     for await (const { chunk, names } of this.chunks(sql, params)) {
-      rows.push(...rowObjectsOf(chunk, names, (column) => column < names.length - 1));
-      const read = listsOf(chunk, names.length - 1);
-      readListItems([read]);
-      lists.push(...read);
+      const last = names.length - 1;
+      const read = listedChunk(chunk, names, (column) => column === last);
+      rows.push(...read.rows);
+      lists.push(...(read.lists[0]?.[1] ?? []));
     }
     const width = lists.reduce((longest, list) => Math.max(longest, list.length), 0);
     const values = new Float64Array(lists.length * width).fill(Number.NaN);
@@ -167,14 +167,10 @@ export class SqlConnection {
     const rows: SqlRow[] = [];
     const lists: Record<string, Float64Array>[] = [];
     for await (const { chunk, names } of this.chunks(sql, params)) {
-      const listed = names.map((_, column) => isDoubleList(chunk, column));
-      rows.push(...rowObjectsOf(chunk, names, (column) => !listed[column]));
-      const columns = names.flatMap((name, column) =>
-        listed[column] ? [[name, listsOf(chunk, column)] as const] : [],
-      );
-      readListItems(columns.map(([, read]) => read));
+      const read = listedChunk(chunk, names, (column) => doubleListOf(chunk, column) !== null);
+      rows.push(...read.rows);
       for (let row = 0; row < chunk.rowCount; row++) {
-        lists.push(Object.fromEntries(columns.map(([name, values]) => [name, values[row]!])));
+        lists.push(Object.fromEntries(read.lists.map(([name, values]) => [name, values[row]!])));
       }
     }
     return { rows, lists };
@@ -239,27 +235,29 @@ function rowObjectsOf(
 }
 
 /**
- * Counts the items of lists read into typed arrays against the request's limit (`readCells`),
- * beyond the one value per list `chunks` counted: a list of 200 means is 200 values read.
+ * A chunk read as `query` reads it, except its `listed` columns (lists of doubles), each read as
+ * one typed array per row; the lists' items are counted against the request's limit
+ * (`readCells`) beyond the one value per list `chunks` counted (a list of 200 means is 200 values
+ * read), before the other columns are converted.
  */
-function readListItems(columns: readonly Float64Array[][]): void {
+function listedChunk(chunk: DuckDBDataChunk, names: readonly string[], listed: (column: number) => boolean) {
+  const lists = names.flatMap((name, column) => (listed(column) ? [[name, listsOf(chunk, column)] as const] : []));
   let beyond = 0;
-  for (const lists of columns) for (const list of lists) beyond += Math.max(0, list.length - 1);
+  for (const [, read] of lists) for (const list of read) beyond += Math.max(0, list.length - 1);
   readCells(beyond);
+  return { rows: rowObjectsOf(chunk, names, (column) => !listed(column)), lists };
 }
 
-/** Whether column `index` of a chunk is a list of doubles. */
-function isDoubleList(chunk: DuckDBDataChunk, index: number): boolean {
+/** Column `index` of a chunk when it is a list of doubles; null otherwise. */
+function doubleListOf(chunk: DuckDBDataChunk, index: number): DuckDBListVector | null {
   const vector = chunk.getColumnVector(index);
-  return vector instanceof DuckDBListVector && vector.childVector instanceof DuckDBDoubleVector;
+  return vector instanceof DuckDBListVector && vector.childVector instanceof DuckDBDoubleVector ? vector : null;
 }
 
 /** Column `index` of a chunk, a list of doubles, as one array per row (NaN for null or not finite). */
 function listsOf(chunk: DuckDBDataChunk, index: number): Float64Array[] {
-  const vector = chunk.getColumnVector(index);
-  if (!(vector instanceof DuckDBListVector) || !(vector.childVector instanceof DuckDBDoubleVector)) {
-    throw new Error(`column ${index + 1} is not a list of doubles`);
-  }
+  const vector = doubleListOf(chunk, index);
+  if (vector === null) throw new Error(`column ${index + 1} is not a list of doubles`);
   const lists: Float64Array[] = [];
   for (let row = 0; row < chunk.rowCount; row++) {
     // The row's items (a copy), null for a null list.
