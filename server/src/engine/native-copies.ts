@@ -121,35 +121,37 @@ export class NativeCopies {
     source: (connection: SqlConnection) => Promise<CopySource>,
   ): CopyLease | null {
     const copy = this.copies.get(key);
-    if (copy !== undefined) {
-      // Built for readers that filter by no range: built again, clustered, for one that does.
-      if (copy.fileOrder === '' && cluster.length > 0 && !this.building.has(key) && this.wanted(key, size)) {
-        this.build(key, cluster.slice(0, 3), source);
-      }
-      // Most recently read last: eviction takes the first.
-      this.copies.delete(key);
-      this.copies.set(key, copy);
-      copy.readers += 1;
-      this.counts.reads += 1;
-      let released = false;
-      return {
-        relation: `${quoteIdentifier(copy.alias)}.main.${RELATION}`,
-        fileOrder: copy.fileOrder,
-        release: () => {
-          if (released) return;
-          released = true;
-          copy.readers -= 1;
-          if (copy.evicted && copy.readers === 0) this.detachLater(copy);
-        },
-      };
-    }
-    // Being built unclustered (for a check of the columns when a dashboard was saved): the
-    // clustered build is queued now, not at the first read after that build, so that it is ready
-    // before the dashboard's filter changes rather than competing with them.
-    const pending = this.building.get(key);
-    const asked = pending === undefined || (!pending.clustered && cluster.length > 0);
-    if (asked && this.wanted(key, size)) this.build(key, cluster.slice(0, 3), source);
-    return null;
+    if (this.asks(key, copy, cluster) && this.wanted(key, size)) this.build(key, cluster.slice(0, 3), source);
+    if (copy === undefined) return null;
+    // Most recently read last: eviction takes the first.
+    this.copies.delete(key);
+    this.copies.set(key, copy);
+    copy.readers += 1;
+    this.counts.reads += 1;
+    let released = false;
+    return {
+      relation: `${quoteIdentifier(copy.alias)}.main.${RELATION}`,
+      fileOrder: copy.fileOrder,
+      release: () => {
+        if (released) return;
+        released = true;
+        copy.readers -= 1;
+        if (copy.evicted && copy.readers === 0) this.detachLater(copy);
+      },
+    };
+  }
+
+  /**
+   * Whether a reader asking for `cluster` needs a build of `key` queued: none is built or being
+   * built, or only an unclustered one and this reader clusters. Being built unclustered (for a
+   * check of the columns when a dashboard was saved), the clustered build is queued at once, not
+   * at the first read after that build, so that it is ready before the dashboard's filter changes
+   * rather than competing with them.
+   */
+  private asks(key: string, copy: Copy | undefined, cluster: readonly string[]): boolean {
+    // The build queued last, else the copy built.
+    const latest = this.building.get(key) ?? (copy === undefined ? undefined : { clustered: copy.fileOrder !== '' });
+    return latest === undefined || (!latest.clustered && cluster.length > 0);
   }
 
   /** Settles when every copy asked for so far is built or has failed, and evicted ones are gone (for tests and benchmarks). */
