@@ -3,8 +3,9 @@ import { describe, expect, it } from 'vitest';
 import type { TableSnapshot } from '../../../server/src/analytics/index.js';
 import { answerJson } from '../../../server/src/dashboards/data/answer-json.js';
 import { AnswerCache, type AnswerKey } from '../../../server/src/dashboards/data/cache.js';
-import { type WorkBounds, withinBounds } from '../../../server/src/engine/bounded-work.js';
+import { withinBounds } from '../../../server/src/engine/bounded-work.js';
 import { DomainError } from '../../../server/src/errors.js';
+import { workBounds } from '../engine/support.js';
 
 /** A snapshot as the key sees it: the Delta table's id and the version read (null: no table). */
 function source(tableId: string | null, version = 0): TableSnapshot {
@@ -77,16 +78,7 @@ describe('the dashboard answer cache', () => {
 
   it('computes anew for a request that joined a computation its own request stopped', async () => {
     const cache = new AnswerCache();
-    const bounds = (): WorkBounds => {
-      const controller = new AbortController();
-      return {
-        signal: controller.signal,
-        statementTimeoutMs: 0,
-        maxCells: 0,
-        cellsRead: 0,
-        stop: (error) => controller.abort(error),
-      };
-    };
+    const bounds = () => workBounds().bounds;
     const first = bounds();
     let fail: (error: unknown) => void = () => {};
     const stoppedWork = new Promise<ComponentData>((_, reject) => {

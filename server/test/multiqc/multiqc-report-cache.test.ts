@@ -1,10 +1,11 @@
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { type WorkBounds, withinBounds } from '../../src/engine/bounded-work.js';
+import { withinBounds } from '../../src/engine/bounded-work.js';
 import type { DeltaSnapshot } from '../../src/engine/delta/index.js';
 import { DuckDB } from '../../src/engine/duckdb.js';
 import { DomainError } from '../../src/errors.js';
 import { MultiqcReports, type ReportFile } from '../../src/multiqc/reports.js';
+import { workBounds } from '../engine/support.js';
 
 /**
  * The report cache loads a report once for every request that asks meanwhile, under the bounds of
@@ -39,23 +40,10 @@ function reports() {
   });
 }
 
-function work(): { bounds: WorkBounds; controller: AbortController } {
-  const controller = new AbortController();
-  const bounds: WorkBounds = {
-    signal: controller.signal,
-    statementTimeoutMs: 0,
-    // 0: no cap on the values read (bounded-work.ts).
-    maxCells: 0,
-    cellsRead: 0,
-    stop: (error: DomainError) => controller.abort(error),
-  };
-  return { bounds, controller };
-}
-
 it('gives a waiting request the report when the request that began loading it is stopped', async () => {
   const cache = reports();
-  const first = work();
-  const second = work();
+  const first = workBounds();
+  const second = workBounds();
   const firstRead = withinBounds(first.bounds, () => cache.of(SNAPSHOT));
   const secondRead = withinBounds(second.bounds, () => cache.of(SNAPSHOT));
   first.controller.abort(new DomainError('request_timeout', 'the client went away'));
@@ -66,10 +54,10 @@ it('gives a waiting request the report when the request that began loading it is
 
 it('fails every request whose own work was stopped', async () => {
   const cache = reports();
-  const only = work();
+  const only = workBounds();
   only.controller.abort(new DomainError('request_timeout', 'the client went away'));
   await expect(withinBounds(only.bounds, () => cache.of(SNAPSHOT))).rejects.toThrow('the client went away');
   // Nothing failed is kept: the next request loads it.
-  const [report] = await withinBounds(work().bounds, () => cache.of(SNAPSHOT));
+  const [report] = await withinBounds(workBounds().bounds, () => cache.of(SNAPSHOT));
   expect(report?.plots.size).toBeGreaterThan(10);
 });
