@@ -51,6 +51,19 @@ const TRANSITIONS_OVER = `new Promise((resolve) => {
   check();
 })`;
 
+/**
+ * Waits until the page has drawn what is in sight, then grows the window to the whole page and
+ * waits again: the app asks for and draws components out of sight only once scrolled to, and a
+ * full-page image shows them all.
+ */
+async function wholePageDrawn(page: Page): Promise<void> {
+  await page.evaluate(whenDrawn('\u0000', '0'));
+  const viewport = page.viewportSize() ?? { width: 1440, height: 1000 };
+  const height = Number(await page.evaluate('document.documentElement.scrollHeight'));
+  await page.setViewportSize({ width: viewport.width, height: Math.max(viewport.height, height) });
+  await page.evaluate(whenDrawn('\u0000', '0'));
+}
+
 /** The Embed dialog of the dashboard's first figure, with a token just created and listed. */
 async function embedDialog(page: Page): Promise<void> {
   await page.locator('[data-component-id]:has([data-chart-state]) button[aria-label^="Menu of"]').first().click();
@@ -99,7 +112,7 @@ async function main(): Promise<void> {
         const filters = encodeURIComponent(JSON.stringify(FILTERS));
         await page.goto(`${server.url}/dashboards/${example.dashboard_id}?filters=${filters}`);
         // Every cell drawn, then every chart finished and quiet.
-        await page.evaluate(whenDrawn('\u0000', '0'));
+        await wholePageDrawn(page);
         await page.evaluate(QUIET_CHARTS);
         const path = join(SCREENSHOTS, `dashboard-example${scheme === 'dark' ? '-dark' : ''}.png`);
         await page.screenshot({ path, fullPage: true });
@@ -111,7 +124,7 @@ async function main(): Promise<void> {
       await context.addInitScript(`sessionStorage.setItem('service.session', ${JSON.stringify(stored)})`);
       const page = await context.newPage();
       await page.goto(`${server.url}/dashboards/${fieldCharts.dashboard_id}`);
-      await page.evaluate(whenDrawn('\u0000', '0'));
+      await wholePageDrawn(page);
       await fieldScreenshots(page, SCREENSHOTS, () => page.evaluate(QUIET_CHARTS).then(() => undefined));
       await context.close();
     } finally {

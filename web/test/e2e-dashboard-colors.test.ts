@@ -9,6 +9,7 @@ import {
   startWebServer,
 } from '../../test/support/browser.js';
 import { ADMIN, call, createProjectWithUpload, login, type TestServer } from '../../test/support/test-server.js';
+import { CHART_SETTLED } from './support/e2e-dashboards.js';
 
 /**
  * One colour per value (issue 26, item 4) and charts on a phone (item 7), in Chromium: three
@@ -41,7 +42,7 @@ const DRAWN = `(() => {
   const key = document.querySelector('[data-view-key]')?.getAttribute('data-view-key');
   const cells = [...document.querySelectorAll('[data-component-id]')];
   return key != null && cells.length > 0 && cells.every((cell) => cell.getAttribute('data-drawn-key') === key) &&
-    [...document.querySelectorAll('[data-chart-state]')].every((chart) => chart.getAttribute('data-chart-state') === 'rendered') &&
+    [...document.querySelectorAll('[data-chart-state]')].every(${CHART_SETTLED}) &&
     document.querySelector('.mantine-Loader-root') === null;
 })()`;
 async function drawn(page: Page): Promise<void> {

@@ -25,6 +25,8 @@ let token: string;
 /** Rows the figure in cell `name` was computed from (those matching the filters), once its chart has drawn them. */
 async function chartRows(page: Page, name: string): Promise<string | null> {
   const cell = page.getByRole('region', { name, exact: true });
+  // A chart out of sight draws once scrolled to.
+  await cell.scrollIntoViewIfNeeded();
   if ((await cell.getAttribute('data-state')) !== 'ready') return null;
   if ((await cell.locator('[data-chart-state="rendered"]').count()) === 0) return null;
   return cell.getAttribute('data-total-rows');

@@ -20,6 +20,7 @@ import {
   login,
   type TestServer,
 } from '../../test/support/test-server.js';
+import { CHART_SETTLED } from './support/e2e-dashboards.js';
 
 /** 30 penguins: species in turn Adelie, Gentoo, Chinstrap (10 each); mass 3,000 g, 3,100 g, … */
 function penguins(): string {
@@ -63,7 +64,7 @@ let dashboardId: string;
 const DRAWN = `(() => {
   const cells = [...document.querySelectorAll('[data-component-id]')];
   return cells.length > 0 && cells.every((cell) => cell.getAttribute('data-state') === 'ready') &&
-    [...document.querySelectorAll('[data-chart-state]')].every((chart) => chart.getAttribute('data-chart-state') === 'rendered') &&
+    [...document.querySelectorAll('[data-chart-state]')].every(${CHART_SETTLED}) &&
     document.querySelector('.mantine-Loader-root') === null;
 })()`;
 

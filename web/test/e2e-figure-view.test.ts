@@ -15,6 +15,7 @@ interface Harness {
   filters: unknown[];
   pixelOf(value: [unknown, unknown]): [number, number];
   textColor(): unknown;
+  drawnPoints(): number;
 }
 declare const harness: Harness;
 
@@ -94,6 +95,39 @@ describeBrowser('FigureView in Chromium', () => {
       expect(await figure.getAttribute('data-chart-items')).toBe(String(data.rows.length));
     }
     expect(pageErrors).toEqual([]);
+  });
+
+  it('a chart out of sight waits, drawn once scrolled to; data that came meanwhile is drawn then', async () => {
+    const chart = page.locator('[data-chart-state]');
+    const state = () => chart.getAttribute('data-chart-state');
+    await page.evaluate(() => harness.unmount());
+    await page.evaluate('scrollTo(0, 0)');
+    await page.evaluate((value) => harness.mount(value), {
+      component: fixture.scatterFigure,
+      data: fixture.scatterData,
+      below: 3000,
+    });
+    await expect.poll(state).toBe('waiting');
+    expect(await page.evaluate(() => harness.drawnPoints())).toBe(0);
+    await chart.scrollIntoViewIfNeeded();
+    await expect.poll(state).toBe('rendered');
+    expect(await page.evaluate(() => harness.drawnPoints())).toBe(fixture.scatterData.rows.length);
+
+    // New data while scrolled away: the chart keeps its drawing until it is in sight again.
+    const fewer = { ...fixture.scatterData, rows: fixture.scatterData.rows.slice(0, 2) };
+    await page.evaluate('scrollTo(0, 0)');
+    await expect.poll(() => chart.getAttribute('data-in-sight')).toBe('false');
+    await page.evaluate((value) => harness.mount(value), {
+      component: fixture.scatterFigure,
+      data: fewer,
+      below: 3000,
+    });
+    await expect.poll(state).toBe('waiting');
+    expect(await page.evaluate(() => harness.drawnPoints())).toBe(fixture.scatterData.rows.length);
+    await chart.scrollIntoViewIfNeeded();
+    await expect.poll(state).toBe('rendered');
+    expect(await page.evaluate(() => harness.drawnPoints())).toBe(2);
+    await page.evaluate('scrollTo(0, 0)');
   });
 
   it('draws a bar chart named by its description; a click filters by the bar’s category, "Other" by none', async () => {

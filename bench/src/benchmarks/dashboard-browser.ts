@@ -72,11 +72,26 @@ export async function signedInContext(browser: Browser, session: Record<string, 
 }
 
 /**
+ * In the page, whether an element lies more than 200 px beyond the viewport: the app asks for and
+ * draws such a component once it is scrolled to (web/src/dashboard/useInSight.ts).
+ */
+export const OUT_OF_SIGHT = `((element) => {
+  const box = element.getBoundingClientRect();
+  return box.bottom < -200 || box.top > innerHeight + 200;
+})`;
+
+/**
  * Whether every figure cell (those whose data has `total_rows`) holds a chart that ECharts says it
- * has finished drawing: a chart whose code is still loading counts as not drawn.
+ * has finished drawing, or one out of sight (more than 200 px beyond the viewport) that waits to be
+ * scrolled to (`waiting`: the app draws charts in sight first): a chart whose code is still loading
+ * counts as not drawn.
  */
 export const CHARTS_RENDERED = `[...document.querySelectorAll('[data-component-id][data-total-rows]')]
-    .every((cell) => cell.querySelector('[data-chart-state="rendered"]') !== null)`;
+    .every((cell) => {
+      const chart = cell.querySelector('[data-chart-state]');
+      if (chart === null) return false;
+      return chart.getAttribute('data-chart-state') === 'rendered' || (chart.getAttribute('data-chart-state') === 'waiting' && ${OUT_OF_SIGHT}(chart));
+    })`;
 
 /**
  * Answers (in the page) when every cell has drawn the view the grid names, and that view differs
@@ -93,7 +108,8 @@ export const whenDrawn = (previous: string, started: string) => `new Promise((re
     if (!grid || cells.length === 0) return null;
     const key = grid.getAttribute('data-view-key');
     if (key === ${JSON.stringify(previous)}) return null;
-    return cells.every((cell) => cell.getAttribute('data-drawn-key') === key) ? key : null;
+    // A cell out of sight is asked for once scrolled to: what the reader sees is what counts.
+    return cells.every((cell) => cell.getAttribute('data-drawn-key') === key || ${OUT_OF_SIGHT}(cell)) ? key : null;
   };
   const settled = () => ${CHARTS_RENDERED};
   // On a timeout, name the cells that never got there, with what they hold, so the failure says why.

@@ -1,7 +1,8 @@
 /**
  * The browser part of `field-charts` (field-charts.ts): a dashboard of one chart of each new kind
  * over the items, its filter changes redrawn in Chromium, beside the same dashboard's answers
- * timed from Node (the server's part); `BENCH_FIELD_PER_KIND=1` also each kind alone.
+ * timed from Node (the server's part); `BENCH_FIELD_PER_KIND=1` also each kind alone
+ * (`BENCH_FIELD_PER_KIND=sankey,sunburst`: those alone, and not the 22 together).
  */
 import type { Browser } from 'playwright-core';
 import type { ChildWorker } from '../lib/child-worker.js';
@@ -34,7 +35,9 @@ export async function inBrowser(
       const redrawn = await redrawsOf(browser, server, collection, dashboardId, changes);
       return { redrawn, answered };
     };
-    if (process.env.BENCH_FIELD_PER_KIND === '1') await perKind(redraws);
+    const alone = perKindFromEnv();
+    if (alone !== null) await perKind(redraws, alone);
+    if (alone !== null && alone.size > 0) return [];
     const { redrawn, answered } = await redraws(everyKindComponents(), 'every new kind');
     process.stdout.write(
       `  the same dashboard's answers alone (other filters, from Node): p50 ${median(answered).toFixed(0)} ms\n`,
@@ -95,11 +98,22 @@ async function answersAlone(
 
 type Redraws = (components: BenchComponent[], title: string) => Promise<{ redrawn: number[]; answered: number[] }>;
 
-/** `BENCH_FIELD_PER_KIND=1`: each kind alone on a dashboard (with the range filter), its redraws printed: which kind costs what. */
-async function perKind(redraws: Redraws) {
+/**
+ * `BENCH_FIELD_PER_KIND`: `1`, every kind alone before the 22 together (an empty set); a list of
+ * component ids (`sankey,sunburst`), only those (a probe of one kind, profiled alone); else null.
+ */
+function perKindFromEnv(): ReadonlySet<string> | null {
+  const value = process.env.BENCH_FIELD_PER_KIND ?? '';
+  if (value === '' || value === '0') return null;
+  return new Set(value === '1' ? [] : value.split(',').map((id) => id.trim()));
+}
+
+/** Each kind (of `only`, unless empty) alone on a dashboard (with the range filter), its redraws printed: which kind costs what. */
+async function perKind(redraws: Redraws, only: ReadonlySet<string>) {
   const components = everyKindComponents();
   const filter = components.filter((component) => !('chart' in component));
-  for (const component of components.filter((candidate) => 'chart' in candidate)) {
+  const charts = components.filter((candidate) => 'chart' in candidate);
+  for (const component of charts.filter((chart) => only.size === 0 || only.has(chart.component_id))) {
     const { redrawn, answered } = await redraws([component, ...filter], component.component_id);
     process.stdout.write(
       `  ${component.component_id} alone: redraw p50 ${median(redrawn).toFixed(0)} ms, max ${Math.max(...redrawn).toFixed(0)} ms; its answer alone p50 ${median(answered).toFixed(0)} ms\n`,

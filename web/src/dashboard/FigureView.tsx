@@ -36,6 +36,7 @@ import { chartTargets, drawnColors, selectableItems, showSelection } from './cha
 import { MapControls } from './MapControls.js';
 import { atMapView, brushedGeoBox, mapClickFilter, mapView, mapZoom, regionTargets } from './map-events.js';
 import { useElementWidth } from './useElementWidth.js';
+import { useInSight } from './useInSight.js';
 
 export interface FigureViewProps {
   component: FigureComponent;
@@ -56,10 +57,11 @@ export const CHART_RENDERED_EVENT = 'chart-rendered';
 /**
  * A figure drawn by ECharts from common/'s option (the export serves the same option). The element
  * tells tests what it shows: `data-chart-items` (rows drawn), `data-chart-rows` (table rows matching
- * the filters), `data-chart-state` (`drawing`, then `rendered` when ECharts says it has finished),
- * `data-legend-rows` (the lines its legend takes) and, on bar and pie charts, `data-chart-targets`
- * (JSON `[{label, x, y}]`: a point inside each bar or slice, in the element's pixels) and
- * `data-chart-colors` (each series' or slice's colour).
+ * the filters), `data-chart-state` (`drawing`, then `rendered` when ECharts says it has finished,
+ * or `waiting` while out of sight: it draws once scrolled to), `data-in-sight` (within 200 px of
+ * the viewport, as last observed), `data-legend-rows` (the lines its legend takes) and, on bar and
+ * pie charts, `data-chart-targets` (JSON `[{label, x, y}]`: a point inside each bar or slice, in the
+ * element's pixels) and `data-chart-colors` (each series' or slice's colour).
  */
 export function FigureView({ component, data, onFilter, filterValue, withTitle = true, colors }: FigureViewProps) {
   const element = useRef<HTMLDivElement>(null);
@@ -89,7 +91,8 @@ export function FigureView({ component, data, onFilter, filterValue, withTitle =
 
   const brushable = isBrushable(component) && onFilter !== undefined;
   const filterKey = JSON.stringify(filterValue ?? null);
-  useDrawing(chart, element, latest, { option, brushable, measured, resets, moving, filterKey });
+  const inSight = useInSight(element);
+  useDrawing(chart, element, latest, { option, brushable, measured, inSight, resets, moving, filterKey });
 
   const chartElement = (
     <div
@@ -99,6 +102,7 @@ export function FigureView({ component, data, onFilter, filterValue, withTitle =
       data-chart-items={drawnItems(data)}
       data-chart-rows={data.total_rows}
       data-chart-theme={theme}
+      data-in-sight={inSight}
       data-legend-rows={rows}
       // The size inline (a page without the app's styles still draws it); the class adds the
       // minimum height, taller on narrow screens (styles.css).
@@ -144,8 +148,9 @@ const drawnCharts = new WeakSet<EChartsType>();
 
 /**
  * Draws the option once the element's width is known and each time it changes (a map where the
- * reader took it, unless "Reset view" asked for the whole world); lets a point map's drag brush
- * or move it; shows a filter set elsewhere (a chip removed, the address bar) as the selection and brush.
+ * reader took it, unless "Reset view" asked for the whole world), if in sight: out of sight the
+ * chart keeps its drawing, marked `waiting`, and draws the latest option once scrolled to; lets a
+ * point map's drag brush or move it; shows a filter set elsewhere (a chip removed, the address bar) as the selection and brush.
  */
 function useDrawing(
   chart: RefObject<EChartsType | null>,
@@ -155,18 +160,28 @@ function useDrawing(
     option: EChartsOption;
     brushable: boolean;
     measured: boolean;
+    inSight: boolean;
     resets: number;
     moving: boolean;
     filterKey: string;
   },
 ): void {
-  const { option, brushable, measured, resets, moving, filterKey } = state;
+  const { option, brushable, measured, inSight, resets, moving, filterKey } = state;
   const drawnResets = useRef(0);
+  // What the chart shows: scrolled to again, it has nothing to draw unless that changed meanwhile.
+  const shown = useRef<{ option: EChartsOption; brushable: boolean } | null>(null);
   // biome-ignore lint/correctness/useExhaustiveDependencies: the refs are stable; handlers read `latest`.
   useEffect(() => {
     const instance = chart.current;
     const target = element.current;
     if (instance === null || target === null || !measured) return;
+    const current = shown.current?.option === option && shown.current.brushable === brushable;
+    if (current && resets === drawnResets.current) return;
+    if (!inSight) {
+      target.dataset.chartState = 'waiting';
+      return;
+    }
+    shown.current = { option, brushable };
     target.dataset.chartState = 'drawing';
     const resetting = resets !== drawnResets.current;
     drawnResets.current = resets;
@@ -189,7 +204,7 @@ function useDrawing(
     // A map draws once the world's countries are registered (their own chunk, loaded once).
     if (isMapChart(latest.current.component.chart)) void worldMapReady().then(draw);
     else draw();
-  }, [option, brushable, measured, resets]);
+  }, [option, brushable, measured, inSight, resets]);
 
   // biome-ignore lint/correctness/useExhaustiveDependencies: `takeBrush` reads `moving` from `latest`.
   useEffect(() => {
@@ -247,7 +262,10 @@ function useChart(
     if (target === null) return;
     const instance = init(target, null, { renderer: 'canvas' });
     chart.current = instance;
-    instance.on('finished', () => markRendered(instance, target, latest.current));
+    instance.on('finished', () => {
+      // A chart out of sight (resized, say) still shows an earlier option: it is not the latest drawn.
+      if (target.dataset.chartState !== 'waiting') markRendered(instance, target, latest.current);
+    });
     instance.on('click', (params) => filterByClick(instance, latest, params as ChartClick & ItemClick));
     instance.on('brushEnd', (params) => filterByBrush(instance, latest.current, params, setNotice));
     // How far a map is zoomed in, for a test to wait for (1 once drawn again whole).

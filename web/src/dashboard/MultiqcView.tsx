@@ -11,9 +11,10 @@ import {
   toggleCategory,
 } from '@service/common';
 import { type EChartsType, init } from '@service/common/echarts-registry';
-import { type RefObject, useEffect, useMemo, useRef, useState } from 'react';
+import { useEffect, useMemo, useRef, useState } from 'react';
 import { formatMeasure } from '../format/number.js';
 import { CHART_RENDERED_EVENT } from './FigureView.js';
+import { useInSight } from './useInSight.js';
 
 export interface MultiqcViewProps {
   component: MultiqcComponent;
@@ -64,7 +65,7 @@ function MultiqcChart({ component, data, onFilter, filterValue }: MultiqcViewPro
     };
   }, []);
 
-  const visible = useVisible(element);
+  const visible = useInSight(element);
   useEffect(() => {
     const target = element.current;
     if (chart.current === null || target === null || option === null) return;
@@ -216,23 +217,4 @@ function barStyle(bar: MultiqcCellBar | null) {
   if (bar === null) return undefined;
   const color = `color-mix(in srgb, ${bar.color} 45%, transparent)`;
   return { backgroundImage: `linear-gradient(to right, ${color} ${bar.percent}%, transparent ${bar.percent}%)` };
-}
-
-/**
- * Whether the element is within (or near) the viewport. A dashboard of a report's 14 plots redraws
- * those in sight after a filter change and the others once scrolled to, as Grafana does with its
- * panels; without IntersectionObserver everything counts as visible.
- */
-function useVisible(element: RefObject<HTMLElement | null>): boolean {
-  const [visible, setVisible] = useState(typeof IntersectionObserver === 'undefined');
-  useEffect(() => {
-    const target = element.current;
-    if (target === null || typeof IntersectionObserver === 'undefined') return;
-    const observer = new IntersectionObserver((entries) => setVisible(entries.some((entry) => entry.isIntersecting)), {
-      rootMargin: '200px 0px',
-    });
-    observer.observe(target);
-    return () => observer.disconnect();
-  }, [element]);
-  return visible;
 }

@@ -153,9 +153,10 @@ export async function counted(page: Page, name: string, count: string | number, 
   await expect.poll(() => cardValue(page, name), { timeout }).toBe(String(count));
 }
 
-/** The figure titled `name`, once ECharts has drawn it. */
+/** The figure titled `name`, scrolled to (a chart out of sight waits to be), once ECharts has drawn it. */
 export async function renderedFigure(page: Page, name: string): Promise<Locator> {
   const region = page.getByRole('region', { name, exact: true });
+  await region.scrollIntoViewIfNeeded();
   await region.locator('[data-chart-state="rendered"]').waitFor();
   return region;
 }
@@ -215,14 +216,27 @@ export async function brushAcross(page: Page, figure: Locator, from: number, to:
   await page.mouse.up();
 }
 
-/** Waits until every cell has drawn the filters now in the address bar (the attributes the bench reads too), charts finished, no loader left. */
+/**
+ * In the page, whether a chart element (`[data-chart-state]`) is done: drawn, or out of sight
+ * (more than 200 px beyond the viewport) and waiting to draw once scrolled to (useInSight.ts).
+ */
+export const CHART_SETTLED = `((chart) => {
+  if (chart.getAttribute('data-chart-state') === 'rendered') return true;
+  const box = chart.getBoundingClientRect();
+  return chart.getAttribute('data-chart-state') === 'waiting' && (box.bottom < -200 || box.top > innerHeight + 200);
+})`;
+
+/**
+ * Waits until every cell has drawn the filters now in the address bar (the attributes the bench
+ * reads too), charts finished (or out of sight, waiting to be scrolled to), no loader left.
+ */
 const DRAWN = `(() => {
   // Tabs opened before keep their grids, hidden, as they were: what counts is what shows.
   const shown = (selector) => [...document.querySelectorAll(selector)].filter((element) => element.closest('[hidden]') === null);
   const key = document.querySelector('[data-view-key]')?.getAttribute('data-view-key');
   const cells = shown('[data-component-id]');
   return key != null && cells.length > 0 && cells.every((cell) => cell.getAttribute('data-drawn-key') === key) &&
-    shown('[data-chart-state]').every((chart) => chart.getAttribute('data-chart-state') === 'rendered') &&
+    shown('[data-chart-state]').every(${CHART_SETTLED}) &&
     shown('.mantine-Loader-root').length === 0;
 })()`;
 
