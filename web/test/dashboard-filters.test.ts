@@ -249,7 +249,7 @@ describe("the data route's answer", () => {
     })) {
       state = dataReducer(state, action);
     }
-    state = dataReducer(state, { type: 'done' });
+    state = dataReducer(state, { type: 'done', ids: ['a', 'b'] });
     expect(state.version).toEqual({ dc1: 1 });
     // New filters: both wait, both still show their old numbers; a's line arrives first.
     state = dataReducer(state, { type: 'start', ids: ['a', 'b'] });
@@ -259,6 +259,9 @@ describe("the data route's answer", () => {
     expect([...state.waiting]).toEqual(['b']);
     expect(state.components.get('a')).toEqual({ value: 10, unfiltered_value: 1 });
     expect(state.components.get('b')).toEqual({ value: 2, unfiltered_value: 2 });
+    // The end of a request for a alone (b out of sight, not asked yet): b still waits.
+    state = dataReducer(state, { type: 'done', ids: ['a'] });
+    expect([...state.waiting]).toEqual(['b']);
     // A failed request leaves nothing stale on screen.
     state = dataReducer(state, { type: 'failed', error: new Error('x') });
     expect(state.components.size).toBe(0);

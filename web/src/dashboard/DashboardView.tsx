@@ -26,6 +26,7 @@ import { LiveControls, type LiveDashboard, NewDataNotice, useLiveDashboard } fro
 import { SectionHeader, useFoldedSections } from './sections.js';
 import { useDashboardColors } from './useDashboardColors.js';
 import { type DashboardData, useDashboardData } from './useDashboardData.js';
+import { useCellsInSight } from './useInSight.js';
 import { AsOfBanner, VersionPicker } from './VersionPicker.js';
 
 /**
@@ -48,6 +49,9 @@ export function DashboardView({ dashboard, atRevision = false }: { dashboard: Da
   const only = hidden.size === 0 ? undefined : computedIds(components, hidden);
   const live = useLiveDashboard(dashboard.dashboard_id, shownComponents, view.asOf === null && !atRevision);
   const preview = atRevision ? revisionPreview(components, hidden) : undefined;
+  // Components out of sight are asked for once scrolled to (docs/dashboards.md "In the web app").
+  const page = useRef<HTMLDivElement>(null);
+  const inSight = useCellsInSight(page);
   const data = useDashboardData(
     dashboard.dashboard_id,
     dataIds,
@@ -58,6 +62,7 @@ export function DashboardView({ dashboard, atRevision = false }: { dashboard: Da
     view.contigs,
     live.refresh,
     preview,
+    inSight,
   );
   useStaleContigs(view.contigs, data, actions.setContig);
   const colors = useDashboardColors(dashboard, data, view.filters, view.asOf);
@@ -73,7 +78,7 @@ export function DashboardView({ dashboard, atRevision = false }: { dashboard: Da
   const tabBar = tabs.length > 0 && <DashboardTabs tabs={tabs} open={openTab} onOpen={setOpenTab} />;
   if (all.length === 0) return <Text c="dimmed">This dashboard has no components yet.</Text>;
   return (
-    <Stack gap="sm" data-view-key={viewKey}>
+    <Stack ref={page} gap="sm" data-view-key={viewKey}>
       {tabBar}
       {all.some(readsCollection) && (
         <FilterBar dashboardId={dashboard.dashboard_id} components={all} view={view} actions={actions} live={live} />

@@ -7,7 +7,7 @@ import {
   dashboardDataLineEnvelopeSchema,
 } from '@service/common';
 import { dequal } from 'dequal/lite';
-import { useEffect, useMemo, useReducer } from 'react';
+import { useEffect, useMemo, useReducer, useRef } from 'react';
 import { ApiError } from '../api/client.js';
 import { dashboardDataPath } from '../api/wire.js';
 import { useApi } from '../auth/session.js';
@@ -34,7 +34,7 @@ type Action =
   | { type: 'start'; ids: readonly string[]; asked?: string }
   | { type: 'version'; version: Versions; merge?: boolean }
   | { type: 'component'; id: string; data: unknown }
-  | { type: 'done' }
+  | { type: 'done'; ids: readonly string[] }
   | { type: 'failed'; error: unknown };
 
 export const EMPTY_DATA: DashboardData = { components: new Map(), waiting: new Set(), version: null, error: null };
@@ -56,8 +56,12 @@ export function dataReducer(state: DashboardData, action: Action): DashboardData
       waiting.delete(action.id);
       return { ...state, components, waiting };
     }
-    case 'done':
-      return { ...state, waiting: new Set() };
+    case 'done': {
+      // Those asked whose line never came (not computed) wait no longer; those not asked yet still do.
+      const waiting = new Set(state.waiting);
+      for (const id of action.ids) waiting.delete(id);
+      return { ...state, waiting };
+    }
     case 'failed':
       return { ...state, components: new Map(), waiting: new Set(), error: action.error };
   }
@@ -92,12 +96,14 @@ export interface Refresh {
 }
 
 /**
- * Every data component's data for the filters and `as_of`, from `POST /dashboards/{id}/data` in
- * one request, streamed (NDJSON) so each component is drawn as soon as its line arrives. A change
- * of filters aborts the request still running and starts the next. `only`: the components the server
- * computes, when not all of the tab's (those of a folded section are not); `contigs`: the contig a
- * reader chose per coverage track; `preview`: components as a past revision saved them, computed
- * instead of the saved ones (History's "show with data").
+ * Every data component's data for the filters and `as_of`, from `POST /dashboards/{id}/data`,
+ * streamed (NDJSON) so each component is drawn as soon as its line arrives. Only the components
+ * `inSight` are asked for (all of them when it is null); the others wait, keeping what they hold,
+ * and are asked for with the same filters once they come into sight, as Grafana's panels are. A
+ * change of filters aborts the requests still running and starts again. `only`: the components
+ * the server computes, when not all of the tab's (those of a folded section are not); `contigs`:
+ * the contig a reader chose per coverage track; `preview`: components as a past revision saved
+ * them, computed instead of the saved ones (History's "show with data").
  */
 export function useDashboardData(
   dashboardId: string,
@@ -109,56 +115,107 @@ export function useDashboardData(
   contigs: Readonly<Record<string, string>> = {},
   refresh?: Refresh,
   preview?: readonly DashboardComponent[],
+  inSight: ReadonlySet<string> | null = null,
 ): DashboardData {
-  const api = useApi();
   const [state, dispatch] = useReducer(dataReducer, EMPTY_DATA);
-  const body: DashboardDataRequestInput =
-    preview === undefined || preview.length === 0
-      ? {
-          filters: [...filters],
-          ...(asOf === null ? {} : { as_of: asOf }),
-          // One tab's components are computed, not the whole dashboard's.
-          ...(tabId === null ? {} : { tab_id: tabId }),
-          ...(only === undefined || only.length === 0 ? {} : { components: [...only] }),
-          ...(Object.keys(contigs).length === 0 ? {} : { contigs: { ...contigs } }),
-        }
-      : {
-          // Components as saved in a past revision: exactly these are computed, standing in for the saved ones.
-          filters: [...filters],
-          ...(asOf === null ? {} : { as_of: asOf }),
-          preview: [...preview],
-          ...(Object.keys(contigs).length === 0 ? {} : { contigs: { ...contigs } }),
-        };
-  // The effect runs again when what is asked changes, not when the same thing is rebuilt.
-  const request = JSON.stringify(body);
+  // The effects run again when what is asked changes, not when the same thing is rebuilt.
+  const request = JSON.stringify(requestBody(filters, asOf, tabId, only, contigs, preview));
   const ids = componentIds.join('\n');
   const asked = `${request}\n${ids}`;
+  const due = inSight === null ? ids : componentIds.filter((id) => inSight.has(id)).join('\n');
+  useAskedInSight(dashboardId, { request, ids, asked, due }, dispatch);
+  useRefresh(dashboardId, request, dispatch, refresh);
+  return useMemo(() => waitingUntilAsked(state, asked, ids), [state, asked, ids]);
+}
+
+/** The body of the data request, components aside. */
+function requestBody(
+  filters: readonly DashboardFilter[],
+  asOf: AsOf | null,
+  tabId: string | null,
+  only: readonly string[] | undefined,
+  contigs: Readonly<Record<string, string>>,
+  preview: readonly DashboardComponent[] | undefined,
+): DashboardDataRequestInput {
+  const read = {
+    filters: [...filters],
+    ...(asOf === null ? {} : { as_of: asOf }),
+    ...(Object.keys(contigs).length === 0 ? {} : { contigs: { ...contigs } }),
+  };
+  // Components as saved in a past revision: exactly these are computed, standing in for the saved ones.
+  if (preview !== undefined && preview.length > 0) return { ...read, preview: [...preview] };
+  return {
+    ...read,
+    // One tab's components are computed, not the whole dashboard's.
+    ...(tabId === null ? {} : { tab_id: tabId }),
+    ...(only === undefined || only.length === 0 ? {} : { components: [...only] }),
+  };
+}
+
+/** What the view asks: the request's body (JSON), the components it reads, both (the question), those in sight. */
+interface Question {
+  request: string;
+  ids: string;
+  asked: string;
+  due: string;
+}
+
+/**
+ * Asks for the components in sight that have not been asked for yet with the question, each time
+ * some come into sight; a new question stops the requests of the last and starts again with every
+ * component waiting. The first question asks for every component: the page opens whole (scrolling
+ * then waits for nothing), with the request the boot script may have sent already
+ * (boot/first-screen.ts); the changes after it ask for what is in sight.
+ */
+function useAskedInSight(dashboardId: string, question: Question, dispatch: (action: Action) => void): void {
+  const api = useApi();
+  const { request, ids, asked } = question;
+  // The question each component was asked for with, the requests running, the first question.
+  const requested = useRef(new Map<string, string>());
+  const running = useRef(new Set<AbortController>());
+  const first = useRef<string | null>(null);
+  if (first.current === null && ids !== '') first.current = asked;
+  const due = first.current === asked ? ids : question.due;
+
   useEffect(() => {
-    const wanted = ids === '' ? [] : ids.split('\n');
-    if (wanted.length === 0) return;
+    if (ids === '') return;
+    dispatch({ type: 'start', ids: ids.split('\n'), asked });
+    return () => {
+      for (const controller of running.current) controller.abort();
+      running.current.clear();
+      requested.current.clear();
+    };
+  }, [ids, asked, dispatch]);
+
+  useEffect(() => {
+    const pending = (due === '' ? [] : due.split('\n')).filter((id) => requested.current.get(id) !== asked);
+    if (pending.length === 0) return;
+    for (const id of pending) requested.current.set(id, asked);
+    // All of them: the request as it reads without sight, its version the whole answer's.
+    const whole = pending.length === ids.split('\n').length;
+    const json = whole ? JSON.parse(request) : { ...JSON.parse(request), components: pending };
     const controller = new AbortController();
-    dispatch({ type: 'start', ids: wanted, asked });
+    running.current.add(controller);
     api
       .stream(
         dashboardDataPath(dashboardId),
-        { method: 'POST', json: JSON.parse(request), reads: true, signal: controller.signal },
+        { method: 'POST', json, reads: true, signal: controller.signal },
         (value) => {
           if (controller.signal.aborted) return;
-          for (const action of actionsOfAnswer(value)) dispatch(action);
+          for (const action of actionsOfAnswer(value))
+            dispatch(action.type === 'version' && !whole ? { ...action, merge: true } : action);
         },
       )
       .then(
         () => {
-          if (!controller.signal.aborted) dispatch({ type: 'done' });
+          if (!controller.signal.aborted) dispatch({ type: 'done', ids: pending });
         },
         (error: unknown) => {
           if (!controller.signal.aborted) dispatch({ type: 'failed', error });
         },
-      );
-    return () => controller.abort();
-  }, [api, dashboardId, ids, request, asked]);
-  useRefresh(dashboardId, request, dispatch, refresh);
-  return useMemo(() => waitingUntilAsked(state, asked, ids), [state, asked, ids]);
+      )
+      .finally(() => running.current.delete(controller));
+  }, [api, dashboardId, request, ids, asked, due, dispatch]);
 }
 
 /**

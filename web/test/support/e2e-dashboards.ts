@@ -217,27 +217,32 @@ export async function brushAcross(page: Page, figure: Locator, from: number, to:
 }
 
 /**
- * In the page, whether a chart element (`[data-chart-state]`) is done: drawn, or out of sight
- * (more than 200 px beyond the viewport) and waiting to draw once scrolled to (useInSight.ts).
+ * In the page, whether an element lies more than 200 px beyond the viewport: the app asks for the
+ * data of such a component after a filter change, and draws its chart, once scrolled to
+ * (web/src/dashboard/useInSight.ts).
  */
-export const CHART_SETTLED = `((chart) => {
-  if (chart.getAttribute('data-chart-state') === 'rendered') return true;
-  const box = chart.getBoundingClientRect();
-  return chart.getAttribute('data-chart-state') === 'waiting' && (box.bottom < -200 || box.top > innerHeight + 200);
+export const OUT_OF_SIGHT = `((element) => {
+  const box = element.getBoundingClientRect();
+  return box.bottom < -200 || box.top > innerHeight + 200;
 })`;
 
+/** In the page, whether a chart element (`[data-chart-state]`) is done: drawn, or out of sight and waiting to be scrolled to. */
+export const CHART_SETTLED = `((chart) => chart.getAttribute('data-chart-state') === 'rendered' ||
+  (chart.getAttribute('data-chart-state') === 'waiting' && ${OUT_OF_SIGHT}(chart)))`;
+
 /**
- * Waits until every cell has drawn the filters now in the address bar (the attributes the bench
- * reads too), charts finished (or out of sight, waiting to be scrolled to), no loader left.
+ * Waits until every cell in sight has drawn the filters now in the address bar (the attributes
+ * the bench reads too), charts finished, no loader left; a cell out of sight waits to be scrolled to.
  */
 const DRAWN = `(() => {
   // Tabs opened before keep their grids, hidden, as they were: what counts is what shows.
   const shown = (selector) => [...document.querySelectorAll(selector)].filter((element) => element.closest('[hidden]') === null);
+  const inSight = (element) => !${OUT_OF_SIGHT}(element.closest('[data-component-id]') ?? element);
   const key = document.querySelector('[data-view-key]')?.getAttribute('data-view-key');
   const cells = shown('[data-component-id]');
-  return key != null && cells.length > 0 && cells.every((cell) => cell.getAttribute('data-drawn-key') === key) &&
+  return key != null && cells.length > 0 && cells.every((cell) => cell.getAttribute('data-drawn-key') === key || !inSight(cell)) &&
     shown('[data-chart-state]').every(${CHART_SETTLED}) &&
-    shown('.mantine-Loader-root').length === 0;
+    shown('.mantine-Loader-root').filter(inSight).length === 0;
 })()`;
 
 export async function drawn(page: Page, timeout = 15_000): Promise<void> {
