@@ -8,6 +8,7 @@ import {
   penguins,
   projectWithTable,
   renderedFigure,
+  speciesSelect,
   useBrowserSuite,
 } from './support/e2e-dashboards.js';
 
@@ -27,14 +28,7 @@ describeBrowser('components out of sight in a real browser', () => {
       project.projectId,
       'A long dashboard',
       [
-        {
-          component_id: 'species',
-          type: 'interactive',
-          title: 'Species',
-          data_collection_id: dc,
-          widget: 'select',
-          column: 'species',
-        },
+        speciesSelect(dc),
         { component_id: 'near-count', type: 'card', title: 'Penguins here', data_collection_id: dc, agg: 'count' },
         figure('near', 'Masses here', dc, { chart: 'histogram', x: 'mass' }),
         { component_id: 'far-count', type: 'card', title: 'Penguins below', data_collection_id: dc, agg: 'count' },

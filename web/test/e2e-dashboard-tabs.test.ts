@@ -16,7 +16,7 @@ import {
   type TestServer,
   uploadFile,
 } from '../../test/support/test-server.js';
-import { counted, penguins, renderedFigure } from './support/e2e-dashboards.js';
+import { counted, penguins, renderedFigure, speciesSelect } from './support/e2e-dashboards.js';
 
 /**
  * Tabs in the browser (docs/dashboards.md "Tabs"): each with its icon or colour, the address bar
@@ -38,17 +38,6 @@ async function builtPenguins(title: string) {
   expect(built.status, built.text).toBe(200);
   return project;
 }
-
-/** A select widget on the species. */
-const speciesSelect = (collectionId: string) =>
-  ({
-    component_id: 'species',
-    type: 'interactive',
-    title: 'Species',
-    data_collection_id: collectionId,
-    widget: 'select',
-    column: 'species',
-  }) as const;
 
 describeBrowser('dashboard tabs in a real browser', () => {
   beforeAll(async () => {
@@ -81,14 +70,7 @@ describeBrowser('dashboard tabs in a real browser', () => {
           { tab_id: 'masses', title: 'Masses', icon: 'chart-bar', color: '#1971c2' },
         ],
         components: [
-          {
-            component_id: 'species',
-            type: 'interactive',
-            title: 'Species',
-            data_collection_id: dc,
-            widget: 'select',
-            column: 'species',
-          },
+          speciesSelect(dc),
           { component_id: 'count', type: 'card', title: 'Penguins counted', data_collection_id: dc, agg: 'count' },
           {
             component_id: 'heavy',

@@ -97,10 +97,10 @@ export interface Refresh {
 
 /**
  * Every data component's data for the filters and `as_of`, from `POST /dashboards/{id}/data`,
- * streamed (NDJSON) so each component is drawn as soon as its line arrives. Only the components
- * `inSight` are asked for (all of them when it is null); the others wait, keeping what they hold,
- * and are asked for with the same filters once they come into sight, as Grafana's panels are. A
- * change of filters aborts the requests still running and starts again. `only`: the components
+ * streamed (NDJSON) so each component is drawn as soon as its line arrives. The page opens with
+ * every component; after a change only those `inSight` are asked for (all of them when it is
+ * null), and the others wait, keeping what they hold, until they come into sight, as Grafana's
+ * panels do. A change of filters aborts the requests still running and starts again. `only`: the components
  * the server computes, when not all of the tab's (those of a folded section are not); `contigs`:
  * the contig a reader chose per coverage track; `preview`: components as a past revision saved
  * them, computed instead of the saved ones (History's "show with data").

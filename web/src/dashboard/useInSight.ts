@@ -6,7 +6,7 @@ const AHEAD = '200px 0px';
 /**
  * Whether the element is within (or near) the viewport, followed as the page scrolls. A dashboard
  * redraws the charts in sight after a filter change and the others once scrolled to, as Grafana
- * does with its panels (docs/dashboards.md "Charts out of sight"). Without IntersectionObserver
+ * does with its panels (docs/dashboards.md "In the web app"). Without IntersectionObserver
  * everything counts as in sight.
  */
 export function useInSight(element: RefObject<HTMLElement | null>): boolean {

@@ -126,6 +126,17 @@ export function figure(id: string, title: string, dc: string, fields: Record<str
   return { component_id: id, type: 'figure', title, data_collection_id: dc, ...fields };
 }
 
+/** A select widget on the species (the penguins' table). */
+export const speciesSelect = (collectionId: string) =>
+  ({
+    component_id: 'species',
+    type: 'interactive',
+    title: 'Species',
+    data_collection_id: collectionId,
+    widget: 'select',
+    column: 'species',
+  }) as const;
+
 /** A public dashboard made through the API; answers its id. */
 export async function createDashboard(
   suite: BrowserSuite,
