@@ -30,8 +30,17 @@ export async function startRoundRobinProxy(): Promise<RoundRobinProxy> {
       res.writeHead(502).end('no replica');
       return;
     }
+    // A connection of its own per request (`agent: false`): a kept-alive one that the replica closes
+    // as it is reused would break the client's request, which a real balancer retries instead.
     const forward = httpRequest(
-      { host: target.hostname, port: target.port, method: req.method, path: req.url, headers: req.headers },
+      {
+        host: target.hostname,
+        port: target.port,
+        method: req.method,
+        path: req.url,
+        headers: req.headers,
+        agent: false,
+      },
       (answer) => {
         res.writeHead(answer.statusCode ?? 502, answer.headers);
         answer.pipe(res);
