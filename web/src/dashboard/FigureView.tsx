@@ -150,7 +150,8 @@ const drawnCharts = new WeakSet<EChartsType>();
  * Draws the option once the element's width is known and each time it changes (a map where the
  * reader took it, unless "Reset view" asked for the whole world), if in sight: out of sight the
  * chart keeps its drawing, marked `waiting`, and draws the latest option once scrolled to; lets a
- * point map's drag brush or move it; shows a filter set elsewhere (a chip removed, the address bar) as the selection and brush.
+ * point map's drag brush or move it; shows a filter set elsewhere (a chip removed, the address
+ * bar) as the selection and brush.
  */
 function useDrawing(
   chart: RefObject<EChartsType | null>,
