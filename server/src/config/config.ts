@@ -225,7 +225,7 @@ function workOf(
     uploadMaxBytes: env.SERVICE_UPLOAD_MAX_BYTES ?? 1024 * 1024 * 1024,
     duckdb: {
       memoryLimitBytes: env.SERVICE_DUCKDB_MEMORY_LIMIT ?? null,
-      copies: env.SERVICE_DUCKDB_COPIES ?? 4,
+      copies: env.SERVICE_DUCKDB_COPIES ?? 8,
       copyMinRows: env.SERVICE_DUCKDB_COPY_MIN_ROWS ?? 1_000_000,
     },
     dashboards: {

@@ -33,7 +33,7 @@ describe('configuration', () => {
     expect(config.auth.temporaryUserRateLimit).toEqual({ max: 10, windowMs: 60_000 });
     expect(config.auth.magicLinkExpiryMinutes).toBe(10);
     expect(config.auth.temporaryUserExpiryHours).toBe(24);
-    expect(config.duckdb).toEqual({ memoryLimitBytes: null, copies: 4, copyMinRows: 1_000_000 });
+    expect(config.duckdb).toEqual({ memoryLimitBytes: null, copies: 8, copyMinRows: 1_000_000 });
     expect(config.vacuum).toEqual({ retentionHours: 168 });
   });
 
