@@ -78,8 +78,14 @@ export const DEFAULT_POINT_BUDGET = 5000;
 export const DEFAULT_CATEGORY_BUDGET = 20;
 /** Bins of a histogram, violin or binned heatmap axis when `bins` is not given. */
 export const DEFAULT_BINS = 30;
-/** The field's charts (volcano, MA, QQ, Manhattan): points sent before the least significant are thinned. */
-export const DEFAULT_FIELD_POINT_BUDGET = 20_000;
+/**
+ * Manhattan plots: points sent before the non-significant ones are thinned (volcano, MA and QQ
+ * plots, clouds of points like a scatter, keep a scatter's `DEFAULT_POINT_BUDGET`). 500 columns of
+ * 20 cells across the genome: narrower than a point on a chart as wide as a screen, and well under
+ * the ~20,000 the contract allows. Like Grafana's "max data points" (a panel's width in pixels),
+ * more would cost the browser time to draw what no pixel shows.
+ */
+export const DEFAULT_MANHATTAN_POINT_BUDGET = 10_000;
 /** Volcano and MA: the most significant up and down points named beside them, always sent. */
 export const LABELLED_HITS = 10;
 /** Volcano and MA: significant below this p (or q) value… */

@@ -1,7 +1,7 @@
 import {
   DEFAULT_FC_THRESHOLD,
-  DEFAULT_FIELD_POINT_BUDGET,
   DEFAULT_P_THRESHOLD,
+  DEFAULT_POINT_BUDGET,
   type FigureComponent,
   type FigureData,
   LABELLED_HITS,
@@ -126,7 +126,7 @@ async function classedPoints(
   points: ClassedPoints,
   options: Pick<ComputeOptions, 'memo'>,
 ): Promise<FigureData> {
-  const budget = figure.max_points ?? DEFAULT_FIELD_POINT_BUDGET;
+  const budget = figure.max_points ?? DEFAULT_POINT_BUDGET;
   const extent = await wholeTableExtent(rows, source, points, options);
   const of: PointsOf = { points, grid: pointGrid(extent, budget), names: pointColumns(new Set(source.byName.keys())) };
   const copy = rows.derivedCopy(pointsCopySql(of));

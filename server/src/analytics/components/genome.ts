@@ -1,6 +1,7 @@
 import {
-  DEFAULT_FIELD_POINT_BUDGET,
   DEFAULT_GENOME_THRESHOLD,
+  DEFAULT_MANHATTAN_POINT_BUDGET,
+  DEFAULT_POINT_BUDGET,
   type FigureComponent,
   type FigureData,
 } from '@service/common';
@@ -57,7 +58,7 @@ export async function manhattanData(
     throw new UnsuitableData('chromosome', tooManyChromosomes(chromosome.name));
   const last = chromosomes.at(-1);
   const grid = {
-    budget: figure.max_points ?? DEFAULT_FIELD_POINT_BUDGET,
+    budget: figure.max_points ?? DEFAULT_MANHATTAN_POINT_BUDGET,
     length: last === undefined ? 0 : last.offset + last.length,
     threshold: figure.threshold ?? DEFAULT_GENOME_THRESHOLD,
   };
@@ -278,7 +279,7 @@ export async function qqData(
     statement.params,
   );
   const n = count(stats.drawable);
-  const budget = figure.max_points ?? DEFAULT_FIELD_POINT_BUDGET;
+  const budget = figure.max_points ?? DEFAULT_POINT_BUDGET;
   const top = stats.top === null || stats.top === undefined ? 1 : Number(stats.top);
   const ranked = `SELECT "p", row_number() OVER (ORDER BY "p") AS "i" FROM (${valid})`;
   const head = Math.min(1000, Math.floor(budget / 2));
