@@ -33,6 +33,13 @@ export const MANY_POINTS = { large: true, largeThreshold: 2_000, progressive: 0 
 export const manyPoints = (total: number) =>
   ({ ...MANY_POINTS, largeThreshold: total > MANY_POINTS.largeThreshold ? 0 : MANY_POINTS.largeThreshold }) as const;
 
+/**
+ * Whether a chart of `total` points is drawn without transitions: past `MANY_POINTS`' threshold
+ * its points do not move anyway (one path), and the ~12 frames of a 0.2 s transition of its axes
+ * each painted them all again, on the CPU the next charts of a filter change wait for.
+ */
+export const stillFor = (total: number) => total > MANY_POINTS.largeThreshold;
+
 /** What one chart type contributes to the option; `chartOption` adds the frame around it. */
 export interface ChartBody {
   dataset: DatasetComponentOption[];
@@ -46,6 +53,11 @@ export interface ChartBody {
   /** More than one series (or the slices of a pie): a legend that toggles them. */
   legend: boolean;
   trigger: 'item' | 'axis';
+  /**
+   * No transition animation (`stillFor`): each frame of one (an axis or a threshold line moving)
+   * paints every point of the chart again.
+   */
+  still?: boolean;
   visualMap?: VisualMapComponentOption;
   /**
    * Plots side by side (a heatmap with its dendrograms, an oncoplot with its bars): their grids and

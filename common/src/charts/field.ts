@@ -7,7 +7,7 @@ import {
   LABELLED_HITS,
 } from '../dashboard-components.js';
 import type { FigureData } from '../dashboard-data.js';
-import { type ChartBody, type ChartInput, MANY_POINTS, manyPoints, plural } from './body.js';
+import { type ChartBody, type ChartInput, MANY_POINTS, manyPoints, plural, stillFor } from './body.js';
 import { type Cell, cell } from './columns.js';
 
 /**
@@ -121,6 +121,7 @@ export function volcano(input: ChartInput): ChartBody {
     legend: true,
     trigger: 'item',
     zoom: true,
+    still: stillFor(data.rows.length),
     description: `Volcano plot of −log10 ${columns.label('y')} against ${columns.label('x')}, ${plural(data.rows.length, 'point')}.${countsSentence(data)}`,
   };
 }
@@ -137,6 +138,7 @@ export function ma(input: ChartInput): ChartBody {
     legend: classed,
     trigger: 'item',
     zoom: true,
+    still: stillFor(data.rows.length),
     description: `MA plot of ${columns.label('y')} against ${columns.label('x')}, ${plural(data.rows.length, 'point')}.${classed ? countsSentence(data) : ''}`,
   };
 }
@@ -196,6 +198,7 @@ export function manhattan(input: ChartInput): ChartBody {
     legend: false,
     trigger: 'item',
     zoom: true,
+    still: stillFor(data.rows.length),
     description:
       `Manhattan plot of −log10 ${columns.label('y')} along ${plural(chromosomes.length, 'chromosome')}` +
       `${chromosomeList(chromosomes.map((chromosome) => chromosome.name))}, ${plural(data.rows.length, 'point')} drawn, ` +
@@ -257,6 +260,7 @@ export function qq(input: ChartInput): ChartBody {
     legend: false,
     trigger: 'item',
     zoom: false,
+    still: stillFor(data.rows.length),
     description: `QQ plot of observed against expected −log10 ${columns.label('observed')}, ${plural(data.rows.length, 'point')}${lambdaText(data) ? `, ${lambdaText(data)}` : ''}.`,
   };
 }

@@ -157,6 +157,7 @@ export function chartOption(component: FigureComponent, data: FigureData, option
     // Short: ECharts' default (1 s in, 0.3 s per update, easing beyond) kept a filter change moving for ~2 s.
     animationDuration: 300,
     animationDurationUpdate: 200,
+    ...(body.still ? { animation: false } : {}),
     color: palette.series,
     textStyle: { color: palette.text },
     title: title(header, palette),

@@ -162,6 +162,14 @@ describe('the field charts’ options', () => {
     const { series } = build(volcanoFigure, data);
     expect(series.slice(0, 3).map((one) => one.progressive)).toEqual([0, 0, 0]);
   });
+
+  it('many points: no transition, each of whose frames would paint them all again; few still move', () => {
+    const many = Array.from({ length: 2_500 }, (_, at) => ['1', at, at, 0.5, 0.3]);
+    const moving = (option: object) => (option as { animation?: boolean }).animation;
+    expect(moving(chartOption(manhattanFigure, { ...manhattanData, rows: many }, { theme: 'light' }))).toBe(false);
+    expect(moving(chartOption(manhattanFigure, manhattanData, { theme: 'light' }))).toBeUndefined();
+    expect(moving(chartOption(volcanoFigure, volcanoData, { theme: 'light' }))).toBeUndefined();
+  });
 });
 
 function renderedSvg(component: FigureComponent, data: FigureData): string {
