@@ -12,7 +12,7 @@ import { type NarrowedRows, whereOf } from '../sql/narrowed.js';
 import type { Statement } from '../sql/statement.js';
 import { UnsuitableData } from './data-problems.js';
 import { doubleSql, literalSql, minusLog10Sql, validPSql } from './field-points.js';
-import { figureAnswer, numberRole, type Role } from './figure-rows.js';
+import { countRows, figureAnswer, numberRole, type Role } from './figure-rows.js';
 import type { ComputeOptions } from './fit.js';
 import {
   type CellsOf,
@@ -276,26 +276,27 @@ export async function qqData(
   const y = columnOf(source, figure.y ?? '', 'y');
   const p = doubleSql(y);
   const valid = `SELECT ${p} AS "p" FROM ${from}${whereOf(conditions, validPSql(p))}`;
-  const [stats = {}] = await connection.query(
-    `SELECT count(*) AS "drawable", max(${minusLog10Sql('"p"')}) AS "top", ` +
-      `(SELECT count(*) FROM ${from}${whereOf(conditions)}) AS "n" FROM (${valid})`,
-    statement.params,
-  );
-  const n = count(stats.drawable);
   const budget = figure.max_points ?? DEFAULT_POINT_BUDGET;
-  const top = stats.top === null || stats.top === undefined ? 1 : Number(stats.top);
-  const ranked = `SELECT "p", row_number() OVER (ORDER BY "p") AS "i" FROM (${valid})`;
   const head = Math.min(1000, Math.floor(budget / 2));
-  const step = Math.ceil(n / (budget - head));
-  const drawnRank = n > budget ? `"i" <= ${head} OR "i" % ${step} = 0 OR "i" = ${n}` : 'true';
-  // The one or two middle p values (λ) come with the drawn points: one sort of the p values, not two.
-  const middleRank = `"i" IN (${Math.floor((n + 1) / 2)}, ${Math.floor(n / 2) + 1})`;
+  // One sort of the p values gives each its rank `i` of `n`, the count and the highest −log10 p
+  // with it (a statement of its own for those scanned the rows once more).
+  const ranked =
+    `SELECT "p", row_number() OVER (ORDER BY "p") AS "i", count(*) OVER () AS "n", ` +
+    `max(${minusLog10Sql('"p"')}) OVER () AS "top" FROM (${valid})`;
+  const step = `CAST(ceil("n" / ${budget - head}) AS BIGINT)`;
+  const drawnRank = `("n" <= ${budget} OR "i" <= ${head} OR "i" % ${step} = 0 OR "i" = "n")`;
+  // The one or two middle p values (λ) come with the drawn points.
+  const middleRank = `("i" = ("n" + 1) // 2 OR "i" = "n" // 2 + 1)`;
   const read = await connection.query(
-    `SELECT -log10(("i" - 0.5) / ${n}) AS "expected", ${minusLog10Sql('"p"')} AS "observed", "p", ` +
-      `(${drawnRank}) AS "drawn", ${middleRank} AS "middle" ` +
-      `FROM (${ranked}) WHERE (${drawnRank}) OR ${middleRank} ORDER BY "i" DESC`,
+    `SELECT -log10(("i" - 0.5) / "n") AS "expected", ${minusLog10Sql('"p"')} AS "observed", "p", ` +
+      `${drawnRank} AS "drawn", ${middleRank} AS "middle", "n", "top" ` +
+      `FROM (${ranked}) WHERE ${drawnRank} OR ${middleRank} ORDER BY "i" DESC`,
     statement.params,
   );
+  // Every narrowed row, a p value or not (from the request's shared pass when it has it).
+  const total = await countRows(rows, statement.params);
+  const n = count(read[0]?.n);
+  const top = read[0]?.top === null || read[0]?.top === undefined ? 1 : Number(read[0].top);
   const middle = read.filter((row) => row.middle === true);
   const drawn = read.filter((row) => row.drawn === true);
   const roles = [numberRole('expected', null), numberRole('observed', y)];
@@ -305,7 +306,7 @@ export async function qqData(
       roles,
       drawn.map((row) => (row.observed === null ? { ...row, observed: top } : row)),
       n > budget,
-      count(stats.n),
+      total,
     ),
     lambda: inflation(middle.map((row) => Number(row.p))),
     ...(capped > 0 ? { capped } : {}),
