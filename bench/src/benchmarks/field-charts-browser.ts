@@ -4,6 +4,7 @@
  * timed from Node (the server's part); `BENCH_FIELD_PER_KIND=1` also each kind alone
  * (`BENCH_FIELD_PER_KIND=sankey,sunburst`: those alone, and not the 22 together).
  */
+import type { DashboardFilter } from '@service/common';
 import type { Browser } from 'playwright-core';
 import type { ChildWorker } from '../lib/child-worker.js';
 import { median } from '../lib/stats.js';
@@ -65,7 +66,16 @@ async function redrawsOf(
     filters,
     BROWSER_WARMUPS,
   );
+  if (process.env.BENCH_FIELD_EACH === '1') printEach(measured.changeMs, filters.slice(BROWSER_WARMUPS));
   return measured.changeMs;
+}
+
+/** `BENCH_FIELD_EACH=1`: each measured change's redraw and its range, to tell a slow filter from a slow host. */
+function printEach(ms: readonly number[], filters: readonly DashboardFilter[][]) {
+  const ranges = filters.map((filter) => JSON.stringify(filter[0]?.value ?? null));
+  process.stdout.write(
+    `  each change (ms, range): ${ms.map((one, at) => `${one.toFixed(0)} ${ranges[at]}`).join(', ')}\n`,
+  );
 }
 
 /**
