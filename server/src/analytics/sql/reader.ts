@@ -122,7 +122,8 @@ export class TableReader {
     const copy = this.deps.copies.acquire(
       `${copyKey(snapshot)}\u0000${derivation}`,
       { rows: source.version?.rows ?? null, files: snapshot.files.length },
-      [],
+      // Clustered as the version's own copy is: a range filter then skips the row groups it excludes.
+      clusterExpressions(source),
       async (connection) => {
         const scan = await source.table.scan(connection, snapshot, source.version?.columns);
         return { sql: `WITH ${ROWS} AS (${scan.sql}) ${derivation}`, release: () => scan.release() };
