@@ -84,7 +84,7 @@ describe('service config check', () => {
     expect(result.code).toBe(0);
     const shown = JSON.parse(result.stdout);
     expect(shown.dataDir).toBe('/tmp/service-config-check');
-    expect(shown.duckdb).toEqual({ memoryLimitBytes: 1024 ** 3, copies: 4, copyMinRows: 1_000_000 });
+    expect(shown.duckdb).toEqual({ memoryLimitBytes: 1024 ** 3, copies: 8, copyMinRows: 1_000_000 });
     expect(shown.auth.bootstrapAdmin).toEqual({ email: 'root@example.org', password: '<redacted>' });
     expect(result.stdout).not.toContain('very-secret-password');
     expect(result.stdout).not.toContain('db-password');
