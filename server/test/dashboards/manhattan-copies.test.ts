@@ -1,13 +1,14 @@
 import type { DashboardFilter } from '@service/common';
 import { afterAll, beforeAll, expect, it } from 'vitest';
+import { describeEachDialect } from '../../../test/support/test-server.js';
 import {
-  call,
-  describeEachDialect,
-  type Session,
-  type TestServer,
-  uploadFile,
-} from '../../../test/support/test-server.js';
-import { type DataAnswer, projectWithTable, serverWithPeople, upsert } from './analytics-table.js';
+  expectSameAnswers,
+  type PlotCase,
+  type PlotDashboard,
+  plotAnswers,
+  plotDashboard,
+  writeNextVersion,
+} from './plot-copies.js';
 
 /**
  * A Manhattan plot reads, once built, a copy of the version holding each row's cell of its grid
@@ -58,57 +59,16 @@ const FILTER_SETS: DashboardFilter[][] = [
   [{ component_id: 'maf', value: [0.6, 0.7] }],
 ];
 
-interface Started {
-  server: TestServer;
-  ada: Session;
-  dashboardId: string;
-  collectionId: string;
-}
-
-async function withDashboard(dialect: 'sqlite' | 'postgres', env: Record<string, string>): Promise<Started> {
-  const { server, session } = await serverWithPeople(dialect, env);
-  const ada = await session('ada@example.org');
-  const table = await projectWithTable(server, ada.access_token, 'GWAS', gwasCsv(0));
-  const created = await call<{ dashboard_id: string }>(server, 'POST', '/dashboards', {
-    token: ada.access_token,
-    json: {
-      project_id: table.projectId,
-      title: 'Manhattan',
-      components: COMPONENTS.map((component) => ({ ...component, data_collection_id: table.collectionId })),
-    },
-  });
-  if (created.status !== 201) throw new Error(created.text);
-  return { server, ada, dashboardId: created.body.dashboard_id, collectionId: table.collectionId };
-}
-
-/** The two plots' answers under `filters`. */
-async function plots(started: Started, filters: DashboardFilter[]) {
-  const answer = await call<DataAnswer>(started.server, 'POST', `/dashboards/${started.dashboardId}/data`, {
-    token: started.ada.access_token,
-    json: { filters },
-  });
-  if (answer.status !== 200) throw new Error(answer.text);
-  const { thinned, all } = answer.body.components;
-  return { thinned, all };
-}
-
-/** Copies holding cells (one per plot and version, until evicted). */
-async function cellCopies(started: Started): Promise<number> {
-  return started.server.context.duckdb.withConnection(async (connection) => {
-    const [row] = await connection.query(
-      'SELECT count(*)::INTEGER AS "n" FROM duckdb_columns() WHERE column_name = \'__manhattan_rank\'',
-    );
-    return Number(row?.n);
-  });
-}
+const GWAS: PlotCase = { title: 'GWAS', csv: gwasCsv, components: COMPONENTS, plots: ['thinned', 'all'] };
+const BUILT = { column: '__manhattan_rank', copies: 2 };
 
 describeEachDialect('Manhattan plots from the copies holding their cells', (dialect) => {
-  let direct: Started;
-  let copied: Started;
+  let direct: PlotDashboard;
+  let copied: PlotDashboard;
 
   beforeAll(async () => {
-    direct = await withDashboard(dialect, { SERVICE_DUCKDB_COPIES: '0' });
-    copied = await withDashboard(dialect, { SERVICE_DUCKDB_COPY_MIN_ROWS: '0' });
+    direct = await plotDashboard(dialect, { SERVICE_DUCKDB_COPIES: '0' }, GWAS);
+    copied = await plotDashboard(dialect, { SERVICE_DUCKDB_COPY_MIN_ROWS: '0' }, GWAS);
   });
   afterAll(async () => {
     for (const started of [direct, copied]) {
@@ -117,45 +77,21 @@ describeEachDialect('Manhattan plots from the copies holding their cells', (dial
     }
   });
 
-  /** Every filter set answered alike by both servers, the copies built first. */
-  async function expectSameAnswers() {
-    const copies = copied.server.context.copies;
-    await plots(copied, []);
-    await copies.idle();
-    expect(await cellCopies(copied)).toBeGreaterThanOrEqual(2);
-    const reads = copies.counts.reads;
-    for (const filters of FILTER_SETS) {
-      const [expected, fromCopy] = [await plots(direct, filters), await plots(copied, filters)];
-      expect(fromCopy, JSON.stringify(filters)).toEqual(expected);
-    }
-    // Each request read the two plots' copies (and the table's copy for the rest).
-    expect(copies.counts.reads - reads).toBeGreaterThanOrEqual(3 * FILTER_SETS.length);
-    expect(copies.counts.failed).toBe(0);
-  }
-
   it('answers as the rows themselves do, filtered or not, thinned or not', async () => {
-    const unfiltered = await plots(direct, []);
+    const unfiltered = await plotAnswers(direct, GWAS, []);
     expect(unfiltered.thinned).toMatchObject({ sampled: true });
     // Not thinned, with cells of several rows: the rows themselves are read, from the copy too.
     expect(unfiltered.all).toMatchObject({ sampled: false });
-    await expectSameAnswers();
+    await expectSameAnswers({ direct, copied }, GWAS, FILTER_SETS, BUILT);
   });
 
   it('never serves a copy of an earlier version', async () => {
-    const before = await plots(direct, []);
-    for (const started of [direct, copied]) {
-      const token = started.ada.access_token;
-      const uploaded = await uploadFile(started.server, token, started.collectionId, {
-        path: 't.csv',
-        content: gwasCsv(1),
-      });
-      expect(uploaded).toBe(201);
-      await upsert(started.server, token, started.collectionId);
-    }
-    const after = await plots(direct, []);
+    const before = await plotAnswers(direct, GWAS, []);
+    await writeNextVersion([direct, copied], GWAS);
+    const after = await plotAnswers(direct, GWAS, []);
     expect(after).not.toEqual(before);
     // Read before its copies are built (from the rows), then from them.
-    expect(await plots(copied, [])).toEqual(after);
-    await expectSameAnswers();
+    expect(await plotAnswers(copied, GWAS, [])).toEqual(after);
+    await expectSameAnswers({ direct, copied }, GWAS, FILTER_SETS, BUILT);
   });
 });

@@ -1,13 +1,14 @@
 import type { DashboardFilter } from '@service/common';
 import { afterAll, beforeAll, expect, it } from 'vitest';
+import { describeEachDialect } from '../../../test/support/test-server.js';
 import {
-  call,
-  describeEachDialect,
-  type Session,
-  type TestServer,
-  uploadFile,
-} from '../../../test/support/test-server.js';
-import { type DataAnswer, projectWithTable, serverWithPeople, upsert } from './analytics-table.js';
+  expectSameAnswers,
+  type PlotCase,
+  type PlotDashboard,
+  plotAnswers,
+  plotDashboard,
+  writeNextVersion,
+} from './plot-copies.js';
 
 /**
  * Volcano and MA plots read, once built, a copy of the version holding each row's class, cell,
@@ -65,57 +66,22 @@ const FILTER_SETS: DashboardFilter[][] = [
   [{ component_id: 'score', value: [0.6, 0.7] }],
 ];
 
-interface Started {
-  server: TestServer;
-  ada: Session;
-  dashboardId: string;
-  collectionId: string;
-}
-
-async function withDashboard(dialect: 'sqlite' | 'postgres', env: Record<string, string>): Promise<Started> {
-  const { server, session } = await serverWithPeople(dialect, env);
-  const ada = await session('ada@example.org');
-  const table = await projectWithTable(server, ada.access_token, 'Results', resultsCsv(0));
-  const created = await call<{ dashboard_id: string }>(server, 'POST', '/dashboards', {
-    token: ada.access_token,
-    json: {
-      project_id: table.projectId,
-      title: 'Volcano',
-      components: COMPONENTS.map((component) => ({ ...component, data_collection_id: table.collectionId })),
-    },
-  });
-  if (created.status !== 201) throw new Error(created.text);
-  return { server, ada, dashboardId: created.body.dashboard_id, collectionId: table.collectionId };
-}
-
-/** The plots' answers under `filters`. */
-async function plots(started: Started, filters: DashboardFilter[]) {
-  const answer = await call<DataAnswer>(started.server, 'POST', `/dashboards/${started.dashboardId}/data`, {
-    token: started.ada.access_token,
-    json: { filters },
-  });
-  if (answer.status !== 200) throw new Error(answer.text);
-  return Object.fromEntries(PLOTS.map(({ component_id: id }) => [id, answer.body.components[id]]));
-}
-
-/** Copies holding points' cells (one per plot and version, until evicted). */
-async function pointCopies(started: Started): Promise<number> {
-  return started.server.context.duckdb.withConnection(async (connection) => {
-    const [row] = await connection.query(
-      'SELECT count(*)::INTEGER AS "n" FROM duckdb_columns() WHERE column_name = \'__points_rank\'',
-    );
-    return Number(row?.n);
-  });
-}
+const RESULTS: PlotCase = {
+  title: 'Results',
+  csv: resultsCsv,
+  components: COMPONENTS,
+  plots: PLOTS.map((plot) => plot.component_id),
+};
+const BUILT = { column: '__points_rank', copies: PLOTS.length };
 
 describeEachDialect('Volcano and MA plots from the copies holding their cells', (dialect) => {
-  let direct: Started;
-  let copied: Started;
+  let direct: PlotDashboard;
+  let copied: PlotDashboard;
 
   beforeAll(async () => {
-    direct = await withDashboard(dialect, { SERVICE_DUCKDB_COPIES: '0' });
+    direct = await plotDashboard(dialect, { SERVICE_DUCKDB_COPIES: '0' }, RESULTS);
     // Room for the table's copy and one for each plot.
-    copied = await withDashboard(dialect, { SERVICE_DUCKDB_COPY_MIN_ROWS: '0', SERVICE_DUCKDB_COPIES: '8' });
+    copied = await plotDashboard(dialect, { SERVICE_DUCKDB_COPY_MIN_ROWS: '0', SERVICE_DUCKDB_COPIES: '8' }, RESULTS);
   });
   afterAll(async () => {
     for (const started of [direct, copied]) {
@@ -124,26 +90,8 @@ describeEachDialect('Volcano and MA plots from the copies holding their cells', 
     }
   });
 
-  /** Every filter set answered alike by both servers, the copies built first. */
-  async function expectSameAnswers() {
-    const copies = copied.server.context.copies;
-    await plots(copied, []);
-    await copies.idle();
-    expect(await pointCopies(copied)).toBeGreaterThanOrEqual(PLOTS.length);
-    // Clustered by the range filter's column as the table's own copy is (each plot's and the table's).
-    expect(copies.counts.clustered).toBeGreaterThanOrEqual(PLOTS.length + 1);
-    const reads = copies.counts.reads;
-    for (const filters of FILTER_SETS) {
-      const [expected, fromCopy] = [await plots(direct, filters), await plots(copied, filters)];
-      expect(fromCopy, JSON.stringify(filters)).toEqual(expected);
-    }
-    // Each request read the plots' copies (and the table's copy for the rest).
-    expect(copies.counts.reads - reads).toBeGreaterThanOrEqual(PLOTS.length * FILTER_SETS.length);
-    expect(copies.counts.failed).toBe(0);
-  }
-
   it('answers as the rows themselves do, filtered or not, thinned or not', async () => {
-    const unfiltered = await plots(direct, []);
+    const unfiltered = await plotAnswers(direct, RESULTS, []);
     expect(unfiltered.gridded).toMatchObject({ sampled: true, capped: expect.any(Number) });
     expect(unfiltered.sampled).toMatchObject({ sampled: true });
     expect(unfiltered.whole).toMatchObject({ sampled: false });
@@ -153,24 +101,18 @@ describeEachDialect('Volcano and MA plots from the copies holding their cells', 
     const rows = (id: string) => (unfiltered[id] as { rows: unknown[] }).rows.length;
     expect(rows('gridded')).toBeLessThan(3 * 49 + 10 + 1);
     expect(rows('sampled')).toBe(300);
-    await expectSameAnswers();
+    await expectSameAnswers({ direct, copied }, RESULTS, FILTER_SETS, BUILT);
+    // Clustered by the range filter's column as the table's own copy is (each plot's and the table's).
+    expect(copied.server.context.copies.counts.clustered).toBeGreaterThanOrEqual(PLOTS.length + 1);
   });
 
   it('never serves a copy of an earlier version', async () => {
-    const before = await plots(direct, []);
-    for (const started of [direct, copied]) {
-      const token = started.ada.access_token;
-      const uploaded = await uploadFile(started.server, token, started.collectionId, {
-        path: 't.csv',
-        content: resultsCsv(1),
-      });
-      expect(uploaded).toBe(201);
-      await upsert(started.server, token, started.collectionId);
-    }
-    const after = await plots(direct, []);
+    const before = await plotAnswers(direct, RESULTS, []);
+    await writeNextVersion([direct, copied], RESULTS);
+    const after = await plotAnswers(direct, RESULTS, []);
     expect(after).not.toEqual(before);
     // Read before its copies are built (from the rows), then from them.
-    expect(await plots(copied, [])).toEqual(after);
-    await expectSameAnswers();
+    expect(await plotAnswers(copied, RESULTS, [])).toEqual(after);
+    await expectSameAnswers({ direct, copied }, RESULTS, FILTER_SETS, BUILT);
   });
 });
