@@ -1,4 +1,4 @@
-import { quoteIdentifier, quoteString } from '../../engine/sql.js';
+import { identifierApart, quoteString } from '../../engine/sql.js';
 import { literalSql, minusLog10Sql, validPSql } from './field-points.js';
 
 /**
@@ -92,11 +92,7 @@ export interface CellColumns {
 
 /** `CellColumns` of names the table's columns do not take (`taken`). */
 export function cellColumns(taken: ReadonlySet<string>): CellColumns {
-  const unused = (name: string) => {
-    let chosen = `__manhattan_${name}`;
-    while (taken.has(chosen)) chosen = `_${chosen}`;
-    return quoteIdentifier(chosen);
-  };
+  const unused = (name: string) => identifierApart(`__manhattan_${name}`, taken);
   return {
     key: unused('key'),
     rank: unused('rank'),

@@ -1,4 +1,4 @@
-import { quoteIdentifier } from '../../engine/sql.js';
+import { identifierApart } from '../../engine/sql.js';
 import type { Role } from './figure-rows.js';
 
 /**
@@ -83,11 +83,7 @@ export interface PointColumns {
 
 /** `PointColumns` of names the table's columns do not take (`taken`). */
 export function pointColumns(taken: ReadonlySet<string>): PointColumns {
-  const unused = (name: string) => {
-    let chosen = `__points_${name}`;
-    while (taken.has(chosen)) chosen = `_${chosen}`;
-    return quoteIdentifier(chosen);
-  };
+  const unused = (name: string) => identifierApart(`__points_${name}`, taken);
   return { classed: unused('class'), cell: unused('cell'), rank: unused('rank'), sample: unused('sample') };
 }
 
