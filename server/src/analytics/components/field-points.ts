@@ -167,10 +167,9 @@ async function wholeTableExtent(
   const key = options.memo.keyOf(source, `points-extent\u0000${what}`);
   const known = options.memo.get(key) as PointExtent | undefined;
   if (known !== undefined) return known;
-  const top = points.plotY === 'minus_log10_y' ? 'max("minus_log10_y")' : 'NULL';
   const [row = {}] = await rows.connection.query(
     `SELECT min("x") AS "x_min", max("x") AS "x_max", min("${points.plotY}") AS "y_min", ` +
-      `max("${points.plotY}") AS "y_max", ${top} AS "top" FROM (${classedSql(rows.from, [], points)})`,
+      `max("${points.plotY}") AS "y_max", ${topSql(points)} AS "top" FROM (${classedSql(rows.from, [], points)})`,
     [],
   );
   const numberOr = (value: unknown, fallback: number) =>
@@ -205,17 +204,19 @@ function classedSql(from: string, conditions: readonly string[], points: Classed
   );
 }
 
+/** Over `classedSql`'s rows, the highest finite −log10 p (a volcano's cap of p = 0; none for an MA plot). */
+const topSql = (points: ClassedPoints) => (points.plotY === 'minus_log10_y' ? 'max("minus_log10_y")' : 'NULL');
+
 /** Ties of x and y in the answer's order broken as the copy's rank breaks them. */
 const ORDER_OF_ROWS = 'ORDER BY "x", "y", "rank_p", "hash"';
 
 function overRows(rows: NarrowedRows, of: PointsOf): PointReads {
   const { from, conditions } = rows;
   const classed = classedSql(from, conditions, of.points);
-  const top = of.points.plotY === 'minus_log10_y' ? 'max("minus_log10_y")' : 'NULL';
   return {
     stats:
       `SELECT count(*) FILTER (WHERE "class" = 'up') AS "up", count(*) FILTER (WHERE "class" = 'down') AS "down", ` +
-      `count(*) FILTER (WHERE "class" = 'ns') AS "ns", ${top} AS "top", ` +
+      `count(*) FILTER (WHERE "class" = 'ns') AS "ns", ${topSql(of.points)} AS "top", ` +
       `(SELECT count(*) FROM ${from}${whereOf(conditions)}) AS "n" FROM (${classed})`,
     grid: gridSql(classed, of),
     sampled: (statement, sample) => sampledPoints(rows, classed, statement, sample),
