@@ -1,6 +1,6 @@
 import type { EChartsOption, SankeySeriesOption, SunburstSeriesOption, TreemapSeriesOption } from 'echarts';
 import type { DashboardFilterValue, FigureData } from '../dashboard-data.js';
-import { type ChartBody, type ChartInput, plural } from './body.js';
+import { type ChartBody, type ChartInput, plural, stillFor, UPDATE_MS } from './body.js';
 import { categoryLabel, rounded } from './columns.js';
 import type { ChartPalette } from './palette.js';
 import { headerHeight } from './parts.js';
@@ -41,11 +41,59 @@ function treeOf(input: ChartInput): TreeItem[] {
       item.itemStyle = { color: node.other ? input.palette.other : input.colors.of(item.name, false) };
       roots.push(item);
     } else if (parent !== undefined) {
-      parent.children = [...(parent.children ?? []), item];
+      parent.children ??= [];
+      parent.children.push(item);
     }
     byKey.set(keyOf(node.path), item);
   }
   return roots;
+}
+
+/**
+ * The smallest share of the whole drawn as a mark of its own: half a degree of a sunburst, a square
+ * of ~14 px in a treemap of 450 × 330, under half a pixel of a sankey some 300 px high. Levels of
+ * columns that do not nest (every genus under every phylum) make thousands of smaller ones: too
+ * small to see, label or point at, yet each an element ECharts lays out and paints, ~0.2–0.4 s of a
+ * 2-CPU page per filter change for a sunburst of 4,000, a treemap or a sankey of 2,000.
+ */
+export const SMALLEST_DRAWN_SHARE = 1 / 720;
+
+/**
+ * The items drawn with, among each node's children, those under `smallest` drawn as one
+ * "N smaller values" item (which filters nothing) when there are two or more; `merged` counts them.
+ */
+function withoutSlivers(
+  items: TreeItem[],
+  smallest: number,
+  palette: ChartPalette,
+): { items: TreeItem[]; merged: number } {
+  const small = items.filter((item) => item.value < smallest);
+  const kept = small.length < 2 ? items : items.filter((item) => item.value >= smallest);
+  let merged = small.length < 2 ? 0 : small.length;
+  const drawn = kept.map((item) => {
+    if (item.children === undefined) return item;
+    const children = withoutSlivers(item.children, smallest, palette);
+    merged += children.merged;
+    return { ...item, children: children.items };
+  });
+  if (small.length < 2) return { items: drawn, merged };
+  const value = small.reduce((sum, item) => sum + item.value, 0);
+  // At the top level, grey as the folded "Other"; below, the parent's colour as its other children.
+  const top = small.some((item) => item.itemStyle !== undefined);
+  const piece: TreeItem = {
+    name: plural(small.length, 'smaller value'),
+    value: rounded(value) ?? 0,
+    filter: null,
+    ...(top ? { itemStyle: { color: palette.other } } : {}),
+  };
+  return { items: [...drawn, piece], merged };
+}
+
+/** A sunburst's or treemap's items: its tree with the smallest of each node's children drawn as one. */
+function drawnTree(input: ChartInput): { items: TreeItem[]; merged: number } {
+  const roots = treeOf(input);
+  const whole = roots.reduce((sum, root) => sum + Math.max(0, root.value), 0);
+  return withoutSlivers(roots, whole * SMALLEST_DRAWN_SHARE, input.palette);
 }
 
 function levelNames(input: ChartInput): string {
@@ -57,9 +105,10 @@ function depthOf(data: FigureData): number {
 }
 
 export function sunburst(input: ChartInput): ChartBody {
+  const pieces = drawnTree(input);
   const series: SunburstSeriesOption = {
     type: 'sunburst',
-    data: treeOf(input),
+    data: pieces.items,
     // Below the title.
     center: ['50%', '56%'],
     radius: [0, '76%'],
@@ -68,14 +117,17 @@ export function sunburst(input: ChartInput): ChartBody {
     label: { rotate: 'radial', color: input.palette.text, minAngle: 8, fontSize: 10 },
     itemStyle: { borderColor: input.palette.tooltipBackground, borderWidth: 1 },
     emphasis: { focus: 'ancestor' },
+    // Its series' own default is 0.5 s.
+    animationDurationUpdate: UPDATE_MS,
   };
-  return hierarchyBody(input, series, 'Sunburst');
+  return hierarchyBody(input, series, pieces);
 }
 
 export function treemap(input: ChartInput): ChartBody {
+  const rectangles = drawnTree(input);
   const series: TreemapSeriesOption = {
     type: 'treemap',
-    data: treeOf(input),
+    data: rectangles.items,
     top: headerHeight({ title: input.component.title ?? '', legend: false, subtitle: 'x' }) + 8,
     bottom: 28,
     left: 0,
@@ -89,22 +141,36 @@ export function treemap(input: ChartInput): ChartBody {
       { itemStyle: { borderWidth: 2, gapWidth: 2, borderColor: input.palette.tooltipBackground } },
       { itemStyle: { borderWidth: 1, gapWidth: 1, borderColorSaturation: 0.6 } },
     ],
+    // Its series' own default is 0.9 s.
+    animationDurationUpdate: UPDATE_MS,
   };
-  return hierarchyBody(input, series, 'Treemap');
+  return hierarchyBody(input, series, rectangles);
 }
 
-function hierarchyBody(input: ChartInput, series: SunburstSeriesOption | TreemapSeriesOption, kind: string): ChartBody {
-  const roots = treeOf(input);
+/**
+ * A sunburst's or treemap's body. One of many nodes is drawn without transitions (`stillFor`):
+ * each frame of a treemap's moved rectangles painted all ~2,000 of them again (~0.5 s a change).
+ */
+function hierarchyBody(
+  input: ChartInput,
+  series: SunburstSeriesOption | TreemapSeriesOption,
+  drawn: { items: readonly TreeItem[]; merged: number },
+): ChartBody {
+  const kind = series.type === 'sunburst' ? 'Sunburst' : 'Treemap';
+  const roots = drawn.items;
   const shown = roots.slice(0, 8).map((root) => root.name);
+  const merged =
+    drawn.merged > 0 ? `; ${plural(drawn.merged, 'value')} under 1/720 of the whole drawn as one per parent` : '';
   return {
     dataset: [],
     series: [series],
     legend: false,
     trigger: 'item',
     zoom: false,
+    still: stillFor(input.data.nodes?.length ?? 0),
     description:
       `${kind} of ${levelNames(input)} (${plural(depthOf(input.data), 'level')}): ` +
-      `${plural(roots.length, 'top-level node')} (${shown.join(', ')}${roots.length > shown.length ? ', …' : ''}).`,
+      `${plural(roots.length, 'top-level node')} (${shown.join(', ')}${roots.length > shown.length ? ', …' : ''})${merged}.`,
   };
 }
 
@@ -112,21 +178,55 @@ function hierarchyBody(input: ChartInput, series: SunburstSeriesOption | Treemap
 const nodeName = (value: Scalar, level: number, other: boolean) =>
   `${categoryLabel(value, other && value === 'Other')}${'\u200b'.repeat(level)}`;
 
+type Link = NonNullable<FigureData['links']>[number];
+
+/**
+ * The flows a sankey draws: those of at least `SMALLEST_DRAWN_SHARE` of their pair of levels' whole
+ * (`thin` counts the others). Their nodes keep their full size (`sankey` gives each its total).
+ */
+export function drawnFlows(links: readonly Link[]): { drawn: Link[]; thin: number } {
+  const wholes = new Map<number, number>();
+  for (const link of links) wholes.set(link.level, (wholes.get(link.level) ?? 0) + Math.max(0, link.value));
+  const drawn = links.filter((link) => link.value >= (wholes.get(link.level) ?? 0) * SMALLEST_DRAWN_SHARE);
+  return { drawn, thin: links.length - drawn.length };
+}
+
+interface SankeyNode {
+  name: string;
+  depth: number;
+  filter: Scalar[] | null;
+  /** Its size: the larger of what flows in and out, the flows not drawn included. */
+  value: number;
+}
+
+const sourceName = (link: Link) => nodeName(link.from, link.level, link.other === true);
+const targetName = (link: Link) => nodeName(link.to, link.level + 1, link.other === true);
+
+/** Every node of the flows, in their order, sized by all of them. */
+function sankeyNodes(links: readonly Link[]): SankeyNode[] {
+  const nodes = new Map<string, SankeyNode & { in: number; out: number }>();
+  const add = (name: string, level: number, value: Scalar, other: boolean) => {
+    const known = nodes.get(name);
+    if (known !== undefined) return known;
+    const folded = other && value === 'Other';
+    const node = { name, depth: level, filter: folded ? null : [level, value], value: 0, in: 0, out: 0 };
+    nodes.set(name, node);
+    return node;
+  };
+  for (const link of links) {
+    add(sourceName(link), link.level, link.from, link.other === true).out += link.value;
+    add(targetName(link), link.level + 1, link.to, link.other === true).in += link.value;
+  }
+  return [...nodes.values()].map(({ in: inflow, out, ...node }) => ({
+    ...node,
+    value: rounded(Math.max(inflow, out)) ?? 0,
+  }));
+}
+
 export function sankey(input: ChartInput): ChartBody {
   const links = input.data.links ?? [];
-  const nodes = new Map<string, { name: string; depth: number; filter: Scalar[] | null }>();
-  const addNode = (level: number, value: Scalar, other: boolean) => {
-    const name = nodeName(value, level, other);
-    const folded = other && value === 'Other';
-    if (!nodes.has(name)) nodes.set(name, { name, depth: level, filter: folded ? null : [level, value] });
-    return name;
-  };
-  const edges = links.map((link) => ({
-    source: addNode(link.level, link.from, link.other === true),
-    target: addNode(link.level + 1, link.to, link.other === true),
-    value: rounded(link.value) ?? 0,
-    filter: link.other === true ? null : [link.level, link.from, link.to],
-  }));
+  const nodes = sankeyNodes(links);
+  const { drawn, thin } = drawnFlows(links);
   const series: SankeySeriesOption = {
     type: 'sankey',
     top: headerHeight({ title: input.component.title ?? '', legend: false, subtitle: 'x' }) + 8,
@@ -134,19 +234,25 @@ export function sankey(input: ChartInput): ChartBody {
     left: 8,
     right: 96,
     nodeAlign: 'justify',
-    data: [...nodes.values()],
-    links: edges,
+    data: nodes,
+    links: drawn.map((link) => ({
+      source: sourceName(link),
+      target: targetName(link),
+      value: rounded(link.value) ?? 0,
+      filter: link.other === true ? null : [link.level, link.from, link.to],
+    })),
     lineStyle: { color: 'gradient', opacity: 0.35 },
     label: { color: input.palette.text, fontSize: 11 },
     emphasis: { focus: 'adjacency' },
   };
+  const note = thin > 0 ? `; ${plural(thin, 'flow')} under half a pixel not drawn` : '';
   return {
     dataset: [],
     series: [series],
     legend: false,
     trigger: 'item',
     zoom: false,
-    description: `Sankey diagram of ${levelNames(input)}: ${plural(edges.length, 'flow')} between ${plural(nodes.size, 'node')}.`,
+    description: `Sankey diagram of ${levelNames(input)}: ${plural(links.length, 'flow')} between ${plural(nodes.length, 'node')}${note}.`,
   };
 }
 
@@ -301,16 +407,18 @@ function upsetDescription(sets: readonly string[], data: FigureData): string {
   );
 }
 
-/** The subtitle: what was folded or left out. */
+/** The subtitle: what was folded, left out or not drawn. */
 export function hierarchySetSubtitle(data: FigureData): string | undefined {
   if (data.left_out) {
     return `the ${plural(data.intersections?.length ?? 0, 'largest intersection')}; ${plural(data.left_out.intersections, 'other')} (${plural(data.left_out.rows, 'row')}) left out`;
   }
-  if (data.folded && data.folded.length > 0) {
-    const values = data.folded.reduce((sum, { values }) => sum + values, 0);
-    return `${plural(values, 'smaller value')} folded into “Other”`;
-  }
-  return undefined;
+  const values = (data.folded ?? []).reduce((sum, { values }) => sum + values, 0);
+  const thin = data.links === undefined ? 0 : drawnFlows(data.links).thin;
+  const notes = [
+    ...(values > 0 ? [`${plural(values, 'smaller value')} folded into “Other”`] : []),
+    ...(thin > 0 ? [`${plural(thin, 'flow')} under half a pixel not drawn`] : []),
+  ];
+  return notes.length > 0 ? notes.join('; ') : undefined;
 }
 
 /** What ECharts says of a clicked item of these charts: the item as the option gave it. */

@@ -1,4 +1,4 @@
-import type { EChartsOption } from 'echarts';
+import type { EChartsOption, SeriesOption } from 'echarts';
 import type { ChartType, FigureComponent } from '../dashboard-components.js';
 import type { FigureData } from '../dashboard-data.js';
 import { isHierarchySetChart } from '../figure-fields/hierarchy-sets.js';
@@ -7,7 +7,7 @@ import {
   RANGE_BRUSH_CHARTS,
   type RankedDistributionChart,
 } from '../figure-fields/ranked-distributions.js';
-import { type ChartBody, type ChartInput, chartInput, plural } from './body.js';
+import { type ChartBody, type ChartInput, chartInput, plural, UPDATE_MS } from './body.js';
 import { bar, histogram, line, scatter } from './cartesian.js';
 import { clusteredHeatmap, heatmapCellCount } from './clustered-heatmap.js';
 import type { ColorAssignment } from './colors.js';
@@ -154,9 +154,8 @@ export function chartOption(component: FigureComponent, data: FigureData, option
   const header: Header = { title: shownTitle, subtitle: subtitle(component, data), legend: body.legend };
   const option: EChartsOption = {
     backgroundColor: 'transparent',
-    // Short: ECharts' default (1 s in, 0.3 s per update, easing beyond) kept a filter change moving for ~2 s.
     animationDuration: 300,
-    animationDurationUpdate: 200,
+    animationDurationUpdate: UPDATE_MS,
     ...(body.still ? { animation: false } : {}),
     color: palette.series,
     textStyle: { color: palette.text },
@@ -165,7 +164,7 @@ export function chartOption(component: FigureComponent, data: FigureData, option
     tooltip: tooltip(body.trigger, palette),
     aria: { enabled: true, label: { description: describe(component, data, body) } },
     dataset: body.dataset,
-    series: body.series,
+    series: body.still ? body.series.map(still) : body.series,
   };
   if (body.mapAt) {
     Object.assign(option, body.mapAt(headerHeight(header) + 8));
@@ -192,6 +191,12 @@ export function chartOption(component: FigureComponent, data: FigureData, option
   }
   return option;
 }
+
+/**
+ * A series of a still chart: no animation of its own either. A treemap's series animates by default
+ * whatever the option says (for 0.9 s, each frame painting every rectangle again).
+ */
+const still = (series: SeriesOption): SeriesOption => ({ ...series, animation: false });
 
 const asList = <T>(value: T | T[] | undefined): T[] =>
   value === undefined ? [] : Array.isArray(value) ? value : [value];

@@ -1,6 +1,6 @@
 import type { PieSeriesOption, TreeSeriesOption } from 'echarts';
 import type { DashboardFilterValue, FigureData } from '../dashboard-data.js';
-import { type ChartBody, type ChartInput, plural } from './body.js';
+import { type ChartBody, type ChartInput, plural, UPDATE_MS } from './body.js';
 import { categoryLabel, FigureColumns } from './columns.js';
 import { headerHeight } from './parts.js';
 
@@ -128,7 +128,7 @@ export function tree(input: ChartInput): ChartBody {
     leaves: { label: { show: tips <= NAMED_TIPS, position: radial ? 'right' : 'right', fontSize: 10 } },
     tooltip: { formatter: '{b} {c}' },
     animationDuration: tips > NAMED_TIPS ? 0 : 300,
-    animationDurationUpdate: tips > NAMED_TIPS ? 0 : 200,
+    animationDurationUpdate: tips > NAMED_TIPS ? 0 : UPDATE_MS,
   };
   return {
     dataset: [],

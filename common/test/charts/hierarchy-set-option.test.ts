@@ -126,6 +126,81 @@ describe('sunburst, treemap, sankey and UpSet options', () => {
     chart.dispose();
   });
 
+  it('draws the children under 1/720 of the whole as one piece per parent, which filters nothing', () => {
+    const nodes: NonNullable<FigureData['nodes']> = [
+      { path: ['A'], value: 1000 },
+      { path: ['B'], value: 1 },
+      { path: ['A', 'x'], value: 990 },
+      { path: ['A', 'p'], value: 0.5 },
+      { path: ['A', 'q'], value: 1 },
+      { path: ['A', 'r'], value: 3 },
+      { path: ['A', 'x', 'deep'], value: 990 },
+      { path: ['B', 'only'], value: 1 },
+    ];
+    const data: FigureData = { ...sunburstData, nodes, folded: [] };
+    for (const chart of ['sunburst', 'treemap'] as const) {
+      const option = chartOption({ ...sunburstFigure, chart }, data, { theme: 'light' });
+      const roots = seriesOf(option)[0]?.data as Item[];
+      // Whole: 1,001; the smallest drawn alone is 1,001 / 720 ≈ 1.39. B (1) is the only small root: kept.
+      expect(roots.map((root) => [root.name, root.value, root.filter])).toEqual([
+        ['A', 1000, ['A']],
+        ['B', 1, ['B']],
+      ]);
+      // r (3) is drawn; p and q (0.5 and 1) are one piece, after the parent's other children.
+      expect(roots[0]?.children?.map((child) => [child.name, child.value, child.filter])).toEqual([
+        ['x', 990, ['A', 'x']],
+        ['r', 3, ['A', 'r']],
+        ['2 smaller values', 1.5, null],
+      ]);
+      expect(roots[0]?.children?.[0]?.children?.map((child) => child.name)).toEqual(['deep']);
+      expect(roots[1]?.children?.map((child) => child.name)).toEqual(['only']);
+      expect(JSON.stringify(option.aria)).toContain('2 values under 1/720 of the whole drawn as one per parent');
+    }
+  });
+
+  it('leaves a sankey’s flows under 1/720 of their levels undrawn, its nodes at their full size', () => {
+    const links: NonNullable<FigureData['links']> = [
+      { level: 0, from: 'A', to: 'U', value: 1000 },
+      { level: 0, from: 'A', to: 'V', value: 1 },
+      { level: 0, from: 'B', to: 'V', value: 1 },
+    ];
+    const columns = ['level', 'from', 'to', 'value'].map((name) => ({ name, type: 'string', column: null }));
+    const rows = links.map((link) => [link.level, link.from, link.to, link.value]);
+    const option = chartOption(sankeyFigure, { ...sankeyData, columns, rows, links }, { theme: 'light' });
+    const [series] = seriesOf(option);
+    const drawn = (series?.links ?? []) as { filter: unknown }[];
+    expect(drawn.map((link) => link.filter)).toEqual([[0, 'A', 'U']]);
+    const nodes = series?.data as { filter: unknown; value: number }[];
+    expect(nodes.map((node) => [node.filter, node.value])).toEqual([
+      [[0, 'A'], 1001],
+      [[1, 'U'], 1000],
+      [[1, 'V'], 2],
+      [[0, 'B'], 1],
+    ]);
+    expect(JSON.stringify(option.title)).toContain('2 flows under half a pixel not drawn');
+    expect(JSON.stringify(option.aria)).toContain('3 flows between 4 nodes; 2 flows under half a pixel not drawn');
+  });
+
+  it('draws a sunburst or treemap of many nodes without transitions, its series too', () => {
+    const many: NonNullable<FigureData['nodes']> = Array.from({ length: 2_001 }, (_, index) => ({
+      path: [`n${index}`],
+      value: 1,
+    }));
+    for (const chart of ['sunburst', 'treemap'] as const) {
+      const few = chartOption({ ...sunburstFigure, chart }, sunburstData, { theme: 'light' });
+      expect(few.animation).toBeUndefined();
+      // Their series' own defaults (0.5 s, 0.9 s) give way to the option's short transitions.
+      expect(seriesOf(few)[0]?.animationDurationUpdate).toBe(200);
+      const still = chartOption(
+        { ...sunburstFigure, chart },
+        { ...sunburstData, nodes: many, folded: [] },
+        { theme: 'light' },
+      );
+      expect(still.animation).toBe(false);
+      expect(seriesOf(still)[0]?.animation).toBe(false);
+    }
+  });
+
   it('turns a click into the filter, and a second click on the same item clears it', () => {
     expect(clickedItemFilter({ data: { filter: ['A', 'x'] } }, null)).toEqual(['A', 'x']);
     expect(clickedItemFilter({ data: { filter: ['A', 'x'] } }, ['A', 'x'])).toBeNull();

