@@ -220,14 +220,17 @@ function rowObjectsOf(
   names: readonly string[],
   kept: (column: number) => boolean = () => true,
 ): SqlRow[] {
-  const vectors = names.flatMap((name, column) =>
-    kept(column) ? [{ name, vector: chunk.getColumnVector(column) }] : [],
-  );
+  // Each column's type read once per chunk, not once per value.
+  const vectors = names.flatMap((name, column) => {
+    if (!kept(column)) return [];
+    const vector = chunk.getColumnVector(column);
+    return [{ name, vector, type: vector.type }];
+  });
   const rows: SqlRow[] = [];
   for (let index = 0; index < chunk.rowCount; index++) {
     const row: SqlRow = {};
-    for (const { name, vector } of vectors) {
-      row[name] = JsonDuckDBValueConverter(vector.getItem(index), vector.type, JsonDuckDBValueConverter) as JsonValue;
+    for (const { name, vector, type } of vectors) {
+      row[name] = JsonDuckDBValueConverter(vector.getItem(index), type, JsonDuckDBValueConverter) as JsonValue;
     }
     rows.push(row);
   }

@@ -17,6 +17,7 @@ import type { ComputeOptions } from './fit.js';
 import {
   type CellsOf,
   type Chromosome,
+  COUNT_COLUMNS,
   cellColumns,
   cellSizes,
   cellsCopySql,
@@ -230,7 +231,7 @@ function keptSql(classed: string, grid: Grid): string {
     `count(*) AS "rows", min(${lowest}) AS "kept" FROM (${classed}) GROUP BY 1, 2, 3, 4`;
   const unpacked = ['y', 'genome_position', 'index', 'position'].map((name) => `"kept"."${name}" AS "${name}"`);
   return (
-    `SELECT "kind", "rows", ${PLACED_COLUMNS}, "significant", "others", "n" FROM (` +
+    `SELECT "kind", ${COUNT_COLUMNS}, ${PLACED_COLUMNS} FROM (` +
     `SELECT "kind", "rows", ${unpacked.join(', ')}, "significant", "others", "n" FROM (` +
     `SELECT "kind", "a", CASE WHEN "kind" = 2 THEN floor("b" / ${mergedColumnsSql(grid)}) ELSE "b" END AS "b", "c", "significant", "others", "n", ` +
     `sum("rows") AS "rows", min("kept") AS "kept" FROM (${countedSql(fine)}) GROUP BY ALL)) ORDER BY "genome_position", "y"`
@@ -289,7 +290,7 @@ export async function qqData(
   const middleRank = `("i" = ("n" + 1) // 2 OR "i" = "n" // 2 + 1)`;
   const read = await connection.query(
     `SELECT -log10(("i" - 0.5) / "n") AS "expected", ${minusLog10Sql('"p"')} AS "observed", "p", ` +
-      `${drawnRank} AS "drawn", ${middleRank} AS "middle", "n", "top" ` +
+      `${drawnRank} AS "drawn", ${middleRank} AS "middle", CAST("n" AS DOUBLE) AS "n", "top" ` +
       `FROM (${ranked}) WHERE ${drawnRank} OR ${middleRank} ORDER BY "i" DESC`,
     statement.params,
   );

@@ -128,7 +128,12 @@ function readBackSql({ points, names }: PointsOf, from: string, where: string): 
   return `SELECT ${shown.join(', ')}, ${names.classed} AS "class", ${names.rank} AS "__order" FROM ${from}${where}`;
 }
 
+/**
+ * Ordered by x and y (ties by rank), the rank itself left out of the answer: a BIGINT is read as a
+ * BigInt and written as text, for each of thousands of rows.
+ */
 const ORDERED = 'ORDER BY "x", "y", "__order"';
+const readOrdered = (rows: string) => `SELECT * EXCLUDE ("__order") FROM (${rows}) ${ORDERED}`;
 
 /** The class counts, the highest finite −log10 p (`top`: a volcano's cap of p = 0) and the narrowed rows, from the copy. */
 export function copyStatsSql({ names }: PointsOf, from: string, where: string, top: string): string {
@@ -146,8 +151,8 @@ export function copyGridSql(of: PointsOf, from: string, where: (extra: string) =
     `SELECT min(${names.rank}) AS "r" FROM ${from}${where(`${names.classed} IS NOT NULL`)} GROUP BY ${names.classed}, ${names.cell} ` +
     `UNION (SELECT ${names.rank} FROM ${from}${where(`${names.classed} <> 'ns'`)} ORDER BY ${names.rank} LIMIT ${hits})`;
   return (
-    `WITH "kept" AS MATERIALIZED (${kept}) SELECT * FROM (` +
-    `${readBackSql(of, from, ` WHERE ${names.rank} IN (SELECT "r" FROM "kept")`)}) ${ORDERED}`
+    `WITH "kept" AS MATERIALIZED (${kept}) ` +
+    readOrdered(readBackSql(of, from, ` WHERE ${names.rank} IN (SELECT "r" FROM "kept")`))
   );
 }
 
@@ -155,8 +160,8 @@ export function copyGridSql(of: PointsOf, from: string, where: (extra: string) =
 export function copySampledSql(of: PointsOf, from: string, where: (extra: string) => string, kept: number): string {
   const { names } = of;
   const sampled = `SELECT ${names.sample} AS "s" FROM ${from}${where(`${names.classed} = 'ns'`)} ORDER BY ${names.sample} LIMIT ${kept}`;
-  return (
-    `SELECT * FROM (${readBackSql(of, from, where(`${names.classed} <> 'ns'`))} ` +
-    `UNION ALL ${readBackSql(of, from, where(`${names.sample} IN (${sampled})`))}) ${ORDERED}`
+  return readOrdered(
+    `${readBackSql(of, from, where(`${names.classed} <> 'ns'`))} ` +
+      `UNION ALL ${readBackSql(of, from, where(`${names.sample} IN (${sampled})`))}`,
   );
 }
