@@ -40,8 +40,7 @@ async function itemsOf(componentId: string, canEmbed: boolean, data?: unknown): 
       dashboardId="d1"
       component={component}
       data={data as never}
-      filters={[]}
-      asOf={null}
+      view={() => ({ filters: [], asOf: null })}
       components={COMPONENTS}
       canEmbed={canEmbed}
     />,

@@ -189,6 +189,21 @@ describeBrowser('exporting and embedding a dashboard component in a real browser
     expect(spec).toMatchObject({ dashboard_id: dashboardId, component_id: 'bars', type: 'figure' });
     // Filtered as shown: the Gentoo bar alone carries rows (the cross-filter never filters its own figure).
     expect(JSON.stringify(spec.spec.dataset)).toContain('Gentoo');
+
+    // Changed in the page (a new history entry, as a click makes): the menu reads the filters shown now.
+    const adelie = JSON.stringify(JSON.stringify([{ component_id: 'bars', value: ['Adelie'] }]));
+    await page.evaluate(`(() => {
+      const url = new URL(location.href);
+      url.searchParams.set('filters', ${adelie});
+      history.pushState(history.state, '', url);
+      dispatchEvent(new PopStateEvent('popstate', { state: history.state }));
+    })()`);
+    const shown = `document.querySelector('[data-view-key]')?.getAttribute('data-view-key')?.includes('Adelie') && ${DRAWN}`;
+    await expect.poll(() => page.evaluate(shown), { timeout: 15_000 }).toBe(true);
+    const adelieCsv = await downloaded(page, 'Rows', 'Download CSV');
+    expect(adelieCsv.bytes.toString('utf8').trim().split(/\r?\n/).slice(1)).toEqual(
+      Array.from({ length: 10 }, (_, i) => `P${3 * i + 1},${3000 + 300 * i}`),
+    );
   }, 60_000);
 
   it('creates an embed token, copies its iframe, frames it on another site, and revokes it: the frame then says 401', async () => {

@@ -19,7 +19,7 @@ import { Markdown } from '../components/Markdown.js';
 import { CardView } from './CardView.js';
 import { ContigPicker } from './ContigPicker.js';
 import { componentLabel } from './chips.js';
-import { ComponentMenu } from './export/ComponentMenu.js';
+import { ComponentMenu, type ShownView } from './export/ComponentMenu.js';
 import type { HistoryMode } from './filter-state.js';
 import { GalleryView } from './GalleryView.js';
 import { InteractiveView } from './InteractiveView.js';
@@ -193,53 +193,90 @@ function ChartBody({
   view: CellFilters;
 }): ReactNode {
   const filterValue = view.filters.find((filter) => filter.component_id === component.component_id)?.value;
-  const onFilter = (value: DashboardFilterValue | null, mode?: HistoryMode) =>
-    view.onFilter(component.component_id, value, mode);
-  switch (component.type) {
-    case 'interactive':
-      return <InteractiveView component={component} data={data} value={filterValue} onFilter={onFilter} />;
-    case 'figure': {
-      const figure = parseOnce(figureDataSchema, data);
-      if (figure === undefined) return <Text c="dimmed">No data yet.</Text>;
-      const { onContig } = view;
-      const chart = (
-        <FigureView
-          component={component}
-          data={figure}
-          filterValue={filterValue}
-          onFilter={onFilter}
-          colors={view.colors}
-        />
-      );
-      if (onContig === undefined || figure.contigs === undefined) return chart;
-      return (
-        <>
-          <ContigPicker
-            component={component}
-            data={figure}
-            onContig={(contig, mode) => onContig(component.component_id, contig, mode)}
-          />
-          <div style={{ flex: 1, minHeight: 0 }}>{chart}</div>
-        </>
-      );
-    }
-    case 'card': {
-      const card = parseOnce(cardDataSchema, data);
-      if (card === undefined) return <Text c="dimmed">No data yet.</Text>;
-      return <CardView component={component} data={card} />;
-    }
-    case 'multiqc': {
-      const plot = parseOnce(multiqcDataSchema, data);
-      if (plot === undefined) return <Text c="dimmed">No data yet.</Text>;
-      return <MultiqcView component={component} data={plot} filterValue={filterValue} onFilter={onFilter} />;
-    }
-  }
+  return (
+    <DrawnBody
+      component={component}
+      data={data}
+      filterValue={filterValue}
+      onFilter={view.onFilter}
+      onContig={view.onContig}
+      colors={view.colors}
+    />
+  );
 }
 
-/** What a cell's menu (Export, Embed) needs beyond the cell. */
+interface DrawnBodyProps {
+  component: Exclude<DataComponent, { type: 'table' | 'image' }>;
+  data: unknown;
+  filterValue: DashboardFilterValue | undefined;
+  onFilter: CellFilters['onFilter'];
+  onContig: CellFilters['onContig'];
+  colors: ColorAssignment | undefined;
+}
+
+/**
+ * What a chart, widget or card draws, rendered again only when its data, its own filter or the
+ * colours change: a filter change renders every cell (each waits for its new data), and the 18 of
+ * 22 out of sight have nothing new to draw until scrolled to.
+ */
+const DrawnBody = memo(
+  function DrawnBody({ component, data, filterValue, onFilter: onAnyFilter, onContig, colors }: DrawnBodyProps) {
+    const onFilter = (value: DashboardFilterValue | null, mode?: HistoryMode) =>
+      onAnyFilter(component.component_id, value, mode);
+    switch (component.type) {
+      case 'interactive':
+        return <InteractiveView component={component} data={data} value={filterValue} onFilter={onFilter} />;
+      case 'figure': {
+        const figure = parseOnce(figureDataSchema, data);
+        if (figure === undefined) return <Text c="dimmed">No data yet.</Text>;
+        const chart = (
+          <FigureView
+            component={component}
+            data={figure}
+            filterValue={filterValue}
+            onFilter={onFilter}
+            colors={colors}
+          />
+        );
+        if (onContig === undefined || figure.contigs === undefined) return chart;
+        return (
+          <>
+            <ContigPicker
+              component={component}
+              data={figure}
+              onContig={(contig, mode) => onContig(component.component_id, contig, mode)}
+            />
+            <div style={{ flex: 1, minHeight: 0 }}>{chart}</div>
+          </>
+        );
+      }
+      case 'card': {
+        const card = parseOnce(cardDataSchema, data);
+        if (card === undefined) return <Text c="dimmed">No data yet.</Text>;
+        return <CardView component={component} data={card} />;
+      }
+      case 'multiqc': {
+        const plot = parseOnce(multiqcDataSchema, data);
+        if (plot === undefined) return <Text c="dimmed">No data yet.</Text>;
+        return <MultiqcView component={component} data={plot} filterValue={filterValue} onFilter={onFilter} />;
+      }
+    }
+  },
+  (before, after) =>
+    before.component === after.component &&
+    before.data === after.data &&
+    before.onFilter === after.onFilter &&
+    before.onContig === after.onContig &&
+    before.colors === after.colors &&
+    JSON.stringify(before.filterValue ?? null) === JSON.stringify(after.filterValue ?? null),
+);
+
+/** What a cell's menu (Export, Embed) needs beyond the cell; the same object from one filter change to the next. */
 export interface CellMenu {
   components: readonly DashboardComponent[];
   canEmbed: boolean;
+  /** The filters and version shown now. */
+  view: () => ShownView;
 }
 
 interface ComponentCellProps {
@@ -299,8 +336,7 @@ function ComponentCellContent({ dashboardId, component, item, cell, view, menu }
           dashboardId={dashboardId}
           component={component}
           data={cell.data}
-          filters={view.filters}
-          asOf={view.asOf}
+          view={menu.view}
           components={menu.components}
           canEmbed={menu.canEmbed}
           colors={view.colors}

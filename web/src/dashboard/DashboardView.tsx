@@ -14,6 +14,7 @@ import { mayEmbed } from '../permissions/embedding.js';
 import { type CellFilters, type CellMenu, ComponentCell } from './ComponentCell.js';
 import { useStaleContigs } from './ContigPicker.js';
 import { DashboardTabs, useOpenTab } from './DashboardTabs.js';
+import type { ShownView } from './export/ComponentMenu.js';
 import { FilterChips } from './FilterChips.js';
 import {
   type DashboardViewActions,
@@ -74,7 +75,9 @@ export function DashboardView({ dashboard, atRevision = false }: { dashboard: Da
   const viewKey = JSON.stringify([view.filters, view.asOf, view.contigs]);
   const cellView = useCellView(view, viewKey, actions, colors);
   const canEmbed = mayEmbed(dashboard);
-  const menu = useMemo(() => ({ components: all, canEmbed }), [all, canEmbed]);
+  const shown = useRef<ShownView>(view);
+  shown.current = view;
+  const menu = useMemo(() => ({ components: all, canEmbed, view: () => shown.current }), [all, canEmbed]);
   const tabBar = tabs.length > 0 && <DashboardTabs tabs={tabs} open={openTab} onOpen={setOpenTab} />;
   if (all.length === 0) return <Text c="dimmed">This dashboard has no components yet.</Text>;
   return (
@@ -118,18 +121,16 @@ function useCellView(
 ): CellFilters {
   const latest = useRef(actions);
   latest.current = actions;
-  // biome-ignore lint/correctness/useExhaustiveDependencies: `viewKey` stands for `view`.
-  return useMemo(
+  // The same callbacks from one view to the next: a cell's drawing, given nothing else new, is not rendered again.
+  const callbacks = useMemo(
     () => ({
-      ...view,
-      viewKey,
       onFilter: (...change: Parameters<DashboardViewActions['setFilter']>) => latest.current.setFilter(...change),
       onContig: (...change: Parameters<DashboardViewActions['setContig']>) => latest.current.setContig(...change),
-      colors,
-      reader: true,
     }),
-    [viewKey, colors],
+    [],
   );
+  // biome-ignore lint/correctness/useExhaustiveDependencies: `viewKey` stands for `view`.
+  return useMemo(() => ({ ...view, viewKey, ...callbacks, colors, reader: true }), [viewKey, colors]);
 }
 
 /** A tab's components as placed on its grid, those shown with the reader's folded sections, and those folded away. */
