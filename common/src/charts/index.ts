@@ -17,7 +17,7 @@ import { embedding } from './embedding.js';
 import { fieldSubtitle, ma, manhattan, qq, volcano } from './field.js';
 import { coverage, coverageSubtitle } from './genome-tracks.js';
 import { heatmap, pie } from './heatmap-pie.js';
-import { hierarchySetSubtitle, sankey, sunburst, treemap, upset } from './hierarchy-sets.js';
+import { hierarchySetSubtitle, sankey, sunburst, treemap } from './hierarchy-sets.js';
 import { choropleth, mapSubtitle, pointMap } from './maps.js';
 import { type ChartTheme, PALETTES } from './palette.js';
 import {
@@ -38,6 +38,7 @@ import { oncoplot, rarefaction } from './sample-plots.js';
 import { sampleSubtitle } from './sample-subtitle.js';
 import { densityContour, ecdf, spreadSubtitle, strip } from './spreads.js';
 import { tree, treeSubtitle } from './tree.js';
+import { upset } from './upset.js';
 
 export { heatmapCellCount, heatmapCellRows } from './clustered-heatmap.js';
 export { assignColors, type ColorAssignment, colorAssignment, extendColors, type FigureAnswer } from './colors.js';
