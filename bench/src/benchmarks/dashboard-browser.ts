@@ -59,6 +59,19 @@ export async function launchChromium(): Promise<Browser> {
   return chromium.launch({ executablePath: CHROMIUM, args: [...CHROMIUM_ARGS, await disabledFeaturesSwitch()] });
 }
 
+/**
+ * The bench's window: 1440 px wide, `BENCH_BROWSER_HEIGHT` (1400) px high. A taller one puts more
+ * of a dashboard in sight, to be asked for and drawn on each change (a probe of the whole page).
+ */
+function viewport(): { width: number; height: number } {
+  const text = process.env.BENCH_BROWSER_HEIGHT ?? '';
+  const height = text === '' ? 1400 : Number(text);
+  if (!Number.isInteger(height) || height < 200 || height > 20_000) {
+    throw new Error(`BENCH_BROWSER_HEIGHT must be a whole number of pixels from 200 to 20000 (got "${text}")`);
+  }
+  return { width: 1440, height };
+}
+
 /** A browser context signed in as `session` (the app reads it from sessionStorage), at the bench's viewport. */
 export async function signedInContext(browser: Browser, session: Record<string, unknown>) {
   const stored = JSON.stringify({
@@ -66,7 +79,7 @@ export async function signedInContext(browser: Browser, session: Record<string, 
     refresh_token: session.refresh_token,
     user: session.user,
   });
-  const context = await browser.newContext({ viewport: { width: 1440, height: 1400 } });
+  const context = await browser.newContext({ viewport: viewport() });
   await context.addInitScript(`sessionStorage.setItem('service.session', ${JSON.stringify(stored)})`);
   return context;
 }
@@ -211,7 +224,14 @@ export interface BrowserFigures {
   changeMs: number[];
   /** Each filter change to every chart's transition animation finished (ms). */
   settledMs: number[];
+  /** The components in sight once the page has drawn (those each change asks for and draws), in page order. */
+  inSight: string[];
 }
+
+/** In the page: the ids of the components in sight (within 200 px of the window). */
+const COMPONENTS_IN_SIGHT = `[...document.querySelectorAll('[data-component-id]')]
+  .filter((cell) => !${OUT_OF_SIGHT}(cell))
+  .map((cell) => cell.getAttribute('data-component-id'))`;
 
 export async function measureDashboardInBrowser(
   browser: Browser,
@@ -228,6 +248,7 @@ export async function measureDashboardInBrowser(
     const page = await context.newPage();
     await page.goto(`${appUrl}/dashboards/${dashboardId}`);
     const first = (await page.evaluate(whenDrawn('\u0000', '0'))) as Drawn;
+    const inSight = (await page.evaluate(COMPONENTS_IN_SIGHT)) as string[];
     let key = first.key;
     const changeMs: number[] = [];
     const settledMs: number[] = [];
@@ -241,7 +262,7 @@ export async function measureDashboardInBrowser(
       settledMs.push(drawn.settledMs);
     }
     await profiler?.stop();
-    return { firstPaintMs: first.ms, changeMs, settledMs };
+    return { firstPaintMs: first.ms, changeMs, settledMs, inSight };
   } finally {
     await context.close();
   }

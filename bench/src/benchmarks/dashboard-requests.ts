@@ -57,13 +57,18 @@ export interface TabScope {
   expected: readonly string[];
 }
 
-/** A client of one dashboard's data route; `expected`: what a whole answer (no tab) must hold. */
-export function dataClient(url: string, token: string, expected: readonly string[]) {
+/**
+ * A client of one dashboard's data route; `expected`: what a whole answer (no tab) must hold.
+ * `only`: asks for those components alone (the request's `components`, as the page asks for
+ * those in sight), which are then what a whole answer must hold.
+ */
+export function dataClient(url: string, token: string, expected: readonly string[], only?: readonly string[]) {
   const agent = new Agent({ keepAlive: true, maxSockets: 1 });
+  const scope = only === undefined ? {} : { components: [...only] };
   const ask = (filters: DashboardFilter[], ndjson: boolean, tab?: TabScope): Promise<DataTiming> =>
     new Promise<DataTiming>((resolve) => {
-      const body = JSON.stringify(tab === undefined ? { filters } : { filters, tab_id: tab.tabId });
-      const wanted = tab === undefined ? expected : tab.expected;
+      const body = JSON.stringify(tab === undefined ? { filters, ...scope } : { filters, tab_id: tab.tabId });
+      const wanted = tab === undefined ? (only ?? expected) : tab.expected;
       const started = performance.now();
       let firstMs = Number.NaN;
       const done = (failure: string | null) => {

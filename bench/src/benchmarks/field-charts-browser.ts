@@ -21,29 +21,41 @@ type Server = ChildWorker<DashboardTargetMessage>;
 /** A component as the benchmark's dashboards list them (field-charts-data.ts). */
 type BenchComponent = { component_id: string };
 
-/** Each filter change of the 22-kind dashboard in Chromium, to every chart redrawn (ms). */
+/** The browser part's figures: each redraw, and the server's part of them. */
+export interface BrowserPart {
+  /** Each filter change of the 22-kind dashboard in Chromium, to every component in sight redrawn (ms). */
+  redraws: number[];
+  /** The components in sight at the bench's window: those each change asks for and draws. */
+  inSight: string[];
+  /** Those components' streamed answers to as many other changes, from Node (ms): the server's part of a redraw. */
+  inSightAnswers: number[];
+}
+
+/** The 22-kind dashboard's redraws in Chromium (none when `BENCH_FIELD_PER_KIND` names kinds alone). */
 export async function inBrowser(
   server: Server,
   collection: BenchCollection,
   api: string,
   changes: number,
-): Promise<number[]> {
+): Promise<BrowserPart | null> {
   const browser = await launchChromium();
   try {
     const redraws = async (components: BenchComponent[], title: string) => {
       const dashboardId = await createBenchDashboard(api, collection, title, components);
-      const answered = await answersAlone(server, api, collection, dashboardId, components, changes);
-      const redrawn = await redrawsOf(browser, server, collection, dashboardId, changes);
-      return { redrawn, answered };
+      const answered = await answersAlone(server, api, collection, dashboardId, components, changes, 29);
+      const { redrawn, inSight } = await redrawsOf(browser, server, collection, dashboardId, changes);
+      return { dashboardId, redrawn, answered, inSight };
     };
     const alone = perKindFromEnv();
     if (alone !== null) await perKind(redraws, alone);
-    if (alone !== null && alone.size > 0) return [];
-    const { redrawn, answered } = await redraws(everyKindComponents(), 'every new kind');
+    if (alone !== null && alone.size > 0) return null;
+    const components = everyKindComponents();
+    const { dashboardId, redrawn, answered, inSight } = await redraws(components, 'every new kind');
     process.stdout.write(
       `  the same dashboard's answers alone (other filters, from Node): p50 ${median(answered).toFixed(0)} ms\n`,
     );
-    return redrawn;
+    const inSightAnswers = await answersAlone(server, api, collection, dashboardId, components, changes, 31, inSight);
+    return { redraws: redrawn, inSight, inSightAnswers };
   } finally {
     await browser.close();
   }
@@ -55,7 +67,7 @@ async function redrawsOf(
   collection: BenchCollection,
   dashboardId: string,
   changes: number,
-): Promise<number[]> {
+): Promise<{ redrawn: number[]; inSight: string[] }> {
   const walk = rangeWalk('score', 0, 1, 23);
   const filters = Array.from({ length: BROWSER_WARMUPS + changes }, walk);
   const measured = await measureDashboardInBrowser(
@@ -67,7 +79,7 @@ async function redrawsOf(
     BROWSER_WARMUPS,
   );
   if (process.env.BENCH_FIELD_EACH === '1') printEach(measured.changeMs, filters.slice(BROWSER_WARMUPS));
-  return measured.changeMs;
+  return { redrawn: measured.changeMs, inSight: measured.inSight };
 }
 
 /** `BENCH_FIELD_EACH=1`: each measured change's redraw and its range, to tell a slow filter from a slow host. */
@@ -79,9 +91,9 @@ function printEach(ms: readonly number[], filters: readonly DashboardFilter[][])
 }
 
 /**
- * The server alone: the dashboard's streamed answer to as many other filter changes (another walk,
- * so that neither run finds the other's answers cached), from Node: the part of a redraw that is
- * not the browser's.
+ * The server alone: the dashboard's streamed answer (of the components `only` names, when given)
+ * to as many other filter changes (another walk, of seed `seed`, so that no run finds another's
+ * answers cached), from Node: the part of a redraw that is not the browser's.
  */
 async function answersAlone(
   server: Server,
@@ -90,10 +102,12 @@ async function answersAlone(
   dashboardId: string,
   components: BenchComponent[],
   changes: number,
+  seed: number,
+  only?: readonly string[],
 ): Promise<number[]> {
   const ids = components.map((component) => component.component_id);
-  const client = dataClient(`${api}/dashboards/${dashboardId}/data`, collection.token, ids);
-  const walk = rangeWalk('score', 0, 1, 29);
+  const client = dataClient(`${api}/dashboards/${dashboardId}/data`, collection.token, ids, only);
+  const walk = rangeWalk('score', 0, 1, seed);
   try {
     const ms: number[] = [];
     for (let index = 0; index < BROWSER_WARMUPS + changes; index += 1) {
@@ -110,7 +124,10 @@ async function answersAlone(
   }
 }
 
-type Redraws = (components: BenchComponent[], title: string) => Promise<{ redrawn: number[]; answered: number[] }>;
+type Redraws = (
+  components: BenchComponent[],
+  title: string,
+) => Promise<{ redrawn: number[]; answered: number[]; inSight: string[] }>;
 
 /**
  * `BENCH_FIELD_PER_KIND`: `1`, every kind alone before the 22 together (an empty set); a list of

@@ -264,8 +264,8 @@ async function measureAll(
     walk('position', 1, sizes.length, 17),
   );
   printMeasured(out, names.coverage, coverage);
-  const redraws = sizes.browserChanges > 0 ? await inBrowser(server, itemsTable, api, sizes.browserChanges) : [];
-  return { manhattan, problems, upset, heatmap, coverage, redraws };
+  const browser = sizes.browserChanges > 0 ? await inBrowser(server, itemsTable, api, sizes.browserChanges) : null;
+  return { manhattan, problems, upset, heatmap, coverage, browser };
 }
 
 export async function run(args: string[]): Promise<void> {
