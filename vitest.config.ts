@@ -7,6 +7,7 @@ export default defineConfig({
   test: {
     include: ['{server,cli,common,web,bench}/test/**/*.test.{ts,tsx}'],
     globalSetup: ['test/support/postgres-global-setup.ts', 'test/support/s3-global-setup.ts'],
+    setupFiles: ['test/support/dom-waits.ts'],
     testTimeout: 30_000,
     hookTimeout: 60_000,
     // Argon2 and RSA work is CPU-bound; two cores are what CI has.
