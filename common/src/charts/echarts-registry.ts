@@ -27,6 +27,7 @@ import {
   VisualMapComponent,
 } from 'echarts/components';
 import { use } from 'echarts/core';
+import { LabelLayout } from 'echarts/features';
 import { CanvasRenderer } from 'echarts/renderers';
 
 /**
@@ -35,6 +36,11 @@ import { CanvasRenderer } from 'echarts/renderers';
  * the server's export page both draw through this registration (`@service/common/echarts-registry`,
  * a module with a side effect: package.json lists it in `sideEffects`). The SVG renderer comes
  * with the web export's chunk (web/src/export/chart-image.ts), which alone draws SVG.
+ *
+ * `LabelLayout` carries out the options' `labelLayout` (names that would overlap are hidden).
+ * `echarts/core` installs it as a side effect of its module, which bundlers drop: ECharts'
+ * `sideEffects` list leaves that module out, so in the web app and the export page the option was
+ * read and ignored (server/test/export/echarts-bundle.test.ts bundles the registry as they do).
  */
 use([
   ScatterChart,
@@ -61,6 +67,7 @@ use([
   DatasetComponent,
   VisualMapComponent,
   AriaComponent,
+  LabelLayout,
   CanvasRenderer,
 ]);
 

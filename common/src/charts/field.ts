@@ -8,7 +8,7 @@ import {
 } from '../dashboard-components.js';
 import type { FigureData } from '../dashboard-data.js';
 import { type ChartBody, type ChartInput, MANY_POINTS, manyPoints, plural, stillFor } from './body.js';
-import { type Cell, cell } from './columns.js';
+import { cell } from './columns.js';
 
 /**
  * The field's charts (volcano, MA, Manhattan, QQ): the server classed, thinned and placed every
@@ -58,21 +58,26 @@ function thresholdLines(
   return { silent: true, symbol: 'none', label: { show: false }, lineStyle: dashed(input.palette.dimmed), data: lines };
 }
 
-/** The names of the labelled hits (the dataset after the classes', `hitsDataset`). */
-function hitLabels(input: ChartInput, yRole: string): ScatterSeriesOption | null {
-  if (!input.columns.has('label')) return null;
-  return {
+/**
+ * The names of the labelled hits (the two datasets after the classes', `hitsDatasets`): those in
+ * the left half named on their right, those in the right half on their left, each pointing into
+ * the plot (a name on the right of a hit near the right edge was cut off by the chart's edge).
+ */
+function hitLabels(input: ChartInput, yRole: string): ScatterSeriesOption[] {
+  if (!input.columns.has('label')) return [];
+  return (['right', 'left'] as const).map((position, side) => ({
     type: 'scatter',
+    // One legend entry for both: it toggles the names.
     name: 'top hits',
-    datasetIndex: CLASSES.length,
+    datasetIndex: CLASSES.length + side,
     encode: { x: 'x', y: yRole, tooltip: ['label', 'x', 'y'] },
     symbolSize: 0,
     silent: true,
-    // The legend entry toggles the names; its mark in the text's colour.
+    // The legend's mark in the text's colour.
     itemStyle: { color: input.palette.text },
-    label: { show: true, formatter: '{@label}', position: 'right', fontSize: 11, color: input.palette.text },
+    label: { show: true, formatter: '{@label}', position, fontSize: 11, color: input.palette.text },
     labelLayout: { hideOverlap: true },
-  };
+  }));
 }
 
 function classSeries(input: ChartInput, yRole: string, markLine: ScatterSeriesOption['markLine']) {
@@ -97,25 +102,43 @@ function countsSentence(data: FigureData): string {
   return ` ${plural(counts.up, 'point')} up, ${counts.down.toLocaleString('en-US')} down, ${counts.ns.toLocaleString('en-US')} not significant.`;
 }
 
-/** The up and down points of lowest p (highest −log10 p, or lowest p column). */
-function hitsDataset(input: ChartInput, ranking: string, highest: boolean): DatasetComponentOption {
+/**
+ * The up and down points of lowest p (highest −log10 p, or lowest p column), as two datasets:
+ * those in the left half of the points' x extent, then those in the right half (`hitLabels`).
+ */
+function hitsDatasets(input: ChartInput, ranking: string, highest: boolean): DatasetComponentOption[] {
   const { data } = input;
   const at = (role: string) => data.columns.findIndex((column) => column.name === role);
-  const [classAt, rankAt] = [at('class'), at(ranking)];
-  const source: Cell[][] = data.rows
+  const [classAt, rankAt, xAt] = [at('class'), at(ranking), at('x')];
+  const hits = data.rows
     .filter((row) => row[classAt] !== 'ns' && typeof row[rankAt] === 'number')
     .sort((a, b) => (highest ? Number(b[rankAt]) - Number(a[rankAt]) : Number(a[rankAt]) - Number(b[rankAt])))
-    .slice(0, LABELLED_HITS)
-    .map((row) => row.map(cell));
-  return { dimensions: dimensionsOf(data), source };
+    .slice(0, LABELLED_HITS);
+  const middle = middleOf(data.rows, xAt);
+  // A hit without a number for x is named on its right, as all were.
+  const inLeftHalf = (row: unknown[]) => !(Number(row[xAt]) > middle);
+  const dataset = (rows: unknown[][]) => ({ dimensions: dimensionsOf(data), source: rows.map((row) => row.map(cell)) });
+  return [dataset(hits.filter(inLeftHalf)), dataset(hits.filter((row) => !inLeftHalf(row)))];
+}
+
+/** The middle of a column's extent over the rows (its finite numbers; 0 without any). */
+function middleOf(rows: unknown[][], at: number): number {
+  let [low, high] = [Number.POSITIVE_INFINITY, Number.NEGATIVE_INFINITY];
+  for (const row of rows) {
+    const value = row[at];
+    if (typeof value !== 'number' || !Number.isFinite(value)) continue;
+    if (value < low) low = value;
+    if (value > high) high = value;
+  }
+  return low <= high ? (low + high) / 2 : 0;
 }
 
 export function volcano(input: ChartInput): ChartBody {
   const { columns, data } = input;
   const labels = hitLabels(input, 'minus_log10_y');
   return {
-    dataset: [...classDatasets(input), hitsDataset(input, 'minus_log10_y', true)],
-    series: [...classSeries(input, 'minus_log10_y', thresholdLines(input, 'xAxis', true)), ...(labels ? [labels] : [])],
+    dataset: [...classDatasets(input), ...hitsDatasets(input, 'minus_log10_y', true)],
+    series: [...classSeries(input, 'minus_log10_y', thresholdLines(input, 'xAxis', true)), ...labels],
     x: { name: columns.label('x'), kind: 'value' },
     y: { name: `−log10 ${columns.label('y')}`, kind: 'value', fromZero: true },
     legend: true,
@@ -129,10 +152,10 @@ export function volcano(input: ChartInput): ChartBody {
 export function ma(input: ChartInput): ChartBody {
   const { columns, data } = input;
   const classed = columns.has('p');
-  const labels = classed ? hitLabels(input, 'y') : null;
+  const labels = classed ? hitLabels(input, 'y') : [];
   return {
-    dataset: [...classDatasets(input), hitsDataset(input, 'p', false)],
-    series: [...classSeries(input, 'y', thresholdLines(input, 'yAxis', false)), ...(labels ? [labels] : [])],
+    dataset: [...classDatasets(input), ...hitsDatasets(input, 'p', false)],
+    series: [...classSeries(input, 'y', thresholdLines(input, 'yAxis', false)), ...labels],
     x: { name: columns.label('x'), kind: 'value' },
     y: { name: columns.label('y'), kind: 'value' },
     legend: classed,

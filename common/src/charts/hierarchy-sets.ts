@@ -115,6 +115,9 @@ export function sunburst(input: ChartInput): ChartBody {
     // A click filters (FigureView); the figure does not zoom into the node.
     nodeClick: false,
     label: { rotate: 'radial', color: input.palette.text, minAngle: 8, fontSize: 10 },
+    // Of two names that overlap (long names in neighbouring rings), the larger piece's is kept
+    // (server/test/export/echarts-bundle.test.ts).
+    labelLayout: { hideOverlap: true },
     itemStyle: { borderColor: input.palette.tooltipBackground, borderWidth: 1 },
     emphasis: { focus: 'ancestor' },
     // Its series' own default is 0.5 s.

@@ -99,13 +99,29 @@ function drawnCounts(component: FigureComponent, data: FigureData): number[] {
 describe('the field charts’ options', () => {
   it('volcano: a series per class, threshold lines, the top hits named, counts under the title', () => {
     const option = build(volcanoFigure, volcanoData);
-    expect(option.series.map((series) => series.name)).toEqual(['up', 'down', 'not significant', 'top hits']);
+    expect(option.series.map((series) => series.name)).toEqual([
+      'up',
+      'down',
+      'not significant',
+      'top hits',
+      'top hits',
+    ]);
     expect(option.series[0]?.markLine).toMatchObject({
       data: [{ xAxis: 1 }, { xAxis: -1 }, { yAxis: 2 - Math.log10(5) }],
     });
     expect(option.title.subtext).toBe('2 up, 1 down · 1 p value of 0 drawn at the top');
-    expect(option.dataset[3]?.source.map((row) => (row as unknown[])[3])).toEqual(['b', 'i', 'a']);
-    expect(drawnCounts(volcanoFigure, volcanoData)).toEqual([2, 1, 1, 3]);
+    // The hits by p: those left of the middle of x (−3…4) named on their right, the others on their left.
+    const named = (at: number) => option.dataset[at]?.source.map((row) => (row as unknown[])[3]);
+    expect([named(3), named(4)]).toEqual([['b'], ['i', 'a']]);
+    expect(drawnCounts(volcanoFigure, volcanoData)).toEqual([2, 1, 1, 1, 2]);
+  });
+
+  it('volcano: a name points into the plot, not past the chart’s edge', () => {
+    const svg = renderedSvg(volcanoFigure, volcanoData);
+    const anchorOf = (name: string) => svg.match(new RegExp(`<text[^>]*text-anchor="(\\w+)"[^>]*>${name}</text>`))?.[1];
+    // The hit at the right edge (x = 4) ends at its point; the one at the left edge starts there.
+    expect(anchorOf('i')).toBe('end');
+    expect(anchorOf('b')).toBe('start');
   });
 
   it('volcano: a brush selects a range of the fold change', () => {
