@@ -167,6 +167,9 @@ export function ma(input: ChartInput): ChartBody {
 }
 
 /** Manhattan: chromosomes in alternating colours, named on shaded bands, the genome-wide line across. */
+/** A chromosome shorter than this share of the genome is not named under the axis. */
+const NAMED_CHROMOSOME_SHARE = 1 / 60;
+
 export function manhattan(input: ChartInput): ChartBody {
   const { columns, data, palette, component } = input;
   const chromosomes = data.chromosomes ?? [];
@@ -178,11 +181,14 @@ export function manhattan(input: ChartInput): ChartBody {
     source: data.rows.filter((row) => (rank.get(String(row[at])) ?? 0) % 2 === parity).map((row) => row.map(cell)),
   }));
   const threshold = component.threshold ?? DEFAULT_GENOME_THRESHOLD;
+  const genome = chromosomes.reduce((end, chromosome) => Math.max(end, chromosome.offset + chromosome.length), 0);
   const bands = chromosomes.map((chromosome, index) => [
     {
       name: chromosome.name,
       xAxis: chromosome.offset,
       itemStyle: { color: index % 2 === 0 ? 'rgba(134, 142, 150, 0.08)' : 'rgba(0, 0, 0, 0)' },
+      // The smallest (21, 22, Y, MT of a human genome) unnamed: their names would run together.
+      ...(chromosome.length < genome * NAMED_CHROMOSOME_SHARE ? { label: { show: false } } : {}),
     },
     { xAxis: chromosome.offset + chromosome.length },
   ]);
@@ -204,9 +210,10 @@ export function manhattan(input: ChartInput): ChartBody {
               lineStyle: dashed(palette.series[4] ?? ''),
               data: [{ yAxis: -Math.log10(threshold) }],
             },
+            // Each chromosome's band, named under the axis where a value axis writes its numbers.
             markArea: {
               silent: true,
-              label: { position: 'insideBottom', color: palette.dimmed, fontSize: 10 },
+              label: { position: 'bottom', distance: 8, color: palette.dimmed, fontSize: 11 },
               data: bands as never,
             },
           }
@@ -216,7 +223,13 @@ export function manhattan(input: ChartInput): ChartBody {
   return {
     dataset,
     series,
-    x: { name: `${columns.label('chromosome')} · ${columns.label('position')}`, kind: 'value', min: 0 },
+    x: {
+      name: columns.label('chromosome'),
+      kind: 'value',
+      min: 0,
+      ...(genome > 0 ? { max: genome } : {}),
+      labels: false,
+    },
     y: { name: `−log10 ${columns.label('y')}`, kind: 'value', fromZero: true },
     legend: false,
     trigger: 'item',

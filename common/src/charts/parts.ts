@@ -36,6 +36,11 @@ export interface AxisSpec {
   ticks?: number;
   /** A category axis whose scatter points spread across their band, this many pixels (a strip plot). */
   jitter?: number;
+  /**
+   * False: a value axis without numbers, ticks or lines at them, its places named by the chart's
+   * own marks (a Manhattan plot's chromosomes, whose positions laid end to end mean nothing).
+   */
+  labels?: false;
 }
 
 export function axis(spec: AxisSpec, palette: ChartPalette, position: 'x' | 'y'): AxisOption {
@@ -58,9 +63,9 @@ export function axis(spec: AxisSpec, palette: ChartPalette, position: 'x' | 'y')
     ...(spec.jitter ? { jitter: spec.jitter, jitterOverlap: true } : {}),
     // On the plot's edge, not where the other axis crosses 0 (violins centre a group on 0).
     axisLine: { show: true, onZero: false, lineStyle: { color: palette.axisLine } },
-    axisTick: { lineStyle: { color: palette.axisLine } },
-    axisLabel: axisLabel(spec, palette, position),
-    splitLine: { show: type !== 'category', lineStyle: { color: palette.splitLine } },
+    axisTick: { show: spec.labels !== false, lineStyle: { color: palette.axisLine } },
+    axisLabel: spec.labels === false ? { show: false } : axisLabel(spec, palette, position),
+    splitLine: { show: type !== 'category' && spec.labels !== false, lineStyle: { color: palette.splitLine } },
   } as AxisOption;
 }
 

@@ -142,6 +142,29 @@ describe('the field charts’ options', () => {
     });
   });
 
+  it('manhattan: each chromosome named under its band, no positions laid end to end', () => {
+    const chromosomes = [
+      { name: 'chr1', offset: 0, length: 200 },
+      { name: 'chr2', offset: 200, length: 50 },
+      { name: 'chrM', offset: 250, length: 1 },
+    ];
+    const rows = [
+      ['chr1', 100, 100, 0.5, 0.301],
+      ['chr2', 20, 220, 1e-9, 9],
+      ['chrM', 1, 251, 0.01, 2],
+    ];
+    const svg = renderedSvg(manhattanFigure, { ...manhattanData, rows, chromosomes });
+    expect(svg).toContain('>chr1</text>');
+    expect(svg).toContain('>chr2</text>');
+    // Under 1/60 of the genome: its name would run into its neighbour's.
+    expect(svg).not.toContain('>chrM</text>');
+    // The axis ends with the last chromosome and writes no cumulative positions.
+    for (const position of ['50', '100', '150', '200', '250', '300']) expect(svg).not.toContain(`>${position}</text>`);
+    expect(build(manhattanFigure, { ...manhattanData, rows, chromosomes })).toMatchObject({
+      xAxis: { name: 'chrom', min: 0, max: 251 },
+    });
+  });
+
   it('manhattan: the description names the chromosomes in drawing order, runs of numbers as one', () => {
     const names = [...Array.from({ length: 22 }, (_, i) => String(i + 1)), 'X', 'Y', 'MT'];
     expect(chromosomeList(names)).toBe(' (1–22, X, Y, MT)');
