@@ -85,8 +85,10 @@ function longestLabel(spec: AxisSpec): number {
 }
 
 /**
- * A category axis shows every label (ECharts would otherwise skip some where they crowd): a few
- * wrap under their bars, many are turned by 40°. Values keep ECharts' own spacing, overlaps hidden.
+ * A category axis shows every label (ECharts would otherwise skip some where they crowd): on an x
+ * axis a few wrap under their bars, many are turned by 40°; on a y axis each is cut to one line
+ * ("…"), as its row is one line high (a wrapped name ran into its neighbours' on a ranked chart
+ * of twenty categories). Values keep ECharts' own spacing, overlaps hidden.
  */
 function axisLabel(spec: AxisSpec, palette: ChartPalette, position: 'x' | 'y') {
   if (spec.kind !== 'category') {
@@ -97,7 +99,8 @@ function axisLabel(spec: AxisSpec, palette: ChartPalette, position: 'x' | 'y') {
   if (rotated(spec, position)) {
     return { color: palette.dimmed, interval: 0, rotate: 40, width: CATEGORY_LABEL_WIDTH, overflow: 'truncate' };
   }
-  return { color: palette.dimmed, interval: 0, width: CATEGORY_LABEL_WIDTH, overflow: 'break' };
+  const overflow = position === 'y' ? 'truncate' : 'break';
+  return { color: palette.dimmed, interval: 0, width: CATEGORY_LABEL_WIDTH, overflow };
 }
 
 /** Room above the plot: the title, the "sampled" line and the legend, stacked. */

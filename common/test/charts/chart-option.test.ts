@@ -62,6 +62,10 @@ describe('ECharts options of figures', () => {
     });
     // The axis name below the turned labels: 16 characters (the most that fit 96 px) at 4.5 px.
     expect(path(many, 'xAxis', 'nameGap')).toBe(28 + 16 * 4.5);
+    // Categories up the side each keep to their row's one line: cut, not wrapped into the next.
+    const heatmap = build(fixture.heatmapFigure, fixture.heatmapData);
+    expect(path(heatmap, 'yAxis', 'axisLabel')).toMatchObject({ interval: 0, width: 96, overflow: 'truncate' });
+    expect(path(heatmap, 'xAxis', 'axisLabel')).toMatchObject({ overflow: 'break' });
   });
 
   it('scatter: a dataset and a series per color group, value axes named by their columns, zoom and brush on x', () => {
