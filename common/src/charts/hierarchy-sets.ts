@@ -235,9 +235,12 @@ export function sankey(input: ChartInput): ChartBody {
     top: headerHeight({ title: input.component.title ?? '', legend: false, subtitle: 'x' }) + 8,
     bottom: 8,
     left: 8,
-    right: 96,
+    right: 8,
     nodeAlign: 'justify',
     data: nodes,
+    // The last column named on the left of its nodes, over the flows into them: on their right, the
+    // names ran past the chart's edge ("Betaproteobacteri…") in a margin kept empty above them.
+    levels: [{ depth: Math.max(0, ...nodes.map((node) => node.depth)), label: { position: 'left' } }],
     links: drawn.map((link) => ({
       source: sourceName(link),
       target: targetName(link),
@@ -246,6 +249,8 @@ export function sankey(input: ChartInput): ChartBody {
     })),
     lineStyle: { color: 'gradient', opacity: 0.35 },
     label: { color: input.palette.text, fontSize: 11 },
+    // Of two names that overlap (small nodes stacked in a column), the larger node's is kept.
+    labelLayout: { hideOverlap: true },
     emphasis: { focus: 'adjacency' },
   };
   const note = thin > 0 ? `; ${plural(thin, 'flow')} under half a pixel not drawn` : '';

@@ -106,6 +106,26 @@ describe('sunburst, treemap, sankey and UpSet options', () => {
     ]);
   });
 
+  it('names a sankey’s last column on the left of its nodes, inside the chart, the others on their right', () => {
+    const links = [
+      { level: 0, from: 'Bacteria', to: 'Proteobacteria', value: 3 },
+      { level: 1, from: 'Proteobacteria', to: 'Betaproteobacteria', value: 3 },
+    ];
+    const chart = echarts.init(null, null, { renderer: 'svg', ssr: true, width: 600, height: 400, locale: 'EN' });
+    try {
+      chart.setOption({ ...chartOption(sankeyFigure, { ...sankeyData, links }, { theme: 'light' }), animation: false });
+      const svg = chart.renderToSVGString();
+      // A node's name carries one zero-width space per level (names apart per level).
+      const anchorOf = (name: string) =>
+        svg.match(new RegExp(`<text[^>]*text-anchor="(\\w+)"[^>]*>${name}\u200b*</text>`))?.[1];
+      expect(anchorOf('Bacteria')).toBe('start');
+      expect(anchorOf('Proteobacteria')).toBe('start');
+      expect(anchorOf('Betaproteobacteria')).toBe('end');
+    } finally {
+      chart.dispose();
+    }
+  });
+
   it('draws an UpSet plot as bars over a matrix, with set sizes, and says what was left out', () => {
     const option = chartOption(upsetFigure, upsetData, { theme: 'light' });
     const [bars, , dots, sizes] = seriesOf(option);

@@ -78,4 +78,25 @@ describe('the charts’ ECharts, bundled as the app and the export page bundle i
     // The largest piece keeps its name.
     expect(drawn).toContain(names[0]);
   });
+
+  it('draws the names of a sankey’s small nodes stacked in a column only where they do not overlap', () => {
+    // Forty genera under one phylum: a column of nodes a few pixels high each, the largest first.
+    const genera = Array.from({ length: 40 }, (_, at) => `Genus${at}`);
+    const sankey: FigureComponent = {
+      type: 'figure',
+      component_id: 'k',
+      data_collection_id: 'dc',
+      chart: 'sankey',
+      levels: ['phylum', 'genus'],
+    };
+    const links = genera.map((genus, at) => ({ level: 0, from: 'Firmicutes', to: genus, value: at === 0 ? 100 : 10 }));
+    const svg = draw(
+      chartOption(sankey, { columns: [], rows: [], sampled: false, total_rows: 490, links }, { theme: 'light' }),
+    );
+    // A node's name carries a zero-width space per level (names apart per level).
+    const drawn = genera.filter((genus) => svg.includes(`>${genus}\u200b</text>`));
+    expect(drawn.length).toBeGreaterThan(0);
+    expect(drawn.length).toBeLessThan(genera.length);
+    expect(drawn).toContain('Genus0');
+  });
 });
