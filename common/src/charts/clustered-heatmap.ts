@@ -27,7 +27,12 @@ const EMPTY: Matrix = {
 };
 /** Pixels above the cells for the column dendrogram, and below them for column labels and the scale. */
 const COLUMN_TREE_HEIGHT = 48;
-const BOTTOM = 96;
+/**
+ * A column label turned by 45° and cut at 80 px reaches ~73 px below the cells (its margin
+ * included), the colour scale with its handles' numbers ~30 px more: at 96 the scale lay over
+ * the longest labels (sample ids of eleven characters) and hid its own numbers.
+ */
+const BOTTOM = 112;
 /** Pixels right of the cells for the row labels. */
 const RIGHT = 110;
 
