@@ -1,7 +1,7 @@
 // The web app's own registration of ECharts parts: an exported chart is drawn with exactly what the
 // dashboard draws with, and nothing else is bundled.
 import { init } from '@service/common/echarts-registry';
-import { fitLegend, legendRows } from '@service/common/legend-fit';
+import { categoriesTurned, fitCategories, fitLegend, legendRows } from '@service/common/legend-fit';
 import { registerWorldMap } from '@service/common/world-map';
 import type { EChartsOption } from 'echarts';
 
@@ -27,14 +27,20 @@ if (element && source) {
     root.drawn = 'true';
   });
   // Drawn at once: an embedded or printed chart has no one to watch it grow in. Its legend wraps
-  // onto the lines the page's width needs (common/src/charts/legend-fit.ts).
-  let rows = legendRows(option, element.clientWidth);
-  chart.setOption({ ...fitLegend(option, rows), animation: false });
+  // onto the lines the page's width needs and its category labels turn where they would run
+  // together (common/src/charts/legend-fit.ts).
+  const fitted = (width: number) => ({ rows: legendRows(option, width), turned: categoriesTurned(option, width) });
+  const drawn = (fit: { rows: number; turned: boolean }) => ({
+    ...fitCategories(fitLegend(option, fit.rows), fit.turned),
+    animation: false,
+  });
+  let fit = fitted(element.clientWidth);
+  chart.setOption(drawn(fit));
   // The page lives in someone else's iframe: follow its size.
   new ResizeObserver(() => {
-    const now = legendRows(option, element.clientWidth);
-    if (now !== rows) chart.setOption({ ...fitLegend(option, now), animation: false }, { notMerge: true });
-    rows = now;
+    const now = fitted(element.clientWidth);
+    if (now.rows !== fit.rows || now.turned !== fit.turned) chart.setOption(drawn(now), { notMerge: true });
+    fit = now;
     chart.resize();
   }).observe(element);
 }

@@ -53,7 +53,14 @@ export {
 } from './filters.js';
 export { brushedInterval, describeGenomicInterval, intervalPositions } from './genome-interval.js';
 export { clickedItemFilter, describeItemFilter, type ItemClick } from './hierarchy-sets.js';
-export { fitLegend, LEGEND_ROW_HEIGHT, legendRows, MAX_LEGEND_ROWS } from './legend-fit.js';
+export {
+  categoriesTurned,
+  fitCategories,
+  fitLegend,
+  LEGEND_ROW_HEIGHT,
+  legendRows,
+  MAX_LEGEND_ROWS,
+} from './legend-fit.js';
 export { clickedRegion, selectedRegions, toggleRegion, usesWorldMap, WORLD_MAP } from './maps.js';
 export { multiqcDescription, multiqcOption, SAMPLES_IN_VIEW, sampleColor } from './multiqc.js';
 export { type MultiqcCellBar, multiqcCellBars, multiqcScale } from './multiqc-scale.js';

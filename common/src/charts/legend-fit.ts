@@ -1,11 +1,18 @@
 import type { EChartsOption } from 'echarts';
+import { CATEGORY_LABEL_WIDTH, TURNED_LABELS, turnedNameGap } from './parts.js';
 
 /*
- * Legends that wrap where there is room: common/'s option puts a one-line legend (paging through
- * its entries) above the plot, as it cannot know the width it is drawn at. Where that width is
- * known (the web app's cell, the exported page, an image), `fitLegend` lets the entries wrap onto
- * up to `MAX_LEGEND_ROWS` lines and moves the plot down by the lines added, so the legend never
- * covers it. More lines than that would squeeze the plot: the legend keeps paging.
+ * What common/'s option fits to the width it is drawn at, once that width is known (the web
+ * app's cell, the exported page, an image); the option alone cannot know it.
+ *
+ * Legends that wrap where there is room: the option puts a one-line legend (paging through its
+ * entries) above the plot. `fitLegend` lets the entries wrap onto up to `MAX_LEGEND_ROWS` lines
+ * and moves the plot down by the lines added, so the legend never covers it. More lines than that
+ * would squeeze the plot: the legend keeps paging.
+ *
+ * Category labels that would run together: the option turns an x axis's labels past eight
+ * categories. `fitCategories` also turns a few that do not fit their bands at this width (four
+ * habitats under the box plots of a third of a row), as ECharts writes every one of them.
  */
 
 /** Lines a legend may wrap onto before it pages instead. */
@@ -87,4 +94,39 @@ export function fitLegend(option: EChartsOption, rows: number): EChartsOption {
     fitted.series = Array.isArray(option.series) ? series : series[0];
   }
   return fitted as EChartsOption;
+}
+
+/** Pixels of a chart's width that are not its plot: the y axis's labels and name, the margins. */
+const PLOT_MARGINS = 100;
+
+/**
+ * Whether the option's x axis names categories upright that would not fit their bands at `width`
+ * pixels (each is as wide as its longest word, at most `CATEGORY_LABEL_WIDTH`): then they are turned.
+ */
+export function categoriesTurned(option: EChartsOption, width: number | undefined): boolean {
+  const axis = option.xAxis;
+  if (width === undefined || width <= 0 || axis === undefined || Array.isArray(axis)) return false;
+  const { type, data, axisLabel } = axis as Option;
+  if (type !== 'category' || !Array.isArray(data) || data.length === 0) return false;
+  if ((axisLabel as Option | undefined)?.rotate !== undefined) return false;
+  const band = (width - PLOT_MARGINS) / data.length;
+  const widest = Math.max(...data.map((label) => labelWidth(String(label))));
+  return widest > band;
+}
+
+/** A category label's width upright: its longest word (it wraps between words), at most the label width. */
+function labelWidth(label: string): number {
+  const longestWord = Math.max(0, ...label.split(/\s+/).map((word) => word.length));
+  return Math.min(longestWord * CHARACTER_WIDTH, CATEGORY_LABEL_WIDTH);
+}
+
+/** The option with its x axis's category labels turned (`categoriesTurned`), the axis name below them. */
+export function fitCategories(option: EChartsOption, turned: boolean): EChartsOption {
+  if (!turned) return option;
+  const axis = option.xAxis as Option;
+  const labels = (axis.data as unknown[]).map(String);
+  return {
+    ...option,
+    xAxis: { ...axis, axisLabel: { ...(axis.axisLabel as Option), ...TURNED_LABELS }, nameGap: turnedNameGap(labels) },
+  } as EChartsOption;
 }

@@ -49,7 +49,7 @@ export function axis(spec: AxisSpec, palette: ChartPalette, position: 'x' | 'y')
     type,
     name: spec.name,
     nameLocation: 'middle',
-    nameGap: position === 'x' ? 28 + (rotated(spec, position) ? longestLabel(spec) * 4.5 : 0) : 44,
+    nameGap: position === 'x' ? (rotated(spec, position) ? turnedNameGap(spec.categories ?? []) : 28) : 44,
     nameTextStyle: { color: palette.dimmed },
     ...(spec.categories ? { data: spec.categories } : {}),
     // Values need not start at 0 (body masses, years) unless the marks measure from it.
@@ -72,17 +72,30 @@ export function axis(spec: AxisSpec, palette: ChartPalette, position: 'x' | 'y')
 /** Categories on an x axis beyond which their labels are turned, so each keeps its room. */
 const UPRIGHT_CATEGORIES = 8;
 /** The width (px) a category label wraps or is cut at. */
-const CATEGORY_LABEL_WIDTH = 96;
+export const CATEGORY_LABEL_WIDTH = 96;
+/** How far turned category labels are turned (degrees). */
+const TURNED_BY = 40;
 
 function rotated(spec: AxisSpec, position: 'x' | 'y'): boolean {
   return position === 'x' && spec.kind === 'category' && (spec.categories?.length ?? 0) > UPRIGHT_CATEGORIES;
 }
 
-/** The characters of the longest category label (at most what fits its width). */
-function longestLabel(spec: AxisSpec): number {
-  const longest = Math.max(0, ...(spec.categories ?? []).map((label) => label.length));
+/** The characters of the longest of `labels`, at most what fits `CATEGORY_LABEL_WIDTH`. */
+export function longestCharacters(labels: readonly string[]): number {
+  const longest = Math.max(0, ...labels.map((label) => label.length));
   return Math.min(longest, CATEGORY_LABEL_WIDTH / 6);
 }
+
+/** How an x axis's category labels are turned, each cut at its width: they need not fit their bands. */
+export const TURNED_LABELS = {
+  interval: 0,
+  rotate: TURNED_BY,
+  width: CATEGORY_LABEL_WIDTH,
+  overflow: 'truncate',
+} as const;
+
+/** The gap from an x axis to its name under labels turned by `TURNED_LABELS` (4.5 px a character). */
+export const turnedNameGap = (labels: readonly string[]) => 28 + longestCharacters(labels) * 4.5;
 
 /**
  * A category axis shows every label (ECharts would otherwise skip some where they crowd): on an x
@@ -96,9 +109,7 @@ function axisLabel(spec: AxisSpec, palette: ChartPalette, position: 'x' | 'y') {
     const edges = spec.ticks ? { showMinLabel: false, showMaxLabel: false } : {};
     return { color: palette.dimmed, hideOverlap: true, ...edges };
   }
-  if (rotated(spec, position)) {
-    return { color: palette.dimmed, interval: 0, rotate: 40, width: CATEGORY_LABEL_WIDTH, overflow: 'truncate' };
-  }
+  if (rotated(spec, position)) return { color: palette.dimmed, ...TURNED_LABELS };
   const overflow = position === 'y' ? 'truncate' : 'break';
   return { color: palette.dimmed, interval: 0, width: CATEGORY_LABEL_WIDTH, overflow };
 }

@@ -1,6 +1,14 @@
 import type { EChartsOption } from 'echarts';
 import { describe, expect, it } from 'vitest';
-import { chartOption, type FigureData, fitLegend, LEGEND_ROW_HEIGHT, legendRows } from '../../src/index.js';
+import {
+  categoriesTurned,
+  chartOption,
+  type FigureData,
+  fitCategories,
+  fitLegend,
+  LEGEND_ROW_HEIGHT,
+  legendRows,
+} from '../../src/index.js';
 import * as fixture from './fixtures.js';
 
 /** A scatter with one colour group per name (a legend entry each). */
@@ -47,5 +55,37 @@ describe('legends that wrap where there is room', () => {
     const fitted = fitLegend(pie, 3);
     expect((fitted.series as { top?: number }[])[0]?.top).toBe(2 * LEGEND_ROW_HEIGHT);
     expect(legendRows(chartOption(fixture.boxFigure, fixture.boxData, { theme: 'light' }), 300)).toBe(0);
+  });
+});
+
+describe('category labels that would run together', () => {
+  /** Box plots of body mass by `names` (upright labels: fewer than nine categories). */
+  const boxes = (names: string[]) =>
+    chartOption(
+      fixture.boxFigure,
+      { ...fixture.boxData, rows: names.map((name, at) => [name, ...(fixture.boxData.rows[at % 3] ?? []).slice(1)]) },
+      { theme: 'light' },
+    );
+  const HABITATS = ['Groundwater', 'Riverwater', 'Sediment', 'Soil'];
+
+  it('turns upright labels wider than their bands at this width, the axis name below them', () => {
+    const option = boxes(HABITATS);
+    // 300 px less 100 for the y axis and margins: bands of 50 px; "Groundwater" is 77 px.
+    expect(categoriesTurned(option, 300)).toBe(true);
+    const fitted = fitCategories(option, true) as { xAxis: Record<string, unknown> };
+    expect(fitted.xAxis.axisLabel).toMatchObject({ interval: 0, rotate: 40, width: 96, overflow: 'truncate' });
+    expect(fitted.xAxis.nameGap).toBe(28 + 11 * 4.5);
+    expect(fitted.xAxis.data).toEqual(HABITATS);
+  });
+
+  it('keeps them upright where they fit, when no width is known, and leaves turned ones as they are', () => {
+    expect(categoriesTurned(boxes(HABITATS), 1200)).toBe(false);
+    expect(categoriesTurned(boxes(HABITATS), undefined)).toBe(false);
+    expect(fitCategories(boxes(HABITATS), false)).toStrictEqual(boxes(HABITATS));
+    // A label wraps between its words: only its longest word must fit ("Torgersen", 63 px, in 66).
+    expect(categoriesTurned(boxes(['Biscoe Island', 'Dream Island', 'Torgersen']), 300)).toBe(false);
+    // Nine categories are turned by the option itself.
+    const many = boxes(Array.from({ length: 9 }, (_, at) => `Island ${at}`));
+    expect(categoriesTurned(many, 200)).toBe(false);
   });
 });

@@ -7,6 +7,7 @@ import {
   type ChartBrushArea,
   type ChartClick,
   type ColorAssignment,
+  categoriesTurned,
   chartDescription,
   chartOption,
   cladeTips,
@@ -16,6 +17,7 @@ import {
   drawnItems,
   type FigureComponent,
   type FigureData,
+  fitCategories,
   fitLegend,
   type ItemClick,
   isHierarchySetChart,
@@ -72,10 +74,12 @@ export function FigureView({ component, data, onFilter, filterValue, withTitle =
     () => chartOption(component, data, { theme, title: withTitle, ...(colors ? { colors } : {}) }),
     [component, data, theme, withTitle, colors],
   );
-  // The legend wraps onto the lines the cell's width needs (drawn once that width is known).
+  // The legend wraps onto the lines the cell's width needs, and category labels that would run
+  // together are turned (drawn once that width is known).
   const width = useElementWidth(element);
   const rows = legendRows(built, width);
-  const option = useMemo(() => fitLegend(built, rows), [built, rows]);
+  const turned = categoriesTurned(built, width);
+  const option = useMemo(() => fitCategories(fitLegend(built, rows), turned), [built, rows, turned]);
   const measured = width !== undefined;
   const description = useMemo(() => chartDescription(component, data), [component, data]);
   // Why a brush set no filter (more ids than a filter lists): said under the chart, not cut silently.

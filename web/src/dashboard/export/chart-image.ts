@@ -1,9 +1,11 @@
 import {
   type ChartTheme,
   type ColorAssignment,
+  categoriesTurned,
   chartOption,
   type FigureComponent,
   type FigureData,
+  fitCategories,
   fitLegend,
   legendRows,
 } from '@service/common';
@@ -38,8 +40,8 @@ function imageOption(
 ): EChartsOption {
   const option = chartOption(component, data, { theme, title: true, ...(colors ? { colors } : {}) });
   return {
-    // The legend wraps at the image's width, as in the cell.
-    ...fitLegend(option, legendRows(option, width)),
+    // The legend wraps and category labels turn at the image's width, as in the cell.
+    ...fitCategories(fitLegend(option, legendRows(option, width)), categoriesTurned(option, width)),
     animation: false,
     backgroundColor: BACKGROUND[theme],
   };
