@@ -166,10 +166,10 @@ export function ma(input: ChartInput): ChartBody {
   };
 }
 
-/** Manhattan: chromosomes in alternating colours, named on shaded bands, the genome-wide line across. */
 /** A chromosome shorter than this share of the genome is not named under the axis. */
 const NAMED_CHROMOSOME_SHARE = 1 / 60;
 
+/** Manhattan: chromosomes in alternating colours on shaded bands named under the axis, the genome-wide line across. */
 export function manhattan(input: ChartInput): ChartBody {
   const { columns, data, palette, component } = input;
   const chromosomes = data.chromosomes ?? [];

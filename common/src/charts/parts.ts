@@ -81,7 +81,7 @@ function rotated(spec: AxisSpec, position: 'x' | 'y'): boolean {
 }
 
 /** The characters of the longest of `labels`, at most what fits `CATEGORY_LABEL_WIDTH`. */
-export function longestCharacters(labels: readonly string[]): number {
+function longestCharacters(labels: readonly string[]): number {
   const longest = Math.max(0, ...labels.map((label) => label.length));
   return Math.min(longest, CATEGORY_LABEL_WIDTH / 6);
 }
