@@ -1,5 +1,6 @@
 import type { EChartsOption } from 'echarts';
 import type { FigureData } from '../dashboard-data.js';
+import { formatCount } from '../format/number.js';
 import { type ChartBody, type ChartInput, plural } from './body.js';
 import type { ChartPalette } from './palette.js';
 import { headerHeight } from './parts.js';
@@ -18,9 +19,10 @@ export function upset(input: ChartInput): ChartBody {
   const top = headerHeight({ title: input.component.title ?? '', legend: false, subtitle: 'x' }) + 12;
   const matrixHeight = Math.max(80, Math.min(sets.length * 22, 360));
   const columns = intersections.map((_, index) => String(index + 1));
+  const largestSet = Math.max(0, ...sets.map((set) => sizes[set] ?? 0));
   return {
     dataset: [],
-    frame: upsetFrame(palette, { sets, columns, top, matrixHeight }),
+    frame: upsetFrame(palette, { sets, columns, top, matrixHeight, largestSet }),
     series: [
       {
         type: 'bar',
@@ -43,7 +45,13 @@ export function upset(input: ChartInput): ChartBody {
         name: 'set size',
         xAxisIndex: 2,
         yAxisIndex: 2,
-        data: sets.map((set) => ({ value: sizes[set] ?? 0, name: set })),
+        // Each set's size written at its bar's end, grouped ("12,408"), as the reader compares them.
+        data: sets.map((set) => ({
+          value: sizes[set] ?? 0,
+          name: set,
+          label: { formatter: formatCount(sizes[set] ?? 0) },
+        })),
+        label: { show: true, position: 'left', color: palette.dimmed, fontSize: 10 },
         itemStyle: { color: palette.dimmed },
         barWidth: '60%',
       },
@@ -97,15 +105,15 @@ function upsetMatrix(
 /** The three grids of an UpSet plot: the bars on top, the matrix below, the set sizes at its left. */
 function upsetFrame(
   palette: ChartPalette,
-  layout: { sets: readonly string[]; columns: string[]; top: number; matrixHeight: number },
+  layout: { sets: readonly string[]; columns: string[]; top: number; matrixHeight: number; largestSet: number },
 ): Pick<EChartsOption, 'grid' | 'xAxis' | 'yAxis'> {
-  const { sets, columns, top, matrixHeight } = layout;
+  const { sets, columns, top, matrixHeight, largestSet } = layout;
   return {
     // Set sizes at the far left, the sets' names between them and the matrix.
     grid: [
       { left: 200, right: 16, top, bottom: matrixHeight + 24 },
       { left: 200, right: 16, height: matrixHeight, bottom: 16 },
-      { left: 8, width: 80, height: matrixHeight, bottom: 16 },
+      { left: 4, width: 96, height: matrixHeight, bottom: 16 },
     ],
     xAxis: [
       { gridIndex: 0, type: 'category', data: columns, show: false },
@@ -114,6 +122,8 @@ function upsetFrame(
         gridIndex: 2,
         type: 'value',
         inverse: true,
+        // The longest bar half the width: the other half holds its number.
+        ...(largestSet > 0 ? { max: largestSet * 2 } : {}),
         name: 'set size',
         nameLocation: 'middle',
         nameGap: 4,

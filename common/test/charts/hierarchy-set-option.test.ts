@@ -141,9 +141,17 @@ describe('sunburst, treemap, sankey and UpSet options', () => {
     expect(JSON.stringify(option.title)).toContain('2 others (2 rows) left out');
     // ECharts takes the whole option (grids, axes and series agree).
     const chart = echarts.init(null, null, { renderer: 'svg', ssr: true, width: 600, height: 400, locale: 'EN' });
-    chart.setOption(option);
+    chart.setOption({ ...option, animation: false });
     expect(chart.renderToSVGString()).toContain('<svg');
     chart.dispose();
+    // Each set's size is written at its bar, grouped; the bars take half their grid's width at most.
+    const large = { ...upsetData, set_sizes: { a: 12_408, b: 3_907, c: 1 } };
+    const big = echarts.init(null, null, { renderer: 'svg', ssr: true, width: 600, height: 400, locale: 'EN' });
+    big.setOption({ ...chartOption(upsetFigure, large, { theme: 'light' }), animation: false });
+    const svg = big.renderToSVGString();
+    big.dispose();
+    for (const size of ['12,408', '3,907', '1']) expect(svg).toContain(`>${size}</text>`);
+    expect((chartOption(upsetFigure, large, { theme: 'light' }).xAxis as { max?: number }[])[2]?.max).toBe(24_816);
   });
 
   it('draws the children under 1/720 of the whole as one piece per parent, which filters nothing', () => {
