@@ -93,10 +93,10 @@ export function reportFieldCharts(out: Out, figures: FieldFigures): void {
     under('coverage', coverage, coverageRatio, 300),
   ];
   if (browser !== null) {
-    const { redraws, inSightAnswers } = browser;
+    const { redraws } = browser;
     verdicts.push([
       p95(redraws) < 800,
-      `browser redraw p95 ${ms(p95(redraws))} < 800 ms (${(p95(redraws) / p95(inSightAnswers)).toFixed(2)}x their answers from Node)`,
+      `browser redraw p95 ${ms(p95(redraws))} < 800 ms (${browserRatio(browser).toFixed(2)}x their answers from Node)`,
     ]);
   }
   printVerdicts(out, verdicts);
@@ -106,12 +106,16 @@ export function reportFieldCharts(out: Out, figures: FieldFigures): void {
  * The redraws beside their baseline: the answers of the components in sight alone, from Node (the
  * server's part, on the same host in the same run); the ratio is what the page adds.
  */
-function printBrowser(out: Out, { redraws, inSight, inSightAnswers }: BrowserPart) {
+function printBrowser(out: Out, browser: BrowserPart) {
+  const { redraws, inSight, inSightAnswers } = browser;
   out(
     `browser, one of each new kind, ${redraws.length} filter changes: p50 ${ms(median(redraws))}, p95 ${ms(p95(redraws))}`,
   );
   out(
     `  the ${inSight.length} components in sight (${inSight.join(', ')}) answered alone from Node: ` +
-      `p50 ${ms(median(inSightAnswers))}, p95 ${ms(p95(inSightAnswers))}; ratio (p95) ${(p95(redraws) / p95(inSightAnswers)).toFixed(2)}x`,
+      `p50 ${ms(median(inSightAnswers))}, p95 ${ms(p95(inSightAnswers))}; ratio (p95) ${browserRatio(browser).toFixed(2)}x`,
   );
 }
+
+/** The redraws' p95 over their components' answers' p95: what the page adds to the server's part. */
+const browserRatio = ({ redraws, inSightAnswers }: BrowserPart) => p95(redraws) / p95(inSightAnswers);

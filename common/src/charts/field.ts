@@ -117,7 +117,8 @@ function hitsDatasets(input: ChartInput, ranking: string, highest: boolean): Dat
   const middle = middleOf(data.rows, xAt);
   // A hit without a number for x is named on its right, as all were.
   const inLeftHalf = (row: unknown[]) => !(Number(row[xAt]) > middle);
-  const dataset = (rows: unknown[][]) => ({ dimensions: dimensionsOf(data), source: rows.map((row) => row.map(cell)) });
+  const dimensions = dimensionsOf(data);
+  const dataset = (rows: unknown[][]) => ({ dimensions, source: rows.map((row) => row.map(cell)) });
   return [dataset(hits.filter(inLeftHalf)), dataset(hits.filter((row) => !inLeftHalf(row)))];
 }
 

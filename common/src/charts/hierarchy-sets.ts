@@ -7,9 +7,10 @@ import { headerHeight } from './parts.js';
 
 /**
  * Sunburst, treemap and sankey (the server nested and folded everything:
- * analytics/components/hierarchy.ts); these draw them, UpSet plots in upset.ts. Each clickable item of the four carries the
- * cross-filter value it sets as `filter` (`clickedFilter`): a node's path, a sankey's `[level,
- * value]` or `[level, from, to]`, an intersection's sets; items folded into "Other" carry none.
+ * analytics/components/hierarchy.ts); these draw them, UpSet plots in upset.ts. Each clickable
+ * item of the four carries the cross-filter value it sets as `filter` (`clickedFilter`): a node's
+ * path, a sankey's `[level, value]` or `[level, from, to]`, an intersection's sets; items folded
+ * into "Other" carry none.
  */
 
 type Scalar = string | number | boolean | null;

@@ -16,10 +16,11 @@ export function upset(input: ChartInput): ChartBody {
   const intersections = data.intersections ?? [];
   const sizes = data.set_sizes ?? {};
   const sets = input.component.sets ?? Object.keys(sizes);
+  const sizeOf = (set: string) => sizes[set] ?? 0;
   const top = headerHeight({ title: input.component.title ?? '', legend: false, subtitle: 'x' }) + 12;
   const matrixHeight = Math.max(80, Math.min(sets.length * 22, 360));
   const columns = intersections.map((_, index) => String(index + 1));
-  const largestSet = Math.max(0, ...sets.map((set) => sizes[set] ?? 0));
+  const largestSet = Math.max(0, ...sets.map(sizeOf));
   return {
     dataset: [],
     frame: upsetFrame(palette, { sets, columns, top, matrixHeight, largestSet }),
@@ -46,11 +47,7 @@ export function upset(input: ChartInput): ChartBody {
         xAxisIndex: 2,
         yAxisIndex: 2,
         // Each set's size written at its bar's end, grouped ("12,408"), as the reader compares them.
-        data: sets.map((set) => ({
-          value: sizes[set] ?? 0,
-          name: set,
-          label: { formatter: formatCount(sizes[set] ?? 0) },
-        })),
+        data: sets.map((set) => ({ value: sizeOf(set), name: set, label: { formatter: formatCount(sizeOf(set)) } })),
         label: { show: true, position: 'left', color: palette.dimmed, fontSize: 10 },
         itemStyle: { color: palette.dimmed },
         barWidth: '60%',
